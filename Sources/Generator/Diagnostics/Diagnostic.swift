@@ -1,0 +1,75 @@
+/// How serious a diagnostic is. `note` only appears attached to another diagnostic.
+public enum Severity: String, Sendable, Hashable, Comparable {
+    case error, warning, note
+
+    private var rank: Int {
+        switch self {
+        case .error: 0
+        case .warning: 1
+        case .note: 2
+        }
+    }
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// One problem found in a schema, at one place, with a stable code.
+///
+/// Diagnostics are values: every stage collects them and returns them, so one run reports every
+/// problem it can find rather than stopping at the first.
+public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
+    /// A second place that explains the first: the other half of a duplicate, a link of a cycle,
+    /// the declaration a "did you mean" points at.
+    public struct Note: Hashable, Sendable {
+        public var message: String
+        public var location: SourceLocation
+
+        public init(_ message: String, at location: SourceLocation) {
+            self.message = message
+            self.location = location
+        }
+    }
+
+    public var severity: Severity
+    public var code: DiagnosticCode
+    public var message: String
+    public var location: SourceLocation
+    public var notes: [Note]
+
+    public init(
+        _ severity: Severity, _ code: DiagnosticCode, _ message: String,
+        at location: SourceLocation, notes: [Note] = []
+    ) {
+        self.severity = severity
+        self.code = code
+        self.message = message
+        self.location = location
+        self.notes = notes
+    }
+
+    public static func error(
+        _ code: DiagnosticCode, _ message: String, at location: SourceLocation, notes: [Note] = []
+    ) -> Diagnostic {
+        Diagnostic(.error, code, message, at: location, notes: notes)
+    }
+
+    public static func warning(
+        _ code: DiagnosticCode, _ message: String, at location: SourceLocation, notes: [Note] = []
+    ) -> Diagnostic {
+        Diagnostic(.warning, code, message, at: location, notes: notes)
+    }
+
+    public var description: String { DiagnosticTextRenderer.render(self) }
+}
+
+extension Array where Element == Diagnostic {
+    public var hasErrors: Bool { contains { $0.severity == .error } }
+
+    /// Diagnostics in reading order: by file, line, column, then code, so output never depends on
+    /// the order in which rules happened to run.
+    public func sortedForOutput() -> [Diagnostic] {
+        sorted {
+            ($0.location, $0.code.rawValue, $0.message) < ($1.location, $1.code.rawValue, $1.message)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// Prints diagnostics the way compilers do, so SwiftPM, Xcode and CI logs show them inline:
+///
+///     Schema/Notes.yaml:14:7: error: field 'author' references unknown model 'Persn'; did you mean 'Person'? [SG0601]
+///     Schema/Notes.yaml:3:5: note: 'Person' is declared here
+public enum DiagnosticTextRenderer {
+    public static func render(_ diagnostic: Diagnostic) -> String {
+        var lines = ["\(diagnostic.location): \(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.code.rawValue)]"]
+        for note in diagnostic.notes {
+            lines.append("\(note.location): note: \(note.message)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    public static func render(_ diagnostics: [Diagnostic]) -> String {
+        diagnostics.map { render($0) + "\n" }.joined()
+    }
+}
+
+/// Prints diagnostics as a JSON array of `{file, line, column, severity, code, message}`.
+///
+/// Notes follow the diagnostic they belong to as entries of severity `note` carrying its code, so
+/// the array reads in the same order as the text output.
+public enum DiagnosticJSONRenderer {
+    public static func render(_ diagnostics: [Diagnostic]) -> String {
+        var objects: [String] = []
+        for diagnostic in diagnostics {
+            objects.append(object(diagnostic.location, diagnostic.severity, diagnostic.code, diagnostic.message))
+            for note in diagnostic.notes {
+                objects.append(object(note.location, .note, diagnostic.code, note.message))
+            }
+        }
+        if objects.isEmpty { return "[]\n" }
+        return "[\n" + objects.map { "  " + $0 }.joined(separator: ",\n") + "\n]\n"
+    }
+
+    private static func object(
+        _ location: SourceLocation, _ severity: Severity, _ code: DiagnosticCode, _ message: String
+    ) -> String {
+        "{\"file\": \(JSONText.quoted(location.file)), \"line\": \(location.line), "
+            + "\"column\": \(location.column), \"severity\": \"\(severity.rawValue)\", "
+            + "\"code\": \"\(code.rawValue)\", \"message\": \(JSONText.quoted(message))}"
+    }
+}

@@ -1,0 +1,206 @@
+/// Turns one file's YAML tree into a `SchemaDocument`: checks the shape of every mapping, list and
+/// value, and keeps every name and word with its location for the validator.
+///
+/// Structure problems (wrong kinds, unknown or repeated keys, missing required keys) are reported
+/// here; whatever can still be read is kept, so that validation can report the rest in the same run.
+public enum SchemaParser {
+    public static func parse(_ root: YAMLNode?, file: String) -> (SchemaDocument, [Diagnostic]) {
+        var parser = Parser(file: file)
+        let models = parser.parseFile(root)
+        return (SchemaDocument(file: file, models: models), parser.diagnostics)
+    }
+}
+
+private struct Parser {
+    let file: String
+    var diagnostics: [Diagnostic] = []
+
+    init(file: String) {
+        self.file = file
+    }
+
+    // MARK: - File
+
+    mutating func parseFile(_ root: YAMLNode?) -> [ModelDeclaration] {
+        guard let root else { return [] }
+        guard let mapping = root.mapping else {
+            diagnostics.append(.error(.fileNotMapping, "a schema file must be a mapping with a 'models' key, not \(root.kindDescription)", at: root.location))
+            return []
+        }
+        let reader = MappingReader(
+            mapping, knownKeys: SchemaVocabulary.fileKeys, in: "the schema file",
+            ignoringPrefix: SchemaVocabulary.extensionKeyPrefix, diagnostics: &diagnostics)
+        if let version = reader["version"] {
+            checkVersion(version.value)
+        }
+        guard let models = reader["models"] else {
+            diagnostics.append(.error(.missingRequiredKey, "a schema file needs a 'models' mapping", at: root.location))
+            return []
+        }
+        if isNull(models.value) { return [] }
+        guard let modelEntries = models.value.mapping else {
+            diagnostics.append(.error(.wrongValueKind, "'models' must be a mapping of model names to models, not \(models.value.kindDescription)", at: models.value.location))
+            return []
+        }
+        var declarations: [ModelDeclaration] = []
+        for entry in modelEntries {
+            declarations.append(parseModel(entry))
+        }
+        return declarations
+    }
+
+    private mutating func checkVersion(_ node: YAMLNode) {
+        guard let scalar = node.scalar, case .int(let version) = scalar.value else {
+            diagnostics.append(.error(.wrongValueKind, "'version' must be the number \(SchemaVocabulary.languageVersion), not \(node.kindDescription)", at: node.location))
+            return
+        }
+        if version != SchemaVocabulary.languageVersion {
+            diagnostics.append(.error(.unsupportedVersion, "schema-language version \(version) is not supported; this syncgen reads version \(SchemaVocabulary.languageVersion)", at: node.location))
+        }
+    }
+
+    // MARK: - Models
+
+    private mutating func parseModel(_ entry: YAMLMappingEntry) -> ModelDeclaration {
+        let name = Located(entry.key.text, at: entry.keyLocation)
+        var model = ModelDeclaration(name: name)
+        let context = "model '\(name.value)'"
+        let mapping: [YAMLMappingEntry]
+        if isNull(entry.value) {
+            mapping = []
+        } else if let entries = entry.value.mapping {
+            mapping = entries
+        } else {
+            diagnostics.append(.error(.wrongValueKind, "model '\(name.value)' must be a mapping with a 'fields' key, not \(entry.value.kindDescription)", at: entry.value.location))
+            return model
+        }
+        let reader = MappingReader(mapping, knownKeys: SchemaVocabulary.modelKeys, in: context, diagnostics: &diagnostics)
+        model.recordType = reader["recordType"].flatMap { text($0, in: context) }
+        model.scopes = reader["scopes"].flatMap { words($0, in: context) }
+        model.shareable = reader["shareable"].flatMap { bool($0, in: context) }
+        model.parent = reader["parent"].flatMap { text($0, in: context) }
+        model.publishAs = reader["publishAs"].flatMap { text($0, in: context) }
+        model.catalog = reader["catalog"].flatMap { parseCatalog($0, model: name.value) }
+        if let fields = reader["fields"] {
+            model.fields = parseFields(fields, model: name.value)
+        } else {
+            diagnostics.append(.error(.missingRequiredKey, "model '\(name.value)' needs a 'fields' mapping (write 'fields: {}' for none)", at: name.location))
+        }
+        return model
+    }
+
+    private mutating func parseCatalog(_ entry: YAMLMappingEntry, model: String) -> CatalogDeclaration? {
+        let context = "the catalog of model '\(model)'"
+        let mapping: [YAMLMappingEntry]
+        if isNull(entry.value) {
+            mapping = []
+        } else if let entries = entry.value.mapping {
+            mapping = entries
+        } else {
+            diagnostics.append(.error(.wrongValueKind, "'catalog' must be a mapping, not \(entry.value.kindDescription)", at: entry.value.location))
+            return nil
+        }
+        let reader = MappingReader(mapping, knownKeys: SchemaVocabulary.catalogKeys, in: context, diagnostics: &diagnostics)
+        var catalog = CatalogDeclaration(location: entry.keyLocation)
+        if let keys = reader["desiredKeys"] {
+            if let scalar = keys.value.scalar, scalar.value == .string(SchemaVocabulary.automaticDesiredKeys) {
+                catalog.desiredKeys = .automatic(keys.value.location)
+            } else if keys.value.sequence != nil, let list = words(keys, in: context) {
+                catalog.desiredKeys = .explicit(list.value)
+            } else if keys.value.sequence == nil {
+                diagnostics.append(.error(.wrongValueKind, "'desiredKeys' must be 'auto' or a list of field names, not \(keys.value.kindDescription)", at: keys.value.location))
+            }
+        }
+        catalog.initialState = reader["initialState"].flatMap { text($0, in: context) }
+        catalog.governed = reader["governed"].flatMap { bool($0, in: context) }
+        return catalog
+    }
+
+    // MARK: - Fields
+
+    private mutating func parseFields(_ entry: YAMLMappingEntry, model: String) -> [FieldDeclaration] {
+        if isNull(entry.value) { return [] }
+        guard let mapping = entry.value.mapping else {
+            diagnostics.append(.error(.wrongValueKind, "'fields' of model '\(model)' must be a mapping of field names to types, not \(entry.value.kindDescription)", at: entry.value.location))
+            return []
+        }
+        return mapping.compactMap { parseField($0, model: model) }
+    }
+
+    private mutating func parseField(_ entry: YAMLMappingEntry, model: String) -> FieldDeclaration? {
+        let name = Located(entry.key.text, at: entry.keyLocation)
+        let context = "field '\(name.value)' of model '\(model)'"
+        switch entry.value.content {
+        case .scalar(let scalar):
+            // Shorthand: `name: type`.
+            guard case .string(let word) = scalar.value else {
+                if scalar.value == .null {
+                    diagnostics.append(.error(.missingRequiredKey, "\(context) has no type", at: name.location))
+                } else {
+                    diagnostics.append(.error(.wrongValueKind, "\(context) must be a type name or a mapping, not \(entry.value.kindDescription)", at: entry.value.location))
+                }
+                return FieldDeclaration(name: name, type: nil)
+            }
+            return FieldDeclaration(name: name, type: Located(word, at: entry.value.location))
+        case .sequence:
+            diagnostics.append(.error(.wrongValueKind, "\(context) must be a type name or a mapping, not a list (for a list field write '{ type: list, of: TYPE }')", at: entry.value.location))
+            return FieldDeclaration(name: name, type: nil)
+        case .mapping(let mapping):
+            let reader = MappingReader(mapping, knownKeys: SchemaVocabulary.fieldKeys, in: context, diagnostics: &diagnostics)
+            var field = FieldDeclaration(name: name, type: reader["type"].flatMap { text($0, in: context) })
+            if reader["type"] == nil {
+                diagnostics.append(.error(.missingRequiredKey, "\(context) needs a 'type'", at: name.location))
+            }
+            field.optional = reader["optional"].flatMap { bool($0, in: context) }
+            field.defaultValue = reader["default"]?.value
+            field.to = reader["to"].flatMap { text($0, in: context) }
+            field.onDelete = reader["onDelete"].flatMap { text($0, in: context) }
+            field.of = reader["of"].flatMap { text($0, in: context) }
+            field.encrypted = reader["encrypted"].flatMap { bool($0, in: context) }
+            field.localOnly = reader["localOnly"].flatMap { bool($0, in: context) }
+            field.serverOwned = reader["serverOwned"].flatMap { bool($0, in: context) }
+            field.index = reader["index"].flatMap { words($0, in: context) }?.value ?? []
+            return field
+        }
+    }
+
+    // MARK: - Values
+
+    private func isNull(_ node: YAMLNode) -> Bool {
+        node.scalar?.value == .null
+    }
+
+    private mutating func bool(_ entry: YAMLMappingEntry, in context: String) -> Located<Bool>? {
+        if let scalar = entry.value.scalar, case .bool(let flag) = scalar.value {
+            return Located(flag, at: entry.value.location)
+        }
+        diagnostics.append(.error(.wrongValueKind, "'\(entry.key.text)' of \(context) must be true or false, not \(entry.value.kindDescription)", at: entry.value.location))
+        return nil
+    }
+
+    /// A name or word: any non-empty text, plain or quoted.
+    private mutating func text(_ entry: YAMLMappingEntry, in context: String) -> Located<String>? {
+        if let scalar = entry.value.scalar, case .string(let text) = scalar.value, !text.isEmpty {
+            return Located(text, at: entry.value.location)
+        }
+        diagnostics.append(.error(.wrongValueKind, "'\(entry.key.text)' of \(context) must be a name, not \(entry.value.kindDescription)", at: entry.value.location))
+        return nil
+    }
+
+    /// A list of names or words.
+    private mutating func words(_ entry: YAMLMappingEntry, in context: String) -> Located<[Located<String>]>? {
+        guard let items = entry.value.sequence else {
+            diagnostics.append(.error(.wrongValueKind, "'\(entry.key.text)' of \(context) must be a list, not \(entry.value.kindDescription)", at: entry.value.location))
+            return nil
+        }
+        var words: [Located<String>] = []
+        for item in items {
+            if let scalar = item.scalar, case .string(let text) = scalar.value, !text.isEmpty {
+                words.append(Located(text, at: item.location))
+            } else {
+                diagnostics.append(.error(.wrongValueKind, "each entry of '\(entry.key.text)' of \(context) must be a name, not \(item.kindDescription)", at: item.location))
+            }
+        }
+        return Located(words, at: entry.value.location)
+    }
+}

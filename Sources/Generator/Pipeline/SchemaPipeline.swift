@@ -1,0 +1,63 @@
+/// The generator's front end, as one pure function: sources in, diagnostics and (when valid) a
+/// resolved `Schema` out.
+///
+///     sources --load--> YAML nodes --parse--> SchemaDocuments --validate--> Schema + [Diagnostic]
+///
+/// Each stage is also public on its own (`YAMLLoader`, `SchemaParser`, `SchemaValidator`) for tests
+/// and tools that need one stage alone.
+public struct SchemaPipeline: Sendable {
+    public struct Result: Sendable {
+        /// The resolved schema; nil when any diagnostic is an error.
+        public var schema: Schema?
+        /// Every problem found, sorted by file, line and column.
+        public var diagnostics: [Diagnostic]
+        public var fileCount: Int
+        /// Models declared across all files (duplicates included).
+        public var modelCount: Int
+    }
+
+    public var yamlLimits: YAMLLoader.Limits
+
+    public init(yamlLimits: YAMLLoader.Limits = .init()) {
+        self.yamlLimits = yamlLimits
+    }
+
+    public func validate(_ sources: [SchemaSource]) -> Result {
+        let loader = YAMLLoader(limits: yamlLimits)
+        var diagnostics: [Diagnostic] = []
+        var documents: [SchemaDocument] = []
+        var someFileUnreadable = false
+        for source in sources.sorted(by: { $0.path < $1.path }) {
+            let loaded = loader.load(source.bytes, file: source.path)
+            diagnostics += loaded.diagnostics
+            if !loaded.isComplete {
+                someFileUnreadable = true
+                continue
+            }
+            guard let root = loaded.root else {
+                if loaded.diagnostics.hasErrors { continue }
+                diagnostics.append(.warning(.emptyFile, "the file holds no schema; it contributes no models", at: SourceLocation(file: source.path, line: 1, column: 1)))
+                continue
+            }
+            let (document, parseDiagnostics) = SchemaParser.parse(root, file: source.path)
+            diagnostics += parseDiagnostics
+            documents.append(document)
+        }
+        var (schema, validationDiagnostics) = SchemaValidator.validate(documents)
+        if someFileUnreadable {
+            // A model that seems unknown may well be declared in the file that could not be read:
+            // say nothing about it rather than send the user after a phantom.
+            validationDiagnostics.removeAll { Self.unresolvedNameCodes.contains($0.code) }
+            schema = nil
+        }
+        diagnostics += validationDiagnostics
+        return Result(
+            schema: diagnostics.hasErrors ? nil : schema,
+            diagnostics: diagnostics.sortedForOutput(),
+            fileCount: sources.count,
+            modelCount: documents.reduce(0) { $0 + $1.models.count })
+    }
+
+    /// Codes that report a model name the schema does not declare.
+    static let unresolvedNameCodes: Set<DiagnosticCode> = [.unknownReferenceTarget, .unknownParent, .unknownProjection]
+}

@@ -1,0 +1,25 @@
+/// CloudKit's rules for record type and field names, in one place.
+public enum CloudKitNaming {
+    /// Longest record type or field name CloudKit accepts.
+    public static let maxNameLength = 255
+
+    /// Why `name` is not a valid CloudKit record type or field name, or nil when it is: it must
+    /// start with an ASCII letter, hold only ASCII letters, digits and underscores, and be at most
+    /// 255 characters long.
+    public static func problem(with name: String) -> String? {
+        guard let first = name.unicodeScalars.first else { return "it is empty" }
+        guard first.isASCIILetter else { return "it must start with a letter (A-Z, a-z)" }
+        if let bad = name.unicodeScalars.first(where: { !($0.isASCIILetter || $0.isASCIIDigit || $0 == "_") }) {
+            return "it may hold only letters, digits and underscores, not '\(Character(bad))'"
+        }
+        if name.utf8.count > maxNameLength {
+            return "it is \(name.utf8.count) characters long; CloudKit allows at most \(maxNameLength)"
+        }
+        return nil
+    }
+}
+
+extension Unicode.Scalar {
+    var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}

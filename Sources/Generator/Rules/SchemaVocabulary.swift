@@ -1,0 +1,50 @@
+/// The words of the schema language, in one place: the keys allowed at each level and the values
+/// of every enumerated key. The parser, the validator, the suggestions and the exports all read
+/// them from here.
+public enum SchemaVocabulary {
+    /// The only schema-language version this syncgen reads.
+    public static let languageVersion: Int64 = 1
+
+    public static let fileKeys = ["version", "models"]
+    /// Top-level keys starting with this are ignored, so a file can define anchors under them
+    /// (`x-text: &text { type: string, optional: true }`) and alias them in fields.
+    public static let extensionKeyPrefix = "x-"
+    public static let modelKeys = ["recordType", "scopes", "shareable", "parent", "publishAs", "catalog", "fields"]
+    public static let fieldKeys = [
+        "type", "optional", "default", "to", "onDelete", "of", "encrypted", "localOnly", "serverOwned", "index",
+    ]
+    public static let catalogKeys = ["desiredKeys", "initialState", "governed"]
+
+    /// `desiredKeys: auto`.
+    public static let automaticDesiredKeys = "auto"
+    /// `default: now` on a date field: the moment the value is created.
+    public static let nowDefault = "now"
+}
+
+/// A field's type word.
+public enum FieldKind: String, CaseIterable, Sendable, Hashable {
+    case string, int, double, bool, date, data, asset, location, reference, list
+
+    /// Types a list may hold: every scalar type and references, never lists or assets.
+    public var isListElement: Bool { self != .list && self != .asset }
+}
+
+/// A database a model's records may live in.
+public enum ScopeName: String, CaseIterable, Sendable, Hashable {
+    case `private`, shared, `public`
+}
+
+/// What CloudKit does to a referencing record when its target is deleted.
+public enum DeleteActionName: String, CaseIterable, Sendable, Hashable {
+    case none, deleteSelf
+}
+
+/// A schema index (exported to CloudKit's schema; no effect on generated code).
+public enum IndexKind: String, CaseIterable, Sendable, Hashable {
+    case queryable, sortable, searchable
+}
+
+/// Whether a newly published catalog record is visible at once or waits for review.
+public enum PublicationStateName: String, CaseIterable, Sendable, Hashable {
+    case listed, delisted
+}

@@ -1,0 +1,32 @@
+/// Swift's rules for the names syncgen generates, in one place.
+public enum SwiftNaming {
+    /// Words that must be written in backticks to be used as a property name.
+    public static let keywords: Set<String> = [
+        // Declarations.
+        "associatedtype", "borrowing", "class", "consuming", "deinit", "enum", "extension",
+        "fileprivate", "func", "import", "init", "inout", "internal", "let", "nonisolated", "open",
+        "operator", "private", "precedencegroup", "protocol", "public", "rethrows", "static",
+        "struct", "subscript", "typealias", "var",
+        // Statements.
+        "break", "case", "catch", "continue", "default", "defer", "do", "else", "fallthrough",
+        "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while",
+        // Expressions and types.
+        "Any", "as", "await", "false", "is", "nil", "self", "Self", "super", "throws", "true", "try",
+    ]
+
+    /// Why `name` cannot name a generated Swift type, or nil when it can: an ASCII identifier
+    /// (letter or underscore, then letters, digits, underscores) that is not a keyword.
+    public static func typeNameProblem(_ name: String) -> String? {
+        guard let first = name.unicodeScalars.first else { return "it is empty" }
+        guard first.isASCIILetter || first == "_" else {
+            return "a Swift type name starts with a letter or underscore"
+        }
+        if let bad = name.unicodeScalars.first(where: { !($0.isASCIILetter || $0.isASCIIDigit || $0 == "_") }) {
+            return "a Swift type name holds only letters, digits and underscores, not '\(Character(bad))'"
+        }
+        if name == "_" || keywords.contains(name) {
+            return "'\(name)' is a Swift keyword"
+        }
+        return nil
+    }
+}

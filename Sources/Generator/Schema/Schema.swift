@@ -1,0 +1,176 @@
+/// A validated schema: every model of every file, resolved into plain values for the generator and
+/// the exports. Only `SchemaValidator` builds one, and only from a schema without errors, so code
+/// reading it can rely on every rule of the schema language holding.
+public struct Schema: Sendable, Equatable {
+    /// Models in file order (files sorted by path), then in the order each file declares them.
+    public var models: [Model]
+
+    public init(models: [Model]) {
+        self.models = models
+    }
+
+    public func model(named name: String) -> Model? {
+        models.first { $0.name == name }
+    }
+
+    /// The draft that publishes into `projection`, if any.
+    public func draft(publishingInto projection: String) -> Model? {
+        models.first { $0.publishAs == projection }
+    }
+}
+
+/// The databases a model's records may live in: one of the three allowed sets.
+public enum ScopeSet: String, Sendable, Hashable, CaseIterable {
+    case privateOnly = "[private]"
+    case privateAndShared = "[private, shared]"
+    case publicOnly = "[public]"
+
+    public var scopes: [ScopeName] {
+        switch self {
+        case .privateOnly: [.private]
+        case .privateAndShared: [.private, .shared]
+        case .publicOnly: [.public]
+        }
+    }
+
+    public var isPublic: Bool { self == .publicOnly }
+
+    /// The set holding exactly `scopes`, or nil when they are not an allowed set.
+    public init?(_ scopes: Set<ScopeName>) {
+        guard let match = Self.allCases.first(where: { Set($0.scopes) == scopes }) else { return nil }
+        self = match
+    }
+}
+
+public struct Model: Sendable, Equatable {
+    public var name: String
+    public var recordType: String
+    public var scopes: ScopeSet
+    public var isShareable: Bool
+    /// The model whose records are this model's CKRecord.parent.
+    public var parent: String?
+    /// The public model this draft projects into.
+    public var publishAs: String?
+    /// Set on every public model: public records are read through catalog queries.
+    public var catalog: Catalog?
+    public var fields: [Field]
+    public var location: SourceLocation
+
+    public init(
+        name: String, recordType: String, scopes: ScopeSet, isShareable: Bool, parent: String?,
+        publishAs: String?, catalog: Catalog?, fields: [Field], location: SourceLocation
+    ) {
+        self.name = name
+        self.recordType = recordType
+        self.scopes = scopes
+        self.isShareable = isShareable
+        self.parent = parent
+        self.publishAs = publishAs
+        self.catalog = catalog
+        self.fields = fields
+        self.location = location
+    }
+
+    public var assetField: Field? { fields.first { $0.type == .asset } }
+
+    public func field(named name: String) -> Field? {
+        fields.first { $0.name == name }
+    }
+}
+
+/// How a public model is read: which keys catalog queries ask for, and how new records start.
+public struct Catalog: Sendable, Equatable {
+    /// Fields the catalog query asks for. The asset's suffix and size markers are added to these
+    /// whenever the model has an asset; the asset's contents never are.
+    public var desiredFields: [String]
+    public var initialState: PublicationStateName
+    /// Governed models carry the publication lifecycle fields the runtime owns.
+    public var isGoverned: Bool
+
+    public init(desiredFields: [String], initialState: PublicationStateName, isGoverned: Bool) {
+        self.desiredFields = desiredFields
+        self.initialState = initialState
+        self.isGoverned = isGoverned
+    }
+}
+
+public struct Field: Sendable, Equatable {
+    public var name: String
+    public var type: FieldType
+    public var isOptional: Bool
+    /// The declared default; nil means the type's zero value (or nil for an optional).
+    public var defaultValue: FieldDefault?
+    public var isEncrypted: Bool
+    public var isLocalOnly: Bool
+    public var isServerOwned: Bool
+    public var indexes: [IndexKind]
+    public var location: SourceLocation
+
+    public init(
+        name: String, type: FieldType, isOptional: Bool = false, defaultValue: FieldDefault? = nil,
+        isEncrypted: Bool = false, isLocalOnly: Bool = false, isServerOwned: Bool = false,
+        indexes: [IndexKind] = [], location: SourceLocation
+    ) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.defaultValue = defaultValue
+        self.isEncrypted = isEncrypted
+        self.isLocalOnly = isLocalOnly
+        self.isServerOwned = isServerOwned
+        self.indexes = indexes
+        self.location = location
+    }
+}
+
+/// A field's resolved type.
+public indirect enum FieldType: Sendable, Hashable, CustomStringConvertible {
+    case string, int, double, bool, date, data, asset, location
+    case reference(to: String, onDelete: DeleteActionName)
+    case list(of: FieldType)
+
+    public var description: String {
+        switch self {
+        case .string: "string"
+        case .int: "int"
+        case .double: "double"
+        case .bool: "bool"
+        case .date: "date"
+        case .data: "data"
+        case .asset: "asset"
+        case .location: "location"
+        case .reference(let target, _): "reference to \(target)"
+        case .list(let element): "list of \(element)"
+        }
+    }
+
+    public var isReferenceOrListOfReferences: Bool {
+        switch self {
+        case .reference: true
+        case .list(let element): element.isReferenceOrListOfReferences
+        default: false
+        }
+    }
+
+    /// The model a reference (or list of references) points at.
+    public var referenceTarget: String? {
+        switch self {
+        case .reference(let target, _): target
+        case .list(let element): element.referenceTarget
+        default: nil
+        }
+    }
+}
+
+/// A field's declared default value.
+public indirect enum FieldDefault: Sendable, Hashable {
+    case string(String)
+    case int(Int64)
+    case double(Double)
+    case bool(Bool)
+    /// A fixed moment, in seconds since 1970-01-01T00:00:00Z.
+    case date(secondsSince1970: Double)
+    /// `default: now`: the moment the value is created.
+    case now
+    case list([FieldDefault])
+}

@@ -1,0 +1,37 @@
+/// Rule 5: one name per model, one record type per model, one name per field of a model.
+extension ValidationContext {
+    mutating func checkDuplicates() {
+        for id in allModelIDs {
+            let model = model(id)
+            if let first = modelID(named: model.name.value), first != id {
+                report(.error(.duplicateModel, "model '\(model.name.value)' is declared more than once", at: model.name.location, notes: [.init("'\(model.name.value)' is first declared here", at: self.model(first).name.location)]))
+            }
+            checkFieldDuplicates(of: model)
+        }
+        checkRecordTypeDuplicates()
+    }
+
+    private mutating func checkRecordTypeDuplicates() {
+        var owners: [String: ModelID] = [:]
+        for id in canonicalModelIDs {
+            let recordType = model(id).recordType ?? model(id).name
+            guard let first = owners[recordType.value] else {
+                owners[recordType.value] = id
+                continue
+            }
+            let other = model(first)
+            report(.error(.duplicateRecordType, "models '\(other.name.value)' and '\(model(id).name.value)' both use record type '\(recordType.value)'", at: recordType.location, notes: [.init("'\(other.name.value)' uses it here", at: (other.recordType ?? other.name).location)]))
+        }
+    }
+
+    private mutating func checkFieldDuplicates(of model: ModelDeclaration) {
+        var seen: [String: SourceLocation] = [:]
+        for field in model.fields {
+            if let first = seen[field.name.value] {
+                report(.error(.duplicateField, "model '\(model.name.value)' declares field '\(field.name.value)' more than once", at: field.name.location, notes: [.init("'\(field.name.value)' is first declared here", at: first)]))
+            } else {
+                seen[field.name.value] = field.name.location
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// Rules 11 (encryption), 12 (local-only and server-owned fields) and 13 (indexes).
+extension ValidationContext {
+    mutating func checkFieldOptions() {
+        for id in allModelIDs {
+            for fieldID in fieldIDs(of: id) {
+                let field = field(fieldID)
+                let subject = "field '\(field.name.value)' of model '\(model(id).name.value)'"
+                if let kinds = resolveIndexes(of: field, subject: subject) {
+                    indexes[fieldID] = kinds
+                }
+                checkEncryption(of: field, type: fieldTypes[fieldID], scopes: scopes[id], subject: subject)
+                checkDeviceFields(field, subject: subject)
+                if let type = fieldTypes[fieldID] {
+                    checkIndexTypes(field, type: type, subject: subject)
+                }
+            }
+        }
+    }
+
+    private mutating func resolveIndexes(of field: FieldDeclaration, subject: String) -> [IndexKind]? {
+        var kinds: [IndexKind] = []
+        var valid = true
+        for word in field.index {
+            guard let kind = IndexKind(rawValue: word.value) else {
+                valid = false
+                report(.error(.unknownIndex, "unknown index '\(word.value.truncatedForMessage)' on \(subject)\(Suggestion.hint(word.value, choices: IndexKind.allCases.map(\.rawValue), noun: "indexes"))", at: word.location))
+                continue
+            }
+            if !kinds.contains(kind) { kinds.append(kind) }
+        }
+        return valid ? kinds : nil
+    }
+
+    private mutating func checkEncryption(of field: FieldDeclaration, type: FieldType?, scopes: ScopeSet?, subject: String) {
+        guard let encrypted = field.encrypted, encrypted.value else { return }
+        if type?.isReferenceOrListOfReferences == true {
+            report(.error(.encryptedReference, "\(subject) is a reference, which cannot be encrypted: CloudKit must read references on the server", at: encrypted.location))
+        }
+        if type == .asset {
+            report(.warning(.encryptedAssetRedundant, "'encrypted' on asset \(subject) is redundant: CloudKit always encrypts assets", at: encrypted.location))
+        }
+        if scopes == .publicOnly {
+            report(.error(.encryptedInPublicModel, "\(subject) is encrypted, but the public database stores no encrypted values", at: encrypted.location))
+        }
+        if let index = field.index.first {
+            report(.error(.encryptedIndexed, "\(subject) is encrypted, and CloudKit cannot index encrypted values; remove 'index' or 'encrypted'", at: index.location))
+        }
+    }
+
+    /// localOnly and serverOwned fields never travel up, so encryption and indexes mean nothing
+    /// for them, and a field cannot be both.
+    private mutating func checkDeviceFields(_ field: FieldDeclaration, subject: String) {
+        guard field.isLocalOnly || field.isServerOwned else { return }
+        let word = field.isLocalOnly ? "localOnly" : "serverOwned"
+        if field.isLocalOnly && field.isServerOwned, let serverOwned = field.serverOwned {
+            report(.error(.localOnlyAndServerOwned, "\(subject) cannot be both localOnly (never uploaded, never overwritten) and serverOwned (always taken from the server)", at: serverOwned.location))
+        }
+        if let encrypted = field.encrypted, encrypted.value {
+            report(.error(.deviceFieldEncrypted, "\(subject) is \(word) and is never uploaded, so it cannot be encrypted", at: encrypted.location))
+        }
+        if let index = field.index.first {
+            report(.error(.deviceFieldIndexed, "\(subject) is \(word) and is never uploaded, so it cannot have an index", at: index.location))
+        }
+    }
+
+    private mutating func checkIndexTypes(_ field: FieldDeclaration, type: FieldType, subject: String) {
+        for word in field.index {
+            switch IndexKind(rawValue: word.value) {
+            case .searchable where type != .string && type != .list(of: .string):
+                report(.error(.searchableNonString, "'searchable' needs a string or a list of strings, but \(subject) is \(type)", at: word.location))
+            case .sortable:
+                switch type {
+                case .data, .asset, .location, .reference, .list:
+                    report(.error(.sortableUnsupported, "'sortable' is not available for \(type), the type of \(subject)", at: word.location))
+                default:
+                    break
+                }
+            default:
+                break
+            }
+        }
+    }
+}

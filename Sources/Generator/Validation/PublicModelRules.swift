@@ -1,0 +1,14 @@
+/// Rule 14: public records have no share hierarchy.
+extension ValidationContext {
+    mutating func checkPublicModels() {
+        for id in allModelIDs where scopes[id] == .publicOnly {
+            let model = model(id)
+            if let shareable = model.shareable, shareable.value {
+                report(.error(.publicShareable, "public model '\(model.name.value)' cannot be shareable; shares live in private zones", at: shareable.location))
+            }
+            if let parent = model.parent {
+                report(.error(.publicWithParent, "public model '\(model.name.value)' cannot have a parent; the public database has no share hierarchy", at: parent.location))
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+/// Checks the parsed schema files against every rule of the schema language, and resolves them into
+/// a `Schema` when nothing is wrong.
+///
+/// Each group of rules lives in its own file as an extension of `ValidationContext`; this type only
+/// runs them in order. Rules never stop at the first problem: each reports what it finds and the
+/// next runs on whatever could be resolved.
+public enum SchemaValidator {
+    /// The diagnostics of every rule, and the resolved schema when none of them is an error. The
+    /// documents may come with errors of their own from earlier stages: the caller then discards
+    /// the schema.
+    public static func validate(_ documents: [SchemaDocument]) -> (schema: Schema?, diagnostics: [Diagnostic]) {
+        var context = ValidationContext(documents: documents)
+        context.checkNames()
+        context.checkDuplicates()
+        context.resolveScopes()
+        context.resolveFieldTypes()
+        context.checkDefaults()
+        context.checkReferences()
+        context.checkFieldOptions()
+        context.checkSharing()
+        context.checkPublicModels()
+        context.checkPublishing()
+        context.resolveCatalogs()
+        let diagnostics = context.diagnostics.sortedForOutput()
+        let schema = diagnostics.hasErrors ? nil : context.assembleSchema()
+        return (schema, diagnostics)
+    }
+}
+
+/// One model declaration's place in the whole schema: declarations are numbered in file order,
+/// then in the order their file declares them.
+typealias ModelID = Int
+
+/// A field, by its model and its position in that model.
+struct FieldID: Hashable {
+    var model: ModelID
+    var index: Int
+}
+
+/// What the rules share: every declaration, the name index, and what has been resolved so far.
+struct ValidationContext {
+    let models: [ModelDeclaration]
+    /// Each model name to its first declaration; later ones are duplicates (already reported).
+    let modelIDs: [String: ModelID]
+    var diagnostics: [Diagnostic] = []
+    /// Scopes of each declaration whose `scopes` are valid.
+    var scopes: [ModelID: ScopeSet] = [:]
+    /// Types of each field whose type is valid.
+    var fieldTypes: [FieldID: FieldType] = [:]
+    var defaults: [FieldID: FieldDefault] = [:]
+    var indexes: [FieldID: [IndexKind]] = [:]
+    var catalogs: [ModelID: Catalog] = [:]
+
+    init(documents: [SchemaDocument]) {
+        models = documents.sorted { $0.file < $1.file }.flatMap(\.models)
+        var ids: [String: ModelID] = [:]
+        for (id, model) in models.enumerated() where ids[model.name.value] == nil {
+            ids[model.name.value] = id
+        }
+        modelIDs = ids
+    }
+
+    var allModelIDs: Range<ModelID> { models.indices }
+
+    /// The declaration `name` resolves to, if any.
+    func modelID(named name: String) -> ModelID? { modelIDs[name] }
+
+    /// Declarations that are not duplicates of an earlier one: the ones the schema is built from.
+    var canonicalModelIDs: [ModelID] {
+        allModelIDs.filter { modelIDs[models[$0].name.value] == $0 }
+    }
+
+    func fieldIDs(of model: ModelID) -> [FieldID] {
+        models[model].fields.indices.map { FieldID(model: model, index: $0) }
+    }
+
+    func field(_ id: FieldID) -> FieldDeclaration { models[id.model].fields[id.index] }
+
+    func model(_ id: ModelID) -> ModelDeclaration { models[id] }
+
+    /// "'Note' is declared here", the note that follows a message naming another model.
+    func declaredHere(_ id: ModelID) -> Diagnostic.Note {
+        .init("'\(models[id].name.value)' is declared here", at: models[id].name.location)
+    }
+
+    /// `"; did you mean 'X'?"` for a misspelt model name, with a note at X's declaration.
+    func modelSuggestion(for name: String) -> (text: String, notes: [Diagnostic.Note]) {
+        guard let match = Suggestion.closest(to: name, among: modelIDs.keys), let id = modelIDs[match] else {
+            return ("", [])
+        }
+        return ("; did you mean '\(match)'?", [declaredHere(id)])
+    }
+
+    mutating func report(_ diagnostic: Diagnostic) {
+        diagnostics.append(diagnostic)
+    }
+}

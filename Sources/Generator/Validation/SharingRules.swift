@@ -1,0 +1,53 @@
+/// Rule 8: share roots and parent chains.
+extension ValidationContext {
+    mutating func checkSharing() {
+        for id in allModelIDs {
+            let model = model(id)
+            let modelScopes = scopes[id]
+            if let shareable = model.shareable, shareable.value, let modelScopes, !modelScopes.isPublic,
+                !modelScopes.scopes.contains(.shared)
+            {
+                report(.error(.shareableWithoutSharedScope, "model '\(model.name.value)' is shareable but its scopes \(modelScopes.rawValue) do not include 'shared'; use scopes: [private, shared]", at: shareable.location))
+            }
+            checkParent(of: id)
+        }
+        checkParentCycles()
+    }
+
+    private mutating func checkParent(of id: ModelID) {
+        let model = model(id)
+        guard let parent = model.parent else { return }
+        guard let parentID = modelID(named: parent.value) else {
+            let suggestion = modelSuggestion(for: parent.value)
+            report(.error(.unknownParent, "parent of model '\(model.name.value)' is unknown model '\(parent.value.truncatedForMessage)'\(suggestion.text)", at: parent.location, notes: suggestion.notes))
+            return
+        }
+        // A public child is rule 14's to report; its parent's scopes are then beside the point.
+        guard let childScopes = scopes[id], !childScopes.isPublic, let parentScopes = scopes[parentID] else { return }
+        if parentScopes.isPublic {
+            report(.error(.publicParent, "parent of model '\(model.name.value)' is '\(parent.value)', a public model; public records have no share hierarchy", at: parent.location, notes: [declaredHere(parentID)]))
+        } else if parentScopes != childScopes {
+            report(.error(.parentScopeMismatch, "model '\(model.name.value)' has scopes \(childScopes.rawValue) but its parent '\(parent.value)' has \(parentScopes.rawValue); a child lives in its parent's zone, so both need the same scopes", at: parent.location, notes: [declaredHere(parentID)]))
+        }
+    }
+
+    /// Reports each cycle once, at the declaration of its first model in schema order.
+    private mutating func checkParentCycles() {
+        var reported = Set<ModelID>()
+        for start in canonicalModelIDs where !reported.contains(start) {
+            var path: [ModelID] = []
+            var current: ModelID? = start
+            while let id = current, !path.contains(id) {
+                path.append(id)
+                current = model(id).parent.flatMap { modelID(named: $0.value) }
+            }
+            guard let repeated = current, repeated == start else { continue }
+            reported.formUnion(path)
+            let names = (path + [start]).map { model($0).name.value }
+            let notes: [Diagnostic.Note] = path.dropFirst().map { id in
+                .init("'\(model(id).name.value)' names its parent here", at: model(id).parent!.location)
+            }
+            report(.error(.parentCycle, "parent chain of model '\(names[0])' is a cycle: \(names.joined(separator: " -> "))", at: model(start).parent!.location, notes: notes))
+        }
+    }
+}

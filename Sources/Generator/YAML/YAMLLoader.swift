@@ -1,0 +1,308 @@
+import CYAML
+
+/// Reads YAML text into `YAMLNode` trees through libyaml. This is the only place that talks to
+/// libyaml.
+///
+/// The tree is built iteratively from libyaml's event stream (never by recursion), so no input can
+/// overflow the stack; nesting and alias expansion are bounded by `Limits` and reported past them.
+/// The loader supports one document per file, anchors and aliases; it rejects merge keys (`<<`),
+/// tags and further documents with a diagnostic each.
+public struct YAMLLoader: Sendable {
+    public struct Limits: Sendable {
+        /// Deepest nesting of mappings and sequences. A schema needs about six levels.
+        public var maxDepth: Int
+        /// Most nodes the document may hold once aliases are expanded ("billion laughs" guard).
+        public var maxExpandedNodes: Int
+
+        public init(maxDepth: Int = 64, maxExpandedNodes: Int = 5_000_000) {
+            self.maxDepth = maxDepth
+            self.maxExpandedNodes = maxExpandedNodes
+        }
+    }
+
+    /// The root node (nil for an empty stream or a document holding only a null), and everything
+    /// wrong with the text.
+    public struct Result: Sendable {
+        public var root: YAMLNode?
+        public var diagnostics: [Diagnostic]
+        /// False when reading stopped early (a syntax error, too deep, too large): `root` is then nil.
+        public var isComplete: Bool
+    }
+
+    public var limits: Limits
+
+    public init(limits: Limits = Limits()) {
+        self.limits = limits
+    }
+
+    public func load(_ bytes: [UInt8], file: String) -> Result {
+        var builder = TreeBuilder(file: file, limits: limits, bytes: bytes)
+        bytes.withUnsafeBufferPointer { buffer in
+            builder.run(buffer)
+        }
+        let isComplete = builder.isComplete
+        return Result(root: isComplete ? builder.root : nil, diagnostics: builder.diagnostics, isComplete: isComplete)
+    }
+}
+
+/// Turns libyaml events into a node tree with an explicit stack.
+private struct TreeBuilder {
+    private enum Frame {
+        case sequence(items: [YAMLNode], location: SourceLocation, anchor: String?, size: Int)
+        case mapping(
+            entries: [YAMLMappingEntry], pendingKey: (YAMLScalar, SourceLocation)?,
+            skipValue: Bool, location: SourceLocation, anchor: String?, size: Int)
+    }
+
+    let file: String
+    let limits: YAMLLoader.Limits
+    let bytes: [UInt8]
+    var root: YAMLNode?
+    var diagnostics: [Diagnostic] = []
+    private var stack: [Frame] = []
+    /// Anchored nodes with the number of nodes each expands to.
+    private var anchors: [String: (node: YAMLNode, size: Int)] = [:]
+    private var expandedNodes = 0
+    private var documentCount = 0
+    private(set) var isComplete = false
+
+    init(file: String, limits: YAMLLoader.Limits, bytes: [UInt8]) {
+        self.file = file
+        self.limits = limits
+        self.bytes = bytes
+    }
+
+    mutating func run(_ buffer: UnsafeBufferPointer<UInt8>) {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) != 0 else {
+            diagnostics.append(.error(.yamlSyntax, "could not start the YAML parser (out of memory)", at: location(line: 0, column: 0)))
+            return
+        }
+        defer { yaml_parser_delete(&parser) }
+        // libyaml needs a valid pointer even for empty input.
+        var empty: UInt8 = 0
+        if let base = buffer.baseAddress, buffer.count > 0 {
+            yaml_parser_set_input_string(&parser, base, buffer.count)
+        } else {
+            yaml_parser_set_input_string(&parser, &empty, 0)
+        }
+        var event = yaml_event_t()
+        while true {
+            guard yaml_parser_parse(&parser, &event) != 0 else {
+                diagnostics.append(parserError(parser))
+                return
+            }
+            let keepGoing = handle(event)
+            let finished = event.type == YAML_STREAM_END_EVENT
+            yaml_event_delete(&event)
+            if finished {
+                isComplete = true
+                return
+            }
+            if !keepGoing { return }
+        }
+    }
+
+    // MARK: - Events
+
+    /// Handles one event; false stops reading (the rest of the file could only add noise).
+    private mutating func handle(_ event: yaml_event_t) -> Bool {
+        let here = location(event.start_mark)
+        switch event.type {
+        case YAML_DOCUMENT_START_EVENT:
+            documentCount += 1
+            if documentCount > 1 {
+                diagnostics.append(.error(.multipleDocuments, "a schema file holds one YAML document; this is a second one (split it into its own file)", at: here))
+                // The first document is whole: keep it, so its own problems are reported too.
+                isComplete = true
+                return false
+            }
+        case YAML_SCALAR_EVENT:
+            let data = event.data.scalar
+            let text = string(data.value, count: data.length)
+            let scalar = YAMLScalar(text, style: style(data.style))
+            if data.tag != nil {
+                diagnostics.append(.error(.tagUnsupported, "YAML tags ('\(tag(data.tag))') are not supported; write the value plainly or quote it", at: here))
+            }
+            guard count(1, at: here) else { return false }
+            return add(YAMLNode(.scalar(scalar), at: here), size: 1, anchor: cString(data.anchor))
+        case YAML_ALIAS_EVENT:
+            let name = string(event.data.alias.anchor)
+            guard let anchored = anchors[name] else {
+                diagnostics.append(.error(.unknownAnchor, "alias '*\(name)' names no anchor defined before it", at: here))
+                return add(YAMLNode(.scalar(YAMLScalar("")), at: here), size: 1, anchor: nil)
+            }
+            guard count(anchored.size, at: here) else { return false }
+            return add(anchored.node, size: anchored.size, anchor: nil)
+        case YAML_SEQUENCE_START_EVENT:
+            let data = event.data.sequence_start
+            if data.tag != nil {
+                diagnostics.append(.error(.tagUnsupported, "YAML tags ('\(tag(data.tag))') are not supported", at: here))
+            }
+            guard push(at: here) else { return false }
+            stack.append(.sequence(items: [], location: here, anchor: cString(data.anchor), size: 1))
+        case YAML_MAPPING_START_EVENT:
+            let data = event.data.mapping_start
+            if data.tag != nil {
+                diagnostics.append(.error(.tagUnsupported, "YAML tags ('\(tag(data.tag))') are not supported", at: here))
+            }
+            guard push(at: here) else { return false }
+            stack.append(.mapping(entries: [], pendingKey: nil, skipValue: false, location: here, anchor: cString(data.anchor), size: 1))
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+            switch stack.removeLast() {
+            case .sequence(let items, let location, let anchor, let size):
+                return add(YAMLNode(.sequence(items), at: location), size: size, anchor: anchor)
+            case .mapping(let entries, _, _, let location, let anchor, let size):
+                return add(YAMLNode(.mapping(entries), at: location), size: size, anchor: anchor)
+            }
+        default:
+            break
+        }
+        return true
+    }
+
+    private mutating func push(at here: SourceLocation) -> Bool {
+        guard count(1, at: here) else { return false }
+        guard stack.count < limits.maxDepth else {
+            diagnostics.append(.error(.nestingTooDeep, "the YAML nests more than \(limits.maxDepth) levels deep; a schema never needs that many", at: here))
+            return false
+        }
+        return true
+    }
+
+    /// Counts `nodes` more nodes in the expanded document; false once past the limit.
+    private mutating func count(_ nodes: Int, at here: SourceLocation) -> Bool {
+        expandedNodes += nodes
+        guard expandedNodes <= limits.maxExpandedNodes else {
+            diagnostics.append(.error(.aliasExpansionTooLarge, "the document expands to more than \(limits.maxExpandedNodes) nodes once aliases are resolved (aliases repeated inside aliases?)", at: here))
+            return false
+        }
+        return true
+    }
+
+    /// Attaches a finished node of `size` expanded nodes to its parent (or makes it the root).
+    private mutating func add(_ node: YAMLNode, size: Int, anchor: String?) -> Bool {
+        if let anchor {
+            anchors[anchor] = (node, size)
+        }
+        guard let top = stack.popLast() else {
+            if case .scalar(let scalar) = node.content, scalar.value == .null {
+                root = nil
+            } else {
+                root = node
+            }
+            return true
+        }
+        switch top {
+        case .sequence(var items, let location, let anchor, let total):
+            items.append(node)
+            stack.append(.sequence(items: items, location: location, anchor: anchor, size: total + size))
+        case .mapping(var entries, let pendingKey, let skipValue, let location, let anchor, let total):
+            if let (key, keyLocation) = pendingKey {
+                if !skipValue {
+                    entries.append(YAMLMappingEntry(key: key, keyLocation: keyLocation, value: node))
+                }
+                stack.append(.mapping(entries: entries, pendingKey: nil, skipValue: false, location: location, anchor: anchor, size: total + size))
+            } else {
+                let (key, skip) = mappingKey(node)
+                stack.append(.mapping(entries: entries, pendingKey: (key, node.location), skipValue: skip, location: location, anchor: anchor, size: total + size))
+            }
+        }
+        return true
+    }
+
+    /// A mapping key must be a scalar; merge keys are refused. Returns the key and whether the
+    /// value that follows is to be dropped.
+    private mutating func mappingKey(_ node: YAMLNode) -> (YAMLScalar, Bool) {
+        guard let scalar = node.scalar else {
+            diagnostics.append(.error(.wrongValueKind, "a mapping key must be plain text, not \(node.kindDescription)", at: node.location))
+            return (YAMLScalar(""), true)
+        }
+        if scalar.style == .plain && scalar.text == "<<" {
+            diagnostics.append(.error(.mergeKeyUnsupported, "YAML merge keys ('<<') are not supported; write the keys out, or use an alias for the whole value", at: node.location))
+            return (scalar, true)
+        }
+        return (scalar, false)
+    }
+
+    // MARK: - libyaml values
+
+    private func style(_ style: yaml_scalar_style_t) -> YAMLScalar.Style {
+        switch style {
+        case YAML_SINGLE_QUOTED_SCALAR_STYLE: .singleQuoted
+        case YAML_DOUBLE_QUOTED_SCALAR_STYLE: .doubleQuoted
+        case YAML_LITERAL_SCALAR_STYLE: .literal
+        case YAML_FOLDED_SCALAR_STYLE: .folded
+        default: .plain
+        }
+    }
+
+    private func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?, count: Int) -> String {
+        guard let pointer, count > 0 else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    private func cString(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+        guard let pointer else { return nil }
+        return String(cString: pointer)
+    }
+
+    private func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String {
+        cString(pointer) ?? ""
+    }
+
+    /// A tag as it was likely written: libyaml expands `!!str` to `tag:yaml.org,2002:str`.
+    private func tag(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String {
+        let expanded = string(pointer)
+        let standardPrefix = "tag:yaml.org,2002:"
+        return expanded.hasPrefix(standardPrefix) ? "!!" + expanded.dropFirst(standardPrefix.count) : expanded
+    }
+
+    private func location(_ mark: yaml_mark_t) -> SourceLocation {
+        location(line: mark.line, column: mark.column)
+    }
+
+    private func location(line: Int, column: Int) -> SourceLocation {
+        SourceLocation(file: file, line: line + 1, column: column + 1)
+    }
+
+    // MARK: - Errors
+
+    private func parserError(_ parser: yaml_parser_t) -> Diagnostic {
+        let problem = parser.problem.map { String(cString: $0) } ?? "unknown error"
+        if parser.error == YAML_READER_ERROR {
+            // Reader errors carry a byte offset, not a mark.
+            let here = location(ofByteOffset: parser.problem_offset)
+            let detail: String
+            if parser.problem_value != -1 && problem.contains("UTF-8") {
+                detail = "the file is not valid UTF-8 text (\(problem))"
+            } else if problem.contains("control characters") {
+                detail = "the file is not text: it holds a control character (byte 0x\(String(parser.problem_value, radix: 16)))"
+            } else {
+                detail = "the file cannot be read as text: \(problem)"
+            }
+            return .error(.yamlSyntax, detail, at: here)
+        }
+        var message = "YAML syntax error: \(problem)"
+        if let context = parser.context.map({ String(cString: $0) }) {
+            let contextMark = parser.context_mark
+            message += " (\(context) at line \(contextMark.line + 1), column \(contextMark.column + 1))"
+        }
+        return .error(.yamlSyntax, message, at: location(parser.problem_mark))
+    }
+
+    /// Line and column of a byte offset, counting columns in characters as libyaml's marks do.
+    private func location(ofByteOffset offset: Int) -> SourceLocation {
+        var line = 0
+        var column = 0
+        for byte in bytes.prefix(max(0, offset)) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 0
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return location(line: line, column: column)
+    }
+}

@@ -1,0 +1,158 @@
+import Testing
+import SyncGenerator
+
+/// One broken rule: a schema that breaks it, and exactly the diagnostics it must produce.
+struct FailingCase: CustomTestStringConvertible, Sendable {
+    var code: DiagnosticCode
+    var yaml: String
+    var expected: [Finding]
+
+    init(_ code: DiagnosticCode, _ yaml: String, _ expected: Finding...) {
+        self.code = code
+        self.yaml = yaml
+        self.expected = expected
+    }
+
+    var testDescription: String { "\(code.rawValue) \(code)" }
+}
+
+extension Finding: @unchecked Sendable {}
+
+/// A field declaration inside a one-model schema (`models: A: fields:` on lines 1-3, the field on
+/// line 4), so that columns in the table below read straight off the field line.
+private func field(_ line: String) -> String {
+    "models:\n  A:\n    fields:\n" + line + "\n"
+}
+
+/// A model whose extra keys sit on line 3.
+private func model(_ keys: String, fields: String = "    fields: {}") -> String {
+    "models:\n  A:\n" + keys + "\n" + fields + "\n"
+}
+
+let failingCases: [FailingCase] = [
+    // Rule 1: YAML and file structure.
+    FailingCase(.yamlSyntax, "models:\n  A:\n    fields: [a\n", Finding(.yamlSyntax, line: 4, column: 1)),
+    FailingCase(.fileNotMapping, "- a\n- b\n", Finding(.fileNotMapping, line: 1, column: 1)),
+    FailingCase(.wrongValueKind, model("    shareable: yes"), Finding(.wrongValueKind, line: 3, column: 16)),
+    FailingCase(.duplicateKey, "models:\n  A:\n    fields: {}\n    fields: {}\n", Finding(.duplicateKey, line: 4, column: 5)),
+    FailingCase(.mergeKeyUnsupported, "x-base: &b {}\nmodels:\n  A:\n    <<: *b\n    fields: {}\n", Finding(.mergeKeyUnsupported, line: 4, column: 5)),
+    FailingCase(.tagUnsupported, model("    recordType: !!str B"), Finding(.tagUnsupported, line: 3, column: 17)),
+    FailingCase(.multipleDocuments, "models: {}\n---\nmodels: {}\n", Finding(.multipleDocuments, line: 2, column: 1)),
+    FailingCase(.nestingTooDeep, "models: " + String(repeating: "[", count: 100), Finding(.nestingTooDeep, line: 1, column: 72)),
+    FailingCase(.emptyFile, "", Finding(.emptyFile, .warning, line: 1, column: 1)),
+    FailingCase(.unsupportedVersion, "version: 2\nmodels: {}\n", Finding(.unsupportedVersion, line: 1, column: 10)),
+    FailingCase(.missingRequiredKey, "models:\n  A:\n    scopes: [private]\n", Finding(.missingRequiredKey, line: 2, column: 3)),
+    FailingCase(.aliasExpansionTooLarge, billionLaughs, Finding(.aliasExpansionTooLarge, line: 8, column: 12)),
+    FailingCase(.unknownAnchor, "models:\n  A:\n    fields: *nope\n", Finding(.unknownAnchor, line: 3, column: 13)),
+    // Rule 2: keys.
+    FailingCase(.unknownKey, model("    sharable: true"), Finding(.unknownKey, line: 3, column: 5)),
+    // Rule 3: names.
+    FailingCase(.invalidModelName, "models:\n  My-Model:\n    recordType: MyModel\n    fields: {}\n", Finding(.invalidModelName, line: 2, column: 3)),
+    FailingCase(.modelNameNotCapitalized, "models:\n  note:\n    fields: {}\n", Finding(.modelNameNotCapitalized, .warning, line: 2, column: 3)),
+    FailingCase(.invalidRecordTypeName, model("    recordType: 1A"), Finding(.invalidRecordTypeName, line: 3, column: 17)),
+    FailingCase(.invalidFieldName, field("      _x: string"), Finding(.invalidFieldName, line: 4, column: 7)),
+    // Rule 4: reserved names.
+    FailingCase(.reservedFieldName, field("      ownerName: string"), Finding(.reservedFieldName, line: 4, column: 7)),
+    FailingCase(.reservedRecordTypeName, "models:\n  Users:\n    fields: {}\n", Finding(.reservedRecordTypeName, line: 2, column: 3)),
+    // Rule 5: duplicates.
+    FailingCase(.duplicateModel, "models:\n  A:\n    fields: {}\n  A:\n    fields: {}\n", Finding(.duplicateModel, line: 4, column: 3)),
+    FailingCase(.duplicateRecordType, "models:\n  A:\n    fields: {}\n  B:\n    recordType: A\n    fields: {}\n", Finding(.duplicateRecordType, line: 5, column: 17)),
+    FailingCase(.duplicateField, field("      x: string\n      x: int"), Finding(.duplicateField, line: 5, column: 7)),
+    // Rule 6: types.
+    FailingCase(.unknownReferenceTarget, field("      b: { type: reference, to: C }"), Finding(.unknownReferenceTarget, line: 4, column: 33)),
+    FailingCase(.unknownType, field("      x: text"), Finding(.unknownType, line: 4, column: 10)),
+    FailingCase(.modelNameUsedAsType, field("      x: A"), Finding(.modelNameUsedAsType, line: 4, column: 10)),
+    FailingCase(.defaultTypeMismatch, field("      x: { type: int, default: 1.5 }"), Finding(.defaultTypeMismatch, line: 4, column: 32)),
+    FailingCase(.missingReferenceTarget, field("      x: { type: reference }"), Finding(.missingReferenceTarget, line: 4, column: 18)),
+    FailingCase(.referenceTargetOnNonReference, field("      x: { type: string, to: A }"), Finding(.referenceTargetOnNonReference, line: 4, column: 30)),
+    FailingCase(.missingListElementType, field("      x: { type: list }"), Finding(.missingListElementType, line: 4, column: 18)),
+    FailingCase(.elementTypeOnNonList, field("      x: { type: string, of: int }"), Finding(.elementTypeOnNonList, line: 4, column: 30)),
+    FailingCase(.nestedList, field("      x: { type: list, of: list }"), Finding(.nestedList, line: 4, column: 28)),
+    FailingCase(.listOfAssets, field("      x: { type: list, of: asset }"), Finding(.listOfAssets, line: 4, column: 28)),
+    FailingCase(.onDeleteOnNonReference, field("      x: { type: int, onDelete: none }"), Finding(.onDeleteOnNonReference, line: 4, column: 33)),
+    FailingCase(.unknownDeleteAction, field("      x: { type: reference, to: A, onDelete: cascade }"), Finding(.unknownDeleteAction, line: 4, column: 46)),
+    FailingCase(.multipleAssetFields, field("      a: asset\n      b: asset"), Finding(.multipleAssetFields, line: 5, column: 7)),
+    FailingCase(.defaultNotSupported, field("      x: { type: data, default: abc }"), Finding(.defaultNotSupported, line: 4, column: 33)),
+    FailingCase(.referenceAcrossDatabases, "models:\n  P:\n    scopes: [public]\n    fields: {}\n  A:\n    fields:\n      x: { type: reference, to: P }\n", Finding(.referenceAcrossDatabases, line: 7, column: 33)),
+    FailingCase(.referenceAcrossScopes, "models:\n  P:\n    scopes: [private, shared]\n    fields: {}\n  A:\n    fields:\n      x: { type: reference, to: P }\n", Finding(.referenceAcrossScopes, .warning, line: 7, column: 33)),
+    // Rule 7: scopes.
+    FailingCase(.invalidScopeSet, model("    scopes: [shared]"), Finding(.invalidScopeSet, line: 3, column: 13)),
+    FailingCase(.privateAndPublicScopes, model("    scopes: [private, public]"), Finding(.privateAndPublicScopes, line: 3, column: 13)),
+    FailingCase(.unknownScope, model("    scopes: [privat]"), Finding(.unknownScope, line: 3, column: 14)),
+    FailingCase(.repeatedScope, model("    scopes: [private, private]"), Finding(.repeatedScope, .warning, line: 3, column: 23)),
+    // Rule 8: sharing.
+    FailingCase(.shareableWithoutSharedScope, model("    shareable: true"), Finding(.shareableWithoutSharedScope, line: 3, column: 16)),
+    FailingCase(.unknownParent, model("    parent: B"), Finding(.unknownParent, line: 3, column: 13)),
+    FailingCase(.parentScopeMismatch, "models:\n  Root:\n    scopes: [private, shared]\n    fields: {}\n  Child:\n    parent: Root\n    fields: {}\n", Finding(.parentScopeMismatch, line: 6, column: 13)),
+    FailingCase(.publicParent, "models:\n  Pub:\n    scopes: [public]\n    fields: {}\n  Child:\n    parent: Pub\n    fields: {}\n", Finding(.publicParent, line: 6, column: 13)),
+    FailingCase(.parentCycle, "models:\n  A:\n    parent: B\n    fields: {}\n  B:\n    parent: A\n    fields: {}\n", Finding(.parentCycle, line: 3, column: 13)),
+    // Rule 9: publishing.
+    FailingCase(.unknownProjection, model("    publishAs: Nope"), Finding(.unknownProjection, line: 3, column: 16)),
+    FailingCase(.projectionNotPublic, "models:\n  Draft:\n    publishAs: Other\n    fields: {}\n  Other:\n    fields: {}\n", Finding(.projectionNotPublic, line: 3, column: 16)),
+    FailingCase(
+        .projectionIsDraft,
+        "models:\n  Draft:\n    publishAs: Proj\n    fields: {}\n  Proj:\n    scopes: [public]\n    publishAs: Pub2\n    fields: {}\n  Pub2:\n    scopes: [public]\n    fields: {}\n",
+        Finding(.projectionIsDraft, line: 3, column: 16), Finding(.draftNotPrivate, line: 7, column: 16)),
+    FailingCase(.draftNotPrivate, "models:\n  Pub:\n    scopes: [public]\n    publishAs: Pub2\n    fields: {}\n  Pub2:\n    scopes: [public]\n    fields: {}\n", Finding(.draftNotPrivate, line: 4, column: 16)),
+    FailingCase(.projectionFieldMissingInDraft, publishing(projectionFields: "      title: string\n      summary: string"), Finding(.projectionFieldMissingInDraft, line: 10, column: 7)),
+    FailingCase(.projectionFieldTypeMismatch, publishing(projectionFields: "      title: int"), Finding(.projectionFieldTypeMismatch, line: 9, column: 14)),
+    FailingCase(.projectionFieldOptionalityMismatch, publishing(projectionFields: "      title: { type: string, optional: true }"), Finding(.projectionFieldOptionalityMismatch, line: 9, column: 40)),
+    FailingCase(.projectionSharedByDrafts, "models:\n  D1:\n    publishAs: P\n    fields: {}\n  D2:\n    publishAs: P\n    fields: {}\n  P:\n    scopes: [public]\n    fields: {}\n", Finding(.projectionSharedByDrafts, line: 6, column: 16)),
+    // Rule 10: catalogs.
+    FailingCase(.catalogOnNonPublicModel, model("    catalog: { initialState: listed }"), Finding(.catalogOnNonPublicModel, line: 3, column: 5)),
+    FailingCase(.unknownDesiredKey, catalog("{ desiredKeys: [titel] }"), Finding(.unknownDesiredKey, line: 4, column: 30)),
+    FailingCase(.assetAsDesiredKey, catalog("{ desiredKeys: [cover] }"), Finding(.assetAsDesiredKey, line: 4, column: 30)),
+    FailingCase(.unknownInitialState, catalog("{ initialState: hidden }"), Finding(.unknownInitialState, line: 4, column: 30)),
+    FailingCase(.localOnlyDesiredKey, catalog("{ desiredKeys: [draft] }"), Finding(.localOnlyDesiredKey, .warning, line: 4, column: 30)),
+    // Rule 11: encryption.
+    FailingCase(.encryptedReference, field("      x: { type: reference, to: A, encrypted: true }"), Finding(.encryptedReference, line: 4, column: 47)),
+    FailingCase(.encryptedIndexed, field("      x: { type: string, encrypted: true, index: [queryable] }"), Finding(.encryptedIndexed, line: 4, column: 51)),
+    FailingCase(.encryptedAssetRedundant, field("      x: { type: asset, encrypted: true }"), Finding(.encryptedAssetRedundant, .warning, line: 4, column: 36)),
+    FailingCase(.encryptedInPublicModel, "models:\n  P:\n    scopes: [public]\n    fields:\n      x: { type: string, encrypted: true }\n", Finding(.encryptedInPublicModel, line: 5, column: 37)),
+    // Rule 12: local-only and server-owned fields.
+    FailingCase(.localOnlyAndServerOwned, field("      x: { type: string, localOnly: true, serverOwned: true }"), Finding(.localOnlyAndServerOwned, line: 4, column: 56)),
+    FailingCase(.deviceFieldEncrypted, field("      x: { type: string, localOnly: true, encrypted: true }"), Finding(.deviceFieldEncrypted, line: 4, column: 54)),
+    FailingCase(.deviceFieldIndexed, field("      x: { type: string, serverOwned: true, index: [queryable] }"), Finding(.deviceFieldIndexed, line: 4, column: 53)),
+    // Rule 13: indexes.
+    FailingCase(.searchableNonString, field("      x: { type: int, index: [searchable] }"), Finding(.searchableNonString, line: 4, column: 31)),
+    FailingCase(.sortableUnsupported, field("      x: { type: location, index: [sortable] }"), Finding(.sortableUnsupported, line: 4, column: 36)),
+    FailingCase(.unknownIndex, field("      x: { type: int, index: [fast] }"), Finding(.unknownIndex, line: 4, column: 31)),
+    // Rule 14: public models.
+    FailingCase(.publicShareable, "models:\n  P:\n    scopes: [public]\n    shareable: true\n    fields: {}\n", Finding(.publicShareable, line: 4, column: 16)),
+    FailingCase(.publicWithParent, "models:\n  R:\n    fields: {}\n  P:\n    scopes: [public]\n    parent: R\n    fields: {}\n", Finding(.publicWithParent, line: 6, column: 13)),
+]
+
+/// A draft with one `title: string` field publishing into `Proj`, whose fields start on line 9.
+private func publishing(projectionFields: String) -> String {
+    "models:\n  Draft:\n    publishAs: Proj\n    fields:\n      title: string\n  Proj:\n    scopes: [public]\n    fields:\n" + projectionFields + "\n"
+}
+
+/// A public model with an asset and a local-only field, whose catalog sits on line 4.
+private func catalog(_ block: String) -> String {
+    "models:\n  P:\n    scopes: [public]\n    catalog: " + block + "\n    fields:\n      title: string\n      cover: asset\n      draft: { type: string, localOnly: true }\n"
+}
+
+/// Nine levels of nine aliases each: 9^9 nodes once expanded.
+let billionLaughs = "a: &a [1, 2]\n" + (0..<8).map { level -> String in
+    let name = String(UnicodeScalar(UInt8(98 + level)))
+    let previous = String(UnicodeScalar(UInt8(97 + level)))
+    return "\(name): &\(name) [" + Array(repeating: "*" + previous, count: 9).joined(separator: ", ") + "]\n"
+}.joined()
+
+@Suite("Validator rules: each broken rule reports its code at its place")
+struct ValidationRuleTests {
+    @Test(arguments: failingCases)
+    func brokenRuleIsReported(_ rule: FailingCase) {
+        let result = validate(rule.yaml)
+        #expect(result.findings == rule.expected, "\(result.rendered)")
+        if rule.expected.contains(where: { $0.severity == .error }) {
+            #expect(result.schema == nil)
+        }
+    }
+
+    @Test func everyCodeHasAFailingCase() {
+        let covered = Set(failingCases.flatMap { $0.expected.map(\.code) })
+        let missing = DiagnosticCode.allCases.filter { !covered.contains($0) }
+        #expect(missing.isEmpty, "codes without a failing case: \(missing.map(\.rawValue))")
+    }
+}
