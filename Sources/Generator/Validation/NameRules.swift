@@ -6,7 +6,7 @@ extension ValidationContext {
             let name = model.name
             if let problem = SwiftNaming.typeNameProblem(name.value) {
                 report(.error(.invalidModelName, "model name '\(name.value.truncatedForMessage)' is not a valid Swift type name: \(problem)", at: name.location))
-            } else if let first = name.value.unicodeScalars.first, !("A"..."Z").contains(first) {
+            } else if let first = name.value.unicodeScalars.first(where: { $0 != "_" }), !("A"..."Z").contains(first) {
                 report(.warning(.modelNameNotCapitalized, "model name '\(name.value)' should start with an upper-case letter, as Swift type names do", at: name.location))
             }
             checkRecordType(of: model)

@@ -125,15 +125,16 @@ private struct TreeBuilder {
                 diagnostics.append(.error(.tagUnsupported, "YAML tags ('\(tag(data.tag))') are not supported; write the value plainly or quote it", at: here))
             }
             guard count(1, at: here) else { return false }
-            return add(YAMLNode(.scalar(scalar), at: here), size: 1, anchor: cString(data.anchor))
+            add(YAMLNode(.scalar(scalar), at: here), size: 1, anchor: cString(data.anchor))
         case YAML_ALIAS_EVENT:
             let name = string(event.data.alias.anchor)
             guard let anchored = anchors[name] else {
                 diagnostics.append(.error(.unknownAnchor, "alias '*\(name)' names no anchor defined before it", at: here))
-                return add(YAMLNode(.scalar(YAMLScalar("")), at: here), size: 1, anchor: nil)
+                add(YAMLNode(.scalar(YAMLScalar("")), at: here), size: 1, anchor: nil)
+                return true
             }
             guard count(anchored.size, at: here) else { return false }
-            return add(anchored.node, size: anchored.size, anchor: nil)
+            add(anchored.node, size: anchored.size, anchor: nil)
         case YAML_SEQUENCE_START_EVENT:
             let data = event.data.sequence_start
             if data.tag != nil {
@@ -151,9 +152,9 @@ private struct TreeBuilder {
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             switch stack.removeLast() {
             case .sequence(let items, let location, let anchor, let size):
-                return add(YAMLNode(.sequence(items), at: location), size: size, anchor: anchor)
+                add(YAMLNode(.sequence(items), at: location), size: size, anchor: anchor)
             case .mapping(let entries, _, _, let location, let anchor, let size):
-                return add(YAMLNode(.mapping(entries), at: location), size: size, anchor: anchor)
+                add(YAMLNode(.mapping(entries), at: location), size: size, anchor: anchor)
             }
         default:
             break
@@ -181,7 +182,7 @@ private struct TreeBuilder {
     }
 
     /// Attaches a finished node of `size` expanded nodes to its parent (or makes it the root).
-    private mutating func add(_ node: YAMLNode, size: Int, anchor: String?) -> Bool {
+    private mutating func add(_ node: YAMLNode, size: Int, anchor: String?) {
         if let anchor {
             anchors[anchor] = (node, size)
         }
@@ -191,7 +192,7 @@ private struct TreeBuilder {
             } else {
                 root = node
             }
-            return true
+            return
         }
         switch top {
         case .sequence(var items, let location, let anchor, let total):
@@ -208,7 +209,6 @@ private struct TreeBuilder {
                 stack.append(.mapping(entries: entries, pendingKey: (key, node.location), skipValue: skip, location: location, anchor: anchor, size: total + size))
             }
         }
-        return true
     }
 
     /// A mapping key must be a scalar; merge keys are refused. Returns the key and whether the
@@ -272,9 +272,14 @@ private struct TreeBuilder {
         let problem = parser.problem.map { String(cString: $0) } ?? "unknown error"
         if parser.error == YAML_READER_ERROR {
             // Reader errors carry a byte offset, not a mark.
-            let here = location(ofByteOffset: parser.problem_offset)
+            var offset = parser.problem_offset
+            if problem.contains("trailing"), let lead = bytes[..<min(offset, bytes.count)].lastIndex(where: { $0 >= 0xC0 }) {
+                // libyaml points at the bad continuation byte; the character starts at its lead byte.
+                offset = lead
+            }
+            let here = location(ofByteOffset: offset)
             let detail: String
-            if parser.problem_value != -1 && problem.contains("UTF-8") {
+            if problem.contains("UTF-8") {
                 detail = "the file is not valid UTF-8 text (\(problem))"
             } else if problem.contains("control characters") {
                 detail = "the file is not text: it holds a control character (byte 0x\(String(parser.problem_value, radix: 16)))"

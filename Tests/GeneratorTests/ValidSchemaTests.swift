@@ -1,0 +1,133 @@
+import Testing
+import SyncGenerator
+
+/// The passing side of every rule: schemas right at the edge of a rule that must validate clean.
+struct PassingCase: CustomTestStringConvertible, Sendable {
+    var rule: String
+    var yaml: String
+
+    init(_ rule: String, _ yaml: String) {
+        self.rule = rule
+        self.yaml = yaml
+    }
+
+    var testDescription: String { rule }
+}
+
+let passingCases: [PassingCase] = [
+    PassingCase("1: version 1, comments, an explicit document start", "# Notes\n---\nversion: 1\nmodels:\n  A:\n    fields: {}\n"),
+    PassingCase("1: anchors under x- keys, aliases in fields", "x-text: &text { type: string, optional: true }\nmodels:\n  A:\n    fields:\n      title: *text\n      subtitle: *text\n"),
+    PassingCase("1: empty models and empty fields", "models:\n  A:\n    fields:\n"),
+    PassingCase("1: quoted keys and values", "\"models\":\n  'A':\n    \"fields\":\n      \"title\": 'string'\n"),
+    PassingCase("2: every model, field and catalog key", """
+        models:
+          Root:
+            recordType: RootRecord
+            scopes: [private, shared]
+            shareable: true
+            fields:
+              name: { type: string, optional: false, default: "x", encrypted: true }
+          Child:
+            scopes: [private, shared]
+            parent: Root
+            fields:
+              root: { type: reference, to: Root, onDelete: deleteSelf }
+              tags: { type: list, of: string, index: [searchable, queryable] }
+              note: { type: string, localOnly: true }
+              views: { type: int, serverOwned: true }
+          Draft:
+            publishAs: Pub
+            fields:
+              title: string
+          Pub:
+            scopes: [public]
+            catalog: { desiredKeys: [title], initialState: delisted, governed: true }
+            fields:
+              title: string
+        """),
+    PassingCase("3: keyword field names, capitalised model, 255-character name", "models:\n  Task:\n    fields:\n      default: string\n      class: int\n      in: bool\n      " + String(repeating: "a", count: 255) + ": string\n"),
+    PassingCase("3: a model name that is no CloudKit name, with a recordType that is", "models:\n  _Internal:\n    recordType: Internal\n    fields: {}\n"),
+    PassingCase("4: names close to reserved ones", "models:\n  A:\n    fields:\n      recordNames: string\n      owner: string\n      asset: string\n      Parent: string\n"),
+    PassingCase("5: one field name in two models, record type equal to own name", "models:\n  A:\n    recordType: A\n    fields:\n      title: string\n  B:\n    fields:\n      title: string\n"),
+    PassingCase("6: every type and list element, defaults of each literal type", """
+        models:
+          A:
+            fields:
+              s: { type: string, default: "text" }
+              i: { type: int, default: -42 }
+              big: { type: int, default: 9223372036854775807 }
+              d: { type: double, default: 2.5 }
+              whole: { type: double, default: 3 }
+              b: { type: bool, default: true }
+              now: { type: date, default: now }
+              day: { type: date, default: 2024-05-01 }
+              moment: { type: date, default: "2024-05-01T12:00:00.250+02:00" }
+              bytes: data
+              file: asset
+              where: location
+              maybe: { type: string, optional: true, default: null }
+              names: { type: list, of: string, default: [a, "b"] }
+              numbers: { type: list, of: int, default: [] }
+              flags: { type: list, of: bool }
+              doubles: { type: list, of: double }
+              dates: { type: list, of: date }
+              blobs: { type: list, of: data }
+              places: { type: list, of: location }
+              links: { type: list, of: reference, to: A }
+              self: { type: reference, to: A }
+        """),
+    PassingCase("6: references between models of the same scopes", "models:\n  P:\n    scopes: [public]\n    fields:\n      other: { type: reference, to: Q }\n  Q:\n    scopes: [public]\n    fields: {}\n"),
+    PassingCase("7: each allowed scope set, in either order", "models:\n  A:\n    scopes: [private]\n    fields: {}\n  B:\n    scopes: [shared, private]\n    fields: {}\n  C:\n    scopes: [public]\n    fields: {}\n"),
+    PassingCase("8: a three-level share hierarchy", "models:\n  L:\n    scopes: [private, shared]\n    shareable: true\n    fields: {}\n  I:\n    scopes: [private, shared]\n    parent: L\n    fields: {}\n  S:\n    scopes: [private, shared]\n    parent: I\n    fields: {}\n"),
+    PassingCase("8: a private parent chain without sharing", "models:\n  A:\n    fields: {}\n  B:\n    parent: A\n    fields: {}\n"),
+    PassingCase("9: projection fields match, server-owned and local-only projection fields are its own", """
+        models:
+          Author:
+            publishAs: PublicAuthor
+            fields:
+              name: string
+          PublicAuthor:
+            scopes: [public]
+            fields:
+              name: string
+          Note:
+            publishAs: PublishedNote
+            fields:
+              title: string
+              body: { type: string, optional: true }
+              secret: string
+              author: { type: reference, to: Author }
+              cover: asset
+          PublishedNote:
+            scopes: [public]
+            fields:
+              title: string
+              body: { type: string, optional: true }
+              author: { type: reference, to: PublicAuthor }
+              cover: asset
+              views: { type: int, serverOwned: true }
+              readLater: { type: bool, localOnly: true }
+        """),
+    PassingCase("10: public models with and without catalog, auto desired keys", "models:\n  P:\n    scopes: [public]\n    catalog: { desiredKeys: auto }\n    fields:\n      cover: asset\n  Q:\n    scopes: [public]\n    fields: {}\n"),
+    PassingCase("11: encryption on every type that allows it", "models:\n  A:\n    fields:\n      s: { type: string, encrypted: true }\n      d: { type: data, encrypted: true }\n      l: { type: list, of: string, encrypted: true }\n      p: { type: location, encrypted: true }\n"),
+    PassingCase("12: localOnly and serverOwned each alone, encrypted=false beside them", "models:\n  A:\n    fields:\n      a: { type: string, localOnly: true, encrypted: false }\n      b: { type: string, serverOwned: true }\n      c: { type: string, localOnly: false, serverOwned: true }\n"),
+    PassingCase("13: each index where it is allowed", "models:\n  A:\n    fields:\n      s: { type: string, index: [queryable, sortable, searchable] }\n      l: { type: list, of: string, index: [searchable, queryable] }\n      d: { type: date, index: [sortable] }\n      r: { type: reference, to: A, index: [queryable] }\n"),
+    PassingCase("14: public models without sharing", "models:\n  P:\n    scopes: [public]\n    shareable: false\n    fields: {}\n"),
+]
+
+@Suite("Valid schemas validate clean")
+struct ValidSchemaTests {
+    @Test(arguments: passingCases)
+    func validatesClean(_ passing: PassingCase) {
+        let result = validate(passing.yaml)
+        #expect(result.diagnostics.isEmpty, "\(result.rendered)")
+        #expect(result.schema != nil)
+    }
+
+    @Test func specificationExampleValidatesClean() throws {
+        let result = SchemaPipeline().validate(try fixtureSources("SpecExample"))
+        #expect(result.diagnostics.isEmpty, "\(result.rendered)")
+        let schema = try #require(result.schema)
+        #expect(schema.models.map(\.name) == ["Category", "SharedList", "ListItem", "Note", "PublishedNote"])
+    }
+}

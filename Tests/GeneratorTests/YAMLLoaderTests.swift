@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+import SyncGenerator
+
+@Suite("YAML loader: libyaml into located nodes")
+struct YAMLLoaderTests {
+    private func load(_ text: String) -> YAMLLoader.Result {
+        YAMLLoader().load(Array(text.utf8), file: "f.yaml")
+    }
+
+    @Test func keysAndValuesCarryLineAndColumn() throws {
+        let root = try #require(load("models:\n  Note:\n    fields: { title: string }\n").root)
+        let models = try #require(root.mapping?.first)
+        #expect(models.keyLocation == SourceLocation(file: "f.yaml", line: 1, column: 1))
+        let note = try #require(models.value.mapping?.first)
+        #expect(note.keyLocation.line == 2 && note.keyLocation.column == 3)
+        let title = try #require(note.value.mapping?.first?.value.mapping?.first)
+        #expect(title.keyLocation.line == 3 && title.keyLocation.column == 15)
+        #expect(title.value.location.line == 3 && title.value.location.column == 22)
+    }
+
+    @Test func columnsCountCharactersNotBytes() throws {
+        let root = try #require(load("é😀: x\n").root)
+        let entry = try #require(root.mapping?.first)
+        #expect(entry.value.location.column == 5)
+    }
+
+    @Test func scalarStylesAreKept() throws {
+        let root = try #require(load("a: 1\nb: \"1\"\nc: '1'\nd: |\n  1\ne: >\n  1\n").root)
+        let values = try #require(root.mapping).map { ($0.value.scalar!.style, $0.value.scalar!.value) }
+        #expect(values[0] == (.plain, .int(1)))
+        #expect(values[1] == (.doubleQuoted, .string("1")))
+        #expect(values[2] == (.singleQuoted, .string("1")))
+        #expect(values[3] == (.literal, .string("1\n")))
+        #expect(values[4] == (.folded, .string("1\n")))
+    }
+
+    @Test func aliasesResolveToTheAnchoredNode() throws {
+        let root = try #require(load("a: &x { type: string }\nb: *x\n").root)
+        let entries = try #require(root.mapping)
+        #expect(entries[1].value == entries[0].value)
+    }
+
+    @Test func unknownAnchorIsReportedAndReadingGoesOn() {
+        let result = load("a: *nope\nb: 1\n")
+        #expect(result.diagnostics.map(Finding.init) == [Finding(.unknownAnchor, line: 1, column: 4)])
+        #expect(result.root?.mapping?.count == 2)
+    }
+
+    @Test func duplicateKeysAreKeptForTheReaderToReport() throws {
+        let root = try #require(load("a: 1\na: 2\n").root)
+        #expect(root.mapping?.count == 2)
+    }
+
+    @Test func nonScalarKeysAreRejected() {
+        let result = load("? [a, b]\n: 1\n")
+        #expect(result.diagnostics.map(Finding.init) == [Finding(.wrongValueKind, line: 1, column: 3)])
+    }
+
+    @Test func secondDocumentIsRejectedButTheFirstIsKept() {
+        let result = load("a: 1\n---\nb: 2\n")
+        #expect(result.diagnostics.map(Finding.init) == [Finding(.multipleDocuments, line: 2, column: 1)])
+        #expect(result.isComplete)
+        #expect(result.root?.mapping?.first?.key.text == "a")
+    }
+
+    @Test func emptyAndCommentOnlyFilesHaveNoRoot() {
+        for text in ["", "# nothing\n", "---\n", "~\n"] {
+            let result = load(text)
+            #expect(result.root == nil && result.diagnostics.isEmpty && result.isComplete, "\(text)")
+        }
+    }
+
+    @Test func syntaxErrorNamesTheProblemAndItsContext() throws {
+        let result = load("a:\n  - b\n  c: d\n")
+        let diagnostic = try #require(result.diagnostics.first)
+        #expect(Finding(diagnostic) == Finding(.yamlSyntax, line: 3, column: 3))
+        #expect(diagnostic.message.hasPrefix("YAML syntax error: "))
+        #expect(!result.isComplete && result.root == nil)
+    }
+
+    // MARK: - Bad input never crashes or hangs
+
+    @Test func invalidUTF8IsReportedWhereItIs() throws {
+        let bytes = Array("models:\n  A:\n    fields: { t: \"caf".utf8) + [0xE9] + Array("\" }\n".utf8)
+        let result = YAMLLoader().load(bytes, file: "f.yaml")
+        let diagnostic = try #require(result.diagnostics.first)
+        #expect(Finding(diagnostic) == Finding(.yamlSyntax, line: 3, column: 22))
+        #expect(diagnostic.message.contains("not valid UTF-8"))
+    }
+
+    @Test func binaryFileIsReportedAsNotText() throws {
+        let bytes: [UInt8] = [0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x00]
+        let result = YAMLLoader().load(bytes, file: "f.yaml")
+        let diagnostic = try #require(result.diagnostics.first)
+        #expect(diagnostic.code == .yamlSyntax && diagnostic.location.line == 1)
+        #expect(diagnostic.message.contains("not text"))
+    }
+
+    @Test func hundredThousandNestedFlowListsStopAtTheDepthLimit() {
+        let text = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        let result = load(text)
+        #expect(result.diagnostics.map(Finding.init) == [Finding(.nestingTooDeep, line: 1, column: 65)])
+    }
+
+    @Test func hundredThousandNestedBlockSequencesStopAtTheDepthLimit() {
+        // "- - - ... x": block sequences nested on one line.
+        let text = String(repeating: "- ", count: 100_000) + "x\n"
+        let result = load(text)
+        #expect(result.diagnostics.map(Finding.init) == [Finding(.nestingTooDeep, line: 1, column: 129)])
+    }
+
+    @Test func aliasBombIsStopped() {
+        let result = load(billionLaughs)
+        #expect(result.diagnostics.map(\.code) == [.aliasExpansionTooLarge])
+        #expect(result.root == nil)
+    }
+
+    @Test func depthLimitIsConfigurable() {
+        let loader = YAMLLoader(limits: .init(maxDepth: 2))
+        #expect(loader.load(Array("a: { b: 1 }".utf8), file: "f").diagnostics.isEmpty)
+        #expect(loader.load(Array("a: { b: [1] }".utf8), file: "f").diagnostics.map(\.code) == [.nestingTooDeep])
+    }
+}
+
+@Suite("Scalars resolve by the YAML 1.2 core schema")
+struct ScalarValueTests {
+    @Test(arguments: [
+        ("~", YAMLScalarValue.null), ("null", .null), ("", .null),
+        ("true", .bool(true)), ("False", .bool(false)),
+        ("yes", .string("yes")), ("on", .string("on")),
+        ("0", .int(0)), ("-17", .int(-17)), ("+3", .int(3)), ("0777", .int(777)), ("0x1F", .int(31)), ("0o17", .int(15)),
+        ("-9223372036854775808", .int(.min)), ("9223372036854775808", .integerOutOfRange),
+        ("1.5", .double(1.5)), ("-2e3", .double(-2000)), (".5", .double(0.5)), (".inf", .double(.infinity)),
+        ("1.2.3", .string("1.2.3")), ("2024-05-01", .string("2024-05-01")), ("0x", .string("0x")), ("e5", .string("e5")),
+    ])
+    func plainScalar(_ text: String, _ expected: YAMLScalarValue) {
+        #expect(YAMLScalar(text).value == expected)
+    }
+
+    @Test func quotedScalarsAreAlwaysText() {
+        #expect(YAMLScalar("1", style: .doubleQuoted).value == .string("1"))
+        #expect(YAMLScalar("true", style: .singleQuoted).value == .string("true"))
+        #expect(YAMLScalar("", style: .doubleQuoted).value == .string(""))
+    }
+
+    @Test func notANumberResolvesToDouble() {
+        guard case .double(let value) = YAMLScalar(".nan").value else {
+            Issue.record("expected a double")
+            return
+        }
+        #expect(value.isNaN)
+    }
+}
