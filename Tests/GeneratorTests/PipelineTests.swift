@@ -26,7 +26,7 @@ struct PipelineTests {
     }
 
     @Test func jsonEscapesQuotesAndControlCharacters() {
-        let diagnostic = Diagnostic.error(.unknownKey, "a \"b\" \\ \n\u{1}", at: SourceLocation(file: "d\"ir/f.yaml", line: 1, column: 2))
+        let diagnostic = Diagnostic(.unknownKey, "a \"b\" \\ \n\u{1}", at: SourceLocation(file: "d\"ir/f.yaml", line: 1, column: 2))
         #expect(DiagnosticJSONRenderer.render([diagnostic]).contains(#""file": "d\"ir/f.yaml""#))
         #expect(DiagnosticJSONRenderer.render([diagnostic]).contains(#""message": "a \"b\" \\ \n\u0001""#))
     }

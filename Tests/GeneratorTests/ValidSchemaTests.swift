@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import SyncGenerator
 
@@ -122,6 +123,15 @@ struct ValidSchemaTests {
         let result = validate(passing.yaml)
         #expect(result.diagnostics.isEmpty, "\(result.rendered)")
         #expect(result.schema != nil)
+    }
+
+    @Test func exampleSchemasValidateClean() throws {
+        let folder = repositoryRoot.appendingPathComponent("Examples/Schemas")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".yaml") }
+        let sources = try names.map { SchemaSource(path: $0, bytes: Array(try Data(contentsOf: folder.appendingPathComponent($0)))) }
+        let result = SchemaPipeline().validate(sources)
+        #expect(result.diagnostics.isEmpty, "\(result.rendered)")
+        #expect(result.schema?.models.count == 5)
     }
 
     @Test func specificationExampleValidatesClean() throws {

@@ -36,27 +36,13 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     public var location: SourceLocation
     public var notes: [Note]
 
-    public init(
-        _ severity: Severity, _ code: DiagnosticCode, _ message: String,
-        at location: SourceLocation, notes: [Note] = []
-    ) {
-        self.severity = severity
+    /// A diagnostic with its code's severity (see `DiagnosticCode.severity`).
+    public init(_ code: DiagnosticCode, _ message: String, at location: SourceLocation, notes: [Note] = []) {
+        self.severity = code.severity
         self.code = code
         self.message = message
         self.location = location
         self.notes = notes
-    }
-
-    public static func error(
-        _ code: DiagnosticCode, _ message: String, at location: SourceLocation, notes: [Note] = []
-    ) -> Diagnostic {
-        Diagnostic(.error, code, message, at: location, notes: notes)
-    }
-
-    public static func warning(
-        _ code: DiagnosticCode, _ message: String, at location: SourceLocation, notes: [Note] = []
-    ) -> Diagnostic {
-        Diagnostic(.warning, code, message, at: location, notes: notes)
     }
 
     public var description: String { DiagnosticTextRenderer.render(self) }

@@ -94,6 +94,17 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
 
     public static func < (lhs: DiagnosticCode, rhs: DiagnosticCode) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// Warnings are problems that do not stop generation; everything else is an error.
+    public var severity: Severity {
+        switch self {
+        case .emptyFile, .modelNameNotCapitalized, .referenceAcrossScopes, .repeatedScope,
+            .localOnlyDesiredKey, .encryptedAssetRedundant:
+            .warning
+        default:
+            .error
+        }
+    }
+
     /// One line saying what the code is about, for the reference table and `--help`-style listings.
     public var summary: String {
         switch self {
@@ -105,14 +116,14 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
         case .tagUnsupported: "YAML tags (`!!str`, `!custom`) are not supported"
         case .multipleDocuments: "a file holds more than one YAML document"
         case .nestingTooDeep: "the YAML nests deeper than syncgen reads"
-        case .emptyFile: "the file is empty or only comments (warning)"
+        case .emptyFile: "the file is empty or only comments"
         case .unsupportedVersion: "`version` is not 1"
         case .missingRequiredKey: "a required key (`models`, `fields`, `type`) is missing"
         case .aliasExpansionTooLarge: "aliases expand to more nodes than syncgen reads"
         case .unknownAnchor: "an alias names an anchor that is not defined before it"
         case .unknownKey: "a key syncgen does not know, with a suggestion when one is close"
         case .invalidModelName: "a model name is not a Swift type identifier"
-        case .modelNameNotCapitalized: "a model name does not start with an upper-case letter (warning)"
+        case .modelNameNotCapitalized: "a model name does not start with an upper-case letter"
         case .invalidRecordTypeName: "a record type name breaks CloudKit's naming rules"
         case .invalidFieldName: "a field name breaks CloudKit's naming rules"
         case .reservedFieldName: "a field name is a CloudKit system field or one the runtime adds"
@@ -135,11 +146,11 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
         case .multipleAssetFields: "more than one asset field in one model"
         case .defaultNotSupported: "a `default` on a type that cannot have one"
         case .referenceAcrossDatabases: "a reference between a public and a non-public model"
-        case .referenceAcrossScopes: "a reference to a model that cannot live in the same zones (warning)"
+        case .referenceAcrossScopes: "a reference to a model that cannot live in the same zones"
         case .invalidScopeSet: "`scopes` is not one of the allowed sets"
         case .privateAndPublicScopes: "`scopes: [private, public]` (use `publishAs`)"
         case .unknownScope: "a scope that is not `private`, `shared` or `public`"
-        case .repeatedScope: "a scope listed twice (warning)"
+        case .repeatedScope: "a scope listed twice"
         case .shareableWithoutSharedScope: "`shareable` without `shared` in scopes"
         case .unknownParent: "`parent` names no model"
         case .parentScopeMismatch: "a parent's scopes differ from its child's"
@@ -157,10 +168,10 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
         case .unknownDesiredKey: "a desired key names no field"
         case .assetAsDesiredKey: "an asset field as a desired key (asset contents are never fetched by catalog queries)"
         case .unknownInitialState: "`initialState` is not `listed` or `delisted`"
-        case .localOnlyDesiredKey: "a desired key names a local-only field, which is never uploaded (warning)"
+        case .localOnlyDesiredKey: "a desired key names a local-only field, which is never uploaded"
         case .encryptedReference: "an encrypted reference or list of references"
         case .encryptedIndexed: "an encrypted field with an `index`"
-        case .encryptedAssetRedundant: "`encrypted` on an asset, which is always encrypted (warning)"
+        case .encryptedAssetRedundant: "`encrypted` on an asset, which is always encrypted"
         case .encryptedInPublicModel: "an encrypted field in a public model"
         case .localOnlyAndServerOwned: "a field both `localOnly` and `serverOwned`"
         case .deviceFieldEncrypted: "a `localOnly` or `serverOwned` field that is `encrypted`"

@@ -13,14 +13,14 @@ struct MappingReader {
             let key = entry.key.text
             if let ignoringPrefix, key.hasPrefix(ignoringPrefix) { continue }
             guard knownKeys.contains(key) else {
-                diagnostics.append(.error(
+                diagnostics.append(Diagnostic(
                     .unknownKey,
                     "unknown key '\(key.truncatedForMessage)' in \(context)\(Suggestion.didYouMean(key, among: knownKeys))",
                     at: entry.keyLocation))
                 continue
             }
             if let first = entries[key] {
-                diagnostics.append(.error(
+                diagnostics.append(Diagnostic(
                     .duplicateKey, "key '\(key)' appears twice in \(context)", at: entry.keyLocation,
                     notes: [.init("'\(key)' is first written here", at: first.keyLocation)]))
                 continue

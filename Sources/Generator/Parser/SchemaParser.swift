@@ -24,7 +24,7 @@ private struct Parser {
     mutating func parseFile(_ root: YAMLNode?) -> [ModelDeclaration] {
         guard let root else { return [] }
         guard let mapping = root.mapping else {
-            diagnostics.append(.error(.fileNotMapping, "a schema file must be a mapping with a 'models' key, not \(root.kindDescription)", at: root.location))
+            diagnostics.append(Diagnostic(.fileNotMapping, "a schema file must be a mapping with a 'models' key, not \(root.kindDescription)", at: root.location))
             return []
         }
         let reader = MappingReader(
@@ -34,12 +34,12 @@ private struct Parser {
             checkVersion(version.value)
         }
         guard let models = reader["models"] else {
-            diagnostics.append(.error(.missingRequiredKey, "a schema file needs a 'models' mapping", at: root.location))
+            diagnostics.append(Diagnostic(.missingRequiredKey, "a schema file needs a 'models' mapping", at: root.location))
             return []
         }
         if isNull(models.value) { return [] }
         guard let modelEntries = models.value.mapping else {
-            diagnostics.append(.error(.wrongValueKind, "'models' must be a mapping of model names to models, not \(models.value.kindDescription)", at: models.value.location))
+            diagnostics.append(Diagnostic(.wrongValueKind, "'models' must be a mapping of model names to models, not \(models.value.kindDescription)", at: models.value.location))
             return []
         }
         var declarations: [ModelDeclaration] = []
@@ -51,11 +51,11 @@ private struct Parser {
 
     private mutating func checkVersion(_ node: YAMLNode) {
         guard let scalar = node.scalar, case .int(let version) = scalar.value else {
-            diagnostics.append(.error(.wrongValueKind, "'version' must be the number \(SchemaVocabulary.languageVersion), not \(node.kindDescription)", at: node.location))
+            diagnostics.append(Diagnostic(.wrongValueKind, "'version' must be the number \(SchemaVocabulary.languageVersion), not \(node.kindDescription)", at: node.location))
             return
         }
         if version != SchemaVocabulary.languageVersion {
-            diagnostics.append(.error(.unsupportedVersion, "schema-language version \(version) is not supported; this syncgen reads version \(SchemaVocabulary.languageVersion)", at: node.location))
+            diagnostics.append(Diagnostic(.unsupportedVersion, "schema-language version \(version) is not supported; this syncgen reads version \(SchemaVocabulary.languageVersion)", at: node.location))
         }
     }
 
@@ -71,7 +71,7 @@ private struct Parser {
         } else if let entries = entry.value.mapping {
             mapping = entries
         } else {
-            diagnostics.append(.error(.wrongValueKind, "model '\(name.value)' must be a mapping with a 'fields' key, not \(entry.value.kindDescription)", at: entry.value.location))
+            diagnostics.append(Diagnostic(.wrongValueKind, "model '\(name.value)' must be a mapping with a 'fields' key, not \(entry.value.kindDescription)", at: entry.value.location))
             return model
         }
         let reader = MappingReader(mapping, knownKeys: SchemaVocabulary.modelKeys, in: context, diagnostics: &diagnostics)
@@ -84,7 +84,7 @@ private struct Parser {
         if let fields = reader["fields"] {
             model.fields = parseFields(fields, model: name.value)
         } else {
-            diagnostics.append(.error(.missingRequiredKey, "model '\(name.value)' needs a 'fields' mapping (write 'fields: {}' for none)", at: name.location))
+            diagnostics.append(Diagnostic(.missingRequiredKey, "model '\(name.value)' needs a 'fields' mapping (write 'fields: {}' for none)", at: name.location))
         }
         return model
     }
@@ -97,7 +97,7 @@ private struct Parser {
         } else if let entries = entry.value.mapping {
             mapping = entries
         } else {
-            diagnostics.append(.error(.wrongValueKind, "'catalog' must be a mapping, not \(entry.value.kindDescription)", at: entry.value.location))
+            diagnostics.append(Diagnostic(.wrongValueKind, "'catalog' must be a mapping, not \(entry.value.kindDescription)", at: entry.value.location))
             return nil
         }
         let reader = MappingReader(mapping, knownKeys: SchemaVocabulary.catalogKeys, in: context, diagnostics: &diagnostics)
@@ -108,7 +108,7 @@ private struct Parser {
             } else if keys.value.sequence != nil, let list = words(keys, in: context) {
                 catalog.desiredKeys = .explicit(list.value)
             } else if keys.value.sequence == nil {
-                diagnostics.append(.error(.wrongValueKind, "'desiredKeys' must be 'auto' or a list of field names, not \(keys.value.kindDescription)", at: keys.value.location))
+                diagnostics.append(Diagnostic(.wrongValueKind, "'desiredKeys' must be 'auto' or a list of field names, not \(keys.value.kindDescription)", at: keys.value.location))
             }
         }
         catalog.initialState = reader["initialState"].flatMap { text($0, in: context) }
@@ -121,7 +121,7 @@ private struct Parser {
     private mutating func parseFields(_ entry: YAMLMappingEntry, model: String) -> [FieldDeclaration] {
         if isNull(entry.value) { return [] }
         guard let mapping = entry.value.mapping else {
-            diagnostics.append(.error(.wrongValueKind, "'fields' of model '\(model)' must be a mapping of field names to types, not \(entry.value.kindDescription)", at: entry.value.location))
+            diagnostics.append(Diagnostic(.wrongValueKind, "'fields' of model '\(model)' must be a mapping of field names to types, not \(entry.value.kindDescription)", at: entry.value.location))
             return []
         }
         return mapping.compactMap { parseField($0, model: model) }
@@ -135,21 +135,21 @@ private struct Parser {
             // Shorthand: `name: type`.
             guard case .string(let word) = scalar.value else {
                 if scalar.value == .null {
-                    diagnostics.append(.error(.missingRequiredKey, "\(context) has no type", at: name.location))
+                    diagnostics.append(Diagnostic(.missingRequiredKey, "\(context) has no type", at: name.location))
                 } else {
-                    diagnostics.append(.error(.wrongValueKind, "\(context) must be a type name or a mapping, not \(entry.value.kindDescription)", at: entry.value.location))
+                    diagnostics.append(Diagnostic(.wrongValueKind, "\(context) must be a type name or a mapping, not \(entry.value.kindDescription)", at: entry.value.location))
                 }
                 return FieldDeclaration(name: name, type: nil)
             }
             return FieldDeclaration(name: name, type: Located(word, at: entry.value.location))
         case .sequence:
-            diagnostics.append(.error(.wrongValueKind, "\(context) must be a type name or a mapping, not a list (for a list field write '{ type: list, of: TYPE }')", at: entry.value.location))
+            diagnostics.append(Diagnostic(.wrongValueKind, "\(context) must be a type name or a mapping, not a list (for a list field write '{ type: list, of: TYPE }')", at: entry.value.location))
             return FieldDeclaration(name: name, type: nil)
         case .mapping(let mapping):
             let reader = MappingReader(mapping, knownKeys: SchemaVocabulary.fieldKeys, in: context, diagnostics: &diagnostics)
             var field = FieldDeclaration(name: name, type: reader["type"].flatMap { text($0, in: context) })
             if reader["type"] == nil {
-                diagnostics.append(.error(.missingRequiredKey, "\(context) needs a 'type'", at: name.location))
+                diagnostics.append(Diagnostic(.missingRequiredKey, "\(context) needs a 'type'", at: name.location))
             }
             field.optional = reader["optional"].flatMap { bool($0, in: context) }
             field.defaultValue = reader["default"]?.value
@@ -174,7 +174,7 @@ private struct Parser {
         if let scalar = entry.value.scalar, case .bool(let flag) = scalar.value {
             return Located(flag, at: entry.value.location)
         }
-        diagnostics.append(.error(.wrongValueKind, "'\(entry.key.text)' of \(context) must be true or false, not \(entry.value.kindDescription)", at: entry.value.location))
+        diagnostics.append(Diagnostic(.wrongValueKind, "'\(entry.key.text)' of \(context) must be true or false, not \(entry.value.kindDescription)", at: entry.value.location))
         return nil
     }
 
@@ -183,14 +183,14 @@ private struct Parser {
         if let scalar = entry.value.scalar, case .string(let text) = scalar.value, !text.isEmpty {
             return Located(text, at: entry.value.location)
         }
-        diagnostics.append(.error(.wrongValueKind, "'\(entry.key.text)' of \(context) must be a name, not \(entry.value.kindDescription)", at: entry.value.location))
+        diagnostics.append(Diagnostic(.wrongValueKind, "'\(entry.key.text)' of \(context) must be a name, not \(entry.value.kindDescription)", at: entry.value.location))
         return nil
     }
 
     /// A list of names or words.
     private mutating func words(_ entry: YAMLMappingEntry, in context: String) -> Located<[Located<String>]>? {
         guard let items = entry.value.sequence else {
-            diagnostics.append(.error(.wrongValueKind, "'\(entry.key.text)' of \(context) must be a list, not \(entry.value.kindDescription)", at: entry.value.location))
+            diagnostics.append(Diagnostic(.wrongValueKind, "'\(entry.key.text)' of \(context) must be a list, not \(entry.value.kindDescription)", at: entry.value.location))
             return nil
         }
         var words: [Located<String>] = []
@@ -198,7 +198,7 @@ private struct Parser {
             if let scalar = item.scalar, case .string(let text) = scalar.value, !text.isEmpty {
                 words.append(Located(text, at: item.location))
             } else {
-                diagnostics.append(.error(.wrongValueKind, "each entry of '\(entry.key.text)' of \(context) must be a name, not \(item.kindDescription)", at: item.location))
+                diagnostics.append(Diagnostic(.wrongValueKind, "each entry of '\(entry.key.text)' of \(context) must be a name, not \(item.kindDescription)", at: item.location))
             }
         }
         return Located(words, at: entry.value.location)

@@ -36,7 +36,7 @@ public struct SchemaPipeline: Sendable {
             }
             guard let root = loaded.root else {
                 if loaded.diagnostics.hasErrors { continue }
-                diagnostics.append(.warning(.emptyFile, "the file holds no schema; it contributes no models", at: SourceLocation(file: source.path, line: 1, column: 1)))
+                diagnostics.append(Diagnostic(.emptyFile, "the file holds no schema; it contributes no models", at: SourceLocation(file: source.path, line: 1, column: 1)))
                 continue
             }
             let (document, parseDiagnostics) = SchemaParser.parse(root, file: source.path)

@@ -5,7 +5,7 @@ extension ValidationContext {
             let model = model(id)
             guard scopes[id] == .publicOnly else {
                 if let catalog = model.catalog, scopes[id] != nil {
-                    report(.error(.catalogOnNonPublicModel, "'catalog' is only for public models, but model '\(model.name.value)' has scopes \(scopes[id]!.rawValue)", at: catalog.location))
+                    report(Diagnostic(.catalogOnNonPublicModel, "'catalog' is only for public models, but model '\(model.name.value)' has scopes \(scopes[id]!.rawValue)", at: catalog.location))
                 }
                 continue
             }
@@ -32,17 +32,17 @@ extension ValidationContext {
         for key in keys {
             guard let index = model.fields.firstIndex(where: { $0.name.value == key.value }) else {
                 valid = false
-                report(.error(.unknownDesiredKey, "desired key '\(key.value.truncatedForMessage)' of model '\(model.name.value)' names no field\(Suggestion.didYouMean(key.value, among: model.fields.map(\.name.value)))", at: key.location))
+                report(Diagnostic(.unknownDesiredKey, "desired key '\(key.value.truncatedForMessage)' of model '\(model.name.value)' names no field\(Suggestion.didYouMean(key.value, among: model.fields.map(\.name.value)))", at: key.location))
                 continue
             }
             let fieldID = FieldID(model: id, index: index)
             if fieldTypes[fieldID] == .asset {
                 valid = false
-                report(.error(.assetAsDesiredKey, "desired key '\(key.value)' of model '\(model.name.value)' is the asset, whose contents catalog queries never fetch; its suffix and size markers are always desired, and readers download the asset on demand", at: key.location))
+                report(Diagnostic(.assetAsDesiredKey, "desired key '\(key.value)' of model '\(model.name.value)' is the asset, whose contents catalog queries never fetch; its suffix and size markers are always desired, and readers download the asset on demand", at: key.location))
                 continue
             }
             if field(fieldID).isLocalOnly {
-                report(.warning(.localOnlyDesiredKey, "desired key '\(key.value)' of model '\(model.name.value)' is localOnly, so it is never uploaded and queries return nothing for it", at: key.location))
+                report(Diagnostic(.localOnlyDesiredKey, "desired key '\(key.value)' of model '\(model.name.value)' is localOnly, so it is never uploaded and queries return nothing for it", at: key.location))
             }
             if !names.contains(key.value) { names.append(key.value) }
         }
@@ -53,7 +53,7 @@ extension ValidationContext {
         guard let declared else { return .listed }
         if let state = PublicationStateName(rawValue: declared.value) { return state }
         let states = PublicationStateName.allCases.map(\.rawValue)
-        report(.error(.unknownInitialState, "unknown 'initialState' '\(declared.value.truncatedForMessage)' of model '\(model)'\(Suggestion.hint(declared.value, choices: states, noun: "states"))", at: declared.location))
+        report(Diagnostic(.unknownInitialState, "unknown 'initialState' '\(declared.value.truncatedForMessage)' of model '\(model)'\(Suggestion.hint(declared.value, choices: states, noun: "states"))", at: declared.location))
         return nil
     }
 }

@@ -10,7 +10,7 @@ extension ValidationContext {
                 let subject = "field '\(field.name.value)' of model '\(model(id).name.value)'"
                 if node.scalar?.value == .null {
                     if !field.isOptional {
-                        report(.error(.defaultTypeMismatch, "the default of \(subject) is empty, but the field is not optional", at: node.location))
+                        report(Diagnostic(.defaultTypeMismatch, "the default of \(subject) is empty, but the field is not optional", at: node.location))
                     }
                     continue
                 }
@@ -24,7 +24,7 @@ extension ValidationContext {
     private mutating func literal(_ node: YAMLNode, of type: FieldType, subject: String) -> FieldDefault? {
         switch type {
         case .data, .asset, .location, .reference, .list(of: .data), .list(of: .location), .list(of: .reference):
-            report(.error(.defaultNotSupported, "\(subject) is \(type), which cannot have a default", at: node.location))
+            report(Diagnostic(.defaultNotSupported, "\(subject) is \(type), which cannot have a default", at: node.location))
             return nil
         case .list(let element):
             guard let items = node.sequence else {
@@ -46,7 +46,7 @@ extension ValidationContext {
             switch node.scalar?.value {
             case .int(let number): return .int(number)
             case .integerOutOfRange:
-                report(.error(.defaultTypeMismatch, "the default of \(subject) does not fit in a 64-bit integer", at: node.location))
+                report(Diagnostic(.defaultTypeMismatch, "the default of \(subject) does not fit in a 64-bit integer", at: node.location))
                 return nil
             default: return mismatch(node, expected: "an integer", subject: subject)
             }
@@ -74,7 +74,7 @@ extension ValidationContext {
     }
 
     private mutating func mismatch(_ node: YAMLNode, expected: String, subject: String) -> FieldDefault? {
-        report(.error(.defaultTypeMismatch, "the default of \(subject) must be \(expected), not \(node.kindDescription)", at: node.location))
+        report(Diagnostic(.defaultTypeMismatch, "the default of \(subject) must be \(expected), not \(node.kindDescription)", at: node.location))
         return nil
     }
 }

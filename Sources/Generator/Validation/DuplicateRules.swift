@@ -4,7 +4,7 @@ extension ValidationContext {
         for id in allModelIDs {
             let model = model(id)
             if let first = modelID(named: model.name.value), first != id {
-                report(.error(.duplicateModel, "model '\(model.name.value)' is declared more than once", at: model.name.location, notes: [.init("'\(model.name.value)' is first declared here", at: self.model(first).name.location)]))
+                report(Diagnostic(.duplicateModel, "model '\(model.name.value)' is declared more than once", at: model.name.location, notes: [.init("'\(model.name.value)' is first declared here", at: self.model(first).name.location)]))
             }
             checkFieldDuplicates(of: model)
         }
@@ -20,7 +20,7 @@ extension ValidationContext {
                 continue
             }
             let other = model(first)
-            report(.error(.duplicateRecordType, "models '\(other.name.value)' and '\(model(id).name.value)' both use record type '\(recordType.value)'", at: recordType.location, notes: [.init("'\(other.name.value)' uses it here", at: (other.recordType ?? other.name).location)]))
+            report(Diagnostic(.duplicateRecordType, "models '\(other.name.value)' and '\(model(id).name.value)' both use record type '\(recordType.value)'", at: recordType.location, notes: [.init("'\(other.name.value)' uses it here", at: (other.recordType ?? other.name).location)]))
         }
     }
 
@@ -28,7 +28,7 @@ extension ValidationContext {
         var seen: [String: SourceLocation] = [:]
         for field in model.fields {
             if let first = seen[field.name.value] {
-                report(.error(.duplicateField, "model '\(model.name.value)' declares field '\(field.name.value)' more than once", at: field.name.location, notes: [.init("'\(field.name.value)' is first declared here", at: first)]))
+                report(Diagnostic(.duplicateField, "model '\(model.name.value)' declares field '\(field.name.value)' more than once", at: field.name.location, notes: [.init("'\(field.name.value)' is first declared here", at: first)]))
             } else {
                 seen[field.name.value] = field.name.location
             }

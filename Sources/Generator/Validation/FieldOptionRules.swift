@@ -23,7 +23,7 @@ extension ValidationContext {
         for word in field.index {
             guard let kind = IndexKind(rawValue: word.value) else {
                 valid = false
-                report(.error(.unknownIndex, "unknown index '\(word.value.truncatedForMessage)' on \(subject)\(Suggestion.hint(word.value, choices: IndexKind.allCases.map(\.rawValue), noun: "indexes"))", at: word.location))
+                report(Diagnostic(.unknownIndex, "unknown index '\(word.value.truncatedForMessage)' on \(subject)\(Suggestion.hint(word.value, choices: IndexKind.allCases.map(\.rawValue), noun: "indexes"))", at: word.location))
                 continue
             }
             if !kinds.contains(kind) { kinds.append(kind) }
@@ -34,16 +34,16 @@ extension ValidationContext {
     private mutating func checkEncryption(of field: FieldDeclaration, type: FieldType?, scopes: ScopeSet?, subject: String) {
         guard let encrypted = field.encrypted, encrypted.value else { return }
         if type?.isReferenceOrListOfReferences == true {
-            report(.error(.encryptedReference, "\(subject) is a reference, which cannot be encrypted: CloudKit must read references on the server", at: encrypted.location))
+            report(Diagnostic(.encryptedReference, "\(subject) is a reference, which cannot be encrypted: CloudKit must read references on the server", at: encrypted.location))
         }
         if type == .asset {
-            report(.warning(.encryptedAssetRedundant, "'encrypted' on asset \(subject) is redundant: CloudKit always encrypts assets", at: encrypted.location))
+            report(Diagnostic(.encryptedAssetRedundant, "'encrypted' on asset \(subject) is redundant: CloudKit always encrypts assets", at: encrypted.location))
         }
         if scopes == .publicOnly {
-            report(.error(.encryptedInPublicModel, "\(subject) is encrypted, but the public database stores no encrypted values", at: encrypted.location))
+            report(Diagnostic(.encryptedInPublicModel, "\(subject) is encrypted, but the public database stores no encrypted values", at: encrypted.location))
         }
         if let index = field.index.first {
-            report(.error(.encryptedIndexed, "\(subject) is encrypted, and CloudKit cannot index encrypted values; remove 'index' or 'encrypted'", at: index.location))
+            report(Diagnostic(.encryptedIndexed, "\(subject) is encrypted, and CloudKit cannot index encrypted values; remove 'index' or 'encrypted'", at: index.location))
         }
     }
 
@@ -53,13 +53,13 @@ extension ValidationContext {
         guard field.isLocalOnly || field.isServerOwned else { return }
         let word = field.isLocalOnly ? "localOnly" : "serverOwned"
         if field.isLocalOnly && field.isServerOwned, let serverOwned = field.serverOwned {
-            report(.error(.localOnlyAndServerOwned, "\(subject) cannot be both localOnly (never uploaded, never overwritten) and serverOwned (always taken from the server)", at: serverOwned.location))
+            report(Diagnostic(.localOnlyAndServerOwned, "\(subject) cannot be both localOnly (never uploaded, never overwritten) and serverOwned (always taken from the server)", at: serverOwned.location))
         }
         if let encrypted = field.encrypted, encrypted.value {
-            report(.error(.deviceFieldEncrypted, "\(subject) is \(word) and is never uploaded, so it cannot be encrypted", at: encrypted.location))
+            report(Diagnostic(.deviceFieldEncrypted, "\(subject) is \(word) and is never uploaded, so it cannot be encrypted", at: encrypted.location))
         }
         if let index = field.index.first {
-            report(.error(.deviceFieldIndexed, "\(subject) is \(word) and is never uploaded, so it cannot have an index", at: index.location))
+            report(Diagnostic(.deviceFieldIndexed, "\(subject) is \(word) and is never uploaded, so it cannot have an index", at: index.location))
         }
     }
 
@@ -67,11 +67,11 @@ extension ValidationContext {
         for word in field.index {
             switch IndexKind(rawValue: word.value) {
             case .searchable where type != .string && type != .list(of: .string):
-                report(.error(.searchableNonString, "'searchable' needs a string or a list of strings, but \(subject) is \(type)", at: word.location))
+                report(Diagnostic(.searchableNonString, "'searchable' needs a string or a list of strings, but \(subject) is \(type)", at: word.location))
             case .sortable:
                 switch type {
                 case .data, .asset, .location, .reference, .list:
-                    report(.error(.sortableUnsupported, "'sortable' is not available for \(type), the type of \(subject)", at: word.location))
+                    report(Diagnostic(.sortableUnsupported, "'sortable' is not available for \(type), the type of \(subject)", at: word.location))
                 default:
                     break
                 }

@@ -10,7 +10,7 @@ extension ValidationContext {
                 fieldTypes[fieldID] = type
                 guard type == .asset else { continue }
                 if let firstAsset {
-                    report(.error(.multipleAssetFields, "model '\(model(id).name.value)' has a second asset field '\(field.name.value)'; a model holds at most one asset (put others in a child model)", at: field.name.location, notes: [.init("the first asset field '\(firstAsset.name.value)' is declared here", at: firstAsset.name.location)]))
+                    report(Diagnostic(.multipleAssetFields, "model '\(model(id).name.value)' has a second asset field '\(field.name.value)'; a model holds at most one asset (put others in a child model)", at: field.name.location, notes: [.init("the first asset field '\(firstAsset.name.value)' is declared here", at: firstAsset.name.location)]))
                 } else {
                     firstAsset = field
                 }
@@ -25,15 +25,15 @@ extension ValidationContext {
         if kind == .list {
             element = resolveElement(of: field, subject: subject)
         } else if let of = field.of {
-            report(.error(.elementTypeOnNonList, "'of' is only for lists, but \(subject) is \(kind.rawValue)", at: of.location))
+            report(Diagnostic(.elementTypeOnNonList, "'of' is only for lists, but \(subject) is \(kind.rawValue)", at: of.location))
         }
         let isReference = kind == .reference || element == .reference
         if !isReference {
             if let to = field.to {
-                report(.error(.referenceTargetOnNonReference, "'to' is only for references, but \(subject) is \(kind.rawValue)", at: to.location))
+                report(Diagnostic(.referenceTargetOnNonReference, "'to' is only for references, but \(subject) is \(kind.rawValue)", at: to.location))
             }
             if let onDelete = field.onDelete {
-                report(.error(.onDeleteOnNonReference, "'onDelete' is only for references, but \(subject) is \(kind.rawValue)", at: onDelete.location))
+                report(Diagnostic(.onDeleteOnNonReference, "'onDelete' is only for references, but \(subject) is \(kind.rawValue)", at: onDelete.location))
             }
         }
         switch kind {
@@ -52,26 +52,26 @@ extension ValidationContext {
         if let kind = FieldKind(rawValue: word.value) { return kind }
         if let target = modelID(named: word.value) {
             let spelling = listHint ? "{ type: list, of: reference, to: \(word.value) }" : "{ type: reference, to: \(word.value) }"
-            report(.error(.modelNameUsedAsType, "\(subject) uses model '\(word.value)' as a type; a reference is written \(spelling)", at: word.location, notes: [declaredHere(target)]))
+            report(Diagnostic(.modelNameUsedAsType, "\(subject) uses model '\(word.value)' as a type; a reference is written \(spelling)", at: word.location, notes: [declaredHere(target)]))
             return nil
         }
         let types = FieldKind.allCases.map(\.rawValue)
-        report(.error(.unknownType, "unknown type '\(word.value.truncatedForMessage)' for \(subject)\(Suggestion.hint(word.value, choices: types, noun: "types"))", at: word.location))
+        report(Diagnostic(.unknownType, "unknown type '\(word.value.truncatedForMessage)' for \(subject)\(Suggestion.hint(word.value, choices: types, noun: "types"))", at: word.location))
         return nil
     }
 
     private mutating func resolveElement(of field: FieldDeclaration, subject: String) -> FieldKind? {
         guard let of = field.of else {
-            report(.error(.missingListElementType, "\(subject) is a list but does not say what it holds; add 'of: TYPE'", at: (field.type ?? field.name).location))
+            report(Diagnostic(.missingListElementType, "\(subject) is a list but does not say what it holds; add 'of: TYPE'", at: (field.type ?? field.name).location))
             return nil
         }
         guard let element = resolveKind(of, subject: subject, listHint: true) else { return nil }
         switch element {
         case .list:
-            report(.error(.nestedList, "\(subject) is a list of lists, which CloudKit cannot store", at: of.location))
+            report(Diagnostic(.nestedList, "\(subject) is a list of lists, which CloudKit cannot store", at: of.location))
             return nil
         case .asset:
-            report(.error(.listOfAssets, "\(subject) is a list of assets, which syncgen does not support; use a child model with one asset each", at: of.location))
+            report(Diagnostic(.listOfAssets, "\(subject) is a list of assets, which syncgen does not support; use a child model with one asset each", at: of.location))
             return nil
         default:
             return element
@@ -86,16 +86,16 @@ extension ValidationContext {
                 action = parsed
             } else {
                 valid = false
-                report(.error(.unknownDeleteAction, "unknown 'onDelete' action '\(onDelete.value.truncatedForMessage)' for \(subject)\(Suggestion.hint(onDelete.value, choices: DeleteActionName.allCases.map(\.rawValue), noun: "actions"))", at: onDelete.location))
+                report(Diagnostic(.unknownDeleteAction, "unknown 'onDelete' action '\(onDelete.value.truncatedForMessage)' for \(subject)\(Suggestion.hint(onDelete.value, choices: DeleteActionName.allCases.map(\.rawValue), noun: "actions"))", at: onDelete.location))
             }
         }
         guard let to = field.to else {
-            report(.error(.missingReferenceTarget, "\(subject) is a reference but does not say to which model; add 'to: ModelName'", at: (field.type ?? field.name).location))
+            report(Diagnostic(.missingReferenceTarget, "\(subject) is a reference but does not say to which model; add 'to: ModelName'", at: (field.type ?? field.name).location))
             return nil
         }
         guard modelID(named: to.value) != nil else {
             let suggestion = modelSuggestion(for: to.value)
-            report(.error(.unknownReferenceTarget, "field '\(field.name.value)' references unknown model '\(to.value.truncatedForMessage)'\(suggestion.text)", at: to.location, notes: suggestion.notes))
+            report(Diagnostic(.unknownReferenceTarget, "field '\(field.name.value)' references unknown model '\(to.value.truncatedForMessage)'\(suggestion.text)", at: to.location, notes: suggestion.notes))
             return nil
         }
         return valid ? .reference(to: to.value, onDelete: action) : nil

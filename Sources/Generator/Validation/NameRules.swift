@@ -5,9 +5,9 @@ extension ValidationContext {
             let model = model(id)
             let name = model.name
             if let problem = SwiftNaming.typeNameProblem(name.value) {
-                report(.error(.invalidModelName, "model name '\(name.value.truncatedForMessage)' is not a valid Swift type name: \(problem)", at: name.location))
+                report(Diagnostic(.invalidModelName, "model name '\(name.value.truncatedForMessage)' is not a valid Swift type name: \(problem)", at: name.location))
             } else if let first = name.value.unicodeScalars.first(where: { $0 != "_" }), !("A"..."Z").contains(first) {
-                report(.warning(.modelNameNotCapitalized, "model name '\(name.value)' should start with an upper-case letter, as Swift type names do", at: name.location))
+                report(Diagnostic(.modelNameNotCapitalized, "model name '\(name.value)' should start with an upper-case letter, as Swift type names do", at: name.location))
             }
             checkRecordType(of: model)
             for field in model.fields {
@@ -20,21 +20,21 @@ extension ValidationContext {
         let recordType = model.recordType ?? model.name
         if let problem = CloudKitNaming.problem(with: recordType.value) {
             if model.recordType != nil {
-                report(.error(.invalidRecordTypeName, "record type '\(recordType.value.truncatedForMessage)' is not a valid CloudKit record type name: \(problem)", at: recordType.location))
+                report(Diagnostic(.invalidRecordTypeName, "record type '\(recordType.value.truncatedForMessage)' is not a valid CloudKit record type name: \(problem)", at: recordType.location))
             } else if SwiftNaming.typeNameProblem(model.name.value) == nil {
-                report(.error(.invalidRecordTypeName, "model name '\(recordType.value.truncatedForMessage)' is not a valid CloudKit record type name (\(problem)); set 'recordType' to one that is", at: recordType.location))
+                report(Diagnostic(.invalidRecordTypeName, "model name '\(recordType.value.truncatedForMessage)' is not a valid CloudKit record type name (\(problem)); set 'recordType' to one that is", at: recordType.location))
             }
         }
         if ReservedNames.cloudKitRecordTypes.contains(recordType.value) {
-            report(.error(.reservedRecordTypeName, "record type '\(recordType.value)' is reserved by CloudKit; choose another name or set 'recordType'", at: recordType.location))
+            report(Diagnostic(.reservedRecordTypeName, "record type '\(recordType.value)' is reserved by CloudKit; choose another name or set 'recordType'", at: recordType.location))
         }
     }
 
     private mutating func checkFieldName(_ name: Located<String>, model: String) {
         if let problem = CloudKitNaming.problem(with: name.value) {
-            report(.error(.invalidFieldName, "field name '\(name.value.truncatedForMessage)' of model '\(model)' is not a valid CloudKit field name: \(problem)", at: name.location))
+            report(Diagnostic(.invalidFieldName, "field name '\(name.value.truncatedForMessage)' of model '\(model)' is not a valid CloudKit field name: \(problem)", at: name.location))
         } else if let problem = ReservedNames.fieldNameProblem(name.value) {
-            report(.error(.reservedFieldName, "field name '\(name.value)' of model '\(model)' is reserved: \(problem)", at: name.location))
+            report(Diagnostic(.reservedFieldName, "field name '\(name.value)' of model '\(model)' is reserved: \(problem)", at: name.location))
         }
     }
 }

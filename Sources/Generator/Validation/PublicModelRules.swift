@@ -4,10 +4,10 @@ extension ValidationContext {
         for id in allModelIDs where scopes[id] == .publicOnly {
             let model = model(id)
             if let shareable = model.shareable, shareable.value {
-                report(.error(.publicShareable, "public model '\(model.name.value)' cannot be shareable; shares live in private zones", at: shareable.location))
+                report(Diagnostic(.publicShareable, "public model '\(model.name.value)' cannot be shareable; shares live in private zones", at: shareable.location))
             }
             if let parent = model.parent {
-                report(.error(.publicWithParent, "public model '\(model.name.value)' cannot have a parent; the public database has no share hierarchy", at: parent.location))
+                report(Diagnostic(.publicWithParent, "public model '\(model.name.value)' cannot have a parent; the public database has no share hierarchy", at: parent.location))
             }
         }
     }

@@ -8,24 +8,24 @@ extension ValidationContext {
             guard let publishAs = draft.publishAs else { continue }
             guard let projectionID = modelID(named: publishAs.value) else {
                 let suggestion = modelSuggestion(for: publishAs.value)
-                report(.error(.unknownProjection, "model '\(draft.name.value)' publishes as unknown model '\(publishAs.value.truncatedForMessage)'\(suggestion.text)", at: publishAs.location, notes: suggestion.notes))
+                report(Diagnostic(.unknownProjection, "model '\(draft.name.value)' publishes as unknown model '\(publishAs.value.truncatedForMessage)'\(suggestion.text)", at: publishAs.location, notes: suggestion.notes))
                 continue
             }
             let projection = model(projectionID)
             if let draftScopes = scopes[id], draftScopes.isPublic {
-                report(.error(.draftNotPrivate, "model '\(draft.name.value)' is public, so it cannot be a draft with 'publishAs'; a draft lives in the private database", at: publishAs.location))
+                report(Diagnostic(.draftNotPrivate, "model '\(draft.name.value)' is public, so it cannot be a draft with 'publishAs'; a draft lives in the private database", at: publishAs.location))
                 continue
             }
             if let projectionScopes = scopes[projectionID], !projectionScopes.isPublic {
-                report(.error(.projectionNotPublic, "model '\(draft.name.value)' publishes as '\(projection.name.value)', whose scopes are \(projectionScopes.rawValue); a projection's scopes must be exactly [public]", at: publishAs.location, notes: [declaredHere(projectionID)]))
+                report(Diagnostic(.projectionNotPublic, "model '\(draft.name.value)' publishes as '\(projection.name.value)', whose scopes are \(projectionScopes.rawValue); a projection's scopes must be exactly [public]", at: publishAs.location, notes: [declaredHere(projectionID)]))
                 continue
             }
             if projection.publishAs != nil {
-                report(.error(.projectionIsDraft, "model '\(draft.name.value)' publishes as '\(projection.name.value)', which is itself a draft with 'publishAs'", at: publishAs.location, notes: [declaredHere(projectionID)]))
+                report(Diagnostic(.projectionIsDraft, "model '\(draft.name.value)' publishes as '\(projection.name.value)', which is itself a draft with 'publishAs'", at: publishAs.location, notes: [declaredHere(projectionID)]))
                 continue
             }
             if let firstDraft = drafts[projectionID] {
-                report(.error(.projectionSharedByDrafts, "models '\(model(firstDraft).name.value)' and '\(draft.name.value)' both publish as '\(projection.name.value)'; one recordName cannot come from two drafts", at: publishAs.location, notes: [.init("'\(model(firstDraft).name.value)' publishes as it here", at: model(firstDraft).publishAs!.location)]))
+                report(Diagnostic(.projectionSharedByDrafts, "models '\(model(firstDraft).name.value)' and '\(draft.name.value)' both publish as '\(projection.name.value)'; one recordName cannot come from two drafts", at: publishAs.location, notes: [.init("'\(model(firstDraft).name.value)' publishes as it here", at: model(firstDraft).publishAs!.location)]))
                 continue
             }
             drafts[projectionID] = id
@@ -44,7 +44,7 @@ extension ValidationContext {
             let subject = "field '\(field.name.value)' of projection '\(projection.name.value)'"
             guard let draftIndex = draft.fields.firstIndex(where: { $0.name.value == field.name.value }) else {
                 let similar = Suggestion.didYouMean(field.name.value, among: draft.fields.map(\.name.value))
-                report(.error(.projectionFieldMissingInDraft, "\(subject) does not exist in draft '\(draft.name.value)', so it would never be published\(similar)", at: field.name.location, notes: [.init("'\(draft.name.value)' publishes as '\(projection.name.value)' here", at: draft.publishAs!.location)]))
+                report(Diagnostic(.projectionFieldMissingInDraft, "\(subject) does not exist in draft '\(draft.name.value)', so it would never be published\(similar)", at: field.name.location, notes: [.init("'\(draft.name.value)' publishes as '\(projection.name.value)' here", at: draft.publishAs!.location)]))
                 continue
             }
             let draftFieldID = FieldID(model: draftID, index: draftIndex)
@@ -53,11 +53,11 @@ extension ValidationContext {
             if let type = fieldTypes[fieldID], let draftType = fieldTypes[draftFieldID],
                 !projects(draftType, onto: type)
             {
-                report(.error(.projectionFieldTypeMismatch, "\(subject) is \(type), but the draft '\(draft.name.value)' declares it as \(draftType)", at: (field.type ?? field.name).location, notes: [note]))
+                report(Diagnostic(.projectionFieldTypeMismatch, "\(subject) is \(type), but the draft '\(draft.name.value)' declares it as \(draftType)", at: (field.type ?? field.name).location, notes: [note]))
             }
             if field.isOptional != draftField.isOptional {
                 let word = { (flag: Bool) in flag ? "optional" : "not optional" }
-                report(.error(.projectionFieldOptionalityMismatch, "\(subject) is \(word(field.isOptional)), but the draft '\(draft.name.value)' declares it \(word(draftField.isOptional))", at: field.optional?.location ?? field.name.location, notes: [note]))
+                report(Diagnostic(.projectionFieldOptionalityMismatch, "\(subject) is \(word(field.isOptional)), but the draft '\(draft.name.value)' declares it \(word(draftField.isOptional))", at: field.optional?.location ?? field.name.location, notes: [note]))
             }
         }
     }

@@ -12,9 +12,9 @@ extension ValidationContext {
                 let subject = "field '\(field.name.value)' of model '\(model(id).name.value)' (\(sourceScopes.rawValue))"
                 let location = (field.to ?? field.name).location
                 if sourceScopes.isPublic || targetScopes.isPublic {
-                    report(.error(.referenceAcrossDatabases, "\(subject) references '\(target)' (\(targetScopes.rawValue)), which lives in another database; references cannot cross databases", at: location, notes: [declaredHere(targetID)]))
+                    report(Diagnostic(.referenceAcrossDatabases, "\(subject) references '\(target)' (\(targetScopes.rawValue)), which lives in another database; references cannot cross databases", at: location, notes: [declaredHere(targetID)]))
                 } else {
-                    report(.warning(.referenceAcrossScopes, "\(subject) references '\(target)' (\(targetScopes.rawValue)); references stay inside one zone, so records in a shared zone cannot reach their target", at: location, notes: [declaredHere(targetID)]))
+                    report(Diagnostic(.referenceAcrossScopes, "\(subject) references '\(target)' (\(targetScopes.rawValue)); references stay inside one zone, so records in a shared zone cannot reach their target", at: location, notes: [declaredHere(targetID)]))
                 }
             }
         }

@@ -18,21 +18,21 @@ extension ValidationContext {
         for word in declared.value {
             guard let scope = ScopeName(rawValue: word.value) else {
                 allKnown = false
-                report(.error(.unknownScope, "unknown scope '\(word.value.truncatedForMessage)' in model '\(model)'\(Suggestion.hint(word.value, choices: ScopeName.allCases.map(\.rawValue), noun: "scopes"))", at: word.location))
+                report(Diagnostic(.unknownScope, "unknown scope '\(word.value.truncatedForMessage)' in model '\(model)'\(Suggestion.hint(word.value, choices: ScopeName.allCases.map(\.rawValue), noun: "scopes"))", at: word.location))
                 continue
             }
             if !names.insert(scope).inserted {
-                report(.warning(.repeatedScope, "scope '\(scope.rawValue)' is listed twice in model '\(model)'", at: word.location))
+                report(Diagnostic(.repeatedScope, "scope '\(scope.rawValue)' is listed twice in model '\(model)'", at: word.location))
             }
         }
         guard allKnown else { return nil }
         if let set = ScopeSet(names) { return set }
         if names.contains(.private) && names.contains(.public) {
-            report(.error(.privateAndPublicScopes, "model '\(model)' cannot live in both the private and the public database; keep it [private] and add 'publishAs: SomePublicModel' to publish a public copy", at: declared.location))
+            report(Diagnostic(.privateAndPublicScopes, "model '\(model)' cannot live in both the private and the public database; keep it [private] and add 'publishAs: SomePublicModel' to publish a public copy", at: declared.location))
         } else {
             let allowed = ScopeSet.allCases.map(\.rawValue).joined(separator: ", ")
             let written = "[" + declared.value.map(\.value).joined(separator: ", ") + "]"
-            report(.error(.invalidScopeSet, "scopes \(written) of model '\(model)' are not an allowed set; use one of \(allowed)", at: declared.location))
+            report(Diagnostic(.invalidScopeSet, "scopes \(written) of model '\(model)' are not an allowed set; use one of \(allowed)", at: declared.location))
         }
         return nil
     }

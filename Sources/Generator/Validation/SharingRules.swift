@@ -7,7 +7,7 @@ extension ValidationContext {
             if let shareable = model.shareable, shareable.value, let modelScopes, !modelScopes.isPublic,
                 !modelScopes.scopes.contains(.shared)
             {
-                report(.error(.shareableWithoutSharedScope, "model '\(model.name.value)' is shareable but its scopes \(modelScopes.rawValue) do not include 'shared'; use scopes: [private, shared]", at: shareable.location))
+                report(Diagnostic(.shareableWithoutSharedScope, "model '\(model.name.value)' is shareable but its scopes \(modelScopes.rawValue) do not include 'shared'; use scopes: [private, shared]", at: shareable.location))
             }
             checkParent(of: id)
         }
@@ -19,15 +19,15 @@ extension ValidationContext {
         guard let parent = model.parent else { return }
         guard let parentID = modelID(named: parent.value) else {
             let suggestion = modelSuggestion(for: parent.value)
-            report(.error(.unknownParent, "parent of model '\(model.name.value)' is unknown model '\(parent.value.truncatedForMessage)'\(suggestion.text)", at: parent.location, notes: suggestion.notes))
+            report(Diagnostic(.unknownParent, "parent of model '\(model.name.value)' is unknown model '\(parent.value.truncatedForMessage)'\(suggestion.text)", at: parent.location, notes: suggestion.notes))
             return
         }
         // A public child is rule 14's to report; its parent's scopes are then beside the point.
         guard let childScopes = scopes[id], !childScopes.isPublic, let parentScopes = scopes[parentID] else { return }
         if parentScopes.isPublic {
-            report(.error(.publicParent, "parent of model '\(model.name.value)' is '\(parent.value)', a public model; public records have no share hierarchy", at: parent.location, notes: [declaredHere(parentID)]))
+            report(Diagnostic(.publicParent, "parent of model '\(model.name.value)' is '\(parent.value)', a public model; public records have no share hierarchy", at: parent.location, notes: [declaredHere(parentID)]))
         } else if parentScopes != childScopes {
-            report(.error(.parentScopeMismatch, "model '\(model.name.value)' has scopes \(childScopes.rawValue) but its parent '\(parent.value)' has \(parentScopes.rawValue); a child lives in its parent's zone, so both need the same scopes", at: parent.location, notes: [declaredHere(parentID)]))
+            report(Diagnostic(.parentScopeMismatch, "model '\(model.name.value)' has scopes \(childScopes.rawValue) but its parent '\(parent.value)' has \(parentScopes.rawValue); a child lives in its parent's zone, so both need the same scopes", at: parent.location, notes: [declaredHere(parentID)]))
         }
     }
 
@@ -47,7 +47,7 @@ extension ValidationContext {
             let notes: [Diagnostic.Note] = path.dropFirst().map { id in
                 .init("'\(model(id).name.value)' names its parent here", at: model(id).parent!.location)
             }
-            report(.error(.parentCycle, "parent chain of model '\(names[0])' is a cycle: \(names.joined(separator: " -> "))", at: model(start).parent!.location, notes: notes))
+            report(Diagnostic(.parentCycle, "parent chain of model '\(names[0])' is a cycle: \(names.joined(separator: " -> "))", at: model(start).parent!.location, notes: notes))
         }
     }
 }

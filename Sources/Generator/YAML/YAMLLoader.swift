@@ -75,7 +75,7 @@ private struct TreeBuilder {
     mutating func run(_ buffer: UnsafeBufferPointer<UInt8>) {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) != 0 else {
-            diagnostics.append(.error(.yamlSyntax, "could not start the YAML parser (out of memory)", at: location(line: 0, column: 0)))
+            diagnostics.append(Diagnostic(.yamlSyntax, "could not start the YAML parser (out of memory)", at: location(line: 0, column: 0)))
             return
         }
         defer { yaml_parser_delete(&parser) }
@@ -112,7 +112,7 @@ private struct TreeBuilder {
         case YAML_DOCUMENT_START_EVENT:
             documentCount += 1
             if documentCount > 1 {
-                diagnostics.append(.error(.multipleDocuments, "a schema file holds one YAML document; this is a second one (split it into its own file)", at: here))
+                diagnostics.append(Diagnostic(.multipleDocuments, "a schema file holds one YAML document; this is a second one (split it into its own file)", at: here))
                 // The first document is whole: keep it, so its own problems are reported too.
                 isComplete = true
                 return false
@@ -122,14 +122,14 @@ private struct TreeBuilder {
             let text = string(data.value, count: data.length)
             let scalar = YAMLScalar(text, style: style(data.style))
             if data.tag != nil {
-                diagnostics.append(.error(.tagUnsupported, "YAML tags ('\(tag(data.tag))') are not supported; write the value plainly or quote it", at: here))
+                diagnostics.append(Diagnostic(.tagUnsupported, "YAML tags ('\(tag(data.tag))') are not supported; write the value plainly or quote it", at: here))
             }
             guard count(1, at: here) else { return false }
             add(YAMLNode(.scalar(scalar), at: here), size: 1, anchor: cString(data.anchor))
         case YAML_ALIAS_EVENT:
             let name = string(event.data.alias.anchor)
             guard let anchored = anchors[name] else {
-                diagnostics.append(.error(.unknownAnchor, "alias '*\(name)' names no anchor defined before it", at: here))
+                diagnostics.append(Diagnostic(.unknownAnchor, "alias '*\(name)' names no anchor defined before it", at: here))
                 add(YAMLNode(.scalar(YAMLScalar("")), at: here), size: 1, anchor: nil)
                 return true
             }
@@ -138,14 +138,14 @@ private struct TreeBuilder {
         case YAML_SEQUENCE_START_EVENT:
             let data = event.data.sequence_start
             if data.tag != nil {
-                diagnostics.append(.error(.tagUnsupported, "YAML tags ('\(tag(data.tag))') are not supported", at: here))
+                diagnostics.append(Diagnostic(.tagUnsupported, "YAML tags ('\(tag(data.tag))') are not supported", at: here))
             }
             guard push(at: here) else { return false }
             stack.append(.sequence(items: [], location: here, anchor: cString(data.anchor), size: 1))
         case YAML_MAPPING_START_EVENT:
             let data = event.data.mapping_start
             if data.tag != nil {
-                diagnostics.append(.error(.tagUnsupported, "YAML tags ('\(tag(data.tag))') are not supported", at: here))
+                diagnostics.append(Diagnostic(.tagUnsupported, "YAML tags ('\(tag(data.tag))') are not supported", at: here))
             }
             guard push(at: here) else { return false }
             stack.append(.mapping(entries: [], pendingKey: nil, skipValue: false, location: here, anchor: cString(data.anchor), size: 1))
@@ -165,7 +165,7 @@ private struct TreeBuilder {
     private mutating func push(at here: SourceLocation) -> Bool {
         guard count(1, at: here) else { return false }
         guard stack.count < limits.maxDepth else {
-            diagnostics.append(.error(.nestingTooDeep, "the YAML nests more than \(limits.maxDepth) levels deep; a schema never needs that many", at: here))
+            diagnostics.append(Diagnostic(.nestingTooDeep, "the YAML nests more than \(limits.maxDepth) levels deep; a schema never needs that many", at: here))
             return false
         }
         return true
@@ -175,7 +175,7 @@ private struct TreeBuilder {
     private mutating func count(_ nodes: Int, at here: SourceLocation) -> Bool {
         expandedNodes += nodes
         guard expandedNodes <= limits.maxExpandedNodes else {
-            diagnostics.append(.error(.aliasExpansionTooLarge, "the document expands to more than \(limits.maxExpandedNodes) nodes once aliases are resolved (aliases repeated inside aliases?)", at: here))
+            diagnostics.append(Diagnostic(.aliasExpansionTooLarge, "the document expands to more than \(limits.maxExpandedNodes) nodes once aliases are resolved (aliases repeated inside aliases?)", at: here))
             return false
         }
         return true
@@ -215,11 +215,11 @@ private struct TreeBuilder {
     /// value that follows is to be dropped.
     private mutating func mappingKey(_ node: YAMLNode) -> (YAMLScalar, Bool) {
         guard let scalar = node.scalar else {
-            diagnostics.append(.error(.wrongValueKind, "a mapping key must be plain text, not \(node.kindDescription)", at: node.location))
+            diagnostics.append(Diagnostic(.wrongValueKind, "a mapping key must be plain text, not \(node.kindDescription)", at: node.location))
             return (YAMLScalar(""), true)
         }
         if scalar.style == .plain && scalar.text == "<<" {
-            diagnostics.append(.error(.mergeKeyUnsupported, "YAML merge keys ('<<') are not supported; write the keys out, or use an alias for the whole value", at: node.location))
+            diagnostics.append(Diagnostic(.mergeKeyUnsupported, "YAML merge keys ('<<') are not supported; write the keys out, or use an alias for the whole value", at: node.location))
             return (scalar, true)
         }
         return (scalar, false)
@@ -286,14 +286,14 @@ private struct TreeBuilder {
             } else {
                 detail = "the file cannot be read as text: \(problem)"
             }
-            return .error(.yamlSyntax, detail, at: here)
+            return Diagnostic(.yamlSyntax, detail, at: here)
         }
         var message = "YAML syntax error: \(problem)"
         if let context = parser.context.map({ String(cString: $0) }) {
             let contextMark = parser.context_mark
             message += " (\(context) at line \(contextMark.line + 1), column \(contextMark.column + 1))"
         }
-        return .error(.yamlSyntax, message, at: location(parser.problem_mark))
+        return Diagnostic(.yamlSyntax, message, at: location(parser.problem_mark))
     }
 
     /// Line and column of a byte offset, counting columns in characters as libyaml's marks do.
