@@ -37,9 +37,7 @@ private struct Parser {
             diagnostics.append(Diagnostic(.missingRequiredKey, "a schema file needs a 'models' mapping", at: root.location))
             return []
         }
-        if isNull(models.value) { return [] }
-        guard let modelEntries = models.value.mapping else {
-            diagnostics.append(Diagnostic(.wrongValueKind, "'models' must be a mapping of model names to models, not \(models.value.kindDescription)", at: models.value.location))
+        guard let modelEntries = entries(of: models.value, describedAs: "'models' must be a mapping of model names to models") else {
             return []
         }
         var declarations: [ModelDeclaration] = []
@@ -65,13 +63,7 @@ private struct Parser {
         let name = Located(entry.key.text, at: entry.keyLocation)
         var model = ModelDeclaration(name: name)
         let context = "model '\(name.value)'"
-        let mapping: [YAMLMappingEntry]
-        if isNull(entry.value) {
-            mapping = []
-        } else if let entries = entry.value.mapping {
-            mapping = entries
-        } else {
-            diagnostics.append(Diagnostic(.wrongValueKind, "model '\(name.value)' must be a mapping with a 'fields' key, not \(entry.value.kindDescription)", at: entry.value.location))
+        guard let mapping = entries(of: entry.value, describedAs: "model '\(name.value)' must be a mapping with a 'fields' key") else {
             return model
         }
         let reader = MappingReader(mapping, knownKeys: SchemaVocabulary.modelKeys, in: context, diagnostics: &diagnostics)
@@ -91,15 +83,7 @@ private struct Parser {
 
     private mutating func parseCatalog(_ entry: YAMLMappingEntry, model: String) -> CatalogDeclaration? {
         let context = "the catalog of model '\(model)'"
-        let mapping: [YAMLMappingEntry]
-        if isNull(entry.value) {
-            mapping = []
-        } else if let entries = entry.value.mapping {
-            mapping = entries
-        } else {
-            diagnostics.append(Diagnostic(.wrongValueKind, "'catalog' must be a mapping, not \(entry.value.kindDescription)", at: entry.value.location))
-            return nil
-        }
+        guard let mapping = entries(of: entry.value, describedAs: "'catalog' must be a mapping") else { return nil }
         let reader = MappingReader(mapping, knownKeys: SchemaVocabulary.catalogKeys, in: context, diagnostics: &diagnostics)
         var catalog = CatalogDeclaration(location: entry.keyLocation)
         if let keys = reader["desiredKeys"] {
@@ -119,9 +103,7 @@ private struct Parser {
     // MARK: - Fields
 
     private mutating func parseFields(_ entry: YAMLMappingEntry, model: String) -> [FieldDeclaration] {
-        if isNull(entry.value) { return [] }
-        guard let mapping = entry.value.mapping else {
-            diagnostics.append(Diagnostic(.wrongValueKind, "'fields' of model '\(model)' must be a mapping of field names to types, not \(entry.value.kindDescription)", at: entry.value.location))
+        guard let mapping = entries(of: entry.value, describedAs: "'fields' of model '\(model)' must be a mapping of field names to types") else {
             return []
         }
         return mapping.compactMap { parseField($0, model: model) }
@@ -166,8 +148,13 @@ private struct Parser {
 
     // MARK: - Values
 
-    private func isNull(_ node: YAMLNode) -> Bool {
-        node.scalar?.value == .null
+    /// The entries of a mapping value; none for an empty value (`fields:` with nothing after it);
+    /// nil, reported as "<requirement>, not <what it is>", for anything else.
+    private mutating func entries(of node: YAMLNode, describedAs requirement: String) -> [YAMLMappingEntry]? {
+        if node.scalar?.value == .null { return [] }
+        if let entries = node.mapping { return entries }
+        diagnostics.append(Diagnostic(.wrongValueKind, "\(requirement), not \(node.kindDescription)", at: node.location))
+        return nil
     }
 
     private mutating func bool(_ entry: YAMLMappingEntry, in context: String) -> Located<Bool>? {
