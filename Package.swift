@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "syncgen", targets: ["syncgen"]),
         .library(name: "SyncGenerator", targets: ["SyncGenerator"]),
+        .library(name: "SyncRuntime", targets: ["SyncRuntime"]),
     ],
     targets: [
         // libyaml, wrapped once by SyncGenerator's YAML loader.
@@ -15,10 +16,16 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
+        // The sync engine generated code talks to. Its Domain also holds the facts the generator
+        // must agree with (reserved names, CloudKit limits, the API version).
+        .target(
+            name: "SyncRuntime",
+            path: "Sources/Runtime"
+        ),
         // Schema loading -> validation -> code generation. Pure stages, no file system access.
         .target(
             name: "SyncGenerator",
-            dependencies: ["CYAML"],
+            dependencies: ["CYAML", "SyncRuntime"],
             path: "Sources/Generator"
         ),
         // The command-line tool: argument parsing, file I/O, and calls into SyncGenerator.

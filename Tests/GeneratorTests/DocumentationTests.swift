@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SyncGenerator
+import SyncRuntime
 
 @Suite("Docs stay true to the code")
 struct DocumentationTests {
@@ -29,7 +30,7 @@ struct DocumentationTests {
 
     @Test func everyReservedNameIsDocumented() throws {
         let text = try reference()
-        for name in ReservedNames.cloudKitSystemFields + ReservedNames.RuntimeField.all + ReservedNames.cloudKitRecordTypes {
+        for name in RecordFieldNames.cloudKitSystemFields + RecordFieldNames.runtimeFields + RecordFieldNames.modelMembers + RecordFieldNames.cloudKitRecordTypes {
             #expect(text.contains("`\(name)`"), "docs/SchemaReference.md does not list reserved name `\(name)`")
         }
     }

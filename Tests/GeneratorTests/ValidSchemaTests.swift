@@ -75,7 +75,7 @@ let passingCases: [PassingCase] = [
               blobs: { type: list, of: data }
               places: { type: list, of: location }
               links: { type: list, of: reference, to: A }
-              self: { type: reference, to: A }
+              myself: { type: reference, to: A }
         """),
     PassingCase("6: references between models of the same scopes", "models:\n  P:\n    scopes: [public]\n    fields:\n      other: { type: reference, to: Q }\n  Q:\n    scopes: [public]\n    fields: {}\n"),
     PassingCase("7: each allowed scope set, in either order", "models:\n  A:\n    scopes: [private]\n    fields: {}\n  B:\n    scopes: [shared, private]\n    fields: {}\n  C:\n    scopes: [public]\n    fields: {}\n"),

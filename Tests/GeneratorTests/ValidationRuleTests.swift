@@ -48,11 +48,13 @@ let failingCases: [FailingCase] = [
     FailingCase(.unknownKey, model("    sharable: true"), Finding(.unknownKey, line: 3, column: 5)),
     // Rule 3: names.
     FailingCase(.invalidModelName, "models:\n  My-Model:\n    recordType: MyModel\n    fields: {}\n", Finding(.invalidModelName, line: 2, column: 3)),
+    FailingCase(.invalidModelName, "models:\n  SyncSchema:\n    recordType: Schema\n    fields: {}\n", Finding(.invalidModelName, line: 2, column: 3)),
     FailingCase(.modelNameNotCapitalized, "models:\n  note:\n    fields: {}\n", Finding(.modelNameNotCapitalized, .warning, line: 2, column: 3)),
     FailingCase(.invalidRecordTypeName, model("    recordType: 1A"), Finding(.invalidRecordTypeName, line: 3, column: 17)),
     FailingCase(.invalidFieldName, field("      _x: string"), Finding(.invalidFieldName, line: 4, column: 7)),
     // Rule 4: reserved names.
     FailingCase(.reservedFieldName, field("      ownerName: string"), Finding(.reservedFieldName, line: 4, column: 7)),
+    FailingCase(.reservedFieldName, field("      shareTitle: string"), Finding(.reservedFieldName, line: 4, column: 7)),
     FailingCase(.reservedRecordTypeName, "models:\n  Users:\n    fields: {}\n", Finding(.reservedRecordTypeName, line: 2, column: 3)),
     // Rule 5: duplicates.
     FailingCase(.duplicateModel, "models:\n  A:\n    fields: {}\n  A:\n    fields: {}\n", Finding(.duplicateModel, line: 4, column: 3)),

@@ -1,7 +1,9 @@
+import SyncRuntime
+
 /// CloudKit's rules for record type and field names, in one place.
 public enum CloudKitNaming {
     /// Longest record type or field name CloudKit accepts.
-    public static let maxNameLength = 255
+    public static let maxNameLength = CloudKitLimits.maxNameLength
 
     /// Why `name` is not a valid CloudKit record type or field name, or nil when it is: it must
     /// start with an ASCII letter, hold only ASCII letters, digits and underscores, and be at most

@@ -14,6 +14,13 @@ public enum SwiftNaming {
         "Any", "as", "await", "false", "is", "nil", "self", "Self", "super", "throws", "true", "try",
     ]
 
+    /// The type syncgen generates beside the models to list them all.
+    public static let schemaTypeName = "SyncSchema"
+
+    /// Type names generated code must be able to use unambiguously: its own schema type and the
+    /// modules it qualifies names with.
+    static let reservedTypeNames: Set<String> = [schemaTypeName, "SyncRuntime", "Foundation", "Swift"]
+
     /// Why `name` cannot name a generated Swift type, or nil when it can: an ASCII identifier
     /// (letter or underscore, then letters, digits, underscores) that is not a keyword.
     public static func typeNameProblem(_ name: String) -> String? {
@@ -26,6 +33,9 @@ public enum SwiftNaming {
         }
         if name == "_" || keywords.contains(name) {
             return "'\(name)' is a Swift keyword"
+        }
+        if reservedTypeNames.contains(name) {
+            return "generated code uses '\(name)' itself"
         }
         return nil
     }

@@ -25,7 +25,7 @@ extension ValidationContext {
                 report(Diagnostic(.invalidRecordTypeName, "model name '\(recordType.value.truncatedForMessage)' is not a valid CloudKit record type name (\(problem)); set 'recordType' to one that is", at: recordType.location))
             }
         }
-        if ReservedNames.cloudKitRecordTypes.contains(recordType.value) {
+        if ReservedNames.isReservedRecordType(recordType.value) {
             report(Diagnostic(.reservedRecordTypeName, "record type '\(recordType.value)' is reserved by CloudKit; choose another name or set 'recordType'", at: recordType.location))
         }
     }

@@ -1,0 +1,44 @@
+/// One field of a model as the runtime sees it: its name, CloudKit type and how it travels.
+public struct FieldDescriptor: Hashable, Sendable {
+    public indirect enum ValueType: Hashable, Sendable {
+        case string, int64, double, bool, date, bytes, asset, location
+        case reference(recordType: String, action: ReferenceAction)
+        case list(ValueType)
+    }
+
+    public var name: String
+    public var type: ValueType
+    public var isOptional: Bool
+    /// Stored in CloudKit's encrypted values.
+    public var isEncrypted: Bool
+    /// Kept on this device: never uploaded, never overwritten by a pull.
+    public var isLocalOnly: Bool
+    /// Never uploaded; always taken from the server on pull.
+    public var isServerOwned: Bool
+
+    public init(
+        name: String, type: ValueType, isOptional: Bool = false, isEncrypted: Bool = false,
+        isLocalOnly: Bool = false, isServerOwned: Bool = false
+    ) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.isEncrypted = isEncrypted
+        self.isLocalOnly = isLocalOnly
+        self.isServerOwned = isServerOwned
+    }
+
+    /// Whether the device sends this field to the cloud.
+    public var isUploaded: Bool { !isLocalOnly && !isServerOwned }
+}
+
+/// A value a deleted record keeps, so its deletion can be routed and identified like its saves.
+public struct TombstoneKeyPath<Model: SyncModel> {
+    public var name: String
+    public var keyPath: KeyPath<Model, String>
+
+    public init(_ name: String, _ keyPath: KeyPath<Model, String>) {
+        self.name = name
+        self.keyPath = keyPath
+    }
+}

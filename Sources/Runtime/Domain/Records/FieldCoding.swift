@@ -1,0 +1,195 @@
+import Foundation
+
+/// A Swift value a schema type maps to, and how it becomes a `SyncFieldValue` and back.
+///
+/// `fromSyncFieldValue` returns nil for a value of another type; decoding turns that into a
+/// `FieldDecodingError` naming the record and field.
+public protocol SyncFieldConvertible: Sendable {
+    var syncFieldValue: SyncFieldValue { get }
+    static func fromSyncFieldValue(_ value: SyncFieldValue) -> Self?
+    /// The CloudKit type name, for messages.
+    static var syncTypeName: String { get }
+}
+
+extension String: SyncFieldConvertible {
+    @inlinable public var syncFieldValue: SyncFieldValue { .string(self) }
+    @inlinable public static func fromSyncFieldValue(_ value: SyncFieldValue) -> String? {
+        if case .string(let text) = value { return text }
+        return nil
+    }
+    public static var syncTypeName: String { "string" }
+}
+
+extension Int64: SyncFieldConvertible {
+    @inlinable public var syncFieldValue: SyncFieldValue { .int64(self) }
+    @inlinable public static func fromSyncFieldValue(_ value: SyncFieldValue) -> Int64? {
+        if case .int64(let number) = value { return number }
+        return nil
+    }
+    public static var syncTypeName: String { "int64" }
+}
+
+extension Double: SyncFieldConvertible {
+    @inlinable public var syncFieldValue: SyncFieldValue { .double(self) }
+    /// Integers are accepted too: CloudKit dashboards and older clients write whole numbers as int64.
+    @inlinable public static func fromSyncFieldValue(_ value: SyncFieldValue) -> Double? {
+        switch value {
+        case .double(let number): number
+        case .int64(let number): Double(number)
+        default: nil
+        }
+    }
+    public static var syncTypeName: String { "double" }
+}
+
+/// CloudKit has no boolean: a bool travels as int64 0 or 1 (any non-zero reads as true).
+extension Bool: SyncFieldConvertible {
+    @inlinable public var syncFieldValue: SyncFieldValue { .int64(self ? 1 : 0) }
+    @inlinable public static func fromSyncFieldValue(_ value: SyncFieldValue) -> Bool? {
+        if case .int64(let number) = value { return number != 0 }
+        return nil
+    }
+    public static var syncTypeName: String { "int64 (bool)" }
+}
+
+extension Date: SyncFieldConvertible {
+    @inlinable public var syncFieldValue: SyncFieldValue { .date(self) }
+    @inlinable public static func fromSyncFieldValue(_ value: SyncFieldValue) -> Date? {
+        if case .date(let date) = value { return date }
+        return nil
+    }
+    public static var syncTypeName: String { "date" }
+}
+
+extension Data: SyncFieldConvertible {
+    @inlinable public var syncFieldValue: SyncFieldValue { .bytes(self) }
+    @inlinable public static func fromSyncFieldValue(_ value: SyncFieldValue) -> Data? {
+        if case .bytes(let data) = value { return data }
+        return nil
+    }
+    public static var syncTypeName: String { "bytes" }
+}
+
+extension SyncLocation: SyncFieldConvertible {
+    @inlinable public var syncFieldValue: SyncFieldValue { .location(self) }
+    @inlinable public static func fromSyncFieldValue(_ value: SyncFieldValue) -> SyncLocation? {
+        if case .location(let location) = value { return location }
+        return nil
+    }
+    public static var syncTypeName: String { "location" }
+}
+
+extension Array: SyncFieldConvertible where Element: SyncFieldConvertible {
+    @inlinable public var syncFieldValue: SyncFieldValue { .list(map(\.syncFieldValue)) }
+    @inlinable public static func fromSyncFieldValue(_ value: SyncFieldValue) -> [Element]? {
+        guard case .list(let items) = value else { return nil }
+        var elements: [Element] = []
+        elements.reserveCapacity(items.count)
+        for item in items {
+            guard let element = Element.fromSyncFieldValue(item) else { return nil }
+            elements.append(element)
+        }
+        return elements
+    }
+    public static var syncTypeName: String { "list of \(Element.syncTypeName)" }
+}
+
+extension RecordReference {
+    /// The reference as a field value, with the schema's delete action.
+    @inlinable public func syncFieldValue(action: ReferenceAction) -> SyncFieldValue {
+        .reference(SyncReference(recordName: recordName, action: action))
+    }
+}
+
+extension Array {
+    /// A list of references as a field value, with the schema's delete action.
+    @inlinable public func syncFieldValue<Target>(action: ReferenceAction) -> SyncFieldValue
+    where Element == RecordReference<Target> {
+        .list(map { $0.syncFieldValue(action: action) })
+    }
+}
+
+/// A remote field whose value is not of the type the model declares: reported with the record and
+/// field it came from, never a crash.
+public struct FieldDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var recordType: String
+    public var recordName: String
+    public var field: String
+    public var expected: String
+    public var found: String
+
+    public init(recordType: String, recordName: String, field: String, expected: String, found: String) {
+        self.recordType = recordType
+        self.recordName = recordName
+        self.field = field
+        self.expected = expected
+        self.found = found
+    }
+
+    public var description: String {
+        "\(recordType) record '\(recordName)': field '\(field)' holds \(found), expected \(expected)"
+    }
+}
+
+extension SyncRecord {
+    /// The value of `field`, or nil when the record has none.
+    @inlinable
+    public func decode<Value: SyncFieldConvertible>(_ field: String, as type: Value.Type) throws(FieldDecodingError) -> Value? {
+        guard let value = self[field: field] else { return nil }
+        guard let decoded = Value.fromSyncFieldValue(value) else {
+            throw mismatch(field, expected: Value.syncTypeName, found: value)
+        }
+        return decoded
+    }
+
+    /// A reference field, typed by its target model.
+    @inlinable
+    public func decodeReference<Target>(_ field: String, to target: Target.Type) throws(FieldDecodingError) -> RecordReference<Target>? {
+        guard let value = self[field: field] else { return nil }
+        guard case .reference(let reference) = value else {
+            throw mismatch(field, expected: "reference", found: value)
+        }
+        return RecordReference(recordName: reference.recordName)
+    }
+
+    /// A list-of-references field, typed by its target model.
+    @inlinable
+    public func decodeReferences<Target>(_ field: String, to target: Target.Type) throws(FieldDecodingError) -> [RecordReference<Target>]? {
+        guard let value = self[field: field] else { return nil }
+        guard case .list(let items) = value else {
+            throw mismatch(field, expected: "list of reference", found: value)
+        }
+        var references: [RecordReference<Target>] = []
+        references.reserveCapacity(items.count)
+        for item in items {
+            guard case .reference(let reference) = item else {
+                throw mismatch(field, expected: "list of reference", found: value)
+            }
+            references.append(RecordReference(recordName: reference.recordName))
+        }
+        return references
+    }
+
+    /// The asset markers (`assetSuffix`, `assetSize`), or nil when the record carries no asset.
+    @inlinable
+    public func decodeAssetReference() throws(FieldDecodingError) -> AssetReference? {
+        guard let suffix = try decode(RecordFieldNames.assetSuffix, as: String.self) else { return nil }
+        let size = try decode(RecordFieldNames.assetSize, as: Int64.self) ?? 0
+        return AssetReference(suffix: suffix, byteSize: size)
+    }
+
+    @usableFromInline
+    func mismatch(_ field: String, expected: String, found value: SyncFieldValue) -> FieldDecodingError {
+        FieldDecodingError(recordType: recordType, recordName: id.recordName, field: field, expected: expected, found: value.typeName)
+    }
+}
+
+extension EncodedFields {
+    /// Writes the asset markers for `asset` (nothing for no asset).
+    @inlinable
+    public mutating func encodeAssetReference(_ asset: AssetReference?) {
+        guard let asset else { return }
+        values[RecordFieldNames.assetSuffix] = .string(asset.suffix)
+        values[RecordFieldNames.assetSize] = .int64(asset.byteSize)
+    }
+}

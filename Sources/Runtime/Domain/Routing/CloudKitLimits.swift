@@ -1,0 +1,14 @@
+/// CloudKit's limits, in one place. Where Apple publishes no number, the value is the one the
+/// project's CloudKit semantics page fixes (and LocalCloud enforces).
+public enum CloudKitLimits {
+    /// Longest record type, field name or record name.
+    public static let maxNameLength = 255
+    /// Most records to save plus IDs to delete in one modify request.
+    public static let maxItemsPerRequest = 400
+    /// Largest modify request, asset contents excluded.
+    public static let maxRequestBytes = 2 * 1024 * 1024
+    /// Largest record, asset contents excluded.
+    public static let maxRecordBytes = 1024 * 1024
+    /// Most `deleteSelf` references that may point at one record.
+    public static let maxDeleteSelfReferencesPerTarget = 750
+}

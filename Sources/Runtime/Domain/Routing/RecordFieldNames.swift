@@ -1,0 +1,48 @@
+/// Field and member names that belong to CloudKit or to the runtime, in one place: the runtime
+/// reads and writes them, and the schema validator rejects schema fields that would collide.
+public enum RecordFieldNames {
+    /// Names CloudKit uses for every record's system fields.
+    public static let cloudKitSystemFields: [String] = [
+        "recordName", "recordID", "recordType", "creationDate", "creatorUserRecordID",
+        "modificationDate", "lastModifiedUserRecordID", "modifiedByDevice", "recordChangeTag",
+        "etag", "parent", "share",
+    ]
+
+    /// Record types CloudKit defines itself.
+    public static let cloudKitRecordTypes: [String] = ["Users", "cloudkit.share"]
+
+    /// The zone owner a record belongs to (kept on every model; travels as the zone, not a field).
+    public static let ownerName = "ownerName"
+    /// The device time of a record's last local edit, compared by last-writer-wins merges.
+    public static let clientModifiedAt = "clientModifiedAt"
+
+    /// The contents of a model's asset (a CKAsset), attached by the asset cache.
+    public static let assetData = "assetData"
+    /// The asset file's suffix ("jpg"), so a new device can name its cached copy.
+    public static let assetSuffix = "assetSuffix"
+    /// The asset's size in bytes: the fingerprint that tells a catalog reader its copy is stale.
+    public static let assetSize = "assetSize"
+    public static let assetFields = [assetData, assetSuffix, assetSize]
+
+    /// Publication lifecycle of governed catalog models, set by the publishing device.
+    public static let publicationState = "publicationState"
+    public static let publicationVersion = "publicationVersion"
+    public static let publishedAt = "publishedAt"
+    /// Publication lifecycle set by the server (review), never uploaded.
+    public static let reviewState = "reviewState"
+    public static let reviewNote = "reviewNote"
+    public static let reviewedVersion = "reviewedVersion"
+    public static let publicationClientFields = [publicationState, publicationVersion, publishedAt]
+    public static let publicationServerFields = [reviewState, reviewNote, reviewedVersion]
+    public static let publicationLifecycleFields = publicationClientFields + publicationServerFields
+
+    /// Every field name the runtime adds to records.
+    public static let runtimeFields = [ownerName, clientModifiedAt] + assetFields + publicationLifecycleFields
+
+    /// Instance members generated model types get from the runtime's protocols; a schema field of
+    /// that name would collide with them in Swift.
+    public static let modelMembers = [
+        "recordName", "ownerName", "parent", "parentRecordName", "assetReference", "shareTitle",
+        "publicationLifecycle", "resolvedScope", "recordID", "self",
+    ]
+}

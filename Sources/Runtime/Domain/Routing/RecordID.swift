@@ -1,0 +1,19 @@
+/// A record's identity: its name within a zone.
+public struct RecordID: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var recordName: String
+    public var zoneID: ZoneID
+
+    public init(recordName: String, zoneID: ZoneID) {
+        self.recordName = recordName
+        self.zoneID = zoneID
+    }
+
+    /// Derived from the zone, never stored.
+    public var scope: DatabaseScope { zoneID.scope }
+
+    /// The key that tells records apart when batching: `scope#recordName`. A draft and its public
+    /// projection share a recordName but are two records in two databases.
+    public var dedupKey: String { "\(scope.rawValue)#\(recordName)" }
+
+    public var description: String { "\(recordName) in \(zoneID)" }
+}

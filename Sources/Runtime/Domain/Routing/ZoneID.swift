@@ -1,0 +1,27 @@
+/// A record zone: a name and the user who owns it.
+public struct ZoneID: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var zoneName: String
+    public var ownerName: String
+
+    public init(zoneName: String, ownerName: String = SyncConstants.currentUserOwnerName) {
+        self.zoneName = zoneName
+        self.ownerName = ownerName
+    }
+
+    /// Derived from the zone, never stored: see `DatabaseScope.forZone(_:)`.
+    public var scope: DatabaseScope { .forZone(self) }
+
+    /// The zone a record lives in: the public zone for public records, otherwise the sync zone of
+    /// the record's owner. Saves and deletions both route through here, so a record is always
+    /// deleted from the database it was pushed to.
+    public static func routing(
+        scopes: Set<DatabaseScope>, ownerName: String, syncZoneName: String = SyncConstants.defaultSyncZoneName
+    ) -> ZoneID {
+        if DatabaseScope.resolve(scopes: scopes, ownerName: ownerName) == .public {
+            return SyncConstants.publicZone
+        }
+        return ZoneID(zoneName: syncZoneName, ownerName: ownerName.isEmpty ? SyncConstants.currentUserOwnerName : ownerName)
+    }
+
+    public var description: String { "\(zoneName)/\(ownerName)" }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// Whether a public catalog record shows to readers.
+public enum PublicationState: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Visible in the catalog.
+    case listed
+    /// Published but hidden: waiting for review, or taken down.
+    case delisted
+}
+
+/// The publication lifecycle of a governed catalog record. The publishing device owns `state`,
+/// `version` and `publishedAt`; the server owns the review fields, which are never uploaded, so a
+/// client's update can never overwrite a review verdict.
+public struct PublicationLifecycle: Hashable, Sendable, Codable {
+    public var state: PublicationState
+    /// Bumped by every publish of new content.
+    public var version: Int64
+    /// When the record was first published; set once.
+    public var publishedAt: Date?
+    /// The review verdict, as the server reports it ("approved", "rejected", ...).
+    public var reviewState: String?
+    public var reviewNote: String?
+    /// The `version` the review applies to.
+    public var reviewedVersion: Int64?
+
+    public init(
+        state: PublicationState, version: Int64 = 0, publishedAt: Date? = nil, reviewState: String? = nil,
+        reviewNote: String? = nil, reviewedVersion: Int64? = nil
+    ) {
+        self.state = state
+        self.version = version
+        self.publishedAt = publishedAt
+        self.reviewState = reviewState
+        self.reviewNote = reviewNote
+        self.reviewedVersion = reviewedVersion
+    }
+
+    /// Whether readers should see the record: listed. Consumers filter catalogs with this.
+    public var isVisibleInCatalog: Bool { state == .listed }
+}
+
+extension EncodedFields {
+    /// Writes the lifecycle fields the publishing device owns; the review fields are the server's
+    /// and never leave the device.
+    @inlinable
+    public mutating func encodePublicationLifecycle(_ lifecycle: PublicationLifecycle) {
+        values[RecordFieldNames.publicationState] = .string(lifecycle.state.rawValue)
+        values[RecordFieldNames.publicationVersion] = .int64(lifecycle.version)
+        if let publishedAt = lifecycle.publishedAt {
+            values[RecordFieldNames.publishedAt] = .date(publishedAt)
+        }
+    }
+}
+
+extension SyncRecord {
+    /// The lifecycle as the server knows it, starting from `current` for fields the record lacks.
+    public func decodePublicationLifecycle(updating current: PublicationLifecycle) throws(FieldDecodingError) -> PublicationLifecycle {
+        var lifecycle = current
+        if let state = try decode(RecordFieldNames.publicationState, as: String.self) {
+            guard let parsed = PublicationState(rawValue: state) else {
+                throw FieldDecodingError(recordType: recordType, recordName: id.recordName, field: RecordFieldNames.publicationState, expected: "listed or delisted", found: "'\(state)'")
+            }
+            lifecycle.state = parsed
+        }
+        lifecycle.version = try decode(RecordFieldNames.publicationVersion, as: Int64.self) ?? lifecycle.version
+        lifecycle.publishedAt = try decode(RecordFieldNames.publishedAt, as: Date.self) ?? lifecycle.publishedAt
+        lifecycle.reviewState = try decode(RecordFieldNames.reviewState, as: String.self)
+        lifecycle.reviewNote = try decode(RecordFieldNames.reviewNote, as: String.self)
+        lifecycle.reviewedVersion = try decode(RecordFieldNames.reviewedVersion, as: Int64.self)
+        return lifecycle
+    }
+}
