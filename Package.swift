@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
@@ -42,9 +42,19 @@ let package = Package(
         ),
         .testTarget(
             name: "SyncGeneratorTests",
-            dependencies: ["SyncGenerator", "syncgen"],
+            dependencies: ["SyncGenerator", "SyncRuntime", "syncgen"],
             path: "Tests/GeneratorTests",
-            exclude: ["Fixtures"]
+            exclude: ["Fixtures"],
+            swiftSettings: [.treatAllWarnings(as: .error)]
+        ),
+        // The runtime's tests, over models generated from Tests/RuntimeTests/Schema and
+        // Examples/Schemas: the golden files in Generated/ are compiled here, warnings as errors.
+        .testTarget(
+            name: "SyncRuntimeTests",
+            dependencies: ["SyncRuntime"],
+            path: "Tests/RuntimeTests",
+            exclude: ["Schema"],
+            swiftSettings: [.treatAllWarnings(as: .error)]
         ),
     ],
     swiftLanguageModes: [.v6]

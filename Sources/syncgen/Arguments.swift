@@ -5,16 +5,26 @@ enum Invocation: Equatable {
     case help(topic: String?)
     case version
     case validate(ValidateOptions)
+    case generate(GenerateOptions)
+}
+
+enum DiagnosticFormat: String, CaseIterable {
+    case text, json
 }
 
 struct ValidateOptions: Equatable {
-    enum Format: String, CaseIterable {
-        case text, json
-    }
-
     var paths: [String] = []
-    var format: Format = .text
+    var format: DiagnosticFormat = .text
     var warningsAsErrors = false
+}
+
+struct GenerateOptions: Equatable {
+    var paths: [String] = []
+    var output = ""
+    var accessLevel: CodeGenerator.AccessLevel = .internal
+    /// The folder schema files named directly are relative to (their generated names keep the
+    /// path below it); by default a file named directly is relative to its own folder.
+    var relativeTo: String?
 }
 
 /// A command line that cannot be run, with the one-line reason shown to the user (exit status 2).
@@ -24,7 +34,7 @@ struct UsageError: Error, Equatable {
 
 /// Parses arguments by hand: the toolchain's packages are all syncgen may depend on.
 enum ArgumentParser {
-    static let commands = ["validate", "help"]
+    static let commands = ["validate", "generate", "help"]
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         guard let first = arguments.first else { return .help(topic: nil) }
@@ -37,62 +47,92 @@ enum ArgumentParser {
         case "help":
             guard rest.count <= 1 else { throw UsageError(message: "'help' takes at most one command name") }
             if let topic = rest.first, !commands.contains(topic) {
-                throw UsageError(message: "unknown command '\(topic)'\(suggestion(topic, among: commands))")
+                throw UsageError(message: "unknown command '\(topic)'\(Suggestion.didYouMean(topic, among: commands))")
             }
             return .help(topic: rest.first)
-        case "validate":
-            if rest.contains(where: { $0 == "-h" || $0 == "--help" }) { return .help(topic: "validate") }
-            return .validate(try parseValidate(rest))
+        case "validate", "generate":
+            if rest.contains(where: { $0 == "-h" || $0 == "--help" }) { return .help(topic: first) }
+            return first == "validate" ? .validate(try parseValidate(rest)) : .generate(try parseGenerate(rest))
         default:
             if first.hasPrefix("-") {
                 throw UsageError(message: "unknown option '\(first)'; a command comes first (syncgen validate ...)")
             }
-            throw UsageError(message: "unknown command '\(first)'\(suggestion(first, among: commands))")
+            throw UsageError(message: "unknown command '\(first)'\(Suggestion.didYouMean(first, among: commands))")
         }
     }
 
     private static func parseValidate(_ arguments: [String]) throws(UsageError) -> ValidateOptions {
-        var options = ValidateOptions()
+        let parsed = try CommandArguments(arguments, command: "validate", valued: ["--format": "text or json"], flags: ["--warnings-as-errors"])
+        var options = ValidateOptions(paths: parsed.paths, warningsAsErrors: parsed.flags.contains("--warnings-as-errors"))
+        if let format = parsed.values["--format"] {
+            guard let value = DiagnosticFormat(rawValue: format) else {
+                throw UsageError(message: "unknown format '\(format)'; use text or json")
+            }
+            options.format = value
+        }
+        return options
+    }
+
+    private static func parseGenerate(_ arguments: [String]) throws(UsageError) -> GenerateOptions {
+        let parsed = try CommandArguments(
+            arguments, command: "generate",
+            valued: ["--output": "a folder", "--access": "internal or public", "--relative-to": "a folder"], flags: [])
+        guard let output = parsed.values["--output"] else {
+            throw UsageError(message: "'generate' needs '--output <folder>'")
+        }
+        var options = GenerateOptions(paths: parsed.paths, output: output, relativeTo: parsed.values["--relative-to"])
+        if let access = parsed.values["--access"] {
+            guard let level = CodeGenerator.AccessLevel(rawValue: access) else {
+                throw UsageError(message: "unknown access level '\(access)'; use internal or public")
+            }
+            options.accessLevel = level
+        }
+        return options
+    }
+}
+
+/// One command's arguments split into paths, options with a value (`--name value` or
+/// `--name=value`) and flags; anything after `--` is a path.
+private struct CommandArguments {
+    var paths: [String] = []
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+
+    /// `valued`: each option that takes a value, with what the value is ("text or json").
+    init(_ arguments: [String], command: String, valued: [String: String], flags known: [String]) throws(UsageError) {
         var remaining = arguments[...]
         var onlyPaths = false
         while let argument = remaining.popFirst() {
             if onlyPaths || !argument.hasPrefix("-") || argument == "-" {
-                options.paths.append(argument)
+                paths.append(argument)
                 continue
             }
-            let (name, inlineValue) = split(argument)
-            switch name {
-            case "--":
+            if argument == "--" {
                 onlyPaths = true
-            case "--format":
+                continue
+            }
+            let (name, inlineValue) = Self.split(argument)
+            if let expected = valued[name] {
                 guard let value = inlineValue ?? remaining.popFirst() else {
-                    throw UsageError(message: "'--format' needs a value: text or json")
+                    throw UsageError(message: "'\(name)' needs a value: \(expected)")
                 }
-                guard let format = ValidateOptions.Format(rawValue: value) else {
-                    throw UsageError(message: "unknown format '\(value)'; use text or json")
-                }
-                options.format = format
-            case "--warnings-as-errors":
-                guard inlineValue == nil else { throw UsageError(message: "'--warnings-as-errors' takes no value") }
-                options.warningsAsErrors = true
-            default:
-                let known = ["--format", "--warnings-as-errors", "--help"]
-                throw UsageError(message: "unknown option '\(name)' for 'validate'\(suggestion(name, among: known))")
+                values[name] = value
+            } else if known.contains(name) {
+                guard inlineValue == nil else { throw UsageError(message: "'\(name)' takes no value") }
+                flags.insert(name)
+            } else {
+                let all = valued.keys.sorted() + known + ["--help"]
+                throw UsageError(message: "unknown option '\(name)' for '\(command)'\(Suggestion.didYouMean(name, among: all))")
             }
         }
-        guard !options.paths.isEmpty else {
-            throw UsageError(message: "'validate' needs at least one schema file or folder")
+        guard !paths.isEmpty else {
+            throw UsageError(message: "'\(command)' needs at least one schema file or folder")
         }
-        return options
     }
 
     /// `--name=value` into its two halves.
     private static func split(_ argument: String) -> (String, String?) {
         guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
         return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
-    }
-
-    private static func suggestion(_ word: String, among candidates: [String]) -> String {
-        Suggestion.didYouMean(word, among: candidates)
     }
 }

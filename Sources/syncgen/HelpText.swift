@@ -8,6 +8,7 @@ enum HelpText {
 
         COMMANDS:
           validate    Check schema files and report every problem at file:line:column.
+          generate    Write the Swift models and their sync bridge for a valid schema.
           help        Show help for a command.
 
         OPTIONS:
@@ -38,7 +39,37 @@ enum HelpText {
 
         """
 
+    static let generate = """
+        OVERVIEW: Write the Swift models and their sync bridge for a valid schema.
+
+        USAGE: syncgen generate <path>... --output <folder> [--access internal|public]
+                                [--relative-to <folder>]
+
+        ARGUMENTS:
+          <path>                  Schema files, or folders searched recursively for *.yaml
+                                  and *.yml files (hidden files and folders are skipped).
+
+        OPTIONS:
+          --output <folder>       Where to write the files: one <name>.syncgen.swift per
+                                  schema file, named after its path below its schema folder
+                                  (Lists/Items.yaml -> Lists+Items.syncgen.swift), and
+                                  SyncSchema.syncgen.swift listing every model. Files are
+                                  rewritten only when their contents change; generated files
+                                  of earlier runs that are no longer generated are removed.
+          --access <level>        internal (default) or public.
+          --relative-to <folder>  Name files given directly by their path below this folder.
+          -h, --help              Show this help.
+
+        EXIT STATUS:
+          0 generated, 1 the schema has errors (nothing is written), 2 usage error or I/O error.
+
+        """
+
     static func text(for topic: String?) -> String {
-        topic == "validate" ? validate : overview
+        switch topic {
+        case "validate": validate
+        case "generate": generate
+        default: overview
+        }
     }
 }

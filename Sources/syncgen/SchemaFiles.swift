@@ -7,25 +7,48 @@ enum SchemaFiles {
     /// Larger files are refused before reading: no schema comes close.
     static let maxFileSize = 64 * 1024 * 1024
 
+    /// A schema file as the user named it, and its path below its schema folder (which names the
+    /// file generated from it).
+    struct Found: Equatable {
+        var path: String
+        var relativePath: String
+    }
+
     /// Files named directly are taken whatever their extension; folders are searched recursively
-    /// for `*.yaml` / `*.yml`, skipping hidden files and folders, in sorted order.
-    static func discover(_ paths: [String]) throws(UsageError) -> [String] {
-        var files: [String] = []
+    /// for `*.yaml` / `*.yml`, skipping hidden files and folders, in sorted order. A file named
+    /// directly is relative to `relativeTo` when it lies below it, else to its own folder.
+    static func discover(_ paths: [String], relativeTo: String? = nil) throws(UsageError) -> [Found] {
+        var files: [Found] = []
         var seen = Set<String>()
         for path in paths {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
                 throw UsageError(message: "no such file or folder: '\(path)'")
             }
-            let found = isFolder.boolValue ? try schemaFiles(inFolder: path) : [path]
-            for file in found where seen.insert(URL(fileURLWithPath: file).standardizedFileURL.path).inserted {
+            let found = isFolder.boolValue
+                ? try schemaFiles(inFolder: path)
+                : [Found(path: path, relativePath: relativePath(ofFile: path, below: relativeTo))]
+            for file in found where seen.insert(standardized(file.path)).inserted {
                 files.append(file)
             }
         }
         return files
     }
 
-    private static func schemaFiles(inFolder folder: String) throws(UsageError) -> [String] {
+    private static func standardized(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
+    private static func relativePath(ofFile file: String, below root: String?) -> String {
+        let absolute = standardized(file)
+        if let root {
+            let base = standardized(root)
+            if absolute.hasPrefix(base + "/") { return String(absolute.dropFirst(base.count + 1)) }
+        }
+        return URL(fileURLWithPath: absolute).lastPathComponent
+    }
+
+    private static func schemaFiles(inFolder folder: String) throws(UsageError) -> [Found] {
         let root = URL(fileURLWithPath: folder, isDirectory: true)
         guard let enumerator = FileManager.default.enumerator(
             at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
@@ -47,7 +70,16 @@ enum SchemaFiles {
                 ? "folder '\(folder)' is empty; it holds no schema files (*.yaml, *.yml)"
                 : "folder '\(folder)' holds no schema files (*.yaml, *.yml)")
         }
-        return relativePaths.sorted().map { prefix + $0 }
+        return relativePaths.sorted().map { Found(path: prefix + $0, relativePath: $0) }
+    }
+
+    /// Reads every file found under `paths`.
+    static func load(_ paths: [String], relativeTo: String? = nil) throws(UsageError) -> [(found: Found, source: SchemaSource)] {
+        var loaded: [(found: Found, source: SchemaSource)] = []
+        for file in try discover(paths, relativeTo: relativeTo) {
+            loaded.append((file, try read(file.path)))
+        }
+        return loaded
     }
 
     static func read(_ path: String) throws(UsageError) -> SchemaSource {

@@ -21,6 +21,8 @@ enum Syncgen {
                 return 0
             case .validate(let options):
                 return try ValidateCommand.run(options, output: &output)
+            case .generate(let options):
+                return try GenerateCommand.run(options, output: &output)
             }
         } catch {
             output.write("syncgen: error: \(error.message)\n", to: .standardError)

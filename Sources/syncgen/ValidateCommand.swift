@@ -3,11 +3,7 @@ import SyncGenerator
 /// `syncgen validate`: reports every problem of a schema; exit status 0 valid, 1 errors.
 enum ValidateCommand {
     static func run(_ options: ValidateOptions, output: inout some TerminalOutput) throws(UsageError) -> Int32 {
-        let files = try SchemaFiles.discover(options.paths)
-        var sources: [SchemaSource] = []
-        for file in files {
-            sources.append(try SchemaFiles.read(file))
-        }
+        let sources = try SchemaFiles.load(options.paths).map(\.source)
         var result = SchemaPipeline().validate(sources)
         if options.warningsAsErrors {
             result.diagnostics = result.diagnostics.map { diagnostic in
@@ -26,8 +22,8 @@ enum ValidateCommand {
         return result.diagnostics.hasErrors ? 1 : 0
     }
 
-    /// "3 files, 12 models: 2 errors, 1 warning"
-    private static func summary(_ result: SchemaPipeline.Result) -> String {
+    /// "syncgen: valid: 3 files, 12 models: 2 errors, 1 warning"
+    static func summary(_ result: SchemaPipeline.Result) -> String {
         func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
         let errors = result.diagnostics.filter { $0.severity == .error }.count
         let warnings = result.diagnostics.filter { $0.severity == .warning }.count

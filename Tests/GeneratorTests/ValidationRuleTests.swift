@@ -104,7 +104,8 @@ let failingCases: [FailingCase] = [
     FailingCase(.catalogOnNonPublicModel, model("    catalog: { initialState: listed }"), Finding(.catalogOnNonPublicModel, line: 3, column: 5)),
     FailingCase(.unknownDesiredKey, catalog("{ desiredKeys: [titel] }"), Finding(.unknownDesiredKey, line: 4, column: 30)),
     FailingCase(.assetAsDesiredKey, catalog("{ desiredKeys: [cover] }"), Finding(.assetAsDesiredKey, line: 4, column: 30)),
-    FailingCase(.unknownInitialState, catalog("{ initialState: hidden }"), Finding(.unknownInitialState, line: 4, column: 30)),
+    FailingCase(.unknownInitialState, catalog("{ initialState: hidden, governed: true }"), Finding(.unknownInitialState, line: 4, column: 30)),
+    FailingCase(.initialStateWithoutGovernance, catalog("{ initialState: delisted }"), Finding(.initialStateWithoutGovernance, .warning, line: 4, column: 30)),
     FailingCase(.localOnlyDesiredKey, catalog("{ desiredKeys: [draft] }"), Finding(.localOnlyDesiredKey, .warning, line: 4, column: 30)),
     // Rule 11: encryption.
     FailingCase(.encryptedReference, field("      x: { type: reference, to: A, encrypted: true }"), Finding(.encryptedReference, line: 4, column: 47)),

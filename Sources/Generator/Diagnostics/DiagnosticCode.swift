@@ -75,6 +75,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
     case assetAsDesiredKey = "SG1003"
     case unknownInitialState = "SG1004"
     case localOnlyDesiredKey = "SG1005"
+    case initialStateWithoutGovernance = "SG1006"
     // Rule 11: encryption.
     case encryptedReference = "SG1101"
     case encryptedIndexed = "SG1102"
@@ -98,7 +99,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
     public var severity: Severity {
         switch self {
         case .emptyFile, .modelNameNotCapitalized, .referenceAcrossScopes, .repeatedScope,
-            .localOnlyDesiredKey, .encryptedAssetRedundant:
+            .localOnlyDesiredKey, .initialStateWithoutGovernance, .encryptedAssetRedundant:
             .warning
         default:
             .error
@@ -169,6 +170,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
         case .assetAsDesiredKey: "an asset field as a desired key (asset contents are never fetched by catalog queries)"
         case .unknownInitialState: "`initialState` is not `listed` or `delisted`"
         case .localOnlyDesiredKey: "a desired key names a local-only field, which is never uploaded"
+        case .initialStateWithoutGovernance: "`initialState` on a catalog that is not `governed`, which has no publication state"
         case .encryptedReference: "an encrypted reference or list of references"
         case .encryptedIndexed: "an encrypted field with an `index`"
         case .encryptedAssetRedundant: "`encrypted` on an asset, which is always encrypted"

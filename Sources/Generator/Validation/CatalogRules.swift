@@ -12,6 +12,9 @@ extension ValidationContext {
             let declared = model.catalog
             let desired = resolveDesiredFields(declared?.desiredKeys, model: id)
             let state = resolveInitialState(declared?.initialState, model: model.name.value)
+            if let initialState = declared?.initialState, state != nil, declared?.governed?.value != true {
+                report(Diagnostic(.initialStateWithoutGovernance, "'initialState' of model '\(model.name.value)' has no effect: only a governed catalog ('governed: true') keeps a publication state", at: initialState.location))
+            }
             if let desired, let state {
                 catalogs[id] = Catalog(desiredFields: desired, initialState: state, isGoverned: declared?.governed?.value ?? false)
             }

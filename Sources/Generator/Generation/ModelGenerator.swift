@@ -1,0 +1,314 @@
+import SyncRuntime
+
+/// Prints one model: a plain struct with its fields, then its conformances to the runtime's
+/// protocols, each in its own extension under a `MARK`.
+struct ModelGenerator {
+    let model: Model
+    let source: String
+    let context: GenerationContext
+
+    private var access: String { context.access }
+    private var name: String { model.name }
+    /// Fields the struct stores, in schema order.
+    private var fields: [Field] { model.fields }
+    private var catalog: Catalog? { model.catalog }
+
+    func print(into printer: inout SwiftPrinter) {
+        printStruct(into: &printer)
+        printer.line()
+        printer.line("// MARK: - Sync bridge")
+        printer.line()
+        printSyncModel(into: &printer)
+        if model.isShareable {
+            printer.line()
+            printShareable(into: &printer)
+        }
+        if let asset = model.assetField {
+            printer.line()
+            printCacheable(asset, into: &printer)
+        }
+        if let catalog {
+            printer.line()
+            printCatalog(catalog, into: &printer)
+        }
+        if let projection = model.publishAs.flatMap({ context.modelsByName[$0] }) {
+            printer.line()
+            printPublishable(into: projection, printer: &printer)
+        }
+    }
+
+    // MARK: - The struct
+
+    private func printStruct(into printer: inout SwiftPrinter) {
+        printer.documentation(summary)
+        printer.block("\(access)struct \(name): Swift.Sendable, Swift.Hashable") { body in
+            body.documentation("The record's name: the same on every device and in the cloud.")
+            body.line("\(access)var recordName: Swift.String")
+            body.documentation("The owner of the zone the record lives in.")
+            body.line("\(access)var ownerName: Swift.String")
+            if let parent = model.parent {
+                body.documentation("The record's CKRecord.parent: the `\(parent)` it belongs to.")
+                body.line("\(access)var parent: SyncRuntime.RecordReference<\(parent)>?")
+            }
+            for field in fields {
+                if let note = note(for: field) { body.documentation(note) }
+                body.line("\(access)var \(SwiftSpelling.identifier(field.name)): \(SwiftSpelling.type(of: field))")
+            }
+            if catalog?.isGoverned == true {
+                body.documentation("Publication state, version and review: kept by the runtime.")
+                body.line("\(access)var publicationLifecycle: SyncRuntime.PublicationLifecycle")
+            }
+            body.line()
+            printMemberwiseInit(into: &body)
+        }
+    }
+
+    private var summary: String {
+        let scopes = model.scopes.scopes.map(\.rawValue).joined(separator: ", ")
+        var lines = ["A record of type `\(model.recordType)` in [\(scopes)], from \(source)."]
+        if let parent = model.parent { lines.append("Its CKRecord.parent is a `\(parent)`.") }
+        if model.isShareable { lines.append("It can be the root of a share.") }
+        if let projection = model.publishAs { lines.append("It publishes as `\(projection)`.") }
+        if let draft = context.schema.draft(publishingInto: name) { lines.append("It is the public projection of `\(draft.name)`.") }
+        return lines.joined(separator: "\n")
+    }
+
+    private func note(for field: Field) -> String? {
+        if field.isLocalOnly { return "Kept on this device: never uploaded, never overwritten by a pull." }
+        if field.isServerOwned { return "Owned by the server: never uploaded, always taken from the server." }
+        if field.isEncrypted { return "Stored encrypted in CloudKit." }
+        if field.type == .asset { return "The attached file's markers; the file lives in the asset cache." }
+        return nil
+    }
+
+    private func printMemberwiseInit(into printer: inout SwiftPrinter) {
+        var parameters = [
+            "recordName: Swift.String = Foundation.UUID().uuidString",
+            "ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName",
+        ]
+        if let parent = model.parent {
+            parameters.append("parent: SyncRuntime.RecordReference<\(parent)>? = nil")
+        }
+        for field in fields {
+            let parameter = "\(SwiftSpelling.identifier(field.name)): \(SwiftSpelling.type(of: field))"
+            parameters.append(SwiftSpelling.initialValue(of: field).map { "\(parameter) = \($0)" } ?? parameter)
+        }
+        if let catalog, catalog.isGoverned {
+            parameters.append("publicationLifecycle: SyncRuntime.PublicationLifecycle = SyncRuntime.PublicationLifecycle(state: .\(catalog.initialState.rawValue))")
+        }
+        printer.line("\(access)init(")
+        for (index, parameter) in parameters.enumerated() {
+            printer.line("    " + parameter + (index == parameters.count - 1 ? "" : ","))
+        }
+        printer.block(")") { body in
+            body.line("self.recordName = recordName")
+            body.line("self.ownerName = ownerName")
+            if model.parent != nil { body.line("self.parent = parent") }
+            for field in fields {
+                let identifier = SwiftSpelling.identifier(field.name)
+                body.line("self.\(identifier) = \(identifier)")
+            }
+            if catalog?.isGoverned == true { body.line("self.publicationLifecycle = publicationLifecycle") }
+        }
+    }
+
+    // MARK: - SyncModel
+
+    private var uploadedFields: [Field] { fields.filter { !$0.isLocalOnly && !$0.isServerOwned } }
+
+    private func printSyncModel(into printer: inout SwiftPrinter) {
+        printer.block("extension \(name): SyncRuntime.SyncModel") { body in
+            body.line("\(access)static let recordType: Swift.String = \(SwiftSpelling.stringLiteral(model.recordType))")
+            body.line("\(access)static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [\(model.scopes.scopes.map { ".\($0.rawValue)" }.joined(separator: ", "))]")
+            let parentType = model.parent.flatMap { context.modelsByName[$0]?.recordType }.map(SwiftSpelling.stringLiteral) ?? "nil"
+            body.line("\(access)static let parentRecordType: Swift.String? = \(parentType)")
+            printFieldDescriptors(into: &body)
+            body.line()
+            body.documentation("Declared on `\(name)` itself, so each key path is the concrete type's own.")
+            body.block("\(access)static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<\(name)>]") { getter in
+                getter.line("[")
+                getter.line("    SyncRuntime.TombstoneKeyPath(\"recordName\", \\\(name).recordName),")
+                getter.line("    SyncRuntime.TombstoneKeyPath(\"ownerName\", \\\(name).ownerName),")
+                getter.line("]")
+            }
+            body.line()
+            body.line("\(access)var parentRecordName: Swift.String? { \(model.parent == nil ? "nil" : "parent?.recordName") }")
+            body.line()
+            printEmptyInit(into: &body)
+            body.line()
+            printEncoder(into: &body)
+            body.line()
+            printDecoder(into: &body)
+        }
+    }
+
+    private func printFieldDescriptors(into printer: inout SwiftPrinter) {
+        guard !fields.isEmpty else {
+            printer.line("\(access)static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = []")
+            return
+        }
+        printer.line("\(access)static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [")
+        for field in fields {
+            var arguments = ["name: \(SwiftSpelling.stringLiteral(field.name))", "type: \(SwiftSpelling.descriptorType(of: field.type, models: context.modelsByName))"]
+            if field.isOptional || field.type == .asset { arguments.append("isOptional: true") }
+            if field.isEncrypted { arguments.append("isEncrypted: true") }
+            if field.isLocalOnly { arguments.append("isLocalOnly: true") }
+            if field.isServerOwned { arguments.append("isServerOwned: true") }
+            printer.line("    SyncRuntime.FieldDescriptor(\(arguments.joined(separator: ", "))),")
+        }
+        printer.line("]")
+    }
+
+    private func printEmptyInit(into printer: inout SwiftPrinter) {
+        printer.block("\(access)init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String)") { body in
+            let required = fields.filter { SwiftSpelling.initialValue(of: $0) == nil }
+            let arguments = ["recordName: recordName", "ownerName: ownerName"]
+                + required.map { "\(SwiftSpelling.identifier($0.name)): \(SwiftSpelling.emptyValue(of: $0))" }
+            body.line("self.init(\(arguments.joined(separator: ", ")))")
+        }
+    }
+
+    private func printEncoder(into printer: inout SwiftPrinter) {
+        printer.block("\(access)func encodeRemoteFields() -> SyncRuntime.EncodedFields") { body in
+            let isGoverned = catalog?.isGoverned == true
+            guard !uploadedFields.isEmpty || isGoverned else {
+                body.line("SyncRuntime.EncodedFields()")
+                return
+            }
+            // Room for every value: an asset adds its two markers, a lifecycle its three fields.
+            let capacity = uploadedFields.count + (model.assetField == nil ? 0 : 1) + (isGoverned ? RecordFieldNames.publicationClientFields.count : 0)
+            body.line("var fields = SyncRuntime.EncodedFields(capacity: \(capacity))")
+            for field in uploadedFields {
+                let identifier = SwiftSpelling.identifier(field.name)
+                let key = SwiftSpelling.stringLiteral(field.name)
+                let target = field.isEncrypted ? "fields.encryptedValues[\(key)]" : "fields.values[\(key)]"
+                switch field.type {
+                case .asset:
+                    body.line("fields.encodeAssetReference(\(identifier))")
+                case .reference(_, let action) where !field.isOptional:
+                    body.line("if \(identifier).isSet { \(target) = \(identifier).syncFieldValue(action: .\(action.rawValue)) }")
+                case .reference(_, let action), .list(.reference(_, let action)):
+                    let optionalChain = field.isOptional ? "?" : ""
+                    body.line("\(target) = \(identifier)\(optionalChain).syncFieldValue(action: .\(action.rawValue))")
+                default:
+                    body.line("\(target) = \(identifier)\(field.isOptional ? "?" : "").syncFieldValue")
+                }
+            }
+            if isGoverned {
+                body.line("fields.encodePublicationLifecycle(publicationLifecycle)")
+            }
+            body.line("return fields")
+        }
+    }
+
+    private func printDecoder(into printer: inout SwiftPrinter) {
+        let signature = "\(access)mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError)"
+        printer.block(signature) { body in
+            if model.parent != nil {
+                body.line("parent = record.parentRecordName.map { SyncRuntime.RecordReference(recordName: $0) }")
+            }
+            for field in fields where !field.isLocalOnly {
+                let identifier = SwiftSpelling.identifier(field.name)
+                let key = SwiftSpelling.stringLiteral(field.name)
+                let decode: String
+                switch field.type {
+                case .asset:
+                    body.line("\(identifier) = try record.decodeAssetReference()")
+                    continue
+                case .reference(let target, _):
+                    decode = "try record.decodeReference(\(key), to: \(target).self)"
+                case .list(.reference(let target, _)):
+                    decode = "try record.decodeReferences(\(key), to: \(target).self)"
+                default:
+                    decode = "try record.decode(\(key), as: \(SwiftSpelling.type(of: field.type)).self)"
+                }
+                if field.isOptional {
+                    body.line("\(identifier) = \(decode)")
+                } else {
+                    body.line("if let value = \(decode) { \(identifier) = value }")
+                }
+            }
+            if catalog?.isGoverned == true {
+                body.line("publicationLifecycle = try record.decodePublicationLifecycle(updating: publicationLifecycle)")
+            }
+        }
+    }
+
+    // MARK: - Refinements
+
+    private func printShareable(into printer: inout SwiftPrinter) {
+        printer.line("// MARK: - Sharing")
+        printer.line()
+        printer.block("extension \(name): SyncRuntime.ShareableModel") { body in
+            body.documentation("The title people see when they are invited.")
+            body.line("\(access)var shareTitle: Swift.String { \(shareTitleExpression) }")
+        }
+    }
+
+    /// The first required, uploaded string field (preferring `title` and `name`), or the record type.
+    private var shareTitleExpression: String {
+        let candidates = fields.filter { $0.type == .string && !$0.isOptional && !$0.isLocalOnly }
+        let preferred = candidates.first { $0.name == "title" } ?? candidates.first { $0.name == "name" } ?? candidates.first
+        return preferred.map { SwiftSpelling.identifier($0.name) } ?? "Self.recordType"
+    }
+
+    private func printCacheable(_ asset: Field, into printer: inout SwiftPrinter) {
+        let identifier = SwiftSpelling.identifier(asset.name)
+        printer.line("// MARK: - Asset")
+        printer.line()
+        printer.block("extension \(name): SyncRuntime.CacheableModel") { body in
+            body.line("\(access)static let assetFieldName: Swift.String = \(SwiftSpelling.stringLiteral(asset.name))")
+            body.line()
+            body.block("\(access)var assetReference: SyncRuntime.AssetReference?") { property in
+                property.line("get { \(identifier) }")
+                property.line("set { \(identifier) = newValue }")
+            }
+        }
+    }
+
+    private func printCatalog(_ catalog: Catalog, into printer: inout SwiftPrinter) {
+        printer.line("// MARK: - Catalog")
+        printer.line()
+        let conformance = catalog.isGoverned ? "SyncRuntime.PublicationGovernedModel" : "SyncRuntime.PublicCatalogModel"
+        printer.block("extension \(name): \(conformance)") { body in
+            body.documentation("Asset contents are never fetched by catalog queries: readers download them on demand.")
+            let keys = CatalogKeys.desiredKeys(of: model).map(SwiftSpelling.stringLiteral)
+            if keys.count <= 4 {
+                body.line("\(access)static let catalogDesiredKeys: [Swift.String] = [\(keys.joined(separator: ", "))]")
+            } else {
+                body.line("\(access)static let catalogDesiredKeys: [Swift.String] = [")
+                for key in keys { body.line("    \(key),") }
+                body.line("]")
+            }
+            body.line("\(access)static let initialPublicationState: SyncRuntime.PublicationState = .\(catalog.initialState.rawValue)")
+        }
+    }
+
+    private func printPublishable(into projection: Model, printer: inout SwiftPrinter) {
+        printer.line("// MARK: - Publishing")
+        printer.line()
+        printer.block("extension \(name): SyncRuntime.PublishableModel") { body in
+            body.line("\(access)typealias Projection = \(projection.name)")
+            body.line()
+            body.documentation("Copies the fields `\(projection.name)` declares; a nil value keeps the published one.")
+            body.block("\(access)func project(onto projection: inout \(projection.name))") { method in
+                let copied = projection.fields.filter { !$0.isLocalOnly && !$0.isServerOwned }
+                if copied.isEmpty { method.line("_ = projection") }
+                for field in copied {
+                    let identifier = SwiftSpelling.identifier(field.name)
+                    let value: (String) -> String
+                    switch field.type {
+                    case .reference: value = { "SyncRuntime.RecordReference(recordName: \($0).recordName)" }
+                    case .list(.reference): value = { "\($0).map { SyncRuntime.RecordReference(recordName: $0.recordName) }" }
+                    default: value = { $0 }
+                    }
+                    if field.isOptional || field.type == .asset {
+                        method.line("if let \(identifier) { projection.\(identifier) = \(value(identifier)) }")
+                    } else {
+                        method.line("projection.\(identifier) = \(value(identifier))")
+                    }
+                }
+            }
+        }
+    }
+}

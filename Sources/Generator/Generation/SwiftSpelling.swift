@@ -1,0 +1,117 @@
+import Foundation
+
+/// How schema names, types and literals are spelt in generated Swift. Every standard type is
+/// qualified (`Swift.String`, `Foundation.Date`, `SyncRuntime.RecordReference`), so a model named
+/// `Data` or `Task` cannot capture a name the generated code means from a library.
+enum SwiftSpelling {
+    /// A name as a Swift identifier: keywords in backticks.
+    static func identifier(_ name: String) -> String {
+        SwiftNaming.keywords.contains(name) ? "`\(name)`" : name
+    }
+
+    /// The Swift type of a field, optionality included. An asset is always optional: nil means no
+    /// file is attached.
+    static func type(of field: Field) -> String {
+        let base = type(of: field.type)
+        return field.isOptional || field.type == .asset ? base + "?" : base
+    }
+
+    static func type(of type: FieldType) -> String {
+        switch type {
+        case .string: "Swift.String"
+        case .int: "Swift.Int64"
+        case .double: "Swift.Double"
+        case .bool: "Swift.Bool"
+        case .date: "Foundation.Date"
+        case .data: "Foundation.Data"
+        case .asset: "SyncRuntime.AssetReference"
+        case .location: "SyncRuntime.SyncLocation"
+        case .reference(let target, _): "SyncRuntime.RecordReference<\(target)>"
+        case .list(let element): "[\(self.type(of: element))]"
+        }
+    }
+
+    /// The value a field starts with when the caller gives none; nil when the caller must give one
+    /// (a required reference has no sensible zero value).
+    static func initialValue(of field: Field) -> String? {
+        if let value = field.defaultValue { return literal(value) }
+        if field.isOptional || field.type == .asset { return "nil" }
+        return zeroValue(of: field.type)
+    }
+
+    /// The value a field holds in a record decoded from nothing (`init(emptyRecordNamed:)`).
+    static func emptyValue(of field: Field) -> String {
+        if case .reference = field.type, !field.isOptional, field.defaultValue == nil {
+            return "SyncRuntime.RecordReference.unset"
+        }
+        return initialValue(of: field) ?? "nil"
+    }
+
+    private static func zeroValue(of type: FieldType) -> String? {
+        switch type {
+        case .string: "\"\""
+        case .int: "0"
+        case .double: "0"
+        case .bool: "false"
+        case .date: "Foundation.Date(timeIntervalSince1970: 0)"
+        case .data: "Foundation.Data()"
+        case .asset: "nil"
+        case .location: "SyncRuntime.SyncLocation(latitude: 0, longitude: 0)"
+        case .reference: nil
+        case .list: "[]"
+        }
+    }
+
+    static func literal(_ value: FieldDefault) -> String {
+        switch value {
+        case .string(let text): stringLiteral(text)
+        case .int(let number): String(number)
+        case .double(let number): doubleLiteral(number)
+        case .bool(let flag): flag ? "true" : "false"
+        case .date(let seconds): "Foundation.Date(timeIntervalSince1970: \(doubleLiteral(seconds)))"
+        case .now: "Foundation.Date()"
+        case .list(let items): "[" + items.map(literal).joined(separator: ", ") + "]"
+        }
+    }
+
+    /// A Swift string literal, escaped.
+    static func stringLiteral(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": result += "\\\\"
+            case "\"": result += "\\\""
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\0": result += "\\0"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    private static func doubleLiteral(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(format: "%.1f", number) : "\(number)"
+    }
+
+    /// The runtime's descriptor of a field's type, as a Swift expression.
+    static func descriptorType(of type: FieldType, models: [String: Model]) -> String {
+        switch type {
+        case .string: ".string"
+        case .int: ".int64"
+        case .double: ".double"
+        case .bool: ".bool"
+        case .date: ".date"
+        case .data: ".bytes"
+        case .asset: ".asset"
+        case .location: ".location"
+        case .reference(let target, let action):
+            ".reference(recordType: \(stringLiteral(models[target]?.recordType ?? target)), action: .\(action.rawValue))"
+        case .list(let element): ".list(\(descriptorType(of: element, models: models)))"
+        }
+    }
+}
