@@ -6,17 +6,17 @@ import SyncRuntime
 
 /// A record of type `SharedList` in [private, shared], from Lists.yaml.
 /// It can be the root of a share.
-public struct SharedList: Swift.Sendable, Swift.Hashable {
+struct SharedList: Swift.Sendable, Swift.Hashable {
     /// The record's name: the same on every device and in the cloud.
-    public var recordName: Swift.String
+    var recordName: Swift.String
     /// The owner of the zone the record lives in.
-    public var ownerName: Swift.String
-    public var title: Swift.String
-    public var color: Swift.String?
+    var ownerName: Swift.String
+    var title: Swift.String
+    var color: Swift.String?
     /// Stored encrypted in CloudKit.
-    public var pin: Swift.String?
+    var pin: Swift.String?
 
-    public init(
+    init(
         recordName: Swift.String = Foundation.UUID().uuidString,
         ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName,
         title: Swift.String = "",
@@ -34,30 +34,30 @@ public struct SharedList: Swift.Sendable, Swift.Hashable {
 // MARK: - Sync bridge
 
 extension SharedList: SyncRuntime.SyncModel {
-    public static let recordType: Swift.String = "SharedList"
-    public static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private, .shared]
-    public static let parentRecordType: Swift.String? = nil
-    public static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
+    static let recordType: Swift.String = "SharedList"
+    static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private, .shared]
+    static let parentRecordType: Swift.String? = nil
+    static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
         SyncRuntime.FieldDescriptor(name: "title", type: .string),
         SyncRuntime.FieldDescriptor(name: "color", type: .string, isOptional: true),
         SyncRuntime.FieldDescriptor(name: "pin", type: .string, isOptional: true, isEncrypted: true),
     ]
 
     /// Declared on `SharedList` itself, so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<SharedList>] {
+    static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<SharedList>] {
         [
             SyncRuntime.TombstoneKeyPath("recordName", \SharedList.recordName),
             SyncRuntime.TombstoneKeyPath("ownerName", \SharedList.ownerName),
         ]
     }
 
-    public var parentRecordName: Swift.String? { nil }
+    var parentRecordName: Swift.String? { nil }
 
-    public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
+    init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
         self.init(recordName: recordName, ownerName: ownerName)
     }
 
-    public func encodeRemoteFields() -> SyncRuntime.EncodedFields {
+    func encodeRemoteFields() -> SyncRuntime.EncodedFields {
         var fields = SyncRuntime.EncodedFields(capacity: 3)
         fields.values["title"] = title.syncFieldValue
         fields.values["color"] = color?.syncFieldValue
@@ -65,7 +65,7 @@ extension SharedList: SyncRuntime.SyncModel {
         return fields
     }
 
-    public mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
         if let value = try record.decode("title", as: Swift.String.self) { title = value }
         color = try record.decode("color", as: Swift.String.self)
         pin = try record.decode("pin", as: Swift.String.self)
@@ -76,22 +76,22 @@ extension SharedList: SyncRuntime.SyncModel {
 
 extension SharedList: SyncRuntime.ShareableModel {
     /// The title people see when they are invited.
-    public var shareTitle: Swift.String { title }
+    var shareTitle: Swift.String { title }
 }
 
 /// A record of type `Member` in [private, shared], from Lists.yaml.
 /// Its CKRecord.parent is a `SharedList`.
-public struct Member: Swift.Sendable, Swift.Hashable {
+struct Member: Swift.Sendable, Swift.Hashable {
     /// The record's name: the same on every device and in the cloud.
-    public var recordName: Swift.String
+    var recordName: Swift.String
     /// The owner of the zone the record lives in.
-    public var ownerName: Swift.String
+    var ownerName: Swift.String
     /// The record's CKRecord.parent: the `SharedList` it belongs to.
-    public var parent: SyncRuntime.RecordReference<SharedList>?
-    public var displayName: Swift.String
-    public var role: Swift.String
+    var parent: SyncRuntime.RecordReference<SharedList>?
+    var displayName: Swift.String
+    var role: Swift.String
 
-    public init(
+    init(
         recordName: Swift.String = Foundation.UUID().uuidString,
         ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName,
         parent: SyncRuntime.RecordReference<SharedList>? = nil,
@@ -109,36 +109,36 @@ public struct Member: Swift.Sendable, Swift.Hashable {
 // MARK: - Sync bridge
 
 extension Member: SyncRuntime.SyncModel {
-    public static let recordType: Swift.String = "Member"
-    public static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private, .shared]
-    public static let parentRecordType: Swift.String? = "SharedList"
-    public static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
+    static let recordType: Swift.String = "Member"
+    static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private, .shared]
+    static let parentRecordType: Swift.String? = "SharedList"
+    static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
         SyncRuntime.FieldDescriptor(name: "displayName", type: .string),
         SyncRuntime.FieldDescriptor(name: "role", type: .string),
     ]
 
     /// Declared on `Member` itself, so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<Member>] {
+    static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<Member>] {
         [
             SyncRuntime.TombstoneKeyPath("recordName", \Member.recordName),
             SyncRuntime.TombstoneKeyPath("ownerName", \Member.ownerName),
         ]
     }
 
-    public var parentRecordName: Swift.String? { parent?.recordName }
+    var parentRecordName: Swift.String? { parent?.recordName }
 
-    public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
+    init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
         self.init(recordName: recordName, ownerName: ownerName)
     }
 
-    public func encodeRemoteFields() -> SyncRuntime.EncodedFields {
+    func encodeRemoteFields() -> SyncRuntime.EncodedFields {
         var fields = SyncRuntime.EncodedFields(capacity: 2)
         fields.values["displayName"] = displayName.syncFieldValue
         fields.values["role"] = role.syncFieldValue
         return fields
     }
 
-    public mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
         parent = record.parentRecordName.map { SyncRuntime.RecordReference(recordName: $0) }
         if let value = try record.decode("displayName", as: Swift.String.self) { displayName = value }
         if let value = try record.decode("role", as: Swift.String.self) { role = value }
@@ -147,21 +147,21 @@ extension Member: SyncRuntime.SyncModel {
 
 /// A record of type `ListItem` in [private, shared], from Lists.yaml.
 /// Its CKRecord.parent is a `SharedList`.
-public struct ListItem: Swift.Sendable, Swift.Hashable {
+struct ListItem: Swift.Sendable, Swift.Hashable {
     /// The record's name: the same on every device and in the cloud.
-    public var recordName: Swift.String
+    var recordName: Swift.String
     /// The owner of the zone the record lives in.
-    public var ownerName: Swift.String
+    var ownerName: Swift.String
     /// The record's CKRecord.parent: the `SharedList` it belongs to.
-    public var parent: SyncRuntime.RecordReference<SharedList>?
-    public var text: Swift.String
-    public var done: Swift.Bool
-    public var quantity: Swift.Double
-    public var assignee: SyncRuntime.RecordReference<Member>
-    public var tags: [Swift.String]
-    public var note: Swift.String?
+    var parent: SyncRuntime.RecordReference<SharedList>?
+    var text: Swift.String
+    var done: Swift.Bool
+    var quantity: Swift.Double
+    var assignee: SyncRuntime.RecordReference<Member>
+    var tags: [Swift.String]
+    var note: Swift.String?
 
-    public init(
+    init(
         recordName: Swift.String = Foundation.UUID().uuidString,
         ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName,
         parent: SyncRuntime.RecordReference<SharedList>? = nil,
@@ -187,10 +187,10 @@ public struct ListItem: Swift.Sendable, Swift.Hashable {
 // MARK: - Sync bridge
 
 extension ListItem: SyncRuntime.SyncModel {
-    public static let recordType: Swift.String = "ListItem"
-    public static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private, .shared]
-    public static let parentRecordType: Swift.String? = "SharedList"
-    public static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
+    static let recordType: Swift.String = "ListItem"
+    static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private, .shared]
+    static let parentRecordType: Swift.String? = "SharedList"
+    static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
         SyncRuntime.FieldDescriptor(name: "text", type: .string),
         SyncRuntime.FieldDescriptor(name: "done", type: .bool),
         SyncRuntime.FieldDescriptor(name: "quantity", type: .double),
@@ -200,20 +200,20 @@ extension ListItem: SyncRuntime.SyncModel {
     ]
 
     /// Declared on `ListItem` itself, so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<ListItem>] {
+    static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<ListItem>] {
         [
             SyncRuntime.TombstoneKeyPath("recordName", \ListItem.recordName),
             SyncRuntime.TombstoneKeyPath("ownerName", \ListItem.ownerName),
         ]
     }
 
-    public var parentRecordName: Swift.String? { parent?.recordName }
+    var parentRecordName: Swift.String? { parent?.recordName }
 
-    public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
+    init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
         self.init(recordName: recordName, ownerName: ownerName, assignee: SyncRuntime.RecordReference.unset)
     }
 
-    public func encodeRemoteFields() -> SyncRuntime.EncodedFields {
+    func encodeRemoteFields() -> SyncRuntime.EncodedFields {
         var fields = SyncRuntime.EncodedFields(capacity: 6)
         fields.values["text"] = text.syncFieldValue
         fields.values["done"] = done.syncFieldValue
@@ -224,7 +224,7 @@ extension ListItem: SyncRuntime.SyncModel {
         return fields
     }
 
-    public mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
         parent = record.parentRecordName.map { SyncRuntime.RecordReference(recordName: $0) }
         if let value = try record.decode("text", as: Swift.String.self) { text = value }
         if let value = try record.decode("done", as: Swift.Bool.self) { done = value }

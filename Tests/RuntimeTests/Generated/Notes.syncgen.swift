@@ -6,21 +6,21 @@ import SyncRuntime
 
 /// A record of type `Note` in [private], from Notes.yaml.
 /// It publishes as `PublishedNote`.
-public struct Note: Swift.Sendable, Swift.Hashable {
+struct Note: Swift.Sendable, Swift.Hashable {
     /// The record's name: the same on every device and in the cloud.
-    public var recordName: Swift.String
+    var recordName: Swift.String
     /// The owner of the zone the record lives in.
-    public var ownerName: Swift.String
-    public var title: Swift.String
-    public var body: Swift.String
-    public var createdAt: Foundation.Date
-    public var pinned: Swift.Bool
+    var ownerName: Swift.String
+    var title: Swift.String
+    var body: Swift.String
+    var createdAt: Foundation.Date
+    var pinned: Swift.Bool
     /// The attached file's markers; the file lives in the asset cache.
-    public var cover: SyncRuntime.AssetReference?
+    var cover: SyncRuntime.AssetReference?
     /// Kept on this device: never uploaded, never overwritten by a pull.
-    public var draftCursor: Swift.Int64
+    var draftCursor: Swift.Int64
 
-    public init(
+    init(
         recordName: Swift.String = Foundation.UUID().uuidString,
         ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName,
         title: Swift.String = "Untitled",
@@ -44,10 +44,10 @@ public struct Note: Swift.Sendable, Swift.Hashable {
 // MARK: - Sync bridge
 
 extension Note: SyncRuntime.SyncModel {
-    public static let recordType: Swift.String = "Note"
-    public static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private]
-    public static let parentRecordType: Swift.String? = nil
-    public static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
+    static let recordType: Swift.String = "Note"
+    static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private]
+    static let parentRecordType: Swift.String? = nil
+    static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
         SyncRuntime.FieldDescriptor(name: "title", type: .string),
         SyncRuntime.FieldDescriptor(name: "body", type: .string),
         SyncRuntime.FieldDescriptor(name: "createdAt", type: .date),
@@ -57,20 +57,20 @@ extension Note: SyncRuntime.SyncModel {
     ]
 
     /// Declared on `Note` itself, so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<Note>] {
+    static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<Note>] {
         [
             SyncRuntime.TombstoneKeyPath("recordName", \Note.recordName),
             SyncRuntime.TombstoneKeyPath("ownerName", \Note.ownerName),
         ]
     }
 
-    public var parentRecordName: Swift.String? { nil }
+    var parentRecordName: Swift.String? { nil }
 
-    public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
+    init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
         self.init(recordName: recordName, ownerName: ownerName)
     }
 
-    public func encodeRemoteFields() -> SyncRuntime.EncodedFields {
+    func encodeRemoteFields() -> SyncRuntime.EncodedFields {
         var fields = SyncRuntime.EncodedFields(capacity: 6)
         fields.values["title"] = title.syncFieldValue
         fields.values["body"] = body.syncFieldValue
@@ -80,7 +80,7 @@ extension Note: SyncRuntime.SyncModel {
         return fields
     }
 
-    public mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
         if let value = try record.decode("title", as: Swift.String.self) { title = value }
         if let value = try record.decode("body", as: Swift.String.self) { body = value }
         if let value = try record.decode("createdAt", as: Foundation.Date.self) { createdAt = value }
@@ -92,9 +92,9 @@ extension Note: SyncRuntime.SyncModel {
 // MARK: - Asset
 
 extension Note: SyncRuntime.CacheableModel {
-    public static let assetFieldName: Swift.String = "cover"
+    static let assetFieldName: Swift.String = "cover"
 
-    public var assetReference: SyncRuntime.AssetReference? {
+    var assetReference: SyncRuntime.AssetReference? {
         get { cover }
         set { cover = newValue }
     }
@@ -103,10 +103,10 @@ extension Note: SyncRuntime.CacheableModel {
 // MARK: - Publishing
 
 extension Note: SyncRuntime.PublishableModel {
-    public typealias Projection = PublishedNote
+    typealias Projection = PublishedNote
 
     /// Copies the fields `PublishedNote` declares; a nil value keeps the published one.
-    public func project(onto projection: inout PublishedNote) {
+    func project(onto projection: inout PublishedNote) {
         projection.title = title
         projection.createdAt = createdAt
         if let cover { projection.cover = cover }
@@ -115,21 +115,21 @@ extension Note: SyncRuntime.PublishableModel {
 
 /// A record of type `PublishedNote` in [public], from Notes.yaml.
 /// It is the public projection of `Note`.
-public struct PublishedNote: Swift.Sendable, Swift.Hashable {
+struct PublishedNote: Swift.Sendable, Swift.Hashable {
     /// The record's name: the same on every device and in the cloud.
-    public var recordName: Swift.String
+    var recordName: Swift.String
     /// The owner of the zone the record lives in.
-    public var ownerName: Swift.String
-    public var title: Swift.String
-    public var createdAt: Foundation.Date
+    var ownerName: Swift.String
+    var title: Swift.String
+    var createdAt: Foundation.Date
     /// The attached file's markers; the file lives in the asset cache.
-    public var cover: SyncRuntime.AssetReference?
+    var cover: SyncRuntime.AssetReference?
     /// Owned by the server: never uploaded, always taken from the server.
-    public var likes: Swift.Int64
+    var likes: Swift.Int64
     /// Publication state, version and review: kept by the runtime.
-    public var publicationLifecycle: SyncRuntime.PublicationLifecycle
+    var publicationLifecycle: SyncRuntime.PublicationLifecycle
 
-    public init(
+    init(
         recordName: Swift.String = Foundation.UUID().uuidString,
         ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName,
         title: Swift.String = "",
@@ -151,10 +151,10 @@ public struct PublishedNote: Swift.Sendable, Swift.Hashable {
 // MARK: - Sync bridge
 
 extension PublishedNote: SyncRuntime.SyncModel {
-    public static let recordType: Swift.String = "PublishedNote"
-    public static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.public]
-    public static let parentRecordType: Swift.String? = nil
-    public static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
+    static let recordType: Swift.String = "PublishedNote"
+    static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.public]
+    static let parentRecordType: Swift.String? = nil
+    static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
         SyncRuntime.FieldDescriptor(name: "title", type: .string),
         SyncRuntime.FieldDescriptor(name: "createdAt", type: .date),
         SyncRuntime.FieldDescriptor(name: "cover", type: .asset, isOptional: true),
@@ -162,20 +162,20 @@ extension PublishedNote: SyncRuntime.SyncModel {
     ]
 
     /// Declared on `PublishedNote` itself, so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<PublishedNote>] {
+    static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<PublishedNote>] {
         [
             SyncRuntime.TombstoneKeyPath("recordName", \PublishedNote.recordName),
             SyncRuntime.TombstoneKeyPath("ownerName", \PublishedNote.ownerName),
         ]
     }
 
-    public var parentRecordName: Swift.String? { nil }
+    var parentRecordName: Swift.String? { nil }
 
-    public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
+    init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
         self.init(recordName: recordName, ownerName: ownerName)
     }
 
-    public func encodeRemoteFields() -> SyncRuntime.EncodedFields {
+    func encodeRemoteFields() -> SyncRuntime.EncodedFields {
         var fields = SyncRuntime.EncodedFields(capacity: 7)
         fields.values["title"] = title.syncFieldValue
         fields.values["createdAt"] = createdAt.syncFieldValue
@@ -184,7 +184,7 @@ extension PublishedNote: SyncRuntime.SyncModel {
         return fields
     }
 
-    public mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
         if let value = try record.decode("title", as: Swift.String.self) { title = value }
         if let value = try record.decode("createdAt", as: Foundation.Date.self) { createdAt = value }
         cover = try record.decodeAssetReference()
@@ -196,9 +196,9 @@ extension PublishedNote: SyncRuntime.SyncModel {
 // MARK: - Asset
 
 extension PublishedNote: SyncRuntime.CacheableModel {
-    public static let assetFieldName: Swift.String = "cover"
+    static let assetFieldName: Swift.String = "cover"
 
-    public var assetReference: SyncRuntime.AssetReference? {
+    var assetReference: SyncRuntime.AssetReference? {
         get { cover }
         set { cover = newValue }
     }
@@ -208,7 +208,7 @@ extension PublishedNote: SyncRuntime.CacheableModel {
 
 extension PublishedNote: SyncRuntime.PublicationGovernedModel {
     /// Asset contents are never fetched by catalog queries: readers download them on demand.
-    public static let catalogDesiredKeys: [Swift.String] = [
+    static let catalogDesiredKeys: [Swift.String] = [
         "title",
         "createdAt",
         "likes",
@@ -221,5 +221,5 @@ extension PublishedNote: SyncRuntime.PublicationGovernedModel {
         "reviewNote",
         "reviewedVersion",
     ]
-    public static let initialPublicationState: SyncRuntime.PublicationState = .listed
+    static let initialPublicationState: SyncRuntime.PublicationState = .listed
 }

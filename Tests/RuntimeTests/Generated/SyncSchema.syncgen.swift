@@ -4,22 +4,14 @@
 import SyncRuntime
 
 /// Every model of the schema, so the runtime registers them all in one call.
-public enum SyncSchema: SyncRuntime.SyncSchemaDefinition {
-    public static var models: [any SyncRuntime.SyncModel.Type] {
+enum SyncSchema: SyncRuntime.SyncSchemaDefinition {
+    static var models: [any SyncRuntime.SyncModel.Type] {
         [
             SharedList.self,
             Member.self,
             ListItem.self,
             Note.self,
             PublishedNote.self,
-            Data.self,
-            Task.self,
-            Date.self,
-            Author.self,
-            PublicAuthor.self,
-            Article.self,
-            PublicArticle.self,
-            Empty.self,
         ]
     }
 }

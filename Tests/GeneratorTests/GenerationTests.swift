@@ -1,0 +1,282 @@
+import Foundation
+import Testing
+import SyncGenerator
+
+/// Generates one schema (one file, `Schema.yaml`) and returns the model file's text.
+private func generated(_ yaml: String, access: CodeGenerator.AccessLevel = .internal) throws -> String {
+    try generatedFiles(["Schema.yaml": yaml], access: access)[0].contents
+}
+
+private func generatedFiles(_ files: [String: String], access: CodeGenerator.AccessLevel = .internal) throws -> [GeneratedFile] {
+    let result = validate(files)
+    let schema = try #require(result.schema, "\(result.rendered)")
+    let schemaFiles = files.keys.map { CodeGenerator.SchemaFile(path: $0, relativePath: $0) }
+    return try CodeGenerator(accessLevel: access).generate(schema, files: schemaFiles)
+}
+
+/// Whether `text` holds `snippet` as whole lines, ignoring indentation.
+private func contains(_ text: String, lines snippet: String) -> Bool {
+    let normalize = { (text: String) in text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n") }
+    return normalize(text).contains(normalize(snippet))
+}
+
+@Suite("Code generation: YAML in, Swift out, per construct")
+struct GenerationTests {
+    @Test func plainStructWithRecordNameOwnerAndDefaults() throws {
+        let swift = try generated("models:\n  Note:\n    fields:\n      title: { type: string, default: \"Untitled\" }\n      count: int\n")
+        #expect(contains(swift, lines: """
+            struct Note: Swift.Sendable, Swift.Hashable {
+            """))
+        #expect(contains(swift, lines: """
+            init(
+                recordName: Swift.String = Foundation.UUID().uuidString,
+                ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName,
+                title: Swift.String = "Untitled",
+                count: Swift.Int64 = 0
+            ) {
+            """))
+        #expect(!swift.contains("public "))
+    }
+
+    @Test func publicAccessMarksEveryDeclaration() throws {
+        let swift = try generated("models:\n  Note:\n    fields:\n      title: string\n", access: .public)
+        #expect(swift.contains("public struct Note"))
+        #expect(swift.contains("    public var title: Swift.String"))
+        #expect(swift.contains("    public func encodeRemoteFields()"))
+        #expect(swift.contains("    public init(emptyRecordNamed"))
+    }
+
+    @Test func keywordFieldNamesAreEscaped() throws {
+        let swift = try generated("models:\n  A:\n    fields:\n      default: string\n      in: { type: bool, optional: true }\n")
+        #expect(swift.contains("var `default`: Swift.String"))
+        #expect(swift.contains("self.`default` = `default`"))
+        #expect(swift.contains("fields.values[\"default\"] = `default`.syncFieldValue"))
+        #expect(swift.contains("`in` = try record.decode(\"in\", as: Swift.Bool.self)"))
+    }
+
+    @Test func everyTypeMapsToItsSwiftType() throws {
+        let swift = try generated("""
+            models:
+              A:
+                fields:
+                  s: string
+                  i: int
+                  d: double
+                  b: bool
+                  t: date
+                  x: data
+                  l: location
+                  f: asset
+                  r: { type: reference, to: A }
+                  o: { type: reference, to: A, optional: true }
+                  ls: { type: list, of: string }
+                  lr: { type: list, of: reference, to: A, onDelete: deleteSelf }
+            """)
+        for line in [
+            "var s: Swift.String", "var i: Swift.Int64", "var d: Swift.Double", "var b: Swift.Bool",
+            "var t: Foundation.Date", "var x: Foundation.Data", "var l: SyncRuntime.SyncLocation",
+            "var f: SyncRuntime.AssetReference?", "var r: SyncRuntime.RecordReference<A>",
+            "var o: SyncRuntime.RecordReference<A>?", "var ls: [Swift.String]", "var lr: [SyncRuntime.RecordReference<A>]",
+        ] {
+            #expect(swift.contains(line), "missing \(line)")
+        }
+        // A required reference has no zero value: the initializer asks for it.
+        #expect(swift.contains("        r: SyncRuntime.RecordReference<A>,\n"))
+        #expect(swift.contains("self.init(recordName: recordName, ownerName: ownerName, r: SyncRuntime.RecordReference.unset)"))
+    }
+
+    @Test func defaultLiteralsAreSpeltInSwift() throws {
+        let swift = try generated("""
+            models:
+              A:
+                fields:
+                  s: { type: string, default: "a \\"b\\" \\\\ \\n" }
+                  d: { type: double, default: 2 }
+                  t: { type: date, default: 1970-01-02 }
+                  n: { type: date, default: now }
+                  z: date
+                  l: { type: list, of: int, default: [1, -2] }
+            """)
+        #expect(swift.contains(#"s: Swift.String = "a \"b\" \\ \n","#))
+        #expect(swift.contains("d: Swift.Double = 2.0,"))
+        #expect(swift.contains("t: Foundation.Date = Foundation.Date(timeIntervalSince1970: 86400.0),"))
+        #expect(swift.contains("n: Foundation.Date = Foundation.Date(),"))
+        #expect(swift.contains("z: Foundation.Date = Foundation.Date(timeIntervalSince1970: 0),"))
+        #expect(swift.contains("l: [Swift.Int64] = [1, -2]"))
+    }
+
+    @Test func encoderSkipsLocalOnlyAndServerOwnedAndSeparatesEncrypted() throws {
+        let swift = try generated("""
+            models:
+              A:
+                fields:
+                  plain: string
+                  secret: { type: string, encrypted: true }
+                  mine: { type: string, localOnly: true }
+                  theirs: { type: int, serverOwned: true }
+            """)
+        #expect(contains(swift, lines: """
+            func encodeRemoteFields() -> SyncRuntime.EncodedFields {
+                var fields = SyncRuntime.EncodedFields(capacity: 2)
+                fields.values["plain"] = plain.syncFieldValue
+                fields.encryptedValues["secret"] = secret.syncFieldValue
+                return fields
+            }
+            """))
+        // The decoder takes server-owned values and never touches local-only ones.
+        #expect(contains(swift, lines: """
+                if let value = try record.decode("plain", as: Swift.String.self) { plain = value }
+                if let value = try record.decode("secret", as: Swift.String.self) { secret = value }
+                if let value = try record.decode("theirs", as: Swift.Int64.self) { theirs = value }
+            }
+            """))
+    }
+
+    @Test func referencesCarryTheSchemasDeleteAction() throws {  // trap: T3.7
+        let swift = try generated("models:\n  A:\n    fields:\n      a: { type: reference, to: A, onDelete: deleteSelf }\n      b: { type: reference, to: A, optional: true }\n")
+        #expect(swift.contains("if a.isSet { fields.values[\"a\"] = a.syncFieldValue(action: .deleteSelf) }"))
+        #expect(swift.contains("fields.values[\"b\"] = b?.syncFieldValue(action: .none)"))
+        #expect(swift.contains("type: .reference(recordType: \"A\", action: .deleteSelf)"))
+    }
+
+    @Test func parentIsTheRecordsParentNotAReference() throws {  // trap: T3.6
+        let swift = try generated("models:\n  L:\n    fields: {}\n  I:\n    parent: L\n    fields: {}\n")
+        #expect(swift.contains("var parent: SyncRuntime.RecordReference<L>?"))
+        #expect(swift.contains("static let parentRecordType: Swift.String? = \"L\""))
+        #expect(swift.contains("var parentRecordName: Swift.String? { parent?.recordName }"))
+        #expect(!swift.contains("fields.values[\"parent\"]"))
+    }
+
+    @Test func tombstoneKeyPathsAreDeclaredOnTheConcreteType() throws {  // trap: T6.1
+        let swift = try generated("models:\n  Note:\n    fields: {}\n")
+        #expect(contains(swift, lines: """
+            static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<Note>] {
+                [
+                    SyncRuntime.TombstoneKeyPath("recordName", \\Note.recordName),
+                    SyncRuntime.TombstoneKeyPath("ownerName", \\Note.ownerName),
+                ]
+            }
+            """))
+    }
+
+    @Test func scopesAndSharing() throws {
+        let swift = try generated("models:\n  L:\n    scopes: [private, shared]\n    shareable: true\n    fields:\n      name: string\n")
+        #expect(swift.contains("static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private, .shared]"))
+        #expect(swift.contains("extension L: SyncRuntime.ShareableModel {"))
+        #expect(swift.contains("var shareTitle: Swift.String { name }"))
+    }
+
+    @Test func catalogDeclaresDesiredKeysAndInitialStateAsRequirements() throws {  // trap: T11.1, T12.4, T12.5
+        let swift = try generated("""
+            models:
+              P:
+                scopes: [public]
+                catalog: { initialState: delisted, governed: true }
+                fields:
+                  title: string
+                  cover: asset
+                  mine: { type: bool, localOnly: true }
+            """)
+        #expect(contains(swift, lines: """
+            extension P: SyncRuntime.PublicationGovernedModel {
+                /// Asset contents are never fetched by catalog queries: readers download them on demand.
+                static let catalogDesiredKeys: [Swift.String] = [
+                    "title",
+                    "assetSuffix",
+                    "assetSize",
+            """))
+        #expect(!swift.contains("\"assetData\""))
+        #expect(swift.contains("static let initialPublicationState: SyncRuntime.PublicationState = .delisted"))
+        #expect(swift.contains("publicationLifecycle: SyncRuntime.PublicationLifecycle = SyncRuntime.PublicationLifecycle(state: .delisted)"))
+        #expect(swift.contains("fields.encodePublicationLifecycle(publicationLifecycle)"))
+    }
+
+    @Test func draftProjectsExactlyTheProjectionsFields() throws {  // trap: T10.4
+        let swift = try generated("""
+            models:
+              D:
+                publishAs: P
+                fields:
+                  title: string
+                  note: { type: string, optional: true }
+                  secret: string
+              P:
+                scopes: [public]
+                fields:
+                  title: string
+                  note: { type: string, optional: true }
+                  views: { type: int, serverOwned: true }
+            """)
+        #expect(contains(swift, lines: """
+            extension D: SyncRuntime.PublishableModel {
+                typealias Projection = P
+
+                /// Copies the fields `P` declares; a nil value keeps the published one.
+                func project(onto projection: inout P) {
+                    projection.title = title
+                    if let note { projection.note = note }
+                }
+            }
+            """))
+    }
+
+    @Test func schemaListNamesEveryModelAndLocksTheRuntimeVersion() throws {  // trap: T1.1
+        let files = try generatedFiles(["b.yaml": "models:\n  B:\n    fields: {}\n", "a.yaml": "models:\n  A:\n    fields: {}\n"])
+        #expect(files.map(\.name) == ["a.syncgen.swift", "b.syncgen.swift", "SyncSchema.syncgen.swift"])
+        let list = files[2].contents
+        #expect(contains(list, lines: """
+            enum SyncSchema: SyncRuntime.SyncSchemaDefinition {
+                static var models: [any SyncRuntime.SyncModel.Type] {
+                    [
+                        A.self,
+                        B.self,
+                    ]
+                }
+            }
+            """))
+        #expect(list.contains("private struct SyncgenRuntimeVersionCheck: SyncRuntime.SyncgenRuntimeAPIVersion1 {}"))
+    }
+
+    @Test func headerNamesTheSourceAndForbidsEditing() throws {
+        let files = try generatedFiles(["Lists/Items.yaml": "models:\n  A:\n    fields: {}\n"])
+        #expect(files[0].name == "Lists+Items.syncgen.swift")
+        #expect(files[0].contents.hasPrefix("// Generated by syncgen \(SyncgenVersion.current) from Lists/Items.yaml.\n// Do not edit: change the schema and build again.\n"))
+    }
+
+    @Test func anEmptySchemaFileStillGetsItsFile() throws {
+        let files = try generatedFiles(["Empty.yaml": "# nothing yet\n", "A.yaml": "models:\n  A:\n    fields: {}\n"])
+        #expect(files.map(\.name) == ["A.syncgen.swift", "Empty.syncgen.swift", "SyncSchema.syncgen.swift"])
+        #expect(files[1].contents.hasSuffix("import Foundation\nimport SyncRuntime\n"))
+    }
+
+    @Test func outputIsDeterministic() throws {
+        let files = ["b.yaml": "models:\n  B:\n    fields: { x: string }\n", "a.yaml": "models:\n  A:\n    fields: { y: int }\n"]
+        let first = try generatedFiles(files)
+        let again = try generatedFiles(files)
+        #expect(first == again)
+    }
+
+    @Test(arguments: [
+        ("Notes.yaml", "Notes.syncgen.swift"),
+        ("Notes.yml", "Notes.syncgen.swift"),
+        ("Lists/Items.yaml", "Lists+Items.syncgen.swift"),
+        ("a/b/c.d.yaml", "a+b+c.d.syncgen.swift"),
+        ("NoExtension", "NoExtension.syncgen.swift"),
+    ])
+    func fileNamingRule(_ input: String, _ output: String) {
+        #expect(GeneratedFileNaming.outputName(forSchemaAt: input) == output)
+    }
+
+    @Test func clashingOutputNamesAreRefused() {
+        guard case .failure(let clash) = GeneratedFileNaming.outputNames(forSchemasAt: ["Notes.yaml", "notes.yml"]) else {
+            Issue.record("expected a clash")
+            return
+        }
+        #expect(clash.description == "schema files 'Notes.yaml' and 'notes.yml' would both generate 'notes.syncgen.swift'; rename one of them")
+        guard case .failure(let listClash) = GeneratedFileNaming.outputNames(forSchemasAt: ["SyncSchema.yaml"]) else {
+            Issue.record("expected a clash with the schema list")
+            return
+        }
+        #expect(listClash.description.contains("the name of the generated list of models"))
+    }
+}

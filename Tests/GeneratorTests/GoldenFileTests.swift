@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+import SyncGenerator
+
+/// Generated code is checked in where a target compiles and exercises it:
+/// - Examples/Schemas -> Tests/RuntimeTests/Generated (internal access, the runtime tests' models);
+/// - Tests/GeneratedCoverage/Schema -> Tests/GeneratedCoverage/Generated (public access, a module of
+///   its own because its models are named `Data`, `Date` and `Task`).
+/// Regenerate with `SYNCGEN_UPDATE_GOLDENS=1 swift test --filter GoldenFileTests`, then review the
+/// diff before committing.
+@Suite("Golden files: generated code for the example schemas")
+struct GoldenFileTests {
+    struct Golden: Sendable, CustomTestStringConvertible {
+        var schemaFolder: String
+        var outputFolder: String
+        var access: CodeGenerator.AccessLevel
+
+        var testDescription: String { schemaFolder }
+    }
+
+    static let goldens = [
+        Golden(schemaFolder: "Examples/Schemas", outputFolder: "Tests/RuntimeTests/Generated", access: .internal),
+        Golden(schemaFolder: "Tests/GeneratedCoverage/Schema", outputFolder: "Tests/GeneratedCoverage/Generated", access: .public),
+    ]
+
+    static func generate(_ golden: Golden) throws -> [GeneratedFile] {
+        let url = repositoryRoot.appendingPathComponent(golden.schemaFolder)
+        var sources: [SchemaSource] = []
+        var files: [CodeGenerator.SchemaFile] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() where name.hasSuffix(".yaml") {
+            let path = "\(golden.schemaFolder)/\(name)"
+            sources.append(SchemaSource(path: path, bytes: Array(try Data(contentsOf: url.appendingPathComponent(name)))))
+            files.append(CodeGenerator.SchemaFile(path: path, relativePath: name))
+        }
+        let result = SchemaPipeline().validate(sources)
+        let schema = try #require(result.schema, "\(result.rendered)")
+        return try CodeGenerator(accessLevel: golden.access).generate(schema, files: files)
+    }
+
+    @Test(arguments: goldens)
+    func goldenFilesAreUpToDate(_ golden: Golden) throws {
+        let generated = try Self.generate(golden)
+        let folder = repositoryRoot.appendingPathComponent(golden.outputFolder)
+        if ProcessInfo.processInfo.environment["SYNCGEN_UPDATE_GOLDENS"] == "1" {
+            for file in generated {
+                try Data(file.contents.utf8).write(to: folder.appendingPathComponent(file.name))
+            }
+        }
+        let onDisk = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }.sorted()
+        #expect(onDisk == generated.map(\.name).sorted())
+        for file in generated {
+            let text = try String(contentsOf: folder.appendingPathComponent(file.name), encoding: .utf8)
+            #expect(text == file.contents, "\(golden.outputFolder)/\(file.name) is stale: run SYNCGEN_UPDATE_GOLDENS=1 swift test --filter GoldenFileTests and review the diff")
+        }
+    }
+}

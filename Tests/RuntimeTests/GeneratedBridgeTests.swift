@@ -1,0 +1,218 @@
+import Foundation
+import GeneratedCoverage
+import Testing
+import SyncRuntime
+
+// The coverage models are named after standard types; these names keep the tests readable.
+typealias DataModel = GeneratedCoverage.Data
+typealias TaskModel = GeneratedCoverage.Task
+typealias DateModel = GeneratedCoverage.Date
+
+
+/// The generated bridge, exercised: the golden files are compiled into GeneratedCoverage and this target.
+@Suite("Generated bridge: encode, decode, project")
+struct GeneratedBridgeTests {
+    /// A `Data` model (the coverage model of every type) with a value in every field.
+    static func filledData() -> DataModel {
+        DataModel(
+            recordName: "data-1", text: "hello", count: 42, ratio: 1.5, flag: false,
+            stamp: Date(timeIntervalSince1970: 1_000), created: Date(timeIntervalSince1970: 2_000),
+            blob: Foundation.Data([1, 2, 3]), place: SyncLocation(latitude: 48.1, longitude: 11.6),
+            maybeText: "maybe", maybeCount: 7, maybeRatio: 0.5, maybeFlag: true,
+            maybeStamp: Date(timeIntervalSince1970: 3_000), maybeBlob: Foundation.Data([9]),
+            maybePlace: SyncLocation(latitude: 1, longitude: 2), words: ["x", "y"], numbers: [1, 2],
+            ratios: [0.1], flags: [true, false], stamps: [Date(timeIntervalSince1970: 4_000)],
+            blobs: [Foundation.Data([4])], places: [SyncLocation(latitude: 3, longitude: 4)],
+            maybeWords: ["z"], default: "keyword", class: 5, in: true, secret: "s3cret",
+            secretBytes: Foundation.Data([7]), cursor: 99, views: 12)
+    }
+
+    @Test func everyTypeRoundTripsThroughARecord() throws {
+        var original = Self.filledData()
+        let record = original.makeRecord()
+        let decoded = try DataModel(record: record)
+        // Local-only and server-owned values do not travel up: the decoded copy has their defaults.
+        #expect(decoded.cursor == 3 && decoded.views == 0)
+        original.cursor = 3
+        original.views = 0
+        #expect(decoded == original)
+    }
+
+    @Test func boolsTravelAsInt64AndReferencesAsNames() {
+        let task = TaskModel(recordName: "t", title: "T", data: RecordReference(recordName: "d"), related: [RecordReference(recordName: "t2")])
+        let fields = task.encodeRemoteFields().values
+        #expect(Self.filledData().encodeRemoteFields().values["flag"] == .int64(0))
+        #expect(fields["data"] == .reference(SyncReference(recordName: "d", action: .deleteSelf)))  // trap: T3.7
+        #expect(fields["related"] == .list([.reference(SyncReference(recordName: "t2", action: .none))]))
+        #expect(fields["maybeData"] == nil)
+    }
+
+    @Test func encryptedFieldsGoToTheEncryptedSetAndLocalOnlyAndServerOwnedNowhere() {
+        let encoded = Self.filledData().encodeRemoteFields()
+        #expect(encoded.encryptedValues.keys.sorted() == ["secret", "secretBytes"])
+        #expect(encoded.values["secret"] == nil)
+        #expect(encoded.values["cursor"] == nil && encoded.encryptedValues["cursor"] == nil)
+        #expect(encoded.values["views"] == nil)
+    }
+
+    @Test func pullNeverOverwritesLocalOnlyAndAlwaysTakesServerOwned() throws {
+        var local = Self.filledData()
+        var record = local.makeRecord()
+        record.fields["cursor"] = .int64(1)  // a stray value from another client must not win
+        record.fields["views"] = .int64(500)
+        try local.applyRemoteFields(from: record)
+        #expect(local.cursor == 99)
+        #expect(local.views == 500)
+    }
+
+    @Test func missingRemoteValuesClearOptionalsAndKeepRequiredFields() throws {
+        var local = Self.filledData()
+        let empty = SyncRecord(recordType: DataModel.recordType, id: RecordID(recordName: "data-1", zoneID: local.zoneID()))
+        try local.applyRemoteFields(from: empty)
+        #expect(local.maybeText == nil && local.maybeCount == nil && local.maybeWords == nil && local.in == nil)
+        #expect(local.text == "hello" && local.count == 42 && local.words == ["x", "y"])
+    }
+
+    @Test func aWrongTypedRemoteFieldIsAnErrorNamingRecordAndField() {
+        var record = Self.filledData().makeRecord()
+        record.fields["count"] = .string("forty-two")
+        #expect(throws: FieldDecodingError(recordType: "Data", recordName: "data-1", field: "count", expected: "int64", found: "string")) {
+            _ = try DataModel(record: record)
+        }
+        let error = FieldDecodingError(recordType: "Data", recordName: "data-1", field: "count", expected: "int64", found: "string")
+        #expect(error.description == "Data record 'data-1': field 'count' holds string, expected int64")
+    }
+
+    @Test func aWrongTypedListElementIsAnError() {
+        var record = Self.filledData().makeRecord()
+        record.fields["numbers"] = .list([.int64(1), .string("two")])
+        #expect(throws: FieldDecodingError.self) { _ = try DataModel(record: record) }
+        var task = TaskModel(recordName: "t", title: "T", data: RecordReference(recordName: "d")).makeRecord()
+        task.fields["related"] = .list([.string("not a reference")])
+        #expect(throws: FieldDecodingError.self) { _ = try TaskModel(record: task) }
+    }
+
+    @Test func tombstoneKeyPathsReadTheModelsOwnValues() {  // trap: T6.1, T6.2
+        let note = Note(recordName: "n-1", ownerName: "alice")
+        let kept = Note.tombstoneKeyPaths.map { ($0.name, note[keyPath: $0.keyPath]) }
+        #expect(kept.map(\.0) == ["recordName", "ownerName"])
+        #expect(kept.map(\.1) == ["n-1", "alice"])
+    }
+
+    @Test func parentTravelsAsTheRecordsParent() throws {  // trap: T3.6
+        let item = ListItem(recordName: "i", ownerName: "bob", parent: RecordReference(recordName: "list"), assignee: .unset)
+        let record = item.makeRecord()
+        #expect(record.parentRecordName == "list")
+        #expect(record.parentID == RecordID(recordName: "list", zoneID: record.id.zoneID))
+        #expect(record.fields["parent"] == nil)
+        #expect(try ListItem(record: record).parent == RecordReference(recordName: "list"))
+        #expect(ListItem.parentRecordType == "SharedList")
+    }
+
+    @Test func anUnsetRequiredReferenceIsNotUploaded() {
+        let item = ListItem(assignee: .unset)
+        #expect(item.encodeRemoteFields().values["assignee"] == nil)
+    }
+
+    @Test func recordTypeAndScopesComeFromTheSchema() {
+        #expect(TaskModel.recordType == "TaskRecord")
+        #expect(DateModel.syncScopes == [.private, .shared])
+        #expect(PublicArticle.syncScopes == [.public])
+        #expect(Note.syncScopes == [.private])
+    }
+
+    @Test func assetMarkersTravelAndTheFileDoesNot() throws {
+        var article = Article(recordName: "a", headline: "H", author: RecordReference(recordName: "au"), cover: AssetReference(suffix: "jpg", byteSize: 1234), privateNotes: "")
+        let fields = article.encodeRemoteFields().values
+        #expect(fields["assetSuffix"] == .string("jpg") && fields["assetSize"] == .int64(1234))
+        #expect(fields["cover"] == nil && fields["assetData"] == nil)
+        #expect(try Article(record: article.makeRecord()).cover == AssetReference(suffix: "jpg", byteSize: 1234))
+        #expect(Article.assetFieldName == "cover")
+        article.assetReference = nil
+        #expect(article.cover == nil)
+    }
+}
+
+@Suite("Generated publishing and catalog conformances")
+struct GeneratedPublishingTests {
+    static func article() -> Article {
+        Article(
+            recordName: "art", headline: "Headline", subtitle: "Sub", author: RecordReference(recordName: "au"),
+            coauthors: [RecordReference(recordName: "co")], cover: AssetReference(suffix: "png", byteSize: 10),
+            privateNotes: "do not publish")
+    }
+
+    @Test func projectionCopiesExactlyTheDeclaredFields() {
+        let projection = Self.article().makeProjection()
+        #expect(projection.recordName == "art")
+        #expect(projection.ownerName == SyncConstants.currentUserOwnerName)
+        #expect(projection.headline == "Headline" && projection.subtitle == "Sub")
+        #expect(projection.author == RecordReference<PublicAuthor>(recordName: "au"))
+        #expect(projection.coauthors == [RecordReference<PublicAuthor>(recordName: "co")])
+        #expect(projection.cover == AssetReference(suffix: "png", byteSize: 10))
+        let published = projection.encodeRemoteFields().values
+        #expect(published["privateNotes"] == nil)
+        #expect(!published.values.contains(.string("do not publish")))
+    }
+
+    @Test func aNilOptionalKeepsThePublishedValue() {  // trap: T10.4
+        var projection = Self.article().makeProjection()
+        var draft = Self.article()
+        draft.subtitle = nil
+        draft.cover = nil
+        draft.headline = "New"
+        draft.project(onto: &projection)
+        #expect(projection.subtitle == "Sub" && projection.cover == AssetReference(suffix: "png", byteSize: 10))
+        #expect(projection.headline == "New")
+    }
+
+    @Test func projectionKeepsItsOwnServerOwnedAndLocalOnlyFields() {
+        var projection = Self.article().makeProjection()
+        projection.likes = 7
+        projection.bookmarked = true
+        Self.article().project(onto: &projection)
+        #expect(projection.likes == 7 && projection.bookmarked)
+    }
+
+    /// Reads the catalog requirements the way the runtime does: from generic code.
+    private func catalogSettings<Model: PublicCatalogModel>(_ type: Model.Type) -> ([String], PublicationState) {
+        (Model.catalogDesiredKeys, Model.initialPublicationState)
+    }
+
+    @Test func catalogSettingsAreRequirementsSeenFromGenericCode() {  // trap: T11.1, T12.4, T12.5
+        let (keys, state) = catalogSettings(PublicAuthor.self)
+        #expect(keys == ["name"] + RecordFieldNames.publicationLifecycleFields)
+        #expect(state == .delisted)
+        let (articleKeys, articleState) = catalogSettings(PublicArticle.self)
+        #expect(articleKeys.contains("assetSuffix") && articleKeys.contains("assetSize") && !articleKeys.contains("assetData"))
+        #expect(articleKeys.contains("likes") && !articleKeys.contains("bookmarked") && !articleKeys.contains("cover"))
+        #expect(articleState == .listed)
+        #expect(PublicAuthor().publicationLifecycle.state == .delisted)
+    }
+
+    @Test func reviewFieldsAreNeverUploadedButAlwaysRead() throws {  // trap: T11.4
+        var projection = Self.article().makeProjection()
+        projection.publicationLifecycle = PublicationLifecycle(state: .listed, version: 3, publishedAt: Date(timeIntervalSince1970: 5), reviewState: "approved", reviewNote: "ok", reviewedVersion: 2)
+        var record = projection.makeRecord()
+        for field in RecordFieldNames.publicationServerFields {
+            #expect(record.fields[field] == nil, "\(field) was uploaded")
+        }
+        #expect(record.fields["publicationVersion"] == .int64(3))
+        record.fields["reviewState"] = .string("rejected")
+        record.fields["reviewNote"] = .string("spam")
+        try projection.applyRemoteFields(from: record)
+        #expect(projection.publicationLifecycle.reviewState == "rejected" && projection.publicationLifecycle.reviewNote == "spam")
+        #expect(projection.publicationLifecycle.reviewedVersion == nil)
+        #expect(projection.publicationLifecycle.version == 3)
+    }
+
+    @Test func shareRootsExposeATitle() {
+        #expect(SharedList(title: "Groceries").shareTitle == "Groceries")
+        #expect(DateModel(name: "Party").shareTitle == "Party")
+    }
+
+    @Test func theSchemaListsEveryModel() {  // trap: T1.1
+        #expect(GeneratedCoverage.SyncSchema.models.map { $0.recordType } == ["Data", "TaskRecord", "Date", "Author", "PublicAuthor", "Article", "PublicArticle", "Empty"])
+        #expect(SyncSchema.models.map { $0.recordType } == ["SharedList", "Member", "ListItem", "Note", "PublishedNote"])
+    }
+}

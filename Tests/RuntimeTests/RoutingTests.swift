@@ -1,0 +1,58 @@
+import Testing
+import SyncRuntime
+
+@Suite("Routing: which database a record lives in, decided in one place")
+struct RoutingTests {
+    private let me = SyncConstants.currentUserOwnerName
+
+    @Test func privateModelsRouteByOwner() {
+        #expect(DatabaseScope.resolve(scopes: [.private], ownerName: me) == .private)
+        #expect(DatabaseScope.resolve(scopes: [.private, .shared], ownerName: me) == .private)
+        #expect(DatabaseScope.resolve(scopes: [.private, .shared], ownerName: "_alice") == .shared)
+        #expect(DatabaseScope.resolve(scopes: [.private], ownerName: "") == .private)
+    }
+
+    @Test func publicModelsAlwaysRouteToThePublicDatabase() {
+        #expect(DatabaseScope.resolve(scopes: [.public], ownerName: me) == .public)
+        #expect(DatabaseScope.resolve(scopes: [.public], ownerName: "_alice") == .public)
+    }
+
+    @Test func publicIsToldByZoneNameNeverByOwner() {  // trap: T7.1
+        // The private default zone and the public zone have the same owner name.
+        let privateDefault = ZoneID(zoneName: "SomeZone", ownerName: me)
+        #expect(privateDefault.scope == .private)
+        #expect(SyncConstants.publicZone.scope == .public)
+        #expect(SyncConstants.publicZone.ownerName == privateDefault.ownerName)
+        #expect(ZoneID(zoneName: "SyncgenZone", ownerName: "_bob").scope == .shared)
+    }
+
+    @Test func savesAndDeletesShareOneRoutingRule() {
+        let note = Note(recordName: "n", ownerName: me)
+        #expect(note.zoneID() == ZoneID(zoneName: SyncConstants.defaultSyncZoneName, ownerName: me))
+        #expect(note.makeRecord().id.zoneID == ZoneID.routing(scopes: Note.syncScopes, ownerName: me))
+        let published = PublishedNote(recordName: "n", ownerName: "_someone")
+        #expect(published.zoneID() == SyncConstants.publicZone)
+        #expect(published.resolvedScope == .public)
+        let item = ListItem(recordName: "i", ownerName: "_alice", assignee: .unset)
+        #expect(item.zoneID(syncZoneName: "Lists") == ZoneID(zoneName: "Lists", ownerName: "_alice"))
+        #expect(item.resolvedScope == .shared)
+    }
+
+    @Test func scopeIsDerivedFromTheZone() {
+        let id = RecordID(recordName: "r", zoneID: SyncConstants.publicZone)
+        #expect(id.scope == .public)
+        #expect(RecordID(recordName: "r", zoneID: ZoneID(zoneName: "Z", ownerName: "_x")).scope == .shared)
+    }
+
+    @Test func aDraftAndItsProjectionAreTwoRecords() {  // trap: T3.1 (the dedup key includes the scope)
+        let draft = Note(recordName: "same").makeRecord()
+        let projection = PublishedNote(recordName: "same").makeRecord()
+        #expect(draft.id.recordName == projection.id.recordName)
+        #expect(draft.id.dedupKey == "private#same")
+        #expect(projection.id.dedupKey == "public#same")
+    }
+
+    @Test func schemaWordsMatchTheRuntimesScopes() {
+        #expect(DatabaseScope.allCases.map(\.rawValue) == ["private", "shared", "public"])
+    }
+}
