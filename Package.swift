@@ -37,8 +37,9 @@ let package = Package(
         // Benchmarks, run in release: `swift run -c release syncgen-bench`.
         .executableTarget(
             name: "syncgen-bench",
-            dependencies: ["SyncGenerator"],
-            path: "Sources/syncgen-bench"
+            dependencies: ["SyncGenerator", "SyncRuntime"],
+            path: "Sources/syncgen-bench",
+            exclude: ["Schema"]
         ),
         .testTarget(
             name: "SyncGeneratorTests",

@@ -50,7 +50,7 @@ struct GenerationTests {
         let swift = try generated("models:\n  A:\n    fields:\n      default: string\n      in: { type: bool, optional: true }\n")
         #expect(swift.contains("var `default`: Swift.String"))
         #expect(swift.contains("self.`default` = `default`"))
-        #expect(swift.contains("fields.values[\"default\"] = `default`.syncFieldValue"))
+        #expect(swift.contains("fields.values.append(\"default\", `default`.syncFieldValue)"))
         #expect(swift.contains("`in` = try record.decode(\"in\", as: Swift.Bool.self)"))
     }
 
@@ -118,8 +118,8 @@ struct GenerationTests {
         #expect(contains(swift, lines: """
             func encodeRemoteFields() -> SyncRuntime.EncodedFields {
                 var fields = SyncRuntime.EncodedFields(capacity: 2)
-                fields.values["plain"] = plain.syncFieldValue
-                fields.encryptedValues["secret"] = secret.syncFieldValue
+                fields.values.append("plain", plain.syncFieldValue)
+                fields.encryptedValues.append("secret", secret.syncFieldValue)
                 return fields
             }
             """))
@@ -134,8 +134,8 @@ struct GenerationTests {
 
     @Test func referencesCarryTheSchemasDeleteAction() throws {  // trap: T3.7
         let swift = try generated("models:\n  A:\n    fields:\n      a: { type: reference, to: A, onDelete: deleteSelf }\n      b: { type: reference, to: A, optional: true }\n")
-        #expect(swift.contains("if a.isSet { fields.values[\"a\"] = a.syncFieldValue(action: .deleteSelf) }"))
-        #expect(swift.contains("fields.values[\"b\"] = b?.syncFieldValue(action: .none)"))
+        #expect(swift.contains("if a.isSet { fields.values.append(\"a\", a.syncFieldValue(action: .deleteSelf)) }"))
+        #expect(swift.contains("if let b { fields.values.append(\"b\", b.syncFieldValue(action: .none)) }"))
         #expect(swift.contains("type: .reference(recordType: \"A\", action: .deleteSelf)"))
     }
 
@@ -144,7 +144,7 @@ struct GenerationTests {
         #expect(swift.contains("var parent: SyncRuntime.RecordReference<L>?"))
         #expect(swift.contains("static let parentRecordType: Swift.String? = \"L\""))
         #expect(swift.contains("var parentRecordName: Swift.String? { parent?.recordName }"))
-        #expect(!swift.contains("fields.values[\"parent\"]"))
+        #expect(!swift.contains("\"parent\""))
     }
 
     @Test func tombstoneKeyPathsAreDeclaredOnTheConcreteType() throws {  // trap: T6.1

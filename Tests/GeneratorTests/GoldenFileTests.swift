@@ -6,6 +6,7 @@ import SyncGenerator
 /// - Examples/Schemas -> Tests/RuntimeTests/Generated (internal access, the runtime tests' models);
 /// - Tests/GeneratedCoverage/Schema -> Tests/GeneratedCoverage/Generated (public access, a module of
 ///   its own because its models are named `Data`, `Date` and `Task`).
+/// - Sources/syncgen-bench/Schema -> Sources/syncgen-bench/Generated (the bridge benchmark's model).
 /// Regenerate with `SYNCGEN_UPDATE_GOLDENS=1 swift test --filter GoldenFileTests`, then review the
 /// diff before committing.
 @Suite("Golden files: generated code for the example schemas")
@@ -21,6 +22,7 @@ struct GoldenFileTests {
     static let goldens = [
         Golden(schemaFolder: "Examples/Schemas", outputFolder: "Tests/RuntimeTests/Generated", access: .internal),
         Golden(schemaFolder: "Tests/GeneratedCoverage/Schema", outputFolder: "Tests/GeneratedCoverage/Generated", access: .public),
+        Golden(schemaFolder: "Sources/syncgen-bench/Schema", outputFolder: "Sources/syncgen-bench/Generated", access: .internal),
     ]
 
     static func generate(_ golden: Golden) throws -> [GeneratedFile] {

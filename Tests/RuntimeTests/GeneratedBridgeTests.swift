@@ -49,7 +49,7 @@ struct GeneratedBridgeTests {
 
     @Test func encryptedFieldsGoToTheEncryptedSetAndLocalOnlyAndServerOwnedNowhere() {
         let encoded = Self.filledData().encodeRemoteFields()
-        #expect(encoded.encryptedValues.keys.sorted() == ["secret", "secretBytes"])
+        #expect(encoded.encryptedValues.names.sorted() == ["secret", "secretBytes"])
         #expect(encoded.values["secret"] == nil)
         #expect(encoded.values["cursor"] == nil && encoded.encryptedValues["cursor"] == nil)
         #expect(encoded.values["views"] == nil)

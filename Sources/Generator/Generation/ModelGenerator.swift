@@ -180,18 +180,24 @@ struct ModelGenerator {
             body.line("var fields = SyncRuntime.EncodedFields(capacity: \(capacity))")
             for field in uploadedFields {
                 let identifier = SwiftSpelling.identifier(field.name)
+                let set = field.isEncrypted ? "fields.encryptedValues.append" : "fields.values.append"
                 let key = SwiftSpelling.stringLiteral(field.name)
-                let target = field.isEncrypted ? "fields.encryptedValues[\(key)]" : "fields.values[\(key)]"
+                let value: String
                 switch field.type {
                 case .asset:
                     body.line("fields.encodeAssetReference(\(identifier))")
-                case .reference(_, let action) where !field.isOptional:
-                    body.line("if \(identifier).isSet { \(target) = \(identifier).syncFieldValue(action: .\(action.rawValue)) }")
+                    continue
                 case .reference(_, let action), .list(.reference(_, let action)):
-                    let optionalChain = field.isOptional ? "?" : ""
-                    body.line("\(target) = \(identifier)\(optionalChain).syncFieldValue(action: .\(action.rawValue))")
+                    value = "\(identifier).syncFieldValue(action: .\(action.rawValue))"
                 default:
-                    body.line("\(target) = \(identifier)\(field.isOptional ? "?" : "").syncFieldValue")
+                    value = "\(identifier).syncFieldValue"
+                }
+                if field.isOptional {
+                    body.line("if let \(identifier) { \(set)(\(key), \(value)) }")
+                } else if case .reference = field.type {
+                    body.line("if \(identifier).isSet { \(set)(\(key), \(value)) }")
+                } else {
+                    body.line("\(set)(\(key), \(value))")
                 }
             }
             if isGoverned {

@@ -169,34 +169,34 @@ extension Data: SyncRuntime.SyncModel {
 
     public func encodeRemoteFields() -> SyncRuntime.EncodedFields {
         var fields = SyncRuntime.EncodedFields(capacity: 28)
-        fields.values["text"] = text.syncFieldValue
-        fields.values["count"] = count.syncFieldValue
-        fields.values["ratio"] = ratio.syncFieldValue
-        fields.values["flag"] = flag.syncFieldValue
-        fields.values["stamp"] = stamp.syncFieldValue
-        fields.values["created"] = created.syncFieldValue
-        fields.values["blob"] = blob.syncFieldValue
-        fields.values["place"] = place.syncFieldValue
-        fields.values["maybeText"] = maybeText?.syncFieldValue
-        fields.values["maybeCount"] = maybeCount?.syncFieldValue
-        fields.values["maybeRatio"] = maybeRatio?.syncFieldValue
-        fields.values["maybeFlag"] = maybeFlag?.syncFieldValue
-        fields.values["maybeStamp"] = maybeStamp?.syncFieldValue
-        fields.values["maybeBlob"] = maybeBlob?.syncFieldValue
-        fields.values["maybePlace"] = maybePlace?.syncFieldValue
-        fields.values["words"] = words.syncFieldValue
-        fields.values["numbers"] = numbers.syncFieldValue
-        fields.values["ratios"] = ratios.syncFieldValue
-        fields.values["flags"] = flags.syncFieldValue
-        fields.values["stamps"] = stamps.syncFieldValue
-        fields.values["blobs"] = blobs.syncFieldValue
-        fields.values["places"] = places.syncFieldValue
-        fields.values["maybeWords"] = maybeWords?.syncFieldValue
-        fields.values["default"] = `default`.syncFieldValue
-        fields.values["class"] = `class`.syncFieldValue
-        fields.values["in"] = `in`?.syncFieldValue
-        fields.encryptedValues["secret"] = secret.syncFieldValue
-        fields.encryptedValues["secretBytes"] = secretBytes?.syncFieldValue
+        fields.values.append("text", text.syncFieldValue)
+        fields.values.append("count", count.syncFieldValue)
+        fields.values.append("ratio", ratio.syncFieldValue)
+        fields.values.append("flag", flag.syncFieldValue)
+        fields.values.append("stamp", stamp.syncFieldValue)
+        fields.values.append("created", created.syncFieldValue)
+        fields.values.append("blob", blob.syncFieldValue)
+        fields.values.append("place", place.syncFieldValue)
+        if let maybeText { fields.values.append("maybeText", maybeText.syncFieldValue) }
+        if let maybeCount { fields.values.append("maybeCount", maybeCount.syncFieldValue) }
+        if let maybeRatio { fields.values.append("maybeRatio", maybeRatio.syncFieldValue) }
+        if let maybeFlag { fields.values.append("maybeFlag", maybeFlag.syncFieldValue) }
+        if let maybeStamp { fields.values.append("maybeStamp", maybeStamp.syncFieldValue) }
+        if let maybeBlob { fields.values.append("maybeBlob", maybeBlob.syncFieldValue) }
+        if let maybePlace { fields.values.append("maybePlace", maybePlace.syncFieldValue) }
+        fields.values.append("words", words.syncFieldValue)
+        fields.values.append("numbers", numbers.syncFieldValue)
+        fields.values.append("ratios", ratios.syncFieldValue)
+        fields.values.append("flags", flags.syncFieldValue)
+        fields.values.append("stamps", stamps.syncFieldValue)
+        fields.values.append("blobs", blobs.syncFieldValue)
+        fields.values.append("places", places.syncFieldValue)
+        if let maybeWords { fields.values.append("maybeWords", maybeWords.syncFieldValue) }
+        fields.values.append("default", `default`.syncFieldValue)
+        fields.values.append("class", `class`.syncFieldValue)
+        if let `in` { fields.values.append("in", `in`.syncFieldValue) }
+        fields.encryptedValues.append("secret", secret.syncFieldValue)
+        if let secretBytes { fields.encryptedValues.append("secretBytes", secretBytes.syncFieldValue) }
         return fields
     }
 
@@ -299,11 +299,11 @@ extension Task: SyncRuntime.SyncModel {
 
     public func encodeRemoteFields() -> SyncRuntime.EncodedFields {
         var fields = SyncRuntime.EncodedFields(capacity: 7)
-        fields.values["title"] = title.syncFieldValue
-        if data.isSet { fields.values["data"] = data.syncFieldValue(action: .deleteSelf) }
-        fields.values["maybeData"] = maybeData?.syncFieldValue(action: .none)
-        fields.values["related"] = related.syncFieldValue(action: .none)
-        fields.values["maybeRelated"] = maybeRelated?.syncFieldValue(action: .none)
+        fields.values.append("title", title.syncFieldValue)
+        if data.isSet { fields.values.append("data", data.syncFieldValue(action: .deleteSelf)) }
+        if let maybeData { fields.values.append("maybeData", maybeData.syncFieldValue(action: .none)) }
+        fields.values.append("related", related.syncFieldValue(action: .none))
+        if let maybeRelated { fields.values.append("maybeRelated", maybeRelated.syncFieldValue(action: .none)) }
         fields.encodeAssetReference(attachment)
         return fields
     }
@@ -375,7 +375,7 @@ extension Date: SyncRuntime.SyncModel {
 
     public func encodeRemoteFields() -> SyncRuntime.EncodedFields {
         var fields = SyncRuntime.EncodedFields(capacity: 1)
-        fields.values["name"] = name.syncFieldValue
+        fields.values.append("name", name.syncFieldValue)
         return fields
     }
 
@@ -441,8 +441,8 @@ extension Author: SyncRuntime.SyncModel {
 
     public func encodeRemoteFields() -> SyncRuntime.EncodedFields {
         var fields = SyncRuntime.EncodedFields(capacity: 2)
-        fields.values["name"] = name.syncFieldValue
-        fields.values["email"] = email.syncFieldValue
+        fields.values.append("name", name.syncFieldValue)
+        fields.values.append("email", email.syncFieldValue)
         return fields
     }
 
@@ -513,7 +513,7 @@ extension PublicAuthor: SyncRuntime.SyncModel {
 
     public func encodeRemoteFields() -> SyncRuntime.EncodedFields {
         var fields = SyncRuntime.EncodedFields(capacity: 4)
-        fields.values["name"] = name.syncFieldValue
+        fields.values.append("name", name.syncFieldValue)
         fields.encodePublicationLifecycle(publicationLifecycle)
         return fields
     }
@@ -607,12 +607,12 @@ extension Article: SyncRuntime.SyncModel {
 
     public func encodeRemoteFields() -> SyncRuntime.EncodedFields {
         var fields = SyncRuntime.EncodedFields(capacity: 7)
-        fields.values["headline"] = headline.syncFieldValue
-        fields.values["subtitle"] = subtitle?.syncFieldValue
-        if author.isSet { fields.values["author"] = author.syncFieldValue(action: .none) }
-        fields.values["coauthors"] = coauthors.syncFieldValue(action: .none)
+        fields.values.append("headline", headline.syncFieldValue)
+        if let subtitle { fields.values.append("subtitle", subtitle.syncFieldValue) }
+        if author.isSet { fields.values.append("author", author.syncFieldValue(action: .none)) }
+        fields.values.append("coauthors", coauthors.syncFieldValue(action: .none))
         fields.encodeAssetReference(cover)
-        fields.values["privateNotes"] = privateNotes.syncFieldValue
+        fields.values.append("privateNotes", privateNotes.syncFieldValue)
         return fields
     }
 
@@ -729,10 +729,10 @@ extension PublicArticle: SyncRuntime.SyncModel {
 
     public func encodeRemoteFields() -> SyncRuntime.EncodedFields {
         var fields = SyncRuntime.EncodedFields(capacity: 9)
-        fields.values["headline"] = headline.syncFieldValue
-        fields.values["subtitle"] = subtitle?.syncFieldValue
-        if author.isSet { fields.values["author"] = author.syncFieldValue(action: .none) }
-        fields.values["coauthors"] = coauthors.syncFieldValue(action: .none)
+        fields.values.append("headline", headline.syncFieldValue)
+        if let subtitle { fields.values.append("subtitle", subtitle.syncFieldValue) }
+        if author.isSet { fields.values.append("author", author.syncFieldValue(action: .none)) }
+        fields.values.append("coauthors", coauthors.syncFieldValue(action: .none))
         fields.encodeAssetReference(cover)
         fields.encodePublicationLifecycle(publicationLifecycle)
         return fields

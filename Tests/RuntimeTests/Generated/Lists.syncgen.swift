@@ -59,9 +59,9 @@ extension SharedList: SyncRuntime.SyncModel {
 
     func encodeRemoteFields() -> SyncRuntime.EncodedFields {
         var fields = SyncRuntime.EncodedFields(capacity: 3)
-        fields.values["title"] = title.syncFieldValue
-        fields.values["color"] = color?.syncFieldValue
-        fields.encryptedValues["pin"] = pin?.syncFieldValue
+        fields.values.append("title", title.syncFieldValue)
+        if let color { fields.values.append("color", color.syncFieldValue) }
+        if let pin { fields.encryptedValues.append("pin", pin.syncFieldValue) }
         return fields
     }
 
@@ -133,8 +133,8 @@ extension Member: SyncRuntime.SyncModel {
 
     func encodeRemoteFields() -> SyncRuntime.EncodedFields {
         var fields = SyncRuntime.EncodedFields(capacity: 2)
-        fields.values["displayName"] = displayName.syncFieldValue
-        fields.values["role"] = role.syncFieldValue
+        fields.values.append("displayName", displayName.syncFieldValue)
+        fields.values.append("role", role.syncFieldValue)
         return fields
     }
 
@@ -215,12 +215,12 @@ extension ListItem: SyncRuntime.SyncModel {
 
     func encodeRemoteFields() -> SyncRuntime.EncodedFields {
         var fields = SyncRuntime.EncodedFields(capacity: 6)
-        fields.values["text"] = text.syncFieldValue
-        fields.values["done"] = done.syncFieldValue
-        fields.values["quantity"] = quantity.syncFieldValue
-        if assignee.isSet { fields.values["assignee"] = assignee.syncFieldValue(action: .none) }
-        fields.values["tags"] = tags.syncFieldValue
-        fields.values["note"] = note?.syncFieldValue
+        fields.values.append("text", text.syncFieldValue)
+        fields.values.append("done", done.syncFieldValue)
+        fields.values.append("quantity", quantity.syncFieldValue)
+        if assignee.isSet { fields.values.append("assignee", assignee.syncFieldValue(action: .none)) }
+        fields.values.append("tags", tags.syncFieldValue)
+        if let note { fields.values.append("note", note.syncFieldValue) }
         return fields
     }
 

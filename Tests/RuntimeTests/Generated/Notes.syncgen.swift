@@ -72,10 +72,10 @@ extension Note: SyncRuntime.SyncModel {
 
     func encodeRemoteFields() -> SyncRuntime.EncodedFields {
         var fields = SyncRuntime.EncodedFields(capacity: 6)
-        fields.values["title"] = title.syncFieldValue
-        fields.values["body"] = body.syncFieldValue
-        fields.values["createdAt"] = createdAt.syncFieldValue
-        fields.values["pinned"] = pinned.syncFieldValue
+        fields.values.append("title", title.syncFieldValue)
+        fields.values.append("body", body.syncFieldValue)
+        fields.values.append("createdAt", createdAt.syncFieldValue)
+        fields.values.append("pinned", pinned.syncFieldValue)
         fields.encodeAssetReference(cover)
         return fields
     }
@@ -177,8 +177,8 @@ extension PublishedNote: SyncRuntime.SyncModel {
 
     func encodeRemoteFields() -> SyncRuntime.EncodedFields {
         var fields = SyncRuntime.EncodedFields(capacity: 7)
-        fields.values["title"] = title.syncFieldValue
-        fields.values["createdAt"] = createdAt.syncFieldValue
+        fields.values.append("title", title.syncFieldValue)
+        fields.values.append("createdAt", createdAt.syncFieldValue)
         fields.encodeAssetReference(cover)
         fields.encodePublicationLifecycle(publicationLifecycle)
         return fields

@@ -189,7 +189,7 @@ extension EncodedFields {
     @inlinable
     public mutating func encodeAssetReference(_ asset: AssetReference?) {
         guard let asset else { return }
-        values[RecordFieldNames.assetSuffix] = .string(asset.suffix)
-        values[RecordFieldNames.assetSize] = .int64(asset.byteSize)
+        values.append(RecordFieldNames.assetSuffix, .string(asset.suffix))
+        values.append(RecordFieldNames.assetSize, .int64(asset.byteSize))
     }
 }

@@ -5,9 +5,9 @@ import Foundation
 public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
     public var recordType: String
     public var id: RecordID
-    public var fields: [String: SyncFieldValue]
+    public var fields: RecordFields
     /// Values CloudKit stores end-to-end encrypted.
-    public var encryptedFields: [String: SyncFieldValue]
+    public var encryptedFields: RecordFields
     /// The name of the CKRecord.parent (action none). A parent always lives in its child's zone,
     /// so moving a record to another zone moves its parent reference with it.
     public var parentRecordName: String?
@@ -17,8 +17,8 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
     public var modificationDate: Date?
 
     public init(
-        recordType: String, id: RecordID, fields: [String: SyncFieldValue] = [:],
-        encryptedFields: [String: SyncFieldValue] = [:], parentRecordName: String? = nil,
+        recordType: String, id: RecordID, fields: RecordFields = [:],
+        encryptedFields: RecordFields = [:], parentRecordName: String? = nil,
         changeTag: String? = nil, modificationDate: Date? = nil
     ) {
         self.recordType = recordType
@@ -36,13 +36,14 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A field's value, wherever it is stored (encrypted or not).
+    @inlinable
     public subscript(field name: String) -> SyncFieldValue? {
-        encryptedFields[name] ?? fields[name]
+        // Most records have no encrypted values: skip that lookup when there is nothing to find.
+        encryptedFields.isEmpty ? fields[name] : encryptedFields[name] ?? fields[name]
     }
 
     public var description: String {
-        let all = fields.merging(encryptedFields.mapValues { $0 }) { plain, _ in plain }
-        let list = all.keys.sorted().map { "\($0): \(all[$0]!)" }.joined(separator: ", ")
-        return "\(recordType) \(id) {\(list)}"
+        let encrypted = encryptedFields.isEmpty ? "" : " encrypted \(encryptedFields)"
+        return "\(recordType) \(id) \(fields)\(encrypted)"
     }
 }

@@ -44,10 +44,10 @@ extension EncodedFields {
     /// and never leave the device.
     @inlinable
     public mutating func encodePublicationLifecycle(_ lifecycle: PublicationLifecycle) {
-        values[RecordFieldNames.publicationState] = .string(lifecycle.state.rawValue)
-        values[RecordFieldNames.publicationVersion] = .int64(lifecycle.version)
+        values.append(RecordFieldNames.publicationState, .string(lifecycle.state.rawValue))
+        values.append(RecordFieldNames.publicationVersion, .int64(lifecycle.version))
         if let publishedAt = lifecycle.publishedAt {
-            values[RecordFieldNames.publishedAt] = .date(publishedAt)
+            values.append(RecordFieldNames.publishedAt, .date(publishedAt))
         }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A record field's value, shaped like CloudKit's: a schema `bool` travels as `int64` (0 or 1), a
 /// reference as a record name within the record's own zone, an asset as a local file.
-public indirect enum SyncFieldValue: Hashable, Sendable, CustomStringConvertible {
+public enum SyncFieldValue: Hashable, Sendable, CustomStringConvertible {
     case string(String)
     case int64(Int64)
     case double(Double)
