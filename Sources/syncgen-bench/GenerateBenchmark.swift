@@ -20,16 +20,11 @@ enum GenerateBenchmark {
             let generate = Measurement.bestSeconds { _ = try! generator.generate(schema, files: files) }
             let total = validate + generate
             let growth = previous.map { String(format: "%6.1fx", total / $0) } ?? "      -"
-            print("  \(pad(count, 6)) \(pad(bytes, 13)) \(Measurement.milliseconds(validate)) \(Measurement.milliseconds(generate)) \(Measurement.milliseconds(total))   \(growth)")
+            print("  \(Measurement.pad(count, 6)) \(Measurement.pad(bytes, 13)) \(Measurement.milliseconds(validate)) \(Measurement.milliseconds(generate)) \(Measurement.milliseconds(total))   \(growth)")
             previous = total
             largest = total
         }
         print("  target: 1,000 models under \(Int(target * 1000)) ms: \(largest < target ? "met" : "MISSED")")
         return largest < target
-    }
-
-    private static func pad(_ number: Int, _ width: Int) -> String {
-        let text = String(number)
-        return String(repeating: " ", count: max(0, width - text.count)) + text
     }
 }

@@ -26,4 +26,10 @@ enum Measurement {
     static func milliseconds(_ seconds: Double) -> String {
         String(format: "%9.2f ms", seconds * 1000)
     }
+
+    /// `number` right-aligned in `width` columns.
+    static func pad(_ number: Int, _ width: Int) -> String {
+        let text = String(number)
+        return String(repeating: " ", count: max(0, width - text.count)) + text
+    }
 }

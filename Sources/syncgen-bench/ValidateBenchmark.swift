@@ -22,7 +22,7 @@ enum ValidateBenchmark {
             }
             let seconds = Measurement.bestSeconds { _ = pipeline.validate(sources) }
             let growth = previous.map { String(format: "%6.1fx", seconds / $0) } ?? "      -"
-            print("  \(pad(count, 6)) \(pad(bytes, 8)) \(Measurement.milliseconds(yamlOnly)) \(Measurement.milliseconds(seconds)) \(String(format: "%8.3f ms", seconds * 1000 / Double(count)))   \(growth)")
+            print("  \(Measurement.pad(count, 6)) \(Measurement.pad(bytes, 8)) \(Measurement.milliseconds(yamlOnly)) \(Measurement.milliseconds(seconds)) \(String(format: "%8.3f ms", seconds * 1000 / Double(count)))   \(growth)")
             previous = seconds
             largest = seconds
         }
@@ -30,10 +30,5 @@ enum ValidateBenchmark {
         print("  target: 1,000 models under \(Int(target * 1000)) ms: \(verdict); growth near 10x per 10x models is linear")
         print(String(format: "  peak memory: %.1f MiB", Measurement.peakMemoryMiB()))
         return largest < target
-    }
-
-    private static func pad(_ number: Int, _ width: Int) -> String {
-        let text = String(number)
-        return String(repeating: " ", count: max(0, width - text.count)) + text
     }
 }
