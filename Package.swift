@@ -16,10 +16,18 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
+        // SQLite, wrapped once by SyncRuntime's Infrastructure/SQLite.
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
         // The sync engine generated code talks to. Its Domain also holds the facts the generator
         // must agree with (reserved names, CloudKit limits, the API version).
         .target(
             name: "SyncRuntime",
+            dependencies: ["CSQLite"],
             path: "Sources/Runtime"
         ),
         // Schema loading -> validation -> code generation. Pure stages, no file system access.

@@ -1,3 +1,5 @@
+import SyncRuntime
+
 /// Swift's rules for the names syncgen generates, in one place.
 public enum SwiftNaming {
     /// Words that must be written in backticks to be used as a property name.

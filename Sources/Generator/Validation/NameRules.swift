@@ -1,3 +1,5 @@
+import SyncRuntime
+
 /// Rule 3 (names) and rule 4 (reserved names).
 extension ValidationContext {
     mutating func checkNames() {

@@ -1,6 +1,5 @@
-import SyncRuntime
-
-/// CloudKit's rules for record type and field names, in one place.
+/// CloudKit's rules for record type and field names, in one place: the schema validator and
+/// LocalCloud both check names with it.
 public enum CloudKitNaming {
     /// Longest record type or field name CloudKit accepts.
     public static let maxNameLength = CloudKitLimits.maxNameLength
@@ -22,6 +21,6 @@ public enum CloudKitNaming {
 }
 
 extension Unicode.Scalar {
-    var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
-    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+    public var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+    public var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

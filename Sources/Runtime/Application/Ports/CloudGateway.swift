@@ -1,0 +1,228 @@
+import Foundation
+
+/// The cloud, as the sync engine sees it: CloudKit's own operations, for one device signed in to
+/// one account. `LocalCloud` implements it everywhere; a CloudKit-backed gateway does on Apple
+/// platforms.
+///
+/// Every call is one request and may fail as a whole with a `CloudError` (network, account, rate
+/// limits, request limits). Modify requests report each item's outcome separately.
+public protocol CloudGateway: Sendable {
+    /// The device's account status.
+    func accountStatus() async throws(CloudError) -> AccountStatus
+
+    /// The signed-in user's record name: the `ownerName` others see on this user's zones.
+    func userRecordName() async throws(CloudError) -> String
+
+    /// Creates zones in the private database (saving an existing zone does nothing).
+    func saveZones(_ zones: [ZoneID]) async throws(CloudError)
+
+    /// Deletes zones from the private database, with their records.
+    func deleteZones(_ zones: [ZoneID]) async throws(CloudError)
+
+    /// Saves and deletes records (and shares) in one database.
+    func modify(_ request: ModifyRequest, in scope: DatabaseScope) async throws(CloudError) -> ModifyResult
+
+    /// Records by ID, each with its own outcome (`unknownItem` for one that does not exist).
+    /// `desiredKeys` nil fetches every field.
+    func fetchRecords(_ ids: [RecordID], desiredKeys: [String]?, in scope: DatabaseScope) async throws(CloudError) -> [RecordID: Result<SyncRecord, CloudError>]
+
+    /// Zones of a private or shared database that changed or went away since `token`.
+    func fetchDatabaseChanges(in scope: DatabaseScope, since token: ChangeToken?) async throws(CloudError) -> DatabaseChanges
+
+    /// Records of one zone saved or deleted since `token`, at most `resultsLimit` at a time.
+    func fetchZoneChanges(in zone: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int?) async throws(CloudError) -> ZoneChanges
+
+    /// One page of a query (the public database's only way to read records).
+    func query(_ query: RecordQuery, in scope: DatabaseScope) async throws(CloudError) -> QueryPage
+
+    /// The shares (`cloudkit.share` records) by ID, as `fetchRecords` does for records.
+    func fetchShares(_ ids: [RecordID], in scope: DatabaseScope) async throws(CloudError) -> [RecordID: Result<ShareRecord, CloudError>]
+
+    /// Accepts a share: its zone appears in this user's shared database.
+    func acceptShare(_ metadata: ShareMetadata) async throws(CloudError)
+
+    /// Registers a subscription; the cloud then notifies this device when it fires.
+    func saveSubscription(_ subscription: CloudSubscription) async throws(CloudError)
+
+    /// Notifications for this device's subscriptions. Subscribing late loses nothing that is still
+    /// pending.
+    func notifications() -> AsyncStream<CloudNotification>
+}
+
+/// Records and shares to save, and records to delete, in one database: one request.
+public struct ModifyRequest: Sendable, Hashable {
+    public var recordsToSave: [SyncRecord]
+    public var sharesToSave: [ShareRecord]
+    public var recordIDsToDelete: [RecordID]
+    public var savePolicy: SavePolicy
+
+    public init(
+        recordsToSave: [SyncRecord] = [], sharesToSave: [ShareRecord] = [], recordIDsToDelete: [RecordID] = [],
+        savePolicy: SavePolicy = .ifServerRecordUnchanged
+    ) {
+        self.recordsToSave = recordsToSave
+        self.sharesToSave = sharesToSave
+        self.recordIDsToDelete = recordIDsToDelete
+        self.savePolicy = savePolicy
+    }
+
+    /// Items in the request: CloudKit's limit counts saves (shares included) and deletions.
+    public var itemCount: Int { recordsToSave.count + sharesToSave.count + recordIDsToDelete.count }
+}
+
+/// Each item's outcome: saved records come back with their new change tags.
+public struct ModifyResult: Sendable {
+    public var savedRecords: [RecordID: Result<SyncRecord, CloudError>]
+    public var savedShares: [RecordID: Result<ShareRecord, CloudError>]
+    public var deletedRecords: [RecordID: Result<Void, CloudError>]
+
+    public init(
+        savedRecords: [RecordID: Result<SyncRecord, CloudError>] = [:],
+        savedShares: [RecordID: Result<ShareRecord, CloudError>] = [:],
+        deletedRecords: [RecordID: Result<Void, CloudError>] = [:]
+    ) {
+        self.savedRecords = savedRecords
+        self.savedShares = savedShares
+        self.deletedRecords = deletedRecords
+    }
+
+    /// Every failed item's error.
+    public var itemErrors: [RecordID: CloudError] {
+        var errors: [RecordID: CloudError] = [:]
+        for (id, result) in savedRecords { if case .failure(let error) = result { errors[id] = error } }
+        for (id, result) in savedShares { if case .failure(let error) = result { errors[id] = error } }
+        for (id, result) in deletedRecords { if case .failure(let error) = result { errors[id] = error } }
+        return errors
+    }
+
+    /// `partialFailure` carrying each item's error, or nil when every item succeeded.
+    public var partialFailure: CloudError? {
+        let errors = itemErrors
+        guard !errors.isEmpty else { return nil }
+        return CloudError(.partialFailure, "\(errors.count) of \(savedRecords.count + savedShares.count + deletedRecords.count) items failed", itemErrors: errors)
+    }
+}
+
+/// Why a zone left a database.
+public enum ZoneDeletionReason: String, Sendable, Hashable, Codable {
+    /// Deleted by a client (or, in the shared database, the share ended for this user).
+    case deleted
+    /// The user deleted the app's data from Settings.
+    case purged
+    /// The user reset their encrypted data.
+    case encryptedDataReset
+}
+
+public struct DatabaseChanges: Sendable, Hashable {
+    public var changedZones: [ZoneID]
+    public var deletedZones: [ZoneID: ZoneDeletionReason]
+    public var newToken: ChangeToken
+    public var moreComing: Bool
+
+    public init(changedZones: [ZoneID], deletedZones: [ZoneID: ZoneDeletionReason], newToken: ChangeToken, moreComing: Bool) {
+        self.changedZones = changedZones
+        self.deletedZones = deletedZones
+        self.newToken = newToken
+        self.moreComing = moreComing
+    }
+}
+
+/// A deleted record: its ID and the type it had.
+public struct DeletedRecord: Sendable, Hashable {
+    public var id: RecordID
+    public var recordType: String
+
+    public init(id: RecordID, recordType: String) {
+        self.id = id
+        self.recordType = recordType
+    }
+}
+
+public struct ZoneChanges: Sendable, Hashable {
+    /// Saved records, in the order they changed.
+    public var changedRecords: [SyncRecord]
+    /// Shares saved in the zone (a share is a record too).
+    public var changedShares: [ShareRecord]
+    public var deletedRecords: [DeletedRecord]
+    public var newToken: ChangeToken
+    public var moreComing: Bool
+
+    public init(changedRecords: [SyncRecord], changedShares: [ShareRecord], deletedRecords: [DeletedRecord], newToken: ChangeToken, moreComing: Bool) {
+        self.changedRecords = changedRecords
+        self.changedShares = changedShares
+        self.deletedRecords = deletedRecords
+        self.newToken = newToken
+        self.moreComing = moreComing
+    }
+}
+
+/// A query for records of one type: all of them, or those whose fields equal given values.
+public struct RecordQuery: Sendable, Hashable {
+    public var recordType: String
+    /// Fields that must equal these values (all of them).
+    public var equalTo: RecordFields
+    /// Sort order: field names, ascending; records without the field sort first.
+    public var sortedBy: [String]
+    /// The fields to return; nil returns all. Asset contents are transferred only when the
+    /// asset's field is desired.
+    public var desiredKeys: [String]?
+    public var resultsLimit: Int?
+    /// Where the previous page ended.
+    public var cursor: QueryCursor?
+
+    public init(
+        recordType: String, equalTo: RecordFields = [:], sortedBy: [String] = [], desiredKeys: [String]? = nil,
+        resultsLimit: Int? = nil, cursor: QueryCursor? = nil
+    ) {
+        self.recordType = recordType
+        self.equalTo = equalTo
+        self.sortedBy = sortedBy
+        self.desiredKeys = desiredKeys
+        self.resultsLimit = resultsLimit
+        self.cursor = cursor
+    }
+}
+
+public struct QueryCursor: Sendable, Hashable, Codable {
+    public var value: String
+
+    public init(_ value: String) {
+        self.value = value
+    }
+}
+
+public struct QueryPage: Sendable, Hashable {
+    public var records: [SyncRecord]
+    /// Set when more records match: pass it in the next query.
+    public var cursor: QueryCursor?
+
+    public init(records: [SyncRecord], cursor: QueryCursor?) {
+        self.records = records
+        self.cursor = cursor
+    }
+}
+
+/// What a device subscribes to.
+public enum CloudSubscription: Sendable, Hashable {
+    /// Any change in the user's private or shared database.
+    case database(id: String, scope: DatabaseScope)
+    /// Any change to public records of one type.
+    case query(id: String, recordType: String)
+
+    public var id: String {
+        switch self {
+        case .database(let id, _), .query(let id, _): id
+        }
+    }
+}
+
+/// A subscription fired.
+public struct CloudNotification: Sendable, Hashable {
+    public var subscriptionID: String
+    public var scope: DatabaseScope
+
+    public init(subscriptionID: String, scope: DatabaseScope) {
+        self.subscriptionID = subscriptionID
+        self.scope = scope
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+
+/// A CloudKit-faithful cloud on this machine: private, shared and public databases for any number
+/// of accounts, with CloudKit's rules, limits and errors (docs/LocalCloud.md lists them). The
+/// engine, the tests and the example sync through it; no iCloud account is needed.
+///
+/// In memory for tests, or in one SQLite file that several processes open at once, each acting
+/// as devices of some users. Both modes run the same code over the same tables. Time comes from
+/// an injected clock; nothing sleeps. Faults are injected deterministically.
+public final class LocalCloud: Sendable {
+    public struct Configuration: Sendable {
+        /// Records per page of zone changes when the client sets no limit.
+        public var zoneChangesPageSize = 200
+        /// Zones per page of database changes.
+        public var databaseChangesPageSize = 100
+        /// Records per query page when the query sets no limit.
+        public var queryPageSize = 100
+        /// Where fetched assets are written for devices to read.
+        public var downloadsFolder: URL
+
+        public init(downloadsFolder: URL? = nil) {
+            self.downloadsFolder = downloadsFolder
+                ?? FileManager.default.temporaryDirectory.appendingPathComponent("LocalCloud-\(UUID().uuidString)")
+        }
+    }
+
+    struct DeviceState {
+        var account: String?
+        var networkAvailable = true
+        var streams: [UUID: AsyncStream<CloudNotification>.Continuation] = [:]
+    }
+
+    struct State {
+        let server: LocalCloudServer
+        var devices: [String: DeviceState] = [:]
+        var faults = FaultPlan()
+    }
+
+    let configuration: Configuration
+    let state: Locked<State>
+
+    private init(location: SQLiteDatabase.Location, clock: any SyncClock, configuration: Configuration) throws {
+        self.configuration = configuration
+        let store = try LocalCloudStore(location)
+        state = Locked(State(server: LocalCloudServer(store: store, clock: clock, downloads: configuration.downloadsFolder)))
+    }
+
+    /// A cloud that lives as long as this object, in memory.
+    public static func inMemory(clock: any SyncClock = SystemClock(), configuration: Configuration = Configuration()) throws -> LocalCloud {
+        try LocalCloud(location: .memory, clock: clock, configuration: configuration)
+    }
+
+    /// A cloud in one SQLite file, created if missing, shared with every process that opens it.
+    public static func file(at url: URL, clock: any SyncClock = SystemClock(), configuration: Configuration = Configuration()) throws -> LocalCloud {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        return try LocalCloud(location: .file(url), clock: clock, configuration: configuration)
+    }
+
+    // MARK: - Accounts and devices
+
+    /// The user record name others see for an account.
+    public static func userRecordName(forAccount account: String) -> String {
+        LocalCloudServer.userRecordName(forAccount: account)
+    }
+
+    /// Creates an account (nothing happens if it exists), available.
+    public func addAccount(_ account: String) throws {
+        try withServer { try $0.ensureAccount(account) }
+    }
+
+    public func setAccountStatus(_ account: String, _ status: AccountStatus) throws {
+        try withServer { try $0.setAccountStatus(account, status) }
+    }
+
+    /// A device of this process, signed in to `account` (nil: signed out), which is created if
+    /// it does not exist yet. Asking for a device again gives the same device, signed in anew.
+    public func device(_ name: String, account: String?) throws -> LocalCloudDevice {
+        try signIn(name, account: account)
+        return LocalCloudDevice(cloud: self, name: name)
+    }
+
+    /// Signs a device in to another account (created if needed), or out (nil).
+    public func signIn(_ device: String, account: String?) throws {
+        if let account { try addAccount(account) }
+        state.withLock { $0.devices[device, default: DeviceState()].account = account }
+    }
+
+    /// Cuts a device off the network (or reconnects it).
+    public func setNetworkAvailable(_ available: Bool, for device: String) {
+        state.withLock { $0.devices[device, default: DeviceState()].networkAvailable = available }
+    }
+
+    /// What a participant opening the owner's share link learns.
+    public func shareMetadata(for share: ShareRecord, ownerAccount: String) -> ShareMetadata {
+        ShareMetadata(
+            shareID: RecordID(recordName: share.id.recordName, zoneID: ZoneID(zoneName: share.id.zoneID.zoneName, ownerName: Self.userRecordName(forAccount: ownerAccount))),
+            ownerName: Self.userRecordName(forAccount: ownerAccount), rootRecordName: share.rootRecordName, title: share.title)
+    }
+
+    // MARK: - What happens outside the app
+
+    /// The user deletes the app's iCloud data from Settings: the zone is purged, fetches report
+    /// `userDeletedZone`.
+    public func purgeZone(_ zoneName: String, ofAccount account: String) throws {
+        try withServer { server in
+            try server.removeZone(StoredZone(owner: Self.userRecordName(forAccount: account), name: zoneName), purged: true)
+        }
+    }
+
+    /// The server forgets a zone's history: every change token issued for it so far expires.
+    public func expireChangeTokens(zone zoneName: String, ofAccount account: String) throws {
+        try withServer { server in
+            let seq = try server.store.nextSequence()
+            try server.database.query("UPDATE zones SET min_token_seq = ? WHERE owner = ? AND name = ?", [.integer(seq), .text(Self.userRecordName(forAccount: account)), .text(zoneName)])
+        }
+    }
+
+    // MARK: - Faults
+
+    /// Makes requests fail as `fault` says, before any random fault.
+    public func inject(_ fault: ScriptedFault) {
+        state.withLock { $0.faults.scripted.append(fault) }
+    }
+
+    /// Makes requests fail at random (nil stops it).
+    public func injectRandomFaults(_ faults: RandomFaults?) {
+        state.withLock { $0.faults.random = faults }
+    }
+
+    // MARK: - Running requests
+
+    /// Runs `body` on the server in one transaction, as `device`'s request of `kind`: the network,
+    /// the account and injected faults come first; notifications go out after the commit.
+    func perform<T>(_ kind: CloudRequestKind, device: String, allowsNoAccount: Bool = false, _ body: (LocalCloudServer, Caller) throws -> T) throws(CloudError) -> T {
+        var deliveries: [(AsyncStream<CloudNotification>.Continuation, CloudNotification)] = []
+        defer { for (stream, notification) in deliveries { stream.yield(notification) } }
+        return try state.withLock { (state: inout State) throws(CloudError) -> T in
+            let deviceState = state.devices[device, default: DeviceState()]
+            guard deviceState.networkAvailable else { throw CloudError(.networkUnavailable, "the device is offline") }
+            let server = state.server
+            let caller = Caller(device: device, account: deviceState.account)
+            let lost = try Self.sqlite {
+                try server.store.count("requests.\(kind.rawValue)")
+                if let fault = state.faults.fault(for: kind, account: deviceState.account) {
+                    guard fault.code == .serverResponseLost else { throw fault }
+                    return true
+                }
+                return false
+            }
+            if !allowsNoAccount || deviceState.account != nil {
+                try Self.checkAccount(try Self.sqlite { try server.accountStatus(deviceState.account) })
+            }
+            let value = try Self.sqlite { try server.database.transaction { try body(server, caller) } }
+            // Notifications queued for this process's devices are delivered now.
+            let pending = try Self.sqlite {
+                try state.devices.keys.sorted().map { (name: $0, notifications: try server.takeNotifications(for: $0)) }
+            }
+            for (name, notifications) in pending where !notifications.isEmpty {
+                let streams = Array(state.devices[name]?.streams.values ?? [:].values)
+                for notification in notifications {
+                    for stream in streams { deliveries.append((stream, notification)) }
+                }
+            }
+            if lost { throw CloudError(.serverResponseLost, "the request was applied but its reply was lost") }
+            return value
+        }
+    }
+
+    private static func checkAccount(_ status: AccountStatus) throws(CloudError) {
+        switch status {
+        case .available: return
+        case .noAccount, .restricted: throw CloudError(.notAuthenticated, "the device's iCloud account is \(status.rawValue)")
+        case .temporarilyUnavailable: throw CloudError(.accountTemporarilyUnavailable, "the iCloud account is temporarily unavailable")
+        }
+    }
+
+    /// Runs store code, turning store failures into the errors a client sees: CloudKit errors as
+    /// they are; a lock held too long by another process as `zoneBusy`.
+    static func sqlite<T>(_ body: () throws -> T) throws(CloudError) -> T {
+        do {
+            return try body()
+        } catch let error as CloudError {
+            throw error
+        } catch let error as SQLiteError where error.isBusy {
+            throw CloudError(.zoneBusy, "the store is busy: \(error)", retryAfter: 1)
+        } catch {
+            throw CloudError(.serviceUnavailable, "LocalCloud failed: \(error)", retryAfter: 1)
+        }
+    }
+
+    func withServer<T>(_ body: (LocalCloudServer) throws -> T) throws -> T {
+        try state.withLock { state in try state.server.database.transaction { try body(state.server) } }
+    }
+
+    func addStream(_ continuation: AsyncStream<CloudNotification>.Continuation, device: String) -> UUID {
+        let id = UUID()
+        state.withLock { $0.devices[device, default: DeviceState()].streams[id] = continuation }
+        return id
+    }
+
+    func removeStream(_ id: UUID, device: String) {
+        state.withLock { _ = $0.devices[device]?.streams.removeValue(forKey: id) }
+    }
+}

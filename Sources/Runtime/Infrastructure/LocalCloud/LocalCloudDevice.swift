@@ -1,0 +1,103 @@
+import Foundation
+
+/// One device's view of a LocalCloud: the CloudGateway the engine talks to.
+public struct LocalCloudDevice: CloudGateway {
+    public let cloud: LocalCloud
+    public let name: String
+
+    public func accountStatus() async throws(CloudError) -> AccountStatus {
+        try cloud.perform(.accountStatus, device: name, allowsNoAccount: true) { server, caller in
+            try server.accountStatus(caller.account)
+        }
+    }
+
+    public func userRecordName() async throws(CloudError) -> String {
+        try cloud.perform(.accountStatus, device: name) { server, caller in try server.signedIn(caller) }
+    }
+
+    public func saveZones(_ zones: [ZoneID]) async throws(CloudError) {
+        try cloud.perform(.saveZones, device: name) { server, caller in
+            let user = try server.signedIn(caller)
+            for zone in zones {
+                guard zone.ownerName == SyncConstants.currentUserOwnerName || zone.ownerName == user else {
+                    throw CloudError(.permissionFailure, "zones are created in their owner's private database only")
+                }
+                try server.createZoneIfNeeded(StoredZone(owner: user, name: zone.zoneName))
+            }
+        }
+    }
+
+    public func deleteZones(_ zones: [ZoneID]) async throws(CloudError) {
+        try cloud.perform(.deleteZones, device: name) { server, caller in
+            let user = try server.signedIn(caller)
+            for zone in zones {
+                let stored = StoredZone(owner: user, name: zone.zoneName)
+                guard try server.zoneState(stored) == 0 else { throw CloudError(.zoneNotFound, "zone \(zone.zoneName) does not exist") }
+                try server.removeZone(stored, purged: false)
+                try server.notify(changedZones: [stored], recordTypes: [], scope: .private, origin: caller)
+            }
+        }
+    }
+
+    public func modify(_ request: ModifyRequest, in scope: DatabaseScope) async throws(CloudError) -> ModifyResult {
+        try cloud.perform(.modify, device: name) { server, caller in
+            let (result, zones) = try server.modify(request, scope: scope, caller: caller)
+            let types = Set(request.recordsToSave.map(\.recordType))
+            try server.notify(changedZones: zones, recordTypes: types, scope: scope, origin: caller)
+            return result
+        }
+    }
+
+    public func fetchRecords(_ ids: [RecordID], desiredKeys: [String]?, in scope: DatabaseScope) async throws(CloudError) -> [RecordID: Result<SyncRecord, CloudError>] {
+        try cloud.perform(.fetchRecords, device: name, allowsNoAccount: scope == .public) { server, caller in
+            try server.fetchRecords(ids, desiredKeys: desiredKeys, scope: scope, caller: caller)
+        }
+    }
+
+    public func fetchDatabaseChanges(in scope: DatabaseScope, since token: ChangeToken?) async throws(CloudError) -> DatabaseChanges {
+        let pageSize = cloud.configuration.databaseChangesPageSize
+        return try cloud.perform(.fetchDatabaseChanges, device: name) { server, caller in
+            try server.databaseChanges(scope: scope, since: token, caller: caller, pageSize: pageSize)
+        }
+    }
+
+    public func fetchZoneChanges(in zone: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int?) async throws(CloudError) -> ZoneChanges {
+        let limit = resultsLimit ?? cloud.configuration.zoneChangesPageSize
+        return try cloud.perform(.fetchZoneChanges, device: name) { server, caller in
+            try server.zoneChanges(zone, scope: scope, since: token, resultsLimit: max(1, limit), caller: caller)
+        }
+    }
+
+    public func query(_ query: RecordQuery, in scope: DatabaseScope) async throws(CloudError) -> QueryPage {
+        let pageSize = cloud.configuration.queryPageSize
+        return try cloud.perform(.query, device: name, allowsNoAccount: scope == .public) { server, caller in
+            try server.query(query, scope: scope, caller: caller, defaultLimit: pageSize)
+        }
+    }
+
+    public func fetchShares(_ ids: [RecordID], in scope: DatabaseScope) async throws(CloudError) -> [RecordID: Result<ShareRecord, CloudError>] {
+        try cloud.perform(.fetchShares, device: name) { server, caller in
+            try server.fetchShares(ids, scope: scope, caller: caller)
+        }
+    }
+
+    public func acceptShare(_ metadata: ShareMetadata) async throws(CloudError) {
+        try cloud.perform(.acceptShare, device: name) { server, caller in
+            let zone = try server.acceptShare(metadata, caller: caller)
+            try server.notify(changedZones: [zone], recordTypes: [], scope: .shared, origin: caller)
+        }
+    }
+
+    public func saveSubscription(_ subscription: CloudSubscription) async throws(CloudError) {
+        try cloud.perform(.saveSubscription, device: name) { server, caller in
+            try server.saveSubscription(subscription, caller: caller)
+        }
+    }
+
+    public func notifications() -> AsyncStream<CloudNotification> {
+        let (stream, continuation) = AsyncStream<CloudNotification>.makeStream()
+        let id = cloud.addStream(continuation, device: name)
+        continuation.onTermination = { [cloud, name] _ in cloud.removeStream(id, device: name) }
+        return stream
+    }
+}

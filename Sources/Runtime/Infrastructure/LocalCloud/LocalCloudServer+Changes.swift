@@ -1,0 +1,155 @@
+import Foundation
+
+extension LocalCloudServer {
+    /// Zones changed or gone from a private or shared database since `token`.
+    func databaseChanges(scope: DatabaseScope, since token: ChangeToken?, caller: Caller, pageSize: Int) throws -> DatabaseChanges {
+        guard scope != .public else { throw CloudError(.invalidArguments, "the public database has no change feed: query it") }
+        let user = try signedIn(caller)
+        let after = try Self.sequence(of: token, prefix: "db")
+        // (sequence, zone, deletion reason) for every zone event after the token.
+        var events: [(seq: Int64, zone: StoredZone, deleted: ZoneDeletionReason?)] = []
+        if scope == .private {
+            for row in try database.query("SELECT owner, name, state, change_seq FROM zones WHERE owner = ? AND change_seq > ? ORDER BY change_seq", [.text(user), .integer(after)]) {
+                let state = row.integer(2)
+                events.append((row.integer(3), StoredZone(owner: row.text(0), name: row.text(1)), state == 0 ? nil : (state == 2 ? .purged : .deleted)))
+            }
+        } else {
+            let rows = try database.query(
+                """
+                SELECT m.owner, m.zone, MAX(m.active), MAX(m.seq), z.change_seq, z.state FROM memberships m
+                JOIN zones z ON z.owner = m.owner AND z.name = m.zone
+                WHERE m.user = ? GROUP BY m.owner, m.zone
+                """, [.text(user)])
+            for row in rows {
+                let zone = StoredZone(owner: row.text(0), name: row.text(1))
+                let active = row.integer(2) == 1 && row.integer(5) == 0
+                let seq = max(row.integer(3), row.integer(4))
+                guard seq > after else { continue }
+                // A share that ended, or a zone its owner deleted, leaves the shared database.
+                events.append((seq, zone, active ? nil : .deleted))
+            }
+            events.sort { $0.seq < $1.seq }
+        }
+        let page = events.prefix(pageSize)
+        let newSeq = page.count < events.count ? page.last!.seq : try store.currentSequence()
+        var changes = DatabaseChanges(changedZones: [], deletedZones: [:], newToken: ChangeToken("db:\(newSeq)"), moreComing: page.count < events.count)
+        for event in page {
+            let zoneID = clientZoneID(event.zone, scope: scope)
+            if let reason = event.deleted {
+                changes.deletedZones[zoneID] = reason
+            } else {
+                changes.changedZones.append(zoneID)
+            }
+        }
+        return changes
+    }
+
+    /// Records and shares of one zone saved or deleted since `token`, in change order.
+    func zoneChanges(_ zoneID: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int, caller: Caller) throws -> ZoneChanges {
+        guard scope != .public else { throw CloudError(.invalidArguments, "the public database has no change feed: query it") }
+        let (zone, access) = try self.access(zoneID, scope: scope, caller: caller, writing: false)
+        let info = try database.query("SELECT epoch, min_token_seq FROM zones WHERE owner = ? AND name = ?", [.text(zone.owner), .text(zone.name)]).first!
+        let epoch = info.integer(0)
+        var after: Int64 = 0
+        if let token {
+            let parts = token.value.split(separator: ":")
+            guard parts.count == 3, parts[0] == "zone", let tokenEpoch = Int64(parts[1]), let seq = Int64(parts[2]) else {
+                throw CloudError(.invalidArguments, "not a zone change token: \(token)")
+            }
+            guard tokenEpoch == epoch, seq >= info.integer(1) else {
+                throw CloudError(.changeTokenExpired, "the change token for zone \(zone.name) has expired; fetch the zone from scratch")
+            }
+            after = seq
+        }
+        var changes = ZoneChanges(changedRecords: [], changedShares: [], deletedRecords: [], newToken: ChangeToken("zone:\(epoch):\(after)"), moreComing: false)
+        // Records and shares in one change order, read a page at a time.
+        let rows = try database.query(
+            """
+            SELECT 0, name, seq FROM records WHERE owner = ? AND zone = ? AND seq > ?
+            UNION ALL SELECT 1, name, seq FROM shares WHERE owner = ? AND zone = ? AND seq > ?
+            ORDER BY 3 LIMIT ?
+            """,
+            [.text(zone.owner), .text(zone.name), .integer(after), .text(zone.owner), .text(zone.name), .integer(after), .integer(Int64(resultsLimit) + 1)])
+        var lastSeq = after
+        for row in rows.prefix(resultsLimit) {
+            lastSeq = row.integer(2)
+            let name = row.text(1)
+            if row.integer(0) == 1 {
+                try appendShareChange(name, zone: zone, scope: scope, access: access, to: &changes)
+            } else if let stored = try record(named: name, in: zone), try isVisible(name, in: zone, access: access) {
+                if stored.deleted {
+                    changes.deletedRecords.append(DeletedRecord(id: RecordID(recordName: name, zoneID: clientZoneID(zone, scope: scope)), recordType: stored.type))
+                } else {
+                    changes.changedRecords.append(try clientRecord(stored, zone: zone, scope: scope, desiredKeys: nil))
+                }
+            }
+        }
+        changes.moreComing = rows.count > resultsLimit
+        changes.newToken = ChangeToken("zone:\(epoch):\(changes.moreComing ? lastSeq : max(lastSeq, try currentZoneSequence(zone)))")
+        try store.count("records.fetched", by: Int64(changes.changedRecords.count))
+        return changes
+    }
+
+    private func currentZoneSequence(_ zone: StoredZone) throws -> Int64 {
+        try database.query("SELECT change_seq FROM zones WHERE owner = ? AND name = ?", [.text(zone.owner), .text(zone.name)]).first?.integer(0) ?? 0
+    }
+
+    private func appendShareChange(_ name: String, zone: StoredZone, scope: DatabaseScope, access: ZoneAccess, to changes: inout ZoneChanges) throws {
+        let id = RecordID(recordName: name, zoneID: clientZoneID(zone, scope: scope))
+        if var share = try share(named: name, in: zone) {
+            guard isVisible(share, access: access) else { return }
+            share.id = id
+            changes.changedShares.append(share)
+        } else {
+            changes.deletedRecords.append(DeletedRecord(id: id, recordType: ShareRecord.recordType))
+        }
+    }
+
+    /// Records by name, each with its own outcome.
+    func fetchRecords(_ ids: [RecordID], desiredKeys: [String]?, scope: DatabaseScope, caller: Caller) throws -> [RecordID: Result<SyncRecord, CloudError>] {
+        var results: [RecordID: Result<SyncRecord, CloudError>] = [:]
+        for id in ids {
+            do {
+                let (zone, access) = try self.access(id.zoneID, scope: scope, caller: caller, writing: false)
+                guard let stored = try record(named: id.recordName, in: zone), !stored.deleted,
+                    try isVisible(id.recordName, in: zone, access: access)
+                else {
+                    results[id] = .failure(CloudError(.unknownItem, "record \(id.recordName) does not exist"))
+                    continue
+                }
+                results[id] = .success(try clientRecord(stored, zone: zone, scope: scope, desiredKeys: desiredKeys))
+                try store.count("records.fetched")
+            } catch let error as CloudError {
+                results[id] = .failure(error)
+            }
+        }
+        return results
+    }
+
+    func fetchShares(_ ids: [RecordID], scope: DatabaseScope, caller: Caller) throws -> [RecordID: Result<ShareRecord, CloudError>] {
+        var results: [RecordID: Result<ShareRecord, CloudError>] = [:]
+        for id in ids {
+            do {
+                let (zone, access) = try self.access(id.zoneID, scope: scope, caller: caller, writing: false)
+                guard var share = try share(named: id.recordName, in: zone), isVisible(share, access: access) else {
+                    results[id] = .failure(CloudError(.unknownItem, "share \(id.recordName) does not exist"))
+                    continue
+                }
+                share.id = id
+                results[id] = .success(share)
+            } catch let error as CloudError {
+                results[id] = .failure(error)
+            }
+        }
+        return results
+    }
+
+    /// The sequence number in a `prefix:<seq>` token (0 for none).
+    static func sequence(of token: ChangeToken?, prefix: String) throws -> Int64 {
+        guard let token else { return 0 }
+        guard token.value.hasPrefix(prefix + ":"), let seq = Int64(token.value.dropFirst(prefix.count + 1)) else {
+            throw CloudError(.invalidArguments, "not a \(prefix) change token: \(token)")
+        }
+        return seq
+    }
+}

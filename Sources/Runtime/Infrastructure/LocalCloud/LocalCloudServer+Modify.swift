@@ -1,0 +1,404 @@
+import Foundation
+
+extension LocalCloudServer {
+    /// Saves and deletes records and shares: every rule of a CloudKit modify request. Returns each
+    /// item's outcome and the zones that changed. Throws only for the request as a whole.
+    func modify(_ request: ModifyRequest, scope: DatabaseScope, caller: Caller) throws -> (ModifyResult, [StoredZone]) {
+        let user = try signedIn(caller)
+        try checkRequestLimits(request)
+        var result = ModifyResult()
+        var changedZones: [StoredZone] = []
+        for zoneID in zonesInOrder(request) {
+            var part = ModifyRequest(savePolicy: request.savePolicy)
+            part.recordsToSave = request.recordsToSave.filter { $0.id.zoneID == zoneID }
+            part.sharesToSave = request.sharesToSave.filter { $0.id.zoneID == zoneID }
+            part.recordIDsToDelete = request.recordIDsToDelete.filter { $0.zoneID == zoneID }
+            let zone: StoredZone
+            let access: ZoneAccess
+            do {
+                (zone, access) = try self.access(zoneID, scope: scope, caller: caller, writing: true)
+            } catch let error as CloudError {
+                fail(part, with: error, into: &result)
+                continue
+            }
+            let writer = ZoneWriter(server: self, zone: zone, scope: scope, access: access, user: user, request: part)
+            let errors = try writer.check()
+            if zone.isCustom && !errors.isEmpty {
+                // A custom zone commits atomically: one failure fails every item of the zone.
+                for (id, error) in errors { record(id, error, in: part, into: &result) }
+                let batchFailed = CloudError(.batchRequestFailed, "another item of this atomic zone request failed")
+                for id in allIDs(part) where errors[id] == nil { record(id, batchFailed, in: part, into: &result) }
+                continue
+            }
+            for (id, error) in errors { record(id, error, in: part, into: &result) }
+            if try writer.apply(skipping: Set(errors.keys), into: &result) {
+                changedZones.append(zone)
+            }
+        }
+        return (result, changedZones)
+    }
+
+    // MARK: - Whole-request rules
+
+    private func checkRequestLimits(_ request: ModifyRequest) throws {
+        guard request.itemCount <= CloudKitLimits.maxItemsPerRequest else {
+            throw CloudError(.limitExceeded, "\(request.itemCount) items in one request; CloudKit takes at most \(CloudKitLimits.maxItemsPerRequest)")
+        }
+        let bytes = request.recordsToSave.reduce(0) { $0 + Self.size(of: $1) }
+        guard bytes <= CloudKitLimits.maxRequestBytes else {
+            throw CloudError(.limitExceeded, "the request holds \(bytes) bytes of records; CloudKit takes at most \(CloudKitLimits.maxRequestBytes)")
+        }
+        var seen = Set<RecordID>()
+        for id in allIDs(request) where !seen.insert(id).inserted {
+            throw CloudError(.invalidArguments, "record \(id) appears twice in one request")
+        }
+    }
+
+    /// A record's size as CloudKit's limits count it: its fields, asset contents excluded.
+    static func size(of record: SyncRecord) -> Int {
+        FieldsCodec.size(of: record.fields) + FieldsCodec.size(of: record.encryptedFields)
+    }
+
+    private func allIDs(_ request: ModifyRequest) -> [RecordID] {
+        request.recordsToSave.map(\.id) + request.sharesToSave.map(\.id) + request.recordIDsToDelete
+    }
+
+    private func zonesInOrder(_ request: ModifyRequest) -> [ZoneID] {
+        var zones: [ZoneID] = []
+        for id in allIDs(request) where !zones.contains(id.zoneID) { zones.append(id.zoneID) }
+        return zones
+    }
+
+    private func fail(_ part: ModifyRequest, with error: CloudError, into result: inout ModifyResult) {
+        for id in allIDs(part) { record(id, error, in: part, into: &result) }
+    }
+
+    private func record(_ id: RecordID, _ error: CloudError, in part: ModifyRequest, into result: inout ModifyResult) {
+        if part.recordsToSave.contains(where: { $0.id == id }) {
+            result.savedRecords[id] = .failure(error)
+        } else if part.sharesToSave.contains(where: { $0.id == id }) {
+            result.savedShares[id] = .failure(error)
+        } else {
+            result.deletedRecords[id] = .failure(error)
+        }
+    }
+}
+
+/// Checks and applies one zone's part of a modify request.
+private struct ZoneWriter {
+    let server: LocalCloudServer
+    let zone: StoredZone
+    let scope: DatabaseScope
+    let access: ZoneAccess
+    let user: String
+    let request: ModifyRequest
+    /// Parents of the records this request saves, so children may come with their parents.
+    let pendingParents: [String: String?]
+
+    init(server: LocalCloudServer, zone: StoredZone, scope: DatabaseScope, access: ZoneAccess, user: String, request: ModifyRequest) {
+        self.server = server
+        self.zone = zone
+        self.scope = scope
+        self.access = access
+        self.user = user
+        self.request = request
+        var parents: [String: String?] = [:]
+        for record in request.recordsToSave { parents[record.id.recordName] = .some(record.parentRecordName) }
+        self.pendingParents = parents
+    }
+
+    private var database: SQLiteDatabase { server.database }
+
+    // MARK: - Checks
+
+    /// Each failing item's error.
+    func check() throws -> [RecordID: CloudError] {
+        var errors: [RecordID: CloudError] = [:]
+        var deleteSelfCounts: [String: Int] = [:]
+        for record in request.recordsToSave {
+            if let error = try check(save: record, deleteSelfCounts: &deleteSelfCounts) { errors[record.id] = error }
+        }
+        for share in request.sharesToSave {
+            if let error = try check(share: share) { errors[share.id] = error }
+        }
+        for id in request.recordIDsToDelete {
+            if let error = try check(delete: id) { errors[id] = error }
+        }
+        return errors
+    }
+
+    private func check(save record: SyncRecord, deleteSelfCounts: inout [String: Int]) throws -> CloudError? {
+        let name = record.id.recordName
+        if let problem = Self.recordNameProblem(name) { return CloudError(.invalidArguments, problem) }
+        for key in record.fields.names + record.encryptedFields.names where RecordFieldNames.cloudKitSystemFields.contains(key) || CloudKitNaming.problem(with: key) != nil {
+            return CloudError(.invalidArguments, "'\(key)' cannot be a field name")
+        }
+        let size = LocalCloudServer.size(of: record)
+        if size > CloudKitLimits.maxRecordBytes {
+            return CloudError(.limitExceeded, "record \(name) holds \(size) bytes; CloudKit takes at most \(CloudKitLimits.maxRecordBytes)")
+        }
+        let existing = try server.record(named: name, in: zone)
+        let live = existing.flatMap { $0.deleted ? nil : $0 }
+        if let live, live.type != record.recordType {
+            return CloudError(.invalidArguments, "record \(name) is a \(live.type), not a \(record.recordType)")
+        }
+        if request.savePolicy == .ifServerRecordUnchanged {
+            if let live, record.changeTag != live.changeTag {
+                let serverRecord = try server.clientRecord(live, zone: zone, scope: scope, desiredKeys: nil)
+                return CloudError(.serverRecordChanged, "record \(name) changed on the server", serverRecord: serverRecord)
+            }
+            if live == nil, record.changeTag != nil {
+                return CloudError(.unknownItem, "record \(name) no longer exists on the server")
+            }
+        }
+        if let parent = record.parentRecordName {
+            if parent == name { return CloudError(.invalidArguments, "record \(name) cannot be its own parent") }
+            let storedParent = try server.record(named: parent, in: zone)
+            let parentExists = pendingParents[parent] != nil || storedParent.map { !$0.deleted } == true
+            if !parentExists {
+                return CloudError(.referenceViolation, "the parent \(parent) of record \(name) does not exist; save it first or in the same request")
+            }
+        }
+        switch scope {
+        case .public:
+            if let live, live.creator != user {
+                return CloudError(.permissionFailure, "only the creator may modify public record \(name)")
+            }
+        case .shared:
+            let root = try server.shareRoot(of: name, in: zone, pending: pendingParents)
+            if access.permission(forRoot: root) != .readWrite {
+                return CloudError(.permissionFailure, "this user may not write record \(name) in the shared zone")
+            }
+        case .private:
+            break
+        }
+        for target in Self.deleteSelfTargets(record.fields) + Self.deleteSelfTargets(record.encryptedFields) {
+            let stored = try database.query(
+                "SELECT COUNT(*) FROM references_to WHERE owner = ? AND zone = ? AND target = ? AND source != ?",
+                [.text(zone.owner), .text(zone.name), .text(target), .text(name)]).first?.integer(0) ?? 0
+            deleteSelfCounts[target, default: Int(stored)] += 1
+            if deleteSelfCounts[target]! > CloudKitLimits.maxDeleteSelfReferencesPerTarget {
+                return CloudError(.limitExceeded, "more than \(CloudKitLimits.maxDeleteSelfReferencesPerTarget) deleteSelf references would point at \(target)")
+            }
+        }
+        return nil
+    }
+
+    private func check(share: ShareRecord) throws -> CloudError? {
+        guard scope == .private else {
+            return CloudError(.permissionFailure, "only a share's owner saves it, in the private database")
+        }
+        guard share.rootRecordName != nil || share.id.recordName == ShareRecord.zoneWideRecordName else {
+            return CloudError(.invalidArguments, "a zone-wide share is named \(ShareRecord.zoneWideRecordName)")
+        }
+        let existing = try server.share(named: share.id.recordName, in: zone)
+        if request.savePolicy == .ifServerRecordUnchanged {
+            if let existing, share.changeTag != existing.changeTag {
+                return CloudError(.serverRecordChanged, "share \(share.id.recordName) changed on the server")
+            }
+            if existing == nil, share.changeTag != nil {
+                return CloudError(.unknownItem, "share \(share.id.recordName) no longer exists on the server")
+            }
+        }
+        if existing == nil, let root = share.rootRecordName {
+            guard request.recordsToSave.contains(where: { $0.id.recordName == root }) else {
+                return CloudError(.invalidArguments, "a new share must be saved in the same request as its root record \(root)")
+            }
+            let other = try database.query("SELECT name FROM shares WHERE owner = ? AND zone = ? AND root = ? AND deleted = 0", [.text(zone.owner), .text(zone.name), .text(root)])
+            if !other.isEmpty {
+                return CloudError(.invalidArguments, "record \(root) is already shared by \(other[0].text(0))")
+            }
+        }
+        return nil
+    }
+
+    private func check(delete id: RecordID) throws -> CloudError? {
+        let name = id.recordName
+        if try server.share(named: name, in: zone) != nil { return nil }  // stop sharing or leave
+        guard let existing = try server.record(named: name, in: zone), !existing.deleted else {
+            return CloudError(.unknownItem, "record \(name) does not exist")
+        }
+        switch scope {
+        case .public:
+            if existing.creator != user {
+                return CloudError(.permissionFailure, "only the creator may delete public record \(name)")
+            }
+        case .shared:
+            let root = try server.shareRoot(of: name, in: zone)
+            if root == name, case .participant(let roots, _) = access, roots[name] != nil {
+                return CloudError(.permissionFailure, "only the owner may delete the shared root \(name); leave the share instead")
+            }
+            if access.permission(forRoot: root) != .readWrite {
+                return CloudError(.permissionFailure, "this user may not delete record \(name) in the shared zone")
+            }
+        case .private:
+            break
+        }
+        return nil
+    }
+
+    static func recordNameProblem(_ name: String) -> String? {
+        if name.isEmpty { return "a record name cannot be empty" }
+        if !name.allSatisfy(\.isASCII) { return "record name \(name) is not ASCII" }
+        if name.utf8.count > CloudKitLimits.maxNameLength { return "record name \(name.prefix(20))... is longer than \(CloudKitLimits.maxNameLength)" }
+        if name.hasPrefix("_") { return "record name \(name) starts with an underscore" }
+        return nil
+    }
+
+    static func deleteSelfTargets(_ fields: RecordFields) -> [String] {
+        var targets: [String] = []
+        func collect(_ value: SyncFieldValue) {
+            switch value {
+            case .reference(let reference) where reference.action == .deleteSelf: targets.append(reference.recordName)
+            case .list(let items): items.forEach(collect)
+            default: break
+            }
+        }
+        fields.values.forEach(collect)
+        return targets
+    }
+
+    // MARK: - Writes
+
+    /// Writes every item not in `failed`; true when anything changed.
+    func apply(skipping failed: Set<RecordID>, into result: inout ModifyResult) throws -> Bool {
+        var lastSeq: Int64?
+        for record in request.recordsToSave where !failed.contains(record.id) {
+            let saved = try save(record)
+            result.savedRecords[record.id] = .success(saved)
+            lastSeq = Int64(saved.changeTag ?? "")
+        }
+        for share in request.sharesToSave where !failed.contains(share.id) {
+            let saved = try save(share)
+            result.savedShares[share.id] = .success(saved)
+            lastSeq = Int64(saved.changeTag ?? "")
+        }
+        for id in request.recordIDsToDelete where !failed.contains(id) {
+            if let seq = try delete(id.recordName) { lastSeq = seq }
+            result.deletedRecords[id] = .success(())
+        }
+        guard let lastSeq else { return false }
+        try server.touchZone(zone, seq: lastSeq)
+        return true
+    }
+
+    private func save(_ record: SyncRecord) throws -> SyncRecord {
+        let seq = try server.store.nextSequence()
+        let now = server.clock.now
+        let existing = try server.record(named: record.id.recordName, in: zone).flatMap { $0.deleted ? nil : $0 }
+        var fields = try uploadAssets(record.fields)
+        var encrypted = try uploadAssets(record.encryptedFields)
+        if request.savePolicy == .changedKeys, let existing {
+            var merged = existing.fields
+            for (name, value) in fields { merged[name] = value }
+            var mergedEncrypted = existing.encrypted
+            for (name, value) in encrypted { mergedEncrypted[name] = value }
+            fields = merged
+            encrypted = mergedEncrypted
+        }
+        let size = FieldsCodec.size(of: fields) + FieldsCodec.size(of: encrypted)
+        try database.query(
+            """
+            INSERT INTO records (owner, zone, name, type, fields, encrypted, parent, change_tag, created, modified, creator, modifier, seq, deleted, size)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
+            ON CONFLICT(owner, zone, name) DO UPDATE SET type = excluded.type, fields = excluded.fields,
+                encrypted = excluded.encrypted, parent = excluded.parent, change_tag = excluded.change_tag,
+                created = CASE WHEN records.deleted = 1 THEN excluded.created ELSE records.created END,
+                creator = CASE WHEN records.deleted = 1 THEN excluded.creator ELSE records.creator END,
+                modified = excluded.modified, modifier = excluded.modifier, seq = excluded.seq, deleted = 0,
+                size = excluded.size
+            """,
+            [.text(zone.owner), .text(zone.name), .text(record.id.recordName), .text(record.recordType),
+             .blob(FieldsCodec.encode(fields)), .blob(FieldsCodec.encode(encrypted)),
+             record.parentRecordName.map(SQLiteValue.text) ?? .null, .text(String(seq)),
+             .real(now.timeIntervalSince1970), .real(now.timeIntervalSince1970), .text(user), .text(user),
+             .integer(seq), .integer(Int64(size))])
+        try database.query("DELETE FROM references_to WHERE owner = ? AND zone = ? AND source = ?", [.text(zone.owner), .text(zone.name), .text(record.id.recordName)])
+        for target in Set(Self.deleteSelfTargets(fields) + Self.deleteSelfTargets(encrypted)) {
+            try database.query("INSERT OR IGNORE INTO references_to (owner, zone, source, target) VALUES (?, ?, ?, ?)", [.text(zone.owner), .text(zone.name), .text(record.id.recordName), .text(target)])
+        }
+        try server.store.count("records.saved")
+        try server.store.count("bytes.uploaded", by: Int64(size))
+        var saved = record
+        saved.changeTag = String(seq)
+        saved.modificationDate = now
+        return saved
+    }
+
+    private func uploadAssets(_ fields: RecordFields) throws -> RecordFields {
+        var uploaded = RecordFields(minimumCapacity: fields.count)
+        for (name, value) in fields {
+            if case .asset(let asset) = value {
+                uploaded.append(name, .asset(try server.upload(asset)))
+            } else {
+                uploaded.append(name, value)
+            }
+        }
+        return uploaded
+    }
+
+    private func save(_ share: ShareRecord) throws -> ShareRecord {
+        let seq = try server.store.nextSequence()
+        var participants = share.participants.filter { $0.role != .owner }
+        participants.insert(ShareParticipant(userRecordName: zone.owner, role: .owner, permission: .readWrite, acceptanceStatus: .accepted), at: 0)
+        // Participants already accepted stay accepted; everyone the owner dropped loses access.
+        let previous = try server.share(named: share.id.recordName, in: zone)?.participants ?? []
+        for index in participants.indices {
+            if let before = previous.first(where: { $0.userRecordName == participants[index].userRecordName }), before.acceptanceStatus == .accepted {
+                participants[index].acceptanceStatus = .accepted
+            }
+        }
+        for dropped in previous where dropped.role != .owner && !participants.contains(where: { $0.userRecordName == dropped.userRecordName }) {
+            try server.endMembership(user: dropped.userRecordName, share: share.id.recordName, in: zone, seq: seq)
+        }
+        for participant in participants where participant.role != .owner && participant.acceptanceStatus == .accepted {
+            try database.query("UPDATE memberships SET permission = ? WHERE user = ? AND owner = ? AND zone = ? AND share = ?",
+                [.text(participant.permission.rawValue), .text(participant.userRecordName), .text(zone.owner), .text(zone.name), .text(share.id.recordName)])
+        }
+        var saved = share
+        saved.participants = participants
+        saved.changeTag = String(seq)
+        try server.writeShare(saved, in: zone, seq: seq)
+        return saved
+    }
+
+    /// Deletes a record (with its deleteSelf dependants), or ends a share: stopping it when the
+    /// owner deletes it, leaving it when a participant does. Returns the change's sequence number.
+    private func delete(_ name: String) throws -> Int64? {
+        if let share = try server.share(named: name, in: zone) {
+            let seq = try server.store.nextSequence()
+            if scope == .shared {
+                try server.endMembership(user: user, share: name, in: zone, seq: seq)
+                var updated = share
+                for index in updated.participants.indices where updated.participants[index].userRecordName == user {
+                    updated.participants[index].acceptanceStatus = .removed
+                }
+                try server.writeShare(updated, in: zone, seq: seq)
+            } else {
+                try server.deleteShare(name, in: zone, seq: seq)
+            }
+            return seq
+        }
+        var pending = [name]
+        var lastSeq: Int64?
+        while let next = pending.popLast() {
+            guard let existing = try server.record(named: next, in: zone), !existing.deleted else { continue }
+            let seq = try server.store.nextSequence()
+            try database.query(
+                "UPDATE records SET deleted = 1, fields = ?, encrypted = ?, seq = ?, modified = ?, modifier = ?, size = 0 WHERE owner = ? AND zone = ? AND name = ?",
+                [.blob(FieldsCodec.encode([:])), .blob(FieldsCodec.encode([:])), .integer(seq), .real(server.clock.now.timeIntervalSince1970), .text(user), .text(zone.owner), .text(zone.name), .text(next)])
+            try database.query("DELETE FROM references_to WHERE owner = ? AND zone = ? AND source = ?", [.text(zone.owner), .text(zone.name), .text(next)])
+            try server.store.count("records.deleted")
+            // A shared root takes its share with it.
+            for row in try database.query("SELECT name FROM shares WHERE owner = ? AND zone = ? AND root = ? AND deleted = 0", [.text(zone.owner), .text(zone.name), .text(next)]) {
+                try server.deleteShare(row.text(0), in: zone, seq: seq)
+            }
+            // Records that reference this one with deleteSelf go too (immediately, in any zone).
+            for row in try database.query("SELECT source FROM references_to WHERE owner = ? AND zone = ? AND target = ?", [.text(zone.owner), .text(zone.name), .text(next)]) {
+                pending.append(row.text(0))
+            }
+            lastSeq = seq
+        }
+        return lastSeq
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+extension LocalCloudServer {
+    /// A live share of the zone, by name.
+    func share(named name: String, in zone: StoredZone) throws -> ShareRecord? {
+        let rows = try database.query(
+            "SELECT root, title, participants, public_permission, change_tag FROM shares WHERE owner = ? AND zone = ? AND name = ? AND deleted = 0",
+            [.text(zone.owner), .text(zone.name), .text(name)])
+        guard let row = rows.first else { return nil }
+        return ShareRecord(
+            id: RecordID(recordName: name, zoneID: ZoneID(zoneName: zone.name, ownerName: zone.owner)),
+            rootRecordName: row.optionalText(0), title: row.text(1),
+            participants: (try? JSONDecoder().decode([ShareParticipant].self, from: Data(row.text(2).utf8))) ?? [],
+            publicPermission: SharePermission(rawValue: row.text(3)) ?? .none, changeTag: row.text(4))
+    }
+
+    func writeShare(_ share: ShareRecord, in zone: StoredZone, seq: Int64) throws {
+        let participants = String(decoding: try JSONEncoder().encode(share.participants), as: UTF8.self)
+        try database.query(
+            """
+            INSERT INTO shares (owner, zone, name, root, title, participants, public_permission, change_tag, seq, deleted)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+            ON CONFLICT(owner, zone, name) DO UPDATE SET root = excluded.root, title = excluded.title,
+                participants = excluded.participants, public_permission = excluded.public_permission,
+                change_tag = excluded.change_tag, seq = excluded.seq, deleted = 0
+            """,
+            [.text(zone.owner), .text(zone.name), .text(share.id.recordName), share.rootRecordName.map(SQLiteValue.text) ?? .null,
+             .text(share.title), .text(participants), .text(share.publicPermission.rawValue), .text(String(seq)), .integer(seq)])
+    }
+
+    /// Stops a share: every participant loses access.
+    func deleteShare(_ name: String, in zone: StoredZone, seq: Int64) throws {
+        try database.query("UPDATE shares SET deleted = 1, seq = ? WHERE owner = ? AND zone = ? AND name = ?", [.integer(seq), .text(zone.owner), .text(zone.name), .text(name)])
+        try database.query("UPDATE memberships SET active = 0, seq = ? WHERE owner = ? AND zone = ? AND share = ? AND active = 1", [.integer(seq), .text(zone.owner), .text(zone.name), .text(name)])
+    }
+
+    func endMembership(user: String, share: String, in zone: StoredZone, seq: Int64) throws {
+        try database.query("UPDATE memberships SET active = 0, seq = ? WHERE user = ? AND owner = ? AND zone = ? AND share = ? AND active = 1", [.integer(seq), .text(user), .text(zone.owner), .text(zone.name), .text(share)])
+    }
+
+    /// A participant accepts: they must be invited (or the share must be open to anyone with the
+    /// link); the zone then appears in their shared database.
+    func acceptShare(_ metadata: ShareMetadata, caller: Caller) throws -> StoredZone {
+        let user = try signedIn(caller)
+        let zone = StoredZone(owner: metadata.ownerName, name: metadata.shareID.zoneID.zoneName)
+        guard user != zone.owner else { throw CloudError(.invalidArguments, "the owner does not accept their own share") }
+        guard try zoneState(zone) == 0, var share = try share(named: metadata.shareID.recordName, in: zone) else {
+            throw CloudError(.unknownItem, "the share no longer exists")
+        }
+        let permission: SharePermission
+        if let index = share.participants.firstIndex(where: { $0.userRecordName == user && $0.acceptanceStatus != .removed }) {
+            permission = share.participants[index].permission
+            share.participants[index].acceptanceStatus = .accepted
+        } else if share.publicPermission != .none {
+            permission = share.publicPermission
+            share.participants.append(ShareParticipant(userRecordName: user, role: .publicUser, permission: permission, acceptanceStatus: .accepted))
+        } else {
+            throw CloudError(.permissionFailure, "this user is not invited to the share")
+        }
+        let seq = try store.nextSequence()
+        share.changeTag = String(seq)
+        try writeShare(share, in: zone, seq: seq)
+        try database.query(
+            """
+            INSERT INTO memberships (user, owner, zone, share, permission, active, seq) VALUES (?, ?, ?, ?, ?, 1, ?)
+            ON CONFLICT(user, owner, zone, share) DO UPDATE SET permission = excluded.permission, active = 1, seq = excluded.seq
+            """,
+            [.text(user), .text(zone.owner), .text(zone.name), .text(metadata.shareID.recordName), .text(permission.rawValue), .integer(seq)])
+        try touchZone(zone, seq: seq)
+        return zone
+    }
+
+    /// Whether a participant with `access` sees the record named `name` (owners see everything).
+    func isVisible(_ name: String, in zone: StoredZone, access: ZoneAccess) throws -> Bool {
+        guard case .participant(let roots, let zoneWide) = access else { return true }
+        if zoneWide != nil { return true }
+        return roots[try shareRoot(of: name, in: zone)] != nil
+    }
+
+    func isVisible(_ share: ShareRecord, access: ZoneAccess) -> Bool {
+        guard case .participant(let roots, let zoneWide) = access else { return true }
+        if let root = share.rootRecordName { return roots[root] != nil }
+        return zoneWide != nil
+    }
+}

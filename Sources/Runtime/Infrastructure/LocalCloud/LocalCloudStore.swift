@@ -1,0 +1,98 @@
+import Foundation
+
+/// The server's state in SQLite: the same tables in memory (tests) and in a file that several
+/// processes share (devices of several users). Every rule of LocalCloud is written once, over this
+/// store, so both modes behave alike by construction.
+final class LocalCloudStore {
+    /// Owner name public records are stored under (clients see `__defaultOwner__`).
+    static let publicOwner = "__public__"
+    static let schemaVersion = "1"
+
+    let database: SQLiteDatabase
+
+    init(_ location: SQLiteDatabase.Location) throws {
+        database = try SQLiteDatabase(location)
+        try database.transaction {
+            try database.execute(Self.schema)
+            try database.query("INSERT OR IGNORE INTO meta (key, value) VALUES ('seq', '0'), ('schemaVersion', ?)", [.text(Self.schemaVersion)])
+            // The public database's one zone always exists.
+            try database.query("INSERT OR IGNORE INTO zones (owner, name, epoch, state, change_seq, min_token_seq) VALUES (?, ?, 0, 0, 0, 0)", [.text(Self.publicOwner), .text(SyncConstants.publicZoneName)])
+        }
+    }
+
+    private static let schema = """
+        CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS accounts (
+            name TEXT PRIMARY KEY,
+            status TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS zones (
+            owner TEXT NOT NULL, name TEXT NOT NULL,
+            epoch INTEGER NOT NULL,
+            state INTEGER NOT NULL,          -- 0 live, 1 deleted, 2 purged by the user
+            change_seq INTEGER NOT NULL,     -- the last change to the zone or its records
+            min_token_seq INTEGER NOT NULL,  -- older tokens have expired
+            PRIMARY KEY (owner, name));
+        CREATE TABLE IF NOT EXISTS records (
+            owner TEXT NOT NULL, zone TEXT NOT NULL, name TEXT NOT NULL,
+            type TEXT NOT NULL,
+            fields BLOB NOT NULL, encrypted BLOB NOT NULL,
+            parent TEXT,
+            change_tag TEXT NOT NULL,
+            created REAL NOT NULL, modified REAL NOT NULL,
+            creator TEXT NOT NULL, modifier TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            deleted INTEGER NOT NULL DEFAULT 0,
+            size INTEGER NOT NULL,
+            PRIMARY KEY (owner, zone, name));
+        CREATE INDEX IF NOT EXISTS records_by_change ON records (owner, zone, seq);
+        CREATE INDEX IF NOT EXISTS records_by_type ON records (owner, zone, type, deleted);
+        CREATE INDEX IF NOT EXISTS records_by_parent ON records (owner, zone, parent);
+        CREATE TABLE IF NOT EXISTS references_to (
+            owner TEXT NOT NULL, zone TEXT NOT NULL, source TEXT NOT NULL, target TEXT NOT NULL,
+            PRIMARY KEY (owner, zone, source, target));
+        CREATE INDEX IF NOT EXISTS references_by_target ON references_to (owner, zone, target);
+        CREATE TABLE IF NOT EXISTS shares (
+            owner TEXT NOT NULL, zone TEXT NOT NULL, name TEXT NOT NULL,
+            root TEXT,
+            title TEXT NOT NULL,
+            participants TEXT NOT NULL,      -- JSON
+            public_permission TEXT NOT NULL,
+            change_tag TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            deleted INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (owner, zone, name));
+        CREATE TABLE IF NOT EXISTS memberships (
+            user TEXT NOT NULL, owner TEXT NOT NULL, zone TEXT NOT NULL, share TEXT NOT NULL,
+            permission TEXT NOT NULL,
+            active INTEGER NOT NULL,
+            seq INTEGER NOT NULL,
+            PRIMARY KEY (user, owner, zone, share));
+        CREATE TABLE IF NOT EXISTS assets (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            bytes BLOB NOT NULL);
+        CREATE TABLE IF NOT EXISTS subscriptions (
+            device TEXT NOT NULL, id TEXT NOT NULL,
+            user TEXT NOT NULL, scope TEXT NOT NULL, record_type TEXT,
+            PRIMARY KEY (device, id));
+        CREATE TABLE IF NOT EXISTS notifications (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            device TEXT NOT NULL, subscription TEXT NOT NULL, scope TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+        """
+
+    /// The next number of the server's one change sequence: every write gets its own, so tokens
+    /// and change tags order every change.
+    func nextSequence() throws -> Int64 {
+        let rows = try database.query("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'seq' RETURNING value")
+        return Int64(rows.first?.text(0) ?? "0") ?? 0
+    }
+
+    func currentSequence() throws -> Int64 {
+        Int64(try database.query("SELECT value FROM meta WHERE key = 'seq'").first?.text(0) ?? "0") ?? 0
+    }
+
+    func count(_ name: String, by amount: Int64 = 1) throws {
+        guard amount != 0 else { return }
+        try database.query("INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = value + excluded.value", [.text(name), .integer(amount)])
+    }
+}

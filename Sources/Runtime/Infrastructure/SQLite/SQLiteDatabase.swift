@@ -1,0 +1,197 @@
+import CSQLite
+import Foundation
+
+/// An error SQLite reported, with its result code and message.
+public struct SQLiteError: Error, CustomStringConvertible, Sendable {
+    public var code: Int32
+    public var message: String
+
+    public var description: String { "SQLite error \(code): \(message)" }
+
+    /// The database is locked by another connection for longer than the busy timeout.
+    public var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
+}
+
+/// A value SQLite stores in a column or binds to a parameter.
+public enum SQLiteValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+}
+
+/// One SQLite connection: the only place that calls the SQLite C API.
+///
+/// Not thread-safe by itself: its owner serialises access (LocalCloud and the local store each keep
+/// theirs behind a lock). Prepared statements are cached by SQL text.
+public final class SQLiteDatabase {
+    public enum Location: Sendable {
+        case memory
+        case file(URL)
+    }
+
+    private var handle: OpaquePointer?
+    private var statements: [String: OpaquePointer] = [:]
+    /// Nesting depth of `transaction`: inner calls join the outer transaction.
+    private var transactionDepth = 0
+
+    /// Opens (creating if needed) a database. Files use write-ahead logging, so readers in other
+    /// processes never block the writer, and wait up to `busyTimeout` for another writer's lock.
+    public init(_ location: Location, busyTimeout: Duration = .seconds(10)) throws(SQLiteError) {
+        let path: String
+        switch location {
+        case .memory: path = ":memory:"
+        case .file(let url): path = url.path
+        }
+        var opened: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let result = sqlite3_open_v2(path, &opened, flags, nil)
+        handle = opened
+        guard result == SQLITE_OK else {
+            let error = SQLiteError(code: result, message: opened.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)")
+            sqlite3_close_v2(opened)
+            handle = nil
+            throw error
+        }
+        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(opened, Int32(clamping: milliseconds))
+        if case .file = location {
+            try execute("PRAGMA journal_mode = WAL")
+            try execute("PRAGMA synchronous = NORMAL")
+        }
+        try execute("PRAGMA foreign_keys = ON")
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs SQL that returns no rows (several statements allowed).
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let result = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard result == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? errorMessage
+            sqlite3_free(message)
+            throw SQLiteError(code: result, message: text)
+        }
+    }
+
+    /// Runs one statement with `arguments` bound to its `?` parameters, returning its rows.
+    @discardableResult
+    public func query(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> [SQLiteRow] {
+        var rows: [SQLiteRow] = []
+        try forEachRow(sql, arguments) { rows.append($0) }
+        return rows
+    }
+
+    /// Runs one statement, handing each row to `body` as it is read: nothing is kept but what
+    /// `body` keeps.
+    public func forEachRow(_ sql: String, _ arguments: [SQLiteValue] = [], _ body: (SQLiteRow) throws(SQLiteError) -> Void) throws(SQLiteError) {
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        try bind(arguments, to: statement)
+        while true {
+            let result = sqlite3_step(statement)
+            if result == SQLITE_DONE { return }
+            guard result == SQLITE_ROW else { throw SQLiteError(code: result, message: errorMessage) }
+            try body(SQLiteRow(statement: statement))
+        }
+    }
+
+    /// The rowid of the last inserted row.
+    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the last statement.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws. A write
+    /// transaction takes the write lock at once (`BEGIN IMMEDIATE`), so two processes never both
+    /// read, then both try to write. Nested calls join the outer transaction.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        if transactionDepth > 0 {
+            transactionDepth += 1
+            defer { transactionDepth -= 1 }
+            return try body()
+        }
+        try execute("BEGIN IMMEDIATE")
+        transactionDepth = 1
+        do {
+            let value = try body()
+            transactionDepth = 0
+            try execute("COMMIT")
+            return value
+        } catch {
+            transactionDepth = 0
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    // MARK: - Statements
+
+    private var errorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    private func prepared(_ sql: String) throws(SQLiteError) -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        let result = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard result == SQLITE_OK, let statement else {
+            throw SQLiteError(code: result, message: "\(errorMessage) in: \(sql)")
+        }
+        statements[sql] = statement
+        return statement
+    }
+
+    private func bind(_ arguments: [SQLiteValue], to statement: OpaquePointer) throws(SQLiteError) {
+        for (offset, argument) in arguments.enumerated() {
+            let index = Int32(offset + 1)
+            let result: Int32
+            switch argument {
+            case .null:
+                result = sqlite3_bind_null(statement, index)
+            case .integer(let value):
+                result = sqlite3_bind_int64(statement, index, value)
+            case .real(let value):
+                result = sqlite3_bind_double(statement, index, value)
+            case .text(let value):
+                result = sqlite3_bind_text(statement, index, value, -1, sqliteTransient)
+            case .blob(let value):
+                result = value.withUnsafeBytes { bytes in
+                    sqlite3_bind_blob(statement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), sqliteTransient)
+                }
+            }
+            guard result == SQLITE_OK else { throw SQLiteError(code: result, message: errorMessage) }
+        }
+    }
+}
+
+/// SQLite copies bound text and blobs before the call returns.
+private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// One row of a result, read column by column while the statement is on it.
+public struct SQLiteRow {
+    fileprivate let statement: OpaquePointer
+
+    public func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+    public func real(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+    public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+
+    public func text(_ column: Int32) -> String {
+        guard let pointer = sqlite3_column_text(statement, column) else { return "" }
+        return String(cString: pointer)
+    }
+
+    public func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+
+    public func blob(_ column: Int32) -> Data {
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return Data() }
+        return Data(bytes: bytes, count: count)
+    }
+}
