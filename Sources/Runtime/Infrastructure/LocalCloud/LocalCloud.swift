@@ -131,7 +131,9 @@ public final class LocalCloud: Sendable {
 
     /// Runs `body` on the server in one transaction, as `device`'s request of `kind`: the network,
     /// the account and injected faults come first; notifications go out after the commit.
-    func perform<T>(_ kind: CloudRequestKind, device: String, allowsNoAccount: Bool = false, _ body: (LocalCloudServer, Caller) throws -> T) throws(CloudError) -> T {
+    /// `checksAccount` false: the request needs no usable account (asking for the account status,
+    /// reading the public database).
+    func perform<T>(_ kind: CloudRequestKind, device: String, checksAccount: Bool = true, _ body: (LocalCloudServer, Caller) throws -> T) throws(CloudError) -> T {
         var deliveries: [(AsyncStream<CloudNotification>.Continuation, CloudNotification)] = []
         defer { for (stream, notification) in deliveries { stream.yield(notification) } }
         return try state.withLock { (state: inout State) throws(CloudError) -> T in
@@ -147,7 +149,7 @@ public final class LocalCloud: Sendable {
                 }
                 return false
             }
-            if !allowsNoAccount || deviceState.account != nil {
+            if checksAccount {
                 try Self.checkAccount(try Self.sqlite { try server.accountStatus(deviceState.account) })
             }
             let value = try Self.sqlite { try server.database.transaction { try body(server, caller) } }

@@ -6,7 +6,7 @@ public struct LocalCloudDevice: CloudGateway {
     public let name: String
 
     public func accountStatus() async throws(CloudError) -> AccountStatus {
-        try cloud.perform(.accountStatus, device: name, allowsNoAccount: true) { server, caller in
+        try cloud.perform(.accountStatus, device: name, checksAccount: false) { server, caller in
             try server.accountStatus(caller.account)
         }
     }
@@ -49,7 +49,7 @@ public struct LocalCloudDevice: CloudGateway {
     }
 
     public func fetchRecords(_ ids: [RecordID], desiredKeys: [String]?, in scope: DatabaseScope) async throws(CloudError) -> [RecordID: Result<SyncRecord, CloudError>] {
-        try cloud.perform(.fetchRecords, device: name, allowsNoAccount: scope == .public) { server, caller in
+        try cloud.perform(.fetchRecords, device: name, checksAccount: scope != .public) { server, caller in
             try server.fetchRecords(ids, desiredKeys: desiredKeys, scope: scope, caller: caller)
         }
     }
@@ -70,7 +70,7 @@ public struct LocalCloudDevice: CloudGateway {
 
     public func query(_ query: RecordQuery, in scope: DatabaseScope) async throws(CloudError) -> QueryPage {
         let pageSize = cloud.configuration.queryPageSize
-        return try cloud.perform(.query, device: name, allowsNoAccount: scope == .public) { server, caller in
+        return try cloud.perform(.query, device: name, checksAccount: scope != .public) { server, caller in
             try server.query(query, scope: scope, caller: caller, defaultLimit: pageSize)
         }
     }

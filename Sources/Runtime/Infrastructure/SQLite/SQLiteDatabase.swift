@@ -174,24 +174,76 @@ public final class SQLiteDatabase {
 /// SQLite copies bound text and blobs before the call returns.
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-/// One row of a result, read column by column while the statement is on it.
-public struct SQLiteRow {
-    fileprivate let statement: OpaquePointer
+/// One row of a result, its values read out of the statement (so it stays valid after the
+/// statement moves on).
+public struct SQLiteRow: Sendable {
+    public let values: [SQLiteValue]
 
-    public func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
-    public func real(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
-    public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+    fileprivate init(statement: OpaquePointer) {
+        let count = sqlite3_column_count(statement)
+        var values: [SQLiteValue] = []
+        values.reserveCapacity(Int(count))
+        for column in 0..<count {
+            switch sqlite3_column_type(statement, column) {
+            case SQLITE_INTEGER:
+                values.append(.integer(sqlite3_column_int64(statement, column)))
+            case SQLITE_FLOAT:
+                values.append(.real(sqlite3_column_double(statement, column)))
+            case SQLITE_TEXT:
+                values.append(.text(sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""))
+            case SQLITE_BLOB:
+                let length = Int(sqlite3_column_bytes(statement, column))
+                if length > 0, let bytes = sqlite3_column_blob(statement, column) {
+                    values.append(.blob(Data(bytes: bytes, count: length)))
+                } else {
+                    values.append(.blob(Data()))
+                }
+            default:
+                values.append(.null)
+            }
+        }
+        self.values = values
+    }
+
+    private func value(_ column: Int32) -> SQLiteValue {
+        Int(column) < values.count ? values[Int(column)] : .null
+    }
+
+    public func isNull(_ column: Int32) -> Bool { value(column) == .null }
+
+    public func integer(_ column: Int32) -> Int64 {
+        switch value(column) {
+        case .integer(let number): number
+        case .real(let number): Int64(number)
+        case .text(let text): Int64(text) ?? 0
+        default: 0
+        }
+    }
+
+    public func real(_ column: Int32) -> Double {
+        switch value(column) {
+        case .real(let number): number
+        case .integer(let number): Double(number)
+        default: 0
+        }
+    }
 
     public func text(_ column: Int32) -> String {
-        guard let pointer = sqlite3_column_text(statement, column) else { return "" }
-        return String(cString: pointer)
+        switch value(column) {
+        case .text(let text): text
+        case .integer(let number): String(number)
+        case .real(let number): String(number)
+        default: ""
+        }
     }
 
     public func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
 
     public func blob(_ column: Int32) -> Data {
-        let count = Int(sqlite3_column_bytes(statement, column))
-        guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return Data() }
-        return Data(bytes: bytes, count: count)
+        switch value(column) {
+        case .blob(let data): data
+        case .text(let text): Data(text.utf8)
+        default: Data()
+        }
     }
 }

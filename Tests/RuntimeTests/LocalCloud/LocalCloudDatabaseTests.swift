@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import SyncRuntime
+
+/// "Containers, accounts, databases, zones" of docs/LocalCloud.md, each against both storage modes.
+@Suite("LocalCloud: accounts, databases and zones")
+struct LocalCloudDatabaseTests {
+    @Test(arguments: CloudMode.allCases)
+    func accountStatusAndSigningOut(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try harness.device("phone", "alice")
+        #expect(try await phone.accountStatus() == .available)
+        #expect(try await phone.userRecordName() == "_alice")
+        try harness.cloud.setAccountStatus("alice", .temporarilyUnavailable)
+        #expect(await cloudError { _ = try await phone.save([record("r")]) }?.code == .accountTemporarilyUnavailable)
+        try harness.cloud.setAccountStatus("alice", .restricted)
+        #expect(try await phone.accountStatus() == .restricted)
+        #expect(await cloudError { try await phone.saveZones([myZone]) }?.code == .notAuthenticated)
+        try harness.cloud.signIn("phone", account: nil)
+        #expect(try await phone.accountStatus() == .noAccount)
+        #expect(await cloudError { _ = try await phone.fetchDatabaseChanges(in: .private, since: nil) }?.code == .notAuthenticated)
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func publicRecordsCanBeReadWithoutAnAccount(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let writer = try harness.device("writer", "alice")
+        try await writer.save([record("p", type: "Post", in: SyncConstants.publicZone)], in: .public)
+        let reader = try harness.device("reader", nil)
+        let page = try await reader.query(RecordQuery(recordType: "Post"), in: .public)
+        #expect(page.records.map(\.id.recordName) == ["p"])
+        #expect(await cloudError { try await reader.save([record("q", type: "Post", in: SyncConstants.publicZone)], in: .public) }?.code == .notAuthenticated)
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func onlyTheZoneNameTellsPublicFromPrivate(_ mode: CloudMode) async throws {  // trap: T7.1
+        let harness = try CloudHarness(mode)
+        let phone = try harness.device("phone", "alice")
+        let privateDefault = ZoneID(zoneName: SyncConstants.publicZoneName)  // the private default zone
+        #expect(privateDefault.ownerName == SyncConstants.publicZone.ownerName)
+        try await phone.save([record("same", in: privateDefault)], in: .private)
+        try await phone.save([record("same", type: "Post", in: SyncConstants.publicZone)], in: .public)
+        let snapshot = try harness.cloud.snapshot()
+        #expect(snapshot.zone("_defaultZone", ofAccount: "alice")?.records["same"]?.recordType == "Item")
+        #expect(snapshot.publicRecords["same"]?.recordType == "Post")
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func thePublicDatabaseHasOneZone(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try harness.device("phone", "alice")
+        let error = await cloudError { try await phone.save([record("p", in: ZoneID(zoneName: "Other"))], in: .public) }
+        #expect(error?.code == .partialFailure)
+        #expect(error?.itemErrors.values.first?.code == .invalidArguments)
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func writingIntoAMissingZoneIsZoneNotFound(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try harness.device("phone", "alice")
+        let result = try await phone.modify(ModifyRequest(recordsToSave: [record("a"), record("b")]), in: .private)
+        #expect(result.error(record("a").id)?.code == .zoneNotFound)
+        #expect(result.error(record("b").id)?.code == .zoneNotFound)
+        #expect(await cloudError { _ = try await phone.fetchZoneChanges(in: myZone, scope: .private, since: nil, resultsLimit: nil) }?.code == .zoneNotFound)
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func deletingAZoneDeletesItsRecordsAndIsReported(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        try await phone.save([record("a")])
+        let before = try await phone.fetchDatabaseChanges(in: .private, since: nil)
+        #expect(before.changedZones == [myZone])
+        try await phone.deleteZones([myZone])
+        #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records.isEmpty == true)
+        let after = try await phone.fetchDatabaseChanges(in: .private, since: before.newToken)
+        #expect(after.deletedZones == [myZone: .deleted] && after.changedZones.isEmpty)
+        #expect(await cloudError { _ = try await phone.fetchZoneChanges(in: myZone, scope: .private, since: nil, resultsLimit: nil) }?.code == .zoneNotFound)
+        // Recreated, it starts empty, and its old tokens have expired.
+        try await phone.saveZones([myZone])
+        #expect(try await phone.allZoneChanges(myZone).records.isEmpty)
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func aZoneThePurgedFromSettingsReportsUserDeletedZone(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        try await phone.save([record("a")])
+        let token = try await phone.fetchDatabaseChanges(in: .private, since: nil).newToken
+        try harness.cloud.purgeZone("Zone", ofAccount: "alice")
+        #expect(try await phone.fetchDatabaseChanges(in: .private, since: token).deletedZones == [myZone: .purged])
+        #expect(await cloudError { _ = try await phone.fetchZoneChanges(in: myZone, scope: .private, since: nil, resultsLimit: nil) }?.code == .userDeletedZone)
+        let write = try await phone.modify(ModifyRequest(recordsToSave: [record("b")]), in: .private)
+        #expect(write.error(record("b").id)?.code == .userDeletedZone)
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func noZonesAreCreatedInOtherUsersDatabases(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try harness.device("phone", "bob")
+        #expect(await cloudError { try await phone.saveZones([ZoneID(zoneName: "Zone", ownerName: "_alice")]) }?.code == .permissionFailure)
+        // A zone nobody shared with bob is not in his shared database.
+        #expect(await cloudError { _ = try await phone.fetchZoneChanges(in: ZoneID(zoneName: "Zone", ownerName: "_alice"), scope: .shared, since: nil, resultsLimit: nil) }?.code == .zoneNotFound)
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import Testing
+import SyncRuntime
+
+/// "Records and fields" and "Requests" of docs/LocalCloud.md, each against both storage modes.
+@Suite("LocalCloud: records, conflicts and request limits")
+struct LocalCloudRecordTests {
+    @Test(arguments: CloudMode.allCases)
+    func recordNamesFollowCloudKitsRules(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        for name in ["", "_hidden", String(repeating: "x", count: 256), "caf\u{E9}"] {
+            let result = try await phone.modify(ModifyRequest(recordsToSave: [record(name)]), in: .private)
+            #expect(result.error(record(name).id)?.code == .invalidArguments, "\(name.prefix(10))")
+        }
+        try await phone.save([record(String(repeating: "x", count: 255))])
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func systemFieldNamesAreRefused(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        for field in ["recordID", "modificationDate", "etag", "parent", "1abc", "with space"] {
+            let bad = record("r", fields: [field: .string("x")])
+            let result = try await phone.modify(ModifyRequest(recordsToSave: [bad]), in: .private)
+            #expect(result.error(bad.id)?.code == .invalidArguments, "\(field)")
+        }
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func aRecordLargerThanOneMegabyteIsRefused(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        let big = record("big", fields: ["blob": .bytes(Data(count: CloudKitLimits.maxRecordBytes))])
+        let result = try await phone.modify(ModifyRequest(recordsToSave: [big]), in: .private)
+        #expect(result.error(big.id)?.code == .limitExceeded)
+        #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records.isEmpty == true)
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func everySaveGetsANewChangeTagAndAStaleTagConflicts(_ mode: CloudMode) async throws {  // trap: T20.1
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        let first = try await phone.save([record("r", fields: ["title": .string("one")])])[0]
+        var edit = first
+        edit.fields["title"] = .string("two")
+        let second = try await phone.save([edit])[0]
+        #expect(first.changeTag != nil && second.changeTag != first.changeTag)
+        // A save carrying the old tag, or none, conflicts and brings the server's record along.
+        var stale = first
+        stale.fields["title"] = .string("stale")
+        let conflict = try await phone.modify(ModifyRequest(recordsToSave: [stale]), in: .private).error(stale.id)
+        #expect(conflict?.code == .serverRecordChanged)
+        #expect(conflict?.serverRecord?.fields["title"] == .string("two"))
+        #expect(conflict?.serverRecord?.changeTag == second.changeTag)
+        let untagged = record("r", fields: ["title": .string("fresh")])
+        #expect(try await phone.modify(ModifyRequest(recordsToSave: [untagged]), in: .private).error(untagged.id)?.code == .serverRecordChanged)
+        // Saving onto the server record (its tag) succeeds.
+        var merged = conflict!.serverRecord!
+        merged.fields["title"] = .string("merged")
+        try await phone.save([merged])
+        #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records["r"]?.fields["title"] == .string("merged"))
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func changedKeysAndAllKeysSaveUnconditionally(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        try await phone.save([record("r", fields: ["a": .int64(1), "b": .int64(2)])])
+        try await phone.save([record("r", fields: ["a": .int64(10)])], policy: .changedKeys)
+        #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records["r"]?.fields == ["a": .int64(10), "b": .int64(2)])
+        try await phone.save([record("r", fields: ["a": .int64(20)])], policy: .allKeys)
+        #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records["r"]?.fields == ["a": .int64(20)])
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func savingARecordTheServerDeletedIsUnknownItem(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        let saved = try await phone.save([record("r")])[0]
+        _ = try await phone.delete([saved.id])
+        let result = try await phone.modify(ModifyRequest(recordsToSave: [saved]), in: .private)
+        #expect(result.error(saved.id)?.code == .unknownItem)
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func encryptedValuesRoundTrip(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        var secret = record("r")
+        secret.encryptedFields = ["pin": .string("1234")]
+        try await phone.save([secret])
+        let fetched = try await phone.fetchRecords([secret.id], desiredKeys: nil, in: .private)[secret.id]!.get()
+        #expect(fetched.encryptedFields == ["pin": .string("1234")] && fetched.fields["pin"] == nil)
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func aParentMustExistOrComeInTheSameRequest(_ mode: CloudMode) async throws {  // trap: T3.2
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        let orphan = record("child", parent: "missing")
+        let result = try await phone.modify(ModifyRequest(recordsToSave: [orphan]), in: .private)
+        #expect(result.error(orphan.id)?.code == .referenceViolation)
+        // Parent and child together, in either order, are fine.
+        try await phone.save([record("child", parent: "parent"), record("parent")])
+        #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records["child"]?.parentRecordName == "parent")
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func deleteSelfReferencesCascadeAndAreLimited(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        let target = record("target")
+        let dependant = record("dependant", fields: ["owner": .reference(SyncReference(recordName: "target", action: .deleteSelf))])
+        let bystander = record("bystander", fields: ["owner": .reference(SyncReference(recordName: "target", action: .none))])
+        try await phone.save([target, dependant, bystander])
+        _ = try await phone.delete([target.id])
+        let zone = try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")!
+        #expect(zone.records.keys.sorted() == ["bystander"])
+        #expect(zone.tombstones == ["dependant", "target"])
+        // At most 750 deleteSelf references may point at one record.
+        try await phone.save([record("hub")])
+        let references = (0..<CloudKitLimits.maxDeleteSelfReferencesPerTarget).map { index in
+            record("ref\(index)", fields: ["hub": .reference(SyncReference(recordName: "hub", action: .deleteSelf))])
+        }
+        for chunk in stride(from: 0, to: references.count, by: 375) {
+            try await phone.save(Array(references[chunk..<min(chunk + 375, references.count)]))
+        }
+        let oneTooMany = record("ref-extra", fields: ["hub": .reference(SyncReference(recordName: "hub", action: .deleteSelf))])
+        #expect(try await phone.modify(ModifyRequest(recordsToSave: [oneTooMany]), in: .private).error(oneTooMany.id)?.code == .limitExceeded)
+    }
+
+    // MARK: - Requests
+
+    @Test(arguments: CloudMode.allCases)
+    func moreThanFourHundredItemsIsLimitExceeded(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        let records = (0...400).map { record("r\($0)") }
+        let error = await cloudError { _ = try await phone.modify(ModifyRequest(recordsToSave: records), in: .private) }
+        #expect(error?.code == .limitExceeded)
+        #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records.isEmpty == true)
+        try await phone.save(Array(records.prefix(400)))
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func moreThanTwoMegabytesIsLimitExceeded(_ mode: CloudMode) async throws {  // trap: T20.7
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        let records = (0..<3).map { record("r\($0)", fields: ["blob": .bytes(Data(count: 800_000))]) }
+        let error = await cloudError { _ = try await phone.modify(ModifyRequest(recordsToSave: records), in: .private) }
+        #expect(error?.code == .limitExceeded)
+        // Split in half, each half goes through.
+        try await phone.save(Array(records.prefix(2)))
+        try await phone.save(Array(records.suffix(1)))
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func theSameRecordTwiceInOneRequestFailsTheWholeRequest(_ mode: CloudMode) async throws {  // trap: T3.1
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        let error = await cloudError { _ = try await phone.modify(ModifyRequest(recordsToSave: [record("a"), record("b"), record("a")]), in: .private) }
+        #expect(error?.code == .invalidArguments)
+        let saveAndDelete = await cloudError { _ = try await phone.modify(ModifyRequest(recordsToSave: [record("c")], recordIDsToDelete: [record("c").id]), in: .private) }
+        #expect(saveAndDelete?.code == .invalidArguments)
+        #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records.isEmpty == true)
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func aCustomZoneCommitsAtomically(_ mode: CloudMode) async throws {  // trap: T20.5
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        let good = record("good")
+        let bad = record("bad", parent: "missing")
+        let result = try await phone.modify(ModifyRequest(recordsToSave: [good, bad]), in: .private)
+        #expect(result.error(bad.id)?.code == .referenceViolation)
+        #expect(result.error(good.id)?.code == .batchRequestFailed)
+        let failure = try #require(result.partialFailure)
+        #expect(failure.code == .partialFailure && failure.itemErrors.count == 2)
+        #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records.isEmpty == true)
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func theDefaultZonesCommitItemByItem(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try harness.device("phone", "alice")
+        let good = record("good", type: "Post", in: SyncConstants.publicZone)
+        let bad = record("bad", type: "Post", in: SyncConstants.publicZone, parent: "missing")
+        let result = try await phone.modify(ModifyRequest(recordsToSave: [good, bad]), in: .public)
+        #expect(result.error(bad.id)?.code == .referenceViolation)
+        #expect(result.error(good.id) == nil)
+        #expect(result.partialFailure?.itemErrors.keys.map(\.recordName) == ["bad"])
+        #expect(try harness.cloud.snapshot().publicRecords.keys.sorted() == ["good"])
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func deletingAnUnknownRecordIsUnknownItem(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        let result = try await phone.delete([record("nobody").id])
+        #expect(result.error(record("nobody").id)?.code == .unknownItem)
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func onlyTheCreatorChangesAPublicRecord(_ mode: CloudMode) async throws {  // trap: T10.7
+        let harness = try CloudHarness(mode)
+        let alice = try harness.device("alice-phone", "alice")
+        let bob = try harness.device("bob-phone", "bob")
+        let post = try await alice.save([record("post", type: "Post", in: SyncConstants.publicZone)], in: .public)[0]
+        var edit = post
+        edit.fields["title"] = .string("bob was here")
+        #expect(try await bob.modify(ModifyRequest(recordsToSave: [edit]), in: .public).error(post.id)?.code == .permissionFailure)
+        #expect(try await bob.delete([post.id], in: .public).error(post.id)?.code == .permissionFailure)
+        #expect(try await alice.delete([post.id], in: .public).error(post.id) == nil)
+    }
+}
