@@ -28,7 +28,8 @@ public struct LocalCloudSnapshot: Sendable {
     public var zones: [Zone]
     public var memberships: [Membership]
     /// Requests by kind (`requests.modify`...), `records.saved`, `records.deleted`,
-    /// `records.fetched`, `bytes.uploaded`, `assetBytes.uploaded`, `assetBytes.downloaded`.
+    /// `records.fetched`, `bytes.uploaded`, `assetBytes.uploaded`, `assetBytes.downloaded`, and
+    /// `notifications.<device>` (notifications sent to each device).
     public var counters: [String: Int64]
 
     /// The zone of an account's private database (or the public database's zone).

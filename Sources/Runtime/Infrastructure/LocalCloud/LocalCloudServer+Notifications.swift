@@ -21,6 +21,7 @@ extension LocalCloudServer {
         func queue(device: String, subscription: String, scope: DatabaseScope) throws {
             guard device != origin.device, queued.insert("\(device)/\(subscription)").inserted else { return }
             try database.query("INSERT INTO notifications (device, subscription, scope) VALUES (?, ?, ?)", [.text(device), .text(subscription), .text(scope.rawValue)])
+            try store.count("notifications.\(device)")
         }
         if scope == .public {
             for recordType in recordTypes.sorted() {

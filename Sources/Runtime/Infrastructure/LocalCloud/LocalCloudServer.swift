@@ -250,9 +250,9 @@ final class LocalCloudServer {
         guard let bytes = try? Data(contentsOf: asset.fileURL) else {
             throw CloudError(.invalidArguments, "cannot read the asset file \(asset.fileURL.path)")
         }
-        try database.query("INSERT INTO assets (bytes) VALUES (?)", [.blob(bytes)])
+        let id = try database.query("INSERT INTO assets (bytes) VALUES (?) RETURNING id", [.blob(bytes)]).first?.integer(0) ?? 0
         try store.count("assetBytes.uploaded", by: Int64(bytes.count))
-        return SyncAsset(fileURL: URL(string: "\(Self.assetScheme):\(database.lastInsertedRowID)")!)
+        return SyncAsset(fileURL: URL(string: "\(Self.assetScheme):\(id)")!)
     }
 
     /// Writes a stored asset's contents to a file in the downloads folder, counting the transfer.

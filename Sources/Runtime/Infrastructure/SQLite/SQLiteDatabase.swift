@@ -104,9 +104,6 @@ public final class SQLiteDatabase {
         }
     }
 
-    /// The rowid of the last inserted row.
-    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
-
     /// Rows changed by the last statement.
     public var changes: Int { Int(sqlite3_changes(handle)) }
 

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+import SyncRuntime
+
+/// "Fetching changes" of docs/LocalCloud.md, each against both storage modes.
+@Suite("LocalCloud: change feeds, queries, assets and subscriptions")
+struct LocalCloudChangeTests {
+    @Test(arguments: CloudMode.allCases)
+    func zoneChangesArriveInChangeOrderAcrossPages(_ mode: CloudMode) async throws {  // trap: T4.3
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        try await phone.save((0..<25).map { record("r\($0)") })
+        let all = try await phone.allZoneChanges(myZone, limit: 10)
+        #expect(all.pages == 3)
+        #expect(all.records.map(\.id.recordName) == (0..<25).map { "r\($0)" })
+        // Nothing new since the last token: an empty page.
+        let none = try await phone.fetchZoneChanges(in: myZone, scope: .private, since: all.token, resultsLimit: 10)
+        #expect(none.changedRecords.isEmpty && !none.moreComing)
+        // An edit and a delete show up once each, deletions with their record type.
+        var edit = all.records[3]
+        edit.fields["title"] = .string("edited")
+        try await phone.save([edit])
+        _ = try await phone.delete([all.records[4].id])
+        let next = try await phone.allZoneChanges(myZone, since: all.token)
+        #expect(next.records.map(\.id.recordName) == ["r3"])
+        #expect(next.deleted == [DeletedRecord(id: all.records[4].id, recordType: "Item")])
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func databaseChangesPageThroughZones(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode) { $0.databaseChangesPageSize = 2 }
+        let phone = try harness.device("phone", "alice")
+        try await phone.saveZones((0..<5).map { ZoneID(zoneName: "Z\($0)") })
+        var token: ChangeToken?
+        var zones: [ZoneID] = []
+        var pages = 0
+        repeat {
+            let changes = try await phone.fetchDatabaseChanges(in: .private, since: token)
+            zones += changes.changedZones
+            token = changes.newToken
+            pages += 1
+            if !changes.moreComing { break }
+        } while true
+        #expect(pages == 3)
+        #expect(Set(zones) == Set((0..<5).map { ZoneID(zoneName: "Z\($0)") }))
+        // Only the zone that changed is reported next time.
+        try await phone.save([record("r", in: ZoneID(zoneName: "Z2"))])
+        #expect(try await phone.fetchDatabaseChanges(in: .private, since: token).changedZones == [ZoneID(zoneName: "Z2")])
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func anExpiredTokenIsChangeTokenExpired(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        try await phone.save([record("a")])
+        let token = try await phone.allZoneChanges(myZone).token
+        try harness.cloud.expireChangeTokens(zone: "Zone", ofAccount: "alice")
+        #expect(await cloudError { _ = try await phone.fetchZoneChanges(in: myZone, scope: .private, since: token, resultsLimit: nil) }?.code == .changeTokenExpired)
+        // From scratch, everything comes back.
+        #expect(try await phone.allZoneChanges(myZone).records.map(\.id.recordName) == ["a"])
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func thePublicDatabaseHasNoChangeFeed(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try harness.device("phone", "alice")
+        #expect(await cloudError { _ = try await phone.fetchDatabaseChanges(in: .public, since: nil) }?.code == .invalidArguments)
+        #expect(await cloudError { _ = try await phone.fetchZoneChanges(in: SyncConstants.publicZone, scope: .public, since: nil, resultsLimit: nil) }?.code == .invalidArguments)
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func queriesFilterSortAndPageWithCursors(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try harness.device("phone", "alice")
+        let posts = (0..<7).map { record("p\($0)", type: "Post", in: SyncConstants.publicZone, fields: ["rank": .int64(Int64(7 - $0)), "kind": .string($0 % 2 == 0 ? "even" : "odd")]) }
+        try await phone.save(posts, in: .public)
+        try await phone.save([record("other", type: "Other", in: SyncConstants.publicZone)], in: .public)
+        var query = RecordQuery(recordType: "Post", sortedBy: ["rank"], resultsLimit: 3)
+        var names: [String] = []
+        var pages = 0
+        repeat {
+            let page = try await phone.query(query, in: .public)
+            names += page.records.map(\.id.recordName)
+            pages += 1
+            query.cursor = page.cursor
+        } while query.cursor != nil
+        #expect(pages == 3)
+        #expect(names == ["p6", "p5", "p4", "p3", "p2", "p1", "p0"])
+        let odd = try await phone.query(RecordQuery(recordType: "Post", equalTo: ["kind": .string("odd")], sortedBy: ["rank"]), in: .public)
+        #expect(odd.records.map(\.id.recordName) == ["p5", "p3", "p1"])
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func assetsTravelOnlyWhenTheirKeyIsDesired(_ mode: CloudMode) async throws {  // trap: T12.4
+        let harness = try CloudHarness(mode)
+        let phone = try harness.device("phone", "alice")
+        let file = harness.folder.appendingPathComponent("cover.jpg")
+        try FileManager.default.createDirectory(at: harness.folder, withIntermediateDirectories: true)
+        try Data(repeating: 0xAB, count: 5_000).write(to: file)
+        let post = record("post", type: "Post", in: SyncConstants.publicZone, fields: [
+            "title": .string("Hello"), "assetData": .asset(SyncAsset(fileURL: file)),
+            "assetSuffix": .string("jpg"), "assetSize": .int64(5_000),
+        ])
+        try await phone.save([post], in: .public)
+        #expect(try harness.cloud.counters()["assetBytes.uploaded"] == 5_000)
+        let reader = try harness.device("reader", "bob")
+        let catalog = try await reader.query(RecordQuery(recordType: "Post", desiredKeys: ["title", "assetSuffix", "assetSize"]), in: .public)
+        #expect(catalog.records[0].fields.names.sorted() == ["assetSize", "assetSuffix", "title"])
+        _ = try await reader.query(RecordQuery(recordType: "Post", desiredKeys: ["title", "assetSuffix", "assetSize"]), in: .public)
+        #expect(try harness.cloud.counters()["assetBytes.downloaded"] == nil)
+        // Asked for, the asset arrives as a file with the same contents, and the bytes are counted.
+        let full = try await reader.fetchRecords([post.id], desiredKeys: nil, in: .public)[post.id]!.get()
+        guard case .asset(let asset) = full.fields["assetData"] else {
+            Issue.record("no asset")
+            return
+        }
+        #expect(try Data(contentsOf: asset.fileURL) == Data(repeating: 0xAB, count: 5_000))
+        #expect(try harness.cloud.counters()["assetBytes.downloaded"] == 5_000)
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func subscriptionsNotifyOtherDevicesNotTheWriter(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        let laptop = try harness.device("laptop", "alice")
+        let stranger = try harness.device("stranger", "bob")
+        try await phone.saveSubscription(.database(id: "private-changes", scope: .private))
+        try await laptop.saveSubscription(.database(id: "private-changes", scope: .private))
+        try await stranger.saveSubscription(.database(id: "private-changes", scope: .private))
+        try await laptop.saveSubscription(.query(id: "posts", recordType: "Post"))
+        let laptopStream = laptop.notifications()
+        var laptopNotifications = laptopStream.makeAsyncIterator()
+        let phoneStream = phone.notifications()
+        let strangerStream = stranger.notifications()
+        try await phone.save([record("r")])
+        #expect(await laptopNotifications.next() == CloudNotification(subscriptionID: "private-changes", scope: .private))
+        try await phone.save([record("p", type: "Post", in: SyncConstants.publicZone)], in: .public)
+        #expect(await laptopNotifications.next() == CloudNotification(subscriptionID: "posts", scope: .public))
+        // Neither the writer nor another user's device heard anything.
+        let counters = try harness.cloud.counters()
+        #expect(counters["notifications.laptop"] == 2)
+        #expect(counters["notifications.phone"] == nil && counters["notifications.stranger"] == nil)
+        _ = (phoneStream, strangerStream)
+    }
+}

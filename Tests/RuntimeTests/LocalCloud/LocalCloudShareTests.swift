@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+import SyncRuntime
+
+/// Shares of docs/LocalCloud.md, each against both storage modes.
+@Suite("LocalCloud: shares")
+struct LocalCloudShareTests {
+    static let lists = ZoneID(zoneName: "Lists")
+
+    /// Alice's zone with two lists (one with an item), the first shared with bob (read-write) and
+    /// carol (read-only).
+    struct Household {
+        let harness: CloudHarness
+        let alice: LocalCloudDevice
+        let bob: LocalCloudDevice
+        let carol: LocalCloudDevice
+        let share: ShareRecord
+        var metadata: ShareMetadata { harness.cloud.shareMetadata(for: share, ownerAccount: "alice") }
+        /// The lists zone as participants name it.
+        let sharedZone = ZoneID(zoneName: "Lists", ownerName: "_alice")
+
+        init(_ mode: CloudMode) async throws {
+            harness = try CloudHarness(mode)
+            alice = try await harness.deviceWithZone("alice-phone", "alice", zone: "Lists")
+            bob = try harness.device("bob-phone", "bob")
+            carol = try harness.device("carol-phone", "carol")
+            let share = ShareRecord(
+                id: RecordID(recordName: "share-list-1", zoneID: lists), rootRecordName: "list-1", title: "Groceries",
+                participants: [
+                    ShareParticipant(userRecordName: "_bob", permission: .readWrite),
+                    ShareParticipant(userRecordName: "_carol", permission: .readOnly),
+                ])
+            let result = try await alice.modify(ModifyRequest(
+                recordsToSave: [record("list-1", type: "List", in: lists), record("list-2", type: "List", in: lists), record("milk", in: lists, parent: "list-1")],
+                sharesToSave: [share]), in: .private)
+            if let failure = result.partialFailure { throw failure }
+            self.share = try result.savedShares[share.id]!.get()
+        }
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func aShareIsSavedInTheSameRequestAsItsRoot(_ mode: CloudMode) async throws {  // trap: T8.1
+        let harness = try CloudHarness(mode)
+        let alice = try await harness.deviceWithZone("alice-phone", "alice", zone: "Lists")
+        try await alice.save([record("list", type: "List", in: Self.lists)])
+        let alone = ShareRecord(id: RecordID(recordName: "share", zoneID: Self.lists), rootRecordName: "list")
+        let result = try await alice.modify(ModifyRequest(sharesToSave: [alone]), in: .private)
+        #expect(result.error(alone.id)?.code == .invalidArguments)
+        // A zone-wide share needs no root.
+        let zoneWide = ShareRecord(id: RecordID(recordName: ShareRecord.zoneWideRecordName, zoneID: Self.lists), rootRecordName: nil)
+        #expect(try await alice.modify(ModifyRequest(sharesToSave: [zoneWide]), in: .private).partialFailure == nil)
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func theOwnerIsKnownByRole(_ mode: CloudMode) async throws {  // trap: T8.3
+        let household = try await Household(mode)
+        #expect(household.share.owner?.userRecordName == "_alice")
+        #expect(household.share.participants.filter { $0.role == .owner }.count == 1)
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func anAcceptedShareShowsOnlyItsRootsHierarchy(_ mode: CloudMode) async throws {
+        let household = try await Household(mode)
+        try await household.bob.acceptShare(household.metadata)
+        let database = try await household.bob.fetchDatabaseChanges(in: .shared, since: nil)
+        #expect(database.changedZones == [household.sharedZone])
+        let changes = try await household.bob.allZoneChanges(household.sharedZone, scope: .shared)
+        #expect(changes.records.map(\.id.recordName).sorted() == ["list-1", "milk"])
+        #expect(changes.records.allSatisfy { $0.id.zoneID == household.sharedZone })
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func aReadWriteParticipantWritesIntoTheOwnersZone(_ mode: CloudMode) async throws {
+        let household = try await Household(mode)
+        try await household.bob.acceptShare(household.metadata)
+        try await household.bob.save([record("eggs", in: household.sharedZone, parent: "list-1")], in: .shared)
+        let zone = try household.harness.cloud.snapshot().zone("Lists", ofAccount: "alice")!
+        #expect(zone.records["eggs"]?.parentRecordName == "list-1")
+        #expect(try await household.alice.allZoneChanges(Self.lists).records.map(\.id.recordName).contains("eggs"))
+        // Outside the shared hierarchy, nothing.
+        let stray = record("stray", in: household.sharedZone, parent: "list-2")
+        #expect(try await household.bob.modify(ModifyRequest(recordsToSave: [stray]), in: .shared).error(stray.id)?.code == .permissionFailure)
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func aReadOnlyParticipantCannotWrite(_ mode: CloudMode) async throws {
+        let household = try await Household(mode)
+        try await household.carol.acceptShare(household.metadata)
+        let item = record("bread", in: household.sharedZone, parent: "list-1")
+        #expect(try await household.carol.modify(ModifyRequest(recordsToSave: [item]), in: .shared).error(item.id)?.code == .permissionFailure)
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func anUninvitedUserCannotAccept(_ mode: CloudMode) async throws {
+        let household = try await Household(mode)
+        let mallory = try household.harness.device("mallory-phone", "mallory")
+        #expect(await cloudError { try await mallory.acceptShare(household.metadata) }?.code == .permissionFailure)
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func aParticipantCannotDeleteTheSharedRoot(_ mode: CloudMode) async throws {  // trap: T8.5
+        let household = try await Household(mode)
+        try await household.bob.acceptShare(household.metadata)
+        let root = RecordID(recordName: "list-1", zoneID: household.sharedZone)
+        #expect(try await household.bob.delete([root], in: .shared).error(root)?.code == .permissionFailure)
+        // Leaving is how a participant lets go: delete the share in the shared database.
+        let leave = try await household.bob.delete([RecordID(recordName: "share-list-1", zoneID: household.sharedZone)], in: .shared)
+        #expect(leave.partialFailure == nil)
+        #expect(try household.harness.cloud.snapshot().zone("Lists", ofAccount: "alice")?.records["list-1"] != nil)
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func leavingRemovesTheZoneFromTheParticipantsDatabaseOnly(_ mode: CloudMode) async throws {  // trap: T4.6
+        let household = try await Household(mode)
+        try await household.bob.acceptShare(household.metadata)
+        try await household.carol.acceptShare(household.metadata)
+        let token = try await household.bob.fetchDatabaseChanges(in: .shared, since: nil).newToken
+        _ = try await household.bob.delete([RecordID(recordName: "share-list-1", zoneID: household.sharedZone)], in: .shared)
+        #expect(try await household.bob.fetchDatabaseChanges(in: .shared, since: token).deletedZones == [household.sharedZone: .deleted])
+        #expect(await cloudError { _ = try await household.bob.fetchZoneChanges(in: household.sharedZone, scope: .shared, since: nil, resultsLimit: nil) }?.code == .permissionFailure)
+        #expect(try await household.carol.allZoneChanges(household.sharedZone, scope: .shared).records.count == 2)
+        let share = try await household.alice.fetchShares([household.share.id], in: .private)[household.share.id]!.get()
+        #expect(share.participants.first { $0.userRecordName == "_bob" }?.acceptanceStatus == .removed)
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func stoppingAShareByItsIDEndsEveryonesAccess(_ mode: CloudMode) async throws {  // trap: T8.2
+        let household = try await Household(mode)
+        try await household.bob.acceptShare(household.metadata)
+        let token = try await household.bob.fetchDatabaseChanges(in: .shared, since: nil).newToken
+        #expect(try await household.alice.delete([household.share.id]).partialFailure == nil)
+        #expect(try household.harness.cloud.snapshot().zone("Lists", ofAccount: "alice")?.shares.isEmpty == true)
+        #expect(try await household.bob.fetchDatabaseChanges(in: .shared, since: token).deletedZones == [household.sharedZone: .deleted])
+        // The owner's records stay.
+        #expect(try household.harness.cloud.snapshot().zone("Lists", ofAccount: "alice")?.records.count == 3)
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func deletingTheRootDeletesItsShare(_ mode: CloudMode) async throws {
+        let household = try await Household(mode)
+        try await household.bob.acceptShare(household.metadata)
+        _ = try await household.alice.delete([RecordID(recordName: "list-1", zoneID: Self.lists)])
+        #expect(try household.harness.cloud.snapshot().zone("Lists", ofAccount: "alice")?.shares.isEmpty == true)
+        #expect(await cloudError { _ = try await household.bob.fetchZoneChanges(in: household.sharedZone, scope: .shared, since: nil, resultsLimit: nil) }?.code == .permissionFailure)
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func aZoneWideShareShowsEveryRecord(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let alice = try await harness.deviceWithZone("alice-phone", "alice", zone: "Lists")
+        try await alice.save([record("a", in: Self.lists), record("b", in: Self.lists)])
+        let zoneShare = ShareRecord(id: RecordID(recordName: ShareRecord.zoneWideRecordName, zoneID: Self.lists), rootRecordName: nil,
+            participants: [ShareParticipant(userRecordName: "_bob", permission: .readWrite)])
+        let saved = try await alice.modify(ModifyRequest(sharesToSave: [zoneShare]), in: .private).savedShares[zoneShare.id]!.get()
+        let bob = try harness.device("bob-phone", "bob")
+        try await bob.acceptShare(harness.cloud.shareMetadata(for: saved, ownerAccount: "alice"))
+        #expect(try await bob.allZoneChanges(ZoneID(zoneName: "Lists", ownerName: "_alice"), scope: .shared).records.map(\.id.recordName).sorted() == ["a", "b"])
+    }
+
+    @Test(arguments: CloudMode.allCases)
+    func updatingAShareKeepsAcceptedParticipantsAndDropsRemovedOnes(_ mode: CloudMode) async throws {
+        let household = try await Household(mode)
+        try await household.bob.acceptShare(household.metadata)
+        try await household.carol.acceptShare(household.metadata)
+        var update = try await household.alice.fetchShares([household.share.id], in: .private)[household.share.id]!.get()
+        update.participants.removeAll { $0.userRecordName == "_carol" }
+        let saved = try await household.alice.modify(ModifyRequest(sharesToSave: [update]), in: .private).savedShares[update.id]!.get()
+        #expect(saved.participants.first { $0.userRecordName == "_bob" }?.acceptanceStatus == .accepted)
+        #expect(await cloudError { _ = try await household.carol.fetchZoneChanges(in: household.sharedZone, scope: .shared, since: nil, resultsLimit: nil) }?.code == .permissionFailure)
+        #expect(try await household.bob.allZoneChanges(household.sharedZone, scope: .shared).records.count == 2)
+    }
+}
