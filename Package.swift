@@ -66,11 +66,17 @@ let package = Package(
             exclude: ["Schema"],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
+        // A second process for LocalCloud's multi-process tests.
+        .executableTarget(
+            name: "LocalCloudProbe",
+            dependencies: ["SyncRuntime"],
+            path: "Tests/LocalCloudProbe"
+        ),
         // The runtime's tests. Generated/ holds the code generated from Examples/Schemas (internal
         // access), compiled here with warnings as errors and used by the tests as their models.
         .testTarget(
             name: "SyncRuntimeTests",
-            dependencies: ["SyncRuntime", "GeneratedCoverage"],
+            dependencies: ["SyncRuntime", "GeneratedCoverage", "LocalCloudProbe"],
             path: "Tests/RuntimeTests",
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
