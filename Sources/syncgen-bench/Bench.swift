@@ -1,19 +1,20 @@
 import Foundation
 
-/// `swift run -c release syncgen-bench [validate] [generate] [bridge]`: the project's performance figures, each
+/// `swift run -c release syncgen-bench [validate] [generate] [bridge] [localcloud]`: the project's performance figures, each
 /// printed beside its baseline and target. Exits 1 when a target is missed.
 @main
 enum Bench {
-    static func main() {
+    static func main() async {
         let selected = Set(CommandLine.arguments.dropFirst())
-        let all: [(name: String, run: () -> Bool)] = [
-            ("validate", ValidateBenchmark.run),
-            ("generate", GenerateBenchmark.run),
-            ("bridge", BridgeBenchmark.run),
+        let all: [(name: String, run: () async -> Bool)] = [
+            ("validate", { ValidateBenchmark.run() }),
+            ("generate", { GenerateBenchmark.run() }),
+            ("bridge", { BridgeBenchmark.run() }),
+            ("localcloud", { await LocalCloudBenchmark.run() }),
         ]
         var allMet = true
         for (name, benchmark) in all where selected.isEmpty || selected.contains(name) {
-            allMet = benchmark() && allMet
+            allMet = await benchmark() && allMet
             print()
         }
         exit(allMet ? 0 : 1)

@@ -14,10 +14,21 @@ enum Measurement {
         return best
     }
 
-    /// Peak resident memory of this process so far, in MiB (Linux: VmHWM; elsewhere 0).
-    static func peakMemoryMiB() -> Double {
+    /// Peak resident memory of this process since start (or the last reset), in MiB (Linux:
+    /// VmHWM; elsewhere 0).
+    static func peakMemoryMiB() -> Double { statusValue("VmHWM:") }
+
+    /// Resident memory now, in MiB (Linux: VmRSS; elsewhere 0).
+    static func currentMemoryMiB() -> Double { statusValue("VmRSS:") }
+
+    /// Starts a new peak from the current resident memory (Linux: clear_refs 5).
+    static func resetPeakMemory() {
+        try? Data("5".utf8).write(to: URL(fileURLWithPath: "/proc/self/clear_refs"))
+    }
+
+    private static func statusValue(_ key: String) -> Double {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(key) })
         else { return 0 }
         let kilobytes = line.split(separator: " ").compactMap { Double($0) }.first ?? 0
         return kilobytes / 1024
