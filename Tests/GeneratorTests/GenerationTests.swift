@@ -132,6 +132,38 @@ struct GenerationTests {
             """))
     }
 
+    @Test func storedFieldsKeepEverythingTheUploadLeavesOut() throws {
+        let swift = try generated("""
+            models:
+              L:
+                fields: {}
+              A:
+                parent: L
+                fields:
+                  mine: { type: string, localOnly: true }
+                  theirs: { type: int, serverOwned: true, optional: true }
+                  file: asset
+            """)
+        #expect(contains(swift, lines: """
+            func encodeStoredFields() -> SyncRuntime.RecordFields {
+                var fields = SyncRuntime.RecordFields(minimumCapacity: 4)
+                if let parent { fields.append("parent", parent.syncFieldValue(action: .none)) }
+                fields.append("mine", mine.syncFieldValue)
+                if let theirs { fields.append("theirs", theirs.syncFieldValue) }
+                if let file { fields.append("file", file.syncFieldValue) }
+                return fields
+            }
+            """))
+        #expect(contains(swift, lines: """
+            mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+                parent = try record.decodeReference("parent", to: L.self)
+                if let value = try record.decode("mine", as: Swift.String.self) { mine = value }
+                theirs = try record.decode("theirs", as: Swift.Int64.self)
+                file = try record.decode("file", as: SyncRuntime.AssetReference.self)
+            }
+            """))
+    }
+
     @Test func referencesCarryTheSchemasDeleteAction() throws {  // trap: T3.7
         let swift = try generated("models:\n  A:\n    fields:\n      a: { type: reference, to: A, onDelete: deleteSelf }\n      b: { type: reference, to: A, optional: true }\n")
         #expect(swift.contains("if a.isSet { fields.values.append(\"a\", a.syncFieldValue(action: .deleteSelf)) }"))
@@ -144,7 +176,8 @@ struct GenerationTests {
         #expect(swift.contains("var parent: SyncRuntime.RecordReference<L>?"))
         #expect(swift.contains("static let parentRecordType: Swift.String? = \"L\""))
         #expect(swift.contains("var parentRecordName: Swift.String? { parent?.recordName }"))
-        #expect(!swift.contains("\"parent\""))
+        let upload = swift.components(separatedBy: "func encodeRemoteFields()")[1].components(separatedBy: "func applyRemoteFields")[0]
+        #expect(!upload.contains("parent"))
     }
 
     @Test func tombstoneKeyPathsAreDeclaredOnTheConcreteType() throws {  // trap: T6.1

@@ -38,6 +38,24 @@ struct GeneratedBridgeTests {
         #expect(decoded == original)
     }
 
+    @Test func storedFieldsRoundTripEveryField() throws {
+        let original = Self.filledData()
+        var restored = DataModel(emptyRecordNamed: original.recordName, ownerName: original.ownerName)
+        let stored = SyncRecord(recordType: DataModel.recordType, id: original.makeRecord().id, fields: original.encodeStoredFields())
+        try restored.applyStoredFields(from: stored)
+        #expect(restored == original)  // local-only and server-owned values included
+        var published = GeneratedPublishingTests.article().makeProjection()
+        published.publicationLifecycle.reviewNote = "kept"
+        published.bookmarked = true
+        var copy = PublicArticle(emptyRecordNamed: published.recordName, ownerName: published.ownerName)
+        try copy.applyStoredFields(from: SyncRecord(recordType: PublicArticle.recordType, id: published.makeRecord().id, fields: published.encodeStoredFields()))
+        #expect(copy == published)
+        let item = ListItem(recordName: "i", parent: RecordReference(recordName: "list"), assignee: RecordReference(recordName: "m"))
+        var itemCopy = ListItem(emptyRecordNamed: "i", ownerName: item.ownerName)
+        try itemCopy.applyStoredFields(from: SyncRecord(recordType: ListItem.recordType, id: item.makeRecord().id, fields: item.encodeStoredFields()))
+        #expect(itemCopy == item)
+    }
+
     @Test func boolsTravelAsInt64AndReferencesAsNames() {
         let task = TaskModel(recordName: "t", title: "T", data: RecordReference(recordName: "d"), related: [RecordReference(recordName: "t2")])
         let fields = task.encodeRemoteFields().values

@@ -139,6 +139,10 @@ struct ModelGenerator {
             printEncoder(into: &body)
             body.line()
             printDecoder(into: &body)
+            body.line()
+            printStoredEncoder(into: &body)
+            body.line()
+            printStoredDecoder(into: &body)
         }
     }
 
@@ -168,6 +172,8 @@ struct ModelGenerator {
         }
     }
 
+    /// The upload: every field but local-only and server-owned ones, encrypted ones apart; an
+    /// asset as its markers; a lifecycle's client-owned fields.
     private func printEncoder(into printer: inout SwiftPrinter) {
         printer.block("\(access)func encodeRemoteFields() -> SyncRuntime.EncodedFields") { body in
             let isGoverned = catalog?.isGoverned == true
@@ -179,25 +185,10 @@ struct ModelGenerator {
             let capacity = uploadedFields.count + (model.assetField == nil ? 0 : 1) + (isGoverned ? RecordFieldNames.publicationClientFields.count : 0)
             body.line("var fields = SyncRuntime.EncodedFields(capacity: \(capacity))")
             for field in uploadedFields {
-                let identifier = SwiftSpelling.identifier(field.name)
-                let set = field.isEncrypted ? "fields.encryptedValues.append" : "fields.values.append"
-                let key = SwiftSpelling.stringLiteral(field.name)
-                let value: String
-                switch field.type {
-                case .asset:
-                    body.line("fields.encodeAssetReference(\(identifier))")
-                    continue
-                case .reference(_, let action), .list(.reference(_, let action)):
-                    value = "\(identifier).syncFieldValue(action: .\(action.rawValue))"
-                default:
-                    value = "\(identifier).syncFieldValue"
-                }
-                if field.isOptional {
-                    body.line("if let \(identifier) { \(set)(\(key), \(value)) }")
-                } else if case .reference = field.type {
-                    body.line("if \(identifier).isSet { \(set)(\(key), \(value)) }")
+                if field.type == .asset {
+                    body.line("fields.encodeAssetReference(\(SwiftSpelling.identifier(field.name)))")
                 } else {
-                    body.line("\(set)(\(key), \(value))")
+                    body.line(appendLine(field, to: field.isEncrypted ? "fields.encryptedValues" : "fields.values"))
                 }
             }
             if isGoverned {
@@ -207,6 +198,7 @@ struct ModelGenerator {
         }
     }
 
+    /// The download: every field but local-only ones, which a pull never overwrites.
     private func printDecoder(into printer: inout SwiftPrinter) {
         let signature = "\(access)mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError)"
         printer.block(signature) { body in
@@ -214,30 +206,99 @@ struct ModelGenerator {
                 body.line("parent = record.parentRecordName.map { SyncRuntime.RecordReference(recordName: $0) }")
             }
             for field in fields where !field.isLocalOnly {
-                let identifier = SwiftSpelling.identifier(field.name)
-                let key = SwiftSpelling.stringLiteral(field.name)
-                let decode: String
-                switch field.type {
-                case .asset:
-                    body.line("\(identifier) = try record.decodeAssetReference()")
-                    continue
-                case .reference(let target, _):
-                    decode = "try record.decodeReference(\(key), to: \(target).self)"
-                case .list(.reference(let target, _)):
-                    decode = "try record.decodeReferences(\(key), to: \(target).self)"
-                default:
-                    decode = "try record.decode(\(key), as: \(SwiftSpelling.type(of: field.type)).self)"
-                }
-                if field.isOptional {
-                    body.line("\(identifier) = \(decode)")
+                if field.type == .asset {
+                    body.line("\(SwiftSpelling.identifier(field.name)) = try record.decodeAssetReference()")
                 } else {
-                    body.line("if let value = \(decode) { \(identifier) = value }")
+                    body.line(decodeLine(field))
                 }
             }
             if catalog?.isGoverned == true {
                 body.line("publicationLifecycle = try record.decodePublicationLifecycle(updating: publicationLifecycle)")
             }
         }
+    }
+
+    /// This device's own copy: every field, local-only and server-owned ones too, the parent and
+    /// the lifecycle included.
+    private func printStoredEncoder(into printer: inout SwiftPrinter) {
+        printer.block("\(access)func encodeStoredFields() -> SyncRuntime.RecordFields") { body in
+            let isGoverned = catalog?.isGoverned == true
+            guard !fields.isEmpty || model.parent != nil || isGoverned else {
+                body.line("SyncRuntime.RecordFields()")
+                return
+            }
+            let capacity = fields.count + (model.parent == nil ? 0 : 1) + (isGoverned ? 1 : 0)
+            body.line("var fields = SyncRuntime.RecordFields(minimumCapacity: \(capacity))")
+            if model.parent != nil {
+                body.line("if let parent { fields.append(\(SwiftSpelling.stringLiteral(Self.storedParentKey)), parent.syncFieldValue(action: .none)) }")
+            }
+            for field in fields {
+                body.line(appendLine(field, to: "fields"))
+            }
+            if isGoverned {
+                body.line("fields.append(\(SwiftSpelling.stringLiteral(Self.storedLifecycleKey)), publicationLifecycle.syncFieldValue)")
+            }
+            body.line("return fields")
+        }
+    }
+
+    private func printStoredDecoder(into printer: inout SwiftPrinter) {
+        let signature = "\(access)mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError)"
+        printer.block(signature) { body in
+            if let parent = model.parent {
+                body.line("parent = try record.decodeReference(\(SwiftSpelling.stringLiteral(Self.storedParentKey)), to: \(parent).self)")
+            }
+            for field in fields {
+                body.line(decodeLine(field))
+            }
+            if catalog?.isGoverned == true {
+                body.line("if let value = try record.decode(\(SwiftSpelling.stringLiteral(Self.storedLifecycleKey)), as: SyncRuntime.PublicationLifecycle.self) { publicationLifecycle = value }")
+            }
+        }
+    }
+
+    /// Keys of the stored fields that are not schema fields: CloudKit reserves `parent`, the
+    /// runtime reserves `publicationLifecycle`, so neither can clash with a field.
+    static let storedParentKey = "parent"
+    static let storedLifecycleKey = "publicationLifecycle"
+
+    /// `target.append("name", value)`, guarded for optional fields and unset references.
+    private func appendLine(_ field: Field, to target: String) -> String {
+        let identifier = SwiftSpelling.identifier(field.name)
+        let key = SwiftSpelling.stringLiteral(field.name)
+        let value: String
+        switch field.type {
+        case .reference(_, let action), .list(.reference(_, let action)):
+            value = "\(identifier).syncFieldValue(action: .\(action.rawValue))"
+        default:
+            value = "\(identifier).syncFieldValue"
+        }
+        if field.isOptional || field.type == .asset {
+            return "if let \(identifier) { \(target).append(\(key), \(value)) }"
+        }
+        if case .reference = field.type {
+            return "if \(identifier).isSet { \(target).append(\(key), \(value)) }"
+        }
+        return "\(target).append(\(key), \(value))"
+    }
+
+    /// Reads a field: a missing value clears an optional field and keeps a required one.
+    private func decodeLine(_ field: Field) -> String {
+        let identifier = SwiftSpelling.identifier(field.name)
+        let key = SwiftSpelling.stringLiteral(field.name)
+        let decode: String
+        switch field.type {
+        case .reference(let target, _):
+            decode = "try record.decodeReference(\(key), to: \(target).self)"
+        case .list(.reference(let target, _)):
+            decode = "try record.decodeReferences(\(key), to: \(target).self)"
+        default:
+            decode = "try record.decode(\(key), as: \(SwiftSpelling.type(of: field.type)).self)"
+        }
+        if field.isOptional || field.type == .asset {
+            return "\(identifier) = \(decode)"
+        }
+        return "if let value = \(decode) { \(identifier) = value }"
     }
 
     // MARK: - Refinements

@@ -170,4 +170,52 @@ extension BenchRecord: SyncRuntime.SyncModel {
         if let value = try record.decode("thumbnail", as: Foundation.Data.self) { thumbnail = value }
         if let value = try record.decodeReference("owner", to: BenchRecord.self) { owner = value }
     }
+
+    func encodeStoredFields() -> SyncRuntime.RecordFields {
+        var fields = SyncRuntime.RecordFields(minimumCapacity: 20)
+        fields.append("title", title.syncFieldValue)
+        fields.append("subtitle", subtitle.syncFieldValue)
+        fields.append("body", body.syncFieldValue)
+        fields.append("author", author.syncFieldValue)
+        fields.append("category", category.syncFieldValue)
+        fields.append("rank", rank.syncFieldValue)
+        fields.append("views", views.syncFieldValue)
+        fields.append("likes", likes.syncFieldValue)
+        fields.append("score", score.syncFieldValue)
+        fields.append("ratio", ratio.syncFieldValue)
+        fields.append("done", done.syncFieldValue)
+        fields.append("pinned", pinned.syncFieldValue)
+        fields.append("createdAt", createdAt.syncFieldValue)
+        fields.append("updatedAt", updatedAt.syncFieldValue)
+        if let dueAt { fields.append("dueAt", dueAt.syncFieldValue) }
+        if let note { fields.append("note", note.syncFieldValue) }
+        fields.append("tags", tags.syncFieldValue)
+        fields.append("place", place.syncFieldValue)
+        fields.append("thumbnail", thumbnail.syncFieldValue)
+        if owner.isSet { fields.append("owner", owner.syncFieldValue(action: .none)) }
+        return fields
+    }
+
+    mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+        if let value = try record.decode("title", as: Swift.String.self) { title = value }
+        if let value = try record.decode("subtitle", as: Swift.String.self) { subtitle = value }
+        if let value = try record.decode("body", as: Swift.String.self) { body = value }
+        if let value = try record.decode("author", as: Swift.String.self) { author = value }
+        if let value = try record.decode("category", as: Swift.String.self) { category = value }
+        if let value = try record.decode("rank", as: Swift.Int64.self) { rank = value }
+        if let value = try record.decode("views", as: Swift.Int64.self) { views = value }
+        if let value = try record.decode("likes", as: Swift.Int64.self) { likes = value }
+        if let value = try record.decode("score", as: Swift.Double.self) { score = value }
+        if let value = try record.decode("ratio", as: Swift.Double.self) { ratio = value }
+        if let value = try record.decode("done", as: Swift.Bool.self) { done = value }
+        if let value = try record.decode("pinned", as: Swift.Bool.self) { pinned = value }
+        if let value = try record.decode("createdAt", as: Foundation.Date.self) { createdAt = value }
+        if let value = try record.decode("updatedAt", as: Foundation.Date.self) { updatedAt = value }
+        dueAt = try record.decode("dueAt", as: Foundation.Date.self)
+        note = try record.decode("note", as: Swift.String.self)
+        if let value = try record.decode("tags", as: [Swift.String].self) { tags = value }
+        if let value = try record.decode("place", as: SyncRuntime.SyncLocation.self) { place = value }
+        if let value = try record.decode("thumbnail", as: Foundation.Data.self) { thumbnail = value }
+        if let value = try record.decodeReference("owner", to: BenchRecord.self) { owner = value }
+    }
 }

@@ -231,6 +231,74 @@ extension Data: SyncRuntime.SyncModel {
         secretBytes = try record.decode("secretBytes", as: Foundation.Data.self)
         if let value = try record.decode("views", as: Swift.Int64.self) { views = value }
     }
+
+    public func encodeStoredFields() -> SyncRuntime.RecordFields {
+        var fields = SyncRuntime.RecordFields(minimumCapacity: 30)
+        fields.append("text", text.syncFieldValue)
+        fields.append("count", count.syncFieldValue)
+        fields.append("ratio", ratio.syncFieldValue)
+        fields.append("flag", flag.syncFieldValue)
+        fields.append("stamp", stamp.syncFieldValue)
+        fields.append("created", created.syncFieldValue)
+        fields.append("blob", blob.syncFieldValue)
+        fields.append("place", place.syncFieldValue)
+        if let maybeText { fields.append("maybeText", maybeText.syncFieldValue) }
+        if let maybeCount { fields.append("maybeCount", maybeCount.syncFieldValue) }
+        if let maybeRatio { fields.append("maybeRatio", maybeRatio.syncFieldValue) }
+        if let maybeFlag { fields.append("maybeFlag", maybeFlag.syncFieldValue) }
+        if let maybeStamp { fields.append("maybeStamp", maybeStamp.syncFieldValue) }
+        if let maybeBlob { fields.append("maybeBlob", maybeBlob.syncFieldValue) }
+        if let maybePlace { fields.append("maybePlace", maybePlace.syncFieldValue) }
+        fields.append("words", words.syncFieldValue)
+        fields.append("numbers", numbers.syncFieldValue)
+        fields.append("ratios", ratios.syncFieldValue)
+        fields.append("flags", flags.syncFieldValue)
+        fields.append("stamps", stamps.syncFieldValue)
+        fields.append("blobs", blobs.syncFieldValue)
+        fields.append("places", places.syncFieldValue)
+        if let maybeWords { fields.append("maybeWords", maybeWords.syncFieldValue) }
+        fields.append("default", `default`.syncFieldValue)
+        fields.append("class", `class`.syncFieldValue)
+        if let `in` { fields.append("in", `in`.syncFieldValue) }
+        fields.append("secret", secret.syncFieldValue)
+        if let secretBytes { fields.append("secretBytes", secretBytes.syncFieldValue) }
+        fields.append("cursor", cursor.syncFieldValue)
+        fields.append("views", views.syncFieldValue)
+        return fields
+    }
+
+    public mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+        if let value = try record.decode("text", as: Swift.String.self) { text = value }
+        if let value = try record.decode("count", as: Swift.Int64.self) { count = value }
+        if let value = try record.decode("ratio", as: Swift.Double.self) { ratio = value }
+        if let value = try record.decode("flag", as: Swift.Bool.self) { flag = value }
+        if let value = try record.decode("stamp", as: Foundation.Date.self) { stamp = value }
+        if let value = try record.decode("created", as: Foundation.Date.self) { created = value }
+        if let value = try record.decode("blob", as: Foundation.Data.self) { blob = value }
+        if let value = try record.decode("place", as: SyncRuntime.SyncLocation.self) { place = value }
+        maybeText = try record.decode("maybeText", as: Swift.String.self)
+        maybeCount = try record.decode("maybeCount", as: Swift.Int64.self)
+        maybeRatio = try record.decode("maybeRatio", as: Swift.Double.self)
+        maybeFlag = try record.decode("maybeFlag", as: Swift.Bool.self)
+        maybeStamp = try record.decode("maybeStamp", as: Foundation.Date.self)
+        maybeBlob = try record.decode("maybeBlob", as: Foundation.Data.self)
+        maybePlace = try record.decode("maybePlace", as: SyncRuntime.SyncLocation.self)
+        if let value = try record.decode("words", as: [Swift.String].self) { words = value }
+        if let value = try record.decode("numbers", as: [Swift.Int64].self) { numbers = value }
+        if let value = try record.decode("ratios", as: [Swift.Double].self) { ratios = value }
+        if let value = try record.decode("flags", as: [Swift.Bool].self) { flags = value }
+        if let value = try record.decode("stamps", as: [Foundation.Date].self) { stamps = value }
+        if let value = try record.decode("blobs", as: [Foundation.Data].self) { blobs = value }
+        if let value = try record.decode("places", as: [SyncRuntime.SyncLocation].self) { places = value }
+        maybeWords = try record.decode("maybeWords", as: [Swift.String].self)
+        if let value = try record.decode("default", as: Swift.String.self) { `default` = value }
+        if let value = try record.decode("class", as: Swift.Int64.self) { `class` = value }
+        `in` = try record.decode("in", as: Swift.Bool.self)
+        if let value = try record.decode("secret", as: Swift.String.self) { secret = value }
+        secretBytes = try record.decode("secretBytes", as: Foundation.Data.self)
+        if let value = try record.decode("cursor", as: Swift.Int64.self) { cursor = value }
+        if let value = try record.decode("views", as: Swift.Int64.self) { views = value }
+    }
 }
 
 /// A record of type `TaskRecord` in [private], from Coverage.yaml.
@@ -316,6 +384,26 @@ extension Task: SyncRuntime.SyncModel {
         maybeRelated = try record.decodeReferences("maybeRelated", to: Task.self)
         attachment = try record.decodeAssetReference()
     }
+
+    public func encodeStoredFields() -> SyncRuntime.RecordFields {
+        var fields = SyncRuntime.RecordFields(minimumCapacity: 6)
+        fields.append("title", title.syncFieldValue)
+        if data.isSet { fields.append("data", data.syncFieldValue(action: .deleteSelf)) }
+        if let maybeData { fields.append("maybeData", maybeData.syncFieldValue(action: .none)) }
+        fields.append("related", related.syncFieldValue(action: .none))
+        if let maybeRelated { fields.append("maybeRelated", maybeRelated.syncFieldValue(action: .none)) }
+        if let attachment { fields.append("attachment", attachment.syncFieldValue) }
+        return fields
+    }
+
+    public mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+        if let value = try record.decode("title", as: Swift.String.self) { title = value }
+        if let value = try record.decodeReference("data", to: Data.self) { data = value }
+        maybeData = try record.decodeReference("maybeData", to: Data.self)
+        if let value = try record.decodeReferences("related", to: Task.self) { related = value }
+        maybeRelated = try record.decodeReferences("maybeRelated", to: Task.self)
+        attachment = try record.decode("attachment", as: SyncRuntime.AssetReference.self)
+    }
 }
 
 // MARK: - Asset
@@ -380,6 +468,16 @@ extension Date: SyncRuntime.SyncModel {
     }
 
     public mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+        if let value = try record.decode("name", as: Swift.String.self) { name = value }
+    }
+
+    public func encodeStoredFields() -> SyncRuntime.RecordFields {
+        var fields = SyncRuntime.RecordFields(minimumCapacity: 1)
+        fields.append("name", name.syncFieldValue)
+        return fields
+    }
+
+    public mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
         if let value = try record.decode("name", as: Swift.String.self) { name = value }
     }
 }
@@ -447,6 +545,18 @@ extension Author: SyncRuntime.SyncModel {
     }
 
     public mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+        if let value = try record.decode("name", as: Swift.String.self) { name = value }
+        if let value = try record.decode("email", as: Swift.String.self) { email = value }
+    }
+
+    public func encodeStoredFields() -> SyncRuntime.RecordFields {
+        var fields = SyncRuntime.RecordFields(minimumCapacity: 2)
+        fields.append("name", name.syncFieldValue)
+        fields.append("email", email.syncFieldValue)
+        return fields
+    }
+
+    public mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
         if let value = try record.decode("name", as: Swift.String.self) { name = value }
         if let value = try record.decode("email", as: Swift.String.self) { email = value }
     }
@@ -521,6 +631,18 @@ extension PublicAuthor: SyncRuntime.SyncModel {
     public mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
         if let value = try record.decode("name", as: Swift.String.self) { name = value }
         publicationLifecycle = try record.decodePublicationLifecycle(updating: publicationLifecycle)
+    }
+
+    public func encodeStoredFields() -> SyncRuntime.RecordFields {
+        var fields = SyncRuntime.RecordFields(minimumCapacity: 2)
+        fields.append("name", name.syncFieldValue)
+        fields.append("publicationLifecycle", publicationLifecycle.syncFieldValue)
+        return fields
+    }
+
+    public mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+        if let value = try record.decode("name", as: Swift.String.self) { name = value }
+        if let value = try record.decode("publicationLifecycle", as: SyncRuntime.PublicationLifecycle.self) { publicationLifecycle = value }
     }
 }
 
@@ -622,6 +744,26 @@ extension Article: SyncRuntime.SyncModel {
         if let value = try record.decodeReference("author", to: Author.self) { author = value }
         if let value = try record.decodeReferences("coauthors", to: Author.self) { coauthors = value }
         cover = try record.decodeAssetReference()
+        if let value = try record.decode("privateNotes", as: Swift.String.self) { privateNotes = value }
+    }
+
+    public func encodeStoredFields() -> SyncRuntime.RecordFields {
+        var fields = SyncRuntime.RecordFields(minimumCapacity: 6)
+        fields.append("headline", headline.syncFieldValue)
+        if let subtitle { fields.append("subtitle", subtitle.syncFieldValue) }
+        if author.isSet { fields.append("author", author.syncFieldValue(action: .none)) }
+        fields.append("coauthors", coauthors.syncFieldValue(action: .none))
+        if let cover { fields.append("cover", cover.syncFieldValue) }
+        fields.append("privateNotes", privateNotes.syncFieldValue)
+        return fields
+    }
+
+    public mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+        if let value = try record.decode("headline", as: Swift.String.self) { headline = value }
+        subtitle = try record.decode("subtitle", as: Swift.String.self)
+        if let value = try record.decodeReference("author", to: Author.self) { author = value }
+        if let value = try record.decodeReferences("coauthors", to: Author.self) { coauthors = value }
+        cover = try record.decode("cover", as: SyncRuntime.AssetReference.self)
         if let value = try record.decode("privateNotes", as: Swift.String.self) { privateNotes = value }
     }
 }
@@ -747,6 +889,30 @@ extension PublicArticle: SyncRuntime.SyncModel {
         if let value = try record.decode("likes", as: Swift.Int64.self) { likes = value }
         publicationLifecycle = try record.decodePublicationLifecycle(updating: publicationLifecycle)
     }
+
+    public func encodeStoredFields() -> SyncRuntime.RecordFields {
+        var fields = SyncRuntime.RecordFields(minimumCapacity: 8)
+        fields.append("headline", headline.syncFieldValue)
+        if let subtitle { fields.append("subtitle", subtitle.syncFieldValue) }
+        if author.isSet { fields.append("author", author.syncFieldValue(action: .none)) }
+        fields.append("coauthors", coauthors.syncFieldValue(action: .none))
+        if let cover { fields.append("cover", cover.syncFieldValue) }
+        fields.append("likes", likes.syncFieldValue)
+        fields.append("bookmarked", bookmarked.syncFieldValue)
+        fields.append("publicationLifecycle", publicationLifecycle.syncFieldValue)
+        return fields
+    }
+
+    public mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+        if let value = try record.decode("headline", as: Swift.String.self) { headline = value }
+        subtitle = try record.decode("subtitle", as: Swift.String.self)
+        if let value = try record.decodeReference("author", to: PublicAuthor.self) { author = value }
+        if let value = try record.decodeReferences("coauthors", to: PublicAuthor.self) { coauthors = value }
+        cover = try record.decode("cover", as: SyncRuntime.AssetReference.self)
+        if let value = try record.decode("likes", as: Swift.Int64.self) { likes = value }
+        if let value = try record.decode("bookmarked", as: Swift.Bool.self) { bookmarked = value }
+        if let value = try record.decode("publicationLifecycle", as: SyncRuntime.PublicationLifecycle.self) { publicationLifecycle = value }
+    }
 }
 
 // MARK: - Asset
@@ -825,5 +991,12 @@ extension Empty: SyncRuntime.SyncModel {
     }
 
     public mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    }
+
+    public func encodeStoredFields() -> SyncRuntime.RecordFields {
+        SyncRuntime.RecordFields()
+    }
+
+    public mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
     }
 }

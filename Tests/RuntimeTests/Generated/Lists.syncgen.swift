@@ -70,6 +70,20 @@ extension SharedList: SyncRuntime.SyncModel {
         color = try record.decode("color", as: Swift.String.self)
         pin = try record.decode("pin", as: Swift.String.self)
     }
+
+    func encodeStoredFields() -> SyncRuntime.RecordFields {
+        var fields = SyncRuntime.RecordFields(minimumCapacity: 3)
+        fields.append("title", title.syncFieldValue)
+        if let color { fields.append("color", color.syncFieldValue) }
+        if let pin { fields.append("pin", pin.syncFieldValue) }
+        return fields
+    }
+
+    mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+        if let value = try record.decode("title", as: Swift.String.self) { title = value }
+        color = try record.decode("color", as: Swift.String.self)
+        pin = try record.decode("pin", as: Swift.String.self)
+    }
 }
 
 // MARK: - Sharing
@@ -140,6 +154,20 @@ extension Member: SyncRuntime.SyncModel {
 
     mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
         parent = record.parentRecordName.map { SyncRuntime.RecordReference(recordName: $0) }
+        if let value = try record.decode("displayName", as: Swift.String.self) { displayName = value }
+        if let value = try record.decode("role", as: Swift.String.self) { role = value }
+    }
+
+    func encodeStoredFields() -> SyncRuntime.RecordFields {
+        var fields = SyncRuntime.RecordFields(minimumCapacity: 3)
+        if let parent { fields.append("parent", parent.syncFieldValue(action: .none)) }
+        fields.append("displayName", displayName.syncFieldValue)
+        fields.append("role", role.syncFieldValue)
+        return fields
+    }
+
+    mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+        parent = try record.decodeReference("parent", to: SharedList.self)
         if let value = try record.decode("displayName", as: Swift.String.self) { displayName = value }
         if let value = try record.decode("role", as: Swift.String.self) { role = value }
     }
@@ -226,6 +254,28 @@ extension ListItem: SyncRuntime.SyncModel {
 
     mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
         parent = record.parentRecordName.map { SyncRuntime.RecordReference(recordName: $0) }
+        if let value = try record.decode("text", as: Swift.String.self) { text = value }
+        if let value = try record.decode("done", as: Swift.Bool.self) { done = value }
+        if let value = try record.decode("quantity", as: Swift.Double.self) { quantity = value }
+        if let value = try record.decodeReference("assignee", to: Member.self) { assignee = value }
+        if let value = try record.decode("tags", as: [Swift.String].self) { tags = value }
+        note = try record.decode("note", as: Swift.String.self)
+    }
+
+    func encodeStoredFields() -> SyncRuntime.RecordFields {
+        var fields = SyncRuntime.RecordFields(minimumCapacity: 7)
+        if let parent { fields.append("parent", parent.syncFieldValue(action: .none)) }
+        fields.append("text", text.syncFieldValue)
+        fields.append("done", done.syncFieldValue)
+        fields.append("quantity", quantity.syncFieldValue)
+        if assignee.isSet { fields.append("assignee", assignee.syncFieldValue(action: .none)) }
+        fields.append("tags", tags.syncFieldValue)
+        if let note { fields.append("note", note.syncFieldValue) }
+        return fields
+    }
+
+    mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+        parent = try record.decodeReference("parent", to: SharedList.self)
         if let value = try record.decode("text", as: Swift.String.self) { text = value }
         if let value = try record.decode("done", as: Swift.Bool.self) { done = value }
         if let value = try record.decode("quantity", as: Swift.Double.self) { quantity = value }

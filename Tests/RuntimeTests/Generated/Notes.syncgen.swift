@@ -87,6 +87,26 @@ extension Note: SyncRuntime.SyncModel {
         if let value = try record.decode("pinned", as: Swift.Bool.self) { pinned = value }
         cover = try record.decodeAssetReference()
     }
+
+    func encodeStoredFields() -> SyncRuntime.RecordFields {
+        var fields = SyncRuntime.RecordFields(minimumCapacity: 6)
+        fields.append("title", title.syncFieldValue)
+        fields.append("body", body.syncFieldValue)
+        fields.append("createdAt", createdAt.syncFieldValue)
+        fields.append("pinned", pinned.syncFieldValue)
+        if let cover { fields.append("cover", cover.syncFieldValue) }
+        fields.append("draftCursor", draftCursor.syncFieldValue)
+        return fields
+    }
+
+    mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+        if let value = try record.decode("title", as: Swift.String.self) { title = value }
+        if let value = try record.decode("body", as: Swift.String.self) { body = value }
+        if let value = try record.decode("createdAt", as: Foundation.Date.self) { createdAt = value }
+        if let value = try record.decode("pinned", as: Swift.Bool.self) { pinned = value }
+        cover = try record.decode("cover", as: SyncRuntime.AssetReference.self)
+        if let value = try record.decode("draftCursor", as: Swift.Int64.self) { draftCursor = value }
+    }
 }
 
 // MARK: - Asset
@@ -190,6 +210,24 @@ extension PublishedNote: SyncRuntime.SyncModel {
         cover = try record.decodeAssetReference()
         if let value = try record.decode("likes", as: Swift.Int64.self) { likes = value }
         publicationLifecycle = try record.decodePublicationLifecycle(updating: publicationLifecycle)
+    }
+
+    func encodeStoredFields() -> SyncRuntime.RecordFields {
+        var fields = SyncRuntime.RecordFields(minimumCapacity: 5)
+        fields.append("title", title.syncFieldValue)
+        fields.append("createdAt", createdAt.syncFieldValue)
+        if let cover { fields.append("cover", cover.syncFieldValue) }
+        fields.append("likes", likes.syncFieldValue)
+        fields.append("publicationLifecycle", publicationLifecycle.syncFieldValue)
+        return fields
+    }
+
+    mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+        if let value = try record.decode("title", as: Swift.String.self) { title = value }
+        if let value = try record.decode("createdAt", as: Foundation.Date.self) { createdAt = value }
+        cover = try record.decode("cover", as: SyncRuntime.AssetReference.self)
+        if let value = try record.decode("likes", as: Swift.Int64.self) { likes = value }
+        if let value = try record.decode("publicationLifecycle", as: SyncRuntime.PublicationLifecycle.self) { publicationLifecycle = value }
     }
 }
 

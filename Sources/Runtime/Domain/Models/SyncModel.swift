@@ -34,6 +34,13 @@ public protocol SyncModel: Sendable, Hashable {
     /// Takes the values of a pulled record: a missing value clears an optional field and leaves a
     /// required one as it is; local-only fields are never touched; a value of the wrong type throws.
     mutating func applyRemoteFields(from record: SyncRecord) throws(FieldDecodingError)
+
+    /// Every field, local-only and server-owned ones included, with the parent (key `parent`) and
+    /// a governed model's lifecycle (key `publicationLifecycle`): what the device's own store keeps.
+    func encodeStoredFields() -> RecordFields
+
+    /// Restores every field from the device's own store (`encodeStoredFields` read back).
+    mutating func applyStoredFields(from record: SyncRecord) throws(FieldDecodingError)
 }
 
 extension SyncModel {

@@ -15,3 +15,15 @@ public struct AssetReference: Hashable, Sendable, Codable, CustomStringConvertib
 
     public var description: String { "\(suffix), \(byteSize) bytes" }
 }
+
+/// In the device's own store an asset reference is kept as `[suffix, size]`.
+extension AssetReference: SyncFieldConvertible {
+    public var syncFieldValue: SyncFieldValue { .list([.string(suffix), .int64(byteSize)]) }
+
+    public static func fromSyncFieldValue(_ value: SyncFieldValue) -> AssetReference? {
+        guard case .list(let items) = value, items.count == 2, case .string(let suffix) = items[0], case .int64(let size) = items[1] else { return nil }
+        return AssetReference(suffix: suffix, byteSize: size)
+    }
+
+    public static var syncTypeName: String { "asset reference" }
+}

@@ -70,3 +70,15 @@ extension SyncRecord {
         return lifecycle
     }
 }
+
+/// In the device's own store a lifecycle is kept whole, as JSON bytes.
+extension PublicationLifecycle: SyncFieldConvertible {
+    public var syncFieldValue: SyncFieldValue { .bytes((try? JSONEncoder().encode(self)) ?? Data()) }
+
+    public static func fromSyncFieldValue(_ value: SyncFieldValue) -> PublicationLifecycle? {
+        guard case .bytes(let data) = value else { return nil }
+        return try? JSONDecoder().decode(PublicationLifecycle.self, from: data)
+    }
+
+    public static var syncTypeName: String { "publication lifecycle" }
+}
