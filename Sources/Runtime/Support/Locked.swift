@@ -12,6 +12,7 @@ public final class Locked<Value>: @unchecked Sendable {
 
     /// Runs `body` with the value, holding the lock. Never await inside: a lock cannot be held
     /// across a suspension.
+    @discardableResult
     public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         lock.lock()
         defer { lock.unlock() }

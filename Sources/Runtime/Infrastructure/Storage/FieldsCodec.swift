@@ -3,7 +3,8 @@ import Foundation
 /// The binary form record fields take in SQLite, for LocalCloud and the local store alike: compact,
 /// exact (doubles keep every bit) and fast to read back.
 ///
-/// Layout: a count, then per field its name and a tagged value. Numbers are little-endian;
+/// Layout: a count, then per field its name and a tagged value. Numbers are little-endian (dates
+/// as seconds since 2001, the way `Date` keeps them, so they read back exactly);
 /// lengths and counts are LEB128 varints.
 public enum FieldsCodec {
     private enum Tag: UInt8 {
@@ -76,7 +77,7 @@ public enum FieldsCodec {
                 fixed(number.bitPattern)
             case .date(let date):
                 data.append(Tag.date.rawValue)
-                fixed(date.timeIntervalSince1970.bitPattern)
+                fixed(date.timeIntervalSinceReferenceDate.bitPattern)
             case .bytes(let bytes):
                 data.append(Tag.bytes.rawValue)
                 varint(UInt64(bytes.count))
@@ -152,7 +153,7 @@ public enum FieldsCodec {
             case .string: return .string(try string())
             case .int64: return .int64(Int64(bitPattern: try fixed()))
             case .double: return .double(Double(bitPattern: try fixed()))
-            case .date: return .date(Date(timeIntervalSince1970: Double(bitPattern: try fixed())))
+            case .date: return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: try fixed())))
             case .bytes: return .bytes(Data(try bytes()))
             case .location: return .location(SyncLocation(latitude: Double(bitPattern: try fixed()), longitude: Double(bitPattern: try fixed())))
             case .reference:

@@ -1,0 +1,43 @@
+import Foundation
+
+/// The local store as the sync engine sees it: models read and written as records by the
+/// engine's author, the history of the app's changes, and the engine's own bookkeeping.
+/// `SyncStore` implements it.
+public protocol LocalStorePort: Sendable {
+    /// Changes not made by the engine, after the committed history token, oldest first, with the
+    /// sequence number of the last history entry read: the token to commit once they are pushed.
+    func unpushedChanges() throws -> (changes: [HistoryEntry], readThrough: Int64)
+    /// Whether any change not made by the engine waits after the committed token (a full check,
+    /// never judged from the last entry alone).
+    func hasUnpushedChanges() throws -> Bool
+    /// Commits the history token after a successful push, and prunes history nothing waits for.
+    func commitHistoryToken(_ sequence: Int64) throws
+
+    /// A stored model, as the record it would upload (every field its type uploads), or nil.
+    func uploadRecord(type: any SyncModel.Type, recordName: String, syncZoneName: String) throws -> SyncRecord?
+    /// Applies a pulled record to the stored model (created if missing), as the engine: local-only
+    /// fields are kept. Returns the names of references whose targets are not stored.
+    func applyPulled(_ record: SyncRecord, as type: any SyncModel.Type) throws -> [String]
+    /// Deletes a stored model as the engine (no-op if missing).
+    func deletePulled(type: any SyncModel.Type, recordName: String) throws
+    /// Rewrites a stored model's owner (and so its zone), as the engine.
+    func setOwner(_ ownerName: String, type: any SyncModel.Type, recordName: String) throws
+    /// Names of the stored models of a type whose owner is `ownerName` (nil: any owner).
+    func recordNames(type: any SyncModel.Type, ownerName: String?) throws -> [String]
+    /// The stored parent and owner of a model.
+    func parentAndOwner(type: any SyncModel.Type, recordName: String) throws -> (parent: String?, owner: String)?
+
+    /// The last server record known for a record ID (change tag and fields: a merge's ancestor).
+    func serverRecord(_ id: RecordID) throws -> SyncRecord?
+    func setServerRecord(_ record: SyncRecord) throws
+    func removeServerRecord(_ id: RecordID) throws
+    /// IDs of every server record known in a zone.
+    func serverRecordIDs(inZone zone: ZoneID) throws -> [RecordID]
+
+    /// The engine's small state: change tokens, the signed-in user, pending share acceptances.
+    func state(_ key: String) throws -> String?
+    func setState(_ key: String, _ value: String?) throws
+
+    /// Removes every model and every piece of sync state: the account changed.
+    func purgeEverything() throws
+}

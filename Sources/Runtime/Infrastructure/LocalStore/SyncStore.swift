@@ -1,0 +1,234 @@
+import Foundation
+
+/// Who wrote a change to the local store. The engine's own writes (pulled records, owner
+/// rewrites) are stamped `.sync` and are never pushed back: that is what breaks echo loops.
+public enum StoreAuthor: Hashable, Sendable, CustomStringConvertible {
+    /// The app (any write the engine did not make).
+    case app
+    /// The sync engine.
+    case sync
+    /// A named app writer, e.g. "importer": pushed like `.app`.
+    case named(String)
+
+    var storedValue: String {
+        switch self {
+        case .app: "app"
+        case .sync: "sync"
+        case .named(let name): "app:" + name
+        }
+    }
+
+    public var description: String { storedValue }
+}
+
+/// A change the local store recorded: what changed, by whom, and (for deletions) the values the
+/// deleted model kept.
+public struct HistoryEntry: Hashable, Sendable {
+    public enum Kind: Int, Sendable {
+        case save = 0, delete = 1
+    }
+
+    public var sequence: Int64
+    public var recordType: String
+    public var recordName: String
+    public var kind: Kind
+    public var author: String
+    /// For a deletion: the values of the model's tombstone key paths (recordName, ownerName...).
+    public var tombstone: [String: String]
+
+    public var ownerName: String { tombstone[RecordFieldNames.ownerName] ?? SyncConstants.currentUserOwnerName }
+}
+
+/// The app's models on this device, in SQLite (WAL): typed saves, deletions and fetches, in
+/// transactions. Every write is stamped with an author and recorded in a history the engine reads
+/// to know what to push; a deletion leaves a tombstone with the values named by the model's
+/// tombstone key paths. Sync metadata (the last server record of each record, change tokens)
+/// lives in tables of its own, apart from the models.
+public final class SyncStore: Sendable {
+    let database: Locked<SQLiteDatabase>
+    private let changeStreams = Locked<[UUID: AsyncStream<Void>.Continuation]>([:])
+
+    /// Opens (creating if needed) a store in a file, or in memory when `url` is nil.
+    public init(url: URL?) throws {
+        if let url {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        }
+        let database = try SQLiteDatabase(url.map { .file($0) } ?? .memory)
+        try database.transaction { try database.execute(Self.schema) }
+        self.database = Locked(database)
+    }
+
+    private static let schema = """
+        CREATE TABLE IF NOT EXISTS models (
+            type TEXT NOT NULL, name TEXT NOT NULL,
+            owner TEXT NOT NULL,
+            parent TEXT,
+            fields BLOB NOT NULL,
+            modified REAL NOT NULL,
+            PRIMARY KEY (type, name));
+        CREATE INDEX IF NOT EXISTS models_by_name ON models (name);
+        CREATE INDEX IF NOT EXISTS models_by_owner ON models (owner, type);
+        CREATE TABLE IF NOT EXISTS history (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            type TEXT NOT NULL, name TEXT NOT NULL,
+            kind INTEGER NOT NULL,
+            author TEXT NOT NULL,
+            tombstone BLOB);
+        CREATE TABLE IF NOT EXISTS sync_records (
+            zone_owner TEXT NOT NULL, zone TEXT NOT NULL, name TEXT NOT NULL,
+            type TEXT NOT NULL,
+            change_tag TEXT,
+            fields BLOB NOT NULL, encrypted BLOB NOT NULL,
+            modified REAL,
+            PRIMARY KEY (zone_owner, zone, name));
+        CREATE TABLE IF NOT EXISTS sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        """
+
+    // MARK: - Writing
+
+    /// Saves (inserts or replaces) a model.
+    public func save<Model: SyncModel>(_ model: Model, author: StoreAuthor = .app) throws {
+        try write(author: author) { try $0.save(model) }
+    }
+
+    /// Saves models in one transaction.
+    public func save<Model: SyncModel>(_ models: [Model], author: StoreAuthor = .app) throws {
+        try write(author: author) { writer in
+            for model in models { try writer.save(model) }
+        }
+    }
+
+    /// Deletes a model, leaving a tombstone; nothing happens if it is not stored.
+    public func delete<Model: SyncModel>(_ model: Model, author: StoreAuthor = .app) throws {
+        try write(author: author) { try $0.delete(model) }
+    }
+
+    public func delete<Model: SyncModel>(_ type: Model.Type, recordName: String, author: StoreAuthor = .app) throws {
+        try write(author: author) { writer in
+            if let model = try writer.fetch(type, recordName: recordName) { try writer.delete(model) }
+        }
+    }
+
+    /// Runs `body` in one transaction: all its writes land, or none. Observers hear of the app's
+    /// writes once it commits.
+    public func write<T>(author: StoreAuthor = .app, _ body: (inout StoreWriter) throws -> T) throws -> T {
+        let (value, wrote) = try database.withLock { database in
+            try database.transaction {
+                var writer = StoreWriter(database: database, author: author)
+                let value = try body(&writer)
+                return (value, writer.wroteAnything)
+            }
+        }
+        if wrote && author != .sync { notifyChange() }
+        return value
+    }
+
+    // MARK: - Reading
+
+    public func fetch<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> Model? {
+        try database.withLock { try StoreReader(database: $0).fetch(type, recordName: recordName) }
+    }
+
+    /// Every stored model of a type, optionally filtered and sorted.
+    public func fetchAll<Model: SyncModel>(_ type: Model.Type, where isIncluded: (Model) -> Bool = { _ in true }, sortedBy areInIncreasingOrder: ((Model, Model) -> Bool)? = nil) throws -> [Model] {
+        let models = try database.withLock { try StoreReader(database: $0).fetchAll(type) }.filter(isIncluded)
+        return areInIncreasingOrder.map { models.sorted(by: $0) } ?? models
+    }
+
+    public func count<Model: SyncModel>(_ type: Model.Type) throws -> Int {
+        try database.withLock { Int(try $0.query("SELECT COUNT(*) FROM models WHERE type = ?", [.text(type.recordType)]).first?.integer(0) ?? 0) }
+    }
+
+    // MARK: - Change stream
+
+    /// Fires after every committed write not made by the sync engine. Cheap to over-trigger: the
+    /// engine debounces it and reads the history to see what is really pending.
+    public func changes() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        changeStreams.withLock { $0[id] = continuation }
+        continuation.onTermination = { [changeStreams] _ in _ = changeStreams.withLock { $0.removeValue(forKey: id) } }
+        return stream
+    }
+
+    private func notifyChange() {
+        for continuation in changeStreams.withLock({ Array($0.values) }) { continuation.yield() }
+    }
+}
+
+/// Reads models from the store's tables.
+struct StoreReader {
+    let database: SQLiteDatabase
+
+    func fetch<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> Model? {
+        let rows = try database.query("SELECT owner, fields FROM models WHERE type = ? AND name = ?", [.text(type.recordType), .text(recordName)])
+        guard let row = rows.first else { return nil }
+        return try model(type, name: recordName, owner: row.text(0), fields: row.blob(1))
+    }
+
+    func fetchAll<Model: SyncModel>(_ type: Model.Type) throws -> [Model] {
+        var models: [Model] = []
+        try database.forEachRow("SELECT name, owner, fields FROM models WHERE type = ? ORDER BY name", [.text(type.recordType)]) { row throws(SQLiteError) in
+            do {
+                models.append(try model(type, name: row.text(0), owner: row.text(1), fields: row.blob(2)))
+            } catch {
+                throw SQLiteError(code: -1, message: "stored \(type.recordType) '\(row.text(0))' cannot be read: \(error)")
+            }
+        }
+        return models
+    }
+
+    private func model<Model: SyncModel>(_ type: Model.Type, name: String, owner: String, fields: Data) throws -> Model {
+        var model = Model(emptyRecordNamed: name, ownerName: owner)
+        let record = SyncRecord(recordType: type.recordType, id: RecordID(recordName: name, zoneID: ZoneID(zoneName: "", ownerName: owner)), fields: try FieldsCodec.decode(fields))
+        try model.applyStoredFields(from: record)
+        return model
+    }
+}
+
+/// Writes inside one store transaction, each stamped with the transaction's author.
+public struct StoreWriter {
+    let database: SQLiteDatabase
+    let author: StoreAuthor
+    private(set) var wroteAnything = false
+
+    init(database: SQLiteDatabase, author: StoreAuthor) {
+        self.database = database
+        self.author = author
+    }
+
+    public mutating func save<Model: SyncModel>(_ model: Model) throws {
+        try database.query(
+            """
+            INSERT INTO models (type, name, owner, parent, fields, modified) VALUES (?, ?, ?, ?, ?, julianday('now'))
+            ON CONFLICT(type, name) DO UPDATE SET owner = excluded.owner, parent = excluded.parent,
+                fields = excluded.fields, modified = excluded.modified
+            """,
+            [.text(Model.recordType), .text(model.recordName), .text(model.ownerName),
+             model.parentRecordName.map(SQLiteValue.text) ?? .null, .blob(FieldsCodec.encode(model.encodeStoredFields()))])
+        try database.query("INSERT INTO history (type, name, kind, author, tombstone) VALUES (?, ?, 0, ?, NULL)",
+            [.text(Model.recordType), .text(model.recordName), .text(author.storedValue)])
+        wroteAnything = true
+    }
+
+    /// Deletes a model; its tombstone keeps the values of its tombstone key paths.
+    public mutating func delete<Model: SyncModel>(_ model: Model) throws {
+        try database.query("DELETE FROM models WHERE type = ? AND name = ?", [.text(Model.recordType), .text(model.recordName)])
+        guard database.changes > 0 else { return }
+        var tombstone = RecordFields()
+        for keyPath in Model.tombstoneKeyPaths {
+            tombstone[keyPath.name] = .string(model[keyPath: keyPath.keyPath])
+        }
+        try database.query("INSERT INTO history (type, name, kind, author, tombstone) VALUES (?, ?, 1, ?, ?)",
+            [.text(Model.recordType), .text(model.recordName), .text(author.storedValue), .blob(FieldsCodec.encode(tombstone))])
+        wroteAnything = true
+    }
+
+    public func fetch<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> Model? {
+        try StoreReader(database: database).fetch(type, recordName: recordName)
+    }
+
+    public func fetchAll<Model: SyncModel>(_ type: Model.Type) throws -> [Model] {
+        try StoreReader(database: database).fetchAll(type)
+    }
+}

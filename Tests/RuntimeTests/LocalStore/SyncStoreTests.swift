@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+@testable import SyncRuntime
+
+@Suite("Local store: models, history, tombstones")
+struct SyncStoreTests {
+    @Test func savesFetchesAndDeletesTypedModels() throws {
+        let store = try SyncStore(url: nil)
+        let list = SharedList(recordName: "l", title: "Groceries", color: "red")
+        try store.save(list)
+        #expect(try store.fetch(SharedList.self, recordName: "l") == list)
+        var renamed = list
+        renamed.title = "Food"
+        try store.save(renamed)
+        #expect(try store.fetchAll(SharedList.self) == [renamed])
+        try store.delete(renamed)
+        #expect(try store.fetch(SharedList.self, recordName: "l") == nil)
+    }
+
+    @Test func aDraftAndItsProjectionAreTwoModels() throws {
+        let store = try SyncStore(url: nil)
+        try store.save(Note(recordName: "same", title: "draft"))
+        try store.save(PublishedNote(recordName: "same", title: "public"))
+        #expect(try store.fetch(Note.self, recordName: "same")?.title == "draft")
+        #expect(try store.fetch(PublishedNote.self, recordName: "same")?.title == "public")
+    }
+
+    @Test func localOnlyAndParentsArePersisted() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let note = Note(recordName: "n", cover: AssetReference(suffix: "png", byteSize: 3), draftCursor: 12)
+        let item = ListItem(recordName: "i", ownerName: "_bob", parent: RecordReference(recordName: "l"), assignee: RecordReference(recordName: "m"))
+        do {
+            let store = try SyncStore(url: url)
+            try store.save(note)
+            try store.save(item)
+        }
+        let reopened = try SyncStore(url: url)
+        #expect(try reopened.fetch(Note.self, recordName: "n") == note)
+        #expect(try reopened.fetch(ListItem.self, recordName: "i") == item)
+    }
+
+    @Test func fetchAllFiltersAndSorts() throws {
+        let store = try SyncStore(url: nil)
+        try store.save([SharedList(recordName: "a", title: "b"), SharedList(recordName: "b", title: "a"), SharedList(recordName: "c", title: "c")])
+        let sorted = try store.fetchAll(SharedList.self, where: { $0.title != "c" }, sortedBy: { $0.title < $1.title })
+        #expect(sorted.map(\.recordName) == ["b", "a"])
+    }
+
+    @Test func aTransactionLandsWholeOrNotAtAll() throws {
+        struct Boom: Error {}
+        let store = try SyncStore(url: nil)
+        #expect(throws: Boom.self) {
+            try store.write { writer in
+                try writer.save(SharedList(recordName: "a"))
+                throw Boom()
+            }
+        }
+        #expect(try store.fetchAll(SharedList.self).isEmpty)
+        #expect(try store.unpushedChanges().changes.isEmpty)
+    }
+
+    @Test func deletionsKeepTheirTombstoneValues() throws {  // trap: T6.2
+        let store = try SyncStore(url: nil)
+        let item = ListItem(recordName: "i", ownerName: "_alice", assignee: .unset)
+        try store.save(item)
+        try store.delete(item)
+        let changes = try store.unpushedChanges().changes
+        #expect(changes.map(\.kind) == [.save, .delete])
+        #expect(changes[1].tombstone == ["recordName": "i", "ownerName": "_alice"])
+        #expect(changes[1].ownerName == "_alice")
+    }
+
+    @Test func theEnginesOwnWritesAreNotPushedBack() throws {  // trap: T5.3
+        let store = try SyncStore(url: nil)
+        try store.save(SharedList(recordName: "mine"))
+        try store.save(SharedList(recordName: "pulled"), author: .sync)
+        try store.save(SharedList(recordName: "imported"), author: .named("importer"))
+        let pending = try store.unpushedChanges()
+        #expect(pending.changes.map(\.recordName) == ["mine", "imported"])
+        #expect(pending.readThrough == 3)
+    }
+
+    @Test func pendingChangesAreJudgedFromTheWholeHistory() throws {  // trap: T5.2
+        let store = try SyncStore(url: nil)
+        try store.save(SharedList(recordName: "mine"))
+        // The engine writes last: the newest entry is its own, yet the app's change still waits.
+        try store.save(SharedList(recordName: "pulled"), author: .sync)
+        #expect(try store.hasUnpushedChanges())
+        try store.commitHistoryToken(try store.unpushedChanges().readThrough)
+        #expect(try !store.hasUnpushedChanges())
+    }
+
+    @Test func anUncommittedTokenLeavesEveryChangePending() throws {  // trap: T3.5
+        let store = try SyncStore(url: nil)
+        try store.save(SharedList(recordName: "a"))
+        try store.delete(SharedList.self, recordName: "a")
+        let first = try store.unpushedChanges()
+        // The push failed: nothing is committed, and the deletion is still there next time.
+        let again = try store.unpushedChanges()
+        #expect(again.changes == first.changes)
+        #expect(again.changes.last?.kind == .delete)
+    }
+
+    @Test func historyIsPrunedOnceRead(  ) throws {  // trap: T6.4
+        let store = try SyncStore(url: nil)
+        for index in 0..<50 { try store.save(SharedList(recordName: "l\(index)")) }
+        let read = try store.unpushedChanges()
+        try store.save(SharedList(recordName: "late"))
+        try store.commitHistoryToken(read.readThrough)
+        let rows = try store.database.withLock { try $0.query("SELECT COUNT(*) FROM history").first?.integer(0) }
+        #expect(rows == 1)
+        #expect(try store.unpushedChanges().changes.map(\.recordName) == ["late"])
+    }
+
+    @Test func theChangeStreamHearsTheAppNotTheEngine() async throws {  // trap: T5.1
+        let store = try SyncStore(url: nil)
+        var changes = store.changes().makeAsyncIterator()
+        try store.save(SharedList(recordName: "pulled"), author: .sync)
+        try store.save(SharedList(recordName: "mine"))
+        #expect(await changes.next() != nil)
+        #expect(try store.unpushedChanges().changes.map(\.recordName) == ["mine"])
+    }
+
+    @Test func pulledRecordsKeepLocalOnlyFieldsAndReportMissingTargets() throws {
+        let store = try SyncStore(url: nil)
+        try store.save(Note(recordName: "n", title: "mine", draftCursor: 42))
+        var remote = Note(recordName: "n", title: "theirs", draftCursor: 0).makeRecord()
+        remote.changeTag = "1"
+        #expect(try store.applyPulled(remote, as: Note.self).isEmpty)
+        let note = try #require(try store.fetch(Note.self, recordName: "n"))
+        #expect(note.title == "theirs" && note.draftCursor == 42)
+        let item = ListItem(recordName: "i", parent: RecordReference(recordName: "list"), assignee: RecordReference(recordName: "member")).makeRecord()
+        #expect(try store.applyPulled(item, as: ListItem.self).sorted() == ["list", "member"])
+        // The references stay as they came: never nil-ed for a target that has not arrived.
+        let stored = try #require(try store.fetch(ListItem.self, recordName: "i"))
+        #expect(stored.assignee.recordName == "member" && stored.parent?.recordName == "list")  // trap: T16.1
+    }
+}
