@@ -24,6 +24,8 @@ public protocol LocalStorePort: Sendable {
     func setOwner(_ ownerName: String, type: any SyncModel.Type, recordName: String) throws
     /// Names of the stored models of a type whose owner is `ownerName` (nil: any owner).
     func recordNames(type: any SyncModel.Type, ownerName: String?) throws -> [String]
+    /// Whether any model of any type is stored under this record name.
+    func isStored(recordName: String) throws -> Bool
     /// The stored parent and owner of a model.
     func parentAndOwner(type: any SyncModel.Type, recordName: String) throws -> (parent: String?, owner: String)?
 
@@ -40,4 +42,7 @@ public protocol LocalStorePort: Sendable {
 
     /// Removes every model and every piece of sync state: the account changed.
     func purgeEverything() throws
+
+    /// Fires after the app's writes (never the engine's own).
+    func changes() -> AsyncStream<Void>
 }

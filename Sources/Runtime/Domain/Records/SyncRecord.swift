@@ -13,6 +13,9 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
     public var parentRecordName: String?
     /// The server's version of the record; nil for a record the server has not seen.
     public var changeTag: String?
+    /// The record name of the share this record is the root of (CKRecord.share), set by the
+    /// server.
+    public var shareRecordName: String?
     /// When the server last saved the record.
     public var modificationDate: Date?
 
@@ -33,6 +36,13 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
     /// The parent's full ID: same zone as this record.
     public var parentID: RecordID? {
         parentRecordName.map { RecordID(recordName: $0, zoneID: id.zoneID) }
+    }
+
+    /// When the device that last wrote the record edited it (`clientModifiedAt`), else when the
+    /// server saved it: what last-writer-wins compares.
+    public var clientModifiedAt: Date? {
+        if case .date(let date) = fields[RecordFieldNames.clientModifiedAt] { return date }
+        return modificationDate
     }
 
     /// A field's value, wherever it is stored (encrypted or not).

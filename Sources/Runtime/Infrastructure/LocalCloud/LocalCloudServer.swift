@@ -220,12 +220,16 @@ final class LocalCloudServer {
     /// The record as the caller receives it: its zone as they name it, only the desired fields,
     /// and asset contents written to a file only when the asset's field is desired.
     func clientRecord(_ stored: StoredRecord, zone: StoredZone, scope: DatabaseScope, desiredKeys: [String]?) throws -> SyncRecord {
-        SyncRecord(
+        var record = SyncRecord(
             recordType: stored.type,
             id: RecordID(recordName: stored.name, zoneID: clientZoneID(zone, scope: scope)),
             fields: try deliver(stored.fields, desiredKeys: desiredKeys),
             encryptedFields: try deliver(stored.encrypted, desiredKeys: desiredKeys),
             parentRecordName: stored.parent, changeTag: stored.changeTag, modificationDate: stored.modified)
+        record.shareRecordName = try database.query(
+            "SELECT name FROM shares WHERE owner = ? AND zone = ? AND root = ? AND deleted = 0",
+            [.text(zone.owner), .text(zone.name), .text(stored.name)]).first?.text(0)
+        return record
     }
 
     private func deliver(_ fields: RecordFields, desiredKeys: [String]?) throws -> RecordFields {

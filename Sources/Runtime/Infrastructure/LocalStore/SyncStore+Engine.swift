@@ -48,7 +48,12 @@ extension SyncStore: LocalStorePort {
     // MARK: - Models as records
 
     public func uploadRecord(type: any SyncModel.Type, recordName: String, syncZoneName: String) throws -> SyncRecord? {
-        try fetch(type, recordName: recordName)?.makeRecord(syncZoneName: syncZoneName)
+        guard var record = try fetch(type, recordName: recordName)?.makeRecord(syncZoneName: syncZoneName) else { return nil }
+        let modified = try database.withLock { try $0.query("SELECT modified FROM models WHERE type = ? AND name = ?", [.text(type.recordType), .text(recordName)]).first?.real(0) }
+        if let modified {
+            record.fields[RecordFieldNames.clientModifiedAt] = .date(Date(timeIntervalSince1970: modified))
+        }
+        return record
     }
 
     public func applyPulled(_ record: SyncRecord, as type: any SyncModel.Type) throws -> [String] {
@@ -61,7 +66,7 @@ extension SyncStore: LocalStorePort {
                 ?? Model(emptyRecordNamed: record.id.recordName, ownerName: record.id.zoneID.ownerName)
             model.ownerName = record.id.zoneID.ownerName
             try model.applyRemoteFields(from: record)
-            try writer.save(model)
+            try writer.save(model, modified: record.clientModifiedAt ?? writer.now)
             return try missingReferenceTargets(of: model, writer: writer)
         }
     }
@@ -109,6 +114,10 @@ extension SyncStore: LocalStorePort {
         }
     }
 
+    public func isStored(recordName: String) throws -> Bool {
+        try database.withLock { try !$0.query("SELECT 1 FROM models WHERE name = ? LIMIT 1", [.text(recordName)]).isEmpty }
+    }
+
     public func parentAndOwner(type: any SyncModel.Type, recordName: String) throws -> (parent: String?, owner: String)? {
         try database.withLock { database in
             try database.query("SELECT parent, owner FROM models WHERE type = ? AND name = ?", [.text(type.recordType), .text(recordName)]).first.map { ($0.optionalText(0), $0.text(1)) }
@@ -119,21 +128,24 @@ extension SyncStore: LocalStorePort {
 
     public func serverRecord(_ id: RecordID) throws -> SyncRecord? {
         try database.withLock { database in
-            let rows = try database.query("SELECT type, change_tag, fields, encrypted, modified FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)])
+            let rows = try database.query("SELECT type, change_tag, fields, encrypted, modified, parent, share FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)])
             guard let row = rows.first else { return nil }
-            return SyncRecord(
+            var record = SyncRecord(
                 recordType: row.text(0), id: id, fields: try FieldsCodec.decode(row.blob(2)), encryptedFields: try FieldsCodec.decode(row.blob(3)),
-                changeTag: row.optionalText(1), modificationDate: row.isNull(4) ? nil : Date(timeIntervalSince1970: row.real(4)))
+                parentRecordName: row.optionalText(5), changeTag: row.optionalText(1), modificationDate: row.isNull(4) ? nil : Date(timeIntervalSince1970: row.real(4)))
+            record.shareRecordName = row.optionalText(6)
+            return record
         }
     }
 
     public func setServerRecord(_ record: SyncRecord) throws {
         try database.withLock { database in
             try database.query(
-                "INSERT OR REPLACE INTO sync_records (zone_owner, zone, name, type, change_tag, fields, encrypted, modified) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO sync_records (zone_owner, zone, name, type, change_tag, fields, encrypted, modified, parent, share) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [.text(record.id.zoneID.ownerName), .text(record.id.zoneID.zoneName), .text(record.id.recordName), .text(record.recordType),
                  record.changeTag.map(SQLiteValue.text) ?? .null, .blob(FieldsCodec.encode(record.fields)), .blob(FieldsCodec.encode(record.encryptedFields)),
-                 record.modificationDate.map { .real($0.timeIntervalSince1970) } ?? .null])
+                 record.modificationDate.map { .real($0.timeIntervalSince1970) } ?? .null,
+                 record.parentRecordName.map(SQLiteValue.text) ?? .null, record.shareRecordName.map(SQLiteValue.text) ?? .null])
         }
     }
 

@@ -46,10 +46,13 @@ public struct HistoryEntry: Hashable, Sendable {
 /// lives in tables of its own, apart from the models.
 public final class SyncStore: Sendable {
     let database: Locked<SQLiteDatabase>
+    let clock: any SyncClock
     private let changeStreams = Locked<[UUID: AsyncStream<Void>.Continuation]>([:])
 
-    /// Opens (creating if needed) a store in a file, or in memory when `url` is nil.
-    public init(url: URL?) throws {
+    /// Opens (creating if needed) a store in a file, or in memory when `url` is nil. `clock`
+    /// stamps every save: the modification time last-writer-wins merges compare.
+    public init(url: URL?, clock: any SyncClock = SystemClock()) throws {
+        self.clock = clock
         if let url {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
@@ -80,6 +83,8 @@ public final class SyncStore: Sendable {
             change_tag TEXT,
             fields BLOB NOT NULL, encrypted BLOB NOT NULL,
             modified REAL,
+            parent TEXT,
+            share TEXT,
             PRIMARY KEY (zone_owner, zone, name));
         CREATE TABLE IF NOT EXISTS sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         """
@@ -114,7 +119,7 @@ public final class SyncStore: Sendable {
     public func write<T>(author: StoreAuthor = .app, _ body: (inout StoreWriter) throws -> T) throws -> T {
         let (value, wrote) = try database.withLock { database in
             try database.transaction {
-                var writer = StoreWriter(database: database, author: author)
+                var writer = StoreWriter(database: database, author: author, now: clock.now)
                 let value = try body(&writer)
                 return (value, writer.wroteAnything)
             }
@@ -190,22 +195,31 @@ struct StoreReader {
 public struct StoreWriter {
     let database: SQLiteDatabase
     let author: StoreAuthor
+    /// When this transaction's saves happen, unless a save says otherwise.
+    let now: Date
     private(set) var wroteAnything = false
 
-    init(database: SQLiteDatabase, author: StoreAuthor) {
+    init(database: SQLiteDatabase, author: StoreAuthor, now: Date) {
         self.database = database
         self.author = author
+        self.now = now
     }
 
     public mutating func save<Model: SyncModel>(_ model: Model) throws {
+        try save(model, modified: now)
+    }
+
+    /// Saves with a given modification time: a pulled record keeps the time its writer edited it.
+    mutating func save<Model: SyncModel>(_ model: Model, modified: Date) throws {
         try database.query(
             """
-            INSERT INTO models (type, name, owner, parent, fields, modified) VALUES (?, ?, ?, ?, ?, julianday('now'))
+            INSERT INTO models (type, name, owner, parent, fields, modified) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT(type, name) DO UPDATE SET owner = excluded.owner, parent = excluded.parent,
                 fields = excluded.fields, modified = excluded.modified
             """,
             [.text(Model.recordType), .text(model.recordName), .text(model.ownerName),
-             model.parentRecordName.map(SQLiteValue.text) ?? .null, .blob(FieldsCodec.encode(model.encodeStoredFields()))])
+             model.parentRecordName.map(SQLiteValue.text) ?? .null, .blob(FieldsCodec.encode(model.encodeStoredFields())),
+             .real(modified.timeIntervalSince1970)])
         try database.query("INSERT INTO history (type, name, kind, author, tombstone) VALUES (?, ?, 0, ?, NULL)",
             [.text(Model.recordType), .text(model.recordName), .text(author.storedValue)])
         wroteAnything = true

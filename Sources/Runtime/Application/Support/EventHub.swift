@@ -1,0 +1,31 @@
+/// Hands every event to every subscriber. A subscriber that comes late first gets the latest
+/// event, so whenever an app starts listening it learns where sync stands.
+final class EventHub: Sendable {
+    private struct State {
+        var subscribers: [UInt64: AsyncStream<SyncEvent>.Continuation] = [:]
+        var nextID: UInt64 = 0
+        var latest: SyncEvent?
+    }
+
+    private let state = Locked(State())
+
+    func publish(_ event: SyncEvent) {
+        let subscribers = state.withLock { state in
+            state.latest = event
+            return Array(state.subscribers.values)
+        }
+        for subscriber in subscribers { subscriber.yield(event) }
+    }
+
+    func stream() -> AsyncStream<SyncEvent> {
+        let (stream, continuation) = AsyncStream<SyncEvent>.makeStream()
+        let id = state.withLock { state in
+            state.nextID += 1
+            state.subscribers[state.nextID] = continuation
+            if let latest = state.latest { continuation.yield(latest) }
+            return state.nextID
+        }
+        continuation.onTermination = { [state] _ in _ = state.withLock { $0.subscribers.removeValue(forKey: id) } }
+        return stream
+    }
+}

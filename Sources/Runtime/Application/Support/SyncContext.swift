@@ -1,0 +1,64 @@
+import Foundation
+
+/// How an engine syncs: fixed when it is built, never changed behind its back.
+public struct SyncConfiguration: Sendable {
+    /// The custom zone private and shared records live in.
+    public var syncZoneName: String
+    /// How fields both sides changed are settled, per record type; others use the default.
+    public var conflictPolicies: [String: ConflictPolicy]
+    public var defaultConflictPolicy: ConflictPolicy
+    /// Records per page of zone changes (nil: the cloud's default).
+    public var zoneChangesPageSize: Int?
+    /// Largest modify request the engine sends (CloudKit's limit by default).
+    public var maxRequestBytes: Int
+    /// How long app writes settle before a sync starts.
+    public var debounce: TimeInterval
+    /// Subscription IDs start with this.
+    public var subscriptionPrefix: String
+
+    public init(
+        syncZoneName: String = SyncConstants.defaultSyncZoneName, conflictPolicies: [String: ConflictPolicy] = [:],
+        defaultConflictPolicy: ConflictPolicy = .lastWriterWins, zoneChangesPageSize: Int? = nil,
+        maxRequestBytes: Int = CloudKitLimits.maxRequestBytes, debounce: TimeInterval = 0.5, subscriptionPrefix: String = "syncgen"
+    ) {
+        self.syncZoneName = syncZoneName
+        self.conflictPolicies = conflictPolicies
+        self.defaultConflictPolicy = defaultConflictPolicy
+        self.zoneChangesPageSize = zoneChangesPageSize
+        self.maxRequestBytes = maxRequestBytes
+        self.debounce = debounce
+        self.subscriptionPrefix = subscriptionPrefix
+    }
+
+    func conflictPolicy(for recordType: String) -> ConflictPolicy {
+        conflictPolicies[recordType] ?? defaultConflictPolicy
+    }
+}
+
+/// What every use case works with.
+struct SyncContext: Sendable {
+    let gateway: any CloudGateway
+    let store: any LocalStorePort
+    let registry: ModelRegistry
+    let events: EventHub
+    let clock: any SyncClock
+    let configuration: SyncConfiguration
+
+    var syncZone: ZoneID { ZoneID(zoneName: configuration.syncZoneName) }
+
+    /// The zone a model with these scopes and owner lives in: the one routing rule.
+    func zone(scopes: Set<DatabaseScope>, ownerName: String) -> ZoneID {
+        ZoneID.routing(scopes: scopes, ownerName: ownerName, syncZoneName: configuration.syncZoneName)
+    }
+
+    /// Runs store code, reporting a store failure as the cloud error a caller can act on.
+    func local<T>(_ body: () throws -> T) throws(CloudError) -> T {
+        do {
+            return try body()
+        } catch let error as CloudError {
+            throw error
+        } catch {
+            throw CloudError(.invalidArguments, "the local store failed: \(error)")
+        }
+    }
+}

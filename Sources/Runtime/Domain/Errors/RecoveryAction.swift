@@ -1,0 +1,33 @@
+import Foundation
+
+/// What to do about an error: decided by `RecoveryPolicy`, carried out by the engine.
+public enum RecoveryAction: Sendable, Hashable {
+    /// Try again after this many seconds (never sooner).
+    case retry(after: TimeInterval)
+    /// Keep the work; try again when the network is back (checked with backoff).
+    case waitForNetwork
+    /// The item is done (a deletion of something already gone).
+    case treatAsDone
+    /// Merge onto the server record (it comes with the error) and save again.
+    case mergeAndRetry
+    /// Split the batch in half and send both halves.
+    case splitBatch
+    /// The zone is missing: create it and upload its records again.
+    case recreateZone
+    /// Forget the change token and fetch from scratch.
+    case resetToken
+    /// Retry once the failing sibling in the same atomic batch is fixed.
+    case retryWithBatch
+    /// Upload the missing parent first, then retry.
+    case uploadParentFirst
+    /// Not allowed (another user's public record, an ended share): do not retry blindly.
+    case skipItem
+    /// The account cannot sync: stop and tell the user.
+    case stopForAccount
+    /// The user deleted the data in Settings: tell them; re-upload only when they ask.
+    case askBeforeReuploading
+    /// iCloud is full: tell the user, keep everything local.
+    case tellUserQuotaExceeded
+    /// A bug in the request or something unexpected: report it.
+    case report
+}

@@ -1,0 +1,176 @@
+import Foundation
+
+/// Syncs a local store with the cloud: the one object an app creates. Everything it needs is
+/// given at construction (the schema's models, the store, the cloud, the clock, the
+/// configuration) and never changes afterwards.
+///
+/// A pass is: setup (once), account check, pull, push. Passes never overlap. `start()` runs them
+/// by themselves: after app writes settle (debounced), on cloud notifications, and again after
+/// retryable failures, waiting on the engine's clock. Status comes as structured events.
+public actor SyncEngine {
+    let context: SyncContext
+    private var isSetUp = false
+    private var isSyncing = false
+    /// Bumped when the account changes: a pull begun under another account is discarded.
+    private var accountGeneration = 0
+    private var networkAttempts = 0
+    private var background: [Task<Void, Never>] = []
+    private var scheduledPass: Task<Void, Never>?
+
+    public init(
+        store: any LocalStorePort, cloud: any CloudGateway, schema: any SyncSchemaDefinition.Type,
+        clock: any SyncClock = SystemClock(), configuration: SyncConfiguration = SyncConfiguration()
+    ) {
+        self.init(store: store, cloud: cloud, models: schema.models, clock: clock, configuration: configuration)
+    }
+
+    public init(
+        store: any LocalStorePort, cloud: any CloudGateway, models: [any SyncModel.Type],
+        clock: any SyncClock = SystemClock(), configuration: SyncConfiguration = SyncConfiguration()
+    ) {
+        context = SyncContext(gateway: cloud, store: store, registry: ModelRegistry(models), events: EventHub(), clock: clock, configuration: configuration)
+    }
+
+    /// The engine's events. Subscribe at any time: a late subscriber first gets the latest event.
+    public nonisolated func events() -> AsyncStream<SyncEvent> {
+        context.events.stream()
+    }
+
+    /// How one pass ended.
+    public enum PassResult: Sendable, Equatable {
+        case completed
+        /// Another pass was running: this one did nothing.
+        case skipped
+        case failed(CloudError, RecoveryAction)
+    }
+
+    /// Runs one pass now, and returns how it ended. A retryable failure also schedules the next
+    /// pass (when the engine runs in the background).
+    @discardableResult
+    public func sync() async -> PassResult {
+        guard !isSyncing else { return .skipped }
+        isSyncing = true
+        defer { isSyncing = false }
+        do {
+            try await runPass()
+            networkAttempts = 0
+            return .completed
+        } catch {
+            let action = RecoveryPolicy.action(for: error)
+            handle(error, action)
+            return .failed(error, action)
+        }
+    }
+
+    private func runPass() async throws(CloudError) {
+        guard try await checkAccount() else { return }
+        if !isSetUp {
+            do {
+                try await SetupUseCase(context: context).execute()
+            } catch {
+                // No pull or push before setup succeeds: that would only pile up failing requests.
+                context.events.publish(.setupFailed(error))
+                throw error
+            }
+            isSetUp = true
+            context.events.publish(.setupCompleted)
+        }
+        let generation = accountGeneration
+        let pull = PullUseCase(context: context) { [weak self] in
+            guard let self else { return false }
+            return await self.accountGeneration == generation
+        }
+        try await pull.execute()
+        let outcome = try await PushUseCase(context: context).execute()
+        if let failure = outcome.failures.values.first {
+            throw failure
+        }
+    }
+
+    /// The account must be usable, and the same as last time: on a switch, the previous
+    /// account's local data is removed before anything syncs (never uploaded to the new one).
+    private func checkAccount() async throws(CloudError) -> Bool {
+        let status = try await context.gateway.accountStatus()
+        guard status == .available else {
+            context.events.publish(.accountUnavailable(status))
+            return false
+        }
+        let user = try await context.gateway.userRecordName()
+        let known = try context.local { try context.store.state(Self.accountKey) }
+        if let known, known != user {
+            try context.local { try context.store.purgeEverything() }
+            accountGeneration += 1
+            isSetUp = false
+            context.events.publish(.accountChanged)
+        }
+        if known != user {
+            try context.local { try context.store.setState(Self.accountKey, user) }
+        }
+        return true
+    }
+
+    static let accountKey = "account.user"
+
+    // MARK: - Recovery
+
+    /// Carries out what the policy decided for a failed pass.
+    private func handle(_ error: CloudError, _ action: RecoveryAction) {
+        switch action {
+        case .retry(let seconds):
+            context.events.publish(.retryScheduled(after: seconds, reason: error.code))
+            schedulePass(after: seconds)
+        case .waitForNetwork:
+            // Re-armed every time, with backoff: sync never stops for good.
+            let wait = RecoveryPolicy.networkBackoff(attempt: networkAttempts)
+            networkAttempts += 1
+            context.events.publish(.waitingForNetwork(retryAfter: wait))
+            schedulePass(after: wait)
+        case .resetToken, .recreateZone, .retryWithBatch, .splitBatch, .mergeAndRetry, .uploadParentFirst:
+            schedulePass(after: 0)
+        default:
+            context.events.publish(.error(error))
+        }
+    }
+
+    private func schedulePass(after seconds: TimeInterval) {
+        guard !background.isEmpty else { return }
+        scheduledPass?.cancel()
+        let deadline = context.clock.now + seconds
+        let clock = context.clock
+        scheduledPass = Task { [weak self] in
+            do { try await clock.sleep(until: deadline) } catch { return }
+            await self?.sync()
+        }
+    }
+
+    // MARK: - Running by itself
+
+    /// Syncs now, then whenever the app writes (after the writes settle), a subscription fires,
+    /// or a retry is due. Calling it again does nothing.
+    public func start() {
+        guard background.isEmpty else { return }
+        let localChanges = context.store.changes()
+        let debounce = context.configuration.debounce
+        let clock = context.clock
+        background.append(Task { [weak self] in
+            for await _ in localChanges {
+                do { try await clock.sleep(until: clock.now + debounce) } catch { return }
+                await self?.sync()
+            }
+        })
+        let notifications = context.gateway.notifications()
+        background.append(Task { [weak self] in
+            for await _ in notifications {
+                await self?.sync()
+            }
+        })
+        background.append(Task { [weak self] in await self?.sync() })
+    }
+
+    public func stop() {
+        for task in background { task.cancel() }
+        background = []
+        scheduledPass?.cancel()
+        scheduledPass = nil
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+@testable import SyncRuntime
+
+/// One LocalCloud and any number of devices, each with its own store and engine, on one clock.
+final class SyncWorld {
+    let clock = ManualClock()
+    let cloud: LocalCloud
+    private(set) var devices: [String: Device] = [:]
+
+    final class Device {
+        let name: String
+        let store: SyncStore
+        let engine: SyncEngine
+        let gateway: LocalCloudDevice
+
+        init(name: String, store: SyncStore, engine: SyncEngine, gateway: LocalCloudDevice) {
+            self.name = name
+            self.store = store
+            self.engine = engine
+            self.gateway = gateway
+        }
+
+        /// One pass; fails the test if the pass failed.
+        @discardableResult
+        func sync(sourceLocation: SourceLocation = #_sourceLocation) async -> SyncEngine.PassResult {
+            let result = await engine.sync()
+            #expect(result == .completed, "\(name): \(result)", sourceLocation: sourceLocation)
+            return result
+        }
+    }
+
+    init(configure: (inout LocalCloud.Configuration) -> Void = { _ in }) throws {
+        var configuration = LocalCloud.Configuration()
+        configure(&configuration)
+        cloud = try LocalCloud.inMemory(clock: clock, configuration: configuration)
+    }
+
+    @discardableResult
+    func device(_ name: String, account: String?, configuration: SyncConfiguration = SyncConfiguration()) throws -> Device {
+        let gateway = try cloud.device(name, account: account)
+        let store = try SyncStore(url: nil, clock: clock)
+        let engine = SyncEngine(store: store, cloud: gateway, schema: SyncSchema.self, clock: clock, configuration: configuration)
+        let device = Device(name: name, store: store, engine: engine, gateway: gateway)
+        devices[name] = device
+        return device
+    }
+
+    /// Syncs every device twice over, in name order: enough for any change to reach everyone.
+    func syncAll() async {
+        for _ in 0..<2 {
+            for name in devices.keys.sorted() { _ = await devices[name]!.engine.sync() }
+        }
+    }
+}
