@@ -8,7 +8,7 @@ import Foundation
 /// by themselves: after app writes settle (debounced), on cloud notifications, and again after
 /// retryable failures, waiting on the engine's clock. Status comes as structured events.
 public actor SyncEngine {
-    let context: SyncContext
+    nonisolated let context: SyncContext
     private var isSetUp = false
     private var isSyncing = false
     /// Bumped when the account changes: a pull begun under another account is discarded.
@@ -75,6 +75,7 @@ public actor SyncEngine {
             isSetUp = true
             context.events.publish(.setupCompleted)
         }
+        try await completePendingAcceptances()
         let generation = accountGeneration
         let pull = PullUseCase(context: context) { [weak self] in
             guard let self else { return false }

@@ -12,14 +12,17 @@ final class SyncWorld {
         let name: String
         let store: SyncStore
         let engine: SyncEngine
-        let gateway: LocalCloudDevice
+        let gateway: RecordingGateway
 
-        init(name: String, store: SyncStore, engine: SyncEngine, gateway: LocalCloudDevice) {
+        init(name: String, store: SyncStore, engine: SyncEngine, gateway: RecordingGateway) {
             self.name = name
             self.store = store
             self.engine = engine
             self.gateway = gateway
         }
+
+        /// Events from now on, collected as they come.
+        func recordEvents() -> EventRecorder { EventRecorder(engine.events()) }
 
         /// One pass; fails the test if the pass failed.
         @discardableResult
@@ -38,7 +41,7 @@ final class SyncWorld {
 
     @discardableResult
     func device(_ name: String, account: String?, configuration: SyncConfiguration = SyncConfiguration()) throws -> Device {
-        let gateway = try cloud.device(name, account: account)
+        let gateway = RecordingGateway(try cloud.device(name, account: account))
         let store = try SyncStore(url: nil, clock: clock)
         let engine = SyncEngine(store: store, cloud: gateway, schema: SyncSchema.self, clock: clock, configuration: configuration)
         let device = Device(name: name, store: store, engine: engine, gateway: gateway)
@@ -51,5 +54,25 @@ final class SyncWorld {
         for _ in 0..<2 {
             for name in devices.keys.sorted() { _ = await devices[name]!.engine.sync() }
         }
+    }
+}
+
+/// Collects an engine's events in the background, for assertions after the fact.
+final class EventRecorder: @unchecked Sendable {
+    private let collected = Locked<[SyncEvent]>([])
+    private var task: Task<Void, Never>?
+
+    init(_ stream: AsyncStream<SyncEvent>) {
+        task = Task { [collected] in
+            for await event in stream { collected.withLock { $0.append(event) } }
+        }
+    }
+
+    deinit { task?.cancel() }
+
+    /// The events so far (after letting the collecting task catch up).
+    func events() async -> [SyncEvent] {
+        for _ in 0..<20 { await Task.yield() }
+        return collected.withLock { $0 }
     }
 }

@@ -4,6 +4,9 @@ import Foundation
 /// engine's author, the history of the app's changes, and the engine's own bookkeeping.
 /// `SyncStore` implements it.
 public protocol LocalStorePort: Sendable {
+    /// Runs `body` in one transaction of the store, its writes stamped with `author`.
+    func write<T>(author: StoreAuthor, _ body: (any ModelWriter) throws -> T) throws -> T
+
     /// Changes not made by the engine, after the committed history token, oldest first, with the
     /// sequence number of the last history entry read: the token to commit once they are pushed.
     func unpushedChanges() throws -> (changes: [HistoryEntry], readThrough: Int64)
@@ -45,4 +48,11 @@ public protocol LocalStorePort: Sendable {
 
     /// Fires after the app's writes (never the engine's own).
     func changes() -> AsyncStream<Void>
+}
+
+/// Typed writes inside one local-store transaction.
+public protocol ModelWriter: AnyObject {
+    func save<Model: SyncModel>(_ model: Model) throws
+    func delete<Model: SyncModel>(_ model: Model) throws
+    func fetch<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> Model?
 }

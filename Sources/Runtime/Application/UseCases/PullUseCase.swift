@@ -199,6 +199,15 @@ struct PullUseCase {
         if scope == .shared { context.events.publish(.shareEnded(zone, rootRecordName: nil)) }
     }
 
+    /// Deletes a shared root and everything under it, locally.
+    func removeSharedSubtree(root: String, type: any SyncModel.Type, zone: ZoneID) throws(CloudError) {
+        try context.local {
+            try context.store.removeServerRecord(RecordID(recordName: root, zoneID: zone))
+            try context.store.deletePulled(type: type, recordName: root)
+        }
+        try purgeSubtree(root: root, zone: zone)
+    }
+
     /// Deletes the local records under a shared root (the root's other siblings in the zone stay).
     private func purgeSubtree(root: String, zone: ZoneID) throws(CloudError) {
         var doomed: Set<String> = [root]

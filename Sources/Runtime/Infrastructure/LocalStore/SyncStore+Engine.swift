@@ -1,6 +1,10 @@
 import Foundation
 
 extension SyncStore: LocalStorePort {
+    public func write<T>(author: StoreAuthor, _ body: (any ModelWriter) throws -> T) throws -> T {
+        try write(author: author) { (writer: StoreWriter) in try body(writer) }
+    }
+
     private static let historyTokenKey = "history.token"
 
     public func unpushedChanges() throws -> (changes: [HistoryEntry], readThrough: Int64) {

@@ -116,11 +116,11 @@ public final class SyncStore: Sendable {
 
     /// Runs `body` in one transaction: all its writes land, or none. Observers hear of the app's
     /// writes once it commits.
-    public func write<T>(author: StoreAuthor = .app, _ body: (inout StoreWriter) throws -> T) throws -> T {
+    public func write<T>(author: StoreAuthor = .app, _ body: (StoreWriter) throws -> T) throws -> T {
         let (value, wrote) = try database.withLock { database in
             try database.transaction {
-                var writer = StoreWriter(database: database, author: author, now: clock.now)
-                let value = try body(&writer)
+                let writer = StoreWriter(database: database, author: author, now: clock.now)
+                let value = try body(writer)
                 return (value, writer.wroteAnything)
             }
         }
@@ -191,8 +191,9 @@ struct StoreReader {
     }
 }
 
-/// Writes inside one store transaction, each stamped with the transaction's author.
-public struct StoreWriter {
+/// Writes inside one store transaction, each stamped with the transaction's author. Valid only
+/// inside the `write` call that hands it out.
+public final class StoreWriter: ModelWriter {
     let database: SQLiteDatabase
     let author: StoreAuthor
     /// When this transaction's saves happen, unless a save says otherwise.
@@ -205,12 +206,12 @@ public struct StoreWriter {
         self.now = now
     }
 
-    public mutating func save<Model: SyncModel>(_ model: Model) throws {
+    public func save<Model: SyncModel>(_ model: Model) throws {
         try save(model, modified: now)
     }
 
     /// Saves with a given modification time: a pulled record keeps the time its writer edited it.
-    mutating func save<Model: SyncModel>(_ model: Model, modified: Date) throws {
+    func save<Model: SyncModel>(_ model: Model, modified: Date) throws {
         try database.query(
             """
             INSERT INTO models (type, name, owner, parent, fields, modified) VALUES (?, ?, ?, ?, ?, ?)
@@ -226,7 +227,7 @@ public struct StoreWriter {
     }
 
     /// Deletes a model; its tombstone keeps the values of its tombstone key paths.
-    public mutating func delete<Model: SyncModel>(_ model: Model) throws {
+    public func delete<Model: SyncModel>(_ model: Model) throws {
         try database.query("DELETE FROM models WHERE type = ? AND name = ?", [.text(Model.recordType), .text(model.recordName)])
         guard database.changes > 0 else { return }
         var tombstone = RecordFields()

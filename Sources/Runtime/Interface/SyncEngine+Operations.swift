@@ -1,0 +1,81 @@
+import Foundation
+
+// MARK: - Publishing (local writes, pushed by the next pass)
+
+extension SyncEngine {
+    /// Publishes a draft: creates or updates its public projection (same recordName). A governed
+    /// projection starts in its model's initial state; later publishes bump the version and keep
+    /// the state (a taken-down item stays down).
+    public func publish<Draft: PublishableModel>(_ draft: Draft) throws(PublishError) {
+        try PublishUseCase(context: context).publish(draft)
+    }
+
+    /// Removes a draft's public projection.
+    public func unpublish<Draft: PublishableModel>(_ draft: Draft.Type, recordName: String) throws(PublishError) {
+        try PublishUseCase(context: context).unpublish(draft, recordName: recordName)
+    }
+
+    /// Deletes a draft together with its public projection (deleting the draft alone would leave
+    /// the public copy published).
+    public func deleteDraft<Draft: PublishableModel>(_ draft: Draft) throws(PublishError) {
+        try PublishUseCase(context: context).deleteDraft(draft)
+    }
+
+    /// Hides a governed catalog record (it stays in the public database, delisted).
+    public func takedown<Projection: PublicationGovernedModel>(_ type: Projection.Type, recordName: String) throws(PublishError) {
+        try PublishUseCase(context: context).setState(.delisted, of: type, recordName: recordName)
+    }
+
+    public func relist<Projection: PublicationGovernedModel>(_ type: Projection.Type, recordName: String) throws(PublishError) {
+        try PublishUseCase(context: context).setState(.listed, of: type, recordName: recordName)
+    }
+}
+
+// MARK: - Sharing
+
+extension SyncEngine {
+    /// Shares a root record the current user owns; returns the saved share.
+    public func share<Root: ShareableModel>(
+        _ root: Root, title: String? = nil, with participants: [ShareParticipant] = [], publicPermission: SharePermission = .none
+    ) async throws(CloudError) -> ShareRecord {
+        try await ShareUseCase(context: context).share(root, title: title, participants: participants, publicPermission: publicPermission)
+    }
+
+    public func invite<Root: ShareableModel>(_ participants: [ShareParticipant], to root: Root) async throws(CloudError) -> ShareRecord {
+        try await ShareUseCase(context: context).invite(participants, to: root)
+    }
+
+    /// Accepts a share and brings its records in (root first). If the cloud cannot be reached,
+    /// the acceptance is remembered and completed by a later pass.
+    public func acceptShare(_ metadata: ShareMetadata) async throws(CloudError) {
+        try await ShareUseCase(context: context).accept(metadata)
+        await sync()
+    }
+
+    public func stopSharing<Root: ShareableModel>(_ root: Root) async throws(CloudError) {
+        try await ShareUseCase(context: context).stopSharing(root)
+    }
+
+    public func leaveShare<Root: ShareableModel>(_ root: Root) async throws(CloudError) {
+        try await ShareUseCase(context: context).leave(root)
+    }
+
+    /// Deletes a shared root: the owner's deletion is pushed like any other; a participant's
+    /// becomes leaving the share (they may not delete the owner's record).
+    public func deleteSharedRoot<Root: ShareableModel>(_ root: Root) async throws(CloudError) {
+        if root.resolvedScope == .shared {
+            try await leaveShare(root)
+        } else {
+            try context.local { try context.store.write(author: .app) { try $0.delete(root) } }
+        }
+    }
+
+    /// Completes acceptances that could not finish earlier.
+    func completePendingAcceptances() async throws(CloudError) {
+        let shares = ShareUseCase(context: context)
+        let pending = try shares.pendingAcceptances()
+        guard !pending.isEmpty else { return }
+        for metadata in pending { try await shares.accept(metadata) }
+        try shares.forgetPending()
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+@testable import SyncRuntime
+
+/// The "must never happen" list of DESIGN.md, each as a test that fails if it happens.
+@Suite("Engine: what must never happen")
+struct EngineInvariantTests {
+    @Test func aDeletionGoesToTheDatabaseTheRecordWasPushedTo() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        try phone.store.save(PublishedNote(recordName: "p", title: "public"))
+        try phone.store.save(Note(recordName: "d", title: "private"))
+        await phone.sync()
+        try phone.store.delete(PublishedNote.self, recordName: "p")
+        try phone.store.delete(Note.self, recordName: "d")
+        await phone.sync()
+        let deletions = phone.gateway.modifies.flatMap { entry in entry.request.recordIDsToDelete.map { (entry.scope, $0.recordName) } }
+        #expect(deletions.contains { $0 == (.public, "p") })
+        #expect(deletions.contains { $0 == (.private, "d") })
+        let snapshot = try world.cloud.snapshot()
+        #expect(snapshot.publicRecords["p"] == nil)
+        #expect(snapshot.zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["d"] == nil)
+    }
+
+    @Test func oneRecordNameInTwoDatabasesStaysTwoRecords() async throws {  // trap: T3.1
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        try phone.store.save(Note(recordName: "same", title: "draft"))
+        try phone.store.save(PublishedNote(recordName: "same", title: "public"))
+        await phone.sync()
+        let snapshot = try world.cloud.snapshot()
+        #expect(snapshot.zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["same"]?.fields["title"] == .string("draft"))
+        #expect(snapshot.publicRecords["same"]?.fields["title"] == .string("public"))
+    }
+
+    @Test func aFailedPushKeepsEveryChangeIncludingDeletions() async throws {  // trap: T3.5, T13.2
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        let laptop = try world.device("alice-laptop", account: "alice")
+        try phone.store.save(Note(recordName: "n", title: "doomed"))
+        await world.syncAll()
+        try phone.store.delete(Note.self, recordName: "n")
+        world.cloud.inject(ScriptedFault(CloudError(.serviceUnavailable, retryAfter: 3), on: .modify, account: "alice"))
+        guard case .failed(let error, let action) = await phone.engine.sync() else {
+            Issue.record("the push should have failed")
+            return
+        }
+        #expect(error.code == .serviceUnavailable && action == .retry(after: 3))
+        #expect(try phone.store.hasUnpushedChanges())
+        await phone.sync()
+        await laptop.sync()
+        #expect(try laptop.store.fetch(Note.self, recordName: "n") == nil)  // the deletion did not come back
+    }
+
+    @Test func aPerItemFailureIsSurfacedAndHoldsTheToken() async throws {  // trap: T13.2, T20.5
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        let events = phone.recordEvents()
+        try phone.store.save(Note(recordName: "ok", title: "fine"))
+        try phone.store.save(Note(recordName: "bad\u{E9}", title: "not ASCII"))
+        let result = await phone.engine.sync()
+        guard case .failed(let error, _) = result else {
+            Issue.record("the pass should fail: \(result)")
+            return
+        }
+        #expect(error.code == .invalidArguments)
+        #expect(try phone.store.hasUnpushedChanges())
+        let failures = await events.events().compactMap { event -> [RecordID: CloudError]? in
+            if case .pushFailed(let failures) = event { failures } else { nil }
+        }
+        // The good item, failed only as a sibling in an atomic zone, went through on its own.
+        #expect(failures.last?.keys.map(\.recordName) == ["bad\u{E9}"])
+        #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records.keys.sorted() == ["ok"])
+    }
+
+    @Test func childrenAreNeverSentBeforeTheirParents() async throws {  // trap: T3.2, T2.3
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        // The child is written first, so history order alone would send it first.
+        try phone.store.save(ListItem(recordName: "item", parent: RecordReference(recordName: "list"), assignee: .unset))
+        try phone.store.save(SharedList(recordName: "list", title: "Groceries"))
+        await phone.sync()
+        let saves = phone.gateway.modifies.map { $0.request.recordsToSave.map(\.id.recordName) }.filter { !$0.isEmpty }
+        let listRequest = try #require(saves.firstIndex { $0.contains("list") })
+        let itemRequest = try #require(saves.firstIndex { $0.contains("item") })
+        #expect(listRequest < itemRequest)
+    }
+
+    @Test func aMissingParentIsUploadedWithItsChild() async throws {  // trap: T3.2
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        // The list was saved by the engine (as if pulled once and then lost on the server).
+        try phone.store.save(SharedList(recordName: "list", title: "Groceries"), author: .sync)
+        try phone.store.save(ListItem(recordName: "item", parent: RecordReference(recordName: "list"), assignee: .unset))
+        await phone.sync()
+        let zone = try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")
+        #expect(zone?.records.keys.sorted() == ["item", "list"])
+    }
+
+    @Test func aReferenceToARecordNotYetArrivedIsKept() async throws {  // trap: T16.1
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        let laptop = try world.device("alice-laptop", account: "alice", configuration: SyncConfiguration(zoneChangesPageSize: 1))
+        try phone.store.save(Member(recordName: "member", parent: RecordReference(recordName: "list"), displayName: "Bob"))
+        try phone.store.save(SharedList(recordName: "list"))
+        try phone.store.save(ListItem(recordName: "item", parent: RecordReference(recordName: "list"), assignee: RecordReference(recordName: "member")))
+        await phone.sync()
+        await laptop.sync()
+        let item = try #require(try laptop.store.fetch(ListItem.self, recordName: "item"))
+        #expect(item.assignee.recordName == "member")
+    }
+
+    @Test func aFailedCatalogQueryDeletesNothing() async throws {  // trap: T4.8
+        let world = try SyncWorld()
+        let publisher = try world.device("alice-phone", account: "alice")
+        let reader = try world.device("bob-phone", account: "bob")
+        try publisher.store.save(Note(recordName: "n", title: "Hello"))
+        try await publisher.engine.publish(try #require(try publisher.store.fetch(Note.self, recordName: "n")))
+        await publisher.sync()
+        await reader.sync()
+        #expect(try reader.store.fetch(PublishedNote.self, recordName: "n") != nil)
+        world.cloud.inject(ScriptedFault(CloudError(.networkFailure), on: .query, account: "bob"))
+        _ = await reader.engine.sync()
+        #expect(try reader.store.fetch(PublishedNote.self, recordName: "n") != nil)
+    }
+}
