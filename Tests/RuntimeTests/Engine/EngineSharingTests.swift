@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+@testable import SyncRuntime
+
+/// Two accounts sharing a household list through one LocalCloud.
+@Suite("Engine: household sharing")
+struct EngineSharingTests {
+    /// Alice owns "groceries" (with an item) and "chores"; she shares groceries with Bob.
+    struct Household {
+        let world: SyncWorld
+        let alice: SyncWorld.Device
+        let bob: SyncWorld.Device
+        let share: ShareRecord
+
+        init(permission: SharePermission = .readWrite) async throws {
+            world = try SyncWorld()
+            alice = try world.device("alice-phone", account: "alice")
+            bob = try world.device("bob-phone", account: "bob")
+            try alice.store.save(SharedList(recordName: "groceries", title: "Groceries"))
+            try alice.store.save(SharedList(recordName: "chores", title: "Chores"))
+            try alice.store.save(ListItem(recordName: "milk", parent: RecordReference(recordName: "groceries"), text: "Milk", assignee: .unset))
+            await alice.sync()
+            await bob.sync()
+            let root = try #require(try alice.store.fetch(SharedList.self, recordName: "groceries"))
+            share = try await alice.engine.share(root, with: [ShareParticipant(userRecordName: "_bob", permission: permission)])
+            try await bob.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
+        }
+
+        var aliceZoneForBob: ZoneID { ZoneID(zoneName: SyncConstants.defaultSyncZoneName, ownerName: "_alice") }
+    }
+
+    @Test func theShareAndItsRootGoInOneRequest() async throws {  // trap: T8.1
+        let household = try await Household()
+        let request = try #require(household.alice.gateway.modifies.last { !$0.request.sharesToSave.isEmpty }?.request)
+        #expect(request.recordsToSave.map(\.id.recordName) == ["groceries"])
+        #expect(request.sharesToSave.map(\.rootRecordName) == ["groceries"])
+    }
+
+    @Test func acceptingBringsTheSharedListRootFirst() async throws {  // trap: T9.1
+        let household = try await Household()
+        let lists = try household.bob.store.fetchAll(SharedList.self)
+        #expect(lists.map(\.recordName) == ["groceries"])
+        #expect(lists.first?.ownerName == "_alice")
+        #expect(try household.bob.store.fetch(ListItem.self, recordName: "milk")?.text == "Milk")
+    }
+
+    @Test func aParticipantsNewItemLandsInTheOwnersZone() async throws {  // trap: T3.3
+        let household = try await Household()
+        // Bob writes an item under Alice's list with himself as owner: the engine moves it.
+        try household.bob.store.save(ListItem(recordName: "eggs", parent: RecordReference(recordName: "groceries"), text: "Eggs", assignee: .unset))
+        await household.bob.sync()
+        let zone = try household.world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")
+        #expect(zone?.records["eggs"]?.parentRecordName == "groceries")
+        #expect(try household.bob.store.fetch(ListItem.self, recordName: "eggs")?.ownerName == "_alice")
+        await household.alice.sync()
+        #expect(try household.alice.store.fetch(ListItem.self, recordName: "eggs")?.text == "Eggs")
+    }
+
+    @Test func publicRecordsAreNeverRewrittenByOwnerInheritance() async throws {  // trap: T3.4
+        let household = try await Household()
+        try household.bob.store.save(PublishedNote(recordName: "pub", title: "mine"))
+        await household.bob.sync()
+        let sent = household.bob.gateway.modifies.first { $0.request.recordsToSave.contains { $0.id.recordName == "pub" } }
+        #expect(sent?.scope == .public)
+        #expect(sent?.request.recordsToSave.first?.id.zoneID == SyncConstants.publicZone)
+    }
+
+    @Test func aDeletedShareRecordAloneNeverWipesReadableData() async throws {  // trap: T4.1
+        let household = try await Household()
+        // Bob can also read the whole zone through a zone-wide share...
+        let zoneShare = ShareRecord(id: RecordID(recordName: ShareRecord.zoneWideRecordName, zoneID: ZoneID(zoneName: SyncConstants.defaultSyncZoneName)), rootRecordName: nil,
+            participants: [ShareParticipant(userRecordName: "_bob", permission: .readWrite)])
+        let saved = try await household.alice.gateway.modify(ModifyRequest(sharesToSave: [zoneShare]), in: .private).savedShares[zoneShare.id]!.get()
+        try await household.bob.engine.acceptShare(household.world.cloud.shareMetadata(for: saved, ownerAccount: "alice"))
+        // ...so when Alice deletes the groceries share record, the list is still his to read.
+        let root = try #require(try household.alice.store.fetch(SharedList.self, recordName: "groceries"))
+        try await household.alice.engine.stopSharing(root)
+        await household.bob.sync()
+        #expect(try household.bob.store.fetch(SharedList.self, recordName: "groceries") != nil)
+        #expect(try household.bob.store.fetch(ListItem.self, recordName: "milk") != nil)
+    }
+
+    @Test func stoppingAndResharingKeepsTheParticipantsData() async throws {  // trap: T4.7
+        let household = try await Household()
+        let root = try #require(try household.alice.store.fetch(SharedList.self, recordName: "groceries"))
+        try await household.alice.engine.stopSharing(root)
+        _ = try await household.alice.engine.share(root, with: [ShareParticipant(userRecordName: "_bob", permission: .readWrite)])
+        let metadata = household.world.cloud.shareMetadata(for: ShareRecord(id: RecordID(recordName: ShareUseCase.shareRecordName(forRoot: "groceries"), zoneID: ZoneID(zoneName: SyncConstants.defaultSyncZoneName)), rootRecordName: "groceries"), ownerAccount: "alice")
+        try await household.bob.engine.acceptShare(metadata)
+        await household.bob.sync()
+        #expect(try household.bob.store.fetch(SharedList.self, recordName: "groceries") != nil)
+        #expect(try household.bob.store.fetch(ListItem.self, recordName: "milk") != nil)
+    }
+
+    @Test func stoppingTheShareRemovesItFromTheParticipant() async throws {  // trap: T8.2, T4.2
+        let household = try await Household()
+        // Bob has his own private note: it must survive Alice ending the share.
+        try household.bob.store.save(Note(recordName: "bobs-note", title: "mine"))
+        await household.bob.sync()
+        let root = try #require(try household.alice.store.fetch(SharedList.self, recordName: "groceries"))
+        try await household.alice.engine.stopSharing(root)
+        #expect(try household.world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.shares.isEmpty == true)
+        await household.bob.sync()
+        #expect(try household.bob.store.fetchAll(SharedList.self).isEmpty)
+        #expect(try household.bob.store.fetchAll(ListItem.self).isEmpty)
+        #expect(try household.bob.store.fetch(Note.self, recordName: "bobs-note") != nil)
+    }
+
+    @Test func leavingRemovesOnlyThatSubtree() async throws {  // trap: T8.6
+        let household = try await Household()
+        // Alice shares "chores" too; Bob leaves "groceries" and keeps "chores".
+        let chores = try #require(try household.alice.store.fetch(SharedList.self, recordName: "chores"))
+        let choresShare = try await household.alice.engine.share(chores, with: [ShareParticipant(userRecordName: "_bob", permission: .readWrite)])
+        try await household.bob.engine.acceptShare(household.world.cloud.shareMetadata(for: choresShare, ownerAccount: "alice"))
+        #expect(try household.bob.store.fetchAll(SharedList.self).map(\.recordName) == ["chores", "groceries"])
+        let groceries = try #require(try household.bob.store.fetch(SharedList.self, recordName: "groceries"))
+        try await household.bob.engine.leaveShare(groceries)
+        #expect(try household.bob.store.fetchAll(SharedList.self).map(\.recordName) == ["chores"])
+        #expect(try household.bob.store.fetch(ListItem.self, recordName: "milk") == nil)
+        await household.bob.sync()
+        #expect(try household.bob.store.fetchAll(SharedList.self).map(\.recordName) == ["chores"])
+    }
+
+    @Test func deletingSomeoneElsesRootBecomesLeaving() async throws {  // trap: T8.5
+        let household = try await Household()
+        let groceries = try #require(try household.bob.store.fetch(SharedList.self, recordName: "groceries"))
+        try await household.bob.engine.deleteSharedRoot(groceries)
+        #expect(try household.bob.store.fetch(SharedList.self, recordName: "groceries") == nil)
+        // Alice's list is intact, and Bob's queue is not blocked by a delete he may not make.
+        #expect(try household.world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["groceries"] != nil)
+        await household.bob.sync()
+        #expect(try !household.bob.store.hasUnpushedChanges())
+    }
+
+    @Test func aReadOnlyParticipantsEditIsSurfacedNotRetriedForever() async throws {
+        let household = try await Household(permission: .readOnly)
+        var milk = try #require(try household.bob.store.fetch(ListItem.self, recordName: "milk"))
+        milk.text = "Oat milk"
+        try household.bob.store.save(milk)
+        guard case .failed(let error, let action) = await household.bob.engine.sync() else {
+            Issue.record("a read-only edit cannot be pushed")
+            return
+        }
+        #expect(error.code == .permissionFailure && action == .skipItem)
+    }
+
+    @Test func aNewDeviceOfTheOwnerKnowsTheRootIsShared() async throws {  // trap: T8.8
+        let household = try await Household()
+        let tablet = try household.world.device("alice-tablet", account: "alice")
+        await tablet.sync()
+        let id = RecordID(recordName: "groceries", zoneID: ZoneID(zoneName: SyncConstants.defaultSyncZoneName))
+        #expect(try tablet.store.serverRecord(id)?.shareRecordName == ShareUseCase.shareRecordName(forRoot: "groceries"))
+        // So it can stop the share by its ID.
+        let root = try #require(try tablet.store.fetch(SharedList.self, recordName: "groceries"))
+        try await tablet.engine.stopSharing(root)
+        #expect(try household.world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.shares.isEmpty == true)
+    }
+
+    @Test func anAcceptanceOfflineIsCompletedLater() async throws {  // trap: T9.2
+        let world = try SyncWorld()
+        let alice = try world.device("alice-phone", account: "alice")
+        let bob = try world.device("bob-phone", account: "bob")
+        try alice.store.save(SharedList(recordName: "groceries", title: "Groceries"))
+        await alice.sync()
+        await bob.sync()
+        let root = try #require(try alice.store.fetch(SharedList.self, recordName: "groceries"))
+        let share = try await alice.engine.share(root, with: [ShareParticipant(userRecordName: "_bob", permission: .readWrite)])
+        world.cloud.setNetworkAvailable(false, for: "bob-phone")
+        await #expect(throws: CloudError.self) { try await bob.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice")) }
+        world.cloud.setNetworkAvailable(true, for: "bob-phone")
+        await bob.sync()
+        #expect(try bob.store.fetch(SharedList.self, recordName: "groceries") != nil)
+    }
+}
