@@ -81,8 +81,13 @@ public actor SyncEngine {
             guard let self else { return false }
             return await self.accountGeneration == generation
         }
-        try await pull.execute()
-        let outcome = try await PushUseCase(context: context).execute()
+        let push = PushUseCase(context: context)
+        for zone in try await pull.execute() {
+            try await context.gateway.saveZones([zone])
+            let again = try await push.uploadEverything(onlyZone: zone)
+            if let failure = again.failures.values.first { throw failure }
+        }
+        let outcome = try await push.execute()
         if let failure = outcome.failures.values.first {
             throw failure
         }

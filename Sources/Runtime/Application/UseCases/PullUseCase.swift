@@ -11,13 +11,16 @@ struct PullUseCase {
     /// How many rounds of fetching missing reference targets a pull makes.
     static let repairRounds = 2
 
-    func execute() async throws(CloudError) {
+    /// Pulls everything; returns the private zones that were deleted by another client and must
+    /// be created again, with the local records uploaded again (nothing local is lost).
+    func execute() async throws(CloudError) -> [ZoneID] {
         var pulled = PullState(pending: try pendingKeys())
         for scope in [DatabaseScope.private, .shared] {
             try await pullDatabase(scope, state: &pulled)
         }
         try await pullCatalogs(state: &pulled)
         try await repairReferences(state: &pulled)
+        return pulled.zonesToRebuild
     }
 
     /// What a pull collects as it goes.
@@ -26,6 +29,8 @@ struct PullUseCase {
         var pending: Set<String>
         /// References whose target is not stored, with the zone and scope to look in.
         var missing: [RecordID: DatabaseScope] = [:]
+        /// Private zones another client deleted.
+        var zonesToRebuild: [ZoneID] = []
     }
 
     private func pendingKeys() throws(CloudError) -> Set<String> {
@@ -51,6 +56,9 @@ struct PullUseCase {
             guard await isCurrent() else { return }
             for (zone, reason) in changes.deletedZones.sorted(by: { $0.key.description < $1.key.description }) {
                 try zoneWentAway(zone, reason: reason, scope: scope)
+                if scope == .private && reason == .deleted && !state.zonesToRebuild.contains(zone) {
+                    state.zonesToRebuild.append(zone)
+                }
             }
             for zone in changes.changedZones {
                 try await pullZone(zone, scope: scope, state: &state)
@@ -179,8 +187,10 @@ struct PullUseCase {
         }
     }
 
-    /// A zone left a database. Its own local copy goes (never anything outside it); a zone the
-    /// user purged in Settings keeps its local data until the app asks to upload it again.
+    /// A zone left a database; what the server knew of it is forgotten. A shared zone's local
+    /// copy goes (that zone's only: never the user's own data). A private zone keeps its local
+    /// data: purged by the user in Settings, it waits until the app asks to upload it again;
+    /// deleted by another client, it is created again and re-uploaded.
     private func zoneWentAway(_ zone: ZoneID, reason: ZoneDeletionReason, scope: DatabaseScope) throws(CloudError) {
         try context.local {
             try context.store.setState(zoneTokenKey(zone, scope), nil)
@@ -190,13 +200,13 @@ struct PullUseCase {
             context.events.publish(.userDeletedZone(zone))
             return
         }
-        for type in scope == .shared ? context.registry.sharedTypes : context.registry.zonedTypes {
-            let owner = scope == .shared ? zone.ownerName : SyncConstants.currentUserOwnerName
-            for name in try context.local({ try context.store.recordNames(type: type, ownerName: owner) }) {
+        guard scope == .shared else { return }
+        for type in context.registry.sharedTypes {
+            for name in try context.local({ try context.store.recordNames(type: type, ownerName: zone.ownerName) }) {
                 try context.local { try context.store.deletePulled(type: type, recordName: name) }
             }
         }
-        if scope == .shared { context.events.publish(.shareEnded(zone, rootRecordName: nil)) }
+        context.events.publish(.shareEnded(zone, rootRecordName: nil))
     }
 
     /// Deletes a shared root and everything under it, locally.

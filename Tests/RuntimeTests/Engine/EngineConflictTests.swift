@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import SyncRuntime
+
+@Suite("Engine: conflicts")
+struct EngineConflictTests {
+    /// Two of Alice's devices with the same note, both synced.
+    static func twoDevices(_ configuration: SyncConfiguration = SyncConfiguration()) async throws -> (SyncWorld, SyncWorld.Device, SyncWorld.Device) {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice", configuration: configuration)
+        let laptop = try world.device("alice-laptop", account: "alice", configuration: configuration)
+        try phone.store.save(Note(recordName: "n", title: "Title", body: "Body"))
+        await world.syncAll()
+        return (world, phone, laptop)
+    }
+
+    @Test func editsToDifferentFieldsBothSurvive() async throws {  // trap: T20.1
+        let (world, phone, laptop) = try await Self.twoDevices()
+        var onPhone = try #require(try phone.store.fetch(Note.self, recordName: "n"))
+        onPhone.title = "Phone title"
+        try phone.store.save(onPhone)
+        world.clock.advance(by: 1)
+        var onLaptop = try #require(try laptop.store.fetch(Note.self, recordName: "n"))
+        onLaptop.body = "Laptop body"
+        try laptop.store.save(onLaptop)
+        await phone.sync()
+        await laptop.sync()  // meets the phone's change: merged, not overwritten
+        await phone.sync()
+        for device in [phone, laptop] {
+            let note = try #require(try device.store.fetch(Note.self, recordName: "n"))
+            #expect(note.title == "Phone title" && note.body == "Laptop body", "\(device.name)")
+        }
+    }
+
+    @Test func theLaterWriterWinsAFieldBothChanged() async throws {
+        let (world, phone, laptop) = try await Self.twoDevices()
+        var onLaptop = try #require(try laptop.store.fetch(Note.self, recordName: "n"))
+        onLaptop.title = "Laptop (earlier)"
+        try laptop.store.save(onLaptop)
+        world.clock.advance(by: 10)
+        var onPhone = try #require(try phone.store.fetch(Note.self, recordName: "n"))
+        onPhone.title = "Phone (later)"
+        try phone.store.save(onPhone)
+        // The earlier edit reaches the server first; the later one still wins.
+        await laptop.sync()
+        await phone.sync()
+        await laptop.sync()
+        #expect(try laptop.store.fetch(Note.self, recordName: "n")?.title == "Phone (later)")
+        #expect(try phone.store.fetch(Note.self, recordName: "n")?.title == "Phone (later)")
+    }
+
+    @Test func aTieGoesToTheServer() {
+        let id = RecordID(recordName: "n", zoneID: ZoneID(zoneName: "Z"))
+        let time = SyncFieldValue.date(Date(timeIntervalSince1970: 100))
+        let ancestor = SyncRecord(recordType: "Note", id: id, fields: ["title": .string("a")])
+        let local = SyncRecord(recordType: "Note", id: id, fields: ["title": .string("mine"), "clientModifiedAt": time])
+        let server = SyncRecord(recordType: "Note", id: id, fields: ["title": .string("theirs"), "clientModifiedAt": time], changeTag: "7")
+        let merged = RecordMerge.merge(ancestor: ancestor, local: local, server: server, policy: .lastWriterWins)
+        #expect(merged.fields["title"] == .string("theirs"))
+        #expect(merged.changeTag == "7")
+        #expect(RecordMerge.merge(ancestor: ancestor, local: local, server: server, policy: .clientWins).fields["title"] == .string("mine"))
+    }
+
+    @Test func thePolicyCanBeSetPerModel() async throws {
+        let (world, phone, laptop) = try await Self.twoDevices(SyncConfiguration(conflictPolicies: ["Note": .serverWins]))
+        var onLaptop = try #require(try laptop.store.fetch(Note.self, recordName: "n"))
+        onLaptop.title = "Laptop (first to the server)"
+        try laptop.store.save(onLaptop)
+        await laptop.sync()
+        world.clock.advance(by: 10)
+        var onPhone = try #require(try phone.store.fetch(Note.self, recordName: "n"))
+        onPhone.title = "Phone (later, but the server wins)"
+        try phone.store.save(onPhone)
+        await phone.sync()
+        #expect(try phone.store.fetch(Note.self, recordName: "n")?.title == "Laptop (first to the server)")
+    }
+
+    @Test func aLostReplyIsRetriedWithoutDuplicates() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        try phone.store.save(Note(recordName: "n", title: "once"))
+        world.cloud.inject(ScriptedFault(CloudError(.serverResponseLost), on: .modify, account: "alice"))
+        _ = await phone.engine.sync()
+        await phone.sync()
+        let zone = try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")
+        #expect(zone?.records.keys.sorted() == ["n"])
+        #expect(try !phone.store.hasUnpushedChanges())
+    }
+
+    @Test func anEditOfARecordDeletedElsewhereLetsTheDeletionWin() async throws {
+        let (_, phone, laptop) = try await Self.twoDevices()
+        try phone.store.delete(Note.self, recordName: "n")
+        await phone.sync()
+        var onLaptop = try #require(try laptop.store.fetch(Note.self, recordName: "n"))
+        onLaptop.title = "too late"
+        try laptop.store.save(onLaptop)
+        await laptop.sync()
+        await laptop.sync()
+        #expect(try laptop.store.fetch(Note.self, recordName: "n") == nil)
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+@testable import SyncRuntime
+
+@Suite("Engine: setup, errors and recovery")
+struct EngineRecoveryTests {
+    @Test func everyErrorCodeHasARecoveryAction() {  // trap: T13.1
+        let expected: [CloudErrorCode: RecoveryAction] = [
+            .partialFailure: .report, .networkUnavailable: .waitForNetwork, .networkFailure: .waitForNetwork,
+            .serviceUnavailable: .retry(after: 7), .requestRateLimited: .retry(after: 7), .zoneBusy: .retry(after: 7),
+            .accountTemporarilyUnavailable: .retry(after: 7), .notAuthenticated: .stopForAccount, .permissionFailure: .skipItem,
+            .unknownItem: .treatAsDone, .invalidArguments: .report, .serverRecordChanged: .mergeAndRetry,
+            .changeTokenExpired: .resetToken, .batchRequestFailed: .retryWithBatch, .quotaExceeded: .tellUserQuotaExceeded,
+            .zoneNotFound: .recreateZone, .limitExceeded: .splitBatch, .userDeletedZone: .askBeforeReuploading,
+            .referenceViolation: .uploadParentFirst, .serverResponseLost: .retry(after: 0),
+        ]
+        for code in CloudErrorCode.allCases {
+            #expect(RecoveryPolicy.action(for: CloudError(code, retryAfter: 7)) == expected[code], "\(code)")
+        }
+        #expect(RecoveryPolicy.action(for: CloudError(.serviceUnavailable)) == .retry(after: RecoveryPolicy.defaultRetryAfter))
+    }
+
+    @Test func setupRetriesTransientErrorsOnlyAndThenSucceeds() async throws {  // trap: T2.1
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        world.cloud.inject(ScriptedFault(CloudError(.zoneBusy, retryAfter: 1), times: 2, on: .saveZones))
+        try phone.store.save(Note(recordName: "n"))
+        let pass = Task { await phone.engine.sync() }
+        // Setup waits 1 s, then 2 s, on the engine's clock: nothing sleeps for real.
+        for _ in 0..<200 where world.clock.sleeperCount == 0 { await Task.yield() }
+        world.clock.advance(by: 1)
+        for _ in 0..<200 where world.clock.sleeperCount == 0 { await Task.yield() }
+        world.clock.advance(by: 2)
+        #expect(await pass.value == .completed)
+        #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["n"] != nil)
+    }
+
+    @Test func aFailedSetupStopsThePass() async throws {  // trap: T2.2
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        world.cloud.inject(ScriptedFault(CloudError(.quotaExceeded), on: .saveZones))
+        try phone.store.save(Note(recordName: "n"))
+        let before = try world.cloud.counters()
+        guard case .failed(let error, _) = await phone.engine.sync() else {
+            Issue.record("setup should fail")
+            return
+        }
+        #expect(error.code == .quotaExceeded)
+        let after = try world.cloud.counters()
+        #expect(after["requests.modify"] == before["requests.modify"])
+        #expect(after["requests.fetchDatabaseChanges"] == before["requests.fetchDatabaseChanges"])
+    }
+
+    @Test func aDeletedZoneIsRebuiltAndReuploaded() async throws {  // trap: T2.1
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        try phone.store.save([Note(recordName: "a"), Note(recordName: "b")])
+        await phone.sync()
+        // Another client deleted the zone behind this device's back, and the pull has not seen it.
+        let other = try world.cloud.device("script", account: "alice")
+        try await other.deleteZones([ZoneID(zoneName: SyncConstants.defaultSyncZoneName)])
+        try phone.store.save(Note(recordName: "c"))
+        _ = await phone.engine.sync()
+        await phone.sync()
+        let zone = try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")
+        #expect(zone?.state == "live")
+        #expect(zone?.records.keys.sorted() == ["a", "b", "c"])
+        #expect(try phone.store.fetchAll(Note.self).map(\.recordName) == ["a", "b", "c"])
+    }
+
+    @Test func aZoneThePurgedInSettingsIsNotSilentlyReuploaded() async throws {  // trap: T20.6
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        let events = phone.recordEvents()
+        try phone.store.save(Note(recordName: "a"))
+        await phone.sync()
+        try world.cloud.purgeZone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")
+        try phone.store.save(Note(recordName: "b"))
+        _ = await phone.engine.sync()
+        #expect(await events.events().contains(.userDeletedZone(ZoneID(zoneName: SyncConstants.defaultSyncZoneName))))
+        #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.state == "purged")
+        // The local data is kept for when the user asks to upload it again.
+        #expect(try phone.store.fetch(Note.self, recordName: "a") != nil)
+    }
+
+    @Test func retryAfterIsWaitedOutOnTheClock() async throws {  // trap: T20.2
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        await phone.sync()
+        let passes = { try world.cloud.counters()["requests.fetchDatabaseChanges"] ?? 0 }
+        let before = try passes()
+        await phone.engine.start()
+        // The pass start() runs at once.
+        for _ in 0..<1000 where try passes() < before + 2 { await Task.yield() }
+        world.cloud.inject(ScriptedFault(CloudError(.requestRateLimited, retryAfter: 30), on: .modify, account: "alice"))
+        try phone.store.save(Note(recordName: "n"))
+        let pushed = { try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["n"] != nil }
+        // The write settles (debounce), the pass fails, a retry waits 30 s.
+        for _ in 0..<1000 where world.clock.sleeperCount == 0 { await Task.yield() }
+        world.clock.advance(by: 0.5)
+        for _ in 0..<1000 where try world.cloud.counters()["requests.modify"] ?? 0 < 1 { await Task.yield() }
+        for _ in 0..<200 { await Task.yield() }
+        world.clock.advance(by: 29)
+        for _ in 0..<200 { await Task.yield() }
+        #expect(try !pushed())
+        world.clock.advance(by: 1)
+        for _ in 0..<1000 where try !pushed() { await Task.yield() }
+        #expect(try pushed())
+        await phone.engine.stop()
+    }
+
+    @Test func waitingForTheNetworkIsReArmedWithBackoff() async throws {  // trap: T13.5
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        let events = phone.recordEvents()
+        world.cloud.setNetworkAvailable(false, for: "alice-phone")
+        for _ in 0..<3 { _ = await phone.engine.sync() }
+        let waits = await events.events().compactMap { event -> TimeInterval? in
+            if case .waitingForNetwork(let wait) = event { wait } else { nil }
+        }
+        #expect(waits == [10, 20, 40])
+        #expect(RecoveryPolicy.networkBackoff(attempt: 10) == 120)
+        world.cloud.setNetworkAvailable(true, for: "alice-phone")
+        await phone.sync()
+    }
+
+    @Test func anOversizedBatchIsSplitInHalves() async throws {  // trap: T20.7
+        let world = try SyncWorld()
+        // The engine believes it may send more than the cloud accepts.
+        let phone = try world.device("alice-phone", account: "alice", configuration: SyncConfiguration(maxRequestBytes: 10 * 1024 * 1024))
+        let body = String(repeating: "x", count: 300_000)
+        try phone.store.save((0..<10).map { Note(recordName: "n\($0)", body: body) })
+        await phone.sync()
+        #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records.count == 10)
+        #expect(phone.gateway.modifies.filter { !$0.request.recordsToSave.isEmpty }.count > 2)
+    }
+
+    @Test func anotherUsersPublicRecordIsSkippedNotRetried() async throws {  // trap: T10.7
+        let world = try SyncWorld()
+        let alice = try world.device("alice-phone", account: "alice")
+        let bob = try world.device("bob-phone", account: "bob")
+        try alice.store.save(PublishedNote(recordName: "p", title: "Alice's"))
+        await alice.sync()
+        await bob.sync()
+        var copy = try #require(try bob.store.fetch(PublishedNote.self, recordName: "p"))
+        copy.title = "Bob was here"
+        try bob.store.save(copy)
+        await bob.sync()
+        #expect(try !bob.store.hasUnpushedChanges())
+        await bob.sync()
+        #expect(try bob.store.fetch(PublishedNote.self, recordName: "p")?.title == "Alice's")
+    }
+
+    @Test func tokensArePersistedNotRefetchedFromScratch() async throws {  // trap: T20.3
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        try phone.store.save((0..<20).map { Note(recordName: "n\($0)") })
+        await phone.sync()
+        let laptop = try world.device("alice-laptop", account: "alice")
+        await laptop.sync()
+        let fetched = try world.cloud.counters()["records.fetched"] ?? 0
+        await laptop.sync()
+        #expect(try world.cloud.counters()["records.fetched"] ?? 0 == fetched)
+    }
+
+    @Test func anExpiredTokenIsResetAndEverythingFetchedAgain() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        let laptop = try world.device("alice-laptop", account: "alice")
+        try phone.store.save(Note(recordName: "a"))
+        await world.syncAll()
+        try world.cloud.expireChangeTokens(zone: SyncConstants.defaultSyncZoneName, ofAccount: "alice")
+        try phone.store.save(Note(recordName: "b"))
+        await phone.sync()
+        await laptop.sync()
+        #expect(try laptop.store.fetchAll(Note.self).map(\.recordName) == ["a", "b"])
+    }
+}
