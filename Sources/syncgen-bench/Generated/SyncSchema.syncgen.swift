@@ -7,6 +7,7 @@ import SyncRuntime
 enum SyncSchema: SyncRuntime.SyncSchemaDefinition {
     static var models: [any SyncRuntime.SyncModel.Type] {
         [
+            BenchNote.self,
             BenchRecord.self,
         ]
     }

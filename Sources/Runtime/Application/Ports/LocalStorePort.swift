@@ -7,9 +7,10 @@ public protocol LocalStorePort: Sendable {
     /// Runs `body` in one transaction of the store, its writes stamped with `author`.
     func write<T>(author: StoreAuthor, _ body: (any ModelWriter) throws -> T) throws -> T
 
-    /// Changes not made by the engine, after the committed history token, oldest first, with the
-    /// sequence number of the last history entry read: the token to commit once they are pushed.
-    func unpushedChanges() throws -> (changes: [HistoryEntry], readThrough: Int64)
+    /// Changes not made by the engine, after the committed history token, oldest first, at most
+    /// `limit` history entries read, with the sequence number of the last entry read: the token to
+    /// commit once they are pushed.
+    func unpushedChanges(limit: Int?) throws -> (changes: [HistoryEntry], readThrough: Int64)
     /// Whether any change not made by the engine waits after the committed token (a full check,
     /// never judged from the last entry alone).
     func hasUnpushedChanges() throws -> Bool

@@ -34,7 +34,7 @@ struct PullUseCase {
     }
 
     private func pendingKeys() throws(CloudError) -> Set<String> {
-        Set(try context.local { try context.store.unpushedChanges() }.changes.map { "\($0.recordType)#\($0.recordName)" })
+        Set(try context.local { try context.store.unpushedChanges(limit: nil) }.changes.map { "\($0.recordType)#\($0.recordName)" })
     }
 
     // MARK: - Private and shared databases
@@ -124,6 +124,12 @@ struct PullUseCase {
     private func apply(_ record: SyncRecord, scope: DatabaseScope, state: inout PullState) throws(CloudError) {
         guard let type = context.registry.type(forRecordType: record.recordType) else { return }
         let store = context.store
+        // A version this device already has (it pushed it): nothing to apply.
+        if let tag = record.changeTag, let known = try context.local({ try store.serverRecord(record.id) }), known.changeTag == tag,
+            try context.local({ try store.isStored(recordName: record.id.recordName) })
+        {
+            return
+        }
         var incoming = record
         if state.pending.contains("\(record.recordType)#\(record.id.recordName)") {
             guard let local = try context.local({ try store.uploadRecord(type: type, recordName: record.id.recordName, syncZoneName: context.configuration.syncZoneName) }) else {

@@ -38,34 +38,47 @@ struct PushUseCase {
     /// How far up a parent chain the engine looks (a guard against cycles in bad data).
     static let maxAncestorDepth = 8
 
+    /// History entries read per round: memory stays bounded by this, not by the number of changes.
+    static let pageSize = 2_000
+
     func execute() async throws(CloudError) -> Outcome {
         let store = context.store
-        let pending = try context.local { try store.unpushedChanges() }
-        guard !pending.changes.isEmpty else {
-            // Only the engine's own writes since the token: nothing to push, and nothing to keep.
+        var total = Outcome()
+        var started = false
+        while true {
+            let pending = try context.local { try store.unpushedChanges(limit: Self.pageSize) }
+            let items = try await prepare(try collect(pending.changes))
+            if !items.isEmpty && !started {
+                started = true
+                context.events.publish(.pushStarted(items: items.count))
+            }
+            let outcome = try await send(items)
+            total.saved += outcome.saved
+            total.deleted += outcome.deleted
+            total.failures.merge(outcome.failures) { first, _ in first }
+            total.recreatedZones.formUnion(outcome.recreatedZones)
+            guard outcome.failures.isEmpty else {
+                // The staged token is discarded: every change of this round stays pending.
+                context.events.publish(.pushFailed(total.failures))
+                return total
+            }
+            // Only the engine's own writes, or everything pushed: commit what was read.
             try context.local { try store.commitHistoryToken(pending.readThrough) }
-            return Outcome()
+            if try !context.local({ try store.hasUnpushedChanges() }) { break }
         }
-        let items = try await prepare(try collect(pending.changes))
-        context.events.publish(.pushStarted(items: items.count))
-        var outcome = try await send(items)
-        for zone in outcome.recreatedZones.sorted(by: { $0.description < $1.description }) {
+        for zone in total.recreatedZones.sorted(by: { $0.description < $1.description }) {
             // The zone's records went with it: what the server knew is void, upload them all.
             for id in try context.local({ try context.store.serverRecordIDs(inZone: zone) }) {
                 try context.local { try context.store.removeServerRecord(id) }
             }
             let again = try await uploadEverything(onlyZone: zone)
-            outcome.saved += again.saved
-            outcome.failures.merge(again.failures) { first, _ in first }
+            total.saved += again.saved
+            total.failures.merge(again.failures) { first, _ in first }
         }
-        if outcome.failures.isEmpty {
-            try context.local { try store.commitHistoryToken(pending.readThrough) }
-            context.events.publish(.pushCompleted(saved: outcome.saved, deleted: outcome.deleted))
-        } else {
-            // The staged token is discarded: every change stays pending for the next pass.
-            context.events.publish(.pushFailed(outcome.failures))
+        if started && total.failures.isEmpty {
+            context.events.publish(.pushCompleted(saved: total.saved, deleted: total.deleted))
         }
-        return outcome
+        return total
     }
 
     /// Pushes every local model of the zoned types, each into its own database, whatever the
@@ -323,7 +336,9 @@ struct PushUseCase {
         case .retryWithBatch:
             return item
         case .skipItem where scope == .public:
-            // Another user's public record: not ours to change; the next pull restores it.
+            // Another user's public record: not ours to change. Forgetting the server's version
+            // makes the next pull restore it here.
+            try context.local { try context.store.removeServerRecord(item.id) }
             return nil
         case .skipItem where scope == .shared:
             if case .delete = item.operation, let share = try context.local({ try context.store.serverRecord(item.id)?.shareRecordName }) {

@@ -7,12 +7,17 @@ extension SyncStore: LocalStorePort {
 
     private static let historyTokenKey = "history.token"
 
+    /// Every unpushed change at once.
     public func unpushedChanges() throws -> (changes: [HistoryEntry], readThrough: Int64) {
+        try unpushedChanges(limit: nil)
+    }
+
+    public func unpushedChanges(limit: Int?) throws -> (changes: [HistoryEntry], readThrough: Int64) {
         try database.withLock { database in
             let token = try Self.historyToken(database)
             var changes: [HistoryEntry] = []
             var last = token
-            try database.forEachRow("SELECT seq, type, name, kind, author, tombstone FROM history WHERE seq > ? ORDER BY seq", [.integer(token)]) { row throws(SQLiteError) in
+            try database.forEachRow("SELECT seq, type, name, kind, author, tombstone FROM history WHERE seq > ? ORDER BY seq LIMIT ?", [.integer(token), .integer(Int64(limit ?? -1))]) { row throws(SQLiteError) in
                 last = row.integer(0)
                 let author = row.text(4)
                 guard author != StoreAuthor.sync.storedValue else { return }
@@ -39,8 +44,9 @@ extension SyncStore: LocalStorePort {
         try database.withLock { database in
             try database.transaction {
                 try database.query("INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, ?)", [.text(Self.historyTokenKey), .text(String(sequence))])
-                // What was read and pushed is no longer needed.
-                try database.query("DELETE FROM history WHERE seq <= ?", [.integer(sequence)])
+                // What was read and pushed is no longer needed (the newest entry read stays, so
+                // sequence numbers keep growing past the token).
+                try database.query("DELETE FROM history WHERE seq < ?", [.integer(sequence)])
             }
         }
     }

@@ -71,8 +71,10 @@ public final class SyncStore: Sendable {
             PRIMARY KEY (type, name));
         CREATE INDEX IF NOT EXISTS models_by_name ON models (name);
         CREATE INDEX IF NOT EXISTS models_by_owner ON models (owner, type);
+        -- Sequence numbers only grow: pruning always keeps the newest entry read, so a new entry
+        -- never reuses a number at or below the committed token.
         CREATE TABLE IF NOT EXISTS history (
-            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            seq INTEGER PRIMARY KEY,
             type TEXT NOT NULL, name TEXT NOT NULL,
             kind INTEGER NOT NULL,
             author TEXT NOT NULL,
