@@ -79,6 +79,7 @@ let failingCases: [FailingCase] = [
     FailingCase(.referenceAcrossScopes, "models:\n  P:\n    scopes: [private, shared]\n    fields: {}\n  A:\n    fields:\n      x: { type: reference, to: P }\n", Finding(.referenceAcrossScopes, .warning, line: 7, column: 33)),
     // Rule 7: scopes.
     FailingCase(.invalidScopeSet, model("    scopes: [shared]"), Finding(.invalidScopeSet, line: 3, column: 13)),
+    // trap: T7.3
     FailingCase(.privateAndPublicScopes, model("    scopes: [private, public]"), Finding(.privateAndPublicScopes, line: 3, column: 13)),
     FailingCase(.unknownScope, model("    scopes: [privat]"), Finding(.unknownScope, line: 3, column: 14)),
     FailingCase(.repeatedScope, model("    scopes: [private, private]"), Finding(.repeatedScope, .warning, line: 3, column: 23)),

@@ -74,6 +74,10 @@ public actor SyncEngine {
             }
             isSetUp = true
             context.events.publish(.setupCompleted)
+            if context.configuration.uploadEverythingOnSetup {
+                let outcome = try await PushUseCase(context: context).uploadEverything()
+                if let failure = outcome.failures.values.first { throw failure }
+            }
         }
         try await completePendingAcceptances()
         let generation = accountGeneration

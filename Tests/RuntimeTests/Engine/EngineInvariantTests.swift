@@ -124,3 +124,47 @@ struct EngineInvariantTests {
         #expect(try reader.store.fetch(PublishedNote.self, recordName: "n") != nil)
     }
 }
+
+@Suite("Engine: construction and full upload")
+struct EngineConstructionTests {
+    @Test func aStoreThatCannotOpenFailsLoudly() {  // trap: T1.4
+        // No engine can be built over a store that did not open: there is nothing to report as syncing.
+        #expect(throws: (any Error).self) { _ = try SyncStore(url: URL(fileURLWithPath: "/dev/null/store.sqlite")) }
+    }
+
+    @Test func aFullUploadSendsEachModelToItsOwnDatabaseParentsFirst() async throws {  // trap: T2.3, T2.4
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice", configuration: SyncConfiguration(uploadEverythingOnSetup: true))
+        // Written by the engine's author, so the history alone would push nothing.
+        try phone.store.write(author: .sync) { writer in
+            try writer.save(ListItem(recordName: "item", parent: RecordReference(recordName: "list"), assignee: .unset))
+            try writer.save(SharedList(recordName: "list"))
+            try writer.save(Note(recordName: "draft"))
+            try writer.save(PublishedNote(recordName: "public"))
+        }
+        await phone.sync()
+        let snapshot = try world.cloud.snapshot()
+        #expect(snapshot.zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records.keys.sorted() == ["draft", "item", "list"])
+        // Public models are not re-uploaded by a full upload (the catalog is the server's), and no
+        // private model lands in the public database.
+        #expect(snapshot.publicRecords.isEmpty)
+        let saves = phone.gateway.modifies.map { $0.request.recordsToSave.map(\.id.recordName) }.filter { !$0.isEmpty }
+        #expect(saves.firstIndex { $0.contains("list") }! < saves.firstIndex { $0.contains("item") }!)
+    }
+
+    @Test func referenceRepairStopsAfterTwoRounds() async throws {  // trap: T4.5
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        let laptop = try world.device("alice-laptop", account: "alice")
+        let events = laptop.recordEvents()
+        // An item whose member does not exist anywhere.
+        try phone.store.save(SharedList(recordName: "list"))
+        try phone.store.save(ListItem(recordName: "item", parent: RecordReference(recordName: "list"), assignee: RecordReference(recordName: "ghost")))
+        await phone.sync()
+        let fetchesBefore = try world.cloud.counters()["requests.fetchRecords"] ?? 0
+        await laptop.sync()
+        #expect((try world.cloud.counters()["requests.fetchRecords"] ?? 0) - fetchesBefore <= 2)
+        #expect(await events.events().contains(.danglingReferences(["ghost"])))
+        #expect(try laptop.store.fetch(ListItem.self, recordName: "item")?.assignee.recordName == "ghost")
+    }
+}

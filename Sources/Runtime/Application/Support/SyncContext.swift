@@ -15,12 +15,17 @@ public struct SyncConfiguration: Sendable {
     public var debounce: TimeInterval
     /// Subscription IDs start with this.
     public var subscriptionPrefix: String
+    /// After setup, upload every local model (each into its own database, in waves of parent
+    /// depth) whatever the history says: for a store filled before syncing was turned on.
+    public var uploadEverythingOnSetup: Bool
 
     public init(
         syncZoneName: String = SyncConstants.defaultSyncZoneName, conflictPolicies: [String: ConflictPolicy] = [:],
         defaultConflictPolicy: ConflictPolicy = .lastWriterWins, zoneChangesPageSize: Int? = nil,
-        maxRequestBytes: Int = CloudKitLimits.maxRequestBytes, debounce: TimeInterval = 0.5, subscriptionPrefix: String = "syncgen"
+        maxRequestBytes: Int = CloudKitLimits.maxRequestBytes, debounce: TimeInterval = 0.5, subscriptionPrefix: String = "syncgen",
+        uploadEverythingOnSetup: Bool = false
     ) {
+        self.uploadEverythingOnSetup = uploadEverythingOnSetup
         self.syncZoneName = syncZoneName
         self.conflictPolicies = conflictPolicies
         self.defaultConflictPolicy = defaultConflictPolicy
