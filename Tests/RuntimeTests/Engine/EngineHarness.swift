@@ -22,7 +22,7 @@ final class SyncWorld {
         }
 
         /// Events from now on, collected as they come.
-        func recordEvents() -> EventRecorder { EventRecorder(engine.events()) }
+        func recordEvents() -> EventRecorder { EventRecorder(engine) }
 
         /// One pass; fails the test if the pass failed.
         @discardableResult
@@ -57,22 +57,24 @@ final class SyncWorld {
     }
 }
 
-/// Collects an engine's events in the background, for assertions after the fact.
-final class EventRecorder: @unchecked Sendable {
+/// Collects an engine's events as they are published, for assertions after the fact.
+final class EventRecorder: Sendable {
     private let collected = Locked<[SyncEvent]>([])
-    private var task: Task<Void, Never>?
 
-    init(_ stream: AsyncStream<SyncEvent>) {
-        task = Task { [collected] in
-            for await event in stream { collected.withLock { $0.append(event) } }
-        }
+    init(_ engine: SyncEngine) {
+        engine.context.events.observe { [collected] event in collected.withLock { $0.append(event) } }
     }
 
-    deinit { task?.cancel() }
-
-    /// The events so far (after letting the collecting task catch up).
     func events() async -> [SyncEvent] {
-        for _ in 0..<20 { await Task.yield() }
-        return collected.withLock { $0 }
+        collected.withLock { $0 }
     }
+}
+
+/// Waits (yielding, never sleeping) until `condition` holds, as long as background tasks need.
+func eventually(_ condition: () throws -> Bool) async rethrows -> Bool {
+    for _ in 0..<200_000 {
+        if try condition() { return true }
+        await Task.yield()
+    }
+    return try condition()
 }

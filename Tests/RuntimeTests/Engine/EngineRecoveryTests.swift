@@ -25,11 +25,12 @@ struct EngineRecoveryTests {
         let phone = try world.device("alice-phone", account: "alice")
         world.cloud.inject(ScriptedFault(CloudError(.zoneBusy, retryAfter: 1), times: 2, on: .saveZones))
         try phone.store.save(Note(recordName: "n"))
-        let pass = Task { await phone.engine.sync() }
+        let engine = phone.engine
+        let pass = Task { await engine.sync() }
         // Setup waits 1 s, then 2 s, on the engine's clock: nothing sleeps for real.
-        for _ in 0..<200 where world.clock.sleeperCount == 0 { await Task.yield() }
+        #expect(await eventually { world.clock.sleeperCount == 1 })
         world.clock.advance(by: 1)
-        for _ in 0..<200 where world.clock.sleeperCount == 0 { await Task.yield() }
+        #expect(await eventually { world.clock.sleeperCount == 1 })
         world.clock.advance(by: 2)
         #expect(await pass.value == .completed)
         #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["n"] != nil)
@@ -87,25 +88,22 @@ struct EngineRecoveryTests {
         let world = try SyncWorld()
         let phone = try world.device("alice-phone", account: "alice")
         await phone.sync()
-        let passes = { try world.cloud.counters()["requests.fetchDatabaseChanges"] ?? 0 }
-        let before = try passes()
+        let counter = { (name: String) in try world.cloud.counters()[name] ?? 0 }
+        let passes = try counter("requests.fetchDatabaseChanges")
         await phone.engine.start()
-        // The pass start() runs at once.
-        for _ in 0..<1000 where try passes() < before + 2 { await Task.yield() }
+        // The pass start() runs at once (two database feeds per pass).
+        #expect(try await eventually { try counter("requests.fetchDatabaseChanges") >= passes + 2 })
         world.cloud.inject(ScriptedFault(CloudError(.requestRateLimited, retryAfter: 30), on: .modify, account: "alice"))
         try phone.store.save(Note(recordName: "n"))
-        let pushed = { try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["n"] != nil }
-        // The write settles (debounce), the pass fails, a retry waits 30 s.
-        for _ in 0..<1000 where world.clock.sleeperCount == 0 { await Task.yield() }
+        // The write settles (debounce), the pass fails, and a retry waits 30 s on the clock.
+        #expect(await eventually { world.clock.sleeperCount >= 1 })
         world.clock.advance(by: 0.5)
-        for _ in 0..<1000 where try world.cloud.counters()["requests.modify"] ?? 0 < 1 { await Task.yield() }
-        for _ in 0..<200 { await Task.yield() }
+        #expect(try await eventually { try counter("requests.modify") == 1 && world.clock.sleeperCount >= 1 })
         world.clock.advance(by: 29)
-        for _ in 0..<200 { await Task.yield() }
-        #expect(try !pushed())
+        for _ in 0..<1_000 { await Task.yield() }
+        #expect(try counter("records.saved") == 0)
         world.clock.advance(by: 1)
-        for _ in 0..<1000 where try !pushed() { await Task.yield() }
-        #expect(try pushed())
+        #expect(try await eventually { try counter("records.saved") == 1 })
         await phone.engine.stop()
     }
 

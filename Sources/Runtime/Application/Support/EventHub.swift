@@ -3,6 +3,7 @@
 final class EventHub: Sendable {
     private struct State {
         var subscribers: [UInt64: AsyncStream<SyncEvent>.Continuation] = [:]
+        var observers: [@Sendable (SyncEvent) -> Void] = []
         var nextID: UInt64 = 0
         var latest: SyncEvent?
     }
@@ -10,11 +11,18 @@ final class EventHub: Sendable {
     private let state = Locked(State())
 
     func publish(_ event: SyncEvent) {
-        let subscribers = state.withLock { state in
+        let (subscribers, observers) = state.withLock { state in
             state.latest = event
-            return Array(state.subscribers.values)
+            return (Array(state.subscribers.values), state.observers)
         }
+        for observer in observers { observer(event) }
         for subscriber in subscribers { subscriber.yield(event) }
+    }
+
+    /// Calls `observer` with every event, synchronously, as it is published (for tests and for
+    /// bridging into other event systems).
+    func observe(_ observer: @escaping @Sendable (SyncEvent) -> Void) {
+        state.withLock { $0.observers.append(observer) }
     }
 
     func stream() -> AsyncStream<SyncEvent> {
