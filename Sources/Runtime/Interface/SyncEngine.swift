@@ -97,21 +97,22 @@ public actor SyncEngine {
         }
     }
 
-    /// The account must be usable, and the same as last time: on a switch, the previous
-    /// account's local data is removed before anything syncs (never uploaded to the new one).
+    /// The account must be usable, and the same as last time. When the account signs out or
+    /// another signs in, the previous account's local data is removed before anything else
+    /// happens: it is never shown to, or uploaded into, another account.
     private func checkAccount() async throws(CloudError) -> Bool {
         let status = try await context.gateway.accountStatus()
+        let known = try context.local { try context.store.state(Self.accountKey) }
         guard status == .available else {
+            if status == .noAccount, known != nil {
+                try forgetAccount()
+            }
             context.events.publish(.accountUnavailable(status))
             return false
         }
         let user = try await context.gateway.userRecordName()
-        let known = try context.local { try context.store.state(Self.accountKey) }
         if let known, known != user {
-            try context.local { try context.store.purgeEverything() }
-            accountGeneration += 1
-            isSetUp = false
-            context.events.publish(.accountChanged)
+            try forgetAccount()
         }
         if known != user {
             try context.local { try context.store.setState(Self.accountKey, user) }
@@ -120,6 +121,13 @@ public actor SyncEngine {
     }
 
     static let accountKey = "account.user"
+
+    private func forgetAccount() throws(CloudError) {
+        try context.local { try context.store.purgeEverything() }
+        accountGeneration += 1
+        isSetUp = false
+        context.events.publish(.accountChanged)
+    }
 
     // MARK: - Recovery
 

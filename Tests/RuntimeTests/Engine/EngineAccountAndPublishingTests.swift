@@ -21,6 +21,22 @@ struct EngineAccountAndPublishingTests {
         #expect(bobsZone?.records.isEmpty ?? true)
     }
 
+    @Test func signingOutRemovesTheAccountsLocalData() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("phone", account: "alice")
+        try phone.store.save(Note(recordName: "n"))
+        await phone.sync()
+        try world.cloud.signIn("phone", account: nil)
+        let events = phone.recordEvents()
+        #expect(await phone.engine.sync() == .completed)
+        #expect(await events.events() == [.accountChanged, .accountUnavailable(.noAccount)])
+        #expect(try phone.store.fetchAll(Note.self).isEmpty)
+        // Signing back in brings everything back from the cloud.
+        try world.cloud.signIn("phone", account: "alice")
+        await phone.sync()
+        #expect(try phone.store.fetchAll(Note.self).map(\.recordName) == ["n"])
+    }
+
     @Test func noAccountMeansNoSync() async throws {
         let world = try SyncWorld()
         let phone = try world.device("phone", account: nil)
