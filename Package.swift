@@ -7,6 +7,8 @@ let package = Package(
         .executable(name: "syncgen", targets: ["syncgen"]),
         .library(name: "SyncGenerator", targets: ["SyncGenerator"]),
         .library(name: "SyncRuntime", targets: ["SyncRuntime"]),
+        .plugin(name: "SyncGenPlugin", targets: ["SyncGenPlugin"]),
+        .plugin(name: "SyncGenValidate", targets: ["SyncGenValidate"]),
     ],
     targets: [
         // libyaml, wrapped once by SyncGenerator's YAML loader.
@@ -42,6 +44,22 @@ let package = Package(
             dependencies: ["SyncGenerator"],
             path: "Sources/syncgen"
         ),
+        // The build plugin: a target's *.yaml schemas become Swift at build time.
+        .plugin(
+            name: "SyncGenPlugin",
+            capability: .buildTool(),
+            dependencies: ["syncgen"],
+            path: "Plugins/SyncGenPlugin"
+        ),
+        // `swift package syncgen-validate`: validates every target's schemas.
+        .plugin(
+            name: "SyncGenValidate",
+            capability: .command(
+                intent: .custom(verb: "syncgen-validate", description: "Validate the sync schemas of every target")
+            ),
+            dependencies: ["syncgen"],
+            path: "Plugins/SyncGenValidate"
+        ),
         // Benchmarks, run in release: `swift run -c release syncgen-bench`.
         .executableTarget(
             name: "syncgen-bench",
@@ -72,7 +90,7 @@ let package = Package(
             dependencies: ["SyncRuntime"],
             path: "Tests/LocalCloudProbe"
         ),
-        // The runtime's tests. Generated/ holds the code generated from Examples/Schemas (internal
+        // The runtime's tests. Generated/ holds the code generated from Examples/Notes/Sources/NotesDemo/Schema (internal
         // access), compiled here with warnings as errors and used by the tests as their models.
         .testTarget(
             name: "SyncRuntimeTests",

@@ -25,8 +25,8 @@ enum GenerateCommand {
     }
 }
 
-/// The folder generated files go to. Files are rewritten only when their contents change, so an
-/// unchanged schema leaves every timestamp alone and rebuilds nothing.
+/// The folder generated files go to. Files are rewritten only when their contents change; an
+/// unchanged file only gets a new modification time, so the build system sees it up to date.
 struct OutputFolder {
     let path: String
 
@@ -40,7 +40,12 @@ struct OutputFolder {
             for file in files {
                 let url = folder.appendingPathComponent(file.name)
                 let data = Data(file.contents.utf8)
-                if (try? Data(contentsOf: url)) == data { continue }
+                if (try? Data(contentsOf: url)) == data {
+                    // Same contents: not rewritten, but marked fresh, so a build system that ran
+                    // this because a schema was touched sees its outputs up to date.
+                    try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
+                    continue
+                }
                 try data.write(to: url, options: .atomic)
                 changed += 1
             }

@@ -1,0 +1,31 @@
+import Foundation
+import SyncRuntime
+
+/// One device in the example: its own store (a file) and engine, talking to the shared LocalCloud.
+struct Device {
+    let name: String
+    let account: String
+    let store: SyncStore
+    let engine: SyncEngine
+
+    init(name: String, account: String, cloud: LocalCloud, folder: URL, clock: any SyncClock) throws {
+        self.name = name
+        self.account = account
+        store = try SyncStore(url: folder.appendingPathComponent("devices/\(name).sqlite"), clock: clock)
+        engine = SyncEngine(store: store, cloud: try cloud.device(name, account: account), schema: SyncSchema.self, clock: clock)
+    }
+
+    /// One sync pass; a failure is reported and returned, never hidden.
+    @discardableResult
+    func sync() async -> Bool {
+        let result = await engine.sync()
+        if case .failed(let error, let action) = result {
+            print("   ! \(name): sync failed: \(error) (\(action))")
+            return false
+        }
+        return true
+    }
+
+    var notes: [Note] { (try? store.fetchAll(Note.self, sortedBy: { $0.title < $1.title })) ?? [] }
+    var items: [ListItem] { (try? store.fetchAll(ListItem.self, sortedBy: { $0.text < $1.text })) ?? [] }
+}

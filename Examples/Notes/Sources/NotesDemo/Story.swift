@@ -1,0 +1,128 @@
+import Foundation
+import SyncRuntime
+
+/// The Notes story: Alice and Bob, four devices, one LocalCloud file. Each step says what happens
+/// and shows what every device sees; the end checks that every device agrees.
+struct Story {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notes-demo-\(UUID().uuidString)")
+    let clock = ManualClock()
+    private(set) var problems: [String] = []
+
+    mutating func tell() async throws -> Bool {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cloud = try LocalCloud.file(at: folder.appendingPathComponent("cloud.sqlite"), clock: clock,
+            configuration: LocalCloud.Configuration(downloadsFolder: folder.appendingPathComponent("downloads")))
+        print("notes-demo: one LocalCloud file at \(folder.path), four devices, each with its own store\n")
+        let alicePhone = try Device(name: "alice-phone", account: "alice", cloud: cloud, folder: folder, clock: clock)
+        let aliceLaptop = try Device(name: "alice-laptop", account: "alice", cloud: cloud, folder: folder, clock: clock)
+        let bobPhone = try Device(name: "bob-phone", account: "bob", cloud: cloud, folder: folder, clock: clock)
+        let reader = try Device(name: "carol-tablet", account: "carol", cloud: cloud, folder: folder, clock: clock)
+
+        step(1, "Alice writes notes offline on her phone and her laptop")
+        cloud.setNetworkAvailable(false, for: alicePhone.name)
+        cloud.setNetworkAvailable(false, for: aliceLaptop.name)
+        try alicePhone.store.save(Note(recordName: "note-milk", title: "Buy milk", body: "Oat, 2 litres"))
+        try alicePhone.store.save(Note(recordName: "note-call", title: "Call the plumber", body: "Before Friday"))
+        try aliceLaptop.store.save(Note(recordName: "note-trip", title: "Plan the trip", body: "Lisbon in May"))
+        say("offline, the phone has \(alicePhone.notes.count) notes and the laptop \(aliceLaptop.notes.count); nothing has left either device")
+        cloud.setNetworkAvailable(true, for: alicePhone.name)
+        cloud.setNetworkAvailable(true, for: aliceLaptop.name)
+        await alicePhone.sync()
+        await aliceLaptop.sync()
+        await alicePhone.sync()
+        say("back online and synced: phone \(titles(alicePhone.notes)), laptop \(titles(aliceLaptop.notes))")
+        expect(alicePhone.notes.count == 3 && aliceLaptop.notes == alicePhone.notes, "Alice's devices should hold the same 3 notes")
+
+        step(2, "Alice shares a grocery list with Bob, and Bob adds to it")
+        try alicePhone.store.save(SharedList(recordName: "groceries", title: "Groceries"))
+        try alicePhone.store.save(ListItem(recordName: "item-milk", parent: RecordReference(recordName: "groceries"), text: "Milk", assignee: .unset))
+        try alicePhone.store.save(ListItem(recordName: "item-bread", parent: RecordReference(recordName: "groceries"), text: "Bread", assignee: .unset))
+        await alicePhone.sync()
+        await bobPhone.sync()
+        let groceries = try alicePhone.store.fetch(SharedList.self, recordName: "groceries")!
+        let share = try await alicePhone.engine.share(groceries, with: [ShareParticipant(userRecordName: LocalCloud.userRecordName(forAccount: "bob"), permission: .readWrite)])
+        say("Alice shares \"\(groceries.title)\" (share \(share.id.recordName)) with Bob, read-write; the list and its share went up in one request")
+        try await bobPhone.engine.acceptShare(cloud.shareMetadata(for: share, ownerAccount: "alice"))
+        say("Bob accepts: his phone shows \"\(try bobPhone.store.fetch(SharedList.self, recordName: "groceries")?.title ?? "?")\" with \(texts(bobPhone.items))")
+        try bobPhone.store.save(Member(recordName: "member-bob", ownerName: LocalCloud.userRecordName(forAccount: "alice"), parent: RecordReference(recordName: "groceries"), displayName: "Bob"))
+        try bobPhone.store.save(ListItem(recordName: "item-eggs", ownerName: LocalCloud.userRecordName(forAccount: "alice"), parent: RecordReference(recordName: "groceries"), text: "Eggs", assignee: RecordReference(recordName: "member-bob")))
+        await bobPhone.sync()
+        await alicePhone.sync()
+        let eggs = try alicePhone.store.fetch(ListItem.self, recordName: "item-eggs")
+        let assignee = try eggs.flatMap { try alicePhone.store.fetch(Member.self, recordName: $0.assignee.recordName) }
+        say("Bob adds \"Eggs\" for himself; Alice's phone now shows \(texts(alicePhone.items)), Eggs assigned to \(assignee?.displayName ?? "nobody")")
+        expect(eggs != nil && assignee?.displayName == "Bob", "Alice should see Bob's item, assigned to Bob")
+
+        step(3, "Alice and Bob edit the same item at the same time")
+        var aliceMilk = try alicePhone.store.fetch(ListItem.self, recordName: "item-milk")!
+        aliceMilk.text = "Oat milk"
+        aliceMilk.quantity = 2
+        try alicePhone.store.save(aliceMilk)
+        clock.advance(by: 5)
+        var bobMilk = try bobPhone.store.fetch(ListItem.self, recordName: "item-milk")!
+        bobMilk.text = "Whole milk"
+        try bobPhone.store.save(bobMilk)
+        say("Alice: \"Oat milk\", 2 of them; five seconds later Bob: \"Whole milk\"")
+        await alicePhone.sync()
+        await bobPhone.sync()
+        await alicePhone.sync()
+        let merged = try alicePhone.store.fetch(ListItem.self, recordName: "item-milk")!
+        say("merged field by field: text \"\(merged.text)\" (the later edit wins), quantity \(Int(merged.quantity)) (only Alice changed it)")
+        expect(merged.text == "Whole milk" && merged.quantity == 2, "the conflict should keep Bob's text and Alice's quantity")
+        let bobsMilk = try bobPhone.store.fetch(ListItem.self, recordName: "item-milk")
+        expect(bobsMilk?.text == merged.text && bobsMilk?.quantity == merged.quantity, "Alice and Bob should see the same milk")
+
+        step(4, "Alice publishes a note; a reader's device sees it in the catalog")
+        var trip = try alicePhone.store.fetch(Note.self, recordName: "note-trip")!
+        trip.cover = AssetReference(suffix: "jpg", byteSize: 48_128)
+        try alicePhone.store.save(trip)
+        try await alicePhone.engine.publish(trip)
+        await alicePhone.sync()
+        await reader.sync()
+        let published = try reader.store.fetchAll(PublishedNote.self).filter(\.publicationLifecycle.isVisibleInCatalog)
+        let downloaded = try cloud.counters()["assetBytes.downloaded"] ?? 0
+        say("Carol's tablet lists \(published.map { "\"\($0.title)\"" }.joined(separator: ", ")); the cover is known (\(published.first?.cover.map { "\($0.suffix), \($0.byteSize / 1024) KB" } ?? "none")) and was not downloaded: \(downloaded) asset bytes transferred")
+        say("the draft's body stays private: the public copy has no body field")
+        expect(published.map(\.title) == ["Plan the trip"] && downloaded == 0, "the reader should see the published note, without its cover's bytes")
+
+        step(5, "Alice deletes an item, and it disappears everywhere")
+        try alicePhone.store.delete(ListItem.self, recordName: "item-bread")
+        for _ in 0..<2 {
+            for device in [alicePhone, aliceLaptop, bobPhone, reader] { await device.sync() }
+        }
+        say("Alice's phone \(texts(alicePhone.items)), laptop \(texts(aliceLaptop.items)), Bob's phone \(texts(bobPhone.items))")
+        // The same records, though each account names the zone's owner its own way.
+        let contents = { (device: Device) in device.items.map { "\($0.recordName) \($0.text) \($0.quantity) \($0.done)" } }
+        expect(alicePhone.items.count == 2 && contents(aliceLaptop) == contents(alicePhone) && contents(bobPhone) == contents(alicePhone), "every device should hold the same 2 items")
+        expect(aliceLaptop.notes == alicePhone.notes, "Alice's devices should hold the same notes")
+        expect(bobPhone.notes.isEmpty, "Bob never sees Alice's private notes")
+
+        let records = try cloud.snapshot().zones.reduce(0) { $0 + $1.records.count }
+        print("")
+        if problems.isEmpty {
+            print("notes-demo: ok: 4 devices, 3 accounts, \(records) records in the cloud, every device agrees")
+            return true
+        }
+        print("notes-demo: FAILED: \(problems.count) divergence\(problems.count == 1 ? "" : "s"):")
+        for problem in problems { print("  - \(problem)") }
+        return false
+    }
+
+    private func step(_ number: Int, _ title: String) {
+        print("\(number). \(title)")
+    }
+
+    private func say(_ line: String) {
+        print("   \(line)")
+    }
+
+    private mutating func expect(_ condition: Bool, _ problem: String) {
+        if !condition {
+            problems.append(problem)
+            print("   ! \(problem)")
+        }
+    }
+
+    private func titles(_ notes: [Note]) -> String { "[" + notes.map { "\"\($0.title)\"" }.joined(separator: ", ") + "]" }
+    private func texts(_ items: [ListItem]) -> String { "[" + items.map(\.text).joined(separator: ", ") + "]" }
+}
