@@ -313,3 +313,14 @@ struct GenerationTests {
         #expect(listClash.description.contains("the name of the generated list of models"))
     }
 }
+
+@Suite("The build plugin names files by the generator's rule")
+struct PluginNamingTests {
+    @Test func thePluginCompilesTheGeneratorsOwnNamingRule() throws {
+        // The plugin cannot import a library: it compiles the same file, through a link.
+        let generator = repositoryRoot.appendingPathComponent("Sources/Generator/Generation/GeneratedFileNaming.swift")
+        let plugin = repositoryRoot.appendingPathComponent("Plugins/SyncGenPlugin/GeneratedFileNaming.swift")
+        #expect(try String(contentsOf: plugin, encoding: .utf8) == String(contentsOf: generator, encoding: .utf8))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: plugin.path) == "../../Sources/Generator/Generation/GeneratedFileNaming.swift")
+    }
+}
