@@ -71,7 +71,7 @@ let package = Package(
             name: "SyncGeneratorTests",
             dependencies: ["SyncGenerator", "SyncRuntime", "syncgen"],
             path: "Tests/GeneratorTests",
-            exclude: ["Fixtures"],
+            exclude: ["Fixtures", "Goldens"],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
         // Code generated from Tests/GeneratedCoverage/Schema (every construct of the schema

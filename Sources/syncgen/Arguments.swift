@@ -6,6 +6,8 @@ enum Invocation: Equatable {
     case version
     case validate(ValidateOptions)
     case generate(GenerateOptions)
+    case diff(DiffOptions)
+    case export(ExportOptions)
 }
 
 enum DiagnosticFormat: String, CaseIterable {
@@ -16,6 +18,32 @@ struct ValidateOptions: Equatable {
     var paths: [String] = []
     var format: DiagnosticFormat = .text
     var warningsAsErrors = false
+    /// When set, changes that would break the deployed schema are errors too.
+    var baseline: Baseline?
+}
+
+/// The schema a new one is compared with: what production runs.
+enum Baseline: Equatable {
+    /// Schema files or folders on disk.
+    case files([String])
+    /// The same paths as the new schema, as they are at a git commit, branch or tag.
+    case git(ref: String)
+}
+
+struct DiffOptions: Equatable {
+    var baseline: Baseline
+    var paths: [String]
+    var format: DiagnosticFormat = .text
+}
+
+struct ExportOptions: Equatable {
+    enum Format: String, CaseIterable {
+        case ckdb
+        case jsonSchema = "json-schema"
+    }
+
+    var format: Format
+    var paths: [String] = []
 }
 
 struct GenerateOptions: Equatable {
@@ -34,7 +62,7 @@ struct UsageError: Error, Equatable {
 
 /// Parses arguments by hand: the toolchain's packages are all syncgen may depend on.
 enum ArgumentParser {
-    static let commands = ["validate", "generate", "help"]
+    static let commands = ["validate", "generate", "diff", "export", "help"]
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         guard let first = arguments.first else { return .help(topic: nil) }
@@ -50,9 +78,14 @@ enum ArgumentParser {
                 throw UsageError(message: "unknown command '\(topic)'\(Suggestion.didYouMean(topic, among: commands))")
             }
             return .help(topic: rest.first)
-        case "validate", "generate":
+        case "validate", "generate", "diff", "export":
             if rest.contains(where: { $0 == "-h" || $0 == "--help" }) { return .help(topic: first) }
-            return first == "validate" ? .validate(try parseValidate(rest)) : .generate(try parseGenerate(rest))
+            switch first {
+            case "validate": return .validate(try parseValidate(rest))
+            case "generate": return .generate(try parseGenerate(rest))
+            case "diff": return .diff(try parseDiff(rest))
+            default: return .export(try parseExport(rest))
+            }
         default:
             if first.hasPrefix("-") {
                 throw UsageError(message: "unknown option '\(first)'; a command comes first (syncgen validate ...)")
@@ -62,15 +95,62 @@ enum ArgumentParser {
     }
 
     private static func parseValidate(_ arguments: [String]) throws(UsageError) -> ValidateOptions {
-        let parsed = try CommandArguments(arguments, command: "validate", valued: ["--format": "text or json"], flags: ["--warnings-as-errors"])
+        let parsed = try CommandArguments(
+            arguments, command: "validate",
+            valued: ["--format": "text or json", "--baseline": "a schema file or folder", "--baseline-git": "a git commit, branch or tag"],
+            flags: ["--warnings-as-errors"])
         var options = ValidateOptions(paths: parsed.paths, warningsAsErrors: parsed.flags.contains("--warnings-as-errors"))
-        if let format = parsed.values["--format"] {
-            guard let value = DiagnosticFormat(rawValue: format) else {
-                throw UsageError(message: "unknown format '\(format)'; use text or json")
-            }
-            options.format = value
+        options.format = try format(parsed)
+        switch (parsed.values["--baseline"], parsed.values["--baseline-git"]) {
+        case (let path?, nil): options.baseline = .files([path])
+        case (nil, let ref?): options.baseline = .git(ref: ref)
+        case (nil, nil): break
+        case (_?, _?): throw UsageError(message: "'--baseline' and '--baseline-git' exclude each other; give one")
         }
         return options
+    }
+
+    /// `syncgen diff OLD NEW`, or `syncgen diff --baseline-git REF NEW...`.
+    private static func parseDiff(_ arguments: [String]) throws(UsageError) -> DiffOptions {
+        let parsed = try CommandArguments(
+            arguments, command: "diff",
+            valued: ["--format": "text or json", "--baseline-git": "a git commit, branch or tag"], flags: [])
+        if let ref = parsed.values["--baseline-git"] {
+            return DiffOptions(baseline: .git(ref: ref), paths: parsed.paths, format: try format(parsed))
+        }
+        guard parsed.paths.count == 2 else {
+            throw UsageError(message: "'diff' compares two schemas: syncgen diff OLD NEW (each a file or folder), or syncgen diff --baseline-git REF NEW")
+        }
+        return DiffOptions(baseline: .files([parsed.paths[0]]), paths: [parsed.paths[1]], format: try format(parsed))
+    }
+
+    /// `syncgen export ckdb PATH...` or `syncgen export json-schema`.
+    private static func parseExport(_ arguments: [String]) throws(UsageError) -> ExportOptions {
+        let formats = ExportOptions.Format.allCases.map(\.rawValue)
+        guard let word = arguments.first, !word.hasPrefix("-") else {
+            throw UsageError(message: "'export' needs a format: \(formats.joined(separator: " or "))")
+        }
+        guard let format = ExportOptions.Format(rawValue: word) else {
+            let hint = Suggestion.didYouMean(word, among: formats)
+            throw UsageError(message: "unknown export format '\(word)'" + (hint.isEmpty ? "; use \(formats.joined(separator: " or "))" : hint))
+        }
+        switch format {
+        case .ckdb:
+            let parsed = try CommandArguments(Array(arguments.dropFirst()), command: "export ckdb", valued: [:], flags: [])
+            return ExportOptions(format: format, paths: parsed.paths)
+        case .jsonSchema:
+            // Parsed only to refuse stray options and paths.
+            _ = try CommandArguments(Array(arguments.dropFirst()), command: "export json-schema", valued: [:], flags: [], pathsAllowed: false)
+            return ExportOptions(format: format)
+        }
+    }
+
+    private static func format(_ parsed: CommandArguments) throws(UsageError) -> DiagnosticFormat {
+        guard let format = parsed.values["--format"] else { return .text }
+        guard let value = DiagnosticFormat(rawValue: format) else {
+            throw UsageError(message: "unknown format '\(format)'; use text or json")
+        }
+        return value
     }
 
     private static func parseGenerate(_ arguments: [String]) throws(UsageError) -> GenerateOptions {
@@ -99,7 +179,8 @@ private struct CommandArguments {
     var flags: Set<String> = []
 
     /// `valued`: each option that takes a value, with what the value is ("text or json").
-    init(_ arguments: [String], command: String, valued: [String: String], flags known: [String]) throws(UsageError) {
+    /// `pathsAllowed`: false for a command that reads no schema.
+    init(_ arguments: [String], command: String, valued: [String: String], flags known: [String], pathsAllowed: Bool = true) throws(UsageError) {
         var remaining = arguments[...]
         var onlyPaths = false
         while let argument = remaining.popFirst() {
@@ -125,7 +206,10 @@ private struct CommandArguments {
                 throw UsageError(message: "unknown option '\(name)' for '\(command)'\(Suggestion.didYouMean(name, among: all))")
             }
         }
-        guard !paths.isEmpty else {
+        if !pathsAllowed, let path = paths.first {
+            throw UsageError(message: "'\(command)' reads no schema files; remove '\(path)'")
+        }
+        guard !paths.isEmpty || !pathsAllowed else {
             throw UsageError(message: "'\(command)' needs at least one schema file or folder")
         }
     }

@@ -9,6 +9,9 @@ enum HelpText {
         COMMANDS:
           validate    Check schema files and report every problem at file:line:column.
           generate    Write the Swift models and their sync bridge for a valid schema.
+          diff        Compare a schema with the deployed one: breaking and safe changes.
+          export      Print the schema for CloudKit (ckdb) or the language for editors
+                      (json-schema).
           help        Show help for a command.
 
         OPTIONS:
@@ -22,7 +25,8 @@ enum HelpText {
     static let validate = """
         OVERVIEW: Check schema files and report every problem at file:line:column.
 
-        USAGE: syncgen validate [--format text|json] [--warnings-as-errors] <path>...
+        USAGE: syncgen validate [--format text|json] [--warnings-as-errors]
+                                [--baseline <path> | --baseline-git <ref>] <path>...
 
         ARGUMENTS:
           <path>                  Schema files, or folders searched recursively for *.yaml
@@ -32,6 +36,10 @@ enum HelpText {
           --format <format>       text (default): diagnostics on standard error, as compilers
                                   print them. json: a JSON array on standard output.
           --warnings-as-errors    Treat warnings as errors.
+          --baseline <path>       Also report, as errors, every change that would break this
+                                  deployed schema (a file or folder); see 'syncgen help diff'.
+          --baseline-git <ref>    The same, with the baseline read from git: the same paths at
+                                  a commit, branch or tag (e.g. origin/main).
           -h, --help              Show this help.
 
         EXIT STATUS:
@@ -65,10 +73,59 @@ enum HelpText {
 
         """
 
+    static let diff = """
+        OVERVIEW: Compare a schema with the deployed one (the baseline). CloudKit's production
+        schema only grows: a record type or field that disappears, changes type or reference
+        target, moves between the private and public databases, or turns encrypted or
+        unencrypted breaks it. Those are errors; additions are listed as safe changes.
+
+        USAGE: syncgen diff [--format text|json] <old> <new>
+               syncgen diff [--format text|json] --baseline-git <ref> <new>...
+
+        ARGUMENTS:
+          <old>, <new>            Schema files or folders: the baseline and the new schema.
+
+        OPTIONS:
+          --baseline-git <ref>    Read the baseline from git: the <new> paths as they are at a
+                                  commit, branch or tag. A ref with no schema files there is
+                                  an empty baseline (every model is new).
+          --format <format>       text (default): breaking changes on standard error as
+                                  compilers print them, safe changes on standard output.
+                                  json: {"diagnostics": [...], "safeChanges": [...]} on
+                                  standard output.
+          -h, --help              Show this help.
+
+        EXIT STATUS:
+          0 nothing breaks, 1 breaking changes (or either schema has errors), 2 usage error.
+
+        """
+
+    static let export = """
+        OVERVIEW: Print the schema in another language on standard output.
+
+        USAGE: syncgen export ckdb <path>...
+               syncgen export json-schema
+
+        FORMATS:
+          ckdb                    The schema in CloudKit's schema language, for
+                                  'xcrun cktool import-schema' (the schema must be valid).
+          json-schema             A JSON Schema of the schema language, for editors with a
+                                  YAML language server (reads no schema files).
+
+        OPTIONS:
+          -h, --help              Show this help.
+
+        EXIT STATUS:
+          0 printed, 1 the schema has errors (nothing printed), 2 usage error.
+
+        """
+
     static func text(for topic: String?) -> String {
         switch topic {
         case "validate": validate
         case "generate": generate
+        case "diff": diff
+        case "export": export
         default: overview
         }
     }

@@ -23,6 +23,10 @@ enum Syncgen {
                 return try ValidateCommand.run(options, output: &output)
             case .generate(let options):
                 return try GenerateCommand.run(options, output: &output)
+            case .diff(let options):
+                return try DiffCommand.run(options, output: &output)
+            case .export(let options):
+                return try ExportCommand.run(options, output: &output)
             }
         } catch {
             output.write("syncgen: error: \(error.message)\n", to: .standardError)

@@ -1,10 +1,17 @@
 import SyncGenerator
 
-/// `syncgen validate`: reports every problem of a schema; exit status 0 valid, 1 errors.
+/// `syncgen validate`: reports every problem of a schema, and with a baseline every change that
+/// would break the deployed schema; exit status 0 valid, 1 errors.
 enum ValidateCommand {
     static func run(_ options: ValidateOptions, output: inout some TerminalOutput) throws(UsageError) -> Int32 {
         let sources = try SchemaFiles.load(options.paths).map(\.source)
         var result = SchemaPipeline().validate(sources)
+        var baselineSummary = ""
+        if let baseline = options.baseline {
+            let check = BaselineCheck(baseline: try baseline.load(newPaths: options.paths), new: sources)
+            result.diagnostics = check.diagnostics
+            baselineSummary = "; " + DiffCommand.summary(check, baseline: baseline)
+        }
         if options.warningsAsErrors {
             result.diagnostics = result.diagnostics.map { diagnostic in
                 var promoted = diagnostic
@@ -17,7 +24,7 @@ enum ValidateCommand {
             output.write(DiagnosticJSONRenderer.render(result.diagnostics), to: .standardOutput)
         case .text:
             output.write(DiagnosticTextRenderer.render(result.diagnostics), to: .standardError)
-            output.write(summary(result) + "\n", to: .standardError)
+            output.write(summary(result) + baselineSummary + "\n", to: .standardError)
         }
         return result.diagnostics.hasErrors ? 1 : 0
     }

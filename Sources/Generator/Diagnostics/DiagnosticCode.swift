@@ -92,6 +92,13 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
     // Rule 14: public models.
     case publicShareable = "SG1401"
     case publicWithParent = "SG1402"
+    // Schema evolution (against a baseline: CloudKit's production schema only grows).
+    case recordTypeRemoved = "SG1501"
+    case fieldRemoved = "SG1502"
+    case fieldTypeChanged = "SG1503"
+    case databaseChanged = "SG1504"
+    case encryptionChanged = "SG1505"
+    case requiredFieldAdded = "SG1506"
 
     public static func < (lhs: DiagnosticCode, rhs: DiagnosticCode) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -99,7 +106,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
     public var severity: Severity {
         switch self {
         case .emptyFile, .modelNameNotCapitalized, .referenceAcrossScopes, .repeatedScope,
-            .localOnlyDesiredKey, .initialStateWithoutGovernance, .encryptedAssetRedundant:
+            .localOnlyDesiredKey, .initialStateWithoutGovernance, .encryptedAssetRedundant, .requiredFieldAdded:
             .warning
         default:
             .error
@@ -183,6 +190,12 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
         case .unknownIndex: "an index that is not `queryable`, `sortable` or `searchable`"
         case .publicShareable: "a public model that is `shareable`"
         case .publicWithParent: "a public model with a `parent`"
+        case .recordTypeRemoved: "a record type of the baseline is gone (removed or renamed)"
+        case .fieldRemoved: "a field of the baseline is gone, or no longer uploaded"
+        case .fieldTypeChanged: "a field's type, list element type or reference target changed"
+        case .databaseChanged: "a model moved between the public database and the private and shared ones"
+        case .encryptionChanged: "a field turned encrypted or unencrypted"
+        case .requiredFieldAdded: "a new required field: records and app versions from before lack it"
         }
     }
 }

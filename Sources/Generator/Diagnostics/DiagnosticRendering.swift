@@ -22,6 +22,11 @@ public enum DiagnosticTextRenderer {
 /// the array reads in the same order as the text output.
 public enum DiagnosticJSONRenderer {
     public static func render(_ diagnostics: [Diagnostic]) -> String {
+        array(objects(diagnostics), indent: "") + "\n"
+    }
+
+    /// One JSON object per diagnostic and note, each on one line.
+    static func objects(_ diagnostics: [Diagnostic]) -> [String] {
         var objects: [String] = []
         for diagnostic in diagnostics {
             objects.append(object(diagnostic.location, diagnostic.severity, diagnostic.code, diagnostic.message))
@@ -29,8 +34,13 @@ public enum DiagnosticJSONRenderer {
                 objects.append(object(note.location, .note, diagnostic.code, note.message))
             }
         }
-        if objects.isEmpty { return "[]\n" }
-        return "[\n" + objects.map { "  " + $0 }.joined(separator: ",\n") + "\n]\n"
+        return objects
+    }
+
+    /// A JSON array of one-line objects, one per line.
+    static func array(_ objects: [String], indent: String) -> String {
+        if objects.isEmpty { return "[]" }
+        return "[\n" + objects.map { indent + "  " + $0 }.joined(separator: ",\n") + "\n\(indent)]"
     }
 
     private static func object(

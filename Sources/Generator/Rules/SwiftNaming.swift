@@ -23,6 +23,10 @@ public enum SwiftNaming {
     /// modules it qualifies names with.
     static let reservedTypeNames: Set<String> = [schemaTypeName, "SyncRuntime", "Foundation", "Swift"]
 
+    /// The characters `typeNameProblem(_:)` allows, as a regular expression (for the JSON Schema
+    /// that editors check names with; keywords are left to the validator).
+    public static let typeNamePattern = "^[A-Za-z_][A-Za-z0-9_]*$"
+
     /// Why `name` cannot name a generated Swift type, or nil when it can: an ASCII identifier
     /// (letter or underscore, then letters, digits, underscores) that is not a keyword.
     public static func typeNameProblem(_ name: String) -> String? {

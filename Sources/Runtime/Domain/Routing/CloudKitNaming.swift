@@ -3,6 +3,9 @@
 public enum CloudKitNaming {
     /// Longest record type or field name CloudKit accepts.
     public static let maxNameLength = CloudKitLimits.maxNameLength
+    /// The characters `problem(with:)` allows, as a regular expression (for the JSON Schema that
+    /// editors check names with; the length limit is separate).
+    public static let namePattern = "^[A-Za-z][A-Za-z0-9_]*$"
 
     /// Why `name` is not a valid CloudKit record type or field name, or nil when it is: it must
     /// start with an ASCII letter, hold only ASCII letters, digits and underscores, and be at most

@@ -1,0 +1,112 @@
+import SyncRuntime
+
+/// Compares a schema with a baseline (what is deployed): CloudKit's production schema only grows,
+/// so a record type or field that disappears, changes type, moves database or changes encryption
+/// breaks it. Everything else is listed as a safe change. Compared by record type and CloudKit
+/// field, not Swift names: renaming a model that keeps its `recordType` changes nothing deployed.
+public enum SchemaDiff {
+    /// A change that deployed data and older app versions survive.
+    public struct SafeChange: Sendable, Hashable, CustomStringConvertible {
+        public var message: String
+        public var location: SourceLocation
+
+        /// `Schema/Notes.yaml:12:7: safe change: field 'color' added to 'Note'`, like a diagnostic.
+        public var description: String { "\(location): safe change: \(message)" }
+    }
+
+    public struct Result: Sendable {
+        /// Breaking changes (errors) and risky ones (warnings).
+        public var diagnostics: [Diagnostic]
+        public var safeChanges: [SafeChange]
+    }
+
+    public static func compare(baseline old: Schema, with new: Schema) -> Result {
+        var result = Result(diagnostics: [], safeChanges: [])
+        let oldTypes = Dictionary(old.models.map { ($0.recordType, $0) }, uniquingKeysWith: { first, _ in first })
+        let newTypes = Dictionary(new.models.map { ($0.recordType, $0) }, uniquingKeysWith: { first, _ in first })
+        let added = new.models.filter { oldTypes[$0.recordType] == nil }
+        for model in old.models where newTypes[model.recordType] == nil {
+            let hint = renameCandidate(for: model, in: old, among: added, in: new)
+                .map { "; if '\($0.name)' is '\(model.name)' renamed, give it 'recordType: \(model.recordType)' to keep the deployed type" } ?? ""
+            result.diagnostics.append(Diagnostic(
+                .recordTypeRemoved,
+                "record type '\(model.recordType)' (model '\(model.name)') is gone; CloudKit's production schema cannot lose it\(hint)",
+                at: model.location))
+        }
+        for model in added {
+            result.safeChanges.append(SafeChange(message: "record type '\(model.recordType)' added (model '\(model.name)')", location: model.location))
+        }
+        for model in new.models {
+            guard let previous = oldTypes[model.recordType] else { continue }
+            compare(previous, in: old, with: model, in: new, into: &result)
+        }
+        result.diagnostics = result.diagnostics.sortedForOutput()
+        result.safeChanges.sort { ($0.location, $0.message) < ($1.location, $1.message) }
+        return result
+    }
+
+    /// An added model holding every field of a removed one: probably the same model renamed.
+    /// Only the schema's own fields count (every model has the runtime's), so a removed model
+    /// without fields suggests nothing.
+    private static func renameCandidate(for removed: Model, in old: Schema, among added: [Model], in new: Schema) -> Model? {
+        let fields = Set(CloudKitFields.of(removed, in: old).keys).subtracting(RecordFieldNames.runtimeFields)
+        guard !fields.isEmpty else { return nil }
+        return added.first { Set(CloudKitFields.of($0, in: new).keys).isSuperset(of: fields) }
+    }
+
+    private static func compare(_ old: Model, in oldSchema: Schema, with new: Model, in newSchema: Schema, into result: inout Result) {
+        let type = new.recordType
+        if old.scopes.isPublic != new.scopes.isPublic {
+            result.diagnostics.append(Diagnostic(
+                .databaseChanged,
+                "record type '\(type)' moved from \(old.scopes.rawValue) to \(new.scopes.rawValue); its deployed records stay in the other database",
+                at: new.location, notes: [.init("it was \(old.scopes.rawValue) here", at: old.location)]))
+        } else if old.scopes != new.scopes {
+            result.safeChanges.append(SafeChange(message: "record type '\(type)' now has scopes \(new.scopes.rawValue)", location: new.location))
+        }
+        let oldFields = CloudKitFields.of(old, in: oldSchema)
+        let newFields = CloudKitFields.of(new, in: newSchema)
+        for (name, field) in oldFields.sorted(by: { $0.key < $1.key }) {
+            guard let now = newFields[name] else {
+                let reason = new.field(named: name)?.isLocalOnly == true ? " (it is local-only now, so it is no longer uploaded)" : ""
+                result.diagnostics.append(Diagnostic(
+                    .fieldRemoved, "field '\(name)' of record type '\(type)' is gone\(reason); CloudKit's production schema cannot lose it, and older app versions still write it",
+                    at: field.location, notes: [.init("record type '\(type)' is declared here now", at: new.location)]))
+                continue
+            }
+            if now.type != field.type {
+                result.diagnostics.append(Diagnostic(
+                    .fieldTypeChanged, "field '\(name)' of record type '\(type)' changed from \(field.spelling) (\(field.type)) to \(now.spelling) (\(now.type)); deployed records keep the old type",
+                    at: now.location, notes: [.init("it was \(field.spelling) here", at: field.location)]))
+            } else if now.spelling != field.spelling, now.referenceTarget == nil {
+                result.safeChanges.append(SafeChange(
+                    message: "field '\(type).\(name)' changed from \(field.spelling) to \(now.spelling), both \(now.type) in CloudKit", location: now.location))
+            }
+            if now.type == field.type, now.referenceTarget != field.referenceTarget, let before = field.referenceTarget, let after = now.referenceTarget {
+                result.diagnostics.append(Diagnostic(
+                    .fieldTypeChanged, "field '\(name)' of record type '\(type)' now references '\(after)' instead of '\(before)'; deployed records point at '\(before)' records",
+                    at: now.location, notes: [.init("it referenced '\(before)' here", at: field.location)]))
+            }
+            if now.isEncrypted != field.isEncrypted {
+                result.diagnostics.append(Diagnostic(
+                    .encryptionChanged, "field '\(name)' of record type '\(type)' turned \(now.isEncrypted ? "encrypted" : "unencrypted"); CloudKit cannot change a deployed field's encryption",
+                    at: now.location, notes: [.init("it was \(field.isEncrypted ? "encrypted" : "unencrypted") here", at: field.location)]))
+            }
+            for index in now.indexes.subtracting(field.indexes).sorted() {
+                result.safeChanges.append(SafeChange(message: "index \(index) added to '\(type).\(name)'", location: now.location))
+            }
+            for index in field.indexes.subtracting(now.indexes).sorted() {
+                result.safeChanges.append(SafeChange(message: "index \(index) removed from '\(type).\(name)'", location: now.location))
+            }
+        }
+        for (name, field) in newFields.sorted(by: { $0.key < $1.key }) where oldFields[name] == nil {
+            if field.isRequired {
+                result.diagnostics.append(Diagnostic(
+                    .requiredFieldAdded, "new field '\(name)' of record type '\(type)' is required: records from before, and older app versions, do not have it (they read as its default)",
+                    at: field.location))
+            } else {
+                result.safeChanges.append(SafeChange(message: "field '\(name)' added to '\(type)'", location: field.location))
+            }
+        }
+    }
+}

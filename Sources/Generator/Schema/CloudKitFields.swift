@@ -1,0 +1,86 @@
+import SyncRuntime
+
+/// The fields a model has in CloudKit's schema: its uploaded fields (never local-only ones; an
+/// asset as its three runtime fields), the runtime's own fields, and the lifecycle of governed
+/// catalogs. The one place the CloudKit view of a model is computed (the diff and the .ckdb export
+/// both read it).
+public enum CloudKitFields {
+    public struct Field: Sendable, Hashable {
+        /// The CloudKit type: STRING, INT64, LIST<STRING>...
+        public var type: String
+        /// The type as the schema language says it ("bool", "list of string"); the CloudKit
+        /// type for the runtime's own fields.
+        public var spelling: String
+        public var isEncrypted: Bool
+        public var indexes: Set<String>
+        /// Required in Swift, with no value in older records.
+        public var isRequired: Bool
+        /// The record type a reference (or list of references) points at: CloudKit does not
+        /// record it, but the app reads the records as that type.
+        public var referenceTarget: String?
+        public var location: SourceLocation
+
+        init(
+            type: String, spelling: String? = nil, isEncrypted: Bool = false, indexes: Set<String> = [], isRequired: Bool = false,
+            referenceTarget: String? = nil, location: SourceLocation
+        ) {
+            self.type = type
+            self.spelling = spelling ?? type
+            self.isEncrypted = isEncrypted
+            self.indexes = indexes
+            self.isRequired = isRequired
+            self.referenceTarget = referenceTarget
+            self.location = location
+        }
+    }
+
+    /// The fields of `model`, keyed by CloudKit field name; `schema` resolves reference targets
+    /// to their record types.
+    public static func of(_ model: Model, in schema: Schema) -> [String: Field] {
+        var fields: [String: Field] = [:]
+        for field in model.fields where !field.isLocalOnly {
+            let indexes = Set(field.indexes.map { $0.rawValue.uppercased() })
+            if field.type == .asset {
+                fields[RecordFieldNames.assetData] = Field(type: "ASSET", location: field.location)
+                fields[RecordFieldNames.assetSuffix] = Field(type: "STRING", location: field.location)
+                fields[RecordFieldNames.assetSize] = Field(type: "INT64", location: field.location)
+                continue
+            }
+            fields[field.name] = Field(
+                type: typeName(field.type), spelling: field.type.description, isEncrypted: field.isEncrypted, indexes: indexes,
+                isRequired: !field.isOptional && field.defaultValue == nil && !field.isServerOwned,
+                referenceTarget: field.type.referenceTarget.map { schema.model(named: $0)?.recordType ?? $0 },
+                location: field.location)
+        }
+        fields[RecordFieldNames.clientModifiedAt] = Field(type: "TIMESTAMP", location: model.location)
+        if model.catalog?.isGoverned == true {
+            let lifecycle: [(String, String, Set<String>)] = [
+                (RecordFieldNames.publicationState, "STRING", ["QUERYABLE"]),
+                (RecordFieldNames.publicationVersion, "INT64", []),
+                (RecordFieldNames.publishedAt, "TIMESTAMP", ["SORTABLE"]),
+                (RecordFieldNames.reviewState, "STRING", ["QUERYABLE"]),
+                (RecordFieldNames.reviewNote, "STRING", []),
+                (RecordFieldNames.reviewedVersion, "INT64", []),
+            ]
+            for (name, type, indexes) in lifecycle {
+                fields[name] = Field(type: type, indexes: indexes, location: model.location)
+            }
+        }
+        return fields
+    }
+
+    /// The CloudKit schema type of a field type (a bool is an INT64; CloudKit has no boolean).
+    public static func typeName(_ type: FieldType) -> String {
+        switch type {
+        case .string: "STRING"
+        case .int, .bool: "INT64"
+        case .double: "DOUBLE"
+        case .date: "TIMESTAMP"
+        case .data: "BYTES"
+        case .asset: "ASSET"
+        case .location: "LOCATION"
+        case .reference: "REFERENCE"
+        case .list(let element): "LIST<\(typeName(element))>"
+        }
+    }
+}

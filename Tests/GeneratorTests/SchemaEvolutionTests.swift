@@ -1,0 +1,241 @@
+import Testing
+import SyncGenerator
+
+/// One change between a baseline (`Old.yaml`) and a new schema (`New.yaml`), and exactly what the
+/// comparison must say: diagnostics as `File:line:column CODE severity`, safe changes by message.
+struct EvolutionCase: CustomTestStringConvertible, Sendable {
+    var name: String
+    var old: String
+    var new: String
+    var expected: [String]
+    var safe: [String]
+
+    init(_ name: String, old: String, new: String, expected: [String] = [], safe: [String] = []) {
+        self.name = name
+        self.old = old
+        self.new = new
+        self.expected = expected
+        self.safe = safe
+    }
+
+    var testDescription: String { name }
+
+    /// The codes this case expects, for the coverage check of every diagnostic code.
+    var codes: [DiagnosticCode] {
+        expected.compactMap { line in DiagnosticCode.allCases.first { line.contains($0.rawValue) } }
+    }
+}
+
+/// A one-model schema: `Note` on line 2, its extra keys from line 3, its fields after `fields:`.
+private func note(_ fields: String, keys: String = "") -> String {
+    "models:\n  Note:\n" + (keys.isEmpty ? "" : keys + "\n") + "    fields:\n" + fields + "\n"
+}
+
+private let baseFields = "      title: string\n      size: int"
+
+let evolutionCases: [EvolutionCase] = [
+    // Breaking changes.
+    EvolutionCase(
+        "a model removed",
+        old: note("      title: string") + "  Tag:\n    fields:\n      name: string\n",
+        new: note("      title: string"),
+        expected: ["Old.yaml:5:3 SG1501 error"]),
+    EvolutionCase(
+        "a model renamed without its record type: remove + add",
+        old: note("      title: string") + "  Tag:\n    fields:\n      name: string\n",
+        new: note("      title: string") + "  Label:\n    fields:\n      name: string\n",
+        expected: ["Old.yaml:5:3 SG1501 error"],
+        safe: ["record type 'Label' added (model 'Label')"]),
+    EvolutionCase(
+        "a field removed",
+        old: note(baseFields), new: note("      title: string"),
+        expected: ["Old.yaml:5:7 SG1502 error", "New.yaml:2:3 SG1502 note"]),
+    EvolutionCase(
+        "a field turned local-only",
+        old: note(baseFields), new: note("      title: string\n      size: { type: int, localOnly: true }"),
+        expected: ["Old.yaml:5:7 SG1502 error", "New.yaml:2:3 SG1502 note"]),
+    EvolutionCase(
+        "an asset removed takes its three fields",
+        old: note("      title: string\n      cover: asset"), new: note("      title: string"),
+        expected: [
+            "Old.yaml:5:7 SG1502 error", "New.yaml:2:3 SG1502 note",
+            "Old.yaml:5:7 SG1502 error", "New.yaml:2:3 SG1502 note",
+            "Old.yaml:5:7 SG1502 error", "New.yaml:2:3 SG1502 note",
+        ]),
+    EvolutionCase(
+        "a field's type changed",
+        old: note(baseFields), new: note("      title: string\n      size: string"),
+        expected: ["New.yaml:5:7 SG1503 error", "Old.yaml:5:7 SG1503 note"]),
+    EvolutionCase(
+        "a list's element type changed",
+        old: note("      tags: { type: list, of: string }"), new: note("      tags: { type: list, of: int }"),
+        expected: ["New.yaml:4:7 SG1503 error", "Old.yaml:4:7 SG1503 note"]),
+    EvolutionCase(
+        "a reference's target changed",
+        old: note("      owner: { type: reference, to: Person }") + "  Person:\n    fields: {}\n  Team:\n    fields: {}\n",
+        new: note("      owner: { type: reference, to: Team }") + "  Person:\n    fields: {}\n  Team:\n    fields: {}\n",
+        expected: ["New.yaml:4:7 SG1503 error", "Old.yaml:4:7 SG1503 note"]),
+    EvolutionCase(
+        "a model moved from private to public",
+        old: note(baseFields), new: note(baseFields, keys: "    scopes: [public]"),
+        expected: ["New.yaml:2:3 SG1504 error", "Old.yaml:2:3 SG1504 note"]),
+    EvolutionCase(
+        "a model moved from public to private and shared",
+        old: note(baseFields, keys: "    scopes: [public]"), new: note(baseFields, keys: "    scopes: [private, shared]"),
+        expected: ["New.yaml:2:3 SG1504 error", "Old.yaml:2:3 SG1504 note"]),
+    EvolutionCase(
+        "a field turned encrypted",
+        old: note(baseFields), new: note("      title: { type: string, encrypted: true }\n      size: int"),
+        expected: ["New.yaml:4:7 SG1505 error", "Old.yaml:4:7 SG1505 note"]),
+    EvolutionCase(
+        "a field turned unencrypted",
+        old: note("      title: { type: string, encrypted: true }\n      size: int"), new: note(baseFields),
+        expected: ["New.yaml:4:7 SG1505 error", "Old.yaml:4:7 SG1505 note"]),
+    EvolutionCase(
+        "a required field added: older records lack it",
+        old: note(baseFields), new: note(baseFields + "\n      count: int"),
+        expected: ["New.yaml:6:7 SG1506 warning"]),
+    // Safe changes.
+    EvolutionCase("nothing changed", old: note(baseFields), new: note(baseFields)),
+    EvolutionCase(
+        "a model added",
+        old: note(baseFields), new: note(baseFields) + "  Tag:\n    fields:\n      name: string\n",
+        safe: ["record type 'Tag' added (model 'Tag')"]),
+    EvolutionCase(
+        "an optional field added",
+        old: note(baseFields), new: note(baseFields + "\n      color: { type: string, optional: true }"),
+        safe: ["field 'color' added to 'Note'"]),
+    EvolutionCase(
+        "a field with a default added",
+        old: note(baseFields), new: note(baseFields + "\n      done: { type: bool, default: false }"),
+        safe: ["field 'done' added to 'Note'"]),
+    EvolutionCase(
+        "an asset added: its three fields",
+        old: note(baseFields), new: note(baseFields + "\n      cover: asset"),
+        safe: ["field 'assetData' added to 'Note'", "field 'assetSize' added to 'Note'", "field 'assetSuffix' added to 'Note'"]),
+    EvolutionCase(
+        "a local-only field added: nothing in CloudKit changes",
+        old: note(baseFields), new: note(baseFields + "\n      draft: { type: string, localOnly: true }")),
+    EvolutionCase(
+        "an index added",
+        old: note(baseFields), new: note("      title: { type: string, index: [queryable, searchable] }\n      size: int"),
+        safe: ["index QUERYABLE added to 'Note.title'", "index SEARCHABLE added to 'Note.title'"]),
+    EvolutionCase(
+        "an index removed",
+        old: note("      title: { type: string, index: [sortable] }\n      size: int"), new: note(baseFields),
+        safe: ["index SORTABLE removed from 'Note.title'"]),
+    EvolutionCase(
+        "a private model made shareable",
+        old: note(baseFields), new: note(baseFields, keys: "    scopes: [private, shared]\n    shareable: true"),
+        safe: ["record type 'Note' now has scopes [private, shared]"]),
+    EvolutionCase(
+        "a bool widened to an int: both INT64",
+        old: note("      flag: bool"), new: note("      flag: int"),
+        safe: ["field 'Note.flag' changed from bool to int, both INT64 in CloudKit"]),
+    EvolutionCase(
+        "a model renamed keeping its record type",
+        old: note(baseFields), new: "models:\n  Memo:\n    recordType: Note\n    fields:\n" + baseFields + "\n"),
+    EvolutionCase(
+        "a catalog made governed: the lifecycle fields are added",
+        old: note(baseFields, keys: "    scopes: [public]"),
+        new: note(baseFields, keys: "    scopes: [public]\n    catalog: { governed: true }"),
+        safe: [
+            "field 'publicationState' added to 'Note'", "field 'publicationVersion' added to 'Note'",
+            "field 'publishedAt' added to 'Note'", "field 'reviewNote' added to 'Note'",
+            "field 'reviewState' added to 'Note'", "field 'reviewedVersion' added to 'Note'",
+        ]),
+]
+
+@Suite("Schema evolution: breaking and safe changes against a baseline")
+struct SchemaEvolutionTests {
+    static func check(old: String, new: String) -> BaselineCheck {
+        BaselineCheck(
+            baseline: [SchemaSource(path: "Old.yaml", text: old)],
+            new: [SchemaSource(path: "New.yaml", text: new)])
+    }
+
+    @Test(arguments: evolutionCases)
+    func changeIsClassified(_ change: EvolutionCase) throws {
+        let check = Self.check(old: change.old, new: change.new)
+        #expect(check.new.diagnostics.isEmpty && check.baseline.diagnostics.isEmpty, "the case's schemas must be valid")
+        let diff = try #require(check.diff)
+        let placed = diff.diagnostics.flatMap { diagnostic in
+            ["\(diagnostic.location.file):\(diagnostic.location.line):\(diagnostic.location.column) \(diagnostic.code.rawValue) \(diagnostic.severity)"]
+                + diagnostic.notes.map { "\($0.location.file):\($0.location.line):\($0.location.column) \(diagnostic.code.rawValue) note" }
+        }
+        #expect(placed == change.expected, "\(DiagnosticTextRenderer.render(diff.diagnostics))")
+        #expect(diff.safeChanges.map(\.message).sorted() == change.safe.sorted())
+        #expect(check.breakingChangeCount == change.expected.filter { $0.hasSuffix("error") }.count)
+    }
+
+    @Test func aRenameGetsAHintToKeepTheRecordType() throws {
+        let check = Self.check(
+            old: note("      title: string") + "  Tag:\n    fields:\n      name: string\n",
+            new: note("      title: string") + "  Label:\n    fields:\n      name: string\n      color: { type: string, optional: true }\n")
+        let removal = try #require(check.diff?.diagnostics.first)
+        #expect(removal.message.contains("if 'Label' is 'Tag' renamed, give it 'recordType: Tag'"))
+    }
+
+    @Test func aRemovedModelWithoutFieldsSuggestsNoRename() throws {
+        let check = Self.check(
+            old: note("      title: string") + "  Tag:\n    fields: {}\n",
+            new: note("      title: string") + "  Label:\n    fields:\n      name: string\n")
+        let removal = try #require(check.diff?.diagnostics.first)
+        #expect(removal.code == .recordTypeRemoved)
+        #expect(!removal.message.contains("renamed"))
+    }
+
+    @Test func messagesSpeakTheSchemaLanguage() throws {
+        let check = Self.check(old: note(baseFields), new: note("      title: string\n      size: { type: list, of: int }"))
+        let change = try #require(check.diff?.diagnostics.first)
+        #expect(change.message == "field 'size' of record type 'Note' changed from int (INT64) to list of int (LIST<INT64>); deployed records keep the old type")
+    }
+
+    @Test func modelsMovingBetweenFilesChangeNothing() {
+        let check = BaselineCheck(
+            baseline: [SchemaSource(path: "All.yaml", text: note(baseFields) + "  Tag:\n    fields: {}\n")],
+            new: [
+                SchemaSource(path: "Notes.yaml", text: note(baseFields)),
+                SchemaSource(path: "Tags.yaml", text: "models:\n  Tag:\n    fields: {}\n"),
+            ])
+        #expect(check.diagnostics.isEmpty)
+        #expect(check.safeChanges.isEmpty)
+    }
+
+    @Test func anEmptyBaselineMakesEveryModelNew() {
+        let check = BaselineCheck(baseline: [], new: [SchemaSource(path: "New.yaml", text: note(baseFields))])
+        #expect(check.diagnostics.isEmpty)
+        #expect(check.safeChanges.map(\.message) == ["record type 'Note' added (model 'Note')"])
+    }
+
+    @Test func anInvalidSchemaOnEitherSideIsReportedAndNothingCompared() {
+        let badBaseline = Self.check(old: note("      title: strng"), new: note(baseFields))
+        #expect(badBaseline.diff == nil)
+        #expect(badBaseline.diagnostics.map { "\($0.location.file) \($0.code.rawValue)" } == ["Old.yaml SG0602"])
+
+        let badNew = Self.check(old: note(baseFields), new: note("      title: strng"))
+        #expect(badNew.diff == nil)
+        #expect(badNew.diagnostics.map { "\($0.location.file) \($0.code.rawValue)" } == ["New.yaml SG0602"])
+    }
+
+    @Test func baselineWarningsAreNotRepeated() {
+        let check = Self.check(old: "models:\n  note:\n    fields: {}\n", new: "models:\n  note:\n    fields: {}\n")
+        #expect(check.diagnostics.map(\.location.file) == ["New.yaml"])
+    }
+
+    @Test func jsonHoldsDiagnosticsAndSafeChanges() {
+        let check = Self.check(old: note(baseFields), new: note("      title: string\n      color: { type: string, optional: true }"))
+        #expect(BaselineCheckJSONRenderer.render(check) == """
+            {
+              "diagnostics": [
+                {"file": "Old.yaml", "line": 5, "column": 7, "severity": "error", "code": "SG1502", "message": "field 'size' of record type 'Note' is gone; CloudKit's production schema cannot lose it, and older app versions still write it"},
+                {"file": "New.yaml", "line": 2, "column": 3, "severity": "note", "code": "SG1502", "message": "record type 'Note' is declared here now"}
+              ],
+              "safeChanges": [
+                {"file": "New.yaml", "line": 5, "column": 7, "message": "field 'color' added to 'Note'"}
+              ]
+            }
+
+            """)
+    }
+}
