@@ -10,6 +10,8 @@ import Foundation
 public actor SyncEngine {
     nonisolated let context: SyncContext
     private var isSetUp = false
+    /// Whether transfers the previous run left in flight have been taken up.
+    private var assetsRecovered = false
     private var isSyncing = false
     /// Bumped when the account changes: a pull begun under another account is discarded.
     private var accountGeneration = 0
@@ -19,16 +21,31 @@ public actor SyncEngine {
 
     public init(
         store: any LocalStorePort, cloud: any CloudGateway, schema: any SyncSchemaDefinition.Type,
-        clock: any SyncClock = SystemClock(), configuration: SyncConfiguration = SyncConfiguration()
+        clock: any SyncClock = SystemClock(), configuration: SyncConfiguration = SyncConfiguration(),
+        assetFiles: (any AssetFileStoring)? = nil
     ) {
-        self.init(store: store, cloud: cloud, models: schema.models, clock: clock, configuration: configuration)
+        self.init(store: store, cloud: cloud, models: schema.models, clock: clock, configuration: configuration, assetFiles: assetFiles)
     }
 
+    /// `assetFiles` replaces the file system cache under `configuration.assetCacheRoot`.
     public init(
         store: any LocalStorePort, cloud: any CloudGateway, models: [any SyncModel.Type],
-        clock: any SyncClock = SystemClock(), configuration: SyncConfiguration = SyncConfiguration()
+        clock: any SyncClock = SystemClock(), configuration: SyncConfiguration = SyncConfiguration(),
+        assetFiles: (any AssetFileStoring)? = nil
     ) {
-        context = SyncContext(gateway: cloud, store: store, registry: ModelRegistry(models), events: EventHub(), clock: clock, configuration: configuration)
+        context = SyncContext(
+            gateway: cloud, store: store, registry: ModelRegistry(models), events: EventHub(), clock: clock,
+            configuration: configuration, assetFiles: Self.assetFiles(assetFiles, configuration: configuration))
+    }
+
+    private static func assetFiles(_ given: (any AssetFileStoring)?, configuration: SyncConfiguration) -> Result<any AssetFileStoring, AssetError> {
+        if let given { return .success(given) }
+        if let root = configuration.assetCacheRoot { return .success(AssetFileStore(root: root)) }
+        do {
+            return .success(AssetFileStore(root: try AssetCacheLocation.defaultRoot()))
+        } catch {
+            return .failure(.noCacheFolder(error.description))
+        }
     }
 
     /// The engine's events. Subscribe at any time: a late subscriber first gets the latest event.
@@ -63,6 +80,11 @@ public actor SyncEngine {
     }
 
     private func runPass() async throws(CloudError) {
+        let assets = AssetCacheUseCase(context: context)
+        if !assetsRecovered {
+            try assets.recoverInterruptedTransfers()
+            assetsRecovered = true
+        }
         guard try await checkAccount() else { return }
         if !isSetUp {
             do {
@@ -95,6 +117,8 @@ public actor SyncEngine {
         if let failure = outcome.failures.values.first {
             throw failure
         }
+        // After the push: an asset's record is in the cloud before its contents are uploaded.
+        try await assets.transfer()
     }
 
     /// The account must be usable, and the same as last time. When the account signs out or
@@ -124,6 +148,9 @@ public actor SyncEngine {
 
     private func forgetAccount() throws(CloudError) {
         try context.local { try context.store.purgeEverything() }
+        if case .success(let files) = context.assetFiles {
+            try context.local { try files.removeAll() }
+        }
         accountGeneration += 1
         isSetUp = false
         context.events.publish(.accountChanged)

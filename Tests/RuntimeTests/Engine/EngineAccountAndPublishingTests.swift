@@ -52,7 +52,8 @@ struct EngineAccountAndPublishingTests {
         let engineGeneration = Locked(0)
         let context = SyncContext(
             gateway: try world.cloud.device("phone", account: "alice"), store: try SyncStore(url: nil, clock: world.clock),
-            registry: ModelRegistry(SyncSchema.models), events: EventHub(), clock: world.clock, configuration: SyncConfiguration())
+            registry: ModelRegistry(SyncSchema.models), events: EventHub(), clock: world.clock, configuration: SyncConfiguration(),
+            assetFiles: .success(AssetFileStore(root: world.assetFolder.appendingPathComponent("phone"))))
         let writer = try world.device("alice-laptop", account: "alice")
         try writer.store.save(Note(recordName: "n"))
         await writer.sync()

@@ -6,6 +6,8 @@ import Testing
 final class SyncWorld {
     let clock = ManualClock()
     let cloud: LocalCloud
+    /// Each device's asset cache is a folder in here (named after the device); removed with the world.
+    let assetFolder = FileManager.default.temporaryDirectory.appendingPathComponent("syncgen-assets-\(UUID().uuidString)")
     private(set) var devices: [String: Device] = [:]
 
     final class Device {
@@ -34,16 +36,29 @@ final class SyncWorld {
     }
 
     init(configure: (inout LocalCloud.Configuration) -> Void = { _ in }) throws {
-        var configuration = LocalCloud.Configuration()
+        var configuration = LocalCloud.Configuration(downloadsFolder: assetFolder.appendingPathComponent("LocalCloud downloads"))
         configure(&configuration)
         cloud = try LocalCloud.inMemory(clock: clock, configuration: configuration)
     }
 
+    deinit {
+        try? FileManager.default.removeItem(at: assetFolder)
+    }
+
+    /// A device: its own store and engine, its asset cache in `assetFolder/<name>` unless the
+    /// configuration names a root.
     @discardableResult
-    func device(_ name: String, account: String?, configuration: SyncConfiguration = SyncConfiguration()) throws -> Device {
+    func device(
+        _ name: String, account: String?, configuration: SyncConfiguration = SyncConfiguration(),
+        store: SyncStore? = nil, assetFiles: (any AssetFileStoring)? = nil
+    ) throws -> Device {
         let gateway = RecordingGateway(try cloud.device(name, account: account))
-        let store = try SyncStore(url: nil, clock: clock)
-        let engine = SyncEngine(store: store, cloud: gateway, schema: SyncSchema.self, clock: clock, configuration: configuration)
+        let store = try store ?? SyncStore(url: nil, clock: clock)
+        var configuration = configuration
+        if configuration.assetCacheRoot == nil {
+            configuration.assetCacheRoot = assetFolder.appendingPathComponent(name)
+        }
+        let engine = SyncEngine(store: store, cloud: gateway, schema: SyncSchema.self, clock: clock, configuration: configuration, assetFiles: assetFiles)
         let device = Device(name: name, store: store, engine: engine, gateway: gateway)
         devices[name] = device
         return device

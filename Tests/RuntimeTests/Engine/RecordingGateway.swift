@@ -31,8 +31,10 @@ final class RecordingGateway: CloudGateway, @unchecked Sendable {
         try await wrapped.fetchDatabaseChanges(in: scope, since: token)
     }
 
-    func fetchZoneChanges(in zone: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int?) async throws(CloudError) -> ZoneChanges {
-        try await wrapped.fetchZoneChanges(in: zone, scope: scope, since: token, resultsLimit: resultsLimit)
+    func fetchZoneChanges(
+        in zone: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int?, desiredKeys: [String]?
+    ) async throws(CloudError) -> ZoneChanges {
+        try await wrapped.fetchZoneChanges(in: zone, scope: scope, since: token, resultsLimit: resultsLimit, desiredKeys: desiredKeys)
     }
 
     func query(_ query: RecordQuery, in scope: DatabaseScope) async throws(CloudError) -> QueryPage { try await wrapped.query(query, in: scope) }

@@ -119,6 +119,39 @@ struct LocalCloudChangeTests {
     }
 
     @Test(arguments: CloudMode.allCases)
+    func aSaveWithoutTheAssetContentsKeepsThem(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try harness.device("phone", "alice")
+        let file = harness.folder.appendingPathComponent("cover.jpg")
+        try FileManager.default.createDirectory(at: harness.folder, withIntermediateDirectories: true)
+        try Data(repeating: 0xCD, count: 3_000).write(to: file)
+        let post = record("post", type: "Post", in: SyncConstants.publicZone, fields: [
+            "title": .string("Hello"), "assetData": .asset(SyncAsset(fileURL: file)), "assetSize": .int64(3_000),
+        ])
+        let saved = try await phone.modify(ModifyRequest(recordsToSave: [post]), in: .public).savedRecords[post.id]!.get()
+        // The saved record holds the contents as the server stored them: saving it again uploads nothing.
+        #expect(saved.assetContents?.fileURL.isFileURL == false)
+        // A model's push leaves the contents out (it holds only the markers): they stay.
+        var edited = record("post", type: "Post", in: SyncConstants.publicZone, fields: ["title": .string("Edited"), "assetSize": .int64(3_000)])
+        edited.changeTag = saved.changeTag
+        let again = try await phone.modify(ModifyRequest(recordsToSave: [edited]), in: .public).savedRecords[post.id]!.get()
+        // A conflict hands back the server's record with its asset as a reference, not a download.
+        var stale = edited
+        stale.changeTag = saved.changeTag
+        let conflict = try await phone.modify(ModifyRequest(recordsToSave: [stale]), in: .public).savedRecords[post.id]
+        guard case .failure(let error) = conflict else {
+            Issue.record("no conflict")
+            return
+        }
+        #expect(error.serverRecord?.assetContents != nil)
+        #expect(try harness.cloud.counters()["assetBytes.downloaded"] == nil)
+        let full = try await phone.fetchRecords([post.id], desiredKeys: nil, in: .public)[post.id]!.get()
+        #expect(full.changeTag == again.changeTag)
+        #expect(try Data(contentsOf: #require(full.assetContents).fileURL) == Data(repeating: 0xCD, count: 3_000))
+        #expect(try harness.cloud.counters()["assetBytes.uploaded"] == 3_000)
+    }
+
+    @Test(arguments: CloudMode.allCases)
     func subscriptionsNotifyOtherDevicesNotTheWriter(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
         let phone = try await harness.deviceWithZone("phone", "alice")

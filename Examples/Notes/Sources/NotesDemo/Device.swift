@@ -1,7 +1,8 @@
 import Foundation
 import SyncRuntime
 
-/// One device in the example: its own store (a file) and engine, talking to the shared LocalCloud.
+/// One device in the example: its own store (a file), asset cache (a folder) and engine, talking
+/// to the shared LocalCloud.
 struct Device {
     let name: String
     let account: String
@@ -12,7 +13,9 @@ struct Device {
         self.name = name
         self.account = account
         store = try SyncStore(url: folder.appendingPathComponent("devices/\(name).sqlite"), clock: clock)
-        engine = SyncEngine(store: store, cloud: try cloud.device(name, account: account), schema: SyncSchema.self, clock: clock)
+        engine = SyncEngine(
+            store: store, cloud: try cloud.device(name, account: account), schema: SyncSchema.self, clock: clock,
+            configuration: SyncConfiguration(assetCacheRoot: folder.appendingPathComponent("devices/\(name)-assets")))
     }
 
     /// One sync pass; a failure is reported and returned, never hidden.

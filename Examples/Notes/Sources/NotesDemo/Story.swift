@@ -72,18 +72,28 @@ struct Story {
         let bobsMilk = try bobPhone.store.fetch(ListItem.self, recordName: "item-milk")
         expect(bobsMilk?.text == merged.text && bobsMilk?.quantity == merged.quantity, "Alice and Bob should see the same milk")
 
-        step(4, "Alice publishes a note; a reader's device sees it in the catalog")
-        var trip = try alicePhone.store.fetch(Note.self, recordName: "note-trip")!
-        trip.cover = AssetReference(suffix: "jpg", byteSize: 48_128)
-        try alicePhone.store.save(trip)
-        try await alicePhone.engine.publish(trip)
+        step(4, "Alice publishes a note with a cover photo; a reader's device sees it in the catalog")
+        let photo = Data((0..<48_128).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try await alicePhone.engine.attachAsset(photo, suffix: "jpg", to: Note.self, recordName: "note-trip")
+        try await alicePhone.engine.publish(try alicePhone.store.fetch(Note.self, recordName: "note-trip")!)
         await alicePhone.sync()
+        let uploaded = try cloud.counters()["assetBytes.uploaded"] ?? 0
+        say("Alice attaches a 47 KB cover and publishes: the note went up first, then its cover, once for the draft and once for the public copy (\(uploaded / 1024) KB uploaded)")
+        await reader.sync()
         await reader.sync()
         let published = try reader.store.fetchAll(PublishedNote.self).filter(\.publicationLifecycle.isVisibleInCatalog)
-        let downloaded = try cloud.counters()["assetBytes.downloaded"] ?? 0
-        say("Carol's tablet lists \(published.map { "\"\($0.title)\"" }.joined(separator: ", ")); the cover is known (\(published.first?.cover.map { "\($0.suffix), \($0.byteSize / 1024) KB" } ?? "none")) and was not downloaded: \(downloaded) asset bytes transferred")
+        let beforeAsking = try cloud.counters()["assetBytes.downloaded"] ?? 0
+        say("Carol's tablet lists \(published.map { "\"\($0.title)\"" }.joined(separator: ", ")); the cover is known (\(published.first?.cover.map { "\($0.suffix), \($0.byteSize / 1024) KB" } ?? "none")) and, after two refreshes, not downloaded: \(beforeAsking) bytes transferred")
         say("the draft's body stays private: the public copy has no body field")
-        expect(published.map(\.title) == ["Plan the trip"] && downloaded == 0, "the reader should see the published note, without its cover's bytes")
+        expect(published.map(\.title) == ["Plan the trip"] && beforeAsking == 0, "the reader should see the published note, without its cover's bytes")
+        try await reader.engine.requestAssetDownload(for: PublishedNote.self, recordName: "note-trip")
+        await reader.sync()
+        await reader.sync()
+        let downloaded = try cloud.counters()["assetBytes.downloaded"] ?? 0
+        let cover = try await reader.engine.assetFileURL(for: PublishedNote.self, recordName: "note-trip")
+        say("Carol opens the note: the cover is downloaded once (\(downloaded / 1024) KB, still \(downloaded / 1024) KB after another refresh) to \(cover?.lastPathComponent ?? "nowhere")")
+        expect(cover.flatMap { try? Data(contentsOf: $0) } == photo && downloaded == Int64(photo.count), "the reader's cover should be Alice's photo, downloaded once")
+        expect(uploaded == 2 * Int64(photo.count), "the cover should be uploaded once for the draft and once for its public copy")
 
         step(5, "Alice deletes an item, and it disappears everywhere")
         try alicePhone.store.delete(ListItem.self, recordName: "item-bread")

@@ -29,8 +29,11 @@ public protocol CloudGateway: Sendable {
     /// Zones of a private or shared database that changed or went away since `token`.
     func fetchDatabaseChanges(in scope: DatabaseScope, since token: ChangeToken?) async throws(CloudError) -> DatabaseChanges
 
-    /// Records of one zone saved or deleted since `token`, at most `resultsLimit` at a time.
-    func fetchZoneChanges(in zone: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int?) async throws(CloudError) -> ZoneChanges
+    /// Records of one zone saved or deleted since `token`, at most `resultsLimit` at a time, with
+    /// only `desiredKeys` (nil: every field; asset contents are transferred only when desired).
+    func fetchZoneChanges(
+        in zone: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int?, desiredKeys: [String]?
+    ) async throws(CloudError) -> ZoneChanges
 
     /// One page of a query (the public database's only way to read records).
     func query(_ query: RecordQuery, in scope: DatabaseScope) async throws(CloudError) -> QueryPage
@@ -47,6 +50,13 @@ public protocol CloudGateway: Sendable {
     /// Notifications for this device's subscriptions. Subscribing late loses nothing that is still
     /// pending.
     func notifications() -> AsyncStream<CloudNotification>
+}
+
+extension CloudGateway {
+    /// Records of one zone changed since `token`, with every field.
+    public func fetchZoneChanges(in zone: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int?) async throws(CloudError) -> ZoneChanges {
+        try await fetchZoneChanges(in: zone, scope: scope, since: token, resultsLimit: resultsLimit, desiredKeys: nil)
+    }
 }
 
 /// Records and shares to save, and records to delete, in one database: one request.

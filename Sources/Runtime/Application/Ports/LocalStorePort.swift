@@ -44,6 +44,19 @@ public protocol LocalStorePort: Sendable {
     func state(_ key: String) throws -> String?
     func setState(_ key: String, _ value: String?) throws
 
+    /// The asset cache's entries: one per record that has an asset this device knows of.
+    func assetEntry(_ key: AssetKey) throws -> AssetCacheEntry?
+    /// Entries in any of `states` (every entry when nil), in key order.
+    func assetEntries(in states: Set<AssetCacheState>?) throws -> [AssetCacheEntry]
+    func setAssetEntry(_ entry: AssetCacheEntry) throws
+    /// Entries whose model is no longer stored (deleted here or by a pull).
+    func orphanedAssetEntries() throws -> [AssetCacheEntry]
+    func removeAssetEntry(_ key: AssetKey) throws
+    /// Sets a stored model's asset markers, as the app (so they are pushed), and writes its asset
+    /// entry, in one transaction: the markers the model uploads and the file the cache holds never
+    /// disagree. False when no such model is stored.
+    func attachAsset<Model: CacheableModel>(_ reference: AssetReference, entry: AssetCacheEntry, to type: Model.Type, recordName: String) throws -> Bool
+
     /// Removes every model and every piece of sync state: the account changed.
     func purgeEverything() throws
 

@@ -4,12 +4,17 @@
 struct ModelRegistry: Sendable {
     let types: [any SyncModel.Type]
     private let byRecordType: [String: any SyncModel.Type]
+    /// The fields zone pulls and record fetches ask for: every field any model receives, an asset
+    /// as its suffix and size markers. Never an asset's contents: those are downloaded when the
+    /// app asks for them.
+    let keysWithoutAssetContents: [String]
 
     init(_ types: [any SyncModel.Type]) {
         self.types = types
         var index: [String: any SyncModel.Type] = [:]
         for type in types where index[type.recordType] == nil { index[type.recordType] = type }
         byRecordType = index
+        keysWithoutAssetContents = Self.keysWithoutAssetContents(types)
     }
 
     func type(forRecordType recordType: String) -> (any SyncModel.Type)? {
@@ -29,6 +34,28 @@ struct ModelRegistry: Sendable {
     /// Models whose records may be in a shared zone.
     var sharedTypes: [any SyncModel.Type] {
         types.filter { $0.syncScopes.contains(.shared) }
+    }
+
+    /// Models with an asset, by record type.
+    func cacheableType(forRecordType recordType: String) -> (any CacheableModel.Type)? {
+        byRecordType[recordType] as? any CacheableModel.Type
+    }
+
+    private static func keysWithoutAssetContents(_ types: [any SyncModel.Type]) -> [String] {
+        var keys: Set<String> = [RecordFieldNames.clientModifiedAt]
+        for type in types {
+            for field in type.fieldDescriptors where !field.isLocalOnly {
+                if case .asset = field.type {
+                    keys.formUnion([RecordFieldNames.assetSuffix, RecordFieldNames.assetSize])
+                } else {
+                    keys.insert(field.name)
+                }
+            }
+            if type is any PublicationGovernedModel.Type {
+                keys.formUnion(RecordFieldNames.publicationLifecycleFields)
+            }
+        }
+        return keys.sorted()
     }
 
     /// The parent type of a model, if any.

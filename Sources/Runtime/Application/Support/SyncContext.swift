@@ -18,13 +18,21 @@ public struct SyncConfiguration: Sendable {
     /// After setup, upload every local model (each into its own database, in waves of parent
     /// depth) whatever the history says: for a store filled before syncing was turned on.
     public var uploadEverythingOnSetup: Bool
+    /// The folder asset files are cached in. nil: a durable folder of the system's
+    /// (`AssetCacheLocation.defaultRoot`), never a temporary one.
+    public var assetCacheRoot: URL?
+    /// The cache's size budget in bytes: beyond it, the least recently read files that are in the
+    /// cloud and not pinned are evicted (they can be downloaded again).
+    public var assetCacheLimit: Int64
 
     public init(
         syncZoneName: String = SyncConstants.defaultSyncZoneName, conflictPolicies: [String: ConflictPolicy] = [:],
         defaultConflictPolicy: ConflictPolicy = .lastWriterWins, zoneChangesPageSize: Int? = nil,
         maxRequestBytes: Int = CloudKitLimits.maxRequestBytes, debounce: TimeInterval = 0.5, subscriptionPrefix: String = "syncgen",
-        uploadEverythingOnSetup: Bool = false
+        uploadEverythingOnSetup: Bool = false, assetCacheRoot: URL? = nil, assetCacheLimit: Int64 = 512 * 1024 * 1024
     ) {
+        self.assetCacheRoot = assetCacheRoot
+        self.assetCacheLimit = assetCacheLimit
         self.uploadEverythingOnSetup = uploadEverythingOnSetup
         self.syncZoneName = syncZoneName
         self.conflictPolicies = conflictPolicies
@@ -48,6 +56,8 @@ struct SyncContext: Sendable {
     let events: EventHub
     let clock: any SyncClock
     let configuration: SyncConfiguration
+    /// The asset cache's files, or why there are none (no durable folder could be found).
+    let assetFiles: Result<any AssetFileStoring, AssetError>
 
     var syncZone: ZoneID { ZoneID(zoneName: configuration.syncZoneName) }
 

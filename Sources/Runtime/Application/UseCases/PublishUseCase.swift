@@ -9,6 +9,8 @@ public enum PublishError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No such record to publish, unpublish, take down or relist.
     case notFound(recordType: String, recordName: String)
     case store(String)
+    /// The projection was saved, but the draft's asset file could not be given to it.
+    case asset(AssetError)
 
     public var description: String {
         switch self {
@@ -16,6 +18,7 @@ public enum PublishError: Error, Sendable, Hashable, CustomStringConvertible {
         case .projectionNotPublic(let type): "\(type) does not live in the public database"
         case .notFound(let type, let name): "no \(type) named \(name)"
         case .store(let message): "the local store failed: \(message)"
+        case .asset(let error): "the asset could not be published: \(error)"
         }
     }
 }
@@ -44,6 +47,16 @@ struct PublishUseCase {
                     projection = governed as! Draft.Projection
                 }
                 try writer.save(projection)
+            }
+        }
+        if Draft.self is any CacheableModel.Type, Draft.Projection.self is any CacheableModel.Type {
+            // The projection is a record of its own: it uploads its own copy of the file.
+            do {
+                try AssetCacheUseCase(context: context).copy(
+                    from: AssetKey(recordType: Draft.recordType, recordName: draft.recordName),
+                    to: AssetKey(recordType: Draft.Projection.recordType, recordName: draft.recordName))
+            } catch {
+                throw .asset(error)
             }
         }
     }

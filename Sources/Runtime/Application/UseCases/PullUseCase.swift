@@ -82,7 +82,9 @@ struct PullUseCase {
         while true {
             let page: ZoneChanges
             do {
-                page = try await context.gateway.fetchZoneChanges(in: zone, scope: scope, since: token, resultsLimit: context.configuration.zoneChangesPageSize)
+                page = try await context.gateway.fetchZoneChanges(
+                    in: zone, scope: scope, since: token, resultsLimit: context.configuration.zoneChangesPageSize,
+                    desiredKeys: context.registry.keysWithoutAssetContents)
             } catch where error.code == .changeTokenExpired && !recovered {
                 recovered = true
                 token = nil
@@ -148,6 +150,10 @@ struct PullUseCase {
         }
         for name in missing {
             state.missing[RecordID(recordName: name, zoneID: record.id.zoneID)] = scope
+        }
+        if type is any CacheableModel.Type {
+            let markers = try? incoming.decodeAssetReference()
+            try AssetCacheUseCase(context: context).markersArrived(markers, for: AssetKey(recordType: record.recordType, recordName: record.id.recordName))
         }
     }
 
@@ -294,7 +300,7 @@ struct PullUseCase {
             for (scope, ids) in Dictionary(grouping: wanted.keys, by: { wanted[$0]! }) {
                 let found: [RecordID: Result<SyncRecord, CloudError>]
                 do {
-                    found = try await context.gateway.fetchRecords(ids, desiredKeys: nil, in: scope)
+                    found = try await context.gateway.fetchRecords(ids, desiredKeys: context.registry.keysWithoutAssetContents, in: scope)
                 } catch {
                     for id in ids { state.missing[id] = scope }
                     continue

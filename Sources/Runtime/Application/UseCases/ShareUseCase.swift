@@ -84,12 +84,16 @@ struct ShareUseCase {
         }
         if let root = metadata.rootRecordName {
             let id = RecordID(recordName: root, zoneID: ZoneID(zoneName: metadata.shareID.zoneID.zoneName, ownerName: metadata.ownerName))
-            if case .success(let record) = try await context.gateway.fetchRecords([id], desiredKeys: nil, in: .shared)[id],
+            if case .success(let record) = try await context.gateway.fetchRecords([id], desiredKeys: context.registry.keysWithoutAssetContents, in: .shared)[id],
                 let type = context.registry.type(forRecordType: record.recordType)
             {
                 try context.local {
                     try context.store.setServerRecord(record)
                     _ = try context.store.applyPulled(record, as: type)
+                }
+                if type is any CacheableModel.Type {
+                    try AssetCacheUseCase(context: context).markersArrived(
+                        try? record.decodeAssetReference(), for: AssetKey(recordType: record.recordType, recordName: root))
                 }
             }
         }

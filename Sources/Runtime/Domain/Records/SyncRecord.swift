@@ -45,6 +45,12 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
         return modificationDate
     }
 
+    /// The asset's contents (`assetData`), if the record carries them.
+    public var assetContents: SyncAsset? {
+        if case .asset(let asset) = fields[RecordFieldNames.assetData] { return asset }
+        return nil
+    }
+
     /// A field's value, wherever it is stored (encrypted or not).
     @inlinable
     public subscript(field name: String) -> SyncFieldValue? {

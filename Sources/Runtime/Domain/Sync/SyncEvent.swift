@@ -29,5 +29,9 @@ public enum SyncEvent: Sendable, Hashable {
     case retryScheduled(after: TimeInterval, reason: CloudErrorCode)
     /// The network is gone; the engine checks again at `date`.
     case waitingForNetwork(retryAfter: TimeInterval)
+    /// A record's asset changed state on this device.
+    case assetStateChanged(AssetKey, AssetCacheState)
+    /// An asset transfer failed; the asset fell back (`local` or `remote`) and is tried again later.
+    case assetTransferFailed(AssetKey, CloudError)
     case error(CloudError)
 }

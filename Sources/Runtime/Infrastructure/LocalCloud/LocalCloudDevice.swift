@@ -61,10 +61,12 @@ public struct LocalCloudDevice: CloudGateway {
         }
     }
 
-    public func fetchZoneChanges(in zone: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int?) async throws(CloudError) -> ZoneChanges {
+    public func fetchZoneChanges(
+        in zone: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int?, desiredKeys: [String]?
+    ) async throws(CloudError) -> ZoneChanges {
         let limit = resultsLimit ?? cloud.configuration.zoneChangesPageSize
         return try cloud.perform(.fetchZoneChanges, device: name) { server, caller in
-            try server.zoneChanges(zone, scope: scope, since: token, resultsLimit: max(1, limit), caller: caller)
+            try server.zoneChanges(zone, scope: scope, since: token, resultsLimit: max(1, limit), desiredKeys: desiredKeys, caller: caller)
         }
     }
 

@@ -45,7 +45,7 @@ extension LocalCloudServer {
     }
 
     /// Records and shares of one zone saved or deleted since `token`, in change order.
-    func zoneChanges(_ zoneID: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int, caller: Caller) throws -> ZoneChanges {
+    func zoneChanges(_ zoneID: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int, desiredKeys: [String]?, caller: Caller) throws -> ZoneChanges {
         guard scope != .public else { throw CloudError(.invalidArguments, "the public database has no change feed: query it") }
         let (zone, access) = try self.access(zoneID, scope: scope, caller: caller, writing: false)
         let info = try database.query("SELECT epoch, min_token_seq FROM zones WHERE owner = ? AND name = ?", [.text(zone.owner), .text(zone.name)]).first!
@@ -80,7 +80,7 @@ extension LocalCloudServer {
                 if stored.deleted {
                     changes.deletedRecords.append(DeletedRecord(id: RecordID(recordName: name, zoneID: clientZoneID(zone, scope: scope)), recordType: stored.type))
                 } else {
-                    changes.changedRecords.append(try clientRecord(stored, zone: zone, scope: scope, desiredKeys: nil))
+                    changes.changedRecords.append(try clientRecord(stored, zone: zone, scope: scope, desiredKeys: desiredKeys))
                 }
             }
         }

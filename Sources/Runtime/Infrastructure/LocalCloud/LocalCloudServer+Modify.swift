@@ -144,7 +144,7 @@ private struct ZoneWriter {
         }
         if request.savePolicy == .ifServerRecordUnchanged {
             if let live, record.changeTag != live.changeTag {
-                let serverRecord = try server.clientRecord(live, zone: zone, scope: scope, desiredKeys: nil)
+                let serverRecord = try server.clientRecord(live, zone: zone, scope: scope, desiredKeys: nil, downloadingAssets: false)
                 return CloudError(.serverRecordChanged, "record \(name) changed on the server", serverRecord: serverRecord)
             }
             if live == nil, record.changeTag != nil {
@@ -286,8 +286,15 @@ private struct ZoneWriter {
         let seq = try server.store.nextSequence()
         let now = server.clock.now
         let existing = try server.record(named: record.id.recordName, in: zone).flatMap { $0.deleted ? nil : $0 }
-        var fields = try uploadAssets(record.fields)
-        var encrypted = try uploadAssets(record.encryptedFields)
+        let uploaded = (fields: try uploadAssets(record.fields), encrypted: try uploadAssets(record.encryptedFields))
+        var fields = uploaded.fields
+        var encrypted = uploaded.encrypted
+        // A save that leaves the asset's contents out keeps them, as CloudKit keeps a CKAsset the
+        // client never set again: a record pushed from its model (which holds only the markers)
+        // must not drop the file.
+        if fields[RecordFieldNames.assetData] == nil, let contents = existing?.fields[RecordFieldNames.assetData] {
+            fields[RecordFieldNames.assetData] = contents
+        }
         if request.savePolicy == .changedKeys, let existing {
             var merged = existing.fields
             for (name, value) in fields { merged[name] = value }
@@ -319,7 +326,11 @@ private struct ZoneWriter {
         }
         try server.store.count("records.saved")
         try server.store.count("bytes.uploaded", by: Int64(size))
+        // The saved record holds its assets as the server stored them: saving it again does not
+        // upload the contents again.
         var saved = record
+        saved.fields = uploaded.fields
+        saved.encryptedFields = uploaded.encrypted
         saved.changeTag = String(seq)
         saved.modificationDate = now
         return saved

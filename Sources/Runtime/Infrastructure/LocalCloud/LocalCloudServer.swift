@@ -218,13 +218,15 @@ final class LocalCloudServer {
     }
 
     /// The record as the caller receives it: its zone as they name it, only the desired fields,
-    /// and asset contents written to a file only when the asset's field is desired.
-    func clientRecord(_ stored: StoredRecord, zone: StoredZone, scope: DatabaseScope, desiredKeys: [String]?) throws -> SyncRecord {
+    /// and asset contents written to a file only when the asset's field is desired. A conflict's
+    /// server record keeps its assets as references (`downloadingAssets` false): the client only
+    /// merges it, and saving the reference back transfers nothing.
+    func clientRecord(_ stored: StoredRecord, zone: StoredZone, scope: DatabaseScope, desiredKeys: [String]?, downloadingAssets: Bool = true) throws -> SyncRecord {
         var record = SyncRecord(
             recordType: stored.type,
             id: RecordID(recordName: stored.name, zoneID: clientZoneID(zone, scope: scope)),
-            fields: try deliver(stored.fields, desiredKeys: desiredKeys),
-            encryptedFields: try deliver(stored.encrypted, desiredKeys: desiredKeys),
+            fields: try deliver(stored.fields, desiredKeys: desiredKeys, downloadingAssets: downloadingAssets),
+            encryptedFields: try deliver(stored.encrypted, desiredKeys: desiredKeys, downloadingAssets: downloadingAssets),
             parentRecordName: stored.parent, changeTag: stored.changeTag, modificationDate: stored.modified)
         record.shareRecordName = try database.query(
             "SELECT name FROM shares WHERE owner = ? AND zone = ? AND root = ? AND deleted = 0",
@@ -232,10 +234,10 @@ final class LocalCloudServer {
         return record
     }
 
-    private func deliver(_ fields: RecordFields, desiredKeys: [String]?) throws -> RecordFields {
+    private func deliver(_ fields: RecordFields, desiredKeys: [String]?, downloadingAssets: Bool) throws -> RecordFields {
         var delivered = RecordFields(minimumCapacity: fields.count)
         for (name, value) in fields where desiredKeys?.contains(name) ?? true {
-            if case .asset(let asset) = value {
+            if case .asset(let asset) = value, downloadingAssets {
                 delivered.append(name, .asset(try download(asset)))
             } else {
                 delivered.append(name, value)

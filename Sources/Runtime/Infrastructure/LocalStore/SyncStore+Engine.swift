@@ -192,7 +192,7 @@ extension SyncStore: LocalStorePort {
     public func purgeEverything() throws {
         try database.withLock { database in
             try database.transaction {
-                try database.execute("DELETE FROM models; DELETE FROM history; DELETE FROM sync_records; DELETE FROM sync_state;")
+                try database.execute("DELETE FROM models; DELETE FROM history; DELETE FROM sync_records; DELETE FROM sync_state; DELETE FROM asset_cache;")
             }
         }
     }

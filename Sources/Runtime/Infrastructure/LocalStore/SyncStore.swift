@@ -89,6 +89,17 @@ public final class SyncStore: Sendable {
             share TEXT,
             PRIMARY KEY (zone_owner, zone, name));
         CREATE TABLE IF NOT EXISTS sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        -- The asset cache: one row per record whose asset this device knows, keyed by record type
+        -- and name (a draft and its projection share a name). The state is never null.
+        CREATE TABLE IF NOT EXISTS asset_cache (
+            type TEXT NOT NULL, name TEXT NOT NULL,
+            state TEXT NOT NULL,
+            suffix TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            pinned INTEGER NOT NULL,
+            last_access REAL NOT NULL,
+            PRIMARY KEY (type, name));
+        CREATE INDEX IF NOT EXISTS asset_cache_by_state ON asset_cache (state);
         """
 
     // MARK: - Writing

@@ -1,0 +1,348 @@
+import Foundation
+
+/// The asset cache: a record's asset is a file in the cache plus CKAsset contents in the cloud,
+/// moved between them by the state machine of `AssetCacheState`.
+///
+/// The app attaches files, reads them and asks for downloads; every engine pass then transfers:
+/// uploads of records that are already in the cloud (a record is always pushed before its asset,
+/// so the upload never meets `unknownItem`), requested and pinned downloads, and evictions down
+/// to the cache's budget. Pulls only read the size and suffix markers: a file whose fingerprint
+/// is unchanged is never downloaded again.
+struct AssetCacheUseCase {
+    let context: SyncContext
+
+    private var store: any LocalStorePort { context.store }
+
+    private func files() throws(AssetError) -> any AssetFileStoring {
+        try context.assetFiles.get()
+    }
+
+    // MARK: - The app's requests
+
+    /// Writes `data` as the asset of a stored record and sets the record's markers, so the next
+    /// pass pushes the record and then uploads the file.
+    func attach<Model: CacheableModel>(_ data: Data, suffix: String, to type: Model.Type, recordName: String, pinned: Bool) throws(AssetError) {
+        let key = AssetKey(type, recordName: recordName)
+        let files = try files()
+        let previous = try local { try store.assetEntry(key) }
+        let size: Int64
+        do {
+            size = try files.write(data, for: key, suffix: suffix)
+        } catch {
+            throw .fileSystem(key, "\(error)")
+        }
+        let entry = AssetCacheEntry(
+            key: key, state: .local, suffix: suffix, byteSize: size,
+            isPinned: pinned || previous?.isPinned == true, lastAccess: context.clock.now)
+        let attached = try local { try store.attachAsset(AssetReference(suffix: suffix, byteSize: size), entry: entry, to: type, recordName: recordName) }
+        guard attached else {
+            try? files.removeFile(for: key, suffix: suffix)
+            throw .noSuchRecord(key)
+        }
+        if let previous, previous.suffix != suffix {
+            try? files.removeFile(for: key, suffix: previous.suffix)
+        }
+        announce(entry)
+    }
+
+    /// The asset's file on this device, or nil when it is not here (request a download). Reading
+    /// counts as a use: the least recently used files are evicted first.
+    func fileURL(for key: AssetKey) throws(AssetError) -> URL? {
+        guard var entry = try local({ try store.assetEntry(key) }), entry.state.hasLocalFile, entry.state != .unload else { return nil }
+        let files = try files()
+        guard files.fileExists(for: key, suffix: entry.suffix) else {
+            // Removed behind the cache's back: the cloud's copy can still come back.
+            if entry.state == .cached {
+                entry.state = .remote
+                try local { try store.setAssetEntry(entry) }
+                announce(entry)
+            }
+            return nil
+        }
+        entry.lastAccess = context.clock.now
+        try local { try store.setAssetEntry(entry) }
+        return files.fileURL(for: key, suffix: entry.suffix)
+    }
+
+    /// Asks for the asset's contents; the next pass downloads them. `pin` keeps the file from
+    /// eviction. Nothing happens when the file is already here.
+    func requestDownload(_ key: AssetKey, pin: Bool) throws(AssetError) {
+        guard var entry = try local({ try store.assetEntry(key) }) else { throw .noAsset(key) }
+        if pin { entry.isPinned = true }
+        if let next = entry.state.after(.downloadRequested) { entry.state = next }
+        try local { try store.setAssetEntry(entry) }
+        announce(entry)
+    }
+
+    /// Lets the asset be evicted again.
+    func unpin(_ key: AssetKey) throws(AssetError) {
+        guard var entry = try local({ try store.assetEntry(key) }) else { throw .noAsset(key) }
+        entry.isPinned = false
+        try local { try store.setAssetEntry(entry) }
+    }
+
+    func entry(_ key: AssetKey) throws(AssetError) -> AssetCacheEntry? {
+        try local { try store.assetEntry(key) }
+    }
+
+    // MARK: - Start-up
+
+    /// Takes up transfers the app's end interrupted (`uploading` -> `local`, `downloading` ->
+    /// `download`, `unload` -> `remote`) and removes half-written files.
+    func recoverInterruptedTransfers() throws(CloudError) {
+        guard case .success(let files) = context.assetFiles else { return }
+        for var entry in try context.local({ try store.assetEntries(in: [.uploading, .downloading, .unload]) }) {
+            if entry.state == .unload { try? files.removeFile(for: entry.key, suffix: entry.suffix) }
+            entry.state = entry.state.after(.interrupted) ?? entry.state
+            try context.local { try store.setAssetEntry(entry) }
+            announce(entry)
+        }
+        try context.local { try files.removeUnfinishedWrites() }
+    }
+
+    // MARK: - Pulled records
+
+    /// A record arrived with these markers: learn of a new asset (its suffix names the file on a
+    /// device that never had it), or mark this device's copy stale when the fingerprint changed.
+    /// Unchanged markers change nothing, so a repeated refresh transfers nothing.
+    func markersArrived(_ reference: AssetReference?, for key: AssetKey) throws(CloudError) {
+        let entry = try context.local { try store.assetEntry(key) }
+        if let entry, entry.state.isAwaitingUpload { return }  // this device's new file wins until uploaded
+        guard let reference else {
+            if let entry { try forget(entry) }
+            return
+        }
+        guard var entry else {
+            let learned = AssetCacheEntry(key: key, state: .remote, suffix: reference.suffix, byteSize: reference.byteSize, lastAccess: context.clock.now)
+            try context.local { try store.setAssetEntry(learned) }
+            announce(learned)
+            return
+        }
+        guard entry.byteSize != reference.byteSize || entry.suffix != reference.suffix else { return }
+        if entry.state.hasLocalFile, case .success(let files) = context.assetFiles {
+            try? files.removeFile(for: key, suffix: entry.suffix)
+        }
+        entry.state = entry.state.after(.remoteChanged) ?? .remote
+        entry.suffix = reference.suffix
+        entry.byteSize = reference.byteSize
+        try context.local { try store.setAssetEntry(entry) }
+        announce(entry)
+    }
+
+    /// The record is gone (deleted here or in the cloud): so is its file.
+    func recordRemoved(_ key: AssetKey) throws(CloudError) {
+        if let entry = try context.local({ try store.assetEntry(key) }) { try forget(entry) }
+    }
+
+    private func forget(_ entry: AssetCacheEntry) throws(CloudError) {
+        if case .success(let files) = context.assetFiles { try? files.removeFile(for: entry.key, suffix: entry.suffix) }
+        try context.local { try store.removeAssetEntry(entry.key) }
+    }
+
+    /// Gives a projection the draft's file, so publishing uploads it to the public record too.
+    /// The same contents (same size and suffix) are not copied or uploaded again.
+    func copy(from draft: AssetKey, to projection: AssetKey) throws(AssetError) {
+        guard let source = try local({ try store.assetEntry(draft) }), source.state.hasLocalFile else { return }
+        let existing = try local { try store.assetEntry(projection) }
+        if let existing, existing.suffix == source.suffix, existing.byteSize == source.byteSize, existing.state != .remote {
+            return
+        }
+        let files = try files()
+        let size: Int64
+        do {
+            size = try files.importFile(at: files.fileURL(for: draft, suffix: source.suffix), for: projection, suffix: source.suffix)
+        } catch {
+            throw .fileSystem(projection, "\(error)")
+        }
+        if let existing, existing.suffix != source.suffix { try? files.removeFile(for: projection, suffix: existing.suffix) }
+        let entry = AssetCacheEntry(key: projection, state: .local, suffix: source.suffix, byteSize: size, isPinned: source.isPinned, lastAccess: context.clock.now)
+        try local { try store.setAssetEntry(entry) }
+        announce(entry)
+    }
+
+    // MARK: - Transfers (each pass, after the push)
+
+    /// Forgets the files of deleted records, uploads what is owed, downloads what is asked for,
+    /// then evicts down to the budget. A
+    /// failure of one asset falls back and is reported; a failure of the whole request (the
+    /// network) stops the transfers and fails the pass, to be retried with it.
+    func transfer() async throws(CloudError) {
+        guard case .success(let files) = context.assetFiles else { return }
+        for entry in try context.local({ try store.orphanedAssetEntries() }) {
+            try forget(entry)
+        }
+        try await upload(files)
+        try await download(files)
+        try evict(files)
+    }
+
+    private func upload(_ files: any AssetFileStoring) async throws(CloudError) {
+        for var entry in try context.local({ try store.assetEntries(in: [.local, .upload]) }) {
+            guard let place = try place(of: entry) else { continue }
+            // Never before the record itself is in the cloud: the upload would meet `unknownItem`.
+            guard let server = try context.local({ try store.serverRecord(place.id) }) else { continue }
+            if entry.state == .local { try move(&entry, .recordPushed) }
+            try move(&entry, .transferStarted)
+            let contents = SyncAsset(fileURL: files.fileURL(for: entry.key, suffix: entry.suffix))
+            do {
+                switch try await save(contents, of: entry, onto: server, in: place.scope) {
+                case .success: try finish(entry)
+                case .failure(let error): try fail(entry, error)
+                }
+            } catch {
+                try fail(entry, error)
+                throw error
+            }
+        }
+    }
+
+    /// Saves the record as the server has it with the asset's contents and markers set. When the
+    /// server's record changed meanwhile, once more onto the version the conflict returned: only
+    /// the asset's fields are this save's business.
+    private func save(_ contents: SyncAsset, of entry: AssetCacheEntry, onto server: SyncRecord, in scope: DatabaseScope) async throws(CloudError) -> Result<Void, CloudError> {
+        var base = server
+        for attempt in 0..<2 {
+            var record = base
+            record.fields[RecordFieldNames.assetData] = .asset(contents)
+            record.fields[RecordFieldNames.assetSuffix] = .string(entry.suffix)
+            record.fields[RecordFieldNames.assetSize] = .int64(entry.byteSize)
+            let result = try await context.gateway.modify(ModifyRequest(recordsToSave: [record]), in: scope)
+            switch result.savedRecords[record.id] {
+            case .success(let saved):
+                // The known server version is a merge's ancestor: it must be one the local model
+                // reflects. Saved onto the version this device knew, it is; saved onto a newer one
+                // (after a conflict), the model has not seen that version's changes yet, and the
+                // next push or pull merges them in against the version it knew.
+                if attempt == 0 {
+                    try context.local { try store.setServerRecord(saved) }
+                }
+                return .success(())
+            case .failure(let error) where error.code == .serverRecordChanged && attempt == 0 && error.serverRecord != nil:
+                base = error.serverRecord!
+            case .failure(let error):
+                return .failure(error)
+            case nil:
+                return .failure(CloudError(.serviceUnavailable, "no result for the asset of \(entry.key)"))
+            }
+        }
+        return .failure(CloudError(.serverRecordChanged, "the record of \(entry.key) kept changing on the server"))
+    }
+
+    private func download(_ files: any AssetFileStoring) async throws(CloudError) {
+        for var entry in try context.local({ try store.assetEntries(in: [.remote]) }) where entry.isPinned {
+            try move(&entry, .downloadRequested)
+        }
+        for var entry in try context.local({ try store.assetEntries(in: [.download]) }) {
+            guard let place = try place(of: entry) else { continue }
+            try move(&entry, .transferStarted)
+            let found: [RecordID: Result<SyncRecord, CloudError>]
+            do {
+                found = try await context.gateway.fetchRecords([place.id], desiredKeys: RecordFieldNames.assetFields, in: place.scope)
+            } catch {
+                // The request stands: the download is tried again with the next pass.
+                entry.state = .download
+                try context.local { try store.setAssetEntry(entry) }
+                announce(entry)
+                throw error
+            }
+            switch found[place.id] {
+            case .success(let record):
+                guard let contents = record.assetContents else {
+                    try fail(entry, CloudError(.unknownItem, "\(entry.key) has no asset contents in the cloud yet"))
+                    continue
+                }
+                let suffix = record.decodedSuffix ?? entry.suffix
+                do {
+                    entry.byteSize = try files.importFile(at: contents.fileURL, for: entry.key, suffix: suffix)
+                } catch {
+                    try fail(entry, CloudError(.invalidArguments, "the downloaded file could not be cached: \(error)"))
+                    continue
+                }
+                if suffix != entry.suffix { try? files.removeFile(for: entry.key, suffix: entry.suffix) }
+                entry.suffix = suffix
+                entry.lastAccess = context.clock.now
+                try finish(entry)
+            case .failure(let error):
+                try fail(entry, error)
+            case nil:
+                try fail(entry, CloudError(.serviceUnavailable, "no result for the asset of \(entry.key)"))
+            }
+        }
+    }
+
+    /// Least recently read first; never a pinned file or one the cloud does not have yet.
+    private func evict(_ files: any AssetFileStoring) throws(CloudError) {
+        let entries = try context.local { try store.assetEntries(in: nil) }
+        var total = entries.filter(\.state.hasLocalFile).reduce(Int64(0)) { $0 + $1.byteSize }
+        guard total > context.configuration.assetCacheLimit else { return }
+        let candidates = entries.filter { $0.state == .cached && !$0.isPinned }.sorted { ($0.lastAccess, $0.key) < ($1.lastAccess, $1.key) }
+        for var entry in candidates {
+            guard total > context.configuration.assetCacheLimit else { break }
+            try move(&entry, .evictionChosen)
+            try? files.removeFile(for: entry.key, suffix: entry.suffix)
+            try move(&entry, .evicted)
+            total -= entry.byteSize
+        }
+    }
+
+    // MARK: - Steps
+
+    /// Where the asset's record lives: its zone by the one routing rule, from the stored model's
+    /// owner. nil (and the entry forgotten) when the model is no longer stored.
+    private func place(of entry: AssetCacheEntry) throws(CloudError) -> (id: RecordID, scope: DatabaseScope)? {
+        guard let type = context.registry.cacheableType(forRecordType: entry.key.recordType),
+            let owner = try context.local({ try store.parentAndOwner(type: type, recordName: entry.key.recordName) })?.owner
+        else {
+            try forget(entry)
+            return nil
+        }
+        let zone = context.zone(scopes: type.syncScopes, ownerName: owner)
+        return (RecordID(recordName: entry.key.recordName, zoneID: zone), DatabaseScope.forZone(zone))
+    }
+
+    private func move(_ entry: inout AssetCacheEntry, _ event: AssetCacheEvent) throws(CloudError) {
+        guard let next = entry.state.after(event) else { return }
+        entry.state = next
+        try context.local { try store.setAssetEntry(entry) }
+        announce(entry)
+    }
+
+    /// A transfer ended well: `cached`, unless the app attached another file meanwhile.
+    private func finish(_ transferred: AssetCacheEntry) throws(CloudError) {
+        guard var current = try context.local({ try store.assetEntry(transferred.key) }),
+            current.state == transferred.state, current.suffix == transferred.suffix || transferred.state == .downloading
+        else { return }
+        current.suffix = transferred.suffix
+        current.byteSize = transferred.byteSize
+        current.lastAccess = transferred.lastAccess
+        try move(&current, .transferSucceeded)
+    }
+
+    /// A transfer failed: back to `local` or `remote`, unless the app changed the asset meanwhile.
+    private func fail(_ entry: AssetCacheEntry, _ error: CloudError) throws(CloudError) {
+        if var current = try context.local({ try store.assetEntry(entry.key) }), current.state == entry.state {
+            try move(&current, .transferFailed)
+        }
+        context.events.publish(.assetTransferFailed(entry.key, error))
+    }
+
+    private func announce(_ entry: AssetCacheEntry) {
+        context.events.publish(.assetStateChanged(entry.key, entry.state))
+    }
+
+    private func local<T>(_ body: () throws -> T) throws(AssetError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .store("\(error)")
+        }
+    }
+}
+
+extension SyncRecord {
+    /// The asset's suffix marker, if the record carries it.
+    var decodedSuffix: String? {
+        if case .string(let suffix) = fields[RecordFieldNames.assetSuffix] { return suffix }
+        return nil
+    }
+}

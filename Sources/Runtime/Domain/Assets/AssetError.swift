@@ -1,0 +1,25 @@
+/// Why an asset call could not be carried out. Never silent.
+public enum AssetError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No record of that type and name is stored on this device.
+    case noSuchRecord(AssetKey)
+    /// The record has no asset attached, here or in the cloud.
+    case noAsset(AssetKey)
+    /// The record type is not one of the engine's models with an asset.
+    case notCacheable(String)
+    /// No folder to keep the files in (see `SyncConfiguration.assetCacheRoot`).
+    case noCacheFolder(String)
+    /// A file could not be written, read or removed.
+    case fileSystem(AssetKey, String)
+    case store(String)
+
+    public var description: String {
+        switch self {
+        case .noSuchRecord(let key): "no \(key) is stored on this device"
+        case .noAsset(let key): "\(key) has no asset"
+        case .notCacheable(let type): "\(type) is not one of the engine's models with an asset"
+        case .noCacheFolder(let reason): "the asset cache has no folder: \(reason)"
+        case .fileSystem(let key, let reason): "the file of \(key) failed: \(reason)"
+        case .store(let message): "the local store failed: \(message)"
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Which asset: a record type and a record name. Both, always: a draft and its public projection
+/// share one recordName, and an asset named by the record name alone would land on whichever of
+/// the two was found first.
+public struct AssetKey: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var recordType: String
+    public var recordName: String
+
+    public init(recordType: String, recordName: String) {
+        self.recordType = recordType
+        self.recordName = recordName
+    }
+
+    public init<Model: CacheableModel>(_ type: Model.Type, recordName: String) {
+        self.init(recordType: type.recordType, recordName: recordName)
+    }
+
+    public var description: String { "\(recordType) '\(recordName)'" }
+
+    public static func < (lhs: AssetKey, rhs: AssetKey) -> Bool {
+        (lhs.recordType, lhs.recordName) < (rhs.recordType, rhs.recordName)
+    }
+}
+
+/// What the cache keeps about one asset.
+public struct AssetCacheEntry: Sendable, Hashable {
+    public var key: AssetKey
+    public var state: AssetCacheState
+    /// The file name suffix ("jpg"), as the record's marker says.
+    public var suffix: String
+    /// The contents' size: of the local file when the device has one, else the cloud's fingerprint.
+    public var byteSize: Int64
+    /// Pinned files are never evicted, and are downloaded as soon as the cloud has them.
+    public var isPinned: Bool
+    /// When the app last read the file: the least recently used are evicted first.
+    public var lastAccess: Date
+
+    public init(key: AssetKey, state: AssetCacheState, suffix: String, byteSize: Int64, isPinned: Bool = false, lastAccess: Date = Date(timeIntervalSince1970: 0)) {
+        self.key = key
+        self.state = state
+        self.suffix = suffix
+        self.byteSize = byteSize
+        self.isPinned = isPinned
+        self.lastAccess = lastAccess
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The asset cache on the file system: `<root>/<recordType>/<recordName>.<suffix>`. A write goes
+/// to `.<name>.<random>.partial` in the same folder and is renamed into place, which is atomic on
+/// one file system: a reader, or the next start after a crash, sees the old file or the new one,
+/// never half of one. Leftover partial files are removed by `removeUnfinishedWrites`.
+public struct AssetFileStore: AssetFileStoring {
+    public let root: URL
+
+    public init(root: URL) {
+        self.root = root.standardizedFileURL
+    }
+
+    static let partialSuffix = ".partial"
+
+    public func fileURL(for key: AssetKey, suffix: String) -> URL {
+        folder(for: key).appendingPathComponent(fileName(key, suffix: suffix))
+    }
+
+    public func write(_ data: Data, for key: AssetKey, suffix: String) throws -> Int64 {
+        let partial = try partialFile(for: key, suffix: suffix)
+        do {
+            try data.write(to: partial)
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+        try moveIntoPlace(partial, for: key, suffix: suffix)
+        return Int64(data.count)
+    }
+
+    public func importFile(at source: URL, for key: AssetKey, suffix: String) throws -> Int64 {
+        let partial = try stage(source, for: key, suffix: suffix)
+        try moveIntoPlace(partial, for: key, suffix: suffix)
+        return try size(of: fileURL(for: key, suffix: suffix))
+    }
+
+    /// Copies `source` to a partial file beside the asset's place; the first half of an import.
+    public func stage(_ source: URL, for key: AssetKey, suffix: String) throws -> URL {
+        let partial = try partialFile(for: key, suffix: suffix)
+        do {
+            try FileManager.default.copyItem(at: source, to: partial)
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+        return partial
+    }
+
+    /// Renames a partial file onto the asset's place, replacing what was there: the second half.
+    public func moveIntoPlace(_ partial: URL, for key: AssetKey, suffix: String) throws {
+        let target = fileURL(for: key, suffix: suffix)
+        guard rename(partial.path, target.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: partial)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path, NSLocalizedDescriptionKey: "cannot move the asset into place: \(reason)"])
+        }
+    }
+
+    public func fileExists(for key: AssetKey, suffix: String) -> Bool {
+        FileManager.default.fileExists(atPath: fileURL(for: key, suffix: suffix).path)
+    }
+
+    public func removeFile(for key: AssetKey, suffix: String) throws {
+        let url = fileURL(for: key, suffix: suffix)
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        try FileManager.default.removeItem(at: url)
+    }
+
+    public func removeUnfinishedWrites() throws {
+        let manager = FileManager.default
+        guard let folders = try? manager.contentsOfDirectory(at: root, includingPropertiesForKeys: nil) else { return }
+        for folder in folders {
+            for file in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? [] where file.hasSuffix(Self.partialSuffix) {
+                try manager.removeItem(at: folder.appendingPathComponent(file))
+            }
+        }
+    }
+
+    public func removeAll() throws {
+        guard FileManager.default.fileExists(atPath: root.path) else { return }
+        for item in try FileManager.default.contentsOfDirectory(at: root, includingPropertiesForKeys: nil) {
+            try FileManager.default.removeItem(at: item)
+        }
+    }
+
+    // MARK: - Names
+
+    private func folder(for key: AssetKey) -> URL {
+        root.appendingPathComponent(Self.safeComponent(key.recordType), isDirectory: true)
+    }
+
+    private func fileName(_ key: AssetKey, suffix: String) -> String {
+        let name = Self.safeComponent(key.recordName)
+        return suffix.isEmpty ? name : name + "." + Self.safeComponent(suffix)
+    }
+
+    private func partialFile(for key: AssetKey, suffix: String) throws -> URL {
+        let folder = folder(for: key)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent(".\(fileName(key, suffix: suffix)).\(UUID().uuidString)\(Self.partialSuffix)")
+    }
+
+    /// A name safe as one path component anywhere: letters, digits, `-` and `_` as they are,
+    /// anything else percent-encoded (record names are the app's own and may hold `/` or `.`).
+    static func safeComponent(_ name: String) -> String {
+        var safe = ""
+        for byte in name.utf8 {
+            let scalar = Unicode.Scalar(byte)
+            if scalar.isASCIILetter || scalar.isASCIIDigit || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") {
+                safe.unicodeScalars.append(scalar)
+            } else {
+                safe += String(format: "%%%02X", byte)
+            }
+        }
+        return safe.isEmpty ? "%" : safe
+    }
+
+    private func size(of url: URL) throws -> Int64 {
+        (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
+    }
+}
+
+/// Where the asset cache lives by default: a folder the system keeps, never a temporary one
+/// (the system empties those, and every cached file would vanish and download again).
+public enum AssetCacheLocation {
+    public struct NoDurableFolder: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// `Application Support/<app>/syncgen/Assets` on Apple platforms; elsewhere
+    /// `$XDG_DATA_HOME/<app>/syncgen/Assets`, or `~/.local/share/<app>/syncgen/Assets`. `<app>` is
+    /// the bundle identifier, else the process name, so two apps never share (or purge) one cache.
+    /// Throws rather than fall back to a temporary folder.
+    public static func defaultRoot(
+        appName: String = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        home: URL = FileManager.default.homeDirectoryForCurrentUser
+    ) throws(NoDurableFolder) -> URL {
+        let base: URL
+        #if canImport(Darwin)
+        guard let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first else {
+            throw NoDurableFolder(description: "this system has no Application Support folder; give the asset cache a root")
+        }
+        base = support
+        #else
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            base = URL(fileURLWithPath: data, isDirectory: true)
+        } else {
+            base = home.appendingPathComponent(".local/share", isDirectory: true)
+        }
+        #endif
+        let root = base.appendingPathComponent(AssetFileStore.safeComponent(appName), isDirectory: true)
+            .appendingPathComponent("syncgen/Assets", isDirectory: true).standardizedFileURL
+        if isTemporary(root) {
+            throw NoDurableFolder(description: "the default asset cache folder '\(root.path)' is in a temporary folder the system empties; give the asset cache a root")
+        }
+        return root
+    }
+
+    /// Whether `url` lies in a folder the system empties.
+    static func isTemporary(_ url: URL) -> Bool {
+        let path = url.standardizedFileURL.resolvingSymlinksInPath().path
+        let temporaryFolders = [FileManager.default.temporaryDirectory.path, "/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp"]
+            .map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path }
+        return temporaryFolders.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+    }
+}
