@@ -81,10 +81,7 @@ public actor SyncEngine {
 
     private func runPass() async throws(CloudError) {
         let assets = AssetCacheUseCase(context: context)
-        if !assetsRecovered {
-            try assets.recoverInterruptedTransfers()
-            assetsRecovered = true
-        }
+        try recoverInterruptedAssetTransfers()
         guard try await checkAccount() else { return }
         if !isSetUp {
             do {
@@ -145,6 +142,14 @@ public actor SyncEngine {
     }
 
     static let accountKey = "account.user"
+
+    /// Takes up the asset transfers the previous run left in flight, once per engine, before any
+    /// transfer of this run.
+    func recoverInterruptedAssetTransfers() throws(CloudError) {
+        guard !assetsRecovered else { return }
+        try AssetCacheUseCase(context: context).recoverInterruptedTransfers()
+        assetsRecovered = true
+    }
 
     private func forgetAccount() throws(CloudError) {
         try context.local { try context.store.purgeEverything() }
