@@ -102,10 +102,16 @@ struct AssetCacheUseCase {
 
     // MARK: - Pulled records
 
+    /// A pulled record was applied: if its model has an asset, take in the record's markers.
+    func recordArrived(_ record: SyncRecord) throws(CloudError) {
+        guard context.registry.cacheableType(forRecordType: record.recordType) != nil else { return }
+        try markersArrived(try? record.decodeAssetReference(), for: AssetKey(recordType: record.recordType, recordName: record.id.recordName))
+    }
+
     /// A record arrived with these markers: learn of a new asset (its suffix names the file on a
     /// device that never had it), or mark this device's copy stale when the fingerprint changed.
     /// Unchanged markers change nothing, so a repeated refresh transfers nothing.
-    func markersArrived(_ reference: AssetReference?, for key: AssetKey) throws(CloudError) {
+    private func markersArrived(_ reference: AssetReference?, for key: AssetKey) throws(CloudError) {
         let entry = try context.local { try store.assetEntry(key) }
         if let entry, entry.state.isAwaitingUpload { return }  // this device's new file wins until uploaded
         guard let reference else {
@@ -251,7 +257,7 @@ struct AssetCacheUseCase {
                     try fail(entry, CloudError(.unknownItem, "\(entry.key) has no asset contents in the cloud yet"))
                     continue
                 }
-                let suffix = record.decodedSuffix ?? entry.suffix
+                let suffix = (try? record.decodeAssetReference())?.suffix ?? entry.suffix
                 do {
                     entry.byteSize = try files.importFile(at: contents.fileURL, for: entry.key, suffix: suffix)
                 } catch {
@@ -336,13 +342,5 @@ struct AssetCacheUseCase {
         } catch {
             throw .store("\(error)")
         }
-    }
-}
-
-extension SyncRecord {
-    /// The asset's suffix marker, if the record carries it.
-    var decodedSuffix: String? {
-        if case .string(let suffix) = fields[RecordFieldNames.assetSuffix] { return suffix }
-        return nil
     }
 }

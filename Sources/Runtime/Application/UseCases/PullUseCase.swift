@@ -151,10 +151,7 @@ struct PullUseCase {
         for name in missing {
             state.missing[RecordID(recordName: name, zoneID: record.id.zoneID)] = scope
         }
-        if type is any CacheableModel.Type {
-            let markers = try? incoming.decodeAssetReference()
-            try AssetCacheUseCase(context: context).markersArrived(markers, for: AssetKey(recordType: record.recordType, recordName: record.id.recordName))
-        }
+        try AssetCacheUseCase(context: context).recordArrived(incoming)
     }
 
     private func removeLocally(_ id: RecordID, recordType: String, scope: DatabaseScope) throws(CloudError) {

@@ -91,10 +91,7 @@ struct ShareUseCase {
                     try context.store.setServerRecord(record)
                     _ = try context.store.applyPulled(record, as: type)
                 }
-                if type is any CacheableModel.Type {
-                    try AssetCacheUseCase(context: context).markersArrived(
-                        try? record.decodeAssetReference(), for: AssetKey(recordType: record.recordType, recordName: root))
-                }
+                try AssetCacheUseCase(context: context).recordArrived(record)
             }
         }
     }
