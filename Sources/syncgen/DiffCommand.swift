@@ -21,16 +21,12 @@ enum DiffCommand {
     static func summary(_ check: BaselineCheck, baseline: Baseline) -> String {
         let head = "baseline '\(baseline.name)'"
         if check.baseline.fileCount == 0 {
-            return "\(head) has no schema files there: every model is new (\(count(check.safeChanges.count, "safe change")))"
+            return "\(head) has no schema files there: every model is new (\(counted(check.safeChanges.count, "safe change")))"
         }
         guard check.diff != nil else {
             let which = check.new.schema == nil ? "the new schema" : "the baseline"
             return "\(head): \(which) has errors; nothing compared"
         }
-        return "\(head): \(count(check.breakingChangeCount, "breaking change")), \(count(check.safeChanges.count, "safe change"))"
-    }
-
-    private static func count(_ number: Int, _ noun: String) -> String {
-        "\(number) \(noun)\(number == 1 ? "" : "s")"
+        return "\(head): \(counted(check.breakingChangeCount, "breaking change")), \(counted(check.safeChanges.count, "safe change"))"
     }
 }

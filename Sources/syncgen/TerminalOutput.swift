@@ -15,3 +15,8 @@ struct StandardStreams: TerminalOutput {
         handle.write(Data(text.utf8))
     }
 }
+
+/// "1 file", "3 files": how summaries count things.
+func counted(_ number: Int, _ noun: String) -> String {
+    "\(number) \(noun)\(number == 1 ? "" : "s")"
+}

@@ -31,10 +31,9 @@ enum ValidateCommand {
 
     /// "syncgen: valid: 3 files, 12 models: 2 errors, 1 warning"
     static func summary(_ result: SchemaPipeline.Result) -> String {
-        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
         let errors = result.diagnostics.filter { $0.severity == .error }.count
         let warnings = result.diagnostics.filter { $0.severity == .warning }.count
         let verdict = errors == 0 ? "valid" : "invalid"
-        return "syncgen: \(verdict): \(count(result.fileCount, "file")), \(count(result.modelCount, "model")): \(count(errors, "error")), \(count(warnings, "warning"))"
+        return "syncgen: \(verdict): \(counted(result.fileCount, "file")), \(counted(result.modelCount, "model")): \(counted(errors, "error")), \(counted(warnings, "warning"))"
     }
 }

@@ -112,11 +112,10 @@ public enum CloudKitSchemaExport {
     // MARK: - Names
 
     /// A name as the schema language reads it: quoted when it is one of the language's words or
-    /// holds anything but letters, digits and underscores (`"___recordID"`, `"cloudkit.share"`).
+    /// not a plain CloudKit name (`"___recordID"`, `"cloudkit.share"`).
     static func identifier(_ name: String) -> String {
-        let isPlain = name.first.map { $0.isASCII && $0.isLetter } == true
-            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
-        return isPlain && !reservedWords.contains(name.uppercased()) ? name : "\"\(name)\""
+        let isPlain = CloudKitNaming.problem(with: name) == nil && !reservedWords.contains(name.uppercased())
+        return isPlain ? name : "\"\(name)\""
     }
 
     /// The words of CloudKit's schema language (matched case-insensitively).
