@@ -2,20 +2,10 @@ import Foundation
 import Testing
 
 /// Runs git in `folder` for a test's repository; a failure fails the test.
-@discardableResult
-private func git(_ arguments: [String], in folder: URL) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["git", "-c", "user.name=syncgen tests", "-c", "user.email=tests@syncgen.invalid", "-c", "commit.gpgsign=false"] + arguments
-    process.currentDirectoryURL = folder
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = Pipe()
-    try process.run()
-    let printed = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "git \(arguments.joined(separator: " ")) failed")
-    return String(decoding: printed, as: UTF8.self)
+private func git(_ arguments: [String], in folder: URL) throws {
+    let identity = ["-c", "user.name=syncgen tests", "-c", "user.email=tests@syncgen.invalid", "-c", "commit.gpgsign=false"]
+    let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["git"] + identity + arguments, in: folder)
+    try #require(result.status == 0, "git \(arguments.joined(separator: " ")) failed: \(result.standardError)")
 }
 
 @Suite("syncgen diff, validate --baseline and export, as CI runs them")

@@ -3,14 +3,6 @@ import Testing
 import SyncGenerator
 import SyncRuntime
 
-/// Reads every `*.yaml` schema file of a repository folder, named by its repository path.
-private func schemaSources(_ folder: String) throws -> [SchemaSource] {
-    let url = repositoryRoot.appendingPathComponent(folder)
-    return try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".yaml") }.sorted().map { name in
-        SchemaSource(path: "\(folder)/\(name)", bytes: Array(try Data(contentsOf: url.appendingPathComponent(name))))
-    }
-}
-
 private func schema(_ sources: [SchemaSource]) throws -> Schema {
     let result = SchemaPipeline().validate(sources)
     return try #require(result.schema, "\(result.rendered)")

@@ -26,14 +26,8 @@ struct GoldenFileTests {
     ]
 
     static func generate(_ golden: Golden) throws -> [GeneratedFile] {
-        let url = repositoryRoot.appendingPathComponent(golden.schemaFolder)
-        var sources: [SchemaSource] = []
-        var files: [CodeGenerator.SchemaFile] = []
-        for name in try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() where name.hasSuffix(".yaml") {
-            let path = "\(golden.schemaFolder)/\(name)"
-            sources.append(SchemaSource(path: path, bytes: Array(try Data(contentsOf: url.appendingPathComponent(name)))))
-            files.append(CodeGenerator.SchemaFile(path: path, relativePath: name))
-        }
+        let sources = try schemaSources(golden.schemaFolder)
+        let files = sources.map { CodeGenerator.SchemaFile(path: $0.path, relativePath: URL(fileURLWithPath: $0.path).lastPathComponent) }
         let result = SchemaPipeline().validate(sources)
         let schema = try #require(result.schema, "\(result.rendered)")
         return try CodeGenerator(accessLevel: golden.access).generate(schema, files: files)

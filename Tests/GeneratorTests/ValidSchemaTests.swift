@@ -126,10 +126,7 @@ struct ValidSchemaTests {
     }
 
     @Test func exampleSchemasValidateClean() throws {
-        let folder = repositoryRoot.appendingPathComponent("Examples/Notes/Sources/NotesDemo/Schema")
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".yaml") }
-        let sources = try names.map { SchemaSource(path: $0, bytes: Array(try Data(contentsOf: folder.appendingPathComponent($0)))) }
-        let result = SchemaPipeline().validate(sources)
+        let result = SchemaPipeline().validate(try schemaSources("Examples/Notes/Sources/NotesDemo/Schema"))
         #expect(result.diagnostics.isEmpty, "\(result.rendered)")
         #expect(result.schema?.models.count == 5)
     }

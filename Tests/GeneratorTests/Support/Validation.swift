@@ -41,10 +41,16 @@ extension SchemaPipeline.Result {
 let repositoryRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-func fixtureSources(_ folder: String) throws -> [SchemaSource] {
-    let url = repositoryRoot.appendingPathComponent("Tests/GeneratorTests/Fixtures").appendingPathComponent(folder)
+/// Every `*.yaml` file of a repository folder, named by its path below `namedBelow` (the
+/// repository root by default).
+func schemaSources(_ folder: String, namedBelow base: String = "") throws -> [SchemaSource] {
+    let url = repositoryRoot.appendingPathComponent(base).appendingPathComponent(folder)
     let names = try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".yaml") }.sorted()
     return try names.map { name in
         SchemaSource(path: "\(folder)/\(name)", bytes: Array(try Data(contentsOf: url.appendingPathComponent(name))))
     }
+}
+
+func fixtureSources(_ folder: String) throws -> [SchemaSource] {
+    try schemaSources(folder, namedBelow: "Tests/GeneratorTests/Fixtures")
 }
