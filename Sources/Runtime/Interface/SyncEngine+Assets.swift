@@ -56,7 +56,7 @@ extension SyncEngine {
     /// Runs the cache's transfers now (uploads, requested downloads, eviction) without a whole
     /// pass; every pass runs them too.
     public func transferAssets() async throws(CloudError) {
-        try recoverInterruptedAssetTransfers()
-        try await AssetCacheUseCase(context: context).transfer()
+        try recoverOnce()
+        try await AssetCacheUseCase(context: context).transfer(as: try storeAccount())
     }
 }

@@ -66,7 +66,7 @@ extension SyncEngine {
         if root.resolvedScope == .shared {
             try await leaveShare(root)
         } else {
-            try context.local { try context.store.write(author: .app) { try $0.delete(root) } }
+            try context.appWrite { try $0.delete(root) }
         }
     }
 
@@ -76,6 +76,5 @@ extension SyncEngine {
         let pending = try shares.pendingAcceptances()
         guard !pending.isEmpty else { return }
         for metadata in pending { try await shares.accept(metadata) }
-        try shares.forgetPending()
     }
 }

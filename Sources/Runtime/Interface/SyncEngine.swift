@@ -4,20 +4,28 @@ import Foundation
 /// given at construction (the schema's models, the store, the cloud, the clock, the
 /// configuration) and never changes afterwards.
 ///
-/// A pass is: setup (once), account check, pull, push. Passes never overlap. `start()` runs them
-/// by themselves: after app writes settle (debounced), on cloud notifications, and again after
-/// retryable failures, waiting on the engine's clock. Status comes as structured events.
+/// A pass is: account check, setup (once per account), pull, push, asset transfers. Passes never
+/// overlap: a pass asked for while one runs follows it, and any number of such requests make
+/// exactly one more pass. `start()` runs passes by itself: after app writes settle (debounced),
+/// on cloud notifications, and again after failures a retry can fix, waiting on the engine's
+/// clock. Status comes as structured events.
 public actor SyncEngine {
     nonisolated let context: SyncContext
-    private var isSetUp = false
-    /// Whether transfers the previous run left in flight have been taken up.
-    private var assetsRecovered = false
-    private var isSyncing = false
-    /// Bumped when the account changes: a pull begun under another account is discarded.
-    private var accountGeneration = 0
-    private var networkAttempts = 0
+    /// The account setup last succeeded for: a new account is set up again.
+    private var setUpFor: String?
+    /// Whether the previous run's interrupted transfers have been taken up.
+    private var recovered = false
+    /// Passes failed in a row: how long the next retry waits.
+    private var failuresInARow = 0
     private var background: [Task<Void, Never>] = []
     private var scheduledPass: Task<Void, Never>?
+
+    /// Whether a pass is running (or about to).
+    private var passInFlight = false
+    /// Whether another pass is asked for: the driver runs one more while it is set.
+    private var passRequested = false
+    /// Callers of `sync()` waiting for the next pass to end.
+    private var waiting: [CheckedContinuation<PassResult, Never>] = []
 
     public init(
         store: any LocalStorePort, cloud: any CloudGateway, schema: any SyncSchemaDefinition.Type,
@@ -48,6 +56,10 @@ public actor SyncEngine {
         }
     }
 
+    /// The configuration the engine was built with. It cannot change: a configuration changed
+    /// after start would be silently ignored.
+    public nonisolated var configuration: SyncConfiguration { context.configuration }
+
     /// The engine's events. Subscribe at any time: a late subscriber first gets the latest event.
     public nonisolated func events() -> AsyncStream<SyncEvent> {
         context.events.stream()
@@ -56,21 +68,45 @@ public actor SyncEngine {
     /// How one pass ended.
     public enum PassResult: Sendable, Equatable {
         case completed
-        /// Another pass was running: this one did nothing.
-        case skipped
         case failed(CloudError, RecoveryAction)
     }
 
-    /// Runs one pass now, and returns how it ended. A retryable failure also schedules the next
-    /// pass (when the engine runs in the background).
+    // MARK: - Passes
+
+    /// Runs a pass and returns how it ended. While a pass runs, the call waits for the one that
+    /// follows it (every caller meanwhile shares that one). A failure a retry can fix also
+    /// schedules the next pass, when the engine runs in the background.
     @discardableResult
     public func sync() async -> PassResult {
-        guard !isSyncing else { return .skipped }
-        isSyncing = true
-        defer { isSyncing = false }
+        await withCheckedContinuation { continuation in
+            waiting.append(continuation)
+            requestPass()
+        }
+    }
+
+    /// Asks for a pass: one starts now, or exactly one more follows the pass that runs now.
+    private func requestPass() {
+        passRequested = true
+        guard !passInFlight else { return }
+        passInFlight = true
+        Task { await self.drivePasses() }
+    }
+
+    private func drivePasses() async {
+        while passRequested {
+            passRequested = false
+            let callers = waiting
+            waiting = []
+            let result = await onePass()
+            for caller in callers { caller.resume(returning: result) }
+        }
+        passInFlight = false
+    }
+
+    private func onePass() async -> PassResult {
         do {
             try await runPass()
-            networkAttempts = 0
+            failuresInARow = 0
             return .completed
         } catch {
             let action = RecoveryPolicy.action(for: error)
@@ -80,106 +116,93 @@ public actor SyncEngine {
     }
 
     private func runPass() async throws(CloudError) {
-        let assets = AssetCacheUseCase(context: context)
-        try recoverInterruptedAssetTransfers()
-        guard try await checkAccount() else { return }
-        if !isSetUp {
-            do {
-                try await SetupUseCase(context: context).execute()
-            } catch {
-                // No pull or push before setup succeeds: that would only pile up failing requests.
-                context.events.publish(.setupFailed(error))
-                throw error
+        try recoverOnce()
+        let account: PassAccount
+        switch try await AccountUseCase(context: context).check() {
+        case .signedIn(let user):
+            account = PassAccount(user: user, gateway: context.gateway)
+        case .unavailable(let status):
+            // Public catalogs need no account.
+            _ = try await PullUseCase(context: context, account: PassAccount(user: nil, gateway: context.gateway)).execute()
+            if status == .temporarilyUnavailable {
+                throw CloudError(.accountTemporarilyUnavailable, "the iCloud account is temporarily unavailable")
             }
-            isSetUp = true
-            context.events.publish(.setupCompleted)
-            if context.configuration.uploadEverythingOnSetup {
-                let outcome = try await PushUseCase(context: context).uploadEverything()
-                if let failure = outcome.failures.values.first { throw failure }
-            }
+            return
+        }
+        if setUpFor != account.user {
+            try await setUp(account)
         }
         try await completePendingAcceptances()
-        let generation = accountGeneration
-        let pull = PullUseCase(context: context) { [weak self] in
-            guard let self else { return false }
-            return await self.accountGeneration == generation
-        }
-        let push = PushUseCase(context: context)
-        for zone in try await pull.execute() {
+        let push = PushUseCase(context: context, account: account)
+        let pulled = try await PullUseCase(context: context, account: account).execute()
+        for zone in pulled.zonesToRebuild {
+            try await account.verify()
             try await context.gateway.saveZones([zone])
-            let again = try await push.uploadEverything(onlyZone: zone)
-            if let failure = again.failures.values.first { throw failure }
+            try Self.throwFirstFailure(of: try await push.reupload(zone))
         }
-        let outcome = try await push.execute()
-        if let failure = outcome.failures.values.first {
-            throw failure
-        }
+        try Self.throwFirstFailure(of: try await push.execute())
         // After the push: an asset's record is in the cloud before its contents are uploaded.
-        try await assets.transfer()
+        try await AssetCacheUseCase(context: context).transfer(as: account)
     }
 
-    /// The account must be usable, and the same as last time. When the account signs out or
-    /// another signs in, the previous account's local data is removed before anything else
-    /// happens: it is never shown to, or uploaded into, another account.
-    private func checkAccount() async throws(CloudError) -> Bool {
-        let status = try await context.gateway.accountStatus()
-        let known = try context.local { try context.store.state(Self.accountKey) }
-        guard status == .available else {
-            if status == .noAccount, known != nil {
-                try forgetAccount()
-            }
-            context.events.publish(.accountUnavailable(status))
-            return false
+    private func setUp(_ account: PassAccount) async throws(CloudError) {
+        do {
+            try await SetupUseCase(context: context).execute()
+        } catch {
+            // No pull or push before setup succeeds: that would only pile up failing requests.
+            context.events.publish(.setupFailed(error))
+            throw error
         }
-        let user = try await context.gateway.userRecordName()
-        if let known, known != user {
-            try forgetAccount()
+        setUpFor = account.user
+        context.events.publish(.setupCompleted)
+        if context.configuration.uploadEverythingOnSetup {
+            try Self.throwFirstFailure(of: try await PushUseCase(context: context, account: account).uploadEverything())
         }
-        if known != user {
-            try context.local { try context.store.setState(Self.accountKey, user) }
-        }
-        return true
     }
 
-    static let accountKey = "account.user"
+    private static func throwFirstFailure(of outcome: PushUseCase.Outcome) throws(CloudError) {
+        if let failure = outcome.failures.sorted(by: { $0.key.description < $1.key.description }).first?.value { throw failure }
+    }
 
-    /// Takes up the asset transfers the previous run left in flight, once per engine, before any
-    /// transfer of this run.
-    func recoverInterruptedAssetTransfers() throws(CloudError) {
-        guard !assetsRecovered else { return }
+    /// Takes up what the previous run left in flight (asset transfers, files a restore had not
+    /// moved back), once per engine, before any transfer of this run.
+    func recoverOnce() throws(CloudError) {
+        guard !recovered else { return }
+        try AccountUseCase(context: context).recoverParkedFiles()
         try AssetCacheUseCase(context: context).recoverInterruptedTransfers()
-        assetsRecovered = true
+        recovered = true
     }
 
-    private func forgetAccount() throws(CloudError) {
-        try context.local { try context.store.purgeEverything() }
-        if case .success(let files) = context.assetFiles {
-            try context.local { try files.removeAll() }
-        }
-        accountGeneration += 1
-        isSetUp = false
-        context.events.publish(.accountChanged)
+    /// The account a call made outside a pass acts for: the one the store's data belongs to (nil
+    /// before any account synced here), checked against the device's before each request.
+    func storeAccount() throws(CloudError) -> PassAccount {
+        PassAccount(user: try context.local { try $0.state(SyncStateKeys.account) }, gateway: context.gateway)
+    }
+
+    /// `storeAccount()`, for calls that need one.
+    func signedInAccount() throws(CloudError) -> PassAccount {
+        let account = try storeAccount()
+        guard account.isSignedIn else { throw CloudError(.notAuthenticated, "no account has synced on this device yet") }
+        return account
     }
 
     // MARK: - Recovery
 
-    /// Carries out what the policy decided for a failed pass.
+    /// Carries out what the policy decided for a failed pass: a retry after the wait the policy
+    /// gives (never at once twice in a row), or none when only a change can help.
     private func handle(_ error: CloudError, _ action: RecoveryAction) {
-        switch action {
-        case .retry(let seconds):
-            context.events.publish(.retryScheduled(after: seconds, reason: error.code))
-            schedulePass(after: seconds)
-        case .waitForNetwork:
-            // Re-armed every time, with backoff: sync never stops for good.
-            let wait = RecoveryPolicy.networkBackoff(attempt: networkAttempts)
-            networkAttempts += 1
-            context.events.publish(.waitingForNetwork(retryAfter: wait))
-            schedulePass(after: wait)
-        case .resetToken, .recreateZone, .retryWithBatch, .splitBatch, .mergeAndRetry, .uploadParentFirst:
-            schedulePass(after: 0)
-        default:
+        let delay = RecoveryPolicy.retryDelay(after: action, failuresBefore: failuresInARow)
+        failuresInARow += 1
+        guard let delay else {
             context.events.publish(.error(error))
+            return
         }
+        if action == .waitForNetwork {
+            context.events.publish(.waitingForNetwork(retryAfter: delay))
+        } else {
+            context.events.publish(.retryScheduled(after: delay, reason: error.code))
+        }
+        schedulePass(after: delay)
     }
 
     private func schedulePass(after seconds: TimeInterval) {
@@ -189,7 +212,7 @@ public actor SyncEngine {
         let clock = context.clock
         scheduledPass = Task { [weak self] in
             do { try await clock.sleep(until: deadline) } catch { return }
-            await self?.sync()
+            await self?.requestPass()
         }
     }
 
@@ -205,16 +228,16 @@ public actor SyncEngine {
         background.append(Task { [weak self] in
             for await _ in localChanges {
                 do { try await clock.sleep(until: clock.now + debounce) } catch { return }
-                await self?.sync()
+                await self?.requestPass()
             }
         })
         let notifications = context.gateway.notifications()
         background.append(Task { [weak self] in
             for await _ in notifications {
-                await self?.sync()
+                await self?.requestPass()
             }
         })
-        background.append(Task { [weak self] in await self?.sync() })
+        requestPass()
     }
 
     public func stop() {

@@ -2,10 +2,24 @@ import Foundation
 @testable import SyncRuntime
 
 /// A gateway that records every modify request on its way to the real one, so tests can see
-/// what the engine sent, in which order, in which database.
+/// what the engine sent, in which order, in which database, and lets a test step in: run code
+/// before a request goes out, or change what comes back (as CloudKit may answer where
+/// LocalCloud never does).
 final class RecordingGateway: CloudGateway, @unchecked Sendable {
     let wrapped: LocalCloudDevice
     private let log = Locked<[(scope: DatabaseScope, request: ModifyRequest)]>([])
+
+    /// Test hooks; each is used as long as it is set.
+    struct Hooks {
+        /// Runs before every request of the kind goes out.
+        var before: [CloudRequestKind: @Sendable () async -> Void] = [:]
+        /// Rewrites a modify request's results.
+        var modifyResult: (@Sendable (ModifyRequest, ModifyResult) -> ModifyResult)?
+        /// Rewrites a page of zone changes.
+        var zoneChanges: (@Sendable (ZoneChanges) -> ZoneChanges)?
+    }
+
+    let hooks = Locked(Hooks())
 
     init(_ wrapped: LocalCloudDevice) {
         self.wrapped = wrapped
@@ -13,31 +27,53 @@ final class RecordingGateway: CloudGateway, @unchecked Sendable {
 
     var modifies: [(scope: DatabaseScope, request: ModifyRequest)] { log.withLock { $0 } }
 
-    func accountStatus() async throws(CloudError) -> AccountStatus { try await wrapped.accountStatus() }
+    private func willSend(_ kind: CloudRequestKind) async {
+        if let hook = hooks.withLock({ $0.before[kind] }) { await hook() }
+    }
+
+    func accountStatus() async throws(CloudError) -> AccountStatus {
+        await willSend(.accountStatus)
+        return try await wrapped.accountStatus()
+    }
+
     func userRecordName() async throws(CloudError) -> String { try await wrapped.userRecordName() }
-    func saveZones(_ zones: [ZoneID]) async throws(CloudError) { try await wrapped.saveZones(zones) }
+
+    func saveZones(_ zones: [ZoneID]) async throws(CloudError) {
+        await willSend(.saveZones)
+        try await wrapped.saveZones(zones)
+    }
+
     func deleteZones(_ zones: [ZoneID]) async throws(CloudError) { try await wrapped.deleteZones(zones) }
 
     func modify(_ request: ModifyRequest, in scope: DatabaseScope) async throws(CloudError) -> ModifyResult {
+        await willSend(.modify)
         log.withLock { $0.append((scope, request)) }
-        return try await wrapped.modify(request, in: scope)
+        let result = try await wrapped.modify(request, in: scope)
+        return hooks.withLock { $0.modifyResult }.map { $0(request, result) } ?? result
     }
 
     func fetchRecords(_ ids: [RecordID], desiredKeys: [String]?, in scope: DatabaseScope) async throws(CloudError) -> [RecordID: Result<SyncRecord, CloudError>] {
-        try await wrapped.fetchRecords(ids, desiredKeys: desiredKeys, in: scope)
+        await willSend(.fetchRecords)
+        return try await wrapped.fetchRecords(ids, desiredKeys: desiredKeys, in: scope)
     }
 
     func fetchDatabaseChanges(in scope: DatabaseScope, since token: ChangeToken?) async throws(CloudError) -> DatabaseChanges {
-        try await wrapped.fetchDatabaseChanges(in: scope, since: token)
+        await willSend(.fetchDatabaseChanges)
+        return try await wrapped.fetchDatabaseChanges(in: scope, since: token)
     }
 
     func fetchZoneChanges(
         in zone: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int?, desiredKeys: [String]?
     ) async throws(CloudError) -> ZoneChanges {
-        try await wrapped.fetchZoneChanges(in: zone, scope: scope, since: token, resultsLimit: resultsLimit, desiredKeys: desiredKeys)
+        await willSend(.fetchZoneChanges)
+        let page = try await wrapped.fetchZoneChanges(in: zone, scope: scope, since: token, resultsLimit: resultsLimit, desiredKeys: desiredKeys)
+        return hooks.withLock { $0.zoneChanges }.map { $0(page) } ?? page
     }
 
-    func query(_ query: RecordQuery, in scope: DatabaseScope) async throws(CloudError) -> QueryPage { try await wrapped.query(query, in: scope) }
+    func query(_ query: RecordQuery, in scope: DatabaseScope) async throws(CloudError) -> QueryPage {
+        await willSend(.query)
+        return try await wrapped.query(query, in: scope)
+    }
 
     func fetchShares(_ ids: [RecordID], in scope: DatabaseScope) async throws(CloudError) -> [RecordID: Result<ShareRecord, CloudError>] {
         try await wrapped.fetchShares(ids, in: scope)

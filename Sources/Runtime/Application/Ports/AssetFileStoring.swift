@@ -15,6 +15,14 @@ public protocol AssetFileStoring: Sendable {
     func removeFile(for key: AssetKey, suffix: String) throws
     /// Removes the temporary files of writes that never finished (the app ended mid-write).
     func removeUnfinishedWrites() throws
-    /// Removes every file: the account changed.
+    /// Removes every file but parked ones: the account changed.
     func removeAll() throws
+
+    /// Moves an asset's file out of the cache, kept for `account` (an upload that account still
+    /// owes, parked when it signed out). Nothing happens when the file is not there.
+    func park(_ key: AssetKey, suffix: String, for account: String) throws
+    /// Moves a parked file back into its place.
+    func unpark(_ key: AssetKey, suffix: String, for account: String) throws
+    /// Removes the files parked for `account`.
+    func removeParked(for account: String) throws
 }

@@ -1,11 +1,27 @@
 import Foundation
 
-/// The local store as the sync engine sees it: models read and written as records by the
-/// engine's author, the history of the app's changes, and the engine's own bookkeeping.
-/// `SyncStore` implements it.
+/// The local store as the sync engine sees it. `SyncStore` implements it.
+///
+/// The engine reads and writes only inside `transaction`: what it commits together (a pulled page
+/// with its server versions and change token, a push's results, a merge and its ancestor) lands
+/// whole or not at all, and no write of the app interleaves with it. A crash between two
+/// transactions leaves the store as one of them left it; nothing is ever half-applied.
 public protocol LocalStorePort: Sendable {
-    /// Runs `body` in one transaction of the store, its writes stamped with `author`.
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    func transaction<T>(_ body: (any SyncStoreTransaction) throws -> T) throws -> T
+
+    /// Runs `body` in one transaction, its model writes stamped with `author` (the engine's
+    /// app-facing calls: publishing, deleting a shared root).
     func write<T>(author: StoreAuthor, _ body: (any ModelWriter) throws -> T) throws -> T
+
+    /// Fires after the app's writes (never the engine's own).
+    func changes() -> AsyncStream<Void>
+}
+
+/// One transaction of the local store, as the sync engine uses it. Valid only inside the
+/// `transaction` call that hands it out.
+public protocol SyncStoreTransaction: AnyObject {
+    // MARK: History
 
     /// Changes not made by the engine, after the committed history token, oldest first, at most
     /// `limit` history entries read, with the sequence number of the last entry read: the token to
@@ -14,8 +30,14 @@ public protocol LocalStorePort: Sendable {
     /// Whether any change not made by the engine waits after the committed token (a full check,
     /// never judged from the last entry alone).
     func hasUnpushedChanges() throws -> Bool
-    /// Commits the history token after a successful push, and prunes history nothing waits for.
+    /// Whether the app changed this record and the change is not in the cloud yet: it waits in
+    /// the history, or it was set aside. A pulled record is merged into such a model, never
+    /// written over it.
+    func hasLocalChange(recordType: String, recordName: String) throws -> Bool
+    /// Commits the history token after a push, and prunes history nothing waits for.
     func commitHistoryToken(_ sequence: Int64) throws
+
+    // MARK: Models
 
     /// A stored model, as the record it would upload (every field its type uploads), or nil.
     func uploadRecord(type: any SyncModel.Type, recordName: String, syncZoneName: String) throws -> SyncRecord?
@@ -28,10 +50,17 @@ public protocol LocalStorePort: Sendable {
     func setOwner(_ ownerName: String, type: any SyncModel.Type, recordName: String) throws
     /// Names of the stored models of a type whose owner is `ownerName` (nil: any owner).
     func recordNames(type: any SyncModel.Type, ownerName: String?) throws -> [String]
-    /// Whether any model of any type is stored under this record name.
+    /// Whether a model of this type is stored under this record name.
+    func isStored(type: any SyncModel.Type, recordName: String) throws -> Bool
+    /// Whether any model of any type is stored under this record name (a reference's target).
     func isStored(recordName: String) throws -> Bool
     /// The stored parent and owner of a model.
     func parentAndOwner(type: any SyncModel.Type, recordName: String) throws -> (parent: String?, owner: String)?
+    /// Records the app changed again as changes to push: a save of the model as it is, or its
+    /// deletion when it is no longer stored (`ownerName` routes it).
+    func requeue(recordType: String, recordName: String, ownerName: String) throws
+
+    // MARK: Server records
 
     /// The last server record known for a record ID (change tag and fields: a merge's ancestor).
     func serverRecord(_ id: RecordID) throws -> SyncRecord?
@@ -40,9 +69,41 @@ public protocol LocalStorePort: Sendable {
     /// IDs of every server record known in a zone.
     func serverRecordIDs(inZone zone: ZoneID) throws -> [RecordID]
 
+    // MARK: Changes set aside
+
+    /// Sets a change aside (replacing an earlier one for the same record).
+    func setAside(_ change: FailedChange) throws
+    /// Every change set aside, by record type and name.
+    func failedChanges() throws -> [FailedChange]
+    func failedChange(recordType: String, recordName: String) throws -> FailedChange?
+    func removeFailedChange(recordType: String, recordName: String) throws
+
+    // MARK: Accounts
+
+    /// Moves every unpushed change (waiting or set aside) of the signed-in account out of reach,
+    /// with the model as it is, the last server version it was based on and a file still to
+    /// upload; then removes every model and every piece of sync state. Returns the entries of
+    /// the files parked with them (their files are the caller's to move).
+    func parkAndPurge(account: String) throws -> (count: Int, assets: [AssetCacheEntry])
+    /// Puts an account's parked changes back as changes to push. Returns how many, and the asset
+    /// entries whose files are to be moved back.
+    func restoreParked(account: String) throws -> (count: Int, assets: [AssetCacheEntry])
+    /// Accounts with parked changes, and how many.
+    func parkedChanges() throws -> [ParkedChanges]
+    /// Forgets an account's parked changes; returns the asset entries whose files are to go.
+    func discardParked(account: String) throws -> [AssetCacheEntry]
+    /// Removes every model and every piece of sync state (parked changes stay).
+    func purgeEverything() throws
+
+    // MARK: Engine state
+
     /// The engine's small state: change tokens, the signed-in user, pending share acceptances.
     func state(_ key: String) throws -> String?
     func setState(_ key: String, _ value: String?) throws
+    /// Keys of the engine's state that start with `prefix`.
+    func stateKeys(prefix: String) throws -> [String]
+
+    // MARK: Asset cache
 
     /// The asset cache's entries: one per record that has an asset this device knows of.
     func assetEntry(_ key: AssetKey) throws -> AssetCacheEntry?
@@ -53,15 +114,9 @@ public protocol LocalStorePort: Sendable {
     func orphanedAssetEntries() throws -> [AssetCacheEntry]
     func removeAssetEntry(_ key: AssetKey) throws
     /// Sets a stored model's asset markers, as the app (so they are pushed), and writes its asset
-    /// entry, in one transaction: the markers the model uploads and the file the cache holds never
-    /// disagree. False when no such model is stored.
+    /// entry: the markers the model uploads and the file the cache holds never disagree. False
+    /// when no such model is stored.
     func attachAsset<Model: CacheableModel>(_ reference: AssetReference, entry: AssetCacheEntry, to type: Model.Type, recordName: String) throws -> Bool
-
-    /// Removes every model and every piece of sync state: the account changed.
-    func purgeEverything() throws
-
-    /// Fires after the app's writes (never the engine's own).
-    func changes() -> AsyncStream<Void>
 }
 
 /// Typed writes inside one local-store transaction.

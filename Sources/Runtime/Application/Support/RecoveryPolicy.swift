@@ -1,7 +1,12 @@
 import Foundation
 
-/// Decides, for every CloudKit error, what to do: a pure function, so the same error always gets
+/// Decides, for every CloudKit error, what to do: pure functions, so the same error always gets
 /// the same answer and every code has a decision (an unclassified error would retry forever).
+///
+/// Two decisions: `action(for:)` for an error that ended a whole request or pass, and
+/// `itemAction(for:)` for one record's error inside a modify request. How soon a failed pass is
+/// tried again is `retryDelay`: never sooner than the server asks, never at once twice in a row,
+/// and never for an error a retry cannot fix.
 public enum RecoveryPolicy {
     public static func action(for error: CloudError) -> RecoveryAction {
         switch error.code {
@@ -40,11 +45,49 @@ public enum RecoveryPolicy {
         }
     }
 
+    /// What one record's error in a modify request means for that record. A record CloudKit will
+    /// never take as it is (a name it rejects, more than a record may hold, a parent that is not
+    /// there, a write this user may not make) is set aside; what a later attempt can fix keeps
+    /// the change waiting, as `action(for:)` says.
+    public static func itemAction(for error: CloudError) -> RecoveryAction {
+        switch error.code {
+        case .invalidArguments, .limitExceeded, .referenceViolation:
+            return .setAside
+        default:
+            return action(for: error)
+        }
+    }
+
     /// The wait when the server asks for one without saying how long.
     public static let defaultRetryAfter: TimeInterval = 5
 
     /// Backoff while waiting for the network: 10 s, doubling, at most 120 s.
     public static func networkBackoff(attempt: Int) -> TimeInterval {
         min(120, 10 * pow(2, Double(max(0, attempt))))
+    }
+
+    /// How long after a failed pass the next one starts by itself, given how many passes failed
+    /// in a row before this one (0 for the first failure); nil when no retry can help until
+    /// something changes (the app writes, the cloud notifies, the app asks).
+    ///
+    /// The server's `retryAfter` is waited out in full. Errors a retry may fix without a change
+    /// (a lost reply, a merge, a zone rebuilt, a token reset) are retried at once the first time
+    /// and then after 1 s, 2 s, 4 s... at most 5 minutes: never a storm.
+    public static func retryDelay(after action: RecoveryAction, failuresBefore: Int) -> TimeInterval? {
+        switch action {
+        case .retry(let seconds):
+            return max(seconds, backoff(failuresBefore))
+        case .waitForNetwork:
+            return networkBackoff(attempt: failuresBefore)
+        case .resetToken, .recreateZone, .retryWithBatch, .mergeAndRetry, .uploadParentFirst, .splitBatch, .stopForAccount:
+            return backoff(failuresBefore)
+        case .treatAsDone, .skipItem, .setAside, .askBeforeReuploading, .tellUserQuotaExceeded, .report:
+            return nil
+        }
+    }
+
+    /// 0 s for the first failure, then 1 s doubling, at most 300 s.
+    static func backoff(_ failuresBefore: Int) -> TimeInterval {
+        failuresBefore == 0 ? 0 : min(300, pow(2, Double(min(failuresBefore - 1, 16))))
     }
 }

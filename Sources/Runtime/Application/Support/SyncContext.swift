@@ -66,8 +66,18 @@ struct SyncContext: Sendable {
         ZoneID.routing(scopes: scopes, ownerName: ownerName, syncZoneName: configuration.syncZoneName)
     }
 
-    /// Runs store code, reporting a store failure as the cloud error a caller can act on.
-    func local<T>(_ body: () throws -> T) throws(CloudError) -> T {
+    /// Runs `body` in one transaction of the local store.
+    func local<T>(_ body: (any SyncStoreTransaction) throws -> T) throws(CloudError) -> T {
+        try Self.reportingStoreFailures { try store.transaction(body) }
+    }
+
+    /// Writes as the app (publishing, a participant deleting a shared root).
+    func appWrite<T>(_ body: (any ModelWriter) throws -> T) throws(CloudError) -> T {
+        try Self.reportingStoreFailures { try store.write(author: .app, body) }
+    }
+
+    /// A local store failure, as the cloud error a caller can act on.
+    private static func reportingStoreFailures<T>(_ body: () throws -> T) throws(CloudError) -> T {
         do {
             return try body()
         } catch let error as CloudError {

@@ -11,8 +11,6 @@ import Foundation
 struct AssetCacheUseCase {
     let context: SyncContext
 
-    private var store: any LocalStorePort { context.store }
-
     private func files() throws(AssetError) -> any AssetFileStoring {
         try context.assetFiles.get()
     }
@@ -24,7 +22,7 @@ struct AssetCacheUseCase {
     func attach<Model: CacheableModel>(_ data: Data, suffix: String, to type: Model.Type, recordName: String, pinned: Bool) throws(AssetError) {
         let key = AssetKey(type, recordName: recordName)
         let files = try files()
-        let previous = try local { try store.assetEntry(key) }
+        let previous = try local { try $0.assetEntry(key) }
         let size: Int64
         do {
             size = try files.write(data, for: key, suffix: suffix)
@@ -34,7 +32,7 @@ struct AssetCacheUseCase {
         let entry = AssetCacheEntry(
             key: key, state: .local, suffix: suffix, byteSize: size,
             isPinned: pinned || previous?.isPinned == true, lastAccess: context.clock.now)
-        let attached = try local { try store.attachAsset(AssetReference(suffix: suffix, byteSize: size), entry: entry, to: type, recordName: recordName) }
+        let attached = try local { try $0.attachAsset(AssetReference(suffix: suffix, byteSize: size), entry: entry, to: type, recordName: recordName) }
         guard attached else {
             try? files.removeFile(for: key, suffix: suffix)
             throw .noSuchRecord(key)
@@ -48,41 +46,41 @@ struct AssetCacheUseCase {
     /// The asset's file on this device, or nil when it is not here (request a download). Reading
     /// counts as a use: the least recently used files are evicted first.
     func fileURL(for key: AssetKey) throws(AssetError) -> URL? {
-        guard var entry = try local({ try store.assetEntry(key) }), entry.state.hasLocalFile, entry.state != .unload else { return nil }
+        guard var entry = try local({ try $0.assetEntry(key) }), entry.state.hasLocalFile, entry.state != .unload else { return nil }
         let files = try files()
         guard files.fileExists(for: key, suffix: entry.suffix) else {
             // Removed behind the cache's back: the cloud's copy can still come back.
             if entry.state == .cached {
                 entry.state = .remote
-                try local { try store.setAssetEntry(entry) }
+                try local { try $0.setAssetEntry(entry) }
                 announce(entry)
             }
             return nil
         }
         entry.lastAccess = context.clock.now
-        try local { try store.setAssetEntry(entry) }
+        try local { try $0.setAssetEntry(entry) }
         return files.fileURL(for: key, suffix: entry.suffix)
     }
 
     /// Asks for the asset's contents; the next pass downloads them. `pin` keeps the file from
     /// eviction. Nothing happens when the file is already here.
     func requestDownload(_ key: AssetKey, pin: Bool) throws(AssetError) {
-        guard var entry = try local({ try store.assetEntry(key) }) else { throw .noAsset(key) }
+        guard var entry = try local({ try $0.assetEntry(key) }) else { throw .noAsset(key) }
         if pin { entry.isPinned = true }
         if let next = entry.state.after(.downloadRequested) { entry.state = next }
-        try local { try store.setAssetEntry(entry) }
+        try local { try $0.setAssetEntry(entry) }
         announce(entry)
     }
 
     /// Lets the asset be evicted again.
     func unpin(_ key: AssetKey) throws(AssetError) {
-        guard var entry = try local({ try store.assetEntry(key) }) else { throw .noAsset(key) }
+        guard var entry = try local({ try $0.assetEntry(key) }) else { throw .noAsset(key) }
         entry.isPinned = false
-        try local { try store.setAssetEntry(entry) }
+        try local { try $0.setAssetEntry(entry) }
     }
 
     func entry(_ key: AssetKey) throws(AssetError) -> AssetCacheEntry? {
-        try local { try store.assetEntry(key) }
+        try local { try $0.assetEntry(key) }
     }
 
     // MARK: - Start-up
@@ -91,36 +89,41 @@ struct AssetCacheUseCase {
     /// `download`, `unload` -> `remote`) and removes half-written files.
     func recoverInterruptedTransfers() throws(CloudError) {
         guard case .success(let files) = context.assetFiles else { return }
-        for var entry in try context.local({ try store.assetEntries(in: [.uploading, .downloading, .unload]) }) {
+        for var entry in try context.local({ try $0.assetEntries(in: [.uploading, .downloading, .unload]) }) {
             if entry.state == .unload { try? files.removeFile(for: entry.key, suffix: entry.suffix) }
             entry.state = entry.state.after(.interrupted) ?? entry.state
-            try context.local { try store.setAssetEntry(entry) }
+            try context.local { try $0.setAssetEntry(entry) }
             announce(entry)
         }
-        try context.local { try files.removeUnfinishedWrites() }
+        do {
+            try files.removeUnfinishedWrites()
+        } catch {
+            throw CloudError(.invalidArguments, "the asset cache's unfinished files could not be removed: \(error)")
+        }
     }
 
     // MARK: - Pulled records
 
-    /// A pulled record was applied: if its model has an asset, take in the record's markers.
-    func recordArrived(_ record: SyncRecord) throws(CloudError) {
+    /// A pulled record was applied: if its model has an asset, take in the record's markers, in
+    /// the transaction that applied it.
+    func recordArrived(_ record: SyncRecord, in store: any SyncStoreTransaction) throws {
         guard context.registry.cacheableType(forRecordType: record.recordType) != nil else { return }
-        try markersArrived(try? record.decodeAssetReference(), for: AssetKey(recordType: record.recordType, recordName: record.id.recordName))
+        try markersArrived(try? record.decodeAssetReference(), for: AssetKey(recordType: record.recordType, recordName: record.id.recordName), in: store)
     }
 
     /// A record arrived with these markers: learn of a new asset (its suffix names the file on a
     /// device that never had it), or mark this device's copy stale when the fingerprint changed.
     /// Unchanged markers change nothing, so a repeated refresh transfers nothing.
-    private func markersArrived(_ reference: AssetReference?, for key: AssetKey) throws(CloudError) {
-        let entry = try context.local { try store.assetEntry(key) }
+    private func markersArrived(_ reference: AssetReference?, for key: AssetKey, in store: any SyncStoreTransaction) throws {
+        let entry = try store.assetEntry(key)
         if let entry, entry.state.isAwaitingUpload { return }  // this device's new file wins until uploaded
         guard let reference else {
-            if let entry { try forget(entry) }
+            if let entry { try forget(entry, in: store) }
             return
         }
         guard var entry else {
             let learned = AssetCacheEntry(key: key, state: .remote, suffix: reference.suffix, byteSize: reference.byteSize, lastAccess: context.clock.now)
-            try context.local { try store.setAssetEntry(learned) }
+            try store.setAssetEntry(learned)
             announce(learned)
             return
         }
@@ -131,25 +134,21 @@ struct AssetCacheUseCase {
         entry.state = entry.state.after(.remoteChanged) ?? .remote
         entry.suffix = reference.suffix
         entry.byteSize = reference.byteSize
-        try context.local { try store.setAssetEntry(entry) }
+        try store.setAssetEntry(entry)
         announce(entry)
     }
 
     /// The record is gone (deleted here or in the cloud): so is its file.
-    func recordRemoved(_ key: AssetKey) throws(CloudError) {
-        if let entry = try context.local({ try store.assetEntry(key) }) { try forget(entry) }
-    }
-
-    private func forget(_ entry: AssetCacheEntry) throws(CloudError) {
+    private func forget(_ entry: AssetCacheEntry, in store: any SyncStoreTransaction) throws {
         if case .success(let files) = context.assetFiles { try? files.removeFile(for: entry.key, suffix: entry.suffix) }
-        try context.local { try store.removeAssetEntry(entry.key) }
+        try store.removeAssetEntry(entry.key)
     }
 
     /// Gives a projection the draft's file, so publishing uploads it to the public record too.
     /// The same contents (same size and suffix) are not copied or uploaded again.
     func copy(from draft: AssetKey, to projection: AssetKey) throws(AssetError) {
-        guard let source = try local({ try store.assetEntry(draft) }), source.state.hasLocalFile else { return }
-        let existing = try local { try store.assetEntry(projection) }
+        guard let source = try local({ try $0.assetEntry(draft) }), source.state.hasLocalFile else { return }
+        let existing = try local { try $0.assetEntry(projection) }
         if let existing, existing.suffix == source.suffix, existing.byteSize == source.byteSize, existing.state != .remote {
             return
         }
@@ -162,36 +161,39 @@ struct AssetCacheUseCase {
         }
         if let existing, existing.suffix != source.suffix { try? files.removeFile(for: projection, suffix: existing.suffix) }
         let entry = AssetCacheEntry(key: projection, state: .local, suffix: source.suffix, byteSize: size, isPinned: source.isPinned, lastAccess: context.clock.now)
-        try local { try store.setAssetEntry(entry) }
+        try local { try $0.setAssetEntry(entry) }
         announce(entry)
     }
 
     // MARK: - Transfers (each pass, after the push)
 
     /// Forgets the files of deleted records, uploads what is owed, downloads what is asked for,
-    /// then evicts down to the budget. A
-    /// failure of one asset falls back and is reported; a failure of the whole request (the
-    /// network) stops the transfers and fails the pass, to be retried with it.
-    func transfer() async throws(CloudError) {
+    /// then evicts down to the budget. A failure of one asset falls back and is reported; a
+    /// failure of the whole request (the network) stops the transfers and fails the pass, to be
+    /// retried with it. Each transfer is for `account`, checked again before it; with no account,
+    /// only the local steps run.
+    func transfer(as account: PassAccount) async throws(CloudError) {
         guard case .success(let files) = context.assetFiles else { return }
-        for entry in try context.local({ try store.orphanedAssetEntries() }) {
-            try forget(entry)
+        try context.local { store in
+            for entry in try store.orphanedAssetEntries() { try forget(entry, in: store) }
         }
-        try await upload(files)
-        try await download(files)
+        if account.isSignedIn {
+            try await upload(files, as: account)
+            try await download(files, as: account)
+        }
         try evict(files)
     }
 
-    private func upload(_ files: any AssetFileStoring) async throws(CloudError) {
-        for var entry in try context.local({ try store.assetEntries(in: [.local, .upload]) }) {
+    private func upload(_ files: any AssetFileStoring, as account: PassAccount) async throws(CloudError) {
+        for var entry in try context.local({ try $0.assetEntries(in: [.local, .upload]) }) {
             guard let place = try place(of: entry) else { continue }
             // Never before the record itself is in the cloud: the upload would meet `unknownItem`.
-            guard let server = try context.local({ try store.serverRecord(place.id) }) else { continue }
+            guard let server = try context.local({ try $0.serverRecord(place.id) }) else { continue }
             if entry.state == .local { try move(&entry, .recordPushed) }
             try move(&entry, .transferStarted)
             let contents = SyncAsset(fileURL: files.fileURL(for: entry.key, suffix: entry.suffix))
             do {
-                switch try await save(contents, of: entry, onto: server, in: place.scope) {
+                switch try await save(contents, of: entry, onto: server, in: place.scope, as: account) {
                 case .success: try finish(entry)
                 case .failure(let error): try fail(entry, error)
                 }
@@ -205,9 +207,10 @@ struct AssetCacheUseCase {
     /// Saves the record as the server has it with the asset's contents and markers set. When the
     /// server's record changed meanwhile, once more onto the version the conflict returned: only
     /// the asset's fields are this save's business.
-    private func save(_ contents: SyncAsset, of entry: AssetCacheEntry, onto server: SyncRecord, in scope: DatabaseScope) async throws(CloudError) -> Result<Void, CloudError> {
+    private func save(_ contents: SyncAsset, of entry: AssetCacheEntry, onto server: SyncRecord, in scope: DatabaseScope, as account: PassAccount) async throws(CloudError) -> Result<Void, CloudError> {
         var base = server
         for attempt in 0..<2 {
+            try await account.verify()
             var record = base
             record.fields[RecordFieldNames.assetData] = .asset(contents)
             record.fields[RecordFieldNames.assetSuffix] = .string(entry.suffix)
@@ -220,7 +223,7 @@ struct AssetCacheUseCase {
                 // (after a conflict), the model has not seen that version's changes yet, and the
                 // next push or pull merges them in against the version it knew.
                 if attempt == 0 {
-                    try context.local { try store.setServerRecord(saved) }
+                    try context.local { try $0.setServerRecord(saved) }
                 }
                 return .success(())
             case .failure(let error) where error.code == .serverRecordChanged && attempt == 0 && error.serverRecord != nil:
@@ -234,20 +237,21 @@ struct AssetCacheUseCase {
         return .failure(CloudError(.serverRecordChanged, "the record of \(entry.key) kept changing on the server"))
     }
 
-    private func download(_ files: any AssetFileStoring) async throws(CloudError) {
-        for var entry in try context.local({ try store.assetEntries(in: [.remote]) }) where entry.isPinned {
+    private func download(_ files: any AssetFileStoring, as account: PassAccount) async throws(CloudError) {
+        for var entry in try context.local({ try $0.assetEntries(in: [.remote]) }) where entry.isPinned {
             try move(&entry, .downloadRequested)
         }
-        for var entry in try context.local({ try store.assetEntries(in: [.download]) }) {
+        for var entry in try context.local({ try $0.assetEntries(in: [.download]) }) {
             guard let place = try place(of: entry) else { continue }
             try move(&entry, .transferStarted)
             let found: [RecordID: Result<SyncRecord, CloudError>]
             do {
                 found = try await context.gateway.fetchRecords([place.id], desiredKeys: RecordFieldNames.assetFields, in: place.scope)
+                try await account.verify()
             } catch {
                 // The request stands: the download is tried again with the next pass.
                 entry.state = .download
-                try context.local { try store.setAssetEntry(entry) }
+                try context.local { try $0.setAssetEntry(entry) }
                 announce(entry)
                 throw error
             }
@@ -278,7 +282,7 @@ struct AssetCacheUseCase {
 
     /// Least recently read first; never a pinned file or one the cloud does not have yet.
     private func evict(_ files: any AssetFileStoring) throws(CloudError) {
-        let entries = try context.local { try store.assetEntries(in: nil) }
+        let entries = try context.local { try $0.assetEntries(in: nil) }
         var total = entries.filter(\.state.hasLocalFile).reduce(Int64(0)) { $0 + $1.byteSize }
         guard total > context.configuration.assetCacheLimit else { return }
         let candidates = entries.filter { $0.state == .cached && !$0.isPinned }.sorted { ($0.lastAccess, $0.key) < ($1.lastAccess, $1.key) }
@@ -297,9 +301,9 @@ struct AssetCacheUseCase {
     /// owner. nil (and the entry forgotten) when the model is no longer stored.
     private func place(of entry: AssetCacheEntry) throws(CloudError) -> (id: RecordID, scope: DatabaseScope)? {
         guard let type = context.registry.cacheableType(forRecordType: entry.key.recordType),
-            let owner = try context.local({ try store.parentAndOwner(type: type, recordName: entry.key.recordName) })?.owner
+            let owner = try context.local({ try $0.parentAndOwner(type: type, recordName: entry.key.recordName) })?.owner
         else {
-            try forget(entry)
+            try context.local { try forget(entry, in: $0) }
             return nil
         }
         let zone = context.zone(scopes: type.syncScopes, ownerName: owner)
@@ -309,13 +313,13 @@ struct AssetCacheUseCase {
     private func move(_ entry: inout AssetCacheEntry, _ event: AssetCacheEvent) throws(CloudError) {
         guard let next = entry.state.after(event) else { return }
         entry.state = next
-        try context.local { try store.setAssetEntry(entry) }
+        try context.local { try $0.setAssetEntry(entry) }
         announce(entry)
     }
 
     /// A transfer ended well: `cached`, unless the app attached another file meanwhile.
     private func finish(_ transferred: AssetCacheEntry) throws(CloudError) {
-        guard var current = try context.local({ try store.assetEntry(transferred.key) }),
+        guard var current = try context.local({ try $0.assetEntry(transferred.key) }),
             current.state == transferred.state, current.suffix == transferred.suffix || transferred.state == .downloading
         else { return }
         current.suffix = transferred.suffix
@@ -326,7 +330,7 @@ struct AssetCacheUseCase {
 
     /// A transfer failed: back to `local` or `remote`, unless the app changed the asset meanwhile.
     private func fail(_ entry: AssetCacheEntry, _ error: CloudError) throws(CloudError) {
-        if var current = try context.local({ try store.assetEntry(entry.key) }), current.state == entry.state {
+        if var current = try context.local({ try $0.assetEntry(entry.key) }), current.state == entry.state {
             try move(&current, .transferFailed)
         }
         context.events.publish(.assetTransferFailed(entry.key, error))
@@ -336,9 +340,10 @@ struct AssetCacheUseCase {
         context.events.publish(.assetStateChanged(entry.key, entry.state))
     }
 
-    private func local<T>(_ body: () throws -> T) throws(AssetError) -> T {
+    /// One transaction of the store, a failure reported as an asset error.
+    private func local<T>(_ body: (any SyncStoreTransaction) throws -> T) throws(AssetError) -> T {
         do {
-            return try body()
+            return try context.store.transaction(body)
         } catch {
             throw .store("\(error)")
         }

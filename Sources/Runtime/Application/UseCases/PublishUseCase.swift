@@ -9,6 +9,8 @@ public enum PublishError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No such record to publish, unpublish, take down or relist.
     case notFound(recordType: String, recordName: String)
     case store(String)
+    /// The projection is a record CloudKit would refuse (too large, a name it rejects).
+    case refused(RecordRefusal)
     /// The projection was saved, but the draft's asset file could not be given to it.
     case asset(AssetError)
 
@@ -18,6 +20,7 @@ public enum PublishError: Error, Sendable, Hashable, CustomStringConvertible {
         case .projectionNotPublic(let type): "\(type) does not live in the public database"
         case .notFound(let type, let name): "no \(type) named \(name)"
         case .store(let message): "the local store failed: \(message)"
+        case .refused(let refusal): "\(refusal)"
         case .asset(let error): "the asset could not be published: \(error)"
         }
     }
@@ -98,6 +101,8 @@ struct PublishUseCase {
             try context.store.write(author: .app, body)
         } catch let error as PublishError {
             throw error
+        } catch let refusal as RecordRefusal {
+            throw .refused(refusal)
         } catch {
             throw .store("\(error)")
         }

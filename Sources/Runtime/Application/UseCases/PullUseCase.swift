@@ -3,46 +3,51 @@ import Foundation
 /// The cloud -> local changes: the private and shared databases through their change feeds
 /// (database, then zone, both paged until `moreComing` is false), the public catalogs by full
 /// queries, then a bounded repair of references whose targets had not arrived.
+///
+/// Each page applies in one transaction: its records (merged into models the app changed), their
+/// server versions, its deletions and the zone's new change token land together or not at all,
+/// after the account was checked again. A crash between pages leaves the previous page's token,
+/// so the next pull starts where the store really is.
 struct PullUseCase {
     let context: SyncContext
-    /// False once the account (or mode) changed since the pull began: its results are dropped.
-    let isCurrent: @Sendable () async -> Bool
+    let account: PassAccount
 
     /// How many rounds of fetching missing reference targets a pull makes.
     static let repairRounds = 2
 
-    /// Pulls everything; returns the private zones that were deleted by another client and must
-    /// be created again, with the local records uploaded again (nothing local is lost).
-    func execute() async throws(CloudError) -> [ZoneID] {
-        var pulled = PullState(pending: try pendingKeys())
-        for scope in [DatabaseScope.private, .shared] {
-            try await pullDatabase(scope, state: &pulled)
+    /// What a pull found that the pass must act on.
+    struct Outcome: Sendable {
+        /// Private zones gone from the cloud whose local records must be uploaded again: deleted
+        /// by another client, or reset with the user's encrypted data.
+        var zonesToRebuild: [ZoneID] = []
+    }
+
+    /// Pulls everything the pass's account may read. Signed out, only the public catalogs.
+    func execute() async throws(CloudError) -> Outcome {
+        var pulled = PullState()
+        if account.isSignedIn {
+            for scope in [DatabaseScope.private, .shared] {
+                try await pullDatabase(scope, state: &pulled)
+            }
         }
         try await pullCatalogs(state: &pulled)
         try await repairReferences(state: &pulled)
-        return pulled.zonesToRebuild
+        return pulled.outcome
     }
 
     /// What a pull collects as it goes.
     struct PullState {
-        /// `recordType#recordName` of local models with unpushed changes: merged, never overwritten.
-        var pending: Set<String>
         /// References whose target is not stored, with the zone and scope to look in.
         var missing: [RecordID: DatabaseScope] = [:]
-        /// Private zones another client deleted.
-        var zonesToRebuild: [ZoneID] = []
-    }
-
-    private func pendingKeys() throws(CloudError) -> Set<String> {
-        Set(try context.local { try context.store.unpushedChanges(limit: nil) }.changes.map { "\($0.recordType)#\($0.recordName)" })
+        var outcome = Outcome()
     }
 
     // MARK: - Private and shared databases
 
     private func pullDatabase(_ scope: DatabaseScope, state: inout PullState) async throws(CloudError) {
         context.events.publish(.pullStarted(scope))
-        let key = "token.database.\(scope.rawValue)"
-        var token = try context.local { try context.store.state(key) }.map(ChangeToken.init)
+        let key = SyncStateKeys.databaseToken(scope)
+        var token = try context.local { try $0.state(key) }.map(ChangeToken.init)
         var recovered = false
         while true {
             let changes: DatabaseChanges
@@ -53,30 +58,23 @@ struct PullUseCase {
                 token = nil
                 continue
             }
-            guard await isCurrent() else { return }
+            try await account.verify()
             for (zone, reason) in changes.deletedZones.sorted(by: { $0.key.description < $1.key.description }) {
-                try zoneWentAway(zone, reason: reason, scope: scope)
-                if scope == .private && reason == .deleted && !state.zonesToRebuild.contains(zone) {
-                    state.zonesToRebuild.append(zone)
-                }
+                try zoneWentAway(zone, reason: reason, scope: scope, state: &state)
             }
             for zone in changes.changedZones {
                 try await pullZone(zone, scope: scope, state: &state)
             }
             token = changes.newToken
-            try context.local { try context.store.setState(key, changes.newToken.value) }
+            try context.local { try $0.setState(key, changes.newToken.value) }
             if !changes.moreComing { break }
         }
         context.events.publish(.pullCompleted(scope))
     }
 
-    private func zoneTokenKey(_ zone: ZoneID, _ scope: DatabaseScope) -> String {
-        "token.zone.\(scope.rawValue).\(zone.ownerName).\(zone.zoneName)"
-    }
-
     private func pullZone(_ zone: ZoneID, scope: DatabaseScope, state: inout PullState) async throws(CloudError) {
-        let key = zoneTokenKey(zone, scope)
-        var token = try context.local { try context.store.state(key) }.map(ChangeToken.init)
+        let key = SyncStateKeys.zoneToken(zone, scope)
+        var token = try context.local { try $0.state(key) }.map(ChangeToken.init)
         var recovered = false
         var shareDeleted = false
         while true {
@@ -91,29 +89,34 @@ struct PullUseCase {
                 continue
             } catch where scope == .shared && (error.code == .permissionFailure || error.code == .zoneNotFound) {
                 // No longer allowed in: this user has left the share, or was removed from it.
-                try zoneWentAway(zone, reason: .deleted, scope: scope)
+                try await account.verify()
+                try zoneWentAway(zone, reason: .deleted, scope: scope, state: &state)
                 return
             } catch where error.code == .userDeletedZone || error.code == .zoneNotFound {
-                try zoneWentAway(zone, reason: error.code == .userDeletedZone ? .purged : .deleted, scope: scope)
+                try await account.verify()
+                try zoneWentAway(zone, reason: error.code == .userDeletedZone ? .purged : .deleted, scope: scope, state: &state)
                 return
             }
-            guard await isCurrent() else { return }
-            let recreated = Set(page.changedRecords.map(\.id.recordName))
-            for record in page.changedRecords {
-                try apply(record, scope: scope, state: &state)
-            }
-            for deleted in page.deletedRecords {
-                if deleted.recordType == ShareRecord.recordType {
-                    // A weak signal: the share may only have been replaced. Checked below.
-                    shareDeleted = true
-                    continue
+            try await account.verify()
+            try context.local { store in
+                // A record deleted and saved again within the page exists: its save is the later.
+                let saved = Set(page.changedRecords.map { RecordKey($0.recordType, $0.id.recordName) })
+                for record in page.changedRecords {
+                    try apply(record, scope: scope, in: store, state: &state)
                 }
-                if scope == .shared, recreated.contains(deleted.id.recordName) { continue }
-                try removeLocally(deleted.id, recordType: deleted.recordType, scope: scope)
+                for deleted in page.deletedRecords {
+                    if deleted.recordType == ShareRecord.recordType {
+                        // A weak signal: the share may only have been replaced. Checked below.
+                        shareDeleted = true
+                        continue
+                    }
+                    if saved.contains(RecordKey(deleted.recordType, deleted.id.recordName)) { continue }
+                    try removeLocally(deleted.id, recordType: deleted.recordType, scope: scope, in: store)
+                }
+                try store.setState(key, page.newToken.value)
             }
             context.events.publish(.pullProgress(scope: scope, zone: zone, records: page.changedRecords.count, deletions: page.deletedRecords.count))
             token = page.newToken
-            try context.local { try context.store.setState(key, page.newToken.value) }
             if !page.moreComing { break }
         }
         if scope == .shared && shareDeleted {
@@ -121,49 +124,35 @@ struct PullUseCase {
         }
     }
 
-    /// Applies a pulled record: straight onto the local model, or merged with it when it has
-    /// unpushed changes (which then go up with the server's change tag).
-    private func apply(_ record: SyncRecord, scope: DatabaseScope, state: inout PullState) throws(CloudError) {
+    /// Applies a pulled record through `ServerVersion` (merged into a model the app changed),
+    /// unless this device already has that version.
+    private func apply(_ record: SyncRecord, scope: DatabaseScope, in store: any SyncStoreTransaction, state: inout PullState) throws {
         guard let type = context.registry.type(forRecordType: record.recordType) else { return }
-        let store = context.store
         // A version this device already has (it pushed it): nothing to apply.
-        if let tag = record.changeTag, let known = try context.local({ try store.serverRecord(record.id) }), known.changeTag == tag,
-            try context.local({ try store.isStored(recordName: record.id.recordName) })
+        if let tag = record.changeTag, let known = try store.serverRecord(record.id), known.changeTag == tag,
+            try store.isStored(type: type, recordName: record.id.recordName)
         {
             return
         }
-        var incoming = record
-        if state.pending.contains("\(record.recordType)#\(record.id.recordName)") {
-            guard let local = try context.local({ try store.uploadRecord(type: type, recordName: record.id.recordName, syncZoneName: context.configuration.syncZoneName) }) else {
-                // Deleted here, not pushed yet: the deletion goes up next.
-                try context.local { try store.setServerRecord(record) }
-                return
-            }
-            let ancestor = try context.local { try store.serverRecord(record.id) }
-            incoming = RecordMerge.merge(ancestor: ancestor, local: local, server: record, policy: context.configuration.conflictPolicy(for: record.recordType))
-            incoming.id = record.id
-            context.events.publish(.conflictResolved(record.id))
-        }
-        let missing = try context.local {
-            try store.setServerRecord(record)
-            return try store.applyPulled(incoming, as: type)
-        }
-        for name in missing {
+        let applied = try ServerVersion(context: context).apply(record, as: type, in: store)
+        for name in applied.missingTargets {
             state.missing[RecordID(recordName: name, zoneID: record.id.zoneID)] = scope
         }
-        try AssetCacheUseCase(context: context).recordArrived(incoming)
+        if let arrived = applied.record {
+            try AssetCacheUseCase(context: context).recordArrived(arrived, in: store)
+        }
     }
 
-    private func removeLocally(_ id: RecordID, recordType: String, scope: DatabaseScope) throws(CloudError) {
+    /// A record deleted in the cloud goes here too: a deletion wins over a local change, and a
+    /// change set aside for it is void.
+    private func removeLocally(_ id: RecordID, recordType: String, scope: DatabaseScope, in store: any SyncStoreTransaction) throws {
         guard let type = context.registry.type(forRecordType: recordType) else { return }
-        let isSharedRoot = scope == .shared && type is any ShareableModel.Type
-        try context.local {
-            try context.store.removeServerRecord(id)
-            try context.store.deletePulled(type: type, recordName: id.recordName)
-        }
-        if isSharedRoot {
+        try store.removeServerRecord(id)
+        try store.deletePulled(type: type, recordName: id.recordName)
+        try store.removeFailedChange(recordType: recordType, recordName: id.recordName)
+        if scope == .shared && type is any ShareableModel.Type {
             // A strong signal: the owner deleted the shared root; its subtree goes at once.
-            try purgeSubtree(root: id.recordName, zone: id.zoneID)
+            try purgeSubtree(root: id.recordName, zone: id.zoneID, in: store)
             context.events.publish(.shareEnded(id.zoneID, rootRecordName: id.recordName))
         }
     }
@@ -172,77 +161,89 @@ struct PullUseCase {
     /// root that is gone, or no longer readable, ends. A failed check keeps the data.
     private func recheckSharedRoots(in zone: ZoneID) async throws(CloudError) {
         for type in context.registry.sharedTypes where type is any ShareableModel.Type {
-            let roots = try context.local { try context.store.recordNames(type: type, ownerName: zone.ownerName) }
+            let roots = try context.local { try $0.recordNames(type: type, ownerName: zone.ownerName) }
             guard !roots.isEmpty else { continue }
             let ids = roots.map { RecordID(recordName: $0, zoneID: zone) }
             let found: [RecordID: Result<SyncRecord, CloudError>]
             do {
                 found = try await context.gateway.fetchRecords(ids, desiredKeys: [], in: .shared)
             } catch where error.code == .permissionFailure {
-                try zoneWentAway(zone, reason: .deleted, scope: .shared)
+                try await account.verify()
+                var ignored = PullState()
+                try zoneWentAway(zone, reason: .deleted, scope: .shared, state: &ignored)
                 return
             } catch {
                 return
             }
-            for id in ids {
-                guard case .failure(let error) = found[id], error.code == .unknownItem || error.code == .permissionFailure else { continue }
-                try context.local {
-                    try context.store.removeServerRecord(id)
-                    try context.store.deletePulled(type: type, recordName: id.recordName)
+            try await account.verify()
+            try context.local { store in
+                for id in ids {
+                    guard case .failure(let error) = found[id], error.code == .unknownItem || error.code == .permissionFailure else { continue }
+                    try removeSharedSubtree(root: id.recordName, type: type, zone: zone, in: store)
+                    context.events.publish(.shareEnded(zone, rootRecordName: id.recordName))
                 }
-                try purgeSubtree(root: id.recordName, zone: zone)
-                context.events.publish(.shareEnded(zone, rootRecordName: id.recordName))
             }
         }
     }
 
-    /// A zone left a database; what the server knew of it is forgotten. A shared zone's local
-    /// copy goes (that zone's only: never the user's own data). A private zone keeps its local
-    /// data: purged by the user in Settings, it waits until the app asks to upload it again;
-    /// deleted by another client, it is created again and re-uploaded.
-    private func zoneWentAway(_ zone: ZoneID, reason: ZoneDeletionReason, scope: DatabaseScope) throws(CloudError) {
-        try context.local {
-            try context.store.setState(zoneTokenKey(zone, scope), nil)
-            for id in try context.store.serverRecordIDs(inZone: zone) { try context.store.removeServerRecord(id) }
-        }
-        if reason == .purged {
-            context.events.publish(.userDeletedZone(zone))
-            return
-        }
-        guard scope == .shared else { return }
-        for type in context.registry.sharedTypes {
-            for name in try context.local({ try context.store.recordNames(type: type, ownerName: zone.ownerName) }) {
-                try context.local { try context.store.deletePulled(type: type, recordName: name) }
+    /// A zone left a database; what the server knew of it is forgotten, in one transaction.
+    ///
+    /// - A shared zone's local copy goes (that zone's only: never the user's own data).
+    /// - A private zone keeps its local data. Deleted by another client or reset with the user's
+    ///   encrypted data, it is created again and its records uploaded again. Purged by the user
+    ///   in Settings, nothing of it is uploaded until the app decides (`SyncEngine`'s
+    ///   `uploadAgainAfterUserDeletedZone` or `removeLocalDataOfUserDeletedZone`).
+    private func zoneWentAway(_ zone: ZoneID, reason: ZoneDeletionReason, scope: DatabaseScope, state: inout PullState) throws(CloudError) {
+        try context.local { store in
+            try store.setState(SyncStateKeys.zoneToken(zone, scope), nil)
+            for id in try store.serverRecordIDs(inZone: zone) { try store.removeServerRecord(id) }
+            guard scope == .shared else {
+                if reason == .purged { try store.setState(SyncStateKeys.userDeletedZone(zone), "1") }
+                return
+            }
+            for type in context.registry.sharedTypes {
+                for name in try store.recordNames(type: type, ownerName: zone.ownerName) {
+                    try store.deletePulled(type: type, recordName: name)
+                    try store.removeFailedChange(recordType: type.recordType, recordName: name)
+                }
             }
         }
-        context.events.publish(.shareEnded(zone, rootRecordName: nil))
+        guard scope == .private else {
+            context.events.publish(.shareEnded(zone, rootRecordName: nil))
+            return
+        }
+        switch reason {
+        case .purged:
+            context.events.publish(.userDeletedZone(zone))
+        case .encryptedDataReset:
+            context.events.publish(.encryptedDataReset(zone))
+            if !state.outcome.zonesToRebuild.contains(zone) { state.outcome.zonesToRebuild.append(zone) }
+        case .deleted:
+            if !state.outcome.zonesToRebuild.contains(zone) { state.outcome.zonesToRebuild.append(zone) }
+        }
     }
 
     /// Deletes a shared root and everything under it, locally.
-    func removeSharedSubtree(root: String, type: any SyncModel.Type, zone: ZoneID) throws(CloudError) {
-        try context.local {
-            try context.store.removeServerRecord(RecordID(recordName: root, zoneID: zone))
-            try context.store.deletePulled(type: type, recordName: root)
-        }
-        try purgeSubtree(root: root, zone: zone)
+    func removeSharedSubtree(root: String, type: any SyncModel.Type, zone: ZoneID, in store: any SyncStoreTransaction) throws {
+        try store.removeServerRecord(RecordID(recordName: root, zoneID: zone))
+        try store.deletePulled(type: type, recordName: root)
+        try purgeSubtree(root: root, zone: zone, in: store)
     }
 
     /// Deletes the local records under a shared root (the root's other siblings in the zone stay).
-    private func purgeSubtree(root: String, zone: ZoneID) throws(CloudError) {
+    private func purgeSubtree(root: String, zone: ZoneID, in store: any SyncStoreTransaction) throws {
         var doomed: Set<String> = [root]
         var changed = true
         let types = context.registry.sharedTypes
         while changed {
             changed = false
             for type in types {
-                for name in try context.local({ try context.store.recordNames(type: type, ownerName: zone.ownerName) }) where !doomed.contains(name) {
-                    if let parent = try context.local({ try context.store.parentAndOwner(type: type, recordName: name)?.parent }), doomed.contains(parent) {
+                for name in try store.recordNames(type: type, ownerName: zone.ownerName) where !doomed.contains(name) {
+                    if let parent = try store.parentAndOwner(type: type, recordName: name)?.parent, doomed.contains(parent) {
                         doomed.insert(name)
                         changed = true
-                        try context.local {
-                            try context.store.removeServerRecord(RecordID(recordName: name, zoneID: zone))
-                            try context.store.deletePulled(type: type, recordName: name)
-                        }
+                        try store.removeServerRecord(RecordID(recordName: name, zoneID: zone))
+                        try store.deletePulled(type: type, recordName: name)
                     }
                 }
             }
@@ -251,34 +252,36 @@ struct PullUseCase {
 
     // MARK: - Public catalogs
 
-    /// Every catalog type by a full query of the desired keys (asset contents never among them).
-    /// Local copies the query did not return are deleted, but only after it succeeded: a failed
-    /// query says nothing about what exists.
+    /// Every catalog type by a full query of the desired keys (asset contents never among them),
+    /// each page applied in one transaction. Local copies the query did not return are deleted,
+    /// but only after it succeeded: a failed query says nothing about what exists.
     private func pullCatalogs(state: inout PullState) async throws(CloudError) {
         guard !context.registry.catalogTypes.isEmpty else { return }
         context.events.publish(.pullStarted(.public))
         for type in context.registry.catalogTypes {
             var query = RecordQuery(recordType: type.recordType, desiredKeys: type.catalogDesiredKeys)
             var seen: Set<String> = []
-            var records: [SyncRecord] = []
+            var count = 0
             repeat {
                 let page = try await context.gateway.query(query, in: .public)
-                records += page.records
+                try await account.verify()
+                try context.local { store in
+                    for record in page.records {
+                        seen.insert(record.id.recordName)
+                        try apply(record, scope: .public, in: store, state: &state)
+                    }
+                }
+                count += page.records.count
                 query.cursor = page.cursor
             } while query.cursor != nil
-            guard await isCurrent() else { return }
-            for record in records {
-                seen.insert(record.id.recordName)
-                try apply(record, scope: .public, state: &state)
-            }
-            for name in try context.local({ try context.store.recordNames(type: type, ownerName: nil) })
-            where !seen.contains(name) && !state.pending.contains("\(type.recordType)#\(name)") {
-                try context.local {
-                    try context.store.removeServerRecord(RecordID(recordName: name, zoneID: SyncConstants.publicZone))
-                    try context.store.deletePulled(type: type, recordName: name)
+            try context.local { store in
+                for name in try store.recordNames(type: type, ownerName: nil) where !seen.contains(name) {
+                    guard try !store.hasLocalChange(recordType: type.recordType, recordName: name) else { continue }
+                    try store.removeServerRecord(RecordID(recordName: name, zoneID: SyncConstants.publicZone))
+                    try store.deletePulled(type: type, recordName: name)
                 }
             }
-            context.events.publish(.pullProgress(scope: .public, zone: SyncConstants.publicZone, records: records.count, deletions: 0))
+            context.events.publish(.pullProgress(scope: .public, zone: SyncConstants.publicZone, records: count, deletions: 0))
         }
         context.events.publish(.pullCompleted(.public))
     }
@@ -295,6 +298,7 @@ struct PullUseCase {
             let wanted = state.missing
             state.missing = [:]
             for (scope, ids) in Dictionary(grouping: wanted.keys, by: { wanted[$0]! }) {
+                guard scope == .public || account.isSignedIn else { continue }
                 let found: [RecordID: Result<SyncRecord, CloudError>]
                 do {
                     found = try await context.gateway.fetchRecords(ids, desiredKeys: context.registry.keysWithoutAssetContents, in: scope)
@@ -302,11 +306,14 @@ struct PullUseCase {
                     for id in ids { state.missing[id] = scope }
                     continue
                 }
-                for id in ids {
-                    if case .success(let record) = found[id] {
-                        try apply(record, scope: scope, state: &state)
-                    } else {
-                        state.missing[id] = scope
+                try await account.verify()
+                try context.local { store in
+                    for id in ids {
+                        if case .success(let record) = found[id] {
+                            try apply(record, scope: scope, in: store, state: &state)
+                        } else {
+                            state.missing[id] = scope
+                        }
                     }
                 }
             }
@@ -318,10 +325,20 @@ struct PullUseCase {
     }
 
     private func stillMissing(_ missing: [RecordID: DatabaseScope]) throws(CloudError) -> [RecordID: DatabaseScope] {
-        var still: [RecordID: DatabaseScope] = [:]
-        for (id, scope) in missing where !(try context.local { try context.store.isStored(recordName: id.recordName) }) {
-            still[id] = scope
+        try context.local { store in
+            try missing.filter { try !store.isStored(recordName: $0.key.recordName) }
         }
-        return still
+    }
+}
+
+/// A record's identity among the store's models: its type and name (a draft and its public
+/// projection share a name).
+struct RecordKey: Hashable, Sendable {
+    var recordType: String
+    var recordName: String
+
+    init(_ recordType: String, _ recordName: String) {
+        self.recordType = recordType
+        self.recordName = recordName
     }
 }

@@ -19,20 +19,42 @@ struct PushItem: Sendable {
         if case .save(let record) = operation { return record }
         return nil
     }
+
+    var kind: HistoryEntry.Kind {
+        if case .save = operation { return .save }
+        return .delete
+    }
 }
 
 /// Local changes -> the cloud: dedup, ensure ancestors, owner inheritance for shared zones,
-/// parent-depth waves, 400-item / 2 MB chunks, conflicts merged. The history token is committed
-/// only when every item went through; otherwise everything stays pending.
+/// parent-depth waves, 400-item / 2 MB chunks, conflicts merged.
+///
+/// Each request's results (server versions, merges, changes set aside) commit in one
+/// transaction; the history token commits once every change read went through or was set aside.
+/// A change that can still go through later (the network, a busy server) holds the token, so
+/// nothing is lost; a change the cloud refuses for good is set aside with its error and never
+/// holds up the rest.
 struct PushUseCase {
     let context: SyncContext
+    let account: PassAccount
 
     struct Outcome: Sendable {
         var saved = 0
         var deleted = 0
+        /// Changes that failed for now: they stay pending, and the token waits for them.
         var failures: [RecordID: CloudError] = [:]
+        /// Changes the cloud refused for good, set aside in this push.
+        var setAside: [FailedChange] = []
         /// Zones found missing and created again: their records are uploaded again.
         var recreatedZones: Set<ZoneID> = []
+
+        mutating func add(_ other: Outcome) {
+            saved += other.saved
+            deleted += other.deleted
+            failures.merge(other.failures) { first, _ in first }
+            setAside += other.setAside
+            recreatedZones.formUnion(other.recreatedZones)
+        }
     }
 
     /// How far up a parent chain the engine looks (a guard against cycles in bad data).
@@ -42,38 +64,35 @@ struct PushUseCase {
     static let pageSize = 2_000
 
     func execute() async throws(CloudError) -> Outcome {
-        let store = context.store
         var total = Outcome()
         var started = false
         while true {
-            let pending = try context.local { try store.unpushedChanges(limit: Self.pageSize) }
-            let items = try await prepare(try collect(pending.changes))
+            let (readThrough, collected) = try context.local { store in
+                let pending = try store.unpushedChanges(limit: Self.pageSize)
+                return (pending.readThrough, try collect(pending.changes, in: store))
+            }
+            let items = try await prepare(collected)
             if !items.isEmpty && !started {
                 started = true
                 context.events.publish(.pushStarted(items: items.count))
             }
             let outcome = try await send(items)
-            total.saved += outcome.saved
-            total.deleted += outcome.deleted
-            total.failures.merge(outcome.failures) { first, _ in first }
-            total.recreatedZones.formUnion(outcome.recreatedZones)
+            total.add(outcome)
             guard outcome.failures.isEmpty else {
-                // The staged token is discarded: every change of this round stays pending.
+                // The token stays: every change of this round that is not set aside stays pending.
                 context.events.publish(.pushFailed(total.failures))
                 return total
             }
-            // Only the engine's own writes, or everything pushed: commit what was read.
-            try context.local { try store.commitHistoryToken(pending.readThrough) }
-            if try !context.local({ try store.hasUnpushedChanges() }) { break }
+            // Everything read went through or was set aside: commit what was read.
+            let more = try context.local { store in
+                try store.commitHistoryToken(readThrough)
+                return try store.hasUnpushedChanges()
+            }
+            if !more { break }
         }
         for zone in total.recreatedZones.sorted(by: { $0.description < $1.description }) {
-            // The zone's records went with it: what the server knew is void, upload them all.
-            for id in try context.local({ try context.store.serverRecordIDs(inZone: zone) }) {
-                try context.local { try context.store.removeServerRecord(id) }
-            }
-            let again = try await uploadEverything(onlyZone: zone)
-            total.saved += again.saved
-            total.failures.merge(again.failures) { first, _ in first }
+            let again = try await reupload(zone)
+            total.add(again)
         }
         if started && total.failures.isEmpty {
             context.events.publish(.pushCompleted(saved: total.saved, deleted: total.deleted))
@@ -81,24 +100,39 @@ struct PushUseCase {
         return total
     }
 
+    /// A zone that lost its records (deleted, reset, or purged and now wanted back): what the
+    /// server knew is void, so every local record of it is uploaded again.
+    func reupload(_ zone: ZoneID) async throws(CloudError) -> Outcome {
+        try context.local { store in
+            for id in try store.serverRecordIDs(inZone: zone) { try store.removeServerRecord(id) }
+        }
+        return try await uploadEverything(onlyZone: zone)
+    }
+
     /// Pushes every local model of the zoned types, each into its own database, whatever the
     /// history says: the first upload, and the re-upload after a zone was rebuilt.
     func uploadEverything(onlyZone zone: ZoneID? = nil) async throws(CloudError) -> Outcome {
-        var items: [PushItem] = []
-        for type in context.registry.zonedTypes {
-            for name in try context.local({ try context.store.recordNames(type: type, ownerName: nil) }) {
-                guard let record = try context.local({ try context.store.uploadRecord(type: type, recordName: name, syncZoneName: context.configuration.syncZoneName) }) else { continue }
-                if let zone, record.id.zoneID != zone { continue }
-                items.append(PushItem(id: record.id, type: type, operation: .save(record)))
+        let items = try context.local { store in
+            var items: [PushItem] = []
+            for type in context.registry.zonedTypes {
+                for name in try store.recordNames(type: type, ownerName: nil) {
+                    guard let record = try store.uploadRecord(type: type, recordName: name, syncZoneName: context.configuration.syncZoneName) else { continue }
+                    if let zone, record.id.zoneID != zone { continue }
+                    items.append(PushItem(id: record.id, type: type, operation: .save(record)))
+                }
             }
+            return items
         }
         return try await send(try await prepare(items))
     }
 
     // MARK: - Preparing
 
-    /// One item per record per database, the last change winning.
-    private func collect(_ changes: [HistoryEntry]) throws(CloudError) -> [PushItem] {
+    /// One item per record per database, the last change winning. Changes for a zone the user
+    /// deleted in Settings are left out: they wait for the app's decision, which uploads the
+    /// zone's records as they then are, or removes them.
+    private func collect(_ changes: [HistoryEntry], in store: any SyncStoreTransaction) throws -> [PushItem] {
+        let userDeleted = Set(try store.stateKeys(prefix: SyncStateKeys.userDeletedZonePrefix))
         var order: [String] = []
         var latest: [String: PushItem] = [:]
         for change in changes {
@@ -106,13 +140,14 @@ struct PushUseCase {
             let item: PushItem
             switch change.kind {
             case .save:
-                guard let record = try context.local({ try context.store.uploadRecord(type: type, recordName: change.recordName, syncZoneName: context.configuration.syncZoneName) }) else { continue }
+                guard let record = try store.uploadRecord(type: type, recordName: change.recordName, syncZoneName: context.configuration.syncZoneName) else { continue }
                 item = PushItem(id: record.id, type: type, operation: .save(record))
             case .delete:
                 // Routed by the same rule as saves, from the values the tombstone kept.
                 let zone = context.zone(scopes: type.syncScopes, ownerName: change.ownerName)
                 item = PushItem(id: RecordID(recordName: change.recordName, zoneID: zone), type: type, operation: .delete)
             }
+            if item.id.scope == .private && userDeleted.contains(SyncStateKeys.userDeletedZone(item.id.zoneID)) { continue }
             if latest[item.dedupKey] == nil { order.append(item.dedupKey) }
             latest[item.dedupKey] = item
         }
@@ -130,13 +165,16 @@ struct PushUseCase {
         var batch = items
         var present = Set(items.map(\.id))
         for _ in 0..<Self.maxAncestorDepth {
-            var candidates: [RecordID: any SyncModel.Type] = [:]
-            for item in batch {
-                guard let record = item.record, let parent = record.parentID, !present.contains(parent),
-                    try context.local({ try context.store.serverRecord(parent) }) == nil,
-                    let parentType = context.registry.parentType(of: item.type)
-                else { continue }
-                candidates[parent] = parentType
+            let candidates = try context.local { store in
+                var candidates: [RecordID: any SyncModel.Type] = [:]
+                for item in batch {
+                    guard let record = item.record, let parent = record.parentID, !present.contains(parent),
+                        try store.serverRecord(parent) == nil,
+                        let parentType = context.registry.parentType(of: item.type)
+                    else { continue }
+                    candidates[parent] = parentType
+                }
+                return candidates
             }
             guard !candidates.isEmpty else { break }
             var missing: [RecordID] = []
@@ -151,15 +189,17 @@ struct PushUseCase {
                 }
             }
             guard !missing.isEmpty else { break }
-            for id in missing.sorted(by: { $0.recordName < $1.recordName }) {
-                guard let type = candidates[id],
-                    let record = try context.local({ try context.store.uploadRecord(type: type, recordName: id.recordName, syncZoneName: context.configuration.syncZoneName) })
-                else { continue }
-                var parent = record
-                parent.id = id
-                batch.append(PushItem(id: id, type: type, operation: .save(parent)))
-                present.insert(id)
+            let parents = try context.local { store in
+                try missing.sorted(by: { $0.recordName < $1.recordName }).compactMap { id -> PushItem? in
+                    guard let type = candidates[id],
+                        var parent = try store.uploadRecord(type: type, recordName: id.recordName, syncZoneName: context.configuration.syncZoneName)
+                    else { return nil }
+                    parent.id = id
+                    return PushItem(id: id, type: type, operation: .save(parent))
+                }
             }
+            batch += parents
+            present.formUnion(parents.map(\.id))
         }
         return batch
     }
@@ -168,27 +208,27 @@ struct PushUseCase {
     /// the owner of its parent chain (its parent reference moves with it, being zone-local), and
     /// the local copy learns its new owner. Public records are never rewritten.
     private func inheritOwners(_ items: [PushItem]) throws(CloudError) -> [PushItem] {
-        var rewritten = items
-        for index in rewritten.indices {
-            guard case .save(var record) = rewritten[index].operation, record.id.scope == .private,
-                let parent = record.parentRecordName, let owner = try foreignOwner(above: parent, type: rewritten[index].type)
-            else { continue }
-            record.id = RecordID(recordName: record.id.recordName, zoneID: ZoneID(zoneName: record.id.zoneID.zoneName, ownerName: owner))
-            rewritten[index].id = record.id
-            rewritten[index].operation = .save(record)
-            try context.local { try context.store.setOwner(owner, type: rewritten[index].type, recordName: record.id.recordName) }
+        try context.local { store in
+            var rewritten = items
+            for index in rewritten.indices {
+                guard case .save(var record) = rewritten[index].operation, record.id.scope == .private,
+                    let parent = record.parentRecordName, let owner = try foreignOwner(above: parent, type: rewritten[index].type, in: store)
+                else { continue }
+                record.id = RecordID(recordName: record.id.recordName, zoneID: ZoneID(zoneName: record.id.zoneID.zoneName, ownerName: owner))
+                rewritten[index].id = record.id
+                rewritten[index].operation = .save(record)
+                try store.setOwner(owner, type: rewritten[index].type, recordName: record.id.recordName)
+            }
+            return rewritten
         }
-        return rewritten
     }
 
     /// The owner of the nearest ancestor owned by someone else, if any.
-    private func foreignOwner(above parent: String, type: any SyncModel.Type) throws(CloudError) -> String? {
+    private func foreignOwner(above parent: String, type: any SyncModel.Type, in store: any SyncStoreTransaction) throws -> String? {
         var name = parent
         var parentType = context.registry.parentType(of: type)
         for _ in 0..<Self.maxAncestorDepth {
-            guard let currentType = parentType,
-                let stored = try context.local({ try context.store.parentAndOwner(type: currentType, recordName: name) })
-            else { return nil }
+            guard let currentType = parentType, let stored = try store.parentAndOwner(type: currentType, recordName: name) else { return nil }
             if stored.owner != SyncConstants.currentUserOwnerName && !stored.owner.isEmpty { return stored.owner }
             guard let next = stored.parent else { return nil }
             name = next
@@ -211,6 +251,7 @@ struct PushUseCase {
                 }
             }
         }
+        for change in outcome.setAside { context.events.publish(.changeSetAside(change)) }
         return outcome
     }
 
@@ -239,7 +280,7 @@ struct PushUseCase {
         var current: [PushItem] = []
         var bytes = 0
         for item in items {
-            let size = item.record.map { FieldsCodec.size(of: $0.fields) + FieldsCodec.size(of: $0.encryptedFields) } ?? 0
+            let size = item.record.map(RecordSize.of) ?? 0
             if !current.isEmpty && (current.count == CloudKitLimits.maxItemsPerRequest || bytes + size > context.configuration.maxRequestBytes) {
                 chunks.append(current)
                 current = []
@@ -254,52 +295,87 @@ struct PushUseCase {
 
     private static let maxRetryRounds = 3
 
+    /// What an item's result asks for once the results are committed.
+    private enum FollowUp {
+        /// Deleting someone else's shared root: leave their share instead.
+        case leaveShare(PushItem, shareID: RecordID)
+        /// The zone is missing: create it, then send the item again.
+        case recreateZone(ZoneID)
+    }
+
     private func sendChunk(_ chunk: [PushItem], scope: DatabaseScope, outcome: inout Outcome, attempt: Int) async throws(CloudError) {
-        var request = ModifyRequest()
-        for item in chunk {
-            switch item.operation {
-            case .save(var record):
-                record.changeTag = try context.local { try context.store.serverRecord(item.id)?.changeTag }
-                request.recordsToSave.append(record)
-            case .delete:
-                request.recordIDsToDelete.append(item.id)
+        try await account.verify()
+        let request = try context.local { store in
+            var request = ModifyRequest()
+            for item in chunk {
+                switch item.operation {
+                case .save(var record):
+                    record.changeTag = try store.serverRecord(item.id)?.changeTag
+                    request.recordsToSave.append(record)
+                case .delete:
+                    request.recordIDsToDelete.append(item.id)
+                }
             }
+            return request
         }
         let result: ModifyResult
         do {
             result = try await context.gateway.modify(request, in: scope)
-        } catch where error.code == .limitExceeded && chunk.count > 1 {
-            // Too large for one request: send each half on its own.
+        } catch where error.code == .limitExceeded || error.code == .invalidArguments {
+            guard chunk.count > 1 else {
+                // One record the cloud will not take, alone in its request: set it aside.
+                try context.local { try setAside(chunk[0], error, in: $0, outcome: &outcome) }
+                return
+            }
+            // Too large, or one item makes the whole request invalid: each half on its own.
             let half = chunk.count / 2
             try await sendChunk(Array(chunk[..<half]), scope: scope, outcome: &outcome, attempt: attempt)
             try await sendChunk(Array(chunk[half...]), scope: scope, outcome: &outcome, attempt: attempt)
             return
         }
-        var retry: [PushItem] = []
-        for item in chunk {
-            let error: CloudError
-            switch item.operation {
-            case .save:
-                switch result.savedRecords[item.id] {
-                case .success(let saved):
-                    try context.local { try context.store.setServerRecord(saved) }
-                    outcome.saved += 1
-                    continue
-                case .failure(let failure): error = failure
-                case nil: error = CloudError(.serviceUnavailable, "no result for \(item.id)")
+        var followUps: [FollowUp] = []
+        let retry = try context.local { store in
+            var retry: [PushItem] = []
+            for item in chunk {
+                let error: CloudError
+                switch item.operation {
+                case .save:
+                    switch result.savedRecords[item.id] {
+                    case .success(let saved):
+                        try store.setServerRecord(saved)
+                        try store.removeFailedChange(recordType: item.type.recordType, recordName: item.id.recordName)
+                        outcome.saved += 1
+                        continue
+                    case .failure(let failure): error = failure
+                    case nil: error = CloudError(.serviceUnavailable, "no result for \(item.id)")
+                    }
+                case .delete:
+                    switch result.deletedRecords[item.id] {
+                    case .success:
+                        try store.removeServerRecord(item.id)
+                        try store.removeFailedChange(recordType: item.type.recordType, recordName: item.id.recordName)
+                        outcome.deleted += 1
+                        continue
+                    case .failure(let failure): error = failure
+                    case nil: error = CloudError(.serviceUnavailable, "no result for \(item.id)")
+                    }
                 }
-            case .delete:
-                switch result.deletedRecords[item.id] {
-                case .success:
-                    try context.local { try context.store.removeServerRecord(item.id) }
-                    outcome.deleted += 1
-                    continue
-                case .failure(let failure): error = failure
-                case nil: error = CloudError(.serviceUnavailable, "no result for \(item.id)")
+                if let again = try recover(item, from: error, scope: scope, in: store, outcome: &outcome, followUps: &followUps) {
+                    retry.append(again)
                 }
             }
-            if let again = try await recover(item, from: error, scope: scope, outcome: &outcome) {
-                retry.append(again)
+            return retry
+        }
+        for followUp in followUps {
+            switch followUp {
+            case .leaveShare(let item, let shareID):
+                let left = try await context.gateway.modify(ModifyRequest(recordIDsToDelete: [shareID]), in: .shared)
+                if let error = left.itemErrors[shareID], error.code != .unknownItem {
+                    try context.local { try setAside(item, error, in: $0, outcome: &outcome) }
+                }
+            case .recreateZone(let zone):
+                try await context.gateway.saveZones([zone])
+                outcome.recreatedZones.insert(zone)
             }
         }
         guard !retry.isEmpty else { return }
@@ -312,25 +388,30 @@ struct PushUseCase {
         try await sendChunk(retry, scope: scope, outcome: &outcome, attempt: attempt + 1)
     }
 
-    /// What an item's error means for it: an item to send again, or nil (done, or a failure now
-    /// recorded in the outcome).
-    private func recover(_ item: PushItem, from error: CloudError, scope: DatabaseScope, outcome: inout Outcome) async throws(CloudError) -> PushItem? {
-        switch RecoveryPolicy.action(for: error) {
+    /// What an item's error means for it, decided inside the results' transaction: an item to send
+    /// again, or nil (done, set aside, left to a follow-up, or a failure now in the outcome).
+    private func recover(
+        _ item: PushItem, from error: CloudError, scope: DatabaseScope, in store: any SyncStoreTransaction,
+        outcome: inout Outcome, followUps: inout [FollowUp]
+    ) throws -> PushItem? {
+        switch RecoveryPolicy.itemAction(for: error) {
         case .mergeAndRetry:
-            guard case .save(let local) = item.operation, let server = error.serverRecord else { break }
-            let ancestor = try context.local { try context.store.serverRecord(item.id) }
-            let merged = RecordMerge.merge(ancestor: ancestor, local: local, server: server, policy: context.configuration.conflictPolicy(for: local.recordType))
-            try context.local {
-                try context.store.setServerRecord(server)
-                _ = try context.store.applyPulled(merged, as: item.type)
+            guard let server = error.serverRecord else { break }
+            // Merged on the store as it is now: an edit the app made since this push read the
+            // model is part of the merge, never written over.
+            _ = try ServerVersion(context: context).apply(server, as: item.type, in: store, isLocalChange: true)
+            guard let current = try store.uploadRecord(type: item.type, recordName: item.id.recordName, syncZoneName: context.configuration.syncZoneName) else {
+                return PushItem(id: item.id, type: item.type, operation: .delete)
             }
-            context.events.publish(.conflictResolved(item.id))
-            return PushItem(id: item.id, type: item.type, operation: .save(merged))
+            var record = current
+            record.id = item.id
+            return PushItem(id: item.id, type: item.type, operation: .save(record))
         case .treatAsDone:
-            try context.local { try context.store.removeServerRecord(item.id) }
+            try store.removeServerRecord(item.id)
+            try store.removeFailedChange(recordType: item.type.recordType, recordName: item.id.recordName)
             if case .save = item.operation {
                 // Deleted on the server while edited here: the deletion wins everywhere.
-                try context.local { try context.store.deletePulled(type: item.type, recordName: item.id.recordName) }
+                try store.deletePulled(type: item.type, recordName: item.id.recordName)
             }
             return nil
         case .retryWithBatch:
@@ -338,25 +419,45 @@ struct PushUseCase {
         case .skipItem where scope == .public:
             // Another user's public record: not ours to change. Forgetting the server's version
             // makes the next pull restore it here.
-            try context.local { try context.store.removeServerRecord(item.id) }
+            try store.removeServerRecord(item.id)
             return nil
         case .skipItem where scope == .shared:
-            if case .delete = item.operation, let share = try context.local({ try context.store.serverRecord(item.id)?.shareRecordName }) {
+            if case .delete = item.operation, let share = try store.serverRecord(item.id)?.shareRecordName {
                 // Deleting someone else's shared root means leaving their share.
-                let shareID = RecordID(recordName: share, zoneID: item.id.zoneID)
-                let left = try await context.gateway.modify(ModifyRequest(recordIDsToDelete: [shareID]), in: .shared)
-                if left.partialFailure == nil { return nil }
+                followUps.append(.leaveShare(item, shareID: RecordID(recordName: share, zoneID: item.id.zoneID)))
+                return nil
             }
+            try setAside(item, error, in: store, outcome: &outcome)
+            return nil
+        case .skipItem, .setAside:
+            try setAside(item, error, in: store, outcome: &outcome)
+            return nil
         case .recreateZone where scope == .private:
-            try await context.gateway.saveZones([item.id.zoneID])
-            outcome.recreatedZones.insert(item.id.zoneID)
+            followUps.append(.recreateZone(item.id.zoneID))
             return item
+        case .recreateZone:
+            // A shared zone that is gone: the share ended; the next pull removes its copy.
+            try setAside(item, error, in: store, outcome: &outcome)
+            return nil
         case .askBeforeReuploading:
+            // The user deleted the zone in Settings: nothing of it goes up until the app decides.
+            try store.setState(SyncStateKeys.userDeletedZone(item.id.zoneID), "1")
             context.events.publish(.userDeletedZone(item.id.zoneID))
+            return nil
         default:
             break
         }
         outcome.failures[item.id] = error
         return nil
+    }
+
+    /// Sets a change aside with the cloud's error: out of the queue until it changes again or the
+    /// app retries it.
+    private func setAside(_ item: PushItem, _ error: CloudError, in store: any SyncStoreTransaction, outcome: inout Outcome) throws {
+        let change = FailedChange(
+            recordType: item.type.recordType, recordName: item.id.recordName, ownerName: item.id.zoneID.ownerName,
+            kind: item.kind, error: error, failedAt: context.clock.now)
+        try store.setAside(change)
+        outcome.setAside.append(change)
     }
 }

@@ -13,10 +13,14 @@ struct ShareUseCase {
         guard root.resolvedScope == .private else {
             throw CloudError(.permissionFailure, "only the owner shares a record")
         }
-        guard var record = try context.local({ try context.store.uploadRecord(type: Root.self, recordName: root.recordName, syncZoneName: context.configuration.syncZoneName) }) else {
+        let stored = try context.local { store -> SyncRecord? in
+            guard var record = try store.uploadRecord(type: Root.self, recordName: root.recordName, syncZoneName: context.configuration.syncZoneName) else { return nil }
+            record.changeTag = try store.serverRecord(record.id)?.changeTag
+            return record
+        }
+        guard let record = stored else {
             throw CloudError(.unknownItem, "\(Root.recordType) \(root.recordName) is not stored")
         }
-        record.changeTag = try context.local { try context.store.serverRecord(record.id)?.changeTag }
         let share = ShareRecord(
             id: RecordID(recordName: Self.shareRecordName(forRoot: root.recordName), zoneID: record.id.zoneID),
             rootRecordName: root.recordName, title: title ?? root.shareTitle, participants: participants, publicPermission: publicPermission)
@@ -25,7 +29,7 @@ struct ShareUseCase {
         if let failure = result.partialFailure { throw failure.itemErrors.values.first ?? failure }
         var savedRoot = try result.savedRecords[record.id]!.get()
         savedRoot.shareRecordName = share.id.recordName
-        try context.local { try context.store.setServerRecord(savedRoot) }
+        try context.local { try $0.setServerRecord(savedRoot) }
         return try result.savedShares[share.id]!.get()
     }
 
@@ -55,15 +59,15 @@ struct ShareUseCase {
         let id = try shareID(of: root)
         let result = try await context.gateway.modify(ModifyRequest(recordIDsToDelete: [id]), in: .private)
         if let error = result.itemErrors[id], error.code != .unknownItem { throw error }
-        if var server = try context.local({ try context.store.serverRecord(root.makeRecord(syncZoneName: context.configuration.syncZoneName).id) }) {
+        if var server = try context.local({ try $0.serverRecord(root.makeRecord(syncZoneName: context.configuration.syncZoneName).id) }) {
             server.shareRecordName = nil
-            try context.local { try context.store.setServerRecord(server) }
+            try context.local { try $0.setServerRecord(server) }
         }
     }
 
     private func shareID<Root: ShareableModel>(of root: Root) throws(CloudError) -> RecordID {
         let rootID = root.makeRecord(syncZoneName: context.configuration.syncZoneName).id
-        let name = try context.local { try context.store.serverRecord(rootID)?.shareRecordName } ?? Self.shareRecordName(forRoot: root.recordName)
+        let name = try context.local { try $0.serverRecord(rootID)?.shareRecordName } ?? Self.shareRecordName(forRoot: root.recordName)
         return RecordID(recordName: name, zoneID: rootID.zoneID)
     }
 
@@ -77,66 +81,50 @@ struct ShareUseCase {
             try remember(metadata)
             throw error
         }
-        try context.local {
-            try context.store.setState(Self.pendingKey(metadata), nil)
-            try context.store.setState("token.database.shared", nil)
-            try context.store.setState("token.zone.shared.\(metadata.ownerName).\(metadata.shareID.zoneID.zoneName)", nil)
+        let zone = ZoneID(zoneName: metadata.shareID.zoneID.zoneName, ownerName: metadata.ownerName)
+        try context.local { store in
+            try store.setState(SyncStateKeys.pendingAcceptance(metadata), nil)
+            try store.setState(SyncStateKeys.databaseToken(.shared), nil)
+            try store.setState(SyncStateKeys.zoneToken(zone, .shared), nil)
         }
         if let root = metadata.rootRecordName {
-            let id = RecordID(recordName: root, zoneID: ZoneID(zoneName: metadata.shareID.zoneID.zoneName, ownerName: metadata.ownerName))
+            let id = RecordID(recordName: root, zoneID: zone)
             if case .success(let record) = try await context.gateway.fetchRecords([id], desiredKeys: context.registry.keysWithoutAssetContents, in: .shared)[id],
                 let type = context.registry.type(forRecordType: record.recordType)
             {
-                try context.local {
-                    try context.store.setServerRecord(record)
-                    _ = try context.store.applyPulled(record, as: type)
+                try context.local { store in
+                    if let arrived = try ServerVersion(context: context).apply(record, as: type, in: store).record {
+                        try AssetCacheUseCase(context: context).recordArrived(arrived, in: store)
+                    }
                 }
-                try AssetCacheUseCase(context: context).recordArrived(record)
             }
         }
     }
 
-    private static func pendingKey(_ metadata: ShareMetadata) -> String {
-        "pendingAccept.\(metadata.ownerName).\(metadata.shareID.zoneID.zoneName).\(metadata.shareID.recordName)"
-    }
-
     private func remember(_ metadata: ShareMetadata) throws(CloudError) {
         let json = String(decoding: (try? JSONEncoder().encode(metadata)) ?? Data(), as: UTF8.self)
-        try context.local {
-            try context.store.setState(Self.pendingKey(metadata), json)
-            var pending = Set((try context.store.state(Self.pendingListKey) ?? "").split(separator: "\n").map(String.init))
-            pending.insert(Self.pendingKey(metadata))
-            try context.store.setState(Self.pendingListKey, pending.sorted().joined(separator: "\n"))
-        }
+        try context.local { try $0.setState(SyncStateKeys.pendingAcceptance(metadata), json) }
     }
 
-    static let pendingListKey = "pendingAccepts"
-
-    /// Acceptances that could not complete before.
+    /// Acceptances that could not complete before; `accept` forgets each once it completes.
     func pendingAcceptances() throws(CloudError) -> [ShareMetadata] {
-        let keys = try context.local { try context.store.state(Self.pendingListKey) ?? "" }.split(separator: "\n").map(String.init)
-        var pending: [ShareMetadata] = []
-        for key in keys {
-            guard let json = try context.local({ try context.store.state(key) }),
-                let metadata = try? JSONDecoder().decode(ShareMetadata.self, from: Data(json.utf8))
-            else { continue }
-            pending.append(metadata)
+        try context.local { store in
+            try store.stateKeys(prefix: SyncStateKeys.pendingAcceptancePrefix).compactMap { key in
+                try store.state(key).flatMap { try? JSONDecoder().decode(ShareMetadata.self, from: Data($0.utf8)) }
+            }
         }
-        return pending
-    }
-
-    func forgetPending() throws(CloudError) {
-        try context.local { try context.store.setState(Self.pendingListKey, nil) }
     }
 
     /// Leaves someone else's share: deletes the share in the shared database and removes only
     /// the shared subtree locally (the owner's other shared lists in the zone stay).
     func leave<Root: ShareableModel>(_ root: Root) async throws(CloudError) {
         let rootID = RecordID(recordName: root.recordName, zoneID: ZoneID(zoneName: context.configuration.syncZoneName, ownerName: root.ownerName))
-        let shareName = try context.local { try context.store.serverRecord(rootID)?.shareRecordName } ?? Self.shareRecordName(forRoot: root.recordName)
+        let shareName = try context.local { try $0.serverRecord(rootID)?.shareRecordName } ?? Self.shareRecordName(forRoot: root.recordName)
         let id = RecordID(recordName: shareName, zoneID: rootID.zoneID)
         let result = try await context.gateway.modify(ModifyRequest(recordIDsToDelete: [id]), in: .shared)
         if let error = result.itemErrors[id], error.code != .unknownItem { throw error }
-        try PullUseCase(context: context, isCurrent: { true }).removeSharedSubtree(root: root.recordName, type: Root.self, zone: rootID.zoneID)
+        try context.local { store in
+            try PullUseCase(context: context, account: PassAccount(user: nil, gateway: context.gateway)).removeSharedSubtree(root: root.recordName, type: Root.self, zone: rootID.zoneID, in: store)
+        }
     }
 }

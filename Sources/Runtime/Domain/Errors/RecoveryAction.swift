@@ -22,6 +22,9 @@ public enum RecoveryAction: Sendable, Hashable {
     case uploadParentFirst
     /// Not allowed (another user's public record, an ended share): do not retry blindly.
     case skipItem
+    /// The cloud refuses this change for good: set it aside with its error, so the rest of the
+    /// queue moves on; it is sent again only when it changes, or when the app asks.
+    case setAside
     /// The account cannot sync: stop and tell the user.
     case stopForAccount
     /// The user deleted the data in Settings: tell them; re-upload only when they ask.

@@ -18,6 +18,9 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
     public var shareRecordName: String?
     /// When the server last saved the record.
     public var modificationDate: Date?
+    /// Who created the record (CKRecord.creatorUserRecordID), set by the server:
+    /// `__defaultOwner__` for the signed-in user, as CloudKit names them. Never sent.
+    public var creatorUserRecordName: String?
 
     public init(
         recordType: String, id: RecordID, fields: RecordFields = [:],
@@ -43,6 +46,13 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
     public var clientModifiedAt: Date? {
         if case .date(let date) = fields[RecordFieldNames.clientModifiedAt] { return date }
         return modificationDate
+    }
+
+    /// Whether the signed-in user (`user`, their user record name) created the record: in the
+    /// public database, only they may change or delete it.
+    public func isCreated(byUser user: String?) -> Bool {
+        guard let creator = creatorUserRecordName else { return false }
+        return creator == SyncConstants.currentUserOwnerName || creator == user
     }
 
     /// The asset's contents (`assetData`), if the record carries them.

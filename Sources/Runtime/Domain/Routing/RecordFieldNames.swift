@@ -11,6 +11,8 @@ public enum RecordFieldNames {
     /// Record types CloudKit defines itself.
     public static let cloudKitRecordTypes: [String] = ["Users", "cloudkit.share"]
 
+    /// A record's name (kept on every model and in every tombstone; travels as the record ID).
+    public static let recordName = "recordName"
     /// The zone owner a record belongs to (kept on every model; travels as the zone, not a field).
     public static let ownerName = "ownerName"
     /// The device time of a record's last local edit, compared by last-writer-wins merges.

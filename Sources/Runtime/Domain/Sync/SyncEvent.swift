@@ -5,26 +5,38 @@ import Foundation
 public enum SyncEvent: Sendable, Hashable {
     case setupCompleted
     case setupFailed(CloudError)
-    /// The signed-in account is not usable; nothing syncs until it is.
+    /// No usable account: only public catalogs are read until there is one.
     case accountUnavailable(AccountStatus)
-    /// Another account signed in: the previous account's local data was removed.
+    /// The account signed out, or another signed in: the previous account's local data was
+    /// removed (its unpushed changes parked, see `changesParked`).
     case accountChanged
+    /// Unpushed changes of an account that signed out wait for it to sign in again.
+    case changesParked(ParkedChanges)
+    /// An account signed in again: the changes it parked are back, to be pushed.
+    case parkedChangesRestored(count: Int)
     case pullStarted(DatabaseScope)
     /// One page of a zone (or a catalog query) was applied.
     case pullProgress(scope: DatabaseScope, zone: ZoneID, records: Int, deletions: Int)
     case pullCompleted(DatabaseScope)
     case pushStarted(items: Int)
     case pushCompleted(saved: Int, deleted: Int)
-    /// Items that could not be pushed; they stay pending.
+    /// Items that could not be pushed for now; they stay pending, and are tried again.
     case pushFailed([RecordID: CloudError])
+    /// A change the cloud refused for good was set aside; the rest of the queue moved on.
+    /// `SyncEngine.failedChanges()` lists such changes; retry or revert them there.
+    case changeSetAside(FailedChange)
     /// A server change and a local change to one record were merged.
     case conflictResolved(RecordID)
     /// A shared zone or share root this user could read is gone; its local copy was removed.
     case shareEnded(ZoneID, rootRecordName: String?)
     /// References whose targets could not be found after the repair rounds.
     case danglingReferences([String])
-    /// The user deleted the app's data in Settings: nothing is re-uploaded until the app asks.
+    /// The user deleted the app's data in Settings: nothing is re-uploaded until the app decides
+    /// (`uploadAgainAfterUserDeletedZone()` or `removeLocalDataOfUserDeletedZone()`).
     case userDeletedZone(ZoneID)
+    /// The user reset their encrypted data: the zone was created again and its records are
+    /// uploaded again from this device.
+    case encryptedDataReset(ZoneID)
     /// A failed pass will be retried at `date` (virtual time under a manual clock).
     case retryScheduled(after: TimeInterval, reason: CloudErrorCode)
     /// The network is gone; the engine checks again at `date`.

@@ -8,7 +8,9 @@ import Darwin
 /// The asset cache on the file system: `<root>/<recordType>/<recordName>.<suffix>`. A write goes
 /// to `.<name>.<random>.partial` in the same folder and is renamed into place, which is atomic on
 /// one file system: a reader, or the next start after a crash, sees the old file or the new one,
-/// never half of one. Leftover partial files are removed by `removeUnfinishedWrites`.
+/// never half of one. Leftover partial files are removed by `removeUnfinishedWrites`. Files an
+/// account parked live under `<root>/.parked/<account>/`, a folder no record type can be named
+/// (names are percent-encoded, `.` included).
 public struct AssetFileStore: AssetFileStoring {
     public let root: URL
 
@@ -84,8 +86,42 @@ public struct AssetFileStore: AssetFileStoring {
 
     public func removeAll() throws {
         guard FileManager.default.fileExists(atPath: root.path) else { return }
-        for item in try FileManager.default.contentsOfDirectory(at: root, includingPropertiesForKeys: nil) {
+        for item in try FileManager.default.contentsOfDirectory(at: root, includingPropertiesForKeys: nil) where item.lastPathComponent != Self.parkedFolder {
             try FileManager.default.removeItem(at: item)
+        }
+    }
+
+    // MARK: - Parked files
+
+    static let parkedFolder = ".parked"
+
+    private func parkedStore(for account: String) -> AssetFileStore {
+        AssetFileStore(root: root.appendingPathComponent(Self.parkedFolder, isDirectory: true).appendingPathComponent(Self.safeComponent(account), isDirectory: true))
+    }
+
+    public func park(_ key: AssetKey, suffix: String, for account: String) throws {
+        try Self.move(key, suffix: suffix, from: self, to: parkedStore(for: account))
+    }
+
+    public func unpark(_ key: AssetKey, suffix: String, for account: String) throws {
+        try Self.move(key, suffix: suffix, from: parkedStore(for: account), to: self)
+    }
+
+    public func removeParked(for account: String) throws {
+        let folder = parkedStore(for: account).root
+        guard FileManager.default.fileExists(atPath: folder.path) else { return }
+        try FileManager.default.removeItem(at: folder)
+    }
+
+    /// Renames a file from one store's place to another's (atomic, one file system); nothing
+    /// happens when the source is gone (moved already, before a crash).
+    private static func move(_ key: AssetKey, suffix: String, from source: AssetFileStore, to target: AssetFileStore) throws {
+        let from = source.fileURL(for: key, suffix: suffix)
+        guard FileManager.default.fileExists(atPath: from.path) else { return }
+        let to = target.fileURL(for: key, suffix: suffix)
+        try FileManager.default.createDirectory(at: to.deletingLastPathComponent(), withIntermediateDirectories: true)
+        guard rename(from.path, to.path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: to.path, NSLocalizedDescriptionKey: "cannot move the asset: \(String(cString: strerror(errno)))"])
         }
     }
 

@@ -80,7 +80,7 @@ extension LocalCloudServer {
                 if stored.deleted {
                     changes.deletedRecords.append(DeletedRecord(id: RecordID(recordName: name, zoneID: clientZoneID(zone, scope: scope)), recordType: stored.type))
                 } else {
-                    changes.changedRecords.append(try clientRecord(stored, zone: zone, scope: scope, desiredKeys: desiredKeys))
+                    changes.changedRecords.append(try clientRecord(stored, zone: zone, scope: scope, desiredKeys: desiredKeys, viewer: caller.user))
                 }
             }
         }
@@ -117,7 +117,7 @@ extension LocalCloudServer {
                     results[id] = .failure(CloudError(.unknownItem, "record \(id.recordName) does not exist"))
                     continue
                 }
-                results[id] = .success(try clientRecord(stored, zone: zone, scope: scope, desiredKeys: desiredKeys))
+                results[id] = .success(try clientRecord(stored, zone: zone, scope: scope, desiredKeys: desiredKeys, viewer: caller.user))
                 try store.count("records.fetched")
             } catch let error as CloudError {
                 results[id] = .failure(error)

@@ -44,7 +44,7 @@ extension LocalCloudServer {
         guard request.itemCount <= CloudKitLimits.maxItemsPerRequest else {
             throw CloudError(.limitExceeded, "\(request.itemCount) items in one request; CloudKit takes at most \(CloudKitLimits.maxItemsPerRequest)")
         }
-        let bytes = request.recordsToSave.reduce(0) { $0 + Self.size(of: $1) }
+        let bytes = request.recordsToSave.reduce(0) { $0 + RecordSize.of($1) }
         guard bytes <= CloudKitLimits.maxRequestBytes else {
             throw CloudError(.limitExceeded, "the request holds \(bytes) bytes of records; CloudKit takes at most \(CloudKitLimits.maxRequestBytes)")
         }
@@ -52,11 +52,6 @@ extension LocalCloudServer {
         for id in allIDs(request) where !seen.insert(id).inserted {
             throw CloudError(.invalidArguments, "record \(id) appears twice in one request")
         }
-    }
-
-    /// A record's size as CloudKit's limits count it: its fields, asset contents excluded.
-    static func size(of record: SyncRecord) -> Int {
-        FieldsCodec.size(of: record.fields) + FieldsCodec.size(of: record.encryptedFields)
     }
 
     private func allIDs(_ request: ModifyRequest) -> [RecordID] {
@@ -129,13 +124,9 @@ private struct ZoneWriter {
 
     private func check(save record: SyncRecord, deleteSelfCounts: inout [String: Int]) throws -> CloudError? {
         let name = record.id.recordName
-        if let problem = Self.recordNameProblem(name) { return CloudError(.invalidArguments, problem) }
+        if let refusal = RecordRefusal.check(record) { return refusal.cloudError }
         for key in record.fields.names + record.encryptedFields.names where RecordFieldNames.cloudKitSystemFields.contains(key) || CloudKitNaming.problem(with: key) != nil {
             return CloudError(.invalidArguments, "'\(key)' cannot be a field name")
-        }
-        let size = LocalCloudServer.size(of: record)
-        if size > CloudKitLimits.maxRecordBytes {
-            return CloudError(.limitExceeded, "record \(name) holds \(size) bytes; CloudKit takes at most \(CloudKitLimits.maxRecordBytes)")
         }
         let existing = try server.record(named: name, in: zone)
         let live = existing.flatMap { $0.deleted ? nil : $0 }
@@ -144,7 +135,7 @@ private struct ZoneWriter {
         }
         if request.savePolicy == .ifServerRecordUnchanged {
             if let live, record.changeTag != live.changeTag {
-                let serverRecord = try server.clientRecord(live, zone: zone, scope: scope, desiredKeys: nil, downloadingAssets: false)
+                let serverRecord = try server.clientRecord(live, zone: zone, scope: scope, desiredKeys: nil, viewer: user, downloadingAssets: false)
                 return CloudError(.serverRecordChanged, "record \(name) changed on the server", serverRecord: serverRecord)
             }
             if live == nil, record.changeTag != nil {
@@ -237,14 +228,6 @@ private struct ZoneWriter {
         return nil
     }
 
-    static func recordNameProblem(_ name: String) -> String? {
-        if name.isEmpty { return "a record name cannot be empty" }
-        if !name.allSatisfy(\.isASCII) { return "record name \(name) is not ASCII" }
-        if name.utf8.count > CloudKitLimits.maxNameLength { return "record name \(name.prefix(20))... is longer than \(CloudKitLimits.maxNameLength)" }
-        if name.hasPrefix("_") { return "record name \(name) starts with an underscore" }
-        return nil
-    }
-
     static func deleteSelfTargets(_ fields: RecordFields) -> [String] {
         var targets: [String] = []
         func collect(_ value: SyncFieldValue) {
@@ -303,7 +286,7 @@ private struct ZoneWriter {
             fields = merged
             encrypted = mergedEncrypted
         }
-        let size = FieldsCodec.size(of: fields) + FieldsCodec.size(of: encrypted)
+        let size = RecordSize.of(fields) + RecordSize.of(encrypted)
         try database.query(
             """
             INSERT INTO records (owner, zone, name, type, fields, encrypted, parent, change_tag, created, modified, creator, modifier, seq, deleted, size)
@@ -333,6 +316,7 @@ private struct ZoneWriter {
         saved.encryptedFields = uploaded.encrypted
         saved.changeTag = String(seq)
         saved.modificationDate = now
+        saved.creatorUserRecordName = LocalCloudServer.creatorName(existing?.creator ?? user, viewer: user)
         return saved
     }
 

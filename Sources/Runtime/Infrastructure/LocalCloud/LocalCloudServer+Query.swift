@@ -26,7 +26,7 @@ extension LocalCloudServer {
         let page = matches.dropFirst(offset).prefix(limit)
         var records: [SyncRecord] = []
         for stored in page where try isVisible(stored.name, in: zone, access: access) {
-            records.append(try clientRecord(stored, zone: zone, scope: scope, desiredKeys: query.desiredKeys))
+            records.append(try clientRecord(stored, zone: zone, scope: scope, desiredKeys: query.desiredKeys, viewer: caller.user))
         }
         try store.count("records.fetched", by: Int64(records.count))
         let next = offset + page.count

@@ -221,17 +221,25 @@ final class LocalCloudServer {
     /// and asset contents written to a file only when the asset's field is desired. A conflict's
     /// server record keeps its assets as references (`downloadingAssets` false): the client only
     /// merges it, and saving the reference back transfers nothing.
-    func clientRecord(_ stored: StoredRecord, zone: StoredZone, scope: DatabaseScope, desiredKeys: [String]?, downloadingAssets: Bool = true) throws -> SyncRecord {
+    /// `viewer` is the caller's user record name: a record they created names its creator
+    /// `__defaultOwner__`, as CloudKit does.
+    func clientRecord(_ stored: StoredRecord, zone: StoredZone, scope: DatabaseScope, desiredKeys: [String]?, viewer: String?, downloadingAssets: Bool = true) throws -> SyncRecord {
         var record = SyncRecord(
             recordType: stored.type,
             id: RecordID(recordName: stored.name, zoneID: clientZoneID(zone, scope: scope)),
             fields: try deliver(stored.fields, desiredKeys: desiredKeys, downloadingAssets: downloadingAssets),
             encryptedFields: try deliver(stored.encrypted, desiredKeys: desiredKeys, downloadingAssets: downloadingAssets),
             parentRecordName: stored.parent, changeTag: stored.changeTag, modificationDate: stored.modified)
+        record.creatorUserRecordName = Self.creatorName(stored.creator, viewer: viewer)
         record.shareRecordName = try database.query(
             "SELECT name FROM shares WHERE owner = ? AND zone = ? AND root = ? AND deleted = 0",
             [.text(zone.owner), .text(zone.name), .text(stored.name)]).first?.text(0)
         return record
+    }
+
+    /// A creator as `viewer` sees them.
+    static func creatorName(_ creator: String, viewer: String?) -> String {
+        creator == viewer ? SyncConstants.currentUserOwnerName : creator
     }
 
     private func deliver(_ fields: RecordFields, desiredKeys: [String]?, downloadingAssets: Bool) throws -> RecordFields {

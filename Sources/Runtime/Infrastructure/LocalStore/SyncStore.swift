@@ -1,53 +1,21 @@
 import Foundation
 
-/// Who wrote a change to the local store. The engine's own writes (pulled records, owner
-/// rewrites) are stamped `.sync` and are never pushed back: that is what breaks echo loops.
-public enum StoreAuthor: Hashable, Sendable, CustomStringConvertible {
-    /// The app (any write the engine did not make).
-    case app
-    /// The sync engine.
-    case sync
-    /// A named app writer, e.g. "importer": pushed like `.app`.
-    case named(String)
-
-    var storedValue: String {
-        switch self {
-        case .app: "app"
-        case .sync: "sync"
-        case .named(let name): "app:" + name
-        }
-    }
-
-    public var description: String { storedValue }
-}
-
-/// A change the local store recorded: what changed, by whom, and (for deletions) the values the
-/// deleted model kept.
-public struct HistoryEntry: Hashable, Sendable {
-    public enum Kind: Int, Sendable {
-        case save = 0, delete = 1
-    }
-
-    public var sequence: Int64
-    public var recordType: String
-    public var recordName: String
-    public var kind: Kind
-    public var author: String
-    /// For a deletion: the values of the model's tombstone key paths (recordName, ownerName...).
-    public var tombstone: [String: String]
-
-    public var ownerName: String { tombstone[RecordFieldNames.ownerName] ?? SyncConstants.currentUserOwnerName }
-}
-
 /// The app's models on this device, in SQLite (WAL): typed saves, deletions and fetches, in
 /// transactions. Every write is stamped with an author and recorded in a history the engine reads
 /// to know what to push; a deletion leaves a tombstone with the values named by the model's
-/// tombstone key paths. Sync metadata (the last server record of each record, change tokens)
-/// lives in tables of its own, apart from the models.
+/// tombstone key paths. Sync metadata (the last server record of each record, change tokens,
+/// changes set aside, an account's parked changes) lives in tables of its own, apart from the
+/// models.
+///
+/// A model CloudKit would refuse (a record over 1 MB, a record name it rejects) is refused at the
+/// save that makes it, with a `RecordRefusal` naming the record and the rule; the transaction
+/// rolls back, and what the store held before stays.
 public final class SyncStore: Sendable {
     let database: Locked<SQLiteDatabase>
     let clock: any SyncClock
     private let changeStreams = Locked<[UUID: AsyncStream<Void>.Continuation]>([:])
+    /// Test support: commits allowed before the store "crashes" (every later commit fails).
+    private let commitBudget = Locked<Int?>(nil)
 
     /// Opens (creating if needed) a store in a file, or in memory when `url` is nil. `clock`
     /// stamps every save: the modification time last-writer-wins merges compare.
@@ -57,8 +25,19 @@ public final class SyncStore: Sendable {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
         let database = try SQLiteDatabase(url.map { .file($0) } ?? .memory)
-        try database.transaction { try database.execute(Self.schema) }
+        try database.transaction {
+            try database.execute(Self.schema)
+            try Self.migrate(database)
+        }
         self.database = Locked(database)
+    }
+
+    /// Brings a store of an earlier layout up to this one, keeping everything it holds.
+    private static func migrate(_ database: SQLiteDatabase) throws {
+        let columns = try database.query("PRAGMA table_info(sync_records)").map { $0.text(1) }
+        if !columns.contains("creator") {
+            try database.execute("ALTER TABLE sync_records ADD COLUMN creator TEXT")
+        }
     }
 
     private static let schema = """
@@ -79,6 +58,7 @@ public final class SyncStore: Sendable {
             kind INTEGER NOT NULL,
             author TEXT NOT NULL,
             tombstone BLOB);
+        CREATE INDEX IF NOT EXISTS history_by_record ON history (type, name);
         CREATE TABLE IF NOT EXISTS sync_records (
             zone_owner TEXT NOT NULL, zone TEXT NOT NULL, name TEXT NOT NULL,
             type TEXT NOT NULL,
@@ -87,6 +67,7 @@ public final class SyncStore: Sendable {
             modified REAL,
             parent TEXT,
             share TEXT,
+            creator TEXT,
             PRIMARY KEY (zone_owner, zone, name));
         CREATE TABLE IF NOT EXISTS sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         -- The asset cache: one row per record whose asset this device knows, keyed by record type
@@ -100,16 +81,44 @@ public final class SyncStore: Sendable {
             last_access REAL NOT NULL,
             PRIMARY KEY (type, name));
         CREATE INDEX IF NOT EXISTS asset_cache_by_state ON asset_cache (state);
+        -- Changes the cloud refused for good: set aside with their error, out of the queue.
+        CREATE TABLE IF NOT EXISTS failed_changes (
+            type TEXT NOT NULL, name TEXT NOT NULL,
+            owner TEXT NOT NULL,
+            kind INTEGER NOT NULL,
+            code INTEGER NOT NULL, message TEXT NOT NULL,
+            failed_at REAL NOT NULL,
+            PRIMARY KEY (type, name));
+        -- Unpushed changes of an account that signed out, kept apart until it signs in again: the
+        -- model as it was (a save) or its tombstone (a deletion), the server versions the changes
+        -- were based on, and the cache entries of files not uploaded yet.
+        CREATE TABLE IF NOT EXISTS parked_changes (
+            account TEXT NOT NULL, type TEXT NOT NULL, name TEXT NOT NULL,
+            kind INTEGER NOT NULL,
+            owner TEXT NOT NULL, parent TEXT, fields BLOB, modified REAL,
+            PRIMARY KEY (account, type, name));
+        CREATE TABLE IF NOT EXISTS parked_sync_records (
+            account TEXT NOT NULL,
+            zone_owner TEXT NOT NULL, zone TEXT NOT NULL, name TEXT NOT NULL,
+            type TEXT NOT NULL, change_tag TEXT, fields BLOB NOT NULL, encrypted BLOB NOT NULL,
+            modified REAL, parent TEXT, share TEXT, creator TEXT,
+            PRIMARY KEY (account, zone_owner, zone, name));
+        CREATE TABLE IF NOT EXISTS parked_assets (
+            account TEXT NOT NULL, type TEXT NOT NULL, name TEXT NOT NULL,
+            state TEXT NOT NULL, suffix TEXT NOT NULL, size INTEGER NOT NULL,
+            pinned INTEGER NOT NULL, last_access REAL NOT NULL,
+            PRIMARY KEY (account, type, name));
         """
 
     // MARK: - Writing
 
-    /// Saves (inserts or replaces) a model.
+    /// Saves (inserts or replaces) a model. Throws `RecordRefusal` for a model CloudKit would
+    /// refuse.
     public func save<Model: SyncModel>(_ model: Model, author: StoreAuthor = .app) throws {
         try write(author: author) { try $0.save(model) }
     }
 
-    /// Saves models in one transaction.
+    /// Saves models in one transaction: all of them, or none.
     public func save<Model: SyncModel>(_ models: [Model], author: StoreAuthor = .app) throws {
         try write(author: author) { writer in
             for model in models { try writer.save(model) }
@@ -130,14 +139,32 @@ public final class SyncStore: Sendable {
     /// Runs `body` in one transaction: all its writes land, or none. Observers hear of the app's
     /// writes once it commits.
     public func write<T>(author: StoreAuthor = .app, _ body: (StoreWriter) throws -> T) throws -> T {
-        let (value, wrote) = try database.withLock { database in
+        try inTransaction { database in
+            let writer = StoreWriter(database: database, author: author, now: clock.now)
+            return (try body(writer), writer.wroteAnything && author != .sync)
+        }
+    }
+
+    /// The engine's transactions (`LocalStorePort.transaction`).
+    func session<T>(_ body: (SyncStoreSession) throws -> T) throws -> T {
+        try inTransaction { database in
+            let session = SyncStoreSession(database: database, now: clock.now)
+            return (try body(session), session.appWrote)
+        }
+    }
+
+    /// One transaction of the database, under the store's lock. `body` says whether the app
+    /// wrote, so the change stream fires once the transaction commits.
+    private func inTransaction<T>(_ body: (SQLiteDatabase) throws -> (T, appWrote: Bool)) throws -> T {
+        let (value, appWrote) = try database.withLock { database in
             try database.transaction {
-                let writer = StoreWriter(database: database, author: author, now: clock.now)
-                let value = try body(writer)
-                return (value, writer.wroteAnything)
+                let before = database.totalChanges
+                let result = try body(database)
+                if database.totalChanges != before { try spendCommit() }
+                return result
             }
         }
-        if wrote && author != .sync { notifyChange() }
+        if appWrote { notifyChange() }
         return value
     }
 
@@ -157,6 +184,11 @@ public final class SyncStore: Sendable {
         try database.withLock { Int(try $0.query("SELECT COUNT(*) FROM models WHERE type = ?", [.text(type.recordType)]).first?.integer(0) ?? 0) }
     }
 
+    /// Whether any change of the app waits to be pushed (set-aside changes do not wait).
+    public func hasUnpushedChanges() throws -> Bool {
+        try session { try $0.hasUnpushedChanges() }
+    }
+
     // MARK: - Change stream
 
     /// Fires after every committed write not made by the sync engine. Cheap to over-trigger: the
@@ -171,6 +203,28 @@ public final class SyncStore: Sendable {
 
     private func notifyChange() {
         for continuation in changeStreams.withLock({ Array($0.values) }) { continuation.yield() }
+    }
+
+    // MARK: - Crash simulation (tests)
+
+    /// The store as a process killed at a given moment would leave it: `commits` more
+    /// transactions that write commit, and every later one rolls back, as the transaction a
+    /// process dies in does. Reopen the file with a new `SyncStore` to "restart".
+    func crash(afterCommits commits: Int) {
+        commitBudget.withLock { $0 = commits }
+    }
+
+    private func spendCommit() throws {
+        try commitBudget.withLock { (budget: inout Int?) throws(SimulatedCrash) in
+            guard let remaining = budget else { return }
+            guard remaining > 0 else { throw SimulatedCrash() }
+            budget = remaining - 1
+        }
+    }
+
+    /// A write after the simulated crash.
+    struct SimulatedCrash: Error, CustomStringConvertible {
+        var description: String { "the store crashed (simulated)" }
     }
 }
 
@@ -219,8 +273,20 @@ public final class StoreWriter: ModelWriter {
         self.now = now
     }
 
+    /// Saves a model. The app's saves are checked against what CloudKit accepts first; the
+    /// engine's come from the cloud, which already did.
     public func save<Model: SyncModel>(_ model: Model) throws {
+        if author != .sync, let refusal = RecordRefusal.check(Self.uploadForm(of: model, modified: now)) {
+            throw refusal
+        }
         try save(model, modified: now)
+    }
+
+    /// The record a model uploads, as the push sends it: its fields and the edit time.
+    static func uploadForm<Model: SyncModel>(of model: Model, modified: Date) -> SyncRecord {
+        var record = model.makeRecord()
+        record.fields[RecordFieldNames.clientModifiedAt] = .date(modified)
+        return record
     }
 
     /// Saves with a given modification time: a pulled record keeps the time its writer edited it.
@@ -234,9 +300,7 @@ public final class StoreWriter: ModelWriter {
             [.text(Model.recordType), .text(model.recordName), .text(model.ownerName),
              model.parentRecordName.map(SQLiteValue.text) ?? .null, .blob(FieldsCodec.encode(model.encodeStoredFields())),
              .real(modified.timeIntervalSince1970)])
-        try database.query("INSERT INTO history (type, name, kind, author, tombstone) VALUES (?, ?, 0, ?, NULL)",
-            [.text(Model.recordType), .text(model.recordName), .text(author.storedValue)])
-        wroteAnything = true
+        try recordHistory(type: Model.recordType, name: model.recordName, kind: .save, tombstone: nil)
     }
 
     /// Deletes a model; its tombstone keeps the values of its tombstone key paths.
@@ -247,8 +311,13 @@ public final class StoreWriter: ModelWriter {
         for keyPath in Model.tombstoneKeyPaths {
             tombstone[keyPath.name] = .string(model[keyPath: keyPath.keyPath])
         }
-        try database.query("INSERT INTO history (type, name, kind, author, tombstone) VALUES (?, ?, 1, ?, ?)",
-            [.text(Model.recordType), .text(model.recordName), .text(author.storedValue), .blob(FieldsCodec.encode(tombstone))])
+        try recordHistory(type: Model.recordType, name: model.recordName, kind: .delete, tombstone: tombstone)
+    }
+
+    /// One history entry, stamped with this writer's author.
+    func recordHistory(type: String, name: String, kind: HistoryEntry.Kind, tombstone: RecordFields?) throws {
+        try database.query("INSERT INTO history (type, name, kind, author, tombstone) VALUES (?, ?, ?, ?, ?)",
+            [.text(type), .text(name), .integer(Int64(kind.rawValue)), .text(author.storedValue), tombstone.map { .blob(FieldsCodec.encode($0)) } ?? .null])
         wroteAnything = true
     }
 

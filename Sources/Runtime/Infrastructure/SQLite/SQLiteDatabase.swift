@@ -107,6 +107,10 @@ public final class SQLiteDatabase {
     /// Rows changed by the last statement.
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// Rows changed since the connection opened: a transaction that leaves it unchanged wrote
+    /// nothing.
+    public var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
+
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws. A write
     /// transaction takes the write lock at once (`BEGIN IMMEDIATE`), so two processes never both
     /// read, then both try to write. Nested calls join the outer transaction.

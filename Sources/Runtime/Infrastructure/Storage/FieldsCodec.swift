@@ -36,12 +36,6 @@ public enum FieldsCodec {
         return fields
     }
 
-    /// The size CloudKit's limits count for these fields: their encoded size, asset contents
-    /// excluded (an asset counts as its reference).
-    public static func size(of fields: RecordFields) -> Int {
-        encode(fields).count
-    }
-
     private struct Writer {
         var data = Data()
 

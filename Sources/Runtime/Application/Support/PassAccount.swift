@@ -1,0 +1,28 @@
+/// The account a pass works for, checked again before anything is written for it: before a pulled
+/// page is applied, before a request uploads anything. A device can sign out, or another account
+/// can sign in, while a pass waits on the network; what was fetched under one account is then
+/// never applied to the other's store, and one account's changes are never uploaded into the
+/// other's databases. The pass ends instead, and the next one handles the switch.
+struct PassAccount: Sendable {
+    /// The user record name the pass started with; nil when no account was signed in (only public
+    /// catalogs are read then, which are the same for everyone).
+    let user: String?
+    let gateway: any CloudGateway
+
+    var isSignedIn: Bool { user != nil }
+
+    /// Throws when the device's account is no longer the pass's.
+    func verify() async throws(CloudError) {
+        guard let user else { return }
+        let current: String
+        do {
+            current = try await gateway.userRecordName()
+        } catch where error.code == .notAuthenticated {
+            throw Self.changed
+        }
+        guard current == user else { throw Self.changed }
+    }
+
+    /// What a pass that outlived its account ends with: the next pass handles the switch.
+    static let changed = CloudError(.notAuthenticated, "the iCloud account changed while the pass ran; nothing more was written for it")
+}

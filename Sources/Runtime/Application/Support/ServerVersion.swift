@@ -1,0 +1,41 @@
+/// A server version of a record meeting the local model: the one place a pull and a push's
+/// conflict apply what the cloud has. It runs inside the transaction that records the version, so
+/// the decision is made on the store as it is at that moment: an app write cannot slip in between
+/// reading the model and writing it back.
+///
+/// When the app has no change of the record in flight, the model takes the server's version.
+/// When it has one (waiting, or set aside), the model becomes the three-way merge of the last
+/// version this device knew, the model and the server's version, and the change goes up with the
+/// server's change tag. Either way the server version becomes the known one, the next merge's
+/// ancestor.
+struct ServerVersion {
+    let context: SyncContext
+
+    struct Applied {
+        /// The record as the model now is; nil when the model was deleted here and the deletion
+        /// is still to go up.
+        var record: SyncRecord?
+        /// References whose targets are not stored.
+        var missingTargets: [String] = []
+        var merged = false
+    }
+
+    /// `isLocalChange`: the caller knows the model holds a change of its own (a push meeting a
+    /// conflict, a full upload's record), so the versions are merged whatever the history says.
+    func apply(_ server: SyncRecord, as type: any SyncModel.Type, in store: any SyncStoreTransaction, isLocalChange: Bool = false) throws -> Applied {
+        guard try isLocalChange || store.hasLocalChange(recordType: server.recordType, recordName: server.id.recordName) else {
+            try store.setServerRecord(server)
+            return Applied(record: server, missingTargets: try store.applyPulled(server, as: type))
+        }
+        let ancestor = try store.serverRecord(server.id)
+        try store.setServerRecord(server)
+        guard let local = try store.uploadRecord(type: type, recordName: server.id.recordName, syncZoneName: context.configuration.syncZoneName) else {
+            return Applied(record: nil)
+        }
+        var merged = RecordMerge.merge(ancestor: ancestor, local: local, server: server, policy: context.configuration.conflictPolicy(for: server.recordType))
+        merged.id = server.id
+        let missing = try store.applyPulled(merged, as: type)
+        context.events.publish(.conflictResolved(server.id))
+        return Applied(record: merged, missingTargets: missing, merged: true)
+    }
+}

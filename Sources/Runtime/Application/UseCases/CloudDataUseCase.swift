@@ -1,0 +1,93 @@
+import Foundation
+
+/// The app's decisions about the user's data in the cloud as a whole: after the user deleted it
+/// in Settings, upload it again or let it go; or delete it all.
+struct CloudDataUseCase {
+    let context: SyncContext
+    let account: PassAccount
+
+    /// Private zones the user deleted in Settings whose local data waits for the app's decision.
+    func userDeletedZones() throws(CloudError) -> [ZoneID] {
+        try context.local { try $0.stateKeys(prefix: SyncStateKeys.userDeletedZonePrefix) }.map {
+            ZoneID(zoneName: String($0.dropFirst(SyncStateKeys.userDeletedZonePrefix.count)))
+        }
+    }
+
+    /// The user wants the data back: each zone is created again and every local record of it
+    /// uploaded as it now is.
+    func uploadAgain() async throws(CloudError) -> PushUseCase.Outcome {
+        var outcome = PushUseCase.Outcome()
+        for zone in try userDeletedZones() {
+            try await account.verify()
+            try await context.gateway.saveZones([zone])
+            try context.local { try $0.setState(SyncStateKeys.userDeletedZone(zone), nil) }
+            outcome.add(try await PushUseCase(context: context, account: account).reupload(zone))
+        }
+        return outcome
+    }
+
+    /// The user meant it (Apple's guidance for a purge): this device's copy of each zone goes too,
+    /// and the zone is created again, empty, so what the app writes from now on syncs.
+    func removeLocalData() async throws(CloudError) {
+        for zone in try userDeletedZones() {
+            try await account.verify()
+            try await context.gateway.saveZones([zone])
+            try context.local { store in
+                for type in context.registry.zonedTypes {
+                    for name in try store.recordNames(type: type, ownerName: zone.ownerName) {
+                        try store.deletePulled(type: type, recordName: name)
+                        try store.removeFailedChange(recordType: type.recordType, recordName: name)
+                    }
+                }
+                try store.setState(SyncStateKeys.userDeletedZone(zone), nil)
+            }
+        }
+    }
+
+    /// Deletes every record of the user's sync zone (its shares with it) and every public record
+    /// the user created. Record by record, not the zone: the user's other devices then see
+    /// ordinary deletions and drop their copies (a deleted zone would be rebuilt and uploaded
+    /// again by them, as a zone another client deleted by mistake is). The next pass brings the
+    /// deletions here too. Returns how many records were deleted.
+    func deleteAll() async throws(CloudError) -> Int {
+        var deleted = 0
+        var token: ChangeToken?
+        let zone = context.syncZone
+        while true {
+            let page: ZoneChanges
+            do {
+                page = try await context.gateway.fetchZoneChanges(in: zone, scope: .private, since: token, resultsLimit: nil, desiredKeys: [])
+            } catch where error.code == .zoneNotFound || error.code == .userDeletedZone {
+                break
+            }
+            deleted += try await delete(page.changedShares.map(\.id) + page.changedRecords.map(\.id), in: .private)
+            token = page.newToken
+            if !page.moreComing { break }
+        }
+        let user = account.user
+        let published = try context.local { store in
+            try store.serverRecordIDs(inZone: SyncConstants.publicZone).filter { try store.serverRecord($0)?.isCreated(byUser: user) == true }
+        }
+        deleted += try await delete(published, in: .public)
+        return deleted
+    }
+
+    /// Deletes records in requests of at most 400; a record already gone counts as done.
+    private func delete(_ ids: [RecordID], in scope: DatabaseScope) async throws(CloudError) -> Int {
+        var deleted = 0
+        for start in stride(from: 0, to: ids.count, by: CloudKitLimits.maxItemsPerRequest) {
+            let chunk = Array(ids[start..<min(start + CloudKitLimits.maxItemsPerRequest, ids.count)])
+            try await account.verify()
+            let result = try await context.gateway.modify(ModifyRequest(recordIDsToDelete: chunk), in: scope)
+            for id in chunk {
+                switch result.deletedRecords[id] {
+                case .success: deleted += 1
+                case .failure(let error) where error.code == .unknownItem: continue
+                case .failure(let error): throw error
+                case nil: throw CloudError(.serviceUnavailable, "no result for \(id)")
+                }
+            }
+        }
+        return deleted
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// The app's side of changes the cloud refused for good: list them, send one again, or give it
+/// up for the cloud's version of the record.
+struct FailedChangesUseCase {
+    let context: SyncContext
+
+    func list() throws(CloudError) -> [FailedChange] {
+        try context.local { try $0.failedChanges() }
+    }
+
+    func change(recordType: String, recordName: String) throws(CloudError) -> FailedChange? {
+        try context.local { try $0.failedChange(recordType: recordType, recordName: recordName) }
+    }
+
+    /// Queues the change again, as the model now is (or its deletion): the next pass sends it.
+    /// Nothing happens when no change of the record is set aside.
+    func retry(recordType: String, recordName: String) throws(CloudError) {
+        try context.local { store in
+            guard let failed = try store.failedChange(recordType: recordType, recordName: recordName) else { return }
+            try store.removeFailedChange(recordType: recordType, recordName: recordName)
+            try store.requeue(recordType: recordType, recordName: recordName, ownerName: failed.ownerName)
+        }
+    }
+
+    /// Drops the change and takes the record as the cloud has it: fetched again and written over
+    /// the model, or the model removed when the cloud has no such record (a record it never
+    /// accepted).
+    func revert(_ type: any SyncModel.Type, recordName: String) async throws(CloudError) {
+        guard let failed = try change(recordType: type.recordType, recordName: recordName) else { return }
+        let id = RecordID(recordName: recordName, zoneID: context.zone(scopes: type.syncScopes, ownerName: failed.ownerName))
+        let found = try await context.gateway.fetchRecords([id], desiredKeys: context.registry.keysWithoutAssetContents, in: id.scope)
+        let cloudVersion: SyncRecord?
+        switch found[id] {
+        case .success(let record): cloudVersion = record
+        case .failure(let error) where error.code == .unknownItem: cloudVersion = nil
+        case .failure(let error): throw error
+        case nil: throw CloudError(.serviceUnavailable, "no result for \(id)")
+        }
+        try context.local { store in
+            try store.removeFailedChange(recordType: type.recordType, recordName: recordName)
+            guard let cloudVersion else {
+                try store.removeServerRecord(id)
+                try store.deletePulled(type: type, recordName: recordName)
+                return
+            }
+            try store.setServerRecord(cloudVersion)
+            _ = try store.applyPulled(cloudVersion, as: type)
+            try AssetCacheUseCase(context: context).recordArrived(cloudVersion, in: store)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+/// Why CloudKit would refuse to save a record, by the rules one record can break on its own: its
+/// name and its size. One rule for everyone: the local store refuses such a record at the write
+/// that makes it (so it never reaches the push), and LocalCloud refuses it as CloudKit does.
+public enum RecordRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+    /// CloudKit's record names are non-empty ASCII, at most 255 bytes, and never start with `_`.
+    case invalidRecordName(recordType: String, recordName: String, reason: String)
+    /// More than `CloudKitLimits.maxRecordBytes`, by `RecordSize` (asset contents excluded).
+    case tooLarge(recordType: String, recordName: String, bytes: Int, limit: Int)
+
+    /// The refusal CloudKit would answer a save of `record` with, or nil.
+    public static func check(_ record: SyncRecord) -> RecordRefusal? {
+        if let reason = recordNameProblem(record.id.recordName) {
+            return .invalidRecordName(recordType: record.recordType, recordName: record.id.recordName, reason: reason)
+        }
+        let bytes = RecordSize.of(record)
+        if bytes > CloudKitLimits.maxRecordBytes {
+            return .tooLarge(recordType: record.recordType, recordName: record.id.recordName, bytes: bytes, limit: CloudKitLimits.maxRecordBytes)
+        }
+        return nil
+    }
+
+    /// Why `name` cannot be a CloudKit record name, or nil when it can.
+    public static func recordNameProblem(_ name: String) -> String? {
+        if name.isEmpty { return "a record name cannot be empty" }
+        if !name.unicodeScalars.allSatisfy(\.isASCII) { return "a record name must be ASCII" }
+        if name.utf8.count > CloudKitLimits.maxNameLength { return "a record name is at most \(CloudKitLimits.maxNameLength) bytes long, and this one is \(name.utf8.count)" }
+        if name.hasPrefix("_") { return "a record name cannot start with an underscore" }
+        return nil
+    }
+
+    /// The code CloudKit answers with.
+    public var code: CloudErrorCode {
+        switch self {
+        case .invalidRecordName: .invalidArguments
+        case .tooLarge: .limitExceeded
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .invalidRecordName(let type, let name, let reason):
+            "\(type) '\(Self.shown(name))' cannot be saved: \(reason)"
+        case .tooLarge(let type, let name, let bytes, let limit):
+            "\(type) '\(Self.shown(name))' holds \(bytes) bytes of fields; CloudKit takes at most \(limit) per record (asset contents excluded): move large values into an asset field"
+        }
+    }
+
+    /// A long name, cut to what a message can show.
+    private static func shown(_ name: String) -> String {
+        name.count > 40 ? name.prefix(40) + "..." : name
+    }
+
+    public var cloudError: CloudError { CloudError(code, description) }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// An account's unpushed changes, parked when it signs out and restored when it signs in again.
+/// Rows move between tables as they are: nothing is decoded, so nothing can be lost in the move.
+extension SyncStoreSession {
+    /// The records with a change of the app that is not in the cloud yet: waiting in the history
+    /// or set aside.
+    private func recordsWithLocalChanges() throws -> [(type: String, name: String)] {
+        let token = Int64(try state("history.token") ?? "0") ?? 0
+        return try database.query(
+            """
+            SELECT type, name FROM history WHERE seq > ? AND author != ?
+            UNION SELECT type, name FROM failed_changes ORDER BY 1, 2
+            """, [.integer(token), .text(StoreAuthor.sync.storedValue)]
+        ).map { ($0.text(0), $0.text(1)) }
+    }
+
+    /// The owner a deleted record was routed by: its latest tombstone, or its set-aside change.
+    private func deletedOwner(type: String, name: String) throws -> String {
+        if let blob = try database.query("SELECT tombstone FROM history WHERE type = ? AND name = ? AND kind = 1 AND tombstone IS NOT NULL ORDER BY seq DESC LIMIT 1", [.text(type), .text(name)]).first?.blob(0),
+            case .string(let owner) = try FieldsCodec.decode(blob)[RecordFieldNames.ownerName]
+        {
+            return owner
+        }
+        return try failedChange(recordType: type, recordName: name)?.ownerName ?? SyncConstants.currentUserOwnerName
+    }
+
+    func parkAndPurge(account: String) throws -> (count: Int, assets: [AssetCacheEntry]) {
+        let changed = try recordsWithLocalChanges()
+        var parkedAssets: [AssetCacheEntry] = []
+        for (type, name) in changed {
+            let record: [SQLiteValue] = [.text(type), .text(name)]
+            try database.query(
+                "INSERT OR REPLACE INTO parked_changes (account, type, name, kind, owner, parent, fields, modified) SELECT ?, type, name, 0, owner, parent, fields, modified FROM models WHERE type = ? AND name = ?",
+                [.text(account)] + record)
+            if database.changes == 0 {
+                try database.query(
+                    "INSERT OR REPLACE INTO parked_changes (account, type, name, kind, owner) VALUES (?, ?, ?, 1, ?)",
+                    [.text(account)] + record + [.text(try deletedOwner(type: type, name: name))])
+            }
+            try database.query(
+                "INSERT OR REPLACE INTO parked_sync_records (account, \(Self.syncRecordColumns)) SELECT ?, \(Self.syncRecordColumns) FROM sync_records WHERE type = ? AND name = ?",
+                [.text(account)] + record)
+            // A file the cloud does not have yet is part of the change; a cached one can come back.
+            if let entry = try assetEntry(AssetKey(recordType: type, recordName: name)), entry.state.isAwaitingUpload {
+                try database.query(
+                    "INSERT OR REPLACE INTO parked_assets (account, \(Self.assetColumns)) SELECT ?, \(Self.assetColumns) FROM asset_cache WHERE type = ? AND name = ?",
+                    [.text(account)] + record)
+                parkedAssets.append(entry)
+            }
+        }
+        try purgeEverything()
+        return (changed.count, parkedAssets)
+    }
+
+    func restoreParked(account: String) throws -> (count: Int, assets: [AssetCacheEntry]) {
+        let rows = try database.query("SELECT type, name, kind, owner FROM parked_changes WHERE account = ? ORDER BY type, name", [.text(account)])
+        try asApp { writer in
+            for row in rows {
+                let (type, name, owner) = (row.text(0), row.text(1), row.text(3))
+                if row.integer(2) == HistoryEntry.Kind.save.rawValue {
+                    try database.query(
+                        "INSERT OR REPLACE INTO models (type, name, owner, parent, fields, modified) SELECT type, name, owner, parent, fields, modified FROM parked_changes WHERE account = ? AND type = ? AND name = ?",
+                        [.text(account), .text(type), .text(name)])
+                    try writer.recordHistory(type: type, name: name, kind: .save, tombstone: nil)
+                } else {
+                    try database.query("DELETE FROM models WHERE type = ? AND name = ?", [.text(type), .text(name)])
+                    try writer.recordHistory(type: type, name: name, kind: .delete, tombstone: [RecordFieldNames.recordName: .string(name), RecordFieldNames.ownerName: .string(owner)])
+                }
+            }
+        }
+        try database.query("INSERT OR REPLACE INTO sync_records (\(Self.syncRecordColumns)) SELECT \(Self.syncRecordColumns) FROM parked_sync_records WHERE account = ?", [.text(account)])
+        var assets: [AssetCacheEntry] = []
+        for row in try database.query("SELECT \(Self.assetColumns) FROM parked_assets WHERE account = ?", [.text(account)]) {
+            var entry = try Self.assetEntry(row)
+            // An upload the sign-out interrupted starts again.
+            entry.state = entry.state.after(.interrupted) ?? entry.state
+            try setAssetEntry(entry)
+            assets.append(entry)
+        }
+        try forgetParked(account: account)
+        return (rows.count, assets)
+    }
+
+    func parkedChanges() throws -> [ParkedChanges] {
+        try database.query("SELECT account, COUNT(*) FROM parked_changes GROUP BY account ORDER BY account").map {
+            ParkedChanges(userRecordName: $0.text(0), count: Int($0.integer(1)))
+        }
+    }
+
+    func discardParked(account: String) throws -> [AssetCacheEntry] {
+        let assets = try database.query("SELECT \(Self.assetColumns) FROM parked_assets WHERE account = ?", [.text(account)]).map(Self.assetEntry)
+        try forgetParked(account: account)
+        return assets
+    }
+
+    private func forgetParked(account: String) throws {
+        for table in ["parked_changes", "parked_sync_records", "parked_assets"] {
+            try database.query("DELETE FROM \(table) WHERE account = ?", [.text(account)])
+        }
+    }
+}

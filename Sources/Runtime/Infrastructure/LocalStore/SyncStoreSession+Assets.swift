@@ -1,0 +1,71 @@
+import Foundation
+
+/// The asset cache's bookkeeping, in the store's own table beside the models.
+extension SyncStoreSession {
+    static let assetColumns = "type, name, state, suffix, size, pinned, last_access"
+
+    func assetEntry(_ key: AssetKey) throws -> AssetCacheEntry? {
+        try database.query(
+            "SELECT \(Self.assetColumns) FROM asset_cache WHERE type = ? AND name = ?",
+            [.text(key.recordType), .text(key.recordName)]
+        ).first.map(Self.assetEntry)
+    }
+
+    func assetEntries(in states: Set<AssetCacheState>?) throws -> [AssetCacheEntry] {
+        let wanted = states.map { $0.map(\.rawValue).sorted() }
+        let filter = wanted.map { " WHERE state IN (" + Array(repeating: "?", count: $0.count).joined(separator: ", ") + ")" } ?? ""
+        return try database.query(
+            "SELECT \(Self.assetColumns) FROM asset_cache\(filter) ORDER BY type, name",
+            (wanted ?? []).map(SQLiteValue.text)
+        ).map(Self.assetEntry)
+    }
+
+    func orphanedAssetEntries() throws -> [AssetCacheEntry] {
+        try database.query(
+            """
+            SELECT type, name, state, suffix, size, pinned, last_access FROM asset_cache a
+            WHERE NOT EXISTS (SELECT 1 FROM models m WHERE m.type = a.type AND m.name = a.name)
+            ORDER BY type, name
+            """, []
+        ).map(Self.assetEntry)
+    }
+
+    func setAssetEntry(_ entry: AssetCacheEntry) throws {
+        try database.query(
+            """
+            INSERT INTO asset_cache (\(Self.assetColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(type, name) DO UPDATE SET state = excluded.state, suffix = excluded.suffix,
+                size = excluded.size, pinned = excluded.pinned, last_access = excluded.last_access
+            """,
+            [.text(entry.key.recordType), .text(entry.key.recordName), .text(entry.state.rawValue), .text(entry.suffix),
+             .integer(entry.byteSize), .integer(entry.isPinned ? 1 : 0), .real(entry.lastAccess.timeIntervalSince1970)])
+    }
+
+    func removeAssetEntry(_ key: AssetKey) throws {
+        try database.query("DELETE FROM asset_cache WHERE type = ? AND name = ?", [.text(key.recordType), .text(key.recordName)])
+    }
+
+    func attachAsset<Model: CacheableModel>(_ reference: AssetReference, entry: AssetCacheEntry, to type: Model.Type, recordName: String) throws -> Bool {
+        try asApp { writer in
+            guard var model = try writer.fetch(type, recordName: recordName) else { return false }
+            model.assetReference = reference
+            try writer.save(model)
+            try setAssetEntry(entry)
+            return true
+        }
+    }
+
+    /// An entry from a row of `assetColumns` (from `offset` on).
+    static func assetEntry(_ row: SQLiteRow) throws(SQLiteError) -> AssetCacheEntry {
+        try assetEntry(row, from: 0)
+    }
+
+    static func assetEntry(_ row: SQLiteRow, from offset: Int32) throws(SQLiteError) -> AssetCacheEntry {
+        guard let state = AssetCacheState(rawValue: row.text(offset + 2)) else {
+            throw SQLiteError(code: -1, message: "asset cache entry \(row.text(offset)) '\(row.text(offset + 1))' has an unknown state '\(row.text(offset + 2))'")
+        }
+        return AssetCacheEntry(
+            key: AssetKey(recordType: row.text(offset), recordName: row.text(offset + 1)), state: state, suffix: row.text(offset + 3),
+            byteSize: row.integer(offset + 4), isPinned: row.integer(offset + 5) != 0, lastAccess: Date(timeIntervalSince1970: row.real(offset + 6)))
+    }
+}

@@ -1,0 +1,274 @@
+import Foundation
+
+extension SyncStore: LocalStorePort {
+    public func transaction<T>(_ body: (any SyncStoreTransaction) throws -> T) throws -> T {
+        try session { try body($0) }
+    }
+
+    public func write<T>(author: StoreAuthor, _ body: (any ModelWriter) throws -> T) throws -> T {
+        try write(author: author) { (writer: StoreWriter) in try body(writer) }
+    }
+}
+
+/// One transaction of the store as the sync engine uses it: every read and write goes straight
+/// to the transaction's connection, under the store's lock, so nothing of the app interleaves.
+final class SyncStoreSession: SyncStoreTransaction {
+    let database: SQLiteDatabase
+    /// When this transaction happens: the time its saves carry unless told otherwise.
+    let now: Date
+    /// Whether the session wrote a change of the app (an attached asset, a requeued change): the
+    /// change stream fires once it commits.
+    private(set) var appWrote = false
+
+    init(database: SQLiteDatabase, now: Date) {
+        self.database = database
+        self.now = now
+    }
+
+    private func writer(_ author: StoreAuthor) -> StoreWriter {
+        StoreWriter(database: database, author: author, now: now)
+    }
+
+    /// Runs app-authored writes, marking the session so the change stream fires.
+    func asApp<T>(_ body: (StoreWriter) throws -> T) throws -> T {
+        let writer = writer(.app)
+        let value = try body(writer)
+        if writer.wroteAnything { appWrote = true }
+        return value
+    }
+
+    // MARK: - History
+
+    private static let historyTokenKey = "history.token"
+    private static let syncAuthor = StoreAuthor.sync.storedValue
+
+    private func historyToken() throws -> Int64 {
+        Int64(try state(Self.historyTokenKey) ?? "0") ?? 0
+    }
+
+    func unpushedChanges(limit: Int?) throws -> (changes: [HistoryEntry], readThrough: Int64) {
+        let token = try historyToken()
+        var changes: [HistoryEntry] = []
+        var last = token
+        try database.forEachRow("SELECT seq, type, name, kind, author, tombstone FROM history WHERE seq > ? ORDER BY seq LIMIT ?", [.integer(token), .integer(Int64(limit ?? -1))]) { row throws(SQLiteError) in
+            last = row.integer(0)
+            let author = row.text(4)
+            guard author != Self.syncAuthor else { return }
+            changes.append(HistoryEntry(
+                sequence: row.integer(0), recordType: row.text(1), recordName: row.text(2),
+                kind: HistoryEntry.Kind(rawValue: Int(row.integer(3))) ?? .save, author: author,
+                tombstone: row.isNull(5) ? [:] : Self.tombstone(row.blob(5))))
+        }
+        return (changes, last)
+    }
+
+    private static func tombstone(_ blob: Data) -> [String: String] {
+        var tombstone: [String: String] = [:]
+        for (name, value) in (try? FieldsCodec.decode(blob)) ?? [:] {
+            if case .string(let text) = value { tombstone[name] = text }
+        }
+        return tombstone
+    }
+
+    func hasUnpushedChanges() throws -> Bool {
+        try !database.query("SELECT 1 FROM history WHERE seq > ? AND author != ? LIMIT 1", [.integer(try historyToken()), .text(Self.syncAuthor)]).isEmpty
+    }
+
+    func hasLocalChange(recordType: String, recordName: String) throws -> Bool {
+        try !database.query(
+            """
+            SELECT 1 FROM history WHERE seq > ? AND type = ? AND name = ? AND author != ?
+            UNION ALL SELECT 1 FROM failed_changes WHERE type = ? AND name = ? LIMIT 1
+            """,
+            [.integer(try historyToken()), .text(recordType), .text(recordName), .text(Self.syncAuthor), .text(recordType), .text(recordName)]
+        ).isEmpty
+    }
+
+    func commitHistoryToken(_ sequence: Int64) throws {
+        try setState(Self.historyTokenKey, String(sequence))
+        // What was read and pushed is no longer needed (the newest entry read stays, so sequence
+        // numbers keep growing past the token).
+        try database.query("DELETE FROM history WHERE seq < ?", [.integer(sequence)])
+    }
+
+    func requeue(recordType: String, recordName: String, ownerName: String) throws {
+        let stored = try !database.query("SELECT 1 FROM models WHERE type = ? AND name = ?", [.text(recordType), .text(recordName)]).isEmpty
+        try asApp { writer in
+            if stored {
+                try writer.recordHistory(type: recordType, name: recordName, kind: .save, tombstone: nil)
+            } else {
+                let tombstone: RecordFields = [RecordFieldNames.recordName: .string(recordName), RecordFieldNames.ownerName: .string(ownerName)]
+                try writer.recordHistory(type: recordType, name: recordName, kind: .delete, tombstone: tombstone)
+            }
+        }
+    }
+
+    // MARK: - Models as records
+
+    func uploadRecord(type: any SyncModel.Type, recordName: String, syncZoneName: String) throws -> SyncRecord? {
+        let rows = try database.query("SELECT modified FROM models WHERE type = ? AND name = ?", [.text(type.recordType), .text(recordName)])
+        guard let row = rows.first, var record = try fetch(type, recordName: recordName)?.makeRecord(syncZoneName: syncZoneName) else { return nil }
+        record.fields[RecordFieldNames.clientModifiedAt] = .date(Date(timeIntervalSince1970: row.real(0)))
+        return record
+    }
+
+    private func fetch<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> Model? {
+        try StoreReader(database: database).fetch(type, recordName: recordName)
+    }
+
+    func applyPulled(_ record: SyncRecord, as type: any SyncModel.Type) throws -> [String] {
+        try applyPulled(record, type)
+    }
+
+    private func applyPulled<Model: SyncModel>(_ record: SyncRecord, _ type: Model.Type) throws -> [String] {
+        let writer = writer(.sync)
+        var model = try writer.fetch(type, recordName: record.id.recordName)
+            ?? Model(emptyRecordNamed: record.id.recordName, ownerName: record.id.zoneID.ownerName)
+        model.ownerName = record.id.zoneID.ownerName
+        try model.applyRemoteFields(from: record)
+        try writer.save(model, modified: record.clientModifiedAt ?? now)
+        return try missingReferenceTargets(of: model)
+    }
+
+    /// References (fields and the parent) whose target is not stored yet. They are kept as they
+    /// are: the target may arrive later.
+    private func missingReferenceTargets<Model: SyncModel>(of model: Model) throws -> [String] {
+        var names: [String] = []
+        if let parent = model.parentRecordName { names.append(parent) }
+        for (name, value) in model.encodeRemoteFields().values where Model.fieldDescriptors.contains(where: { $0.name == name }) {
+            switch value {
+            case .reference(let reference): names.append(reference.recordName)
+            case .list(let items):
+                for case .reference(let reference) in items { names.append(reference.recordName) }
+            default: break
+            }
+        }
+        return try names.filter { try !isStored(recordName: $0) }
+    }
+
+    func deletePulled(type: any SyncModel.Type, recordName: String) throws {
+        try deletePulled(type, recordName)
+    }
+
+    private func deletePulled<Model: SyncModel>(_ type: Model.Type, _ recordName: String) throws {
+        let writer = writer(.sync)
+        if let model = try writer.fetch(type, recordName: recordName) { try writer.delete(model) }
+    }
+
+    func setOwner(_ ownerName: String, type: any SyncModel.Type, recordName: String) throws {
+        try setOwner(ownerName, type, recordName)
+    }
+
+    private func setOwner<Model: SyncModel>(_ ownerName: String, _ type: Model.Type, _ recordName: String) throws {
+        let writer = writer(.sync)
+        guard var model = try writer.fetch(type, recordName: recordName), model.ownerName != ownerName else { return }
+        model.ownerName = ownerName
+        try writer.save(model)
+    }
+
+    func recordNames(type: any SyncModel.Type, ownerName: String?) throws -> [String] {
+        if let ownerName {
+            return try database.query("SELECT name FROM models WHERE type = ? AND owner = ? ORDER BY name", [.text(type.recordType), .text(ownerName)]).map { $0.text(0) }
+        }
+        return try database.query("SELECT name FROM models WHERE type = ? ORDER BY name", [.text(type.recordType)]).map { $0.text(0) }
+    }
+
+    func isStored(type: any SyncModel.Type, recordName: String) throws -> Bool {
+        try !database.query("SELECT 1 FROM models WHERE type = ? AND name = ?", [.text(type.recordType), .text(recordName)]).isEmpty
+    }
+
+    func isStored(recordName: String) throws -> Bool {
+        try !database.query("SELECT 1 FROM models WHERE name = ? LIMIT 1", [.text(recordName)]).isEmpty
+    }
+
+    func parentAndOwner(type: any SyncModel.Type, recordName: String) throws -> (parent: String?, owner: String)? {
+        try database.query("SELECT parent, owner FROM models WHERE type = ? AND name = ?", [.text(type.recordType), .text(recordName)]).first.map { ($0.optionalText(0), $0.text(1)) }
+    }
+
+    // MARK: - Server records
+
+    static let syncRecordColumns = "zone_owner, zone, name, type, change_tag, fields, encrypted, modified, parent, share, creator"
+
+    func serverRecord(_ id: RecordID) throws -> SyncRecord? {
+        let rows = try database.query("SELECT type, change_tag, fields, encrypted, modified, parent, share, creator FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)])
+        guard let row = rows.first else { return nil }
+        var record = SyncRecord(
+            recordType: row.text(0), id: id, fields: try FieldsCodec.decode(row.blob(2)), encryptedFields: try FieldsCodec.decode(row.blob(3)),
+            parentRecordName: row.optionalText(5), changeTag: row.optionalText(1), modificationDate: row.isNull(4) ? nil : Date(timeIntervalSince1970: row.real(4)))
+        record.shareRecordName = row.optionalText(6)
+        record.creatorUserRecordName = row.optionalText(7)
+        return record
+    }
+
+    func setServerRecord(_ record: SyncRecord) throws {
+        try database.query(
+            "INSERT OR REPLACE INTO sync_records (\(Self.syncRecordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [.text(record.id.zoneID.ownerName), .text(record.id.zoneID.zoneName), .text(record.id.recordName), .text(record.recordType),
+             record.changeTag.map(SQLiteValue.text) ?? .null, .blob(FieldsCodec.encode(record.fields)), .blob(FieldsCodec.encode(record.encryptedFields)),
+             record.modificationDate.map { .real($0.timeIntervalSince1970) } ?? .null,
+             record.parentRecordName.map(SQLiteValue.text) ?? .null, record.shareRecordName.map(SQLiteValue.text) ?? .null,
+             record.creatorUserRecordName.map(SQLiteValue.text) ?? .null])
+    }
+
+    func removeServerRecord(_ id: RecordID) throws {
+        try database.query("DELETE FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)])
+    }
+
+    func serverRecordIDs(inZone zone: ZoneID) throws -> [RecordID] {
+        try database.query("SELECT name FROM sync_records WHERE zone_owner = ? AND zone = ? ORDER BY name", [.text(zone.ownerName), .text(zone.zoneName)]).map {
+            RecordID(recordName: $0.text(0), zoneID: zone)
+        }
+    }
+
+    // MARK: - Changes set aside
+
+    func setAside(_ change: FailedChange) throws {
+        try database.query(
+            "INSERT OR REPLACE INTO failed_changes (type, name, owner, kind, code, message, failed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [.text(change.recordType), .text(change.recordName), .text(change.ownerName), .integer(Int64(change.kind.rawValue)),
+             .integer(Int64(change.error.code.rawValue)), .text(change.error.message), .real(change.failedAt.timeIntervalSince1970)])
+    }
+
+    func failedChanges() throws -> [FailedChange] {
+        try database.query("SELECT type, name, owner, kind, code, message, failed_at FROM failed_changes ORDER BY type, name").map(Self.failedChange)
+    }
+
+    func failedChange(recordType: String, recordName: String) throws -> FailedChange? {
+        try database.query("SELECT type, name, owner, kind, code, message, failed_at FROM failed_changes WHERE type = ? AND name = ?", [.text(recordType), .text(recordName)]).first.map(Self.failedChange)
+    }
+
+    func removeFailedChange(recordType: String, recordName: String) throws {
+        try database.query("DELETE FROM failed_changes WHERE type = ? AND name = ?", [.text(recordType), .text(recordName)])
+    }
+
+    private static func failedChange(_ row: SQLiteRow) -> FailedChange {
+        FailedChange(
+            recordType: row.text(0), recordName: row.text(1), ownerName: row.text(2),
+            kind: HistoryEntry.Kind(rawValue: Int(row.integer(3))) ?? .save,
+            error: CloudError(CloudErrorCode(rawValue: Int(row.integer(4))) ?? .invalidArguments, row.text(5)),
+            failedAt: Date(timeIntervalSince1970: row.real(6)))
+    }
+
+    func purgeEverything() throws {
+        try database.execute("DELETE FROM models; DELETE FROM history; DELETE FROM sync_records; DELETE FROM sync_state; DELETE FROM asset_cache; DELETE FROM failed_changes;")
+    }
+
+    // MARK: - State
+
+    func state(_ key: String) throws -> String? {
+        try database.query("SELECT value FROM sync_state WHERE key = ?", [.text(key)]).first?.text(0)
+    }
+
+    func setState(_ key: String, _ value: String?) throws {
+        if let value {
+            try database.query("INSERT OR REPLACE INTO sync_state (key, value) VALUES (?, ?)", [.text(key), .text(value)])
+        } else {
+            try database.query("DELETE FROM sync_state WHERE key = ?", [.text(key)])
+        }
+    }
+
+    func stateKeys(prefix: String) throws -> [String] {
+        // `>=` and `<` on the prefix rather than LIKE, whose wildcards a key may hold.
+        try database.query("SELECT key FROM sync_state WHERE key >= ? AND key < ? ORDER BY key", [.text(prefix), .text(prefix + "\u{10FFFF}")]).map { $0.text(0) }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+// MARK: - Changes the cloud refused
+
+extension SyncEngine {
+    /// Changes the cloud refused for good (`SyncEvent.changeSetAside`), by record type and name.
+    /// Each stays in its model until the app retries or reverts it; editing the record again
+    /// sends it again.
+    public func failedChanges() throws(CloudError) -> [FailedChange] {
+        try FailedChangesUseCase(context: context).list()
+    }
+
+    /// The change set aside for one record, if any: what a "failed" badge shows.
+    public func failedChange<Model: SyncModel>(for type: Model.Type, recordName: String) throws(CloudError) -> FailedChange? {
+        try FailedChangesUseCase(context: context).change(recordType: type.recordType, recordName: recordName)
+    }
+
+    /// Sends a set-aside change again, as the model now is (after the app fixed what the cloud
+    /// refused, or once the user has the permission), with the next pass.
+    public func retryFailedChange<Model: SyncModel>(for type: Model.Type, recordName: String) throws(CloudError) {
+        try FailedChangesUseCase(context: context).retry(recordType: type.recordType, recordName: recordName)
+    }
+
+    /// Gives up a set-aside change: the record becomes what the cloud has (fetched now), or goes
+    /// when the cloud never had it.
+    public func revertFailedChange<Model: SyncModel>(for type: Model.Type, recordName: String) async throws(CloudError) {
+        try await FailedChangesUseCase(context: context).revert(type, recordName: recordName)
+    }
+}
+
+// MARK: - Accounts
+
+extension SyncEngine {
+    /// Unpushed changes kept for accounts that signed out (`SyncEvent.changesParked`). They come
+    /// back when that account signs in on this device again.
+    public func parkedChanges() throws(CloudError) -> [ParkedChanges] {
+        try AccountUseCase(context: context).parkedChanges()
+    }
+
+    /// Forgets the changes an account parked, and the files they would have uploaded.
+    public func discardParkedChanges(of userRecordName: String) throws(CloudError) {
+        try AccountUseCase(context: context).discardParked(of: userRecordName)
+    }
+}
+
+// MARK: - The user's data in the cloud
+
+extension SyncEngine {
+    /// Private zones the user deleted in Settings (`SyncEvent.userDeletedZone`): their local data
+    /// is kept, and nothing of them is uploaded, until the app decides.
+    public func userDeletedZones() throws(CloudError) -> [ZoneID] {
+        try CloudDataUseCase(context: context, account: try storeAccount()).userDeletedZones()
+    }
+
+    /// The user wants their data back after deleting it in Settings: the zones are created again
+    /// and every local record of them is uploaded as it now is.
+    public func uploadAgainAfterUserDeletedZone() async throws(CloudError) {
+        let outcome = try await CloudDataUseCase(context: context, account: try signedInAccount()).uploadAgain()
+        if let failure = outcome.failures.values.first { throw failure }
+    }
+
+    /// The user meant the deletion (Apple's guidance for data deleted in Settings): this device's
+    /// copy goes too, and what the app writes from now on syncs into a new, empty zone.
+    public func removeLocalDataOfUserDeletedZone() async throws(CloudError) {
+        try await CloudDataUseCase(context: context, account: try signedInAccount()).removeLocalData()
+    }
+
+    /// Deletes all of the user's data in the cloud: every record of their sync zone (with the
+    /// shares in it) and every public record they created. Then a pass brings the deletions here;
+    /// the user's other devices drop their copies when they next sync. A change made before the
+    /// deletion and not uploaded yet follows the usual rule: an edit of a deleted record loses to
+    /// the deletion; a record created and never uploaded is kept, and uploads afterwards. Returns
+    /// how many records were deleted.
+    @discardableResult
+    public func deleteAllCloudData() async throws(CloudError) -> Int {
+        let deleted = try await CloudDataUseCase(context: context, account: try signedInAccount()).deleteAll()
+        if case .failed(let error, _) = await sync() { throw error }
+        return deleted
+    }
+}

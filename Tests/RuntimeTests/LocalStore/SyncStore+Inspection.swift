@@ -1,0 +1,46 @@
+import Foundation
+@testable import SyncRuntime
+
+/// What tests read (and now and then set) of a store's engine state, each in one transaction of
+/// its own, as the engine would.
+extension SyncStore {
+    func unpushedChanges() throws -> (changes: [HistoryEntry], readThrough: Int64) {
+        try session { try $0.unpushedChanges(limit: nil) }
+    }
+
+    func commitHistoryToken(_ sequence: Int64) throws {
+        try session { try $0.commitHistoryToken(sequence) }
+    }
+
+    func applyPulled(_ record: SyncRecord, as type: any SyncModel.Type) throws -> [String] {
+        try session { try $0.applyPulled(record, as: type) }
+    }
+
+    func serverRecord(_ id: RecordID) throws -> SyncRecord? {
+        try session { try $0.serverRecord(id) }
+    }
+
+    func isStored(recordName: String) throws -> Bool {
+        try session { try $0.isStored(recordName: recordName) }
+    }
+
+    func assetEntry(_ key: AssetKey) throws -> AssetCacheEntry? {
+        try session { try $0.assetEntry(key) }
+    }
+
+    func assetEntries(in states: Set<AssetCacheState>?) throws -> [AssetCacheEntry] {
+        try session { try $0.assetEntries(in: states) }
+    }
+
+    func setAssetEntry(_ entry: AssetCacheEntry) throws {
+        try session { try $0.setAssetEntry(entry) }
+    }
+
+    func failedChanges() throws -> [FailedChange] {
+        try session { try $0.failedChanges() }
+    }
+
+    func state(_ key: String) throws -> String? {
+        try session { try $0.state(key) }
+    }
+}
