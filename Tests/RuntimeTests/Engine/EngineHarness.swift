@@ -83,6 +83,11 @@ final class EventRecorder: Sendable {
     func events() async -> [SyncEvent] {
         collected.withLock { $0 }
     }
+
+    /// The events so far, for conditions that cannot wait.
+    func collectedNow() -> [SyncEvent] {
+        collected.withLock { $0 }
+    }
 }
 
 /// Waits (yielding, never sleeping) until `condition` holds, as long as background tasks need.
@@ -92,4 +97,39 @@ func eventually(_ condition: () throws -> Bool) async rethrows -> Bool {
         await Task.yield()
     }
     return try condition()
+}
+
+/// Holds back whoever waits on it until the test opens it: a request paused in mid-flight.
+final class Gate: Sendable {
+    private struct State {
+        var open = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        var arrivals = 0
+    }
+
+    private let state = Locked(State())
+
+    /// How many have come to the gate.
+    var arrivals: Int { state.withLock { $0.arrivals } }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = state.withLock { state -> Bool in
+                state.arrivals += 1
+                if state.open { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
 }

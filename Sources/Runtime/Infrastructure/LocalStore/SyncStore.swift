@@ -14,8 +14,9 @@ public final class SyncStore: Sendable {
     let database: Locked<SQLiteDatabase>
     let clock: any SyncClock
     private let changeStreams = Locked<[UUID: AsyncStream<Void>.Continuation]>([:])
-    /// Test support: commits allowed before the store "crashes" (every later commit fails).
-    private let commitBudget = Locked<Int?>(nil)
+    /// Test support: commits allowed before the store "crashes" (every later commit fails), and
+    /// how many transactions that wrote have committed.
+    private let commits = Locked(CommitCount())
 
     /// Opens (creating if needed) a store in a file, or in memory when `url` is nil. `clock`
     /// stamps every save: the modification time last-writer-wins merges compare.
@@ -207,18 +208,25 @@ public final class SyncStore: Sendable {
 
     // MARK: - Crash simulation (tests)
 
-    /// The store as a process killed at a given moment would leave it: `commits` more
-    /// transactions that write commit, and every later one rolls back, as the transaction a
-    /// process dies in does. Reopen the file with a new `SyncStore` to "restart".
-    func crash(afterCommits commits: Int) {
-        commitBudget.withLock { $0 = commits }
+    private struct CommitCount {
+        var committed = 0
+        var crashAt: Int?
     }
 
+    /// The store as a process killed at a given moment would leave it: `count` more transactions
+    /// that write commit, and every later one rolls back, as the transaction a process dies in
+    /// does. Reopen the file with a new `SyncStore` to "restart".
+    func crash(afterCommits count: Int) {
+        commits.withLock { $0.crashAt = $0.committed + count }
+    }
+
+    /// How many transactions that wrote have committed so far.
+    var writeCommits: Int { commits.withLock { $0.committed } }
+
     private func spendCommit() throws {
-        try commitBudget.withLock { (budget: inout Int?) throws(SimulatedCrash) in
-            guard let remaining = budget else { return }
-            guard remaining > 0 else { throw SimulatedCrash() }
-            budget = remaining - 1
+        try commits.withLock { (state: inout CommitCount) throws(SimulatedCrash) in
+            if let crashAt = state.crashAt, state.committed >= crashAt { throw SimulatedCrash() }
+            state.committed += 1
         }
     }
 

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+@testable import SyncRuntime
+
+/// A process can die between any two writes. The phone's store is a file; its pass is cut at
+/// every commit it makes in turn (the transaction it dies in rolls back, as SQLite's does), the
+/// store is opened again as a restarted app would, and the devices sync: every run must converge
+/// with every acknowledged write kept and nothing deleted come back.
+///
+/// Breaking it: committing a pulled page's server versions in a transaction before the one that
+/// writes the models (the shipped T21.1) makes the run cut between the two lose the laptop's
+/// body of "merged" for good: the restarted phone believes it has that version and skips it.
+@Suite("Engine: a crash at any write of a pass")
+struct EngineCrashTests {
+    /// Alice's phone (store on file) and laptop, synced; then, offline from each other, both edit.
+    /// The phone's next pass has everything to do: merge a concurrent edit, pull a new record and
+    /// a deletion over several pages, push a new note with a file, an edit, a deletion and a
+    /// publication, and upload the file.
+    struct Scenario {
+        let world: SyncWorld
+        let phone: SyncWorld.Device
+        let laptop: SyncWorld.Device
+        let storeURL: URL
+
+        static let picture = Data((0..<3_000).map { UInt8(truncatingIfNeeded: $0) })
+
+        init() async throws {
+            world = try SyncWorld()
+            storeURL = world.assetFolder.appendingPathComponent("alice-phone.sqlite")
+            let pages = SyncConfiguration(zoneChangesPageSize: 1)
+            phone = try world.device("alice-phone", account: "alice", configuration: pages, store: SyncStore(url: storeURL, clock: world.clock))
+            laptop = try world.device("alice-laptop", account: "alice")
+            try phone.store.save([
+                Note(recordName: "merged", title: "Title", body: "Body"),
+                Note(recordName: "edited", title: "old"),
+                Note(recordName: "deleted-here", title: "doomed"),
+                Note(recordName: "deleted-there", title: "doomed too"),
+            ])
+            await phone.sync()
+            await laptop.sync()
+
+            // The laptop: another field of "merged", a new note, a deletion.
+            var there = try #require(try laptop.store.fetch(Note.self, recordName: "merged"))
+            there.body = "Laptop body"
+            try laptop.store.save(there)
+            try laptop.store.save(Note(recordName: "new-there", title: "from the laptop"))
+            try laptop.store.delete(Note.self, recordName: "deleted-there")
+            await laptop.sync()
+
+            // The phone, before it hears of any of it.
+            world.clock.advance(by: 1)
+            var here = try #require(try phone.store.fetch(Note.self, recordName: "merged"))
+            here.title = "Phone title"
+            try phone.store.save(here)
+            var edited = try #require(try phone.store.fetch(Note.self, recordName: "edited"))
+            edited.title = "new"
+            try phone.store.save(edited)
+            try phone.store.delete(Note.self, recordName: "deleted-here")
+            try phone.store.save(Note(recordName: "new-here", title: "from the phone"))
+            try await phone.engine.attachAsset(Self.picture, suffix: "jpg", to: Note.self, recordName: "new-here")
+            try await phone.engine.publish(try #require(try phone.store.fetch(Note.self, recordName: "edited")))
+        }
+
+        /// The phone after a restart: the same file, a new store and engine.
+        func restartedPhone() throws -> SyncWorld.Device {
+            try world.device("alice-phone", account: "alice", configuration: SyncConfiguration(zoneChangesPageSize: 1), store: SyncStore(url: storeURL, clock: world.clock))
+        }
+    }
+
+    static let expectedTitles = [
+        "edited": "new", "merged": "Phone title", "new-here": "from the phone", "new-there": "from the laptop",
+    ]
+
+    @Test func aCrashAtEveryWriteOfAPassResumesWithNothingLost() async throws {  // trap: T21.1
+        let reference = try await Scenario()
+        let before = reference.phone.store.writeCommits
+        await reference.phone.sync()
+        let writes = reference.phone.store.writeCommits - before
+        try await Self.expectConverged(reference, reference.phone, context: "without a crash")
+        // Pages of one record, merges, pushes, a publication and an upload: many commit points.
+        #expect(writes >= 12, "the pass made only \(writes) writes")
+
+        for crashPoint in 0..<writes {
+            let scenario = try await Scenario()
+            scenario.phone.store.crash(afterCommits: crashPoint)
+            let cut = await scenario.phone.engine.sync()
+            #expect(cut != .completed, "crash after \(crashPoint) commits: the pass did not notice")
+            let phone = try scenario.restartedPhone()
+            await phone.sync()
+            await scenario.laptop.sync()
+            await phone.sync()
+            try await Self.expectConverged(scenario, phone, context: "crash after \(crashPoint) of \(writes) commits")
+        }
+    }
+
+    /// Both devices and the server agree, with every write the devices acknowledged: the phone's
+    /// title and the laptop's body of "merged", both new notes, the phone's edit, neither
+    /// deletion undone, the publication and the file.
+    static func expectConverged(_ scenario: Scenario, _ phone: SyncWorld.Device, context: String) async throws {
+        await scenario.laptop.sync()
+        let zone = try scenario.world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records ?? [:]
+        let server = zone.values.reduce(into: [String: String]()) { titles, record in
+            if case .string(let title) = record.fields["title"] { titles[record.id.recordName] = title }
+        }
+        #expect(server == expectedTitles, "\(context): the server has \(server)")
+        for device in [phone, scenario.laptop] {
+            let titles = try device.store.fetchAll(Note.self).reduce(into: [String: String]()) { $0[$1.recordName] = $1.title }
+            #expect(titles == expectedTitles, "\(context): \(device.name) has \(titles)")
+            #expect(try device.store.fetch(Note.self, recordName: "merged")?.body == "Laptop body", "\(context): \(device.name) lost the laptop's body")
+            #expect(try !device.store.hasUnpushedChanges(), "\(context): \(device.name) still has changes to push")
+        }
+        #expect(try await phone.engine.failedChanges().isEmpty, "\(context)")
+        #expect(try scenario.world.cloud.snapshot().publicRecords["edited"]?.fields["title"] == .string("new"), "\(context): the publication is missing")
+        #expect(zone["new-here"]?.assetContents != nil, "\(context): the file never reached the cloud")
+        #expect(try await phone.engine.assetEntry(for: Note.self, recordName: "new-here")?.state == .cached, "\(context)")
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import SyncRuntime
+
+/// Records CloudKit refuses: stopped at the write that makes them, and when one reaches the push
+/// anyway (an older app's store, a rule the measure did not foresee), set aside without a storm
+/// while the rest of the queue moves on.
+@Suite("Engine: records the cloud refuses")
+struct EngineRefusalTests {
+    /// CloudKit's record limit is 1 MB, asset fields excluded (Apple, CloudKit Web Services
+    /// Reference, "Data Size Limits": "Maximum record size (not including Asset fields): 1 MB");
+    /// the store counts by `RecordSize`, as LocalCloud does.
+    @Test func aRecordOverTheLimitIsRefusedAtTheWriteAndTheStoreKeepsWhatItHad() throws {  // trap: T21.2
+        let store = try SyncStore(url: nil)
+        try store.save(Note(recordName: "n", title: "small"))
+        let pending = try store.unpushedChanges().changes.count
+        let big = Note(recordName: "n", title: "big", body: String(repeating: "x", count: CloudKitLimits.maxRecordBytes))
+        #expect {
+            try store.save(big)
+        } throws: { error in
+            guard case .tooLarge("Note", "n", let bytes, CloudKitLimits.maxRecordBytes) = error as? RecordRefusal else { return false }
+            return bytes > CloudKitLimits.maxRecordBytes && "\(error)".contains("Note 'n'") && "\(error)".contains("1048576")
+        }
+        #expect(try store.fetch(Note.self, recordName: "n")?.title == "small")
+        #expect(try store.unpushedChanges().changes.count == pending)
+        // Just under the limit is fine.
+        let fits = String(repeating: "x", count: CloudKitLimits.maxRecordBytes - 200)
+        try store.save(Note(recordName: "n", title: "", body: fits))
+    }
+
+    /// Record names are ASCII, at most 255 characters, never empty, never starting with an
+    /// underscore (Apple, `CKRecord.ID.init(recordName:)`: "The string must contain only ASCII
+    /// characters, must not exceed 255 characters, and must not start with an underscore. If you
+    /// specify an empty string for this parameter, the method throws an exception."). A batch
+    /// with one such record lands not at all.
+    @Test(arguments: ["", "bad\u{E9}", "_system", String(repeating: "n", count: 256)])
+    func aRecordNameCloudKitRejectsIsRefusedAtTheWrite(name: String) throws {
+        let store = try SyncStore(url: nil)
+        #expect {
+            try store.save([Note(recordName: "fine"), Note(recordName: name)])
+        } throws: { error in
+            guard case .invalidRecordName("Note", name, _) = error as? RecordRefusal else { return false }
+            return true
+        }
+        #expect(try store.fetchAll(Note.self).isEmpty)
+        #expect(try store.unpushedChanges().changes.isEmpty)
+    }
+
+    /// A record that reached the queue although it can never fit (written before this check
+    /// existed): as the engine's own write, then queued as the app's change.
+    static func queueUnchecked(_ note: Note, in store: SyncStore) throws {
+        try store.save(note, author: .sync)
+        try store.session { try $0.requeue(recordType: Note.recordType, recordName: note.recordName, ownerName: note.ownerName) }
+    }
+
+    /// Over the record limit (refused per item) and over the request limit on its own (refused
+    /// for the whole request): either way the record is set aside with the cloud's error, the
+    /// other change goes up, and an hour of a running engine sends nothing more.
+    ///
+    /// Breaking it: answering the single record's limitExceeded with "split the batch" and a
+    /// failed pass (the shipped T21.2) never sets it aside and keeps the token, so the queue
+    /// never drains and the engine sends the record again on every retry.
+    @Test(arguments: [CloudKitLimits.maxRecordBytes + 1_000, CloudKitLimits.maxRequestBytes + 1_000])
+    func aRecordThatCanNeverFitIsSetAsideWithoutAStorm(size: Int) async throws {  // trap: T21.2, T21.3
+        let world = try SyncWorld()
+        // The engine believes it may send more than one request takes, so the large record goes
+        // out alone or beside the small one, as the size says.
+        let phone = try world.device("alice-phone", account: "alice", configuration: SyncConfiguration(maxRequestBytes: 4 * CloudKitLimits.maxRequestBytes))
+        let events = phone.recordEvents()
+        try Self.queueUnchecked(Note(recordName: "huge", body: String(repeating: "x", count: size)), in: phone.store)
+        try phone.store.save(Note(recordName: "fine", title: "goes up"))
+        await phone.engine.start()
+        #expect(await eventually { (try? phone.store.hasUnpushedChanges()) == false && (try? phone.store.failedChanges().isEmpty) == false })
+        let failed = try #require(try await phone.engine.failedChange(for: Note.self, recordName: "huge"))
+        #expect(failed.error.code == .limitExceeded && failed.kind == .save)
+        #expect(await events.events().contains(.changeSetAside(failed)))
+        #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records.keys.sorted() == ["fine"])
+        let requests = try world.cloud.counters()["requests.modify"] ?? 0
+        for _ in 0..<60 {
+            world.clock.advance(by: 60)
+            for _ in 0..<200 { await Task.yield() }
+        }
+        #expect(try world.cloud.counters()["requests.modify"] ?? 0 == requests, "requests were sent for a change that cannot fit")
+        // The local model keeps what the user wrote.
+        #expect(try phone.store.fetch(Note.self, recordName: "huge")?.body.count == size)
+        await phone.engine.stop()
+    }
+
+    /// A change set aside is sent again as soon as it changes: the user shortens the note, and it
+    /// goes up; nothing stays set aside.
+    @Test func aSetAsideRecordIsSentAgainOnceItChanges() async throws {  // trap: T21.3
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        try Self.queueUnchecked(Note(recordName: "huge", body: String(repeating: "x", count: CloudKitLimits.maxRecordBytes + 1)), in: phone.store)
+        await phone.sync()
+        #expect(try await phone.engine.failedChanges().map(\.recordName) == ["huge"])
+        var note = try #require(try phone.store.fetch(Note.self, recordName: "huge"))
+        note.body = "short now"
+        try phone.store.save(note)
+        await phone.sync()
+        #expect(try await phone.engine.failedChanges().isEmpty)
+        #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["huge"]?.fields["body"] == .string("short now"))
+    }
+
+    /// A record name the cloud rejects, reaching it anyway: set aside with invalidArguments, the
+    /// rest of the queue goes through, and a revert removes it (the cloud never had it).
+    @Test func aRecordNameTheCloudRejectsIsSetAsideAndCanBeReverted() async throws {  // trap: T21.3
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        try Self.queueUnchecked(Note(recordName: "_reserved"), in: phone.store)
+        try phone.store.save(Note(recordName: "fine"))
+        #expect(await phone.engine.sync() == .completed)
+        #expect(try await phone.engine.failedChanges().map(\.error.code) == [.invalidArguments])
+        #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records.keys.sorted() == ["fine"])
+        try await phone.engine.revertFailedChange(for: Note.self, recordName: "_reserved")
+        #expect(try phone.store.fetch(Note.self, recordName: "_reserved") == nil)
+        #expect(try await phone.engine.failedChanges().isEmpty)
+    }
+}
