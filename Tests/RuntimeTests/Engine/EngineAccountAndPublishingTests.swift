@@ -19,6 +19,8 @@ struct EngineAccountAndPublishingTests {
         #expect(try phone.store.fetchAll(Note.self).isEmpty)
         let bobsZone = try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "bob")
         #expect(bobsZone?.records.isEmpty ?? true)
+        // Alice's unpushed note waits for her, out of Bob's sight.
+        #expect(try await phone.engine.parkedChanges() == [ParkedChanges(userRecordName: "_alice", count: 1)])
     }
 
     @Test func signingOutRemovesTheAccountsLocalData() async throws {

@@ -32,6 +32,39 @@ struct EngineConflictTests {
         }
     }
 
+    /// The laptop's push meets the phone's edit on the server (the phone pushes between the
+    /// laptop's pull and its push): the save is merged onto the server's record, so both edits
+    /// survive. Breaking it: sending the laptop's whole record again with the server's change tag
+    /// instead of the merge erases the phone's title everywhere.
+    @Test func aConflictMetByThePushIsMergedNotOverwritten() async throws {  // trap: T20.1
+        let (world, phone, laptop) = try await Self.twoDevices()
+        var onPhone = try #require(try phone.store.fetch(Note.self, recordName: "n"))
+        onPhone.title = "Phone title"
+        try phone.store.save(onPhone)
+        world.clock.advance(by: 1)
+        var onLaptop = try #require(try laptop.store.fetch(Note.self, recordName: "n"))
+        onLaptop.body = "Laptop body"
+        try laptop.store.save(onLaptop)
+        let pushedBetween = Locked(false)
+        let phoneEngine = phone.engine
+        laptop.gateway.hooks.withLock {
+            $0.before[.modify] = {
+                guard !pushedBetween.withLock({ done in defer { done = true }; return done }) else { return }
+                _ = await phoneEngine.sync()
+            }
+        }
+        let events = laptop.recordEvents()
+        await laptop.sync()
+        #expect(await events.events().contains(.conflictResolved(RecordID(recordName: "n", zoneID: ZoneID(zoneName: SyncConstants.defaultSyncZoneName)))))
+        await phone.sync()
+        let server = try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["n"]
+        #expect(server?.fields["title"] == .string("Phone title") && server?.fields["body"] == .string("Laptop body"))
+        for device in [phone, laptop] {
+            let note = try #require(try device.store.fetch(Note.self, recordName: "n"))
+            #expect(note.title == "Phone title" && note.body == "Laptop body", "\(device.name)")
+        }
+    }
+
     @Test func theLaterWriterWinsAFieldBothChanged() async throws {
         let (world, phone, laptop) = try await Self.twoDevices()
         var onLaptop = try #require(try laptop.store.fetch(Note.self, recordName: "n"))

@@ -91,6 +91,22 @@ struct EngineInvariantTests {
         #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records.keys.sorted() == ["flaky", "ok"])
     }
 
+    /// A note deleted and written again under the same name before the next push: the last
+    /// change wins, so the cloud has the new note. Breaking it: keeping the first change of a
+    /// record (the deletion) deletes a note the device still shows.
+    @Test func theLastChangeOfARecordWinsInOneBatch() async throws {  // trap: T3.1
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        try phone.store.save(Note(recordName: "n", title: "first"))
+        await phone.sync()
+        try phone.store.delete(Note.self, recordName: "n")
+        try phone.store.save(Note(recordName: "n", title: "again"))
+        await phone.sync()
+        let request = try #require(phone.gateway.modifies.last?.request)
+        #expect(request.recordIDsToDelete.isEmpty && request.recordsToSave.map(\.id.recordName) == ["n"])
+        #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["n"]?.fields["title"] == .string("again"))
+    }
+
     @Test func childrenAreNeverSentBeforeTheirParents() async throws {  // trap: T3.2, T2.3
         let world = try SyncWorld()
         let phone = try world.device("alice-phone", account: "alice")

@@ -92,6 +92,47 @@ struct EngineSharingTests {
         #expect(try household.bob.store.fetch(ListItem.self, recordName: "milk") != nil)
     }
 
+    /// CloudKit may report a record both deleted and changed in one fetch (its modifications and
+    /// deletions come apart, unordered): the record exists, so the participant keeps it.
+    /// Breaking it: applying the deletion after the change (the shipped T4.7) removes Alice's new
+    /// item from Bob's phone, for good.
+    @Test func aRecordBothDeletedAndSavedInOnePageIsKept() async throws {  // trap: T4.7
+        let household = try await Household()
+        try household.alice.store.save(ListItem(recordName: "eggs", parent: RecordReference(recordName: "groceries"), text: "Eggs", assignee: .unset))
+        await household.alice.sync()
+        household.bob.gateway.hooks.withLock {
+            $0.zoneChanges = { page in
+                var both = page
+                both.deletedRecords += page.changedRecords.map { DeletedRecord(id: $0.id, recordType: $0.recordType) }
+                return both
+            }
+        }
+        await household.bob.sync()
+        #expect(try household.bob.store.fetch(ListItem.self, recordName: "eggs")?.text == "Eggs")
+        #expect(try household.bob.store.fetch(SharedList.self, recordName: "groceries") != nil)
+    }
+
+    /// Reading the shared zone fails with permissionFailure: Bob was taken off the share. The
+    /// engine treats it as leaving (the zone's copy goes, his own data stays) and the pass goes
+    /// on; the next pass is clean. Breaking it: letting the error fail the pass (the shipped
+    /// T4.6) fails every pass from then on.
+    @Test func permissionFailureInTheSharedDatabaseIsLeaving() async throws {  // trap: T4.6
+        let household = try await Household()
+        try household.bob.store.save(Note(recordName: "bobs-note", title: "mine"))
+        var milk = try #require(try household.alice.store.fetch(ListItem.self, recordName: "milk"))
+        milk.text = "Oat milk"
+        try household.alice.store.save(milk)
+        await household.alice.sync()
+        household.world.cloud.inject(ScriptedFault(CloudError(.permissionFailure, "removed from the share"), on: .fetchZoneChanges, account: "bob"))
+        let events = household.bob.recordEvents()
+        #expect(await household.bob.engine.sync() == .completed)
+        #expect(try household.bob.store.fetchAll(ListItem.self).isEmpty)
+        #expect(try household.bob.store.fetchAll(SharedList.self).isEmpty)
+        #expect(await events.events().contains(.shareEnded(household.aliceZoneForBob, rootRecordName: nil)))
+        #expect(try household.world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "bob")?.records["bobs-note"] != nil)
+        await household.bob.sync()
+    }
+
     @Test func stoppingTheShareRemovesItFromTheParticipant() async throws {  // trap: T8.2, T4.2
         let household = try await Household()
         // Bob has his own private note: it must survive Alice ending the share.
