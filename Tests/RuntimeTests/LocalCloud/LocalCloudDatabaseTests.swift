@@ -94,6 +94,26 @@ struct LocalCloudDatabaseTests {
         #expect(write.error(record("b").id)?.code == .userDeletedZone)
     }
 
+    /// Apple, `CKDatabase.DatabaseChange.Deletion.Reason.encryptedDataReset`: "The user chose to
+    /// reset all encrypted data for their account... consider re-uploading locally-cached data to
+    /// the server." The zones go with that reason; writing into one is `zoneNotFound` until it is
+    /// created again, and then it starts empty.
+    @Test(arguments: CloudMode.allCases)
+    func anEncryptedDataResetDeletesTheZonesWithItsReason(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try harness.device("phone", "alice")
+        try await phone.saveZones([myZone])
+        _ = try await phone.modify(ModifyRequest(recordsToSave: [record("a")]), in: .private)
+        let token = try await phone.fetchDatabaseChanges(in: .private, since: nil).newToken
+        try harness.cloud.resetEncryptedData(ofAccount: "alice")
+        #expect(try await phone.fetchDatabaseChanges(in: .private, since: token).deletedZones == [myZone: .encryptedDataReset])
+        let write = try await phone.modify(ModifyRequest(recordsToSave: [record("b")]), in: .private)
+        #expect(write.error(record("b").id)?.code == .zoneNotFound)
+        try await phone.saveZones([myZone])
+        #expect(try await phone.fetchZoneChanges(in: myZone, scope: .private, since: nil, resultsLimit: nil).changedRecords.isEmpty)
+        #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.state == "live")
+    }
+
     @Test(arguments: CloudMode.allCases)
     func noZonesAreCreatedInOtherUsersDatabases(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)

@@ -103,7 +103,20 @@ public final class LocalCloud: Sendable {
     /// `userDeletedZone`.
     public func purgeZone(_ zoneName: String, ofAccount account: String) throws {
         try withServer { server in
-            try server.removeZone(StoredZone(owner: Self.userRecordName(forAccount: account), name: zoneName), purged: true)
+            try server.removeZone(StoredZone(owner: Self.userRecordName(forAccount: account), name: zoneName), reason: .purged)
+        }
+    }
+
+    /// The user resets their encrypted data (account recovery): every custom zone of their
+    /// private database is gone with the reason `encryptedDataReset`, as Apple documents for
+    /// `CKDatabase.DatabaseChange.Deletion.Reason.encryptedDataReset`. Writing into such a zone
+    /// gets `zoneNotFound` until it is created again.
+    public func resetEncryptedData(ofAccount account: String) throws {
+        try withServer { server in
+            let owner = Self.userRecordName(forAccount: account)
+            for row in try server.database.query("SELECT name FROM zones WHERE owner = ? AND state = 0 AND name != ?", [.text(owner), .text(SyncConstants.publicZoneName)]) {
+                try server.removeZone(StoredZone(owner: owner, name: row.text(0)), reason: .encryptedDataReset)
+            }
         }
     }
 

@@ -33,7 +33,7 @@ public struct LocalCloudDevice: CloudGateway {
             for zone in zones {
                 let stored = StoredZone(owner: user, name: zone.zoneName)
                 guard try server.zoneState(stored) == 0 else { throw CloudError(.zoneNotFound, "zone \(zone.zoneName) does not exist") }
-                try server.removeZone(stored, purged: false)
+                try server.removeZone(stored, reason: .deleted)
                 try server.notify(changedZones: [stored], recordTypes: [], scope: .private, origin: caller)
             }
         }

@@ -7,7 +7,7 @@ public struct LocalCloudSnapshot: Sendable {
         /// The owner's user record name (`__public__` for the public database).
         public var owner: String
         public var name: String
-        /// live, deleted or purged.
+        /// live, deleted, purged or reset (an encrypted data reset).
         public var state: String
         /// Live records by name, as the owner would fetch them (assets as stored references).
         public var records: [String: SyncRecord]
@@ -53,7 +53,7 @@ extension LocalCloud {
             for row in try server.database.query("SELECT owner, name, state FROM zones ORDER BY owner, name") {
                 let stored = StoredZone(owner: row.text(0), name: row.text(1))
                 let scope: DatabaseScope = stored.owner == LocalCloudStore.publicOwner ? .public : .private
-                var zone = LocalCloudSnapshot.Zone(owner: stored.owner, name: stored.name, state: ["live", "deleted", "purged"][Int(row.integer(2))], records: [:], tombstones: [], shares: [:])
+                var zone = LocalCloudSnapshot.Zone(owner: stored.owner, name: stored.name, state: ["live", "deleted", "purged", "reset"][Int(row.integer(2))], records: [:], tombstones: [], shares: [:])
                 for recordRow in try server.database.query("SELECT \(LocalCloudServer.recordColumns) FROM records WHERE owner = ? AND zone = ?", [.text(stored.owner), .text(stored.name)]) {
                     let record = try server.storedRecord(recordRow)
                     if record.deleted {

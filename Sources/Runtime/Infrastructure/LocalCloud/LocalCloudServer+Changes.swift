@@ -10,8 +10,7 @@ extension LocalCloudServer {
         var events: [(seq: Int64, zone: StoredZone, deleted: ZoneDeletionReason?)] = []
         if scope == .private {
             for row in try database.query("SELECT owner, name, state, change_seq FROM zones WHERE owner = ? AND change_seq > ? ORDER BY change_seq", [.text(user), .integer(after)]) {
-                let state = row.integer(2)
-                events.append((row.integer(3), StoredZone(owner: row.text(0), name: row.text(1)), state == 0 ? nil : (state == 2 ? .purged : .deleted)))
+                events.append((row.integer(3), StoredZone(owner: row.text(0), name: row.text(1)), Self.deletionReason(forZoneState: row.integer(2))))
             }
         } else {
             let rows = try database.query(

@@ -120,7 +120,8 @@ final class LocalCloudServer {
         return user
     }
 
-    /// 0 live, 1 deleted, 2 purged; nil for a zone that never existed.
+    /// 0 live, or gone: 1 deleted, 2 purged, 3 lost to an encrypted data reset (`ZoneDeletionReason`
+    /// by `zoneState(for:)`); nil for a zone that never existed.
     func zoneState(_ zone: StoredZone) throws -> Int64? {
         try database.query("SELECT state FROM zones WHERE owner = ? AND name = ?", [.text(zone.owner), .text(zone.name)]).first?.integer(0)
     }
@@ -145,10 +146,29 @@ final class LocalCloudServer {
         }
     }
 
-    /// Marks a zone deleted (or purged) and removes its records, shares and memberships.
-    func removeZone(_ zone: StoredZone, purged: Bool) throws {
+    /// The stored state of a zone gone for `reason`.
+    static func zoneState(for reason: ZoneDeletionReason) -> Int64 {
+        switch reason {
+        case .deleted: 1
+        case .purged: 2
+        case .encryptedDataReset: 3
+        }
+    }
+
+    /// Why a zone in `state` is gone; nil for a live one.
+    static func deletionReason(forZoneState state: Int64) -> ZoneDeletionReason? {
+        switch state {
+        case 0: nil
+        case 2: .purged
+        case 3: .encryptedDataReset
+        default: .deleted
+        }
+    }
+
+    /// Marks a zone gone for `reason` and removes its records, shares and memberships.
+    func removeZone(_ zone: StoredZone, reason: ZoneDeletionReason) throws {
         let seq = try store.nextSequence()
-        try database.query("UPDATE zones SET state = ?, change_seq = ? WHERE owner = ? AND name = ?", [.integer(purged ? 2 : 1), .integer(seq), .text(zone.owner), .text(zone.name)])
+        try database.query("UPDATE zones SET state = ?, change_seq = ? WHERE owner = ? AND name = ?", [.integer(Self.zoneState(for: reason)), .integer(seq), .text(zone.owner), .text(zone.name)])
         let arguments: [SQLiteValue] = [.text(zone.owner), .text(zone.name)]
         try database.query("DELETE FROM records WHERE owner = ? AND zone = ?", arguments)
         try database.query("DELETE FROM references_to WHERE owner = ? AND zone = ?", arguments)

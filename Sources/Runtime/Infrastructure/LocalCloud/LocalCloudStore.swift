@@ -28,7 +28,7 @@ final class LocalCloudStore {
         CREATE TABLE IF NOT EXISTS zones (
             owner TEXT NOT NULL, name TEXT NOT NULL,
             epoch INTEGER NOT NULL,
-            state INTEGER NOT NULL,          -- 0 live, 1 deleted, 2 purged by the user
+            state INTEGER NOT NULL,          -- 0 live, 1 deleted, 2 purged by the user, 3 encrypted data reset
             change_seq INTEGER NOT NULL,     -- the last change to the zone or its records
             min_token_seq INTEGER NOT NULL,  -- older tokens have expired
             PRIMARY KEY (owner, name));

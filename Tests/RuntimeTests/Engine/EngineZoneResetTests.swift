@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+@testable import SyncRuntime
+
+/// The user's data in the cloud as a whole: reset with their encrypted data, deleted by them in
+/// Settings, or deleted by the app on their word.
+@Suite("Engine: zone resets and the user's data in the cloud")
+struct EngineZoneResetTests {
+    static let zone = ZoneID(zoneName: SyncConstants.defaultSyncZoneName)
+
+    static func aliceZone(_ world: SyncWorld) throws -> LocalCloudSnapshot.Zone? {
+        try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")
+    }
+
+    /// An encrypted data reset takes the zone and its encrypted values; the devices still hold
+    /// them, so the zone is created again and everything uploaded again, with an event (Apple's
+    /// advice for `encryptedDataReset`: "consider re-uploading locally-cached data"). Breaking
+    /// it: treating the reason like any other leaves the zone gone and the lists' pins lost.
+    @Test func anEncryptedDataResetRebuildsTheZoneAndUploadsEverythingAgain() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        let laptop = try world.device("alice-laptop", account: "alice")
+        try phone.store.save(SharedList(recordName: "list", title: "Groceries", pin: "1234"))
+        try phone.store.save(Note(recordName: "n", title: "Hello"))
+        await world.syncAll()
+        try world.cloud.resetEncryptedData(ofAccount: "alice")
+        let events = phone.recordEvents()
+        await phone.sync()
+        #expect(await events.events().contains(.encryptedDataReset(Self.zone)))
+        let zone = try #require(try Self.aliceZone(world))
+        #expect(zone.state == "live" && zone.records.keys.sorted() == ["list", "n"])
+        #expect(zone.records["list"]?.encryptedFields["pin"] == .string("1234"))
+        // The laptop learns of the reset too, and converges.
+        await laptop.sync()
+        await phone.sync()
+        #expect(try laptop.store.fetch(SharedList.self, recordName: "list")?.pin == "1234")
+        #expect(try laptop.store.fetchAll(Note.self).map(\.recordName) == ["n"])
+        #expect(try Self.aliceZone(world)?.records.keys.sorted() == ["list", "n"])
+    }
+
+    /// After the user deleted the data in Settings, nothing goes up by itself, not even what the
+    /// app writes afterwards; when the user wants it back, every local record goes up again.
+    /// Breaking it: pushing into the purged zone fails every pass, or (the shipped T20.6)
+    /// uploads again silently.
+    @Test func afterTheUserDeletedTheDataItIsUploadedAgainWhenTheAppAsks() async throws {  // trap: T20.6
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        try phone.store.save(Note(recordName: "a"))
+        await phone.sync()
+        try world.cloud.purgeZone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")
+        let events = phone.recordEvents()
+        await phone.sync()
+        #expect(await events.events().contains(.userDeletedZone(Self.zone)))
+        try phone.store.save(Note(recordName: "b"))
+        #expect(await phone.engine.sync() == .completed)
+        #expect(try Self.aliceZone(world)?.state == "purged")
+        #expect(try await phone.engine.userDeletedZones() == [Self.zone])
+        #expect(try !phone.store.hasUnpushedChanges())
+
+        try await phone.engine.uploadAgainAfterUserDeletedZone()
+        #expect(try Self.aliceZone(world)?.records.keys.sorted() == ["a", "b"])
+        #expect(try await phone.engine.userDeletedZones().isEmpty)
+        // Syncing on as before.
+        try phone.store.save(Note(recordName: "c"))
+        await phone.sync()
+        #expect(try Self.aliceZone(world)?.records.keys.sorted() == ["a", "b", "c"])
+    }
+
+    /// Or the user meant it: this device's copy goes too, and what the app writes next syncs into
+    /// a new, empty zone.
+    @Test func afterTheUserDeletedTheDataTheLocalCopyCanGoToo() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        try phone.store.save([Note(recordName: "a"), Note(recordName: "b")])
+        await phone.sync()
+        try world.cloud.purgeZone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")
+        await phone.sync()
+        try await phone.engine.removeLocalDataOfUserDeletedZone()
+        #expect(try phone.store.fetchAll(Note.self).isEmpty)
+        #expect(try await phone.engine.userDeletedZones().isEmpty)
+        try phone.store.save(Note(recordName: "fresh"))
+        await phone.sync()
+        #expect(try Self.aliceZone(world)?.records.keys.sorted() == ["fresh"])
+    }
+
+    /// "Delete all my data": every record of the user's zone and every public record they created
+    /// goes from the cloud, and from every device: this one, the user's laptop, the participant
+    /// of a shared list, a catalog reader. A note the laptop created and never uploaded stays and
+    /// goes up afterwards (nothing unsynced is lost). Another user's public record stays.
+    @Test func deletingAllCloudDataReachesEveryDevice() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        let laptop = try world.device("alice-laptop", account: "alice")
+        let bob = try world.device("bob-phone", account: "bob")
+        let reader = try world.device("reader", account: "carol")
+        try phone.store.save([Note(recordName: "n1", title: "one"), Note(recordName: "n2", title: "two")])
+        try phone.store.save(SharedList(recordName: "list", title: "Groceries"))
+        try phone.store.save(ListItem(recordName: "milk", parent: RecordReference(recordName: "list"), text: "Milk", assignee: .unset))
+        await phone.sync()
+        try await phone.engine.publish(try #require(try phone.store.fetch(Note.self, recordName: "n1")))
+        try bob.store.save(PublishedNote(recordName: "bobs-post", title: "Bob's"))
+        let share = try await phone.engine.share(try #require(try phone.store.fetch(SharedList.self, recordName: "list")), with: [ShareParticipant(userRecordName: "_bob", permission: .readWrite)])
+        try await bob.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
+        await world.syncAll()
+        #expect(try bob.store.fetch(ListItem.self, recordName: "milk") != nil)
+        #expect(try reader.store.fetch(PublishedNote.self, recordName: "n1") != nil)
+        try laptop.store.save(Note(recordName: "laptop-offline", title: "not uploaded yet"))
+
+        let deleted = try await phone.engine.deleteAllCloudData()
+        #expect(deleted == 6)  // 2 notes, the list, its item, its share, the publication
+        #expect(try Self.aliceZone(world)?.records.isEmpty == true)
+        #expect(try world.cloud.snapshot().publicRecords.keys.sorted() == ["bobs-post"])
+        #expect(try phone.store.fetchAll(Note.self).isEmpty && phone.store.fetchAll(SharedList.self).isEmpty)
+        #expect(try phone.store.fetchAll(PublishedNote.self).map(\.recordName) == ["bobs-post"])
+
+        await world.syncAll()
+        #expect(try laptop.store.fetchAll(Note.self).map(\.recordName) == ["laptop-offline"])
+        #expect(try laptop.store.fetchAll(ListItem.self).isEmpty)
+        #expect(try bob.store.fetchAll(SharedList.self).isEmpty && bob.store.fetchAll(ListItem.self).isEmpty)
+        #expect(try reader.store.fetch(PublishedNote.self, recordName: "n1") == nil)
+        #expect(try reader.store.fetch(PublishedNote.self, recordName: "bobs-post") != nil)
+        #expect(try Self.aliceZone(world)?.records.keys.sorted() == ["laptop-offline"])
+        #expect(try phone.store.fetchAll(Note.self).map(\.recordName) == ["laptop-offline"])
+    }
+}
