@@ -2,15 +2,20 @@ import Foundation
 import Testing
 @testable import SyncRuntime
 
-/// Three devices (Alice's phone and laptop, Bob's phone), one shared list, random saves, edits,
-/// deletions, offline periods and syncs, with random faults. When the faults stop, every device
-/// and the server must agree, no write may be lost, and nothing deleted may come back.
+/// Four devices (Alice's phone and laptop, Bob's phone, Carol's tablet), one household list that
+/// Bob may edit and Carol only read; random saves, edits, deletions, offline periods, records too
+/// large to save, sign-outs and sign-ins, and account switches in the middle of passes, with
+/// random faults. When the faults stop and everyone is back in their own account (and has
+/// signed in once more to each account it parked work for), every device and the server must
+/// agree, no acknowledged write may be lost, nothing deleted may come back, and nothing the cloud
+/// refused (Carol's edits) may have reached it.
 ///
 /// Replay a failing seed with `swift test --filter "ConvergenceTests"` and the seed in the
 /// failure message (each seed is its own test case).
 @Suite("Engine: randomized convergence")
 struct ConvergenceTests {
-    static let seeds: [UInt64] = Array(1...300)
+    /// `CONVERGENCE_SEED=104 swift test --filter ConvergenceTests` runs one seed alone.
+    static let seeds: [UInt64] = ProcessInfo.processInfo.environment["CONVERGENCE_SEED"].flatMap(UInt64.init).map { [$0] } ?? Array(1...300)
 
     /// Faults from every transient or recoverable code of the semantics table.
     static let faultCodes: [CloudErrorCode] = [
@@ -18,37 +23,69 @@ struct ConvergenceTests {
         .serverResponseLost, .batchRequestFailed, .limitExceeded, .quotaExceeded, .partialFailure,
     ]
 
+    /// A device and the account it belongs to; `current` is who is signed in on it now (nil:
+    /// nobody).
+    final class Player {
+        let device: SyncWorld.Device
+        let owner: String
+        var current: String?
+
+        init(_ device: SyncWorld.Device, owner: String) {
+            self.device = device
+            self.owner = owner
+            current = owner
+        }
+
+        /// Whose data the app writes into: the account the store holds (until the engine's next
+        /// pass notices a switch, the previous one's); with none, the next to sign in, which is
+        /// always the owner here.
+        func writesFor() throws -> String {
+            try device.store.state(SyncStateKeys.account).map { String($0.dropFirst()) } ?? owner
+        }
+
+        var name: String { device.name }
+    }
+
     @Test(arguments: seeds)
     func devicesConverge(seed: UInt64) async throws {
         var random = SeededRandom(seed: seed)
         let world = try SyncWorld()
-        let alicePhone = try world.device("alice-phone", account: "alice")
-        let aliceLaptop = try world.device("alice-laptop", account: "alice")
-        let bobPhone = try world.device("bob-phone", account: "bob")
-        let devices = [alicePhone, aliceLaptop, bobPhone]
+        let players = [
+            Player(try world.device("alice-phone", account: "alice"), owner: "alice"),
+            Player(try world.device("alice-laptop", account: "alice"), owner: "alice"),
+            Player(try world.device("bob-phone", account: "bob"), owner: "bob"),
+            Player(try world.device("carol-tablet", account: "carol"), owner: "carol"),
+        ]
+        let alicePhone = players[0].device
 
-        // The household list, shared before the chaos starts.
+        // The household list, shared before the chaos starts: Bob may write, Carol may only read.
         try alicePhone.store.save(SharedList(recordName: "list", title: "Groceries"))
         await alicePhone.sync()
-        let share = try await alicePhone.engine.share(try #require(try alicePhone.store.fetch(SharedList.self, recordName: "list")), with: [ShareParticipant(userRecordName: "_bob", permission: .readWrite)])
-        try await bobPhone.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
+        let root = try #require(try alicePhone.store.fetch(SharedList.self, recordName: "list"))
+        let share = try await alicePhone.engine.share(root, with: [
+            ShareParticipant(userRecordName: "_bob", permission: .readWrite), ShareParticipant(userRecordName: "_carol", permission: .readOnly),
+        ])
+        try await players[2].device.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
+        try await players[3].device.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
         await world.syncAll()
 
         var ledger = Ledger()
         world.cloud.injectRandomFaults(RandomFaults(seed: seed, probability: 0.07, codes: Self.faultCodes, retryAfter: 1))
-        for step in 0..<60 {
-            let device = devices[Int.random(in: 0..<3, using: &random)]
-            let isBob = device === bobPhone
-            switch Int.random(in: 0..<15, using: &random) {
+        for step in 0..<70 {
+            let player = players[Int.random(in: 0..<players.count, using: &random)]
+            let device = player.device
+            let isCarol = player.owner == "carol"
+            let value = "v\(step)"
+            switch Int.random(in: 0..<20, using: &random) {
             case 0, 1:
                 let name = "note-\(device.name)-\(step)"
-                try device.store.save(Note(recordName: name, title: "v\(step)"))
-                ledger.wrote(name, value: "v\(step)", by: device.name, account: isBob ? "bob" : "alice")
+                try device.store.save(Note(recordName: name, title: value))
+                ledger.wrote(name, value: value, by: device.name, account: try player.writesFor())
             case 2:
                 if var note = try device.store.fetchAll(Note.self).randomElement(using: &random) {
-                    note.title = "v\(step)"
+                    note.title = value
                     try device.store.save(note)
-                    ledger.wrote(note.recordName, value: "v\(step)", by: device.name, account: isBob ? "bob" : "alice")
+                    ledger.wrote(note.recordName, value: value, by: device.name, account: try player.writesFor())
                 }
             case 3:
                 if let note = try device.store.fetchAll(Note.self).randomElement(using: &random) {
@@ -58,103 +95,200 @@ struct ConvergenceTests {
             case 4, 5:
                 guard try device.store.fetch(SharedList.self, recordName: "list") != nil else { break }
                 let name = "item-\(device.name)-\(step)"
-                try device.store.save(ListItem(recordName: name, ownerName: isBob ? "_alice" : SyncConstants.currentUserOwnerName, parent: RecordReference(recordName: "list"), text: "v\(step)", assignee: .unset))
-                ledger.wrote(name, value: "v\(step)", by: device.name, account: "household")
+                let owner = try player.writesFor() == "alice" ? SyncConstants.currentUserOwnerName : "_alice"
+                try device.store.save(ListItem(recordName: name, ownerName: owner, parent: RecordReference(recordName: "list"), text: value, assignee: .unset))
+                if isCarol { ledger.refused(value) } else { ledger.wrote(name, value: value, by: device.name, account: "household") }
             case 6:
                 if var item = try device.store.fetchAll(ListItem.self).randomElement(using: &random) {
-                    item.text = "v\(step)"
+                    item.text = value
                     try device.store.save(item)
-                    ledger.wrote(item.recordName, value: "v\(step)", by: device.name, account: "household")
+                    if isCarol { ledger.refused(value) } else { ledger.wrote(item.recordName, value: value, by: device.name, account: "household") }
                 }
             case 7:
-                if let item = try device.store.fetchAll(ListItem.self).randomElement(using: &random) {
+                // Carol's deletions are refused too: the cloud keeps the item.
+                if !isCarol, let item = try device.store.fetchAll(ListItem.self).randomElement(using: &random) {
                     try device.store.delete(item)
                     ledger.deleted(item.recordName)
                 }
             case 8:
                 world.cloud.setNetworkAvailable(Bool.random(using: &random), for: device.name)
+            case 9:
+                // A note too large for CloudKit is refused at the save: never acknowledged, and the
+                // note stays as it was.
+                if var note = try device.store.fetchAll(Note.self).randomElement(using: &random) {
+                    let before = note
+                    note.body = String(repeating: "x", count: CloudKitLimits.maxRecordBytes + 1)
+                    #expect(throws: RecordRefusal.self, "seed \(seed)") { try device.store.save(note) }
+                    #expect(try device.store.fetch(Note.self, recordName: note.recordName) == before, "seed \(seed): a refused save changed \(note.recordName)")
+                }
+            case 10 where !isCarol:
+                // Signing out, or back in to the device's own account.
+                player.current = player.current == nil ? player.owner : nil
+                try world.cloud.signIn(device.name, account: player.current)
+            case 11 where !isCarol && player.current == player.owner:
+                // Another account signs in while a pass runs, at a random request of it.
+                let other = player.owner == "alice" ? "bob" : "alice"
+                let at = Int.random(in: 1...6, using: &random)
+                try await Self.sync(device, switchingTo: other, atRequest: at, in: world)
+                player.current = other
+            case 12 where !isCarol && player.current != player.owner && player.current != nil:
+                player.current = player.owner
+                try world.cloud.signIn(device.name, account: player.owner)
             default:
                 _ = await device.engine.sync()
             }
             world.clock.advance(by: 1)
         }
 
-        // Calm: no faults, everyone online, a few rounds of syncing.
+        // Calm: no faults, everyone online and in their own account, a few rounds of syncing.
         world.cloud.injectRandomFaults(nil)
-        for device in devices { world.cloud.setNetworkAvailable(true, for: device.name) }
-        // An injected limitExceeded on a one-record request reads as a record that can never fit,
-        // and sets the change aside: the app, told so, retries it.
-        for device in devices {
-            for failed in try await device.engine.failedChanges() {
-                #expect(failed.error.message == "injected fault", "seed \(seed): \(failed)")
-                if failed.recordType == Note.recordType {
-                    try await device.engine.retryFailedChange(for: Note.self, recordName: failed.recordName)
-                } else {
-                    try await device.engine.retryFailedChange(for: ListItem.self, recordName: failed.recordName)
-                }
-            }
+        for player in players {
+            world.cloud.setNetworkAvailable(true, for: player.name)
+            player.current = player.owner
+            try world.cloud.signIn(player.name, account: player.owner)
         }
         for _ in 0..<3 {
-            for device in devices { _ = await device.engine.sync() }
+            for player in players { _ = await player.device.engine.sync() }
         }
-        for device in devices {
+        // Work parked for another account comes back when that account signs in there again.
+        for player in players {
+            for parked in try await player.device.engine.parkedChanges() {
+                let account = String(parked.userRecordName.dropFirst())
+                try world.cloud.signIn(player.name, account: account)
+                await player.device.sync()
+                await player.device.sync()
+                try world.cloud.signIn(player.name, account: player.owner)
+                _ = await player.device.engine.sync()
+            }
+        }
+        // Set-aside changes: an injected limitExceeded on a one-record request reads as a record
+        // that can never fit, so the app, told so, retries it (a retry of Carol's then meets the
+        // refusal it was always going to meet); Carol's refused writes are reverted to the
+        // cloud's version.
+        for _ in 0..<3 {
+            for player in players {
+                for failed in try await player.device.engine.failedChanges() {
+                    if failed.error.code == .permissionFailure {
+                        #expect(player.owner == "carol", "seed \(seed): \(player.name) was refused \(failed)")
+                        try await Self.revert(failed, on: player.device)
+                    } else {
+                        #expect(failed.error.message == "injected fault", "seed \(seed): \(player.name): \(failed)")
+                        try await Self.retry(failed, on: player.device)
+                    }
+                }
+            }
+            for player in players { _ = await player.device.engine.sync() }
+        }
+        for player in players {
+            let device = player.device
             #expect(await device.engine.sync() == .completed, "seed \(seed): \(device.name) does not settle")
             #expect(try !device.store.hasUnpushedChanges(), "seed \(seed): \(device.name) still has changes to push")
+            let failed = try await device.engine.failedChanges()
+            #expect(failed.isEmpty, "seed \(seed): \(device.name) has changes set aside: \(failed)")
+            #expect(try await device.engine.parkedChanges().isEmpty, "seed \(seed): \(device.name) has parked changes")
         }
 
         let snapshot = try world.cloud.snapshot()
-        let aliceZone = snapshot.zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records ?? [:]
-        let bobZone = snapshot.zone(SyncConstants.defaultSyncZoneName, ofAccount: "bob")?.records ?? [:]
-        func notes(_ records: [String: SyncRecord]) -> [String: String] {
-            records.values.filter { $0.recordType == "Note" }.reduce(into: [:]) { $0[$1.id.recordName] = $1.fields["title"].map { "\($0)" } }
+        func zone(_ account: String) -> [String: SyncRecord] {
+            snapshot.zone(SyncConstants.defaultSyncZoneName, ofAccount: account)?.records ?? [:]
         }
-        func items(_ records: [String: SyncRecord]) -> [String: String] {
-            records.values.filter { $0.recordType == "ListItem" }.reduce(into: [:]) { $0[$1.id.recordName] = $1.fields["text"].map { "\($0)" } }
+        func values(_ records: [String: SyncRecord], _ type: String, _ field: String) -> [String: String] {
+            records.values.filter { $0.recordType == type }.reduce(into: [:]) { result, record in
+                if case .string(let text) = record.fields[field] { result[record.id.recordName] = text }
+            }
         }
         func local<Model: SyncModel>(_ device: SyncWorld.Device, _ type: Model.Type, _ value: (Model) -> String) throws -> [String: String] {
             try device.store.fetchAll(type).reduce(into: [:]) { $0[$1.recordName] = value($1) }
         }
+        let notes = ["alice", "bob", "carol"].reduce(into: [String: [String: String]]()) { $0[$1] = values(zone($1), "Note", "title") }
+        let items = values(zone("alice"), "ListItem", "text")
         // Everyone agrees with the server.
-        for device in [alicePhone, aliceLaptop] {
-            #expect(try local(device, Note.self) { "\"\($0.title)\"" } == notes(aliceZone), "seed \(seed): \(device.name)'s notes differ from the server")
+        for player in players {
+            #expect(try local(player.device, Note.self, \.title) == notes[player.owner], "seed \(seed): \(player.name)'s notes differ from the server")
+            #expect(try local(player.device, ListItem.self, \.text) == items, "seed \(seed): \(player.name)'s items differ from the server")
         }
-        #expect(try local(bobPhone, Note.self) { "\"\($0.title)\"" } == notes(bobZone), "seed \(seed): bob's notes differ from the server")
-        for device in devices {
-            #expect(try local(device, ListItem.self) { "\"\($0.text)\"" } == items(aliceZone), "seed \(seed): \(device.name)'s items differ from the server")
-        }
-        // Nothing deleted came back; nothing written and never deleted was lost; a record only one
-        // device wrote holds its last value.
-        let all = notes(aliceZone).merging(notes(bobZone)) { first, _ in first }.merging(items(aliceZone)) { first, _ in first }
+        // Nothing deleted came back; nothing written and never deleted was lost, and it is in
+        // the database of the account it was written for; a record only one device wrote holds
+        // its last value; nothing the cloud refused reached it.
+        let everything = notes.values.reduce(items) { $0.merging($1) { first, _ in first } }
         for name in ledger.deletedNames {
-            #expect(all[name] == nil, "seed \(seed): \(name) was deleted but came back")
+            #expect(everything[name] == nil, "seed \(seed): \(name) was deleted but came back")
         }
         for (name, entry) in ledger.entries where !ledger.deletedNames.contains(name) {
-            #expect(all[name] != nil, "seed \(seed): \(name) was written and never deleted, but is gone")
+            let found = entry.account == "household" ? items[name] : notes[entry.account]?[name]
+            #expect(found != nil, "seed \(seed): \(name), written for \(entry.account), is not there")
             if entry.writers.count == 1 {
-                #expect(all[name] == "\"\(entry.lastValue)\"", "seed \(seed): \(name) lost its last write")
+                #expect(found == entry.lastValue, "seed \(seed): \(name) lost its last write")
             }
         }
-        // Bob's private notes never reached Alice's zone, nor hers his.
-        #expect(notes(aliceZone).keys.allSatisfy { !$0.contains("bob-phone") }, "seed \(seed)")
-        #expect(notes(bobZone).keys.allSatisfy { $0.contains("bob-phone") }, "seed \(seed)")
+        for (account, accountNotes) in notes {
+            for name in accountNotes.keys {
+                #expect(ledger.entries[name]?.account == account, "seed \(seed): \(name) is in \(account)'s zone")
+            }
+        }
+        #expect(Set(everything.values).isDisjoint(with: ledger.refusedValues), "seed \(seed): a refused write reached the cloud")
+    }
+
+    /// One pass of `device` during which, once its `request`-th request came back, `account`
+    /// signs in on it. (A request goes out under one account: the engine checks the account just
+    /// before each request and after each fetch, so the switch is caught at the next check.)
+    static func sync(_ device: SyncWorld.Device, switchingTo account: String, atRequest request: Int, in world: SyncWorld) async throws {
+        let count = Locked(0)
+        let cloud = world.cloud
+        let name = device.name
+        let switchOver: @Sendable () async -> Void = {
+            if count.withLock({ $0 += 1; return $0 }) == request { try? cloud.signIn(name, account: account) }
+        }
+        device.gateway.hooks.withLock { hooks in
+            for kind in CloudRequestKind.allCases { hooks.after[kind] = switchOver }
+        }
+        _ = await device.engine.sync()
+        device.gateway.hooks.withLock { $0.after = [:] }
+        // The switch may not have come within the pass: it comes now.
+        if count.withLock({ $0 }) < request { try cloud.signIn(name, account: account) }
+    }
+
+    static func retry(_ failed: FailedChange, on device: SyncWorld.Device) async throws {
+        if failed.recordType == Note.recordType {
+            try await device.engine.retryFailedChange(for: Note.self, recordName: failed.recordName)
+        } else {
+            try await device.engine.retryFailedChange(for: ListItem.self, recordName: failed.recordName)
+        }
+    }
+
+    static func revert(_ failed: FailedChange, on device: SyncWorld.Device) async throws {
+        if failed.recordType == Note.recordType {
+            try await device.engine.revertFailedChange(for: Note.self, recordName: failed.recordName)
+        } else {
+            try await device.engine.revertFailedChange(for: ListItem.self, recordName: failed.recordName)
+        }
     }
 
     struct Ledger {
         struct Entry {
             var writers: Set<String> = []
             var lastValue = ""
+            /// Whose database it belongs in: an account, or "household" for the shared list.
+            var account = ""
         }
 
         var entries: [String: Entry] = [:]
         var deletedNames: Set<String> = []
+        /// Values written where the cloud refuses them (Carol's, in the list she may only read).
+        var refusedValues: Set<String> = []
 
         mutating func wrote(_ name: String, value: String, by device: String, account: String) {
             entries[name, default: Entry()].writers.insert(device)
             entries[name]!.lastValue = value
+            entries[name]!.account = account
         }
 
         mutating func deleted(_ name: String) {
             deletedNames.insert(name)
+        }
+
+        mutating func refused(_ value: String) {
+            refusedValues.insert(value)
         }
     }
 }

@@ -13,6 +13,8 @@ final class RecordingGateway: CloudGateway, @unchecked Sendable {
     struct Hooks {
         /// Runs before every request of the kind goes out.
         var before: [CloudRequestKind: @Sendable () async -> Void] = [:]
+        /// Runs after every request of the kind came back (or failed).
+        var after: [CloudRequestKind: @Sendable () async -> Void] = [:]
         /// Rewrites a modify request's results.
         var modifyResult: (@Sendable (ModifyRequest, ModifyResult) -> ModifyResult)?
         /// Rewrites a page of zone changes.
@@ -27,52 +29,58 @@ final class RecordingGateway: CloudGateway, @unchecked Sendable {
 
     var modifies: [(scope: DatabaseScope, request: ModifyRequest)] { log.withLock { $0 } }
 
-    private func willSend(_ kind: CloudRequestKind) async {
+    /// One request of `kind`, between its hooks.
+    private func send<T>(_ kind: CloudRequestKind, _ body: () async throws(CloudError) -> T) async throws(CloudError) -> T {
         if let hook = hooks.withLock({ $0.before[kind] }) { await hook() }
+        let result: Result<T, CloudError>
+        do {
+            result = .success(try await body())
+        } catch {
+            result = .failure(error)
+        }
+        if let hook = hooks.withLock({ $0.after[kind] }) { await hook() }
+        return try result.get()
     }
 
     func accountStatus() async throws(CloudError) -> AccountStatus {
-        await willSend(.accountStatus)
-        return try await wrapped.accountStatus()
+        try await send(.accountStatus) { () async throws(CloudError) in try await wrapped.accountStatus() }
     }
 
     func userRecordName() async throws(CloudError) -> String { try await wrapped.userRecordName() }
 
     func saveZones(_ zones: [ZoneID]) async throws(CloudError) {
-        await willSend(.saveZones)
-        try await wrapped.saveZones(zones)
+        try await send(.saveZones) { () async throws(CloudError) in try await wrapped.saveZones(zones) }
     }
 
     func deleteZones(_ zones: [ZoneID]) async throws(CloudError) { try await wrapped.deleteZones(zones) }
 
     func modify(_ request: ModifyRequest, in scope: DatabaseScope) async throws(CloudError) -> ModifyResult {
-        await willSend(.modify)
-        log.withLock { $0.append((scope, request)) }
-        let result = try await wrapped.modify(request, in: scope)
-        return hooks.withLock { $0.modifyResult }.map { $0(request, result) } ?? result
+        try await send(.modify) { () async throws(CloudError) in
+            log.withLock { $0.append((scope, request)) }
+            let result = try await wrapped.modify(request, in: scope)
+            return hooks.withLock { $0.modifyResult }.map { $0(request, result) } ?? result
+        }
     }
 
     func fetchRecords(_ ids: [RecordID], desiredKeys: [String]?, in scope: DatabaseScope) async throws(CloudError) -> [RecordID: Result<SyncRecord, CloudError>] {
-        await willSend(.fetchRecords)
-        return try await wrapped.fetchRecords(ids, desiredKeys: desiredKeys, in: scope)
+        try await send(.fetchRecords) { () async throws(CloudError) in try await wrapped.fetchRecords(ids, desiredKeys: desiredKeys, in: scope) }
     }
 
     func fetchDatabaseChanges(in scope: DatabaseScope, since token: ChangeToken?) async throws(CloudError) -> DatabaseChanges {
-        await willSend(.fetchDatabaseChanges)
-        return try await wrapped.fetchDatabaseChanges(in: scope, since: token)
+        try await send(.fetchDatabaseChanges) { () async throws(CloudError) in try await wrapped.fetchDatabaseChanges(in: scope, since: token) }
     }
 
     func fetchZoneChanges(
         in zone: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int?, desiredKeys: [String]?
     ) async throws(CloudError) -> ZoneChanges {
-        await willSend(.fetchZoneChanges)
-        let page = try await wrapped.fetchZoneChanges(in: zone, scope: scope, since: token, resultsLimit: resultsLimit, desiredKeys: desiredKeys)
-        return hooks.withLock { $0.zoneChanges }.map { $0(page) } ?? page
+        try await send(.fetchZoneChanges) { () async throws(CloudError) in
+            let page = try await wrapped.fetchZoneChanges(in: zone, scope: scope, since: token, resultsLimit: resultsLimit, desiredKeys: desiredKeys)
+            return hooks.withLock { $0.zoneChanges }.map { $0(page) } ?? page
+        }
     }
 
     func query(_ query: RecordQuery, in scope: DatabaseScope) async throws(CloudError) -> QueryPage {
-        await willSend(.query)
-        return try await wrapped.query(query, in: scope)
+        try await send(.query) { () async throws(CloudError) in try await wrapped.query(query, in: scope) }
     }
 
     func fetchShares(_ ids: [RecordID], in scope: DatabaseScope) async throws(CloudError) -> [RecordID: Result<ShareRecord, CloudError>] {

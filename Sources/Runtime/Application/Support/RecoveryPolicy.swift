@@ -58,6 +58,15 @@ public enum RecoveryPolicy {
         }
     }
 
+    /// Whether a later attempt of the same request may succeed by itself (the network, a busy or
+    /// unavailable server, a rate limit).
+    public static func isTransient(_ error: CloudError) -> Bool {
+        switch action(for: error) {
+        case .retry, .waitForNetwork: true
+        default: false
+        }
+    }
+
     /// The wait when the server asks for one without saying how long.
     public static let defaultRetryAfter: TimeInterval = 5
 

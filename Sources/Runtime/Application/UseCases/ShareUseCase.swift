@@ -77,7 +77,7 @@ struct ShareUseCase {
     func accept(_ metadata: ShareMetadata) async throws(CloudError) {
         do {
             try await context.gateway.acceptShare(metadata)
-        } catch where RecoveryPolicy.action(for: error) == .waitForNetwork || SetupUseCase.isTransient(error) {
+        } catch where RecoveryPolicy.isTransient(error) {
             try remember(metadata)
             throw error
         }
