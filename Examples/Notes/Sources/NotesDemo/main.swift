@@ -6,13 +6,21 @@ import SyncRuntime
 //   notes-demo                         tells the whole story, step by step, and checks every device agrees
 //   notes-demo --store DIR --device alice-phone [--account alice] COMMAND ...
 //                                      drives one device by hand, across runs (see `notes-demo --help`)
+//   notes-demo soak [--kills N]        kills syncing devices with SIGKILL and checks no acknowledged
+//                                      write is lost (see `notes-demo soak --help`)
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
-    if arguments.isEmpty {
+    switch arguments.first {
+    case nil:
         var story = Story()
         exit(try await story.tell() ? 0 : 1)
+    case "soak":
+        exit(try await Soak(arguments: Array(arguments.dropFirst())).run())
+    case "soak-worker":
+        exit(try await SoakWorker(arguments: Array(arguments.dropFirst())).run())
+    default:
+        exit(try await Manual(arguments: arguments).run())
     }
-    exit(try await Manual(arguments: arguments).run())
 } catch let error as UsageError {
     FileHandle.standardError.write(Data("notes-demo: \(error.message)\n".utf8))
     exit(2)

@@ -1,0 +1,299 @@
+import Foundation
+import SyncRuntime
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `notes-demo soak`: real processes killed with SIGKILL at random moments while they write and
+/// sync over one LocalCloud file; then every device must hold every write it acknowledged.
+///
+/// Three devices of two accounts each run `notes-demo soak-worker`: a loop of saves, edits and
+/// deletions of the device's own notes, and sync passes. A worker prints `ACK` once a write has
+/// returned: that write was promised to the user. The driver kills a random worker after a
+/// random number of acknowledgements and starts it again on the same store file, `--kills`
+/// times; then each device settles (a few passes) and reports its notes. Every acknowledged
+/// write must be on every device of its account and in the cloud, with its last value; nothing
+/// acknowledged as deleted may be anywhere; no note may be in the other account's zone.
+struct Soak {
+    static let help = """
+        USAGE: notes-demo soak [--kills N] [--seed S] [--keep DIR]
+
+          --kills N    how many times a worker is killed (default 20)
+          --seed S     the random choices of the driver and its workers (default: the time)
+          --keep DIR   run in DIR and keep it (default: a temporary folder, removed after)
+        """
+
+    static let devices = [(name: "alice-phone", account: "alice"), (name: "alice-laptop", account: "alice"), (name: "bob-phone", account: "bob")]
+
+    let kills: Int
+    let seed: UInt64
+    let folder: URL
+    let keep: Bool
+
+    init(arguments: [String]) throws {
+        var kills = 20
+        var seed = UInt64(Date().timeIntervalSince1970 * 1000)
+        var folder: URL?
+        var rest = arguments[...]
+        while let option = rest.popFirst() {
+            if option == "--help" { throw UsageError(message: "\n" + Self.help) }
+            guard let value = rest.popFirst() else { throw UsageError(message: "\(option) needs a value\n\n" + Self.help) }
+            switch option {
+            case "--kills": kills = Int(value) ?? -1
+            case "--seed": seed = UInt64(value) ?? 0
+            case "--keep": folder = URL(fileURLWithPath: value)
+            default: throw UsageError(message: "unknown option \(option)\n\n" + Self.help)
+            }
+        }
+        guard kills >= 0 else { throw UsageError(message: "--kills needs a number\n\n" + Self.help) }
+        self.kills = kills
+        self.seed = seed
+        self.keep = folder != nil
+        self.folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("notes-soak-\(UUID().uuidString)")
+    }
+
+    /// What the devices acknowledged: per account, each note's last value, nil once deleted.
+    final class Ledger: @unchecked Sendable {
+        private let lock = NSLock()
+        private var notes: [String: [String: String?]] = [:]
+        private(set) var acknowledged = 0
+        /// Acknowledgements since the last kill.
+        private(set) var sinceKill = 0
+
+        func record(_ line: String, account: String) {
+            let parts = line.split(separator: " ", maxSplits: 3).map(String.init)
+            guard parts.count >= 3, parts[0] == "ACK" else { return }
+            lock.lock()
+            defer { lock.unlock() }
+            notes[account, default: [:]][parts[2]] = parts[1] == "delete" ? .some(nil) : .some(parts.count > 3 ? parts[3] : "")
+            acknowledged += 1
+            sinceKill += 1
+        }
+
+        func killed() {
+            lock.lock()
+            sinceKill = 0
+            lock.unlock()
+        }
+
+        var snapshot: [String: [String: String?]] {
+            lock.lock()
+            defer { lock.unlock() }
+            return notes
+        }
+
+        var pending: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return sinceKill
+        }
+    }
+
+    /// One running worker process and the thread that reads what it prints.
+    final class Worker {
+        let name: String
+        let account: String
+        let process = Process()
+        private let reader: Thread
+
+        init(name: String, account: String, run: Int, seed: UInt64, folder: URL, ledger: Ledger) throws {
+            self.name = name
+            self.account = account
+            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+            process.arguments = ["soak-worker", "--store", folder.path, "--device", name, "--account", account, "--run", String(run), "--seed", String(seed)]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.standardError
+            let handle = output.fileHandleForReading
+            reader = Thread {
+                var buffer = Data()
+                while case let chunk = handle.availableData, !chunk.isEmpty {
+                    buffer.append(chunk)
+                    while let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                        ledger.record(String(decoding: buffer[buffer.startIndex..<end], as: UTF8.self), account: account)
+                        buffer.removeSubrange(buffer.startIndex...end)
+                    }
+                }
+            }
+            try process.run()
+            reader.start()
+        }
+
+        /// SIGKILL, then waits until the process is gone and all it printed is read.
+        func kill() {
+            #if canImport(Glibc)
+            _ = Glibc.kill(process.processIdentifier, SIGKILL)
+            #else
+            _ = Darwin.kill(process.processIdentifier, SIGKILL)
+            #endif
+            process.waitUntilExit()
+            while !reader.isFinished { usleep(1_000) }
+        }
+    }
+
+    func run() async throws -> Int32 {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { if !keep { try? FileManager.default.removeItem(at: folder) } }
+        print("notes-soak: \(kills) kills, seed \(seed), in \(folder.path)")
+        var random = SeededRandom(seed: seed)
+        let ledger = Ledger()
+        var runs = Dictionary(uniqueKeysWithValues: Self.devices.map { ($0.name, 0) })
+        var workers = try Self.devices.map { try Worker(name: $0.name, account: $0.account, run: 0, seed: seed, folder: folder, ledger: ledger) }
+        for _ in 0..<kills {
+            // Kill after a random number of acknowledged writes: a random moment of some worker's
+            // loop, in the middle of a save, a pull or a push.
+            let after = Int.random(in: 1...12, using: &random)
+            while ledger.pending < after { usleep(2_000) }
+            let index = Int.random(in: 0..<workers.count, using: &random)
+            let victim = workers[index]
+            victim.kill()
+            ledger.killed()
+            runs[victim.name, default: 0] += 1
+            workers[index] = try Worker(name: victim.name, account: victim.account, run: runs[victim.name]!, seed: seed, folder: folder, ledger: ledger)
+        }
+        for worker in workers { worker.kill() }
+
+        // Settle: every device syncs until the others' last writes reached it.
+        var notes: [String: [String: String]] = [:]
+        for _ in 0..<2 {
+            for device in Self.devices {
+                notes[device.name] = try Self.settle(device.name, account: device.account, folder: folder)
+            }
+        }
+        let problems = try check(ledger.snapshot, notes: notes)
+        for problem in problems.prefix(20) { print("   ! \(problem)") }
+        let records = notes.values.reduce(0) { $0 + $1.count }
+        let summary = "\(kills) kills, \(ledger.acknowledged) writes acknowledged, \(records) records checked on \(Self.devices.count) devices and in the cloud, \(problems.count) problems"
+        print(problems.isEmpty ? "notes-soak: ok: \(summary)" : "notes-soak: FAILED: \(summary) (seed \(seed))")
+        return problems.isEmpty ? 0 : 1
+    }
+
+    /// A device's passes after the storm, in a process of its own, and the notes it then holds.
+    static func settle(_ name: String, account: String, folder: URL) throws -> [String: String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = ["soak-worker", "--store", folder.path, "--device", name, "--account", account, "--settle"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        var notes: [String: String] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix("NOTE ") {
+            let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
+            notes[parts[1]] = parts.count > 2 ? parts[2] : ""
+        }
+        guard process.terminationStatus == 0 else { throw UsageError(message: "\(name) did not settle") }
+        return notes
+    }
+
+    /// Every acknowledged write where it belongs, with its last value; nothing deleted anywhere;
+    /// the devices of an account and its zone in agreement.
+    func check(_ ledger: [String: [String: String?]], notes: [String: [String: String]]) throws -> [String] {
+        let cloud = try LocalCloud.file(at: folder.appendingPathComponent("cloud.sqlite"), configuration: LocalCloud.Configuration(downloadsFolder: folder.appendingPathComponent("downloads")))
+        let snapshot = try cloud.snapshot()
+        var problems: [String] = []
+        for account in Set(Self.devices.map(\.account)).sorted() {
+            let zone = (snapshot.zone(SyncConstants.defaultSyncZoneName, ofAccount: account)?.records ?? [:]).values.reduce(into: [String: String]()) { titles, record in
+                if record.recordType == Note.recordType, case .string(let title) = record.fields["title"] { titles[record.id.recordName] = title }
+            }
+            for device in Self.devices where device.account == account {
+                if notes[device.name] != zone { problems.append("\(device.name) holds \(notes[device.name]?.count ?? 0) notes, \(account)'s zone \(zone.count), and they differ") }
+            }
+            for (name, value) in ledger[account] ?? [:] {
+                switch value {
+                case .some(let title) where zone[name] != title:
+                    problems.append("\(name), acknowledged as '\(title)', is \(zone[name].map { "'\($0)'" } ?? "missing") in \(account)'s zone")
+                case .none where zone[name] != nil:
+                    problems.append("\(name) was acknowledged as deleted but is in \(account)'s zone")
+                default: break
+                }
+            }
+            for name in zone.keys where !name.hasPrefix(account + "-") {
+                problems.append("\(name) is in \(account)'s zone")
+            }
+        }
+        return problems
+    }
+}
+
+/// One soak device: writes and syncs until killed (`--settle`: syncs, then prints its notes).
+struct SoakWorker {
+    let folder: URL
+    let name: String
+    let account: String
+    let run: Int
+    let seed: UInt64
+    let settle: Bool
+
+    init(arguments: [String]) throws {
+        var options: [String: String] = [:]
+        var settle = false
+        var rest = arguments[...]
+        while let option = rest.popFirst() {
+            if option == "--settle" {
+                settle = true
+                continue
+            }
+            guard let value = rest.popFirst() else { throw UsageError(message: "\(option) needs a value") }
+            options[String(option.dropFirst(2))] = value
+        }
+        guard let store = options["store"], let name = options["device"], let account = options["account"] else {
+            throw UsageError(message: "soak-worker needs --store, --device and --account")
+        }
+        folder = URL(fileURLWithPath: store)
+        self.name = name
+        self.account = account
+        run = Int(options["run"] ?? "0") ?? 0
+        seed = UInt64(options["seed"] ?? "0") ?? 0
+        self.settle = settle
+    }
+
+    func run() async throws -> Int32 {
+        let cloud = try LocalCloud.file(at: folder.appendingPathComponent("cloud.sqlite"), configuration: LocalCloud.Configuration(downloadsFolder: folder.appendingPathComponent("downloads")))
+        let device = try Device(name: name, account: account, cloud: cloud, folder: folder, clock: SystemClock())
+        guard settle else { try await writeAndSync(device) }
+        for _ in 0..<3 { _ = await device.engine.sync() }
+        for note in try device.store.fetchAll(Note.self) { print("NOTE \(note.recordName) \(note.title)") }
+        return 0
+    }
+
+    /// Saves, edits, deletes and syncs until killed. The device's own notes only, so each note
+    /// has one writer and one last value.
+    private func writeAndSync(_ device: Device) async throws -> Never {
+        var random = SeededRandom(seed: seed &+ UInt64(run) &* 1_000_003 &+ UInt64(name.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
+        let prefix = "\(account)-\(name)-"
+        var step = 0
+        while true {
+            step += 1
+            let value = "r\(run)s\(step)"
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0, 1, 2, 3:
+                let note = Note(recordName: "\(prefix)\(run)-\(step)", title: value)
+                try device.store.save(note)
+                acknowledge("save \(note.recordName) \(value)")
+            case 4, 5:
+                if var note = try device.store.fetchAll(Note.self).filter({ $0.recordName.hasPrefix(prefix) }).randomElement(using: &random) {
+                    note.title = value
+                    try device.store.save(note)
+                    acknowledge("save \(note.recordName) \(value)")
+                }
+            case 6:
+                if let note = try device.store.fetchAll(Note.self).filter({ $0.recordName.hasPrefix(prefix) }).randomElement(using: &random) {
+                    try device.store.delete(note)
+                    acknowledge("delete \(note.recordName)")
+                }
+            default:
+                _ = await device.engine.sync()
+            }
+        }
+    }
+
+    /// Written (unbuffered) only once the write returned: the promise the soak checks.
+    private func acknowledge(_ write: String) {
+        FileHandle.standardOutput.write(Data("ACK \(write)\n".utf8))
+    }
+}
