@@ -65,6 +65,36 @@ struct EngineAccountSafetyTests {
         #expect(try Data(contentsOf: file) == Self.cover)
     }
 
+    /// The record went up but its file did not yet (the upload failed): the file is still work
+    /// the account owes the cloud, so a sign-out parks it with its record, and it goes up once
+    /// the account is back. Breaking it: parking only records with a change in the history loses
+    /// the photo.
+    @Test func aFileNotUploadedYetSurvivesASignOutAfterItsRecordWentUp() async throws {  // trap: T21.4
+        let world = try SyncWorld()
+        let phone = try world.device("phone", account: "alice")
+        try phone.store.save(Note(recordName: "n", title: "with a photo"))
+        try await phone.engine.attachAsset(Self.cover, suffix: "png", to: Note.self, recordName: "n")
+        phone.gateway.hooks.withLock {
+            $0.modifyResult = { request, result in
+                guard let upload = request.recordsToSave.first(where: { $0.assetContents != nil }) else { return result }
+                var failed = result
+                failed.savedRecords[upload.id] = .failure(CloudError(.serviceUnavailable, "busy"))
+                return failed
+            }
+        }
+        await phone.sync()
+        #expect(try Self.aliceZone(world)["n"] != nil)
+        #expect(try await phone.engine.assetEntry(for: Note.self, recordName: "n")?.state == .local)
+        phone.gateway.hooks.withLock { $0.modifyResult = nil }
+        try world.cloud.signIn("phone", account: nil)
+        await phone.sync()
+        #expect(try await phone.engine.parkedChanges() == [ParkedChanges(userRecordName: "_alice", count: 1)])
+        try world.cloud.signIn("phone", account: "alice")
+        await phone.sync()
+        #expect(try Self.aliceZone(world)["n"]?.assetContents != nil)
+        #expect(try await phone.engine.assetEntry(for: Note.self, recordName: "n")?.state == .cached)
+    }
+
     /// The app can let parked changes go: nothing comes back when the account returns, and the
     /// files they held are gone.
     @Test func parkedChangesCanBeDiscarded() async throws {  // trap: T21.4

@@ -65,6 +65,37 @@ struct EngineConflictTests {
         }
     }
 
+    /// The app edits a note while the phone's pull waits for the page that brings the laptop's
+    /// edit of it: the page is merged into the fresh edit, never written over it. Breaking it:
+    /// judging "changed here" only by what was pending when the pull began writes the laptop's
+    /// version over the phone's new title, and it is lost everywhere.
+    @Test func anAppWriteDuringAPullIsMergedNotOverwritten() async throws {
+        let (world, phone, laptop) = try await Self.twoDevices()
+        var onLaptop = try #require(try laptop.store.fetch(Note.self, recordName: "n"))
+        onLaptop.body = "Laptop body"
+        try laptop.store.save(onLaptop)
+        await laptop.sync()
+        world.clock.advance(by: 1)
+        let store = phone.store
+        let editedOnce = Locked(false)
+        phone.gateway.hooks.withLock {
+            $0.before[.fetchZoneChanges] = {
+                guard !editedOnce.withLock({ done in defer { done = true }; return done }) else { return }
+                // The app writes while the request is on its way.
+                if var note = try? store.fetch(Note.self, recordName: "n") {
+                    note.title = "Phone title"
+                    try? store.save(note)
+                }
+            }
+        }
+        await phone.sync()
+        await laptop.sync()
+        for device in [phone, laptop] {
+            let note = try #require(try device.store.fetch(Note.self, recordName: "n"))
+            #expect(note.title == "Phone title" && note.body == "Laptop body", "\(device.name)")
+        }
+    }
+
     @Test func theLaterWriterWinsAFieldBothChanged() async throws {
         let (world, phone, laptop) = try await Self.twoDevices()
         var onLaptop = try #require(try laptop.store.fetch(Note.self, recordName: "n"))

@@ -145,4 +145,39 @@ struct SyncStoreTests {
         let stored = try #require(try store.fetch(ListItem.self, recordName: "i"))
         #expect(stored.assignee.recordName == "member" && stored.parent?.recordName == "list")  // trap: T16.1
     }
+
+    /// The store checks a save's size from its stored form, and encodes the upload only near the
+    /// limit: that holds only while the upload adds at most `uploadOverheadBound` bytes. Breaking
+    /// it: a runtime field added to uploads but not to the stored form could let a record over
+    /// the limit through.
+    @Test func anUploadIsNeverMuchLargerThanItsStoredForm() throws {
+        let text = String(repeating: "y", count: 2_000)
+        let models: [any SyncModel] = [
+            Note(recordName: "n", title: text, body: text, cover: AssetReference(suffix: "jpeg", byteSize: 1 << 40), draftCursor: 1),
+            PublishedNote(recordName: "p", title: text, cover: AssetReference(suffix: "png", byteSize: 12), publicationLifecycle: PublicationLifecycle(state: .delisted, version: 99, publishedAt: Date())),
+            ListItem(recordName: "i", ownerName: "_alice", parent: RecordReference(recordName: "list"), text: text, assignee: RecordReference(recordName: "m"), tags: ["a", text]),
+            SharedList(recordName: "l", title: text, color: "red", pin: "1234"),
+        ]
+        for model in models {
+            let stored = FieldsCodec.encode(model.encodeStoredFields()).count
+            let upload = RecordSize.of(Self.upload(model))
+            #expect(upload - stored <= StoreWriter.uploadOverheadBound, "\(type(of: model).recordType)")
+        }
+    }
+
+    private static func upload<Model: SyncModel>(_ model: Model) -> SyncRecord {
+        StoreWriter.uploadForm(of: model, modified: Date())
+    }
+
+    /// `RecordSize` is the size of the encoding it stands for, computed without encoding.
+    @Test func theRecordSizeIsTheEncodedSize() {
+        let fields: RecordFields = [
+            "s": .string("héllo"), "i": .int64(-1), "d": .double(.pi), "t": .date(Date()), "b": .bytes(Data(count: 300)),
+            "l": .location(SyncLocation(latitude: 1, longitude: 2)), "r": .reference(SyncReference(recordName: "x", action: .deleteSelf)),
+            "a": .asset(SyncAsset(fileURL: URL(fileURLWithPath: "/tmp/file"))), "list": .list([.string("a"), .int64(2)]),
+            String(repeating: "k", count: 200): .string(String(repeating: "v", count: 20_000)),
+        ]
+        #expect(RecordSize.of(fields) == FieldsCodec.encode(fields).count)
+        #expect(RecordSize.of([:]) == FieldsCodec.encode([:]).count)
+    }
 }

@@ -34,6 +34,11 @@ public protocol SyncStoreTransaction: AnyObject {
     /// the history, or it was set aside. A pulled record is merged into such a model, never
     /// written over it.
     func hasLocalChange(recordType: String, recordName: String) throws -> Bool
+    /// Every record `hasLocalChange` holds for, with the sequence number of the last history
+    /// entry read: a pull reads them once, then only what the app writes later.
+    func recordsWithLocalChanges() throws -> (records: Set<RecordKey>, readThrough: Int64)
+    /// The records the app changed in history entries after `sequence`, and the last one read.
+    func recordsChanged(after sequence: Int64) throws -> (records: Set<RecordKey>, readThrough: Int64)
     /// Commits the history token after a push, and prunes history nothing waits for.
     func commitHistoryToken(_ sequence: Int64) throws
 

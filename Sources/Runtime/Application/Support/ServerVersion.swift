@@ -20,10 +20,11 @@ struct ServerVersion {
         var merged = false
     }
 
-    /// `isLocalChange`: the caller knows the model holds a change of its own (a push meeting a
-    /// conflict, a full upload's record), so the versions are merged whatever the history says.
-    func apply(_ server: SyncRecord, as type: any SyncModel.Type, in store: any SyncStoreTransaction, isLocalChange: Bool = false) throws -> Applied {
-        guard try isLocalChange || store.hasLocalChange(recordType: server.recordType, recordName: server.id.recordName) else {
+    /// `isLocalChange`: what the caller knows of the model: it holds a change of its own (a push
+    /// meeting a conflict, a full upload's record), or the pull's record of the app's changes
+    /// says whether it does; nil asks the store.
+    func apply(_ server: SyncRecord, as type: any SyncModel.Type, in store: any SyncStoreTransaction, isLocalChange: Bool? = nil) throws -> Applied {
+        guard try isLocalChange ?? store.hasLocalChange(recordType: server.recordType, recordName: server.id.recordName) else {
             try store.setServerRecord(server)
             return Applied(record: server, missingTargets: try store.applyPulled(server, as: type))
         }

@@ -24,7 +24,7 @@ struct PullUseCase {
 
     /// Pulls everything the pass's account may read. Signed out, only the public catalogs.
     func execute() async throws(CloudError) -> Outcome {
-        var pulled = PullState()
+        var pulled = PullState(localChanges: try context.local { try LocalChanges(in: $0) })
         if account.isSignedIn {
             for scope in [DatabaseScope.private, .shared] {
                 try await pullDatabase(scope, state: &pulled)
@@ -37,9 +37,40 @@ struct PullUseCase {
 
     /// What a pull collects as it goes.
     struct PullState {
+        /// The models the app changed that the cloud does not have yet.
+        var localChanges: LocalChanges
         /// References whose target is not stored, with the zone and scope to look in.
         var missing: [RecordID: DatabaseScope] = [:]
         var outcome = Outcome()
+
+        /// A private zone whose local records are to be uploaded again, once.
+        mutating func rebuild(_ zone: ZoneID?) {
+            if let zone, !outcome.zonesToRebuild.contains(zone) { outcome.zonesToRebuild.append(zone) }
+        }
+    }
+
+    /// The models with a change of the app not in the cloud yet, read once per pull and brought
+    /// up to date at each page's transaction with what the app wrote meanwhile: a pulled record
+    /// is merged into such a model, never written over it, and a local copy of it is never
+    /// dropped by a catalog's reconciliation. Costs the changes, not the store.
+    struct LocalChanges {
+        private var records: Set<RecordKey>
+        private var readThrough: Int64
+
+        init(in store: any SyncStoreTransaction) throws {
+            (records, readThrough) = try store.recordsWithLocalChanges()
+        }
+
+        /// Takes in what the app wrote since the last look, inside the page's transaction.
+        mutating func refresh(in store: any SyncStoreTransaction) throws {
+            let later = try store.recordsChanged(after: readThrough)
+            records.formUnion(later.records)
+            readThrough = later.readThrough
+        }
+
+        func contains(_ recordType: String, _ recordName: String) -> Bool {
+            records.contains(RecordKey(recordType, recordName))
+        }
     }
 
     // MARK: - Private and shared databases
@@ -60,7 +91,7 @@ struct PullUseCase {
             }
             try await account.verify()
             for (zone, reason) in changes.deletedZones.sorted(by: { $0.key.description < $1.key.description }) {
-                try zoneWentAway(zone, reason: reason, scope: scope, state: &state)
+                state.rebuild(try zoneWentAway(zone, reason: reason, scope: scope))
             }
             for zone in changes.changedZones {
                 try await pullZone(zone, scope: scope, state: &state)
@@ -90,15 +121,16 @@ struct PullUseCase {
             } catch where scope == .shared && (error.code == .permissionFailure || error.code == .zoneNotFound) {
                 // No longer allowed in: this user has left the share, or was removed from it.
                 try await account.verify()
-                try zoneWentAway(zone, reason: .deleted, scope: scope, state: &state)
+                state.rebuild(try zoneWentAway(zone, reason: .deleted, scope: scope))
                 return
             } catch where error.code == .userDeletedZone || error.code == .zoneNotFound {
                 try await account.verify()
-                try zoneWentAway(zone, reason: error.code == .userDeletedZone ? .purged : .deleted, scope: scope, state: &state)
+                state.rebuild(try zoneWentAway(zone, reason: error.code == .userDeletedZone ? .purged : .deleted, scope: scope))
                 return
             }
             try await account.verify()
             try context.local { store in
+                try state.localChanges.refresh(in: store)
                 // A record deleted and saved again within the page exists: its save is the later.
                 let saved = Set(page.changedRecords.map { RecordKey($0.recordType, $0.id.recordName) })
                 for record in page.changedRecords {
@@ -134,7 +166,8 @@ struct PullUseCase {
         {
             return
         }
-        let applied = try ServerVersion(context: context).apply(record, as: type, in: store)
+        let isLocalChange = state.localChanges.contains(record.recordType, record.id.recordName)
+        let applied = try ServerVersion(context: context).apply(record, as: type, in: store, isLocalChange: isLocalChange)
         for name in applied.missingTargets {
             state.missing[RecordID(recordName: name, zoneID: record.id.zoneID)] = scope
         }
@@ -169,8 +202,7 @@ struct PullUseCase {
                 found = try await context.gateway.fetchRecords(ids, desiredKeys: [], in: .shared)
             } catch where error.code == .permissionFailure {
                 try await account.verify()
-                var ignored = PullState()
-                try zoneWentAway(zone, reason: .deleted, scope: .shared, state: &ignored)
+                _ = try zoneWentAway(zone, reason: .deleted, scope: .shared)
                 return
             } catch {
                 return
@@ -193,7 +225,8 @@ struct PullUseCase {
     ///   encrypted data, it is created again and its records uploaded again. Purged by the user
     ///   in Settings, nothing of it is uploaded until the app decides (`SyncEngine`'s
     ///   `uploadAgainAfterUserDeletedZone` or `removeLocalDataOfUserDeletedZone`).
-    private func zoneWentAway(_ zone: ZoneID, reason: ZoneDeletionReason, scope: DatabaseScope, state: inout PullState) throws(CloudError) {
+    /// Returns the private zone to create again and upload, if any.
+    private func zoneWentAway(_ zone: ZoneID, reason: ZoneDeletionReason, scope: DatabaseScope) throws(CloudError) -> ZoneID? {
         try context.local { store in
             try store.setState(SyncStateKeys.zoneToken(zone, scope), nil)
             for id in try store.serverRecordIDs(inZone: zone) { try store.removeServerRecord(id) }
@@ -210,16 +243,17 @@ struct PullUseCase {
         }
         guard scope == .private else {
             context.events.publish(.shareEnded(zone, rootRecordName: nil))
-            return
+            return nil
         }
         switch reason {
         case .purged:
             context.events.publish(.userDeletedZone(zone))
+            return nil
         case .encryptedDataReset:
             context.events.publish(.encryptedDataReset(zone))
-            if !state.outcome.zonesToRebuild.contains(zone) { state.outcome.zonesToRebuild.append(zone) }
+            return zone
         case .deleted:
-            if !state.outcome.zonesToRebuild.contains(zone) { state.outcome.zonesToRebuild.append(zone) }
+            return zone
         }
     }
 
@@ -266,6 +300,7 @@ struct PullUseCase {
                 let page = try await context.gateway.query(query, in: .public)
                 try await account.verify()
                 try context.local { store in
+                    try state.localChanges.refresh(in: store)
                     for record in page.records {
                         seen.insert(record.id.recordName)
                         try apply(record, scope: .public, in: store, state: &state)
@@ -275,8 +310,8 @@ struct PullUseCase {
                 query.cursor = page.cursor
             } while query.cursor != nil
             try context.local { store in
-                for name in try store.recordNames(type: type, ownerName: nil) where !seen.contains(name) {
-                    guard try !store.hasLocalChange(recordType: type.recordType, recordName: name) else { continue }
+                try state.localChanges.refresh(in: store)
+                for name in try store.recordNames(type: type, ownerName: nil) where !seen.contains(name) && !state.localChanges.contains(type.recordType, name) {
                     try store.removeServerRecord(RecordID(recordName: name, zoneID: SyncConstants.publicZone))
                     try store.deletePulled(type: type, recordName: name)
                 }
@@ -308,6 +343,7 @@ struct PullUseCase {
                 }
                 try await account.verify()
                 try context.local { store in
+                    try state.localChanges.refresh(in: store)
                     for id in ids {
                         if case .success(let record) = found[id] {
                             try apply(record, scope: scope, in: store, state: &state)
@@ -328,17 +364,5 @@ struct PullUseCase {
         try context.local { store in
             try missing.filter { try !store.isStored(recordName: $0.key.recordName) }
         }
-    }
-}
-
-/// A record's identity among the store's models: its type and name (a draft and its public
-/// projection share a name).
-struct RecordKey: Hashable, Sendable {
-    var recordType: String
-    var recordName: String
-
-    init(_ recordType: String, _ recordName: String) {
-        self.recordType = recordType
-        self.recordName = recordName
     }
 }

@@ -21,10 +21,12 @@ public enum RecordRefusal: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Why `name` cannot be a CloudKit record name, or nil when it can.
     public static func recordNameProblem(_ name: String) -> String? {
-        if name.isEmpty { return "a record name cannot be empty" }
-        if !name.unicodeScalars.allSatisfy(\.isASCII) { return "a record name must be ASCII" }
-        if name.utf8.count > CloudKitLimits.maxNameLength { return "a record name is at most \(CloudKitLimits.maxNameLength) bytes long, and this one is \(name.utf8.count)" }
-        if name.hasPrefix("_") { return "a record name cannot start with an underscore" }
+        // Bytes, not characters: every save asks, so this stays cheap.
+        let bytes = name.utf8
+        guard let first = bytes.first else { return "a record name cannot be empty" }
+        if !bytes.allSatisfy({ $0 < 0x80 }) { return "a record name must be ASCII" }
+        if bytes.count > CloudKitLimits.maxNameLength { return "a record name is at most \(CloudKitLimits.maxNameLength) characters long, and this one is \(bytes.count)" }
+        if first == UInt8(ascii: "_") { return "a record name cannot start with an underscore" }
         return nil
     }
 

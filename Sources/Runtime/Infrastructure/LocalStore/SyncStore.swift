@@ -59,7 +59,6 @@ public final class SyncStore: Sendable {
             kind INTEGER NOT NULL,
             author TEXT NOT NULL,
             tombstone BLOB);
-        CREATE INDEX IF NOT EXISTS history_by_record ON history (type, name);
         CREATE TABLE IF NOT EXISTS sync_records (
             zone_owner TEXT NOT NULL, zone TEXT NOT NULL, name TEXT NOT NULL,
             type TEXT NOT NULL,
@@ -281,24 +280,16 @@ public final class StoreWriter: ModelWriter {
         self.now = now
     }
 
-    /// Saves a model. The app's saves are checked against what CloudKit accepts first; the
-    /// engine's come from the cloud, which already did.
+    /// Saves a model. The app's saves are checked against what CloudKit accepts first
+    /// (`RecordRefusal`); the engine's come from the cloud, which already did.
     public func save<Model: SyncModel>(_ model: Model) throws {
-        if author != .sync, let refusal = RecordRefusal.check(Self.uploadForm(of: model, modified: now)) {
-            throw refusal
-        }
-        try save(model, modified: now)
-    }
-
-    /// The record a model uploads, as the push sends it: its fields and the edit time.
-    static func uploadForm<Model: SyncModel>(of model: Model, modified: Date) -> SyncRecord {
-        var record = model.makeRecord()
-        record.fields[RecordFieldNames.clientModifiedAt] = .date(modified)
-        return record
+        try save(model, modified: now, checked: author != .sync)
     }
 
     /// Saves with a given modification time: a pulled record keeps the time its writer edited it.
-    func save<Model: SyncModel>(_ model: Model, modified: Date) throws {
+    func save<Model: SyncModel>(_ model: Model, modified: Date, checked: Bool = false) throws {
+        let stored = FieldsCodec.encode(model.encodeStoredFields())
+        if checked { try Self.refuseWhatCloudKitWould(model, storedBytes: stored.count, modified: modified) }
         try database.query(
             """
             INSERT INTO models (type, name, owner, parent, fields, modified) VALUES (?, ?, ?, ?, ?, ?)
@@ -306,9 +297,34 @@ public final class StoreWriter: ModelWriter {
                 fields = excluded.fields, modified = excluded.modified
             """,
             [.text(Model.recordType), .text(model.recordName), .text(model.ownerName),
-             model.parentRecordName.map(SQLiteValue.text) ?? .null, .blob(FieldsCodec.encode(model.encodeStoredFields())),
+             model.parentRecordName.map(SQLiteValue.text) ?? .null, .blob(stored),
              .real(modified.timeIntervalSince1970)])
         try recordHistory(type: Model.recordType, name: model.recordName, kind: .save, tombstone: nil)
+    }
+
+    /// Throws the `RecordRefusal` CloudKit would answer the model's upload with.
+    ///
+    /// The stored form holds every field the record uploads, under the same names and values, so
+    /// a record whose stored form is more than `uploadOverheadBound` under the limit cannot be
+    /// over it: only records near the limit are encoded as they upload (the common save costs
+    /// nothing more than its name check).
+    static func refuseWhatCloudKitWould<Model: SyncModel>(_ model: Model, storedBytes: Int, modified: Date) throws(RecordRefusal) {
+        if let reason = RecordRefusal.recordNameProblem(model.recordName) {
+            throw .invalidRecordName(recordType: Model.recordType, recordName: model.recordName, reason: reason)
+        }
+        guard storedBytes > CloudKitLimits.maxRecordBytes - uploadOverheadBound else { return }
+        if let refusal = RecordRefusal.check(uploadForm(of: model, modified: modified)) { throw refusal }
+    }
+
+    /// More than the runtime adds to a record's uploaded fields beyond its stored ones: the edit
+    /// time, the asset markers, the publication lifecycle's fields, two field counts.
+    static let uploadOverheadBound = 4096
+
+    /// The record a model uploads, as the push sends it: its fields and the edit time.
+    static func uploadForm<Model: SyncModel>(of model: Model, modified: Date) -> SyncRecord {
+        var record = model.makeRecord()
+        record.fields[RecordFieldNames.clientModifiedAt] = .date(modified)
+        return record
     }
 
     /// Deletes a model; its tombstone keeps the values of its tombstone key paths.

@@ -3,16 +3,14 @@ import Foundation
 /// An account's unpushed changes, parked when it signs out and restored when it signs in again.
 /// Rows move between tables as they are: nothing is decoded, so nothing can be lost in the move.
 extension SyncStoreSession {
-    /// The records with a change of the app that is not in the cloud yet: waiting in the history
-    /// or set aside.
-    private func recordsWithLocalChanges() throws -> [(type: String, name: String)] {
-        let token = Int64(try state("history.token") ?? "0") ?? 0
-        return try database.query(
-            """
-            SELECT type, name FROM history WHERE seq > ? AND author != ?
-            UNION SELECT type, name FROM failed_changes ORDER BY 1, 2
-            """, [.integer(token), .text(StoreAuthor.sync.storedValue)]
-        ).map { ($0.text(0), $0.text(1)) }
+    /// The records with something of the app the cloud does not have yet: a change waiting in
+    /// the history or set aside, or a file still to upload (its record may be pushed already).
+    private func recordsNotInTheCloudYet() throws -> [RecordKey] {
+        var records = try recordsWithLocalChanges().records
+        for entry in try assetEntries(in: Set(AssetCacheState.allCases.filter(\.isAwaitingUpload))) {
+            records.insert(RecordKey(entry.key.recordType, entry.key.recordName))
+        }
+        return records.sorted { ($0.recordType, $0.recordName) < ($1.recordType, $1.recordName) }
     }
 
     /// The owner a deleted record was routed by: its latest tombstone, or its set-aside change.
@@ -26,9 +24,10 @@ extension SyncStoreSession {
     }
 
     func parkAndPurge(account: String) throws -> (count: Int, assets: [AssetCacheEntry]) {
-        let changed = try recordsWithLocalChanges()
+        let changed = try recordsNotInTheCloudYet()
         var parkedAssets: [AssetCacheEntry] = []
-        for (type, name) in changed {
+        for key in changed {
+            let (type, name) = (key.recordType, key.recordName)
             let record: [SQLiteValue] = [.text(type), .text(name)]
             try database.query(
                 "INSERT OR REPLACE INTO parked_changes (account, type, name, kind, owner, parent, fields, modified) SELECT ?, type, name, 0, owner, parent, fields, modified FROM models WHERE type = ? AND name = ?",

@@ -42,7 +42,7 @@ final class SyncStoreSession: SyncStoreTransaction {
     private static let historyTokenKey = "history.token"
     private static let syncAuthor = StoreAuthor.sync.storedValue
 
-    private func historyToken() throws -> Int64 {
+    func historyToken() throws -> Int64 {
         Int64(try state(Self.historyTokenKey) ?? "0") ?? 0
     }
 
@@ -82,6 +82,23 @@ final class SyncStoreSession: SyncStoreTransaction {
             """,
             [.integer(try historyToken()), .text(recordType), .text(recordName), .text(Self.syncAuthor), .text(recordType), .text(recordName)]
         ).isEmpty
+    }
+
+    func recordsWithLocalChanges() throws -> (records: Set<RecordKey>, readThrough: Int64) {
+        let changed = try recordsChanged(after: try historyToken())
+        let setAside = try database.query("SELECT type, name FROM failed_changes").map { RecordKey($0.text(0), $0.text(1)) }
+        return (changed.records.union(setAside), changed.readThrough)
+    }
+
+    func recordsChanged(after sequence: Int64) throws -> (records: Set<RecordKey>, readThrough: Int64) {
+        var records: Set<RecordKey> = []
+        var last = sequence
+        // By the history's own key: the entries after a sequence are few, the whole history is not.
+        try database.forEachRow("SELECT seq, type, name, author FROM history WHERE seq > ? ORDER BY seq", [.integer(sequence)]) { row throws(SQLiteError) in
+            last = row.integer(0)
+            if row.text(3) != Self.syncAuthor { records.insert(RecordKey(row.text(1), row.text(2))) }
+        }
+        return (records, last)
     }
 
     func commitHistoryToken(_ sequence: Int64) throws {
