@@ -122,13 +122,22 @@ struct SyncStoreTests {
         #expect(try store.unpushedChanges().changes.map(\.recordName) == ["b"])
     }
 
+    /// Breaking it: firing the stream for the engine's writes instead of the app's makes the
+    /// first count 1 and the second 0.
     @Test func theChangeStreamHearsTheAppNotTheEngine() async throws {  // trap: T5.1
         let store = try SyncStore(url: nil)
-        var changes = store.changes().makeAsyncIterator()
+        let heard = Locked(0)
+        let changes = store.changes()
+        let listener = Task {
+            for await _ in changes { heard.withLock { $0 += 1 } }
+        }
         try store.save(SharedList(recordName: "pulled"), author: .sync)
+        for _ in 0..<1_000 { await Task.yield() }
+        #expect(heard.withLock { $0 } == 0)
         try store.save(SharedList(recordName: "mine"))
-        #expect(await changes.next() != nil)
+        #expect(await eventually { heard.withLock { $0 } == 1 })
         #expect(try store.unpushedChanges().changes.map(\.recordName) == ["mine"])
+        listener.cancel()
     }
 
     @Test func pulledRecordsKeepLocalOnlyFieldsAndReportMissingTargets() throws {
