@@ -132,11 +132,11 @@ struct EngineAccountSafetyTests {
 
         let phone = try world.device("phone", account: "alice")
         try phone.store.save(Note(recordName: "alice-unpushed"))
-        let switched = Locked(false)
+        let switched = Once()
         let cloud = world.cloud
         phone.gateway.hooks.withLock {
             $0.before[.fetchZoneChanges] = {
-                guard !switched.withLock({ done in defer { done = true }; return done }) else { return }
+                guard switched.first() else { return }
                 try? cloud.signIn("phone", account: "bob")
             }
         }

@@ -14,6 +14,14 @@ struct EngineConflictTests {
         return (world, phone, laptop)
     }
 
+    /// Both devices hold the phone's title and the laptop's body.
+    static func expectBothEdits(on devices: [SyncWorld.Device], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for device in devices {
+            let note = try #require(try device.store.fetch(Note.self, recordName: "n"), sourceLocation: sourceLocation)
+            #expect(note.title == "Phone title" && note.body == "Laptop body", "\(device.name)", sourceLocation: sourceLocation)
+        }
+    }
+
     @Test func editsToDifferentFieldsBothSurvive() async throws {  // trap: T20.1
         let (world, phone, laptop) = try await Self.twoDevices()
         var onPhone = try #require(try phone.store.fetch(Note.self, recordName: "n"))
@@ -26,10 +34,7 @@ struct EngineConflictTests {
         await phone.sync()
         await laptop.sync()  // meets the phone's change: merged, not overwritten
         await phone.sync()
-        for device in [phone, laptop] {
-            let note = try #require(try device.store.fetch(Note.self, recordName: "n"))
-            #expect(note.title == "Phone title" && note.body == "Laptop body", "\(device.name)")
-        }
+        try Self.expectBothEdits(on: [phone, laptop])
     }
 
     /// The laptop's push meets the phone's edit on the server (the phone pushes between the
@@ -45,11 +50,11 @@ struct EngineConflictTests {
         var onLaptop = try #require(try laptop.store.fetch(Note.self, recordName: "n"))
         onLaptop.body = "Laptop body"
         try laptop.store.save(onLaptop)
-        let pushedBetween = Locked(false)
+        let pushedBetween = Once()
         let phoneEngine = phone.engine
         laptop.gateway.hooks.withLock {
             $0.before[.modify] = {
-                guard !pushedBetween.withLock({ done in defer { done = true }; return done }) else { return }
+                guard pushedBetween.first() else { return }
                 _ = await phoneEngine.sync()
             }
         }
@@ -59,10 +64,7 @@ struct EngineConflictTests {
         await phone.sync()
         let server = try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["n"]
         #expect(server?.fields["title"] == .string("Phone title") && server?.fields["body"] == .string("Laptop body"))
-        for device in [phone, laptop] {
-            let note = try #require(try device.store.fetch(Note.self, recordName: "n"))
-            #expect(note.title == "Phone title" && note.body == "Laptop body", "\(device.name)")
-        }
+        try Self.expectBothEdits(on: [phone, laptop])
     }
 
     /// The app edits a note while the phone's pull waits for the page that brings the laptop's
@@ -77,10 +79,10 @@ struct EngineConflictTests {
         await laptop.sync()
         world.clock.advance(by: 1)
         let store = phone.store
-        let editedOnce = Locked(false)
+        let editedOnce = Once()
         phone.gateway.hooks.withLock {
             $0.before[.fetchZoneChanges] = {
-                guard !editedOnce.withLock({ done in defer { done = true }; return done }) else { return }
+                guard editedOnce.first() else { return }
                 // The app writes while the request is on its way.
                 if var note = try? store.fetch(Note.self, recordName: "n") {
                     note.title = "Phone title"
@@ -90,10 +92,7 @@ struct EngineConflictTests {
         }
         await phone.sync()
         await laptop.sync()
-        for device in [phone, laptop] {
-            let note = try #require(try device.store.fetch(Note.self, recordName: "n"))
-            #expect(note.title == "Phone title" && note.body == "Laptop body", "\(device.name)")
-        }
+        try Self.expectBothEdits(on: [phone, laptop])
     }
 
     @Test func theLaterWriterWinsAFieldBothChanged() async throws {

@@ -133,3 +133,15 @@ final class Gate: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 }
+
+/// True the first time it is asked, false ever after: a hook that steps in once.
+final class Once: Sendable {
+    private let used = Locked(false)
+
+    func first() -> Bool {
+        used.withLock { used in
+            defer { used = true }
+            return !used
+        }
+    }
+}

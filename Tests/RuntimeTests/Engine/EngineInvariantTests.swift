@@ -62,11 +62,11 @@ struct EngineInvariantTests {
         let events = phone.recordEvents()
         try phone.store.save(Note(recordName: "ok", title: "fine"))
         try phone.store.save(Note(recordName: "flaky", title: "later"))
-        let failedOnce = Locked(false)
+        let failedOnce = Once()
         phone.gateway.hooks.withLock {
             $0.modifyResult = { request, result in
                 guard let id = request.recordsToSave.first(where: { $0.id.recordName == "flaky" })?.id,
-                    failedOnce.withLock({ done in defer { done = true }; return !done })
+                    failedOnce.first()
                 else { return result }
                 var changed = result
                 changed.savedRecords[id] = .failure(CloudError(.serviceUnavailable, "busy", retryAfter: 3))
