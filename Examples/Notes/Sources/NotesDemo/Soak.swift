@@ -14,9 +14,10 @@ import Darwin
 /// deletions of the device's own notes, and sync passes. A worker prints `ACK` once a write has
 /// returned: that write was promised to the user. The driver kills a random worker after a
 /// random number of acknowledgements and starts it again on the same store file, `--kills`
-/// times; then each device settles (a few passes) and reports its notes. Every acknowledged
-/// write must be on every device of its account and in the cloud, with its last value; nothing
-/// acknowledged as deleted may be anywhere; no note may be in the other account's zone.
+/// times; then each device settles (a few passes) and reports its notes. Every note must be on
+/// every device of its account and in the cloud as its last acknowledged write left it (or a
+/// later write the kill cut off between committing and acknowledging); nothing acknowledged as
+/// deleted may come back; no note may be in the other account's zone.
 struct Soak {
     static let help = """
         USAGE: notes-demo soak [--kills N] [--seed S] [--keep DIR]
@@ -55,31 +56,68 @@ struct Soak {
         self.folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("notes-soak-\(UUID().uuidString)")
     }
 
-    /// What the devices acknowledged: per account, each note's last value, nil once deleted.
+    /// What the devices promised, in the order they wrote it. A worker announces each write
+    /// (`WILL`) before it makes it and acknowledges it (`ACK`) once it returned; a worker killed
+    /// between the two may or may not have committed that one write. So a note must end as its
+    /// last acknowledged write left it, or as a later write that was announced and never
+    /// acknowledged left it: anything else is a lost write.
     final class Ledger: @unchecked Sendable {
+        /// A note's state after a write: its title, or nil once deleted.
+        typealias State = String?
+
+        struct History {
+            var account = ""
+            /// The last acknowledged write's order and resulting state.
+            var acknowledged: (order: Int, state: State)?
+            /// Writes announced and never acknowledged (their worker was killed), in order.
+            var unsure: [(order: Int, state: State)] = []
+
+            /// The states the note may rightly end in: as its last acknowledged write left it (never
+            /// there, without one), or as a later unsure write did.
+            var possibleStates: [State] {
+                [acknowledged?.state ?? nil] + unsure.filter { $0.order > acknowledged?.order ?? 0 }.map(\.state)
+            }
+        }
+
         private let lock = NSLock()
-        private var notes: [String: [String: String?]] = [:]
+        private var notes: [String: History] = [:]
+        /// Per worker, the write it announced and has not acknowledged yet.
+        private var announced: [String: (name: String, state: State)] = [:]
+        private var order = 0
         private(set) var acknowledged = 0
         /// Acknowledgements since the last kill.
-        private(set) var sinceKill = 0
+        private var sinceKill = 0
 
-        func record(_ line: String, account: String) {
+        func record(_ line: String, worker: String, account: String) {
             let parts = line.split(separator: " ", maxSplits: 3).map(String.init)
-            guard parts.count >= 3, parts[0] == "ACK" else { return }
+            guard parts.count >= 3, parts[0] == "WILL" || parts[0] == "ACK" else { return }
+            let state: State = parts[1] == "delete" ? nil : (parts.count > 3 ? parts[3] : "")
             lock.lock()
             defer { lock.unlock() }
-            notes[account, default: [:]][parts[2]] = parts[1] == "delete" ? .some(nil) : .some(parts.count > 3 ? parts[3] : "")
+            if parts[0] == "WILL" {
+                announced[worker] = (parts[2], state)
+                return
+            }
+            announced[worker] = nil
+            order += 1
+            notes[parts[2], default: History()].account = account
+            notes[parts[2]]!.acknowledged = (order, state)
             acknowledged += 1
             sinceKill += 1
         }
 
-        func killed() {
+        /// A worker was killed: the write it announced may have committed.
+        func killed(_ worker: String, account: String) {
             lock.lock()
+            defer { lock.unlock() }
             sinceKill = 0
-            lock.unlock()
+            guard let write = announced.removeValue(forKey: worker) else { return }
+            order += 1
+            notes[write.name, default: History()].account = account
+            notes[write.name]!.unsure.append((order, write.state))
         }
 
-        var snapshot: [String: [String: String?]] {
+        var snapshot: [String: History] {
             lock.lock()
             defer { lock.unlock() }
             return notes
@@ -113,7 +151,7 @@ struct Soak {
                 while case let chunk = handle.availableData, !chunk.isEmpty {
                     buffer.append(chunk)
                     while let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                        ledger.record(String(decoding: buffer[buffer.startIndex..<end], as: UTF8.self), account: account)
+                        ledger.record(String(decoding: buffer[buffer.startIndex..<end], as: UTF8.self), worker: name, account: account)
                         buffer.removeSubrange(buffer.startIndex...end)
                     }
                 }
@@ -123,7 +161,7 @@ struct Soak {
         }
 
         /// SIGKILL, then waits until the process is gone and all it printed is read.
-        func kill() {
+        func kill(_ ledger: Ledger) {
             #if canImport(Glibc)
             _ = Glibc.kill(process.processIdentifier, SIGKILL)
             #else
@@ -131,6 +169,7 @@ struct Soak {
             #endif
             process.waitUntilExit()
             while !reader.isFinished { usleep(1_000) }
+            ledger.killed(name, account: account)
         }
     }
 
@@ -149,12 +188,11 @@ struct Soak {
             while ledger.pending < after { usleep(2_000) }
             let index = Int.random(in: 0..<workers.count, using: &random)
             let victim = workers[index]
-            victim.kill()
-            ledger.killed()
+            victim.kill(ledger)
             runs[victim.name, default: 0] += 1
             workers[index] = try Worker(name: victim.name, account: victim.account, run: runs[victim.name]!, seed: seed, folder: folder, ledger: ledger)
         }
-        for worker in workers { worker.kill() }
+        for worker in workers { worker.kill(ledger) }
 
         // Settle: every device syncs until the others' last writes reached it.
         var notes: [String: [String: String]] = [:]
@@ -190,9 +228,9 @@ struct Soak {
         return notes
     }
 
-    /// Every acknowledged write where it belongs, with its last value; nothing deleted anywhere;
-    /// the devices of an account and its zone in agreement.
-    func check(_ ledger: [String: [String: String?]], notes: [String: [String: String]]) throws -> [String] {
+    /// Every note as its writes may rightly have left it, in its own account's zone; every device
+    /// of an account in agreement with its zone.
+    func check(_ ledger: [String: Ledger.History], notes: [String: [String: String]]) throws -> [String] {
         let cloud = try LocalCloud.file(at: folder.appendingPathComponent("cloud.sqlite"), configuration: LocalCloud.Configuration(downloadsFolder: folder.appendingPathComponent("downloads")))
         let snapshot = try cloud.snapshot()
         var problems: [String] = []
@@ -203,17 +241,15 @@ struct Soak {
             for device in Self.devices where device.account == account {
                 if notes[device.name] != zone { problems.append("\(device.name) holds \(notes[device.name]?.count ?? 0) notes, \(account)'s zone \(zone.count), and they differ") }
             }
-            for (name, value) in ledger[account] ?? [:] {
-                switch value {
-                case .some(let title) where zone[name] != title:
-                    problems.append("\(name), acknowledged as '\(title)', is \(zone[name].map { "'\($0)'" } ?? "missing") in \(account)'s zone")
-                case .none where zone[name] != nil:
-                    problems.append("\(name) was acknowledged as deleted but is in \(account)'s zone")
-                default: break
+            for (name, history) in ledger where history.account == account {
+                let possible = history.possibleStates
+                if !possible.contains(zone[name]) {
+                    let shown = possible.map { $0.map { "'\($0)'" } ?? "deleted" }.joined(separator: " or ")
+                    problems.append("\(name) should be \(shown), and is \(zone[name].map { "'\($0)'" } ?? "missing") in \(account)'s zone")
                 }
             }
-            for name in zone.keys where !name.hasPrefix(account + "-") {
-                problems.append("\(name) is in \(account)'s zone")
+            for name in zone.keys where ledger[name]?.account != account {
+                problems.append("\(name) is in \(account)'s zone, and was never written for it")
             }
         }
         return problems
@@ -273,18 +309,15 @@ struct SoakWorker {
             switch Int.random(in: 0..<10, using: &random) {
             case 0, 1, 2, 3:
                 let note = Note(recordName: "\(prefix)\(run)-\(step)", title: value)
-                try device.store.save(note)
-                acknowledge("save \(note.recordName) \(value)")
+                try promise("save \(note.recordName) \(value)") { try device.store.save(note) }
             case 4, 5:
                 if var note = try device.store.fetchAll(Note.self).filter({ $0.recordName.hasPrefix(prefix) }).randomElement(using: &random) {
                     note.title = value
-                    try device.store.save(note)
-                    acknowledge("save \(note.recordName) \(value)")
+                    try promise("save \(note.recordName) \(value)") { try device.store.save(note) }
                 }
             case 6:
                 if let note = try device.store.fetchAll(Note.self).filter({ $0.recordName.hasPrefix(prefix) }).randomElement(using: &random) {
-                    try device.store.delete(note)
-                    acknowledge("delete \(note.recordName)")
+                    try promise("delete \(note.recordName)") { try device.store.delete(note) }
                 }
             default:
                 _ = await device.engine.sync()
@@ -292,8 +325,11 @@ struct SoakWorker {
         }
     }
 
-    /// Written (unbuffered) only once the write returned: the promise the soak checks.
-    private func acknowledge(_ write: String) {
+    /// Announces a write, makes it, and acknowledges it once it returned: the promise the soak
+    /// checks. Written unbuffered, so a kill loses no line.
+    private func promise(_ write: String, _ body: () throws -> Void) throws {
+        FileHandle.standardOutput.write(Data("WILL \(write)\n".utf8))
+        try body()
         FileHandle.standardOutput.write(Data("ACK \(write)\n".utf8))
     }
 }
