@@ -14,6 +14,13 @@ struct EngineConflictTests {
         return (world, phone, laptop)
     }
 
+    /// Changes the note "n" on a device, as the app does.
+    static func edit(on device: SyncWorld.Device, sourceLocation: SourceLocation = #_sourceLocation, _ change: (inout Note) -> Void) throws {
+        var note = try #require(try device.store.fetch(Note.self, recordName: "n"), sourceLocation: sourceLocation)
+        change(&note)
+        try device.store.save(note)
+    }
+
     /// Both devices hold the phone's title and the laptop's body.
     static func expectBothEdits(on devices: [SyncWorld.Device], sourceLocation: SourceLocation = #_sourceLocation) throws {
         for device in devices {
@@ -24,13 +31,9 @@ struct EngineConflictTests {
 
     @Test func editsToDifferentFieldsBothSurvive() async throws {  // trap: T20.1
         let (world, phone, laptop) = try await Self.twoDevices()
-        var onPhone = try #require(try phone.store.fetch(Note.self, recordName: "n"))
-        onPhone.title = "Phone title"
-        try phone.store.save(onPhone)
+        try Self.edit(on: phone) { $0.title = "Phone title" }
         world.clock.advance(by: 1)
-        var onLaptop = try #require(try laptop.store.fetch(Note.self, recordName: "n"))
-        onLaptop.body = "Laptop body"
-        try laptop.store.save(onLaptop)
+        try Self.edit(on: laptop) { $0.body = "Laptop body" }
         await phone.sync()
         await laptop.sync()  // meets the phone's change: merged, not overwritten
         await phone.sync()
@@ -43,13 +46,9 @@ struct EngineConflictTests {
     /// instead of the merge erases the phone's title everywhere.
     @Test func aConflictMetByThePushIsMergedNotOverwritten() async throws {  // trap: T20.1
         let (world, phone, laptop) = try await Self.twoDevices()
-        var onPhone = try #require(try phone.store.fetch(Note.self, recordName: "n"))
-        onPhone.title = "Phone title"
-        try phone.store.save(onPhone)
+        try Self.edit(on: phone) { $0.title = "Phone title" }
         world.clock.advance(by: 1)
-        var onLaptop = try #require(try laptop.store.fetch(Note.self, recordName: "n"))
-        onLaptop.body = "Laptop body"
-        try laptop.store.save(onLaptop)
+        try Self.edit(on: laptop) { $0.body = "Laptop body" }
         let pushedBetween = Once()
         let phoneEngine = phone.engine
         laptop.gateway.hooks.withLock {
@@ -73,9 +72,7 @@ struct EngineConflictTests {
     /// version over the phone's new title, and it is lost everywhere.
     @Test func anAppWriteDuringAPullIsMergedNotOverwritten() async throws {
         let (world, phone, laptop) = try await Self.twoDevices()
-        var onLaptop = try #require(try laptop.store.fetch(Note.self, recordName: "n"))
-        onLaptop.body = "Laptop body"
-        try laptop.store.save(onLaptop)
+        try Self.edit(on: laptop) { $0.body = "Laptop body" }
         await laptop.sync()
         world.clock.advance(by: 1)
         let store = phone.store
@@ -97,13 +94,9 @@ struct EngineConflictTests {
 
     @Test func theLaterWriterWinsAFieldBothChanged() async throws {
         let (world, phone, laptop) = try await Self.twoDevices()
-        var onLaptop = try #require(try laptop.store.fetch(Note.self, recordName: "n"))
-        onLaptop.title = "Laptop (earlier)"
-        try laptop.store.save(onLaptop)
+        try Self.edit(on: laptop) { $0.title = "Laptop (earlier)" }
         world.clock.advance(by: 10)
-        var onPhone = try #require(try phone.store.fetch(Note.self, recordName: "n"))
-        onPhone.title = "Phone (later)"
-        try phone.store.save(onPhone)
+        try Self.edit(on: phone) { $0.title = "Phone (later)" }
         // The earlier edit reaches the server first; the later one still wins.
         await laptop.sync()
         await phone.sync()
@@ -126,14 +119,10 @@ struct EngineConflictTests {
 
     @Test func thePolicyCanBeSetPerModel() async throws {
         let (world, phone, laptop) = try await Self.twoDevices(SyncConfiguration(conflictPolicies: ["Note": .serverWins]))
-        var onLaptop = try #require(try laptop.store.fetch(Note.self, recordName: "n"))
-        onLaptop.title = "Laptop (first to the server)"
-        try laptop.store.save(onLaptop)
+        try Self.edit(on: laptop) { $0.title = "Laptop (first to the server)" }
         await laptop.sync()
         world.clock.advance(by: 10)
-        var onPhone = try #require(try phone.store.fetch(Note.self, recordName: "n"))
-        onPhone.title = "Phone (later, but the server wins)"
-        try phone.store.save(onPhone)
+        try Self.edit(on: phone) { $0.title = "Phone (later, but the server wins)" }
         await phone.sync()
         #expect(try phone.store.fetch(Note.self, recordName: "n")?.title == "Laptop (first to the server)")
     }
@@ -154,9 +143,7 @@ struct EngineConflictTests {
         let (_, phone, laptop) = try await Self.twoDevices()
         try phone.store.delete(Note.self, recordName: "n")
         await phone.sync()
-        var onLaptop = try #require(try laptop.store.fetch(Note.self, recordName: "n"))
-        onLaptop.title = "too late"
-        try laptop.store.save(onLaptop)
+        try Self.edit(on: laptop) { $0.title = "too late" }
         await laptop.sync()
         await laptop.sync()
         #expect(try laptop.store.fetch(Note.self, recordName: "n") == nil)
