@@ -50,7 +50,7 @@ final class SyncWorld {
     @discardableResult
     func device(
         _ name: String, account: String?, configuration: SyncConfiguration = SyncConfiguration(),
-        store: SyncStore? = nil, assetFiles: (any AssetFileStoring)? = nil
+        store: SyncStore? = nil, assetFiles: (any AssetFileStoring)? = nil, models: [any SyncModel.Type] = SyncSchema.models
     ) throws -> Device {
         let gateway = RecordingGateway(try cloud.device(name, account: account))
         let store = try store ?? SyncStore(url: nil, clock: clock)
@@ -58,7 +58,7 @@ final class SyncWorld {
         if configuration.assetCacheRoot == nil {
             configuration.assetCacheRoot = assetFolder.appendingPathComponent(name)
         }
-        let engine = SyncEngine(store: store, cloud: gateway, schema: SyncSchema.self, clock: clock, configuration: configuration, assetFiles: assetFiles)
+        let engine = SyncEngine(store: store, cloud: gateway, models: models, clock: clock, configuration: configuration, assetFiles: assetFiles)
         let device = Device(name: name, store: store, engine: engine, gateway: gateway)
         devices[name] = device
         return device

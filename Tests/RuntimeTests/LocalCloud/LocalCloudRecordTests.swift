@@ -62,15 +62,35 @@ struct LocalCloudRecordTests {
         #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records["r"]?.fields["title"] == .string("merged"))
     }
 
+    /// `changedKeys` and `allKeys` do not compare change tags (Apple, both pages: "This policy
+    /// doesn't compare record change tags"). Neither removes a key the save leaves out: Apple's
+    /// `allKeys` page says "It's possible for a server record to contain keys that aren't present
+    /// locally... saving that same record modifies only those keys that you include".
     @Test(arguments: CloudMode.allCases)
-    func changedKeysAndAllKeysSaveUnconditionally(_ mode: CloudMode) async throws {
+    func changedKeysAndAllKeysSaveUnconditionallyAndKeepKeysLeftOut(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
         let phone = try await harness.deviceWithZone("phone", "alice")
         try await phone.save([record("r", fields: ["a": .int64(1), "b": .int64(2)])])
         try await phone.save([record("r", fields: ["a": .int64(10)])], policy: .changedKeys)
         #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records["r"]?.fields == ["a": .int64(10), "b": .int64(2)])
         try await phone.save([record("r", fields: ["a": .int64(20)])], policy: .allKeys)
-        #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records["r"]?.fields == ["a": .int64(20)])
+        #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records["r"]?.fields == ["a": .int64(20), "b": .int64(2)])
+    }
+
+    /// A save sends the keys it set, and a key set to nil removes it (Apple,
+    /// `CKRecord.setObject(_:forKey:)`: "If you specify `nil`, CloudKit removes any object that
+    /// the record associates with the key"; `CKModifyRecordsOperation.h` on the default
+    /// policy: "Locally edited keys are sent to the server"). Under the default policy too, a key
+    /// left out keeps its server value.
+    @Test(arguments: CloudMode.allCases)
+    func aSaveChangesOnlyTheKeysItSetsOrClears(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        let first = try await phone.save([record("r", fields: ["a": .int64(1), "b": .int64(2), "secret": .string("x")])])[0]
+        var next = record("r", fields: ["a": .int64(10)], tag: first.changeTag)
+        next.clearedKeys = ["secret"]
+        try await phone.save([next])
+        #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records["r"]?.fields == ["a": .int64(10), "b": .int64(2)])
     }
 
     @Test(arguments: CloudMode.allCases)

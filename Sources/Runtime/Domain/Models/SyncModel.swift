@@ -54,14 +54,37 @@ extension SyncModel {
         ZoneID.routing(scopes: Self.syncScopes, ownerName: ownerName, syncZoneName: syncZoneName)
     }
 
-    /// The record this model uploads: its encoded fields in its own zone, with its parent.
+    /// The record this model uploads: its encoded fields in its own zone, with its parent, and
+    /// the keys of its fields that have no value cleared (a save that left them out would keep
+    /// the server's values).
     public func makeRecord(syncZoneName: String = SyncConstants.defaultSyncZoneName) -> SyncRecord {
         let encoded = encodeRemoteFields()
-        return SyncRecord(
+        var record = SyncRecord(
             recordType: Self.recordType,
             id: RecordID(recordName: recordName, zoneID: zoneID(syncZoneName: syncZoneName)),
             fields: encoded.values, encryptedFields: encoded.encryptedValues,
             parentRecordName: parentRecordName)
+        record.clearedKeys = Self.keysWithoutValue(in: encoded)
+        return record
+    }
+
+    /// The record keys this model owns that `encoded` has no value for: its uploaded fields (an
+    /// asset as its contents and markers, cleared together when the asset is detached) and a
+    /// governed model's lifecycle fields. Keys the model does not know are never among them: a
+    /// field another app version added is left as the server has it.
+    static func keysWithoutValue(in encoded: EncodedFields) -> Set<String> {
+        var cleared: Set<String> = []
+        for field in fieldDescriptors where field.isUploaded {
+            if case .asset = field.type {
+                if encoded.values[RecordFieldNames.assetSuffix] == nil { cleared.formUnion(RecordFieldNames.assetFields) }
+            } else if encoded.values[field.name] == nil && encoded.encryptedValues[field.name] == nil {
+                cleared.insert(field.name)
+            }
+        }
+        if self is any PublicationGovernedModel.Type {
+            for name in RecordFieldNames.publicationClientFields where encoded.values[name] == nil { cleared.insert(name) }
+        }
+        return cleared
     }
 
     /// A model decoded from a pulled record.

@@ -21,6 +21,11 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
     /// Who created the record (CKRecord.creatorUserRecordID), set by the server:
     /// `__defaultOwner__` for the signed-in user, as CloudKit names them. Never sent.
     public var creatorUserRecordName: String?
+    /// Keys a save removes from the server's record: fields set to no value. A save carries only
+    /// the keys it sets (`fields`, `encryptedFields`) and the keys it clears (these): every other
+    /// key of the server's record stays as it is, as CloudKit keeps a key a client did not set
+    /// (another app version's field, a key a fetch did not ask for). Only on records to save.
+    public var clearedKeys: Set<String> = []
 
     public init(
         recordType: String, id: RecordID, fields: RecordFields = [:],

@@ -124,12 +124,15 @@ private struct ZoneWriter {
 
     private func check(save record: SyncRecord, deleteSelfCounts: inout [String: Int]) throws -> CloudError? {
         let name = record.id.recordName
-        if let refusal = RecordRefusal.check(record) { return refusal.cloudError }
-        for key in record.fields.names + record.encryptedFields.names where RecordFieldNames.cloudKitSystemFields.contains(key) || CloudKitNaming.problem(with: key) != nil {
+        for key in record.fields.names + record.encryptedFields.names + record.clearedKeys.sorted() where RecordFieldNames.cloudKitSystemFields.contains(key) || CloudKitNaming.problem(with: key) != nil {
             return CloudError(.invalidArguments, "'\(key)' cannot be a field name")
         }
         let existing = try server.record(named: name, in: zone)
         let live = existing.flatMap { $0.deleted ? nil : $0 }
+        // The limits count the record as it will be: the server's keys the save leaves alone too.
+        var whole = record
+        (whole.fields, whole.encryptedFields) = Self.resulting(record, over: live)
+        if let refusal = RecordRefusal.check(whole) { return refusal.cloudError }
         if let live, live.type != record.recordType {
             return CloudError(.invalidArguments, "record \(name) is a \(live.type), not a \(record.recordType)")
         }
@@ -265,27 +268,36 @@ private struct ZoneWriter {
         return true
     }
 
+    /// A record's fields once saved over `existing`: the keys the save sets take its values, the
+    /// keys it clears go, and every key it leaves out keeps its value, under every save policy
+    /// (Apple's `allKeys` page: "saving that same record modifies only those keys that you
+    /// include"). A key moves between the plain and the encrypted values with the save.
+    static func resulting(_ record: SyncRecord, over existing: LocalCloudServer.StoredRecord?) -> (fields: RecordFields, encrypted: RecordFields) {
+        var fields = existing?.fields ?? [:]
+        var encrypted = existing?.encrypted ?? [:]
+        for name in record.clearedKeys {
+            fields[name] = nil
+            encrypted[name] = nil
+        }
+        for (name, value) in record.fields {
+            fields[name] = value
+            encrypted[name] = nil
+        }
+        for (name, value) in record.encryptedFields {
+            encrypted[name] = value
+            fields[name] = nil
+        }
+        return (fields, encrypted)
+    }
+
     private func save(_ record: SyncRecord) throws -> SyncRecord {
         let seq = try server.store.nextSequence()
         let now = server.clock.now
         let existing = try server.record(named: record.id.recordName, in: zone).flatMap { $0.deleted ? nil : $0 }
         let uploaded = (fields: try uploadAssets(record.fields), encrypted: try uploadAssets(record.encryptedFields))
-        var fields = uploaded.fields
-        var encrypted = uploaded.encrypted
-        // A save that leaves the asset's contents out keeps them, as CloudKit keeps a CKAsset the
-        // client never set again: a record pushed from its model (which holds only the markers)
-        // must not drop the file.
-        if fields[RecordFieldNames.assetData] == nil, let contents = existing?.fields[RecordFieldNames.assetData] {
-            fields[RecordFieldNames.assetData] = contents
-        }
-        if request.savePolicy == .changedKeys, let existing {
-            var merged = existing.fields
-            for (name, value) in fields { merged[name] = value }
-            var mergedEncrypted = existing.encrypted
-            for (name, value) in encrypted { mergedEncrypted[name] = value }
-            fields = merged
-            encrypted = mergedEncrypted
-        }
+        var sent = record
+        (sent.fields, sent.encryptedFields) = uploaded
+        let (fields, encrypted) = Self.resulting(sent, over: existing)
         let size = RecordSize.of(fields) + RecordSize.of(encrypted)
         try database.query(
             """
@@ -314,6 +326,7 @@ private struct ZoneWriter {
         var saved = record
         saved.fields = uploaded.fields
         saved.encryptedFields = uploaded.encrypted
+        saved.clearedKeys = []
         saved.changeTag = String(seq)
         saved.modificationDate = now
         saved.creatorUserRecordName = LocalCloudServer.creatorName(existing?.creator ?? user, viewer: user)

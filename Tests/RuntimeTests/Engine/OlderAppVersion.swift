@@ -1,0 +1,69 @@
+import Foundation
+import SyncRuntime
+
+/// `Note` as an older version of the app knew it, before the schema gained `createdAt`,
+/// `pinned` and `cover`: what syncgen generated for
+///
+///     Note:
+///       fields:
+///         title: { type: string, default: "Untitled" }
+///         body: string
+///
+/// Devices running it share records with devices running the current `Note`.
+struct NoteVersion1: Sendable, Hashable {
+    var recordName: String
+    var ownerName: String
+    var title: String
+    var body: String
+
+    init(recordName: String = UUID().uuidString, ownerName: String = SyncConstants.currentUserOwnerName, title: String = "Untitled", body: String = "") {
+        self.recordName = recordName
+        self.ownerName = ownerName
+        self.title = title
+        self.body = body
+    }
+}
+
+extension NoteVersion1: SyncModel {
+    static let recordType = "Note"
+    static let syncScopes: Set<DatabaseScope> = [.private]
+    static let parentRecordType: String? = nil
+    static let fieldDescriptors: [FieldDescriptor] = [
+        FieldDescriptor(name: "title", type: .string),
+        FieldDescriptor(name: "body", type: .string),
+    ]
+
+    static var tombstoneKeyPaths: [TombstoneKeyPath<NoteVersion1>] {
+        [TombstoneKeyPath("recordName", \NoteVersion1.recordName), TombstoneKeyPath("ownerName", \NoteVersion1.ownerName)]
+    }
+
+    var parentRecordName: String? { nil }
+
+    init(emptyRecordNamed recordName: String, ownerName: String) {
+        self.init(recordName: recordName, ownerName: ownerName)
+    }
+
+    func encodeRemoteFields() -> EncodedFields {
+        var fields = EncodedFields(capacity: 2)
+        fields.values.append("title", title.syncFieldValue)
+        fields.values.append("body", body.syncFieldValue)
+        return fields
+    }
+
+    mutating func applyRemoteFields(from record: SyncRecord) throws(FieldDecodingError) {
+        if let value = try record.decode("title", as: String.self) { title = value }
+        if let value = try record.decode("body", as: String.self) { body = value }
+    }
+
+    func encodeStoredFields() -> RecordFields {
+        var fields = RecordFields(minimumCapacity: 2)
+        fields.append("title", title.syncFieldValue)
+        fields.append("body", body.syncFieldValue)
+        return fields
+    }
+
+    mutating func applyStoredFields(from record: SyncRecord) throws(FieldDecodingError) {
+        if let value = try record.decode("title", as: String.self) { title = value }
+        if let value = try record.decode("body", as: String.self) { body = value }
+    }
+}
