@@ -13,6 +13,7 @@ struct EngineRecoveryTests {
             .changeTokenExpired: .resetToken, .batchRequestFailed: .retryWithBatch, .quotaExceeded: .tellUserQuotaExceeded,
             .zoneNotFound: .recreateZone, .limitExceeded: .splitBatch, .userDeletedZone: .askBeforeReuploading,
             .referenceViolation: .uploadParentFirst, .serverResponseLost: .retry(after: 0),
+            .badDatabase: .report, .tooManyParticipants: .report, .alreadyShared: .report,
         ]
         for code in CloudErrorCode.allCases {
             #expect(RecoveryPolicy.action(for: CloudError(code, retryAfter: 7)) == expected[code], "\(code)")

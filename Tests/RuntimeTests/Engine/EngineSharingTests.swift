@@ -65,19 +65,27 @@ struct EngineSharingTests {
         #expect(sent?.request.recordsToSave.first?.id.zoneID == SyncConstants.publicZone)
     }
 
+    /// Alice replaces the list's share with a new one, and Bob joins it, before his phone hears of
+    /// either: his next pull sees the old share record deleted, a weak signal, and reads the root
+    /// back; it is still his to read, so nothing goes. (A record takes part in one share at a time,
+    /// so the new share can only come after the old one ended.) Breaking it: treating a deleted
+    /// share record as the end of the share wipes a list Bob can read.
     @Test func aDeletedShareRecordAloneNeverWipesReadableData() async throws {  // trap: T4.1
         let household = try await Household()
-        // Bob can also read the whole zone through a zone-wide share...
-        let zoneShare = ShareRecord(id: RecordID(recordName: ShareRecord.zoneWideRecordName, zoneID: ZoneID(zoneName: SyncConstants.defaultSyncZoneName)), rootRecordName: nil,
-            participants: [ShareParticipant(userRecordName: "_bob", permission: .readWrite)])
-        let saved = try await household.alice.gateway.modify(ModifyRequest(sharesToSave: [zoneShare]), in: .private).savedShares[zoneShare.id]!.get()
-        try await household.bob.engine.acceptShare(household.world.cloud.shareMetadata(for: saved, ownerAccount: "alice"))
-        // ...so when Alice deletes the groceries share record, the list is still his to read.
         let root = try #require(try household.alice.store.fetch(SharedList.self, recordName: "groceries"))
         try await household.alice.engine.stopSharing(root)
+        let zone = ZoneID(zoneName: SyncConstants.defaultSyncZoneName)
+        let rootRecord = try #require(try household.alice.store.serverRecord(RecordID(recordName: "groceries", zoneID: zone)))
+        let replacement = ShareRecord(id: RecordID(recordName: "share-groceries-again", zoneID: zone), rootRecordName: "groceries",
+            participants: [ShareParticipant(userRecordName: "_bob", permission: .readWrite)])
+        let saved = try await household.alice.gateway.modify(ModifyRequest(recordsToSave: [rootRecord], sharesToSave: [replacement]), in: .private).savedShares[replacement.id]!.get()
+        // Bob joins from another device of his (straight through the cloud): his phone's tokens stay.
+        try await household.bob.gateway.acceptShare(household.world.cloud.shareMetadata(for: saved, ownerAccount: "alice"))
+        let events = household.bob.recordEvents()
         await household.bob.sync()
         #expect(try household.bob.store.fetch(SharedList.self, recordName: "groceries") != nil)
         #expect(try household.bob.store.fetch(ListItem.self, recordName: "milk") != nil)
+        #expect(!(await events.events()).contains { if case .shareEnded = $0 { true } else { false } })
     }
 
     @Test func stoppingAndResharingKeepsTheParticipantsData() async throws {  // trap: T4.7
@@ -260,5 +268,22 @@ struct EngineSharingTests {
         world.cloud.setNetworkAvailable(true, for: "bob-phone")
         await bob.sync()
         #expect(try bob.store.fetch(SharedList.self, recordName: "groceries") != nil)
+    }
+
+    /// A share CloudKit refuses reaches the app with CloudKit's reason, not the
+    /// `batchRequestFailed` of the root saved beside it (the zone commits atomically). Breaking it:
+    /// throw any item's error in `ShareUseCase.share`, and the root's error comes out in some of
+    /// the eight tries.
+    @Test func aRefusedShareTellsTheAppWhy() async throws {
+        let world = try SyncWorld()
+        let alice = try world.device("alice-phone", account: "alice")
+        try alice.store.save(SharedList(recordName: "groceries", title: "Groceries"))
+        await alice.sync()
+        let root = try #require(try alice.store.fetch(SharedList.self, recordName: "groceries"))
+        let everyone = (1...CloudKitLimits.maxShareParticipants).map { ShareParticipant(userRecordName: "_guest\($0)", permission: .readOnly) }
+        for _ in 0..<8 {
+            await #expect { _ = try await alice.engine.share(root, with: everyone) } throws: { ($0 as? CloudError)?.code == .tooManyParticipants }
+        }
+        #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.shares.isEmpty == true)
     }
 }

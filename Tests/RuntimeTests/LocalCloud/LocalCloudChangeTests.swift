@@ -60,12 +60,14 @@ struct LocalCloudChangeTests {
         #expect(try await phone.allZoneChanges(myZone).records.map(\.id.recordName) == ["a"])
     }
 
+    /// Apple, `CKError.badDatabase`: "The system submitted the operation to the wrong database";
+    /// `CKFetchDatabaseChangesOperation`: "Only private and shared databases support this operation."
     @Test(arguments: CloudMode.allCases)
     func thePublicDatabaseHasNoChangeFeed(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
         let phone = try harness.device("phone", "alice")
-        #expect(await cloudError { _ = try await phone.fetchDatabaseChanges(in: .public, since: nil) }?.code == .invalidArguments)
-        #expect(await cloudError { _ = try await phone.fetchZoneChanges(in: SyncConstants.publicZone, scope: .public, since: nil, resultsLimit: nil) }?.code == .invalidArguments)
+        #expect(await cloudError { _ = try await phone.fetchDatabaseChanges(in: .public, since: nil) }?.code == .badDatabase)
+        #expect(await cloudError { _ = try await phone.fetchZoneChanges(in: SyncConstants.publicZone, scope: .public, since: nil, resultsLimit: nil) }?.code == .badDatabase)
     }
 
     @Test(arguments: CloudMode.allCases)

@@ -169,4 +169,105 @@ struct LocalCloudShareTests {
         #expect(await cloudError { _ = try await household.carol.fetchZoneChanges(in: household.sharedZone, scope: .shared, since: nil, resultsLimit: nil) }?.code == .permissionFailure)
         #expect(try await household.bob.allZoneChanges(household.sharedZone, scope: .shared).records.count == 2)
     }
+
+    // MARK: - What CloudKit refuses of shares
+
+    /// Apple, `CKRecord.share`: "CloudKit only supports sharing in zones with the
+    /// CKRecordZoneCapabilitySharing capability. The default zone doesn't support sharing."
+    @Test(arguments: CloudMode.allCases)
+    func theDefaultZoneCannotBeShared(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let alice = try harness.device("alice-phone", "alice")
+        let zone = ZoneID(zoneName: SyncConstants.publicZoneName)
+        let share = ShareRecord(id: RecordID(recordName: "share", zoneID: zone), rootRecordName: "list")
+        let result = try await alice.modify(ModifyRequest(recordsToSave: [record("list", type: "List", in: zone)], sharesToSave: [share]), in: .private)
+        #expect(result.error(share.id)?.code == .invalidArguments)
+    }
+
+    /// Apple, `CKError.badDatabase`: "Make sure you aren't submitting a share operation to the
+    /// public database".
+    @Test(arguments: CloudMode.allCases)
+    func thePublicDatabaseHoldsNoShares(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let alice = try harness.device("alice-phone", "alice")
+        let post = record("post", type: "Post", in: SyncConstants.publicZone)
+        let share = ShareRecord(id: RecordID(recordName: "share", zoneID: SyncConstants.publicZone), rootRecordName: "post")
+        let result = try await alice.modify(ModifyRequest(recordsToSave: [post], sharesToSave: [share]), in: .public)
+        #expect(result.error(share.id)?.code == .badDatabase)
+    }
+
+    /// Apple, `CKError.alreadyShared`: "A record can exist in only a single share at a time": the
+    /// record has a share, its parent has one, or one of its children has one.
+    @Test(arguments: CloudMode.allCases)
+    func aRecordTakesPartInOneShareAtMost(_ mode: CloudMode) async throws {
+        let household = try await Household(mode)
+        let alice = household.alice
+        func share(_ root: String, named name: String, parent: String? = nil) async throws -> CloudError? {
+            let rootRecord = try await alice.fetchRecords([RecordID(recordName: root, zoneID: Self.lists)], desiredKeys: nil, in: .private)[RecordID(recordName: root, zoneID: Self.lists)]!.get()
+            let share = ShareRecord(id: RecordID(recordName: name, zoneID: Self.lists), rootRecordName: root)
+            return try await alice.modify(ModifyRequest(recordsToSave: [rootRecord], sharesToSave: [share]), in: .private).error(share.id)
+        }
+        // list-1 is shared: again, its child, and a new parent of it are refused.
+        #expect(try await share("list-1", named: "second")?.code == .alreadyShared)
+        #expect(try await share("milk", named: "child")?.code == .alreadyShared)
+        try await alice.save([record("folder", type: "Folder", in: Self.lists)])
+        var list = try await alice.fetchRecords([RecordID(recordName: "list-1", zoneID: Self.lists)], desiredKeys: nil, in: .private)[RecordID(recordName: "list-1", zoneID: Self.lists)]!.get()
+        list.parentRecordName = "folder"
+        try await alice.save([list])
+        #expect(try await share("folder", named: "parent")?.code == .alreadyShared)
+        // list-2 stands apart and can be shared.
+        #expect(try await share("list-2", named: "share-list-2") == nil)
+    }
+
+    /// Apple, `CKRecordZone.share`: "A record zone, and the records it contains, can take part in
+    /// only a single share. CloudKit returns an error if you attempt to share an already-shared
+    /// record zone, or if that record zone contains previously shared records."
+    @Test(arguments: CloudMode.allCases)
+    func aZoneSharedAsAWholeHoldsNoOtherShare(_ mode: CloudMode) async throws {
+        let household = try await Household(mode)
+        let zoneWide = ShareRecord(id: RecordID(recordName: ShareRecord.zoneWideRecordName, zoneID: Self.lists), rootRecordName: nil)
+        #expect(try await household.alice.modify(ModifyRequest(sharesToSave: [zoneWide]), in: .private).error(zoneWide.id)?.code == .alreadyShared)
+
+        let harness = try CloudHarness(mode)
+        let alice = try await harness.deviceWithZone("alice-phone", "alice", zone: "Lists")
+        try await alice.save([record("list", type: "List", in: Self.lists)])
+        #expect(try await alice.modify(ModifyRequest(sharesToSave: [zoneWide]), in: .private).partialFailure == nil)
+        let list = try await alice.fetchRecords([RecordID(recordName: "list", zoneID: Self.lists)], desiredKeys: nil, in: .private)[RecordID(recordName: "list", zoneID: Self.lists)]!.get()
+        let recordShare = ShareRecord(id: RecordID(recordName: "share-list", zoneID: Self.lists), rootRecordName: "list")
+        #expect(try await alice.modify(ModifyRequest(recordsToSave: [list], sharesToSave: [recordShare]), in: .private).error(recordShare.id)?.code == .alreadyShared)
+    }
+
+    /// Apple, `CKError.Code.tooManyParticipants`: "CloudKit generally enforces a maximum of 100
+    /// participants for a share." LocalCloud counts the owner among them, the stricter reading.
+    @Test(arguments: CloudMode.allCases)
+    func aShareTakesAtMostAHundredParticipants(_ mode: CloudMode) async throws {
+        let household = try await Household(mode)
+        var share = household.share
+        share.participants = (1...98).map { ShareParticipant(userRecordName: "_guest\($0)", permission: .readOnly) } + [ShareParticipant(userRecordName: "_bob", permission: .readWrite)]
+        share = try await household.alice.modify(ModifyRequest(sharesToSave: [share]), in: .private).savedShares[share.id]!.get()
+        #expect(share.participants.count == CloudKitLimits.maxShareParticipants)
+        share.participants.append(ShareParticipant(userRecordName: "_one-too-many", permission: .readOnly))
+        #expect(try await household.alice.modify(ModifyRequest(sharesToSave: [share]), in: .private).error(share.id)?.code == .tooManyParticipants)
+    }
+
+    /// Whoever joined by the link loses access when the owner closes the link: Apple,
+    /// `CKShare.publicPermission`: "CloudKit removes all public participants when you save the
+    /// share if you set the property's value to `CKShare.ParticipantPermission.none`." Invited
+    /// participants stay.
+    @Test(arguments: CloudMode.allCases)
+    func closingTheLinkRemovesWhoeverJoinedByIt(_ mode: CloudMode) async throws {
+        let household = try await Household(mode)
+        var share = household.share
+        share.publicPermission = .readOnly
+        share = try await household.alice.modify(ModifyRequest(sharesToSave: [share]), in: .private).savedShares[share.id]!.get()
+        let dave = try household.harness.device("dave-phone", "dave")
+        try await dave.acceptShare(household.harness.cloud.shareMetadata(for: share, ownerAccount: "alice"))
+        try await household.bob.acceptShare(household.metadata)
+        #expect(try await dave.allZoneChanges(household.sharedZone, scope: .shared).records.isEmpty == false)
+        share = try await household.alice.fetchShares([share.id], in: .private)[share.id]!.get()
+        share.publicPermission = .none
+        _ = try await household.alice.modify(ModifyRequest(sharesToSave: [share]), in: .private).savedShares[share.id]!.get()
+        #expect(await cloudError { _ = try await dave.allZoneChanges(household.sharedZone, scope: .shared) }?.code == .permissionFailure)
+        #expect(try await household.bob.allZoneChanges(household.sharedZone, scope: .shared).records.isEmpty == false)
+    }
 }

@@ -42,6 +42,10 @@ public enum RecoveryPolicy {
             return .uploadParentFirst
         case .partialFailure:
             return .report
+        case .badDatabase, .alreadyShared, .tooManyParticipants:
+            // A request the database cannot serve, a record shared already, a share that is
+            // full: the app's call, never retried as it is.
+            return .report
         }
     }
 

@@ -26,7 +26,12 @@ struct ShareUseCase {
             rootRecordName: root.recordName, title: title ?? root.shareTitle, participants: participants, publicPermission: publicPermission)
         // The share and its root go in one request, or CloudKit refuses the share.
         let result = try await context.gateway.modify(ModifyRequest(recordsToSave: [record], sharesToSave: [share]), in: .private)
-        if let failure = result.partialFailure { throw failure.itemErrors.values.first ?? failure }
+        if let failure = result.partialFailure {
+            // The zone commits atomically: the item that failed has its own error, its sibling
+            // only `batchRequestFailed`. The app hears the cause.
+            let cause = failure.itemErrors[share.id] ?? failure.itemErrors.values.first { $0.code != .batchRequestFailed }
+            throw cause ?? failure
+        }
         var savedRoot = try result.savedRecords[record.id]!.get()
         savedRoot.shareRecordName = share.id.recordName
         try context.local { try $0.setServerRecord(savedRoot) }

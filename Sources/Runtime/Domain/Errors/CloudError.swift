@@ -15,10 +15,13 @@ public enum CloudErrorCode: Int, Sendable, Hashable, CaseIterable, CustomStringC
     case changeTokenExpired = 21
     case batchRequestFailed = 22
     case zoneBusy = 23
+    case badDatabase = 24
     case quotaExceeded = 25
     case zoneNotFound = 26
     case limitExceeded = 27
     case userDeletedZone = 28
+    case tooManyParticipants = 29
+    case alreadyShared = 30
     case referenceViolation = 31
     case serverResponseLost = 34
     case accountTemporarilyUnavailable = 36
@@ -38,10 +41,13 @@ public enum CloudErrorCode: Int, Sendable, Hashable, CaseIterable, CustomStringC
         case .changeTokenExpired: "changeTokenExpired"
         case .batchRequestFailed: "batchRequestFailed"
         case .zoneBusy: "zoneBusy"
+        case .badDatabase: "badDatabase"
         case .quotaExceeded: "quotaExceeded"
         case .zoneNotFound: "zoneNotFound"
         case .limitExceeded: "limitExceeded"
         case .userDeletedZone: "userDeletedZone"
+        case .tooManyParticipants: "tooManyParticipants"
+        case .alreadyShared: "alreadyShared"
         case .referenceViolation: "referenceViolation"
         case .serverResponseLost: "serverResponseLost"
         case .accountTemporarilyUnavailable: "accountTemporarilyUnavailable"

@@ -11,4 +11,7 @@ public enum CloudKitLimits {
     public static let maxRecordBytes = 1024 * 1024
     /// Most `deleteSelf` references that may point at one record.
     public static let maxDeleteSelfReferencesPerTarget = 750
+    /// Most participants of one share, its owner included (Apple, `CKError.Code.tooManyParticipants`:
+    /// "CloudKit generally enforces a maximum of 100 participants for a share").
+    public static let maxShareParticipants = 100
 }

@@ -1,9 +1,15 @@
 import Foundation
 
 extension LocalCloudServer {
+    /// Apple, `CKError.badDatabase`: the operation went to a database that does not serve it. The
+    /// public database has no zones of its own to track, so it has no change feed.
+    static var noChangeFeedInPublic: CloudError {
+        CloudError(.badDatabase, "the public database has no change feed: query it")
+    }
+
     /// Zones changed or gone from a private or shared database since `token`.
     func databaseChanges(scope: DatabaseScope, since token: ChangeToken?, caller: Caller, pageSize: Int) throws -> DatabaseChanges {
-        guard scope != .public else { throw CloudError(.invalidArguments, "the public database has no change feed: query it") }
+        guard scope != .public else { throw Self.noChangeFeedInPublic }
         let user = try signedIn(caller)
         let after = try Self.sequence(of: token, prefix: "db")
         // (sequence, zone, deletion reason) for every zone event after the token.
@@ -45,7 +51,7 @@ extension LocalCloudServer {
 
     /// Records and shares of one zone saved or deleted since `token`, in change order.
     func zoneChanges(_ zoneID: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int, desiredKeys: [String]?, caller: Caller) throws -> ZoneChanges {
-        guard scope != .public else { throw CloudError(.invalidArguments, "the public database has no change feed: query it") }
+        guard scope != .public else { throw Self.noChangeFeedInPublic }
         let (zone, access) = try self.access(zoneID, scope: scope, caller: caller, writing: false)
         let info = try database.query("SELECT epoch, min_token_seq FROM zones WHERE owner = ? AND name = ?", [.text(zone.owner), .text(zone.name)]).first!
         let epoch = info.integer(0)

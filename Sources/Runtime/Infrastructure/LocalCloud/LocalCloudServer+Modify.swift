@@ -179,11 +179,23 @@ private struct ZoneWriter {
     }
 
     private func check(share: ShareRecord) throws -> CloudError? {
+        // Apple, `CKError.badDatabase`: "Make sure you aren't submitting a share operation to the
+        // public database".
+        guard scope != .public else {
+            return CloudError(.badDatabase, "the public database holds no shares")
+        }
         guard scope == .private else {
             return CloudError(.permissionFailure, "only a share's owner saves it, in the private database")
         }
+        guard zone.isCustom else {
+            return CloudError(.invalidArguments, "the default zone does not support sharing; share records of a custom zone")
+        }
         guard share.rootRecordName != nil || share.id.recordName == ShareRecord.zoneWideRecordName else {
             return CloudError(.invalidArguments, "a zone-wide share is named \(ShareRecord.zoneWideRecordName)")
+        }
+        let participants = Set(share.participants.filter { $0.role != .owner }.map(\.userRecordName)).count + 1
+        if participants > CloudKitLimits.maxShareParticipants {
+            return CloudError(.tooManyParticipants, "a share takes at most \(CloudKitLimits.maxShareParticipants) participants, its owner included; this one has \(participants)")
         }
         let existing = try server.share(named: share.id.recordName, in: zone)
         if request.savePolicy == .ifServerRecordUnchanged {
@@ -194,16 +206,51 @@ private struct ZoneWriter {
                 return CloudError(.unknownItem, "share \(share.id.recordName) no longer exists on the server")
             }
         }
-        if existing == nil, let root = share.rootRecordName {
-            guard request.recordsToSave.contains(where: { $0.id.recordName == root }) else {
-                return CloudError(.invalidArguments, "a new share must be saved in the same request as its root record \(root)")
+        if existing == nil {
+            if let root = share.rootRecordName {
+                guard request.recordsToSave.contains(where: { $0.id.recordName == root }) else {
+                    return CloudError(.invalidArguments, "a new share must be saved in the same request as its root record \(root)")
+                }
             }
-            let other = try database.query("SELECT name FROM shares WHERE owner = ? AND zone = ? AND root = ? AND deleted = 0", [.text(zone.owner), .text(zone.name), .text(root)])
-            if !other.isEmpty {
-                return CloudError(.invalidArguments, "record \(root) is already shared by \(other[0].text(0))")
-            }
+            if let conflict = try shareConflict(forNew: share) { return CloudError(.alreadyShared, conflict) }
         }
         return nil
+    }
+
+    /// Why a new share cannot be: a record takes part in one share at most (Apple,
+    /// `CKError.alreadyShared`: the record has a share, its parent has one, or one of its children
+    /// has one), and a zone shared as a whole holds no other share (Apple, `CKRecordZone.share`:
+    /// "A record zone, and the records it contains, can take part in only a single share").
+    private func shareConflict(forNew share: ShareRecord) throws -> String? {
+        let others = try database.query("SELECT name, root FROM shares WHERE owner = ? AND zone = ? AND deleted = 0 AND name != ?", [.text(zone.owner), .text(zone.name), .text(share.id.recordName)])
+        guard let root = share.rootRecordName else {
+            return others.first.map { "zone \(zone.name) already holds the share \($0.text(0)); a zone-wide share must be its only one" }
+        }
+        for other in others {
+            guard let otherRoot = other.optionalText(1) else { return "zone \(zone.name) is shared as a whole by \(other.text(0))" }
+            if otherRoot == root { return "record \(root) is already shared by \(other.text(0))" }
+            if try ancestors(of: root).contains(otherRoot) { return "record \(root) is under \(otherRoot), which is shared by \(other.text(0))" }
+            if try ancestors(of: otherRoot).contains(root) { return "record \(root) is above \(otherRoot), which is shared by \(other.text(0))" }
+        }
+        return nil
+    }
+
+    /// A record's parent chain, nearest first (the request's own parents included).
+    private func ancestors(of name: String) throws -> [String] {
+        var chain: [String] = []
+        var current = name
+        for _ in 0..<64 {
+            let parent: String?
+            if let pending = pendingParents[current] {
+                parent = pending
+            } else {
+                parent = try server.record(named: current, in: zone)?.parent
+            }
+            guard let parent, !chain.contains(parent) else { break }
+            chain.append(parent)
+            current = parent
+        }
+        return chain
     }
 
     private func check(delete id: RecordID) throws -> CloudError? {
@@ -355,6 +402,10 @@ private struct ZoneWriter {
             if let before = previous.first(where: { $0.userRecordName == participants[index].userRecordName }), before.acceptanceStatus == .accepted {
                 participants[index].acceptanceStatus = .accepted
             }
+        }
+        // People who joined by the link go when the link no longer lets anyone in.
+        if share.publicPermission == .none {
+            participants.removeAll { $0.role == .publicUser }
         }
         for dropped in previous where dropped.role != .owner && !participants.contains(where: { $0.userRecordName == dropped.userRecordName }) {
             try server.endMembership(user: dropped.userRecordName, share: share.id.recordName, in: zone, seq: seq)
