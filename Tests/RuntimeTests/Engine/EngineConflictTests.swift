@@ -148,4 +148,29 @@ struct EngineConflictTests {
         await laptop.sync()
         #expect(try laptop.store.fetch(Note.self, recordName: "n") == nil)
     }
+
+    /// Saving a child can give its parent a new change tag on the server (Apple,
+    /// `CKRecord.recordChangeTag`), which LocalCloud always does: the owner's next edit of the
+    /// parent then meets a tag it never saw and goes through the merge, and lands. Breaking it:
+    /// giving up on `serverRecordChanged`, or saving the stale tag again, leaves the title on
+    /// this device only.
+    @Test func anEditOfAParentWhoseChildWasSavedLands() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        let laptop = try world.device("alice-laptop", account: "alice")
+        try phone.store.save(SharedList(recordName: "groceries", title: "Groceries"))
+        await phone.sync()
+        try phone.store.save(ListItem(recordName: "milk", parent: RecordReference(recordName: "groceries"), text: "Milk", assignee: .unset))
+        await phone.sync()
+        var list = try #require(try phone.store.fetch(SharedList.self, recordName: "groceries"))
+        list.title = "Weekly groceries"
+        try phone.store.save(list)
+        let events = phone.recordEvents()
+        await phone.sync()
+        #expect(await events.events().contains { if case .conflictResolved = $0 { true } else { false } })
+        #expect(try !phone.store.hasUnpushedChanges())
+        await laptop.sync()
+        #expect(try laptop.store.fetch(SharedList.self, recordName: "groceries")?.title == "Weekly groceries")
+        #expect(try laptop.store.fetch(ListItem.self, recordName: "milk")?.text == "Milk")
+    }
 }

@@ -75,7 +75,8 @@ struct EngineSharingTests {
         let root = try #require(try household.alice.store.fetch(SharedList.self, recordName: "groceries"))
         try await household.alice.engine.stopSharing(root)
         let zone = ZoneID(zoneName: SyncConstants.defaultSyncZoneName)
-        let rootRecord = try #require(try household.alice.store.serverRecord(RecordID(recordName: "groceries", zoneID: zone)))
+        let rootID = RecordID(recordName: "groceries", zoneID: zone)
+        let rootRecord = try await household.alice.gateway.fetchRecords([rootID], desiredKeys: nil, in: .private)[rootID]!.get()
         let replacement = ShareRecord(id: RecordID(recordName: "share-groceries-again", zoneID: zone), rootRecordName: "groceries",
             participants: [ShareParticipant(userRecordName: "_bob", permission: .readWrite)])
         let saved = try await household.alice.gateway.modify(ModifyRequest(recordsToSave: [rootRecord], sharesToSave: [replacement]), in: .private).savedShares[replacement.id]!.get()
@@ -285,5 +286,32 @@ struct EngineSharingTests {
             await #expect { _ = try await alice.engine.share(root, with: everyone) } throws: { ($0 as? CloudError)?.code == .tooManyParticipants }
         }
         #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.shares.isEmpty == true)
+    }
+
+    /// Sharing a root the server changed since this device saw it (a child saved under it moves
+    /// its tag; another device renamed it): the share is saved with the root as the server has
+    /// it, and the rename survives, on the server and, after a pull, here. Breaking it: sending
+    /// the root's local fields again with the server's tag puts the old title back; not retrying
+    /// fails the share with `batchRequestFailed`.
+    @Test func sharingARootChangedElsewhereKeepsItsChanges() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        let laptop = try world.device("alice-laptop", account: "alice")
+        try phone.store.save(SharedList(recordName: "groceries", title: "Groceries"))
+        try phone.store.save(ListItem(recordName: "milk", parent: RecordReference(recordName: "groceries"), text: "Milk", assignee: .unset))
+        await phone.sync()
+        await laptop.sync()
+        var renamed = try #require(try laptop.store.fetch(SharedList.self, recordName: "groceries"))
+        renamed.title = "Weekly groceries"
+        try laptop.store.save(renamed)
+        await laptop.sync()
+        let root = try #require(try phone.store.fetch(SharedList.self, recordName: "groceries"))
+        let share = try await phone.engine.share(root, with: [ShareParticipant(userRecordName: "_bob", permission: .readWrite)])
+        #expect(share.rootRecordName == "groceries")
+        let zone = try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")
+        #expect(zone?.records["groceries"]?.fields["title"] == .string("Weekly groceries"))
+        await phone.sync()
+        #expect(try phone.store.fetch(SharedList.self, recordName: "groceries")?.title == "Weekly groceries")
+        #expect(try !phone.store.hasUnpushedChanges())
     }
 }

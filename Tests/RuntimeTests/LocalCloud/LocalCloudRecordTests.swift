@@ -126,6 +126,37 @@ struct LocalCloudRecordTests {
         #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records["child"]?.parentRecordName == "parent")
     }
 
+    /// Apple, `CKRecord.recordChangeTag`: "In some situations, setting a record as the parent of
+    /// another record can cause the recordChangeTag to update on the parent record. This usually
+    /// occurs when you save the child record." LocalCloud's strict reading: a save that links to a
+    /// record (as parent or by reference) it did not link to before gives that record a new tag,
+    /// without changing its fields or reporting it in the zone's feed.
+    @Test(arguments: CloudMode.allCases)
+    func linkingToARecordChangesItsChangeTag(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        let saved = try await phone.save([record("list"), record("tag")])
+        let token = try await phone.allZoneChanges(myZone).token
+        let child = try await phone.save([record("item", fields: ["label": .reference(SyncReference(recordName: "tag"))], parent: "list")])[0]
+        // Both targets' tags moved; their fields did not, and the feed reports only the child.
+        var stale = saved[0]
+        stale.fields["title"] = .string("renamed")
+        #expect(try await phone.modify(ModifyRequest(recordsToSave: [stale]), in: .private).error(stale.id)?.code == .serverRecordChanged)
+        var staleTag = saved[1]
+        staleTag.fields["title"] = .string("renamed")
+        #expect(try await phone.modify(ModifyRequest(recordsToSave: [staleTag]), in: .private).error(staleTag.id)?.code == .serverRecordChanged)
+        #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records["list"]?.fields == saved[0].fields)
+        #expect(try await phone.allZoneChanges(myZone, since: token).records.map(\.id.recordName) == ["item"])
+        // Saving the child again with the same links leaves the targets' tags alone.
+        let fresh = try await phone.fetchRecords([stale.id], desiredKeys: nil, in: .private)[stale.id]!.get()
+        var edited = child
+        edited.fields["title"] = .string("edited")
+        try await phone.save([edited])
+        var renamed = fresh
+        renamed.fields["title"] = .string("renamed")
+        try await phone.save([renamed])
+    }
+
     @Test(arguments: CloudMode.allCases)
     func deleteSelfReferencesCascadeAndAreLimited(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)

@@ -13,29 +13,57 @@ struct ShareUseCase {
         guard root.resolvedScope == .private else {
             throw CloudError(.permissionFailure, "only the owner shares a record")
         }
-        let stored = try context.local { store -> SyncRecord? in
-            guard var record = try store.uploadRecord(type: Root.self, recordName: root.recordName, syncZoneName: context.configuration.syncZoneName) else { return nil }
-            record.changeTag = try store.serverRecord(record.id)?.changeTag
-            return record
+        let (local, base) = try context.local { store -> (SyncRecord?, SyncRecord?) in
+            guard let record = try store.uploadRecord(type: Root.self, recordName: root.recordName, syncZoneName: context.configuration.syncZoneName) else { return (nil, nil) }
+            return (record, try store.serverRecord(record.id))
         }
-        guard let record = stored else {
+        guard let local else {
             throw CloudError(.unknownItem, "\(Root.recordType) \(root.recordName) is not stored")
         }
         let share = ShareRecord(
-            id: RecordID(recordName: Self.shareRecordName(forRoot: root.recordName), zoneID: record.id.zoneID),
+            id: RecordID(recordName: Self.shareRecordName(forRoot: root.recordName), zoneID: local.id.zoneID),
             rootRecordName: root.recordName, title: title ?? root.shareTitle, participants: participants, publicPermission: publicPermission)
-        // The share and its root go in one request, or CloudKit refuses the share.
-        let result = try await context.gateway.modify(ModifyRequest(recordsToSave: [record], sharesToSave: [share]), in: .private)
-        if let failure = result.partialFailure {
-            // The zone commits atomically: the item that failed has its own error, its sibling
-            // only `batchRequestFailed`. The app hears the cause.
-            let cause = failure.itemErrors[share.id] ?? failure.itemErrors.values.first { $0.code != .batchRequestFailed }
-            throw cause ?? failure
+        // CloudKit refuses a new share unless its root is saved in the same request. A root the
+        // server has goes unchanged (its edits wait for the push, which merges them); one it does
+        // not have yet goes whole.
+        var sentRoot = base.map(Self.unchanged) ?? local
+        for attempt in 0..<2 {
+            let result = try await context.gateway.modify(ModifyRequest(recordsToSave: [sentRoot], sharesToSave: [share]), in: .private)
+            if case .failure(let error) = result.savedRecords[sentRoot.id], error.code == .serverRecordChanged, let server = error.serverRecord, attempt == 0 {
+                // The root changed on the server since this device last saw it (a child saved
+                // under it is enough): go again with the server's tag, still changing nothing.
+                sentRoot = Self.unchanged(server)
+                continue
+            }
+            if let failure = result.partialFailure {
+                // The zone commits atomically: the item that failed has its own error, its
+                // sibling only `batchRequestFailed`. The app hears the cause.
+                let cause = failure.itemErrors[share.id] ?? failure.itemErrors.values.first { $0.code != .batchRequestFailed }
+                throw cause ?? failure
+            }
+            let savedRoot = try result.savedRecords[sentRoot.id]!.get()
+            try context.local { store in
+                guard var known = base else {
+                    var whole = local
+                    whole.changeTag = savedRoot.changeTag
+                    whole.modificationDate = savedRoot.modificationDate
+                    whole.shareRecordName = share.id.recordName
+                    return try store.setServerRecord(whole)
+                }
+                // The tag moves only when the server's copy was the one this device knew: a root
+                // edited elsewhere keeps the older tag, so its next push merges.
+                if sentRoot.changeTag == known.changeTag { known.changeTag = savedRoot.changeTag }
+                known.shareRecordName = share.id.recordName
+                try store.setServerRecord(known)
+            }
+            return try result.savedShares[share.id]!.get()
         }
-        var savedRoot = try result.savedRecords[record.id]!.get()
-        savedRoot.shareRecordName = share.id.recordName
-        try context.local { try $0.setServerRecord(savedRoot) }
-        return try result.savedShares[share.id]!.get()
+        throw CloudError(.serverRecordChanged, "\(Root.recordType) \(root.recordName) keeps changing on the server")
+    }
+
+    /// A record as the server has it, to save again changing nothing but what comes with it.
+    private static func unchanged(_ record: SyncRecord) -> SyncRecord {
+        SyncRecord(recordType: record.recordType, id: record.id, parentRecordName: record.parentRecordName, changeTag: record.changeTag)
     }
 
     /// Adds participants to an existing share (again with the server's copy on a conflict).

@@ -279,15 +279,26 @@ private struct ZoneWriter {
     }
 
     static func deleteSelfTargets(_ fields: RecordFields) -> [String] {
+        referenceTargets(fields) { $0.action == .deleteSelf }
+    }
+
+    static func referenceTargets(_ fields: RecordFields, where include: (SyncReference) -> Bool = { _ in true }) -> [String] {
         var targets: [String] = []
         func collect(_ value: SyncFieldValue) {
             switch value {
-            case .reference(let reference) where reference.action == .deleteSelf: targets.append(reference.recordName)
+            case .reference(let reference) where include(reference): targets.append(reference.recordName)
             case .list(let items): items.forEach(collect)
             default: break
             }
         }
         fields.values.forEach(collect)
+        return targets
+    }
+
+    /// The records a record links to: its parent and every record its references point at.
+    static func linkTargets(parent: String?, fields: RecordFields, encrypted: RecordFields) -> Set<String> {
+        var targets = Set(referenceTargets(fields) + referenceTargets(encrypted))
+        if let parent { targets.insert(parent) }
         return targets
     }
 
@@ -366,6 +377,7 @@ private struct ZoneWriter {
         for target in Set(Self.deleteSelfTargets(fields) + Self.deleteSelfTargets(encrypted)) {
             try database.query("INSERT OR IGNORE INTO references_to (owner, zone, source, target) VALUES (?, ?, ?, ?)", [.text(zone.owner), .text(zone.name), .text(record.id.recordName), .text(target)])
         }
+        try touchNewLinkTargets(of: record.id.recordName, parent: record.parentRecordName, fields: fields, encrypted: encrypted, before: existing)
         try server.store.count("records.saved")
         try server.store.count("bytes.uploaded", by: Int64(size))
         // The saved record holds its assets as the server stored them: saving it again does not
@@ -378,6 +390,21 @@ private struct ZoneWriter {
         saved.modificationDate = now
         saved.creatorUserRecordName = LocalCloudServer.creatorName(existing?.creator ?? user, viewer: user)
         return saved
+    }
+
+    /// Apple, `CKRecord.recordChangeTag`: "setting a record as the parent of another record can
+    /// cause the recordChangeTag to update on the parent record. This usually occurs when you save
+    /// the child record." LocalCloud takes the strict reading: every record a save newly links to,
+    /// as its parent or by a reference, gets a new change tag, so a client that saves the target
+    /// with the tag it had meets `serverRecordChanged`. The target's fields are untouched and it is
+    /// not reported as changed in the zone's feed.
+    private func touchNewLinkTargets(of name: String, parent: String?, fields: RecordFields, encrypted: RecordFields, before existing: LocalCloudServer.StoredRecord?) throws {
+        let previous = existing.map { Self.linkTargets(parent: $0.parent, fields: $0.fields, encrypted: $0.encrypted) } ?? []
+        for target in Self.linkTargets(parent: parent, fields: fields, encrypted: encrypted).subtracting(previous).sorted() where target != name {
+            let tag = try server.store.nextSequence()
+            try database.query("UPDATE records SET change_tag = ? WHERE owner = ? AND zone = ? AND name = ? AND deleted = 0",
+                [.text(String(tag)), .text(zone.owner), .text(zone.name), .text(target)])
+        }
     }
 
     private func uploadAssets(_ fields: RecordFields) throws -> RecordFields {
