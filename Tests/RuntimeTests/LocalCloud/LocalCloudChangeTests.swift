@@ -153,16 +153,19 @@ struct LocalCloudChangeTests {
         #expect(try harness.cloud.counters()["assetBytes.uploaded"] == 3_000)
     }
 
+    /// Apple, `CKDatabaseSubscription`: "A subscription applies only to the user that creates it.
+    /// When a subscription registers a change ... it sends push notifications to the user's
+    /// devices ... When appropriate, the server excludes the device where the change originates."
     @Test(arguments: CloudMode.allCases)
-    func subscriptionsNotifyOtherDevicesNotTheWriter(_ mode: CloudMode) async throws {
+    func subscriptionsNotifyTheUsersOtherDevicesNotTheWriter(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
         let phone = try await harness.deviceWithZone("phone", "alice")
         let laptop = try harness.device("laptop", "alice")
         let stranger = try harness.device("stranger", "bob")
+        // Only the phone subscribes; the subscriptions are Alice's, so her laptop hears them.
         try await phone.saveSubscription(.database(id: "private-changes", scope: .private))
-        try await laptop.saveSubscription(.database(id: "private-changes", scope: .private))
+        try await phone.saveSubscription(.query(id: "posts", recordType: "Post"))
         try await stranger.saveSubscription(.database(id: "private-changes", scope: .private))
-        try await laptop.saveSubscription(.query(id: "posts", recordType: "Post"))
         let laptopStream = laptop.notifications()
         var laptopNotifications = laptopStream.makeAsyncIterator()
         let phoneStream = phone.notifications()
@@ -172,9 +175,40 @@ struct LocalCloudChangeTests {
         try await phone.save([record("p", type: "Post", in: SyncConstants.publicZone)], in: .public)
         #expect(await laptopNotifications.next() == CloudNotification(subscriptionID: "posts", scope: .public))
         // Neither the writer nor another user's device heard anything.
-        let counters = try harness.cloud.counters()
+        var counters = try harness.cloud.counters()
         #expect(counters["notifications.laptop"] == 2)
         #expect(counters["notifications.phone"] == nil && counters["notifications.stranger"] == nil)
+        // Signed in to Bob, the laptop hears Bob's subscriptions and no longer Alice's.
+        try harness.cloud.signIn("laptop", account: "bob")
+        try await phone.save([record("s")])
+        #expect(try harness.cloud.counters()["notifications.laptop"] == 2)
+        try await stranger.saveZones([myZone])
+        try await stranger.save([record("bobs")])
+        #expect(await laptopNotifications.next() == CloudNotification(subscriptionID: "private-changes", scope: .private))
+        counters = try harness.cloud.counters()
+        #expect(counters["notifications.laptop"] == 3 && counters["notifications.stranger"] == nil)
         _ = (phoneStream, strangerStream)
+    }
+
+    /// Apple, `CKRecordZone.defaultRecordZone()`: the default zone "does not have any special
+    /// capabilities ... you cannot use a CKFetchRecordChangesOperation object on records in the
+    /// default zone". Its changes are not fetched, not listed among the database's changed zones,
+    /// and fire no database subscription.
+    @Test(arguments: CloudMode.allCases)
+    func thePrivateDefaultZoneTracksNoChanges(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try harness.device("phone", "alice")
+        let laptop = try harness.device("laptop", "alice")
+        try await phone.saveSubscription(.database(id: "private-changes", scope: .private))
+        let privateDefault = ZoneID(zoneName: SyncConstants.publicZoneName)
+        let token = try await phone.fetchDatabaseChanges(in: .private, since: nil).newToken
+        try await laptop.save([record("kept", in: privateDefault)], in: .private)
+        #expect(await cloudError { _ = try await phone.fetchZoneChanges(in: privateDefault, scope: .private, since: nil, resultsLimit: nil) }?.code == .invalidArguments)
+        let changes = try await phone.fetchDatabaseChanges(in: .private, since: token)
+        #expect(changes.changedZones.isEmpty)
+        #expect(try harness.cloud.counters()["notifications.phone"] == nil)
+        // The record is there, fetched by its ID.
+        let id = RecordID(recordName: "kept", zoneID: privateDefault)
+        #expect(try await phone.fetchRecords([id], desiredKeys: nil, in: .private)[id]?.get().id == id)
     }
 }

@@ -122,4 +122,32 @@ struct LocalCloudDatabaseTests {
         // A zone nobody shared with bob is not in his shared database.
         #expect(await cloudError { _ = try await phone.fetchZoneChanges(in: ZoneID(zoneName: "Zone", ownerName: "_alice"), scope: .shared, since: nil, resultsLimit: nil) }?.code == .zoneNotFound)
     }
+
+    /// A LocalCloud file written before subscriptions became the user's (schema version 1, one
+    /// subscription per device) keeps them: opened again, the user's other devices hear them.
+    @Test func aFileOfVersionOneKeepsItsSubscriptions() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("localcloud-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent("cloud.sqlite")
+        do {
+            let cloud = try LocalCloud.file(at: url, clock: ManualClock())
+            try await cloud.device("phone", account: "alice").saveZones([myZone])
+        }
+        do {
+            // What version 1 left: the subscriptions table keyed by device, and no push devices.
+            let old = try SQLiteDatabase(.file(url))
+            try old.execute("""
+                DROP TABLE user_subscriptions; DROP TABLE push_devices;
+                CREATE TABLE subscriptions (device TEXT NOT NULL, id TEXT NOT NULL, user TEXT NOT NULL, scope TEXT NOT NULL, record_type TEXT, PRIMARY KEY (device, id));
+                INSERT INTO subscriptions VALUES ('laptop', 'private-changes', '_alice', 'private', NULL);
+                UPDATE meta SET value = '1' WHERE key = 'schemaVersion';
+                """)
+        }
+        let cloud = try LocalCloud.file(at: url, clock: ManualClock())
+        let phone = try cloud.device("phone", account: "alice")
+        // The laptop is known only from the file, as a device of another process would be.
+        try await phone.save([record("r")])
+        #expect(try cloud.counters()["notifications.laptop"] == 1)
+    }
 }

@@ -82,6 +82,7 @@ public final class LocalCloud: Sendable {
     /// Signs a device in to another account (created if needed), or out (nil).
     public func signIn(_ device: String, account: String?) throws {
         if let account { try addAccount(account) }
+        try withServer { try $0.registerDevice(device, user: account.map(Self.userRecordName(forAccount:))) }
         state.withLock { $0.devices[device, default: DeviceState()].account = account }
     }
 

@@ -7,6 +7,13 @@ extension LocalCloudServer {
         CloudError(.badDatabase, "the public database has no change feed: query it")
     }
 
+    /// Apple, `CKRecordZone.defaultRecordZone()`: the default zone "does not have any special
+    /// capabilities ... you cannot use a CKFetchRecordChangesOperation object on records in the
+    /// default zone". Apple names no error code; LocalCloud refuses the fetch as a bad argument.
+    static var noChangeTrackingInDefaultZone: CloudError {
+        CloudError(.invalidArguments, "the default zone tracks no changes: keep synced records in a custom zone, or fetch them by ID")
+    }
+
     /// Zones changed or gone from a private or shared database since `token`.
     func databaseChanges(scope: DatabaseScope, since token: ChangeToken?, caller: Caller, pageSize: Int) throws -> DatabaseChanges {
         guard scope != .public else { throw Self.noChangeFeedInPublic }
@@ -15,7 +22,8 @@ extension LocalCloudServer {
         // (sequence, zone, deletion reason) for every zone event after the token.
         var events: [(seq: Int64, zone: StoredZone, deleted: ZoneDeletionReason?)] = []
         if scope == .private {
-            for row in try database.query("SELECT owner, name, state, change_seq FROM zones WHERE owner = ? AND change_seq > ? ORDER BY change_seq", [.text(user), .integer(after)]) {
+            // The default zone tracks no changes (`noChangeTrackingInDefaultZone`): never listed.
+            for row in try database.query("SELECT owner, name, state, change_seq FROM zones WHERE owner = ? AND change_seq > ? AND name != ? ORDER BY change_seq", [.text(user), .integer(after), .text(SyncConstants.publicZoneName)]) {
                 events.append((row.integer(3), StoredZone(owner: row.text(0), name: row.text(1)), Self.deletionReason(forZoneState: row.integer(2))))
             }
         } else {
@@ -53,6 +61,7 @@ extension LocalCloudServer {
     func zoneChanges(_ zoneID: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int, desiredKeys: [String]?, caller: Caller) throws -> ZoneChanges {
         guard scope != .public else { throw Self.noChangeFeedInPublic }
         let (zone, access) = try self.access(zoneID, scope: scope, caller: caller, writing: false)
+        guard zone.isCustom else { throw Self.noChangeTrackingInDefaultZone }
         let info = try database.query("SELECT epoch, min_token_seq FROM zones WHERE owner = ? AND name = ?", [.text(zone.owner), .text(zone.name)]).first!
         let epoch = info.integer(0)
         var after: Int64 = 0

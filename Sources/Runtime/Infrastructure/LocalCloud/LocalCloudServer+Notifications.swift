@@ -1,45 +1,65 @@
 import Foundation
 
 extension LocalCloudServer {
+    /// Saves a subscription of the caller's user, for every device of theirs (Apple,
+    /// `CKDatabaseSubscription`: "A subscription applies only to the user that creates it. When a
+    /// subscription registers a change ... it sends push notifications to the user's devices").
     func saveSubscription(_ subscription: CloudSubscription, caller: Caller) throws {
         let user = try signedIn(caller)
         switch subscription {
         case .database(let id, let scope):
             guard scope != .public else { throw CloudError(.invalidArguments, "the public database takes query subscriptions only") }
-            try database.query("INSERT OR REPLACE INTO subscriptions (device, id, user, scope, record_type) VALUES (?, ?, ?, ?, NULL)",
-                [.text(caller.device), .text(id), .text(user), .text(scope.rawValue)])
+            try database.query("INSERT OR REPLACE INTO user_subscriptions (user, scope, id, record_type) VALUES (?, ?, ?, NULL)",
+                [.text(user), .text(scope.rawValue), .text(id)])
         case .query(let id, let recordType):
-            try database.query("INSERT OR REPLACE INTO subscriptions (device, id, user, scope, record_type) VALUES (?, ?, ?, 'public', ?)",
-                [.text(caller.device), .text(id), .text(user), .text(recordType)])
+            try database.query("INSERT OR REPLACE INTO user_subscriptions (user, scope, id, record_type) VALUES (?, 'public', ?, ?)",
+                [.text(user), .text(id), .text(recordType)])
         }
     }
 
-    /// Queues a notification for every device whose subscription the change fires (never the device
-    /// that made it).
+    /// What the push service knows of a device: the user it is signed in to (none: it gets
+    /// nothing). Notifications queued for the user it leaves are dropped.
+    func registerDevice(_ device: String, user: String?) throws {
+        let before = try database.query("SELECT user FROM push_devices WHERE device = ?", [.text(device)]).first?.text(0)
+        guard before != user else { return }
+        try database.query("DELETE FROM notifications WHERE device = ?", [.text(device)])
+        if let user {
+            try database.query("INSERT INTO push_devices (device, user) VALUES (?, ?) ON CONFLICT(device) DO UPDATE SET user = excluded.user", [.text(device), .text(user)])
+        } else {
+            try database.query("DELETE FROM push_devices WHERE device = ?", [.text(device)])
+        }
+    }
+
+    /// Queues a notification on every device of every user whose subscription the change fires,
+    /// except the device that made it ("the server excludes the device where the change
+    /// originates").
     func notify(changedZones: [StoredZone], recordTypes: Set<String>, scope: DatabaseScope, origin: Caller) throws {
         var queued: Set<String> = []
-        func queue(device: String, subscription: String, scope: DatabaseScope) throws {
-            guard device != origin.device, queued.insert("\(device)/\(subscription)").inserted else { return }
-            try database.query("INSERT INTO notifications (device, subscription, scope) VALUES (?, ?, ?)", [.text(device), .text(subscription), .text(scope.rawValue)])
-            try store.count("notifications.\(device)")
+        func queue(subscriptionsOf user: String, in scope: DatabaseScope, recordType: String? = nil) throws {
+            let subscriptions = try database.query(
+                "SELECT id FROM user_subscriptions WHERE user = ? AND scope = ? AND record_type IS ?",
+                [.text(user), .text(scope.rawValue), recordType.map(SQLiteValue.text) ?? .null])
+            guard !subscriptions.isEmpty else { return }
+            for device in try database.query("SELECT device FROM push_devices WHERE user = ?", [.text(user)]).map({ $0.text(0) }) where device != origin.device {
+                for subscription in subscriptions.map({ $0.text(0) }) where queued.insert("\(device)/\(scope.rawValue)/\(subscription)").inserted {
+                    try database.query("INSERT INTO notifications (device, subscription, scope) VALUES (?, ?, ?)", [.text(device), .text(subscription), .text(scope.rawValue)])
+                    try store.count("notifications.\(device)")
+                }
+            }
         }
         if scope == .public {
             for recordType in recordTypes.sorted() {
-                for row in try database.query("SELECT device, id FROM subscriptions WHERE scope = 'public' AND record_type = ?", [.text(recordType)]) {
-                    try queue(device: row.text(0), subscription: row.text(1), scope: .public)
+                for user in try database.query("SELECT DISTINCT user FROM user_subscriptions WHERE scope = 'public' AND record_type = ?", [.text(recordType)]) {
+                    try queue(subscriptionsOf: user.text(0), in: .public, recordType: recordType)
                 }
             }
             return
         }
-        for zone in changedZones {
-            for row in try database.query("SELECT device, id FROM subscriptions WHERE scope = 'private' AND user = ?", [.text(zone.owner)]) {
-                try queue(device: row.text(0), subscription: row.text(1), scope: .private)
-            }
-            let participants = try database.query("SELECT DISTINCT user FROM memberships WHERE owner = ? AND zone = ?", [.text(zone.owner), .text(zone.name)])
-            for participant in participants {
-                for row in try database.query("SELECT device, id FROM subscriptions WHERE scope = 'shared' AND user = ?", [.text(participant.text(0))]) {
-                    try queue(device: row.text(0), subscription: row.text(1), scope: .shared)
-                }
+        // Database subscriptions follow change tracking, which the private default zone has not.
+        for zone in changedZones where zone.isCustom {
+            try queue(subscriptionsOf: zone.owner, in: .private)
+            for participant in try database.query("SELECT DISTINCT user FROM memberships WHERE owner = ? AND zone = ?", [.text(zone.owner), .text(zone.name)]) {
+                try queue(subscriptionsOf: participant.text(0), in: .shared)
             }
         }
     }

@@ -6,7 +6,7 @@ import Foundation
 final class LocalCloudStore {
     /// Owner name public records are stored under (clients see `__defaultOwner__`).
     static let publicOwner = "__public__"
-    static let schemaVersion = "1"
+    static let schemaVersion = "2"
 
     let database: SQLiteDatabase
 
@@ -15,9 +15,20 @@ final class LocalCloudStore {
         try database.transaction {
             try database.execute(Self.schema)
             try database.query("INSERT OR IGNORE INTO meta (key, value) VALUES ('seq', '0'), ('schemaVersion', ?)", [.text(Self.schemaVersion)])
+            try migrateFromVersion1()
             // The public database's one zone always exists.
             try database.query("INSERT OR IGNORE INTO zones (owner, name, epoch, state, change_seq, min_token_seq) VALUES (?, ?, 0, 0, 0, 0)", [.text(Self.publicOwner), .text(SyncConstants.publicZoneName)])
         }
+    }
+
+    /// Version 1 kept subscriptions per device; they belong to the user (version 2). A file of
+    /// version 1 keeps its subscriptions, each now its user's, and its devices.
+    private func migrateFromVersion1() throws {
+        guard try !database.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'subscriptions'").isEmpty else { return }
+        try database.query("INSERT OR IGNORE INTO user_subscriptions (user, scope, id, record_type) SELECT user, scope, id, record_type FROM subscriptions")
+        try database.query("INSERT OR IGNORE INTO push_devices (device, user) SELECT device, user FROM subscriptions")
+        try database.query("DROP TABLE subscriptions")
+        try database.query("UPDATE meta SET value = ? WHERE key = 'schemaVersion'", [.text(Self.schemaVersion)])
     }
 
     private static let schema = """
@@ -70,10 +81,13 @@ final class LocalCloudStore {
         CREATE TABLE IF NOT EXISTS assets (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             bytes BLOB NOT NULL);
-        CREATE TABLE IF NOT EXISTS subscriptions (
-            device TEXT NOT NULL, id TEXT NOT NULL,
-            user TEXT NOT NULL, scope TEXT NOT NULL, record_type TEXT,
-            PRIMARY KEY (device, id));
+        CREATE TABLE IF NOT EXISTS user_subscriptions (
+            user TEXT NOT NULL, scope TEXT NOT NULL, id TEXT NOT NULL, record_type TEXT,
+            PRIMARY KEY (user, scope, id));
+        CREATE INDEX IF NOT EXISTS user_subscriptions_by_type ON user_subscriptions (scope, record_type);
+        CREATE TABLE IF NOT EXISTS push_devices (   -- the account each device is signed in to
+            device TEXT PRIMARY KEY, user TEXT NOT NULL);
+        CREATE INDEX IF NOT EXISTS push_devices_by_user ON push_devices (user);
         CREATE TABLE IF NOT EXISTS notifications (
             seq INTEGER PRIMARY KEY AUTOINCREMENT,
             device TEXT NOT NULL, subscription TEXT NOT NULL, scope TEXT NOT NULL);
