@@ -153,6 +153,25 @@ struct LocalCloudChangeTests {
         #expect(try harness.cloud.counters()["assetBytes.uploaded"] == 3_000)
     }
 
+    /// Apple, `CKRecord.encryptedValues`: "CloudKit doesn't support indexes on encrypted fields.
+    /// Don't include encrypted fields in your predicate or sort descriptors". A query that does is
+    /// refused, rather than quietly ignoring the field.
+    @Test(arguments: CloudMode.allCases)
+    func queriesNeitherFilterNorSortOnEncryptedFields(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try harness.device("phone", "alice")
+        let privateDefault = ZoneID(zoneName: SyncConstants.publicZoneName)
+        var secret = record("s", type: "Secret", in: privateDefault, fields: ["kind": .string("pin")])
+        secret.encryptedFields = ["code": .string("1234")]
+        try await phone.save([secret], in: .private)
+        let filtered = RecordQuery(recordType: "Secret", equalTo: ["code": .string("1234")])
+        #expect(await cloudError { _ = try await phone.query(filtered, in: .private) }?.code == .invalidArguments)
+        let sorted = RecordQuery(recordType: "Secret", sortedBy: ["code"])
+        #expect(await cloudError { _ = try await phone.query(sorted, in: .private) }?.code == .invalidArguments)
+        let plain = try await phone.query(RecordQuery(recordType: "Secret", equalTo: ["kind": .string("pin")], sortedBy: ["kind"]), in: .private)
+        #expect(plain.records.map(\.id.recordName) == ["s"])
+    }
+
     /// Apple, `CKDatabaseSubscription`: "A subscription applies only to the user that creates it.
     /// When a subscription registers a change ... it sends push notifications to the user's
     /// devices ... When appropriate, the server excludes the device where the change originates."

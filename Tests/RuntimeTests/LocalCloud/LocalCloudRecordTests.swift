@@ -114,6 +114,96 @@ struct LocalCloudRecordTests {
         #expect(fetched.encryptedFields == ["pin": .string("1234")] && fetched.fields["pin"] == nil)
     }
 
+    // MARK: - The schema
+
+    /// Apple, `CKRecord`: "The first time you set a value for a key and save the record, the
+    /// server associates that type with the key for all records of the same type. ... CloudKit
+    /// enforces these constraints when you save records."
+    @Test(arguments: CloudMode.allCases)
+    func aFieldKeepsTheTypeItWasFirstSavedWith(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        try await phone.save([record("a", fields: ["count": .int64(1), "tags": .list([])])])
+        // Another record of the type, another value of the same type: fine; another type: refused.
+        try await phone.save([record("b", fields: ["count": .int64(2)])])
+        let wrong = record("c", fields: ["count": .string("three")])
+        let refused = try await phone.modify(ModifyRequest(recordsToSave: [wrong]), in: .private).error(wrong.id)
+        #expect(refused?.code == .invalidArguments)
+        #expect(refused?.message.contains("int64") == true)
+        // An empty list fixed nothing; the first list with items does.
+        try await phone.save([record("d", fields: ["tags": .list([.string("x")])])])
+        let numbers = record("e", fields: ["tags": .list([.int64(1)])])
+        #expect(try await phone.modify(ModifyRequest(recordsToSave: [numbers]), in: .private).error(numbers.id)?.code == .invalidArguments)
+        // Another record type has a schema of its own.
+        try await phone.save([record("f", type: "Other", fields: ["count": .string("many")])])
+        // Two records of one request that disagree on a new field: the second is refused.
+        let first = record("g", fields: ["size": .double(1.5)]), second = record("h", fields: ["size": .int64(2)])
+        let result = try await phone.modify(ModifyRequest(recordsToSave: [first, second]), in: .private)
+        #expect(result.error(second.id)?.code == .invalidArguments)
+        // The schema is the container's: the public database follows it too.
+        let post = record("p", in: SyncConstants.publicZone, fields: ["count": .string("public")])
+        #expect(try await phone.modify(ModifyRequest(recordsToSave: [post]), in: .public).error(post.id)?.code == .invalidArguments)
+    }
+
+    /// Apple, `CKRecord.encryptedValues`: "CloudKit doesn't allow encryption on fields that already
+    /// exist in your app's schema": a field is encrypted or not from its first save on.
+    @Test(arguments: CloudMode.allCases)
+    func aFieldsEncryptionNeverChanges(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        var secret = record("a", fields: ["title": .string("plain")])
+        secret.encryptedFields = ["pin": .string("1234")]
+        try await phone.save([secret])
+        var plainPin = record("b", fields: ["pin": .string("0000")])
+        var encryptedTitle = record("c", fields: [:])
+        encryptedTitle.encryptedFields = ["title": .string("hidden")]
+        let result = try await phone.modify(ModifyRequest(recordsToSave: [plainPin, encryptedTitle]), in: .private)
+        #expect(result.error(plainPin.id)?.code == .invalidArguments)
+        #expect(result.error(encryptedTitle.id)?.code == .invalidArguments)
+        plainPin.fields = [:]
+        plainPin.encryptedFields = ["pin": .string("0000")]
+        try await phone.save([plainPin])
+    }
+
+    /// Apple, `CKRecord.encryptedValues`: "You can encrypt values of any data type that CloudKit
+    /// supports, except CKAsset, which is encrypted by default, and CKRecord.Reference, which isn't
+    /// encrypted so it remains available for server-side use. ... CloudKit doesn't allow
+    /// encryption ... on records that you store in the public database."
+    @Test(arguments: CloudMode.allCases)
+    func encryptedValuesAreRefusedWhereCloudKitHasNone(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        func refusal(_ encrypted: RecordFields, in zone: ZoneID = myZone, scope: DatabaseScope = .private) async throws -> CloudErrorCode? {
+            var bad = record("bad", in: zone, fields: [:])
+            bad.encryptedFields = encrypted
+            return try await phone.modify(ModifyRequest(recordsToSave: [bad]), in: scope).error(bad.id)?.code
+        }
+        #expect(try await refusal(["secret": .string("x")], in: SyncConstants.publicZone, scope: .public) == .invalidArguments)
+        #expect(try await refusal(["owner": .reference(SyncReference(recordName: "a"))]) == .invalidArguments)
+        #expect(try await refusal(["owners": .list([.reference(SyncReference(recordName: "a"))])]) == .invalidArguments)
+        let file = harness.folder.appendingPathComponent("cover.jpg")
+        try FileManager.default.createDirectory(at: harness.folder, withIntermediateDirectories: true)
+        try Data([1, 2, 3]).write(to: file)
+        #expect(try await refusal(["cover": .asset(SyncAsset(fileURL: file))]) == .invalidArguments)
+        #expect(try await refusal(["note": .string("fine")]) == nil)
+    }
+
+    /// A list field has one element type (Apple, "Integrating a Text-Based Schema into Your
+    /// Workflow": the schema language's `LIST<type>`), so a list of mixed values has no type the
+    /// schema could give it; neither has a list of lists. Apple does not say what the server answers:
+    /// LocalCloud refuses both, the stricter reading.
+    @Test(arguments: CloudMode.allCases)
+    func aListHoldsOneTypeOfValue(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        let mixed = record("mixed", fields: ["values": .list([.string("a"), .int64(1)])])
+        let nested = record("nested", fields: ["values": .list([.list([.string("a")])])])
+        let result = try await phone.modify(ModifyRequest(recordsToSave: [mixed]), in: .private)
+        #expect(result.error(mixed.id)?.code == .invalidArguments)
+        let nestedResult = try await phone.modify(ModifyRequest(recordsToSave: [nested]), in: .private)
+        #expect(nestedResult.error(nested.id)?.code == .invalidArguments)
+    }
+
     @Test(arguments: CloudMode.allCases)
     func aParentMustExistOrComeInTheSameRequest(_ mode: CloudMode) async throws {  // trap: T3.2
         let harness = try CloudHarness(mode)

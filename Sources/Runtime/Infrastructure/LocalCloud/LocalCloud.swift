@@ -166,7 +166,14 @@ public final class LocalCloud: Sendable {
             if checksAccount {
                 try Self.checkAccount(try Self.sqlite { try server.accountStatus(deviceState.account) })
             }
-            let value = try Self.sqlite { try server.database.transaction { try body(server, caller) } }
+            let value = try Self.sqlite {
+                do {
+                    return try server.database.transaction { try body(server, caller) }
+                } catch {
+                    server.schemaCache.removeAll()  // it may hold fields the rollback took back
+                    throw error
+                }
+            }
             // Notifications queued for this process's devices are delivered now.
             let pending = try Self.sqlite {
                 try state.devices.keys.sorted().map { (name: $0, notifications: try server.takeNotifications(for: $0)) }

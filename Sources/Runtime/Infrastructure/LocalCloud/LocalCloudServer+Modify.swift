@@ -110,8 +110,9 @@ private struct ZoneWriter {
     func check() throws -> [RecordID: CloudError] {
         var errors: [RecordID: CloudError] = [:]
         var deleteSelfCounts: [String: Int] = [:]
+        var schemaAdditions: [String: SchemaField] = [:]
         for record in request.recordsToSave {
-            if let error = try check(save: record, deleteSelfCounts: &deleteSelfCounts) { errors[record.id] = error }
+            if let error = try check(save: record, deleteSelfCounts: &deleteSelfCounts, schemaAdditions: &schemaAdditions) { errors[record.id] = error }
         }
         for share in request.sharesToSave {
             if let error = try check(share: share) { errors[share.id] = error }
@@ -122,11 +123,12 @@ private struct ZoneWriter {
         return errors
     }
 
-    private func check(save record: SyncRecord, deleteSelfCounts: inout [String: Int]) throws -> CloudError? {
+    private func check(save record: SyncRecord, deleteSelfCounts: inout [String: Int], schemaAdditions: inout [String: SchemaField]) throws -> CloudError? {
         let name = record.id.recordName
         for key in record.fields.names + record.encryptedFields.names + record.clearedKeys.sorted() where RecordFieldNames.cloudKitSystemFields.contains(key) || CloudKitNaming.problem(with: key) != nil {
             return CloudError(.invalidArguments, "'\(key)' cannot be a field name")
         }
+        if let problem = try server.schemaProblem(in: record, scope: scope, adding: &schemaAdditions) { return problem }
         let existing = try server.record(named: name, in: zone)
         let live = existing.flatMap { $0.deleted ? nil : $0 }
         // The limits count the record as it will be: the server's keys the save leaves alone too.
@@ -329,7 +331,7 @@ private struct ZoneWriter {
     /// A record's fields once saved over `existing`: the keys the save sets take its values, the
     /// keys it clears go, and every key it leaves out keeps its value, under every save policy
     /// (Apple's `allKeys` page: "saving that same record modifies only those keys that you
-    /// include"). A key moves between the plain and the encrypted values with the save.
+    /// include"). A key is plain or encrypted as the schema says, so it is only ever on one side.
     static func resulting(_ record: SyncRecord, over existing: LocalCloudServer.StoredRecord?) -> (fields: RecordFields, encrypted: RecordFields) {
         var fields = existing?.fields ?? [:]
         var encrypted = existing?.encrypted ?? [:]
@@ -377,6 +379,7 @@ private struct ZoneWriter {
         for target in Set(Self.deleteSelfTargets(fields) + Self.deleteSelfTargets(encrypted)) {
             try database.query("INSERT OR IGNORE INTO references_to (owner, zone, source, target) VALUES (?, ?, ?, ?)", [.text(zone.owner), .text(zone.name), .text(record.id.recordName), .text(target)])
         }
+        try server.extendSchema(with: sent)
         try touchNewLinkTargets(of: record.id.recordName, parent: record.parentRecordName, fields: fields, encrypted: encrypted, before: existing)
         try server.store.count("records.saved")
         try server.store.count("bytes.uploaded", by: Int64(size))

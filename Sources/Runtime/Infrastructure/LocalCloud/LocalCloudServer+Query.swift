@@ -6,6 +6,11 @@ extension LocalCloudServer {
     func query(_ query: RecordQuery, scope: DatabaseScope, caller: Caller, defaultLimit: Int) throws -> QueryPage {
         let zoneID = scope == .public ? SyncConstants.publicZone : ZoneID(zoneName: SyncConstants.publicZoneName)
         let (zone, access) = try self.access(zoneID, scope: scope, caller: caller, writing: false)
+        // Apple, `CKRecord.encryptedValues`: "CloudKit doesn't support indexes on encrypted fields.
+        // Don't include encrypted fields in your predicate or sort descriptors".
+        for field in query.equalTo.names + query.sortedBy where try isEncryptedInSchema(field, of: query.recordType) {
+            throw CloudError(.invalidArguments, "field '\(field)' of record type \(query.recordType) is encrypted; a query can neither filter nor sort on it")
+        }
         var matches: [StoredRecord] = []
         try database.forEachRow(
             "SELECT \(Self.recordColumns) FROM records WHERE owner = ? AND zone = ? AND type = ? AND deleted = 0",
@@ -13,7 +18,7 @@ extension LocalCloudServer {
         ) { row throws(SQLiteError) in
             do {
                 let stored = try storedRecord(row)
-                if query.equalTo.allSatisfy({ (stored.encrypted[$0.name] ?? stored.fields[$0.name]) == $0.value }) {
+                if query.equalTo.allSatisfy({ stored.fields[$0.name] == $0.value }) {
                     matches.append(stored)
                 }
             } catch {

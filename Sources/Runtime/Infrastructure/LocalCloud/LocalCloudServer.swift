@@ -43,6 +43,8 @@ final class LocalCloudServer {
     /// Where fetched assets are written for devices to read.
     let downloads: URL
     var database: SQLiteDatabase { store.database }
+    /// Schema fields read from the store (`LocalCloudServer+Schema`).
+    var schemaCache: [String: SchemaField] = [:]
 
     init(store: LocalCloudStore, clock: any SyncClock, downloads: URL) {
         self.store = store

@@ -91,6 +91,10 @@ final class LocalCloudStore {
         CREATE TABLE IF NOT EXISTS notifications (
             seq INTEGER PRIMARY KEY AUTOINCREMENT,
             device TEXT NOT NULL, subscription TEXT NOT NULL, scope TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS schema_fields (
+            record_type TEXT NOT NULL, field TEXT NOT NULL,
+            value_type TEXT NOT NULL, encrypted INTEGER NOT NULL,
+            PRIMARY KEY (record_type, field));
         CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
         """
 
