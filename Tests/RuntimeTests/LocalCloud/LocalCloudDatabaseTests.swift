@@ -124,7 +124,8 @@ struct LocalCloudDatabaseTests {
     }
 
     /// A LocalCloud file written before subscriptions became the user's (schema version 1, one
-    /// subscription per device) keeps them: opened again, the user's other devices hear them.
+    /// subscription per device, no previous versions of records) keeps them: opened again, the
+    /// user's other devices hear them, and its records save as before.
     @Test func aFileOfVersionOneKeepsItsSubscriptions() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("localcloud-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -139,6 +140,8 @@ struct LocalCloudDatabaseTests {
             let old = try SQLiteDatabase(.file(url))
             try old.execute("""
                 DROP TABLE user_subscriptions; DROP TABLE push_devices;
+                ALTER TABLE records DROP COLUMN prev_tag; ALTER TABLE records DROP COLUMN prev_fields;
+                ALTER TABLE records DROP COLUMN prev_encrypted; ALTER TABLE records DROP COLUMN prev_parent;
                 CREATE TABLE subscriptions (device TEXT NOT NULL, id TEXT NOT NULL, user TEXT NOT NULL, scope TEXT NOT NULL, record_type TEXT, PRIMARY KEY (device, id));
                 INSERT INTO subscriptions VALUES ('laptop', 'private-changes', '_alice', 'private', NULL);
                 UPDATE meta SET value = '1' WHERE key = 'schemaVersion';
@@ -147,7 +150,10 @@ struct LocalCloudDatabaseTests {
         let cloud = try LocalCloud.file(at: url, clock: ManualClock())
         let phone = try cloud.device("phone", account: "alice")
         // The laptop is known only from the file, as a device of another process would be.
-        try await phone.save([record("r")])
-        #expect(try cloud.counters()["notifications.laptop"] == 1)
+        let saved = try await phone.save([record("r")])[0]
+        var edited = saved
+        edited.fields["title"] = .string("edited")
+        try await phone.save([edited])
+        #expect(try cloud.counters()["notifications.laptop"] == 2)
     }
 }

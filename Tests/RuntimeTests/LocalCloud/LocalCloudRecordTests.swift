@@ -62,6 +62,34 @@ struct LocalCloudRecordTests {
         #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records["r"]?.fields["title"] == .string("merged"))
     }
 
+    /// Apple, `CKError.clientRecord` ("The local version of the record that includes any
+    /// changes") and `CKError.ancestorRecord` ("The original version of the record"): a conflict
+    /// carries both beside the server's record. LocalCloud knows one version back, so the ancestor
+    /// comes only when the client's tag names it; the SDK header says the ancestor "may not have
+    /// any key / value pairs set on it", so a client must do without it.
+    @Test(arguments: CloudMode.allCases)
+    func aConflictCarriesTheClientsRecordAndTheAncestorItKnows(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        let first = try await phone.save([record("r", fields: ["title": .string("one")])])[0]
+        var edit = first
+        edit.fields["title"] = .string("two")
+        let second = try await phone.save([edit])[0]
+        var stale = first
+        stale.fields["title"] = .string("stale")
+        let conflict = try await phone.modify(ModifyRequest(recordsToSave: [stale]), in: .private).error(stale.id)
+        #expect(conflict?.clientRecord?.fields["title"] == .string("stale"))
+        #expect(conflict?.ancestorRecord?.fields["title"] == .string("one"))
+        #expect(conflict?.ancestorRecord?.changeTag == first.changeTag)
+        // Two saves behind, the ancestor is gone.
+        var third = second
+        third.fields["title"] = .string("three")
+        try await phone.save([third])
+        let older = try await phone.modify(ModifyRequest(recordsToSave: [stale]), in: .private).error(stale.id)
+        #expect(older?.code == .serverRecordChanged && older?.ancestorRecord == nil)
+        #expect(older?.serverRecord?.fields["title"] == .string("three"))
+    }
+
     /// `changedKeys` and `allKeys` do not compare change tags (Apple, both pages: "This policy
     /// doesn't compare record change tags"). Neither removes a key the save leaves out: Apple's
     /// `allKeys` page says "It's possible for a server record to contain keys that aren't present

@@ -64,17 +64,25 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
     public var retryAfter: TimeInterval?
     /// The record as the server has it (`serverRecordChanged`).
     public var serverRecord: SyncRecord?
+    /// The record as the client sent it (`serverRecordChanged`).
+    public var clientRecord: SyncRecord?
+    /// The server's version the client's change tag names, when the server still has it
+    /// (`serverRecordChanged`); often nil, so a client never depends on it.
+    public var ancestorRecord: SyncRecord?
     /// Each failed item's own error (`partialFailure`).
     public var itemErrors: [RecordID: CloudError]
 
     public init(
         _ code: CloudErrorCode, _ message: String = "", retryAfter: TimeInterval? = nil,
-        serverRecord: SyncRecord? = nil, itemErrors: [RecordID: CloudError] = [:]
+        serverRecord: SyncRecord? = nil, clientRecord: SyncRecord? = nil, ancestorRecord: SyncRecord? = nil,
+        itemErrors: [RecordID: CloudError] = [:]
     ) {
         self.code = code
         self.message = message
         self.retryAfter = retryAfter
         self.serverRecord = serverRecord
+        self.clientRecord = clientRecord
+        self.ancestorRecord = ancestorRecord
         self.itemErrors = itemErrors
     }
 

@@ -141,7 +141,10 @@ private struct ZoneWriter {
         if request.savePolicy == .ifServerRecordUnchanged {
             if let live, record.changeTag != live.changeTag {
                 let serverRecord = try server.clientRecord(live, zone: zone, scope: scope, desiredKeys: nil, viewer: user, downloadingAssets: false)
-                return CloudError(.serverRecordChanged, "record \(name) changed on the server", serverRecord: serverRecord)
+                let ancestor = try record.changeTag.flatMap { try server.previousVersion(of: live, taggedAs: $0, in: zone) }
+                return CloudError(
+                    .serverRecordChanged, "record \(name) changed on the server", serverRecord: serverRecord, clientRecord: record,
+                    ancestorRecord: try ancestor.map { try server.clientRecord($0, zone: zone, scope: scope, desiredKeys: nil, viewer: user, downloadingAssets: false) })
             }
             if live == nil, record.changeTag != nil {
                 return CloudError(.unknownItem, "record \(name) no longer exists on the server")
@@ -368,7 +371,9 @@ private struct ZoneWriter {
                 created = CASE WHEN records.deleted = 1 THEN excluded.created ELSE records.created END,
                 creator = CASE WHEN records.deleted = 1 THEN excluded.creator ELSE records.creator END,
                 modified = excluded.modified, modifier = excluded.modifier, seq = excluded.seq, deleted = 0,
-                size = excluded.size
+                size = excluded.size,
+                prev_tag = CASE WHEN records.deleted = 1 THEN NULL ELSE records.change_tag END,
+                prev_fields = records.fields, prev_encrypted = records.encrypted, prev_parent = records.parent
             """,
             [.text(zone.owner), .text(zone.name), .text(record.id.recordName), .text(record.recordType),
              .blob(FieldsCodec.encode(fields)), .blob(FieldsCodec.encode(encrypted)),
@@ -405,7 +410,11 @@ private struct ZoneWriter {
         let previous = existing.map { Self.linkTargets(parent: $0.parent, fields: $0.fields, encrypted: $0.encrypted) } ?? []
         for target in Self.linkTargets(parent: parent, fields: fields, encrypted: encrypted).subtracting(previous).sorted() where target != name {
             let tag = try server.store.nextSequence()
-            try database.query("UPDATE records SET change_tag = ? WHERE owner = ? AND zone = ? AND name = ? AND deleted = 0",
+            try database.query(
+                """
+                UPDATE records SET prev_tag = change_tag, prev_fields = fields, prev_encrypted = encrypted, prev_parent = parent,
+                    change_tag = ? WHERE owner = ? AND zone = ? AND name = ? AND deleted = 0
+                """,
                 [.text(String(tag)), .text(zone.owner), .text(zone.name), .text(target)])
         }
     }

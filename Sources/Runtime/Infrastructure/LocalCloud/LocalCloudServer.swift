@@ -222,6 +222,21 @@ final class LocalCloudServer {
         return try rows.first.map(storedRecord)
     }
 
+    /// The version of `record` before its last save, if that version has `tag`: the ancestor a
+    /// conflict names (Apple, `CKError.ancestorRecord`: "The original version of the record").
+    /// LocalCloud keeps one version back.
+    func previousVersion(of record: StoredRecord, taggedAs tag: String, in zone: StoredZone) throws -> StoredRecord? {
+        guard let row = try database.query(
+            "SELECT prev_fields, prev_encrypted, prev_parent FROM records WHERE owner = ? AND zone = ? AND name = ? AND prev_tag = ?",
+            [.text(zone.owner), .text(zone.name), .text(record.name), .text(tag)]).first else { return nil }
+        var previous = record
+        previous.fields = try FieldsCodec.decode(row.blob(0))
+        previous.encrypted = try FieldsCodec.decode(row.blob(1))
+        previous.parent = row.optionalText(2)
+        previous.changeTag = tag
+        return previous
+    }
+
     /// The topmost ancestor of a record (itself when it has no parent): the share root that
     /// decides who may see it. `pending` holds parents of records being saved in this request.
     func shareRoot(of name: String, in zone: StoredZone, pending: [String: String?] = [:]) throws -> String {

@@ -21,10 +21,14 @@ final class LocalCloudStore {
         }
     }
 
-    /// Version 1 kept subscriptions per device; they belong to the user (version 2). A file of
-    /// version 1 keeps its subscriptions, each now its user's, and its devices.
+    /// Version 1 kept subscriptions per device, and no record's previous version. A file of
+    /// version 1 keeps its subscriptions, each now its user's, and its devices; its records'
+    /// previous versions start with their next save.
     private func migrateFromVersion1() throws {
-        guard try !database.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'subscriptions'").isEmpty else { return }
+        guard try database.query("SELECT value FROM meta WHERE key = 'schemaVersion'").first?.text(0) == "1" else { return }
+        for column in ["prev_tag TEXT", "prev_fields BLOB", "prev_encrypted BLOB", "prev_parent TEXT"] {
+            try database.execute("ALTER TABLE records ADD COLUMN \(column)")
+        }
         try database.query("INSERT OR IGNORE INTO user_subscriptions (user, scope, id, record_type) SELECT user, scope, id, record_type FROM subscriptions")
         try database.query("INSERT OR IGNORE INTO push_devices (device, user) SELECT device, user FROM subscriptions")
         try database.query("DROP TABLE subscriptions")
@@ -54,6 +58,7 @@ final class LocalCloudStore {
             seq INTEGER NOT NULL,
             deleted INTEGER NOT NULL DEFAULT 0,
             size INTEGER NOT NULL,
+            prev_tag TEXT, prev_fields BLOB, prev_encrypted BLOB, prev_parent TEXT,  -- the version before
             PRIMARY KEY (owner, zone, name));
         CREATE INDEX IF NOT EXISTS records_by_change ON records (owner, zone, seq);
         CREATE INDEX IF NOT EXISTS records_by_type ON records (owner, zone, type, deleted);
