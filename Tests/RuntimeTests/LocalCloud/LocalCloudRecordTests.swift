@@ -349,6 +349,21 @@ struct LocalCloudRecordTests {
         #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records.isEmpty == true)
     }
 
+    /// Apple, `CKModifyRecordsOperation.isAtomic`: "A Boolean value that indicates whether the
+    /// entire operation fails when CloudKit can't update one or more records in a record zone";
+    /// true by default. Turned off, each item of a custom zone succeeds or fails alone.
+    @Test(arguments: CloudMode.allCases)
+    func atomicCommitsCanBeTurnedOff(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        let good = record("good")
+        let bad = record("bad", parent: "missing")
+        let result = try await phone.modify(ModifyRequest(recordsToSave: [good, bad], isAtomic: false), in: .private)
+        #expect(result.error(bad.id)?.code == .referenceViolation)
+        #expect(result.error(good.id) == nil)
+        #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records.keys.sorted() == ["good"])
+    }
+
     @Test(arguments: CloudMode.allCases)
     func theDefaultZonesCommitItemByItem(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)

@@ -65,15 +65,19 @@ public struct ModifyRequest: Sendable, Hashable {
     public var sharesToSave: [ShareRecord]
     public var recordIDsToDelete: [RecordID]
     public var savePolicy: SavePolicy
+    /// Whether one failed item fails every item of its custom zone (CloudKit's `isAtomic`, true by
+    /// default). The default zones never commit atomically.
+    public var isAtomic: Bool
 
     public init(
         recordsToSave: [SyncRecord] = [], sharesToSave: [ShareRecord] = [], recordIDsToDelete: [RecordID] = [],
-        savePolicy: SavePolicy = .ifServerRecordUnchanged
+        savePolicy: SavePolicy = .ifServerRecordUnchanged, isAtomic: Bool = true
     ) {
         self.recordsToSave = recordsToSave
         self.sharesToSave = sharesToSave
         self.recordIDsToDelete = recordIDsToDelete
         self.savePolicy = savePolicy
+        self.isAtomic = isAtomic
     }
 
     /// Items in the request: CloudKit's limit counts saves (shares included) and deletions.

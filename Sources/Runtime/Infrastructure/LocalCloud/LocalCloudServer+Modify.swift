@@ -9,7 +9,7 @@ extension LocalCloudServer {
         var result = ModifyResult()
         var changedZones: [StoredZone] = []
         for zoneID in zonesInOrder(request) {
-            var part = ModifyRequest(savePolicy: request.savePolicy)
+            var part = ModifyRequest(savePolicy: request.savePolicy, isAtomic: request.isAtomic)
             part.recordsToSave = request.recordsToSave.filter { $0.id.zoneID == zoneID }
             part.sharesToSave = request.sharesToSave.filter { $0.id.zoneID == zoneID }
             part.recordIDsToDelete = request.recordIDsToDelete.filter { $0.zoneID == zoneID }
@@ -23,8 +23,9 @@ extension LocalCloudServer {
             }
             let writer = ZoneWriter(server: self, zone: zone, scope: scope, access: access, user: user, request: part)
             let errors = try writer.check()
-            if zone.isCustom && !errors.isEmpty {
-                // A custom zone commits atomically: one failure fails every item of the zone.
+            if zone.isCustom && request.isAtomic && !errors.isEmpty {
+                // A custom zone commits atomically unless told not to: one failure fails every
+                // item of the zone.
                 for (id, error) in errors { record(id, error, in: part, into: &result) }
                 let batchFailed = CloudError(.batchRequestFailed, "another item of this atomic zone request failed")
                 for id in allIDs(part) where errors[id] == nil { record(id, batchFailed, in: part, into: &result) }
