@@ -153,6 +153,30 @@ struct LocalCloudChangeTests {
         #expect(try harness.cloud.counters()["assetBytes.uploaded"] == 3_000)
     }
 
+    /// Apple, `CKQueryOperation.zoneID`: "If you don't specify a record zone, the search includes
+    /// all record zones"; `CKDatabase.records(matching:inZoneWith:)`: "If you're searching a shared
+    /// database, provide a record zone identifier".
+    @Test(arguments: CloudMode.allCases)
+    func aQuerySearchesTheZoneItNamesOrEveryZone(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let alice = try await harness.deviceWithZone("alice-phone", "alice")
+        let other = ZoneID(zoneName: "Other")
+        try await alice.saveZones([other])
+        try await alice.save([record("a", type: "Task"), record("b", type: "Task", in: other), record("c", type: "Task", in: ZoneID(zoneName: SyncConstants.publicZoneName))])
+        let everywhere = try await alice.query(RecordQuery(recordType: "Task"), in: .private)
+        #expect(Set(everywhere.records.map(\.id.recordName)) == ["a", "b", "c"])
+        #expect(try await alice.query(RecordQuery(recordType: "Task", in: other), in: .private).records.map(\.id.recordName) == ["b"])
+        // The shared database: a zone must be named.
+        let share = ShareRecord(id: RecordID(recordName: "share-a", zoneID: myZone), rootRecordName: "a", participants: [ShareParticipant(userRecordName: "_bob", permission: .readOnly)])
+        let aRecord = try await alice.fetchRecords([RecordID(recordName: "a", zoneID: myZone)], desiredKeys: nil, in: .private)[RecordID(recordName: "a", zoneID: myZone)]!.get()
+        let saved = try await alice.modify(ModifyRequest(recordsToSave: [aRecord], sharesToSave: [share]), in: .private).savedShares[share.id]!.get()
+        let bob = try harness.device("bob-phone", "bob")
+        try await bob.acceptShare(harness.cloud.shareMetadata(for: saved, ownerAccount: "alice"))
+        #expect(await cloudError { _ = try await bob.query(RecordQuery(recordType: "Task"), in: .shared) }?.code == .invalidArguments)
+        let shared = try await bob.query(RecordQuery(recordType: "Task", in: ZoneID(zoneName: myZone.zoneName, ownerName: "_alice")), in: .shared)
+        #expect(shared.records.map(\.id.recordName) == ["a"])
+    }
+
     /// Apple, `CKRecord.encryptedValues`: "CloudKit doesn't support indexes on encrypted fields.
     /// Don't include encrypted fields in your predicate or sort descriptors". A query that does is
     /// refused, rather than quietly ignoring the field.

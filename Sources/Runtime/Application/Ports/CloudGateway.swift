@@ -173,6 +173,9 @@ public struct ZoneChanges: Sendable, Hashable {
 /// A query for records of one type: all of them, or those whose fields equal given values.
 public struct RecordQuery: Sendable, Hashable {
     public var recordType: String
+    /// The zone to search; nil searches every zone of the database. The shared database takes
+    /// one zone at a time, and the public database has only its default zone.
+    public var zoneID: ZoneID?
     /// Fields that must equal these values (all of them).
     public var equalTo: RecordFields
     /// Sort order: field names, ascending; records without the field sort first.
@@ -185,10 +188,11 @@ public struct RecordQuery: Sendable, Hashable {
     public var cursor: QueryCursor?
 
     public init(
-        recordType: String, equalTo: RecordFields = [:], sortedBy: [String] = [], desiredKeys: [String]? = nil,
+        recordType: String, in zoneID: ZoneID? = nil, equalTo: RecordFields = [:], sortedBy: [String] = [], desiredKeys: [String]? = nil,
         resultsLimit: Int? = nil, cursor: QueryCursor? = nil
     ) {
         self.recordType = recordType
+        self.zoneID = zoneID
         self.equalTo = equalTo
         self.sortedBy = sortedBy
         self.desiredKeys = desiredKeys
