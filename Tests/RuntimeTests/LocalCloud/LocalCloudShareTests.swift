@@ -170,6 +170,28 @@ struct LocalCloudShareTests {
         #expect(try await household.bob.allZoneChanges(household.sharedZone, scope: .shared).records.count == 2)
     }
 
+    /// Apple, `CKRecord.share`: "If any records have a parent reference to this record,
+    /// CloudKit implicitly shares them along with this record": a shared root under a parent of
+    /// its own is shared with what is below it, and the parent stays the owner's.
+    @Test(arguments: CloudMode.allCases)
+    func aSharedRootUnderAParentIsSharedWithItsChildren(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let alice = try await harness.deviceWithZone("alice-phone", "alice", zone: "Lists")
+        try await alice.save([record("folder", type: "Folder", in: Self.lists), record("list", type: "List", in: Self.lists, parent: "folder"), record("milk", in: Self.lists, parent: "list")])
+        let list = try await alice.fetchRecords([RecordID(recordName: "list", zoneID: Self.lists)], desiredKeys: nil, in: .private)[RecordID(recordName: "list", zoneID: Self.lists)]!.get()
+        let share = ShareRecord(id: RecordID(recordName: "share-list", zoneID: Self.lists), rootRecordName: "list",
+            participants: [ShareParticipant(userRecordName: "_bob", permission: .readWrite)])
+        let saved = try await alice.modify(ModifyRequest(recordsToSave: [list], sharesToSave: [share]), in: .private).savedShares[share.id]!.get()
+        let bob = try harness.device("bob-phone", "bob")
+        try await bob.acceptShare(harness.cloud.shareMetadata(for: saved, ownerAccount: "alice"))
+        let sharedZone = ZoneID(zoneName: "Lists", ownerName: "_alice")
+        #expect(Set(try await bob.allZoneChanges(sharedZone, scope: .shared).records.map(\.id.recordName)) == ["list", "milk"])
+        // Bob writes under the list, not beside it.
+        try await bob.save([record("eggs", in: sharedZone, parent: "list")], in: .shared)
+        let beside = record("beside", in: sharedZone, parent: "folder")
+        #expect(try await bob.modify(ModifyRequest(recordsToSave: [beside]), in: .shared).error(beside.id)?.code == .permissionFailure)
+    }
+
     // MARK: - What CloudKit refuses of shares
 
     /// Apple, `CKRecord.share`: "CloudKit only supports sharing in zones with the

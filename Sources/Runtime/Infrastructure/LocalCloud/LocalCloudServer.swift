@@ -237,11 +237,17 @@ final class LocalCloudServer {
         return previous
     }
 
-    /// The topmost ancestor of a record (itself when it has no parent): the share root that
-    /// decides who may see it. `pending` holds parents of records being saved in this request.
+    /// The share root that decides who may see a record: the nearest of the record and its
+    /// ancestors that roots a live share (Apple, `CKRecord.share`: "If any records have a parent
+    /// reference to this record, CloudKit implicitly shares them along with this record"; what is
+    /// above the root plays no part), or the topmost ancestor when none does. `pending` holds
+    /// parents of records being saved in this request.
     func shareRoot(of name: String, in zone: StoredZone, pending: [String: String?] = [:]) throws -> String {
         var current = name
         for _ in 0..<64 {
+            if try !database.query("SELECT 1 FROM shares WHERE owner = ? AND zone = ? AND root = ? AND deleted = 0", [.text(zone.owner), .text(zone.name), .text(current)]).isEmpty {
+                return current
+            }
             let parent: String?
             if let pendingParent = pending[current] {
                 parent = pendingParent

@@ -77,6 +77,7 @@ final class LocalCloudStore {
             seq INTEGER NOT NULL,
             deleted INTEGER NOT NULL DEFAULT 0,
             PRIMARY KEY (owner, zone, name));
+        CREATE INDEX IF NOT EXISTS shares_by_root ON shares (owner, zone, root);
         CREATE TABLE IF NOT EXISTS memberships (
             user TEXT NOT NULL, owner TEXT NOT NULL, zone TEXT NOT NULL, share TEXT NOT NULL,
             permission TEXT NOT NULL,
