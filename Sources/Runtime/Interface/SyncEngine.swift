@@ -136,9 +136,9 @@ public actor SyncEngine {
         let push = PushUseCase(context: context, account: account)
         let pulled = try await PullUseCase(context: context, account: account).execute()
         for zone in pulled.zonesToRebuild {
+            // Its records are queued already; a zone the push still finds missing is created then.
             try await account.verify()
             try await context.gateway.saveZones([zone])
-            try Self.throwFirstFailure(of: try await push.reupload(zone))
         }
         try Self.throwFirstFailure(of: try await push.execute())
         // After the push: an asset's record is in the cloud before its contents are uploaded.

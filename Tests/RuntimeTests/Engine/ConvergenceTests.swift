@@ -5,10 +5,12 @@ import Testing
 /// Four devices (Alice's phone and laptop, Bob's phone, Carol's tablet), one household list that
 /// Bob may edit and Carol only read; random saves, edits, deletions, offline periods, records too
 /// large to save, sign-outs and sign-ins, and account switches in the middle of passes, with
-/// random faults. When the faults stop and everyone is back in their own account (and has
-/// signed in once more to each account it parked work for), every device and the server must
-/// agree, no acknowledged write may be lost, nothing deleted may come back, and nothing the cloud
-/// refused (Carol's edits) may have reached it.
+/// random faults and what CloudKit does by itself: Alice and Bob throttled, their iCloud storage
+/// filling up and freed again, Carol resetting her encrypted data (only her tablet holds her
+/// notes, so it must put them all back). When the faults stop and everyone is back in their own
+/// account (and has signed in once more to each account it parked work for), every device and
+/// the server must agree, no acknowledged write may be lost, nothing deleted may come back, and
+/// nothing the cloud refused (Carol's edits) may have reached it.
 ///
 /// Replay a failing seed with `swift test --filter "ConvergenceTests"` and the seed in the
 /// failure message (each seed is its own test case).
@@ -37,10 +39,11 @@ struct ConvergenceTests {
         }
 
         /// Whose data the app writes into: the account the store holds (until the engine's next
-        /// pass notices a switch, the previous one's); with none, the next to sign in, which is
-        /// always the owner here.
-        func writesFor() throws -> String {
-            try device.store.state(SyncStateKeys.account).map { String($0.dropFirst()) } ?? owner
+        /// pass notices a switch, the previous one's); nil while it holds none, when the writes
+        /// belong to the next account a pass finds signed in, whichever it is (the ledger learns
+        /// which from `claim`).
+        func writesFor() throws -> String? {
+            try device.store.state(SyncStateKeys.account).map { String($0.dropFirst()) }
         }
 
         var name: String { device.name }
@@ -71,6 +74,10 @@ struct ConvergenceTests {
 
         var ledger = Ledger()
         world.cloud.injectRandomFaults(RandomFaults(seed: seed, probability: 0.07, codes: Self.faultCodes, retryAfter: 1))
+        for account in ["alice", "bob"] {
+            world.cloud.limitRequestRate(RequestRateLimit(requests: 8, per: 5), forAccount: account)
+        }
+        var fullStorage: Set<String> = []
         for step in 0..<70 {
             let player = players[Int.random(in: 0..<players.count, using: &random)]
             let device = player.device
@@ -134,14 +141,29 @@ struct ConvergenceTests {
             case 12 where !isCarol && player.current != player.owner && player.current != nil:
                 player.current = player.owner
                 try world.cloud.signIn(device.name, account: player.owner)
+            case 13 where !isCarol:
+                // The account's iCloud storage fills up as it is now, or gets more room.
+                if fullStorage.remove(player.owner) != nil {
+                    try world.cloud.setQuota(nil, forAccount: player.owner)
+                } else {
+                    fullStorage.insert(player.owner)
+                    try world.cloud.setQuota(try world.cloud.storageUsed(byAccount: player.owner), forAccount: player.owner)
+                }
+            case 14 where isCarol:
+                try world.cloud.resetEncryptedData(ofAccount: "carol")
             default:
                 _ = await device.engine.sync()
             }
             world.clock.advance(by: 1)
+            for player in players { try ledger.claim(by: player) }
         }
 
         // Calm: no faults, everyone online and in their own account, a few rounds of syncing.
         world.cloud.injectRandomFaults(nil)
+        for account in ["alice", "bob"] {
+            world.cloud.limitRequestRate(nil, forAccount: account)
+            try world.cloud.setQuota(nil, forAccount: account)
+        }
         for player in players {
             world.cloud.setNetworkAvailable(true, for: player.name)
             player.current = player.owner
@@ -150,6 +172,7 @@ struct ConvergenceTests {
         for _ in 0..<3 {
             for player in players { _ = await player.device.engine.sync() }
         }
+        for player in players { try ledger.claim(by: player) }
         // Work parked for another account comes back when that account signs in there again.
         for player in players {
             for parked in try await player.device.engine.parkedChanges() {
@@ -276,11 +299,24 @@ struct ConvergenceTests {
         var deletedNames: Set<String> = []
         /// Values written where the cloud refuses them (Carol's, in the list she may only read).
         var refusedValues: Set<String> = []
+        /// Records a device wrote while its store held no account, until a pass adopts one.
+        var unclaimed: [String: Set<String>] = [:]
 
-        mutating func wrote(_ name: String, value: String, by device: String, account: String) {
+        mutating func wrote(_ name: String, value: String, by device: String, account: String?) {
             entries[name, default: Entry()].writers.insert(device)
             entries[name]!.lastValue = value
-            entries[name]!.account = account
+            if let account {
+                entries[name]!.account = account
+            } else {
+                unclaimed[device, default: []].insert(name)
+            }
+        }
+
+        /// The account a device's store now holds takes what it wrote while it held none.
+        mutating func claim(by player: Player) throws {
+            guard let names = unclaimed[player.name], let account = try player.writesFor() else { return }
+            for name in names { entries[name]?.account = account }
+            unclaimed[player.name] = nil
         }
 
         mutating func deleted(_ name: String) {

@@ -38,6 +38,54 @@ struct EngineZoneResetTests {
         #expect(try Self.aliceZone(world)?.records.keys.sorted() == ["list", "n"])
     }
 
+    /// The re-upload after a reset is queued with the loss, not held by the pass: when the pass
+    /// that learned of the reset fails before the records are up (here the first upload is
+    /// refused, then the network goes), the next pass puts every record back, even those nobody
+    /// edits again. Breaking it: keeping the zones to rebuild in the pass's memory (as before)
+    /// leaves "a" and "b" out of the cloud for good.
+    @Test func aResetWhoseReuploadIsCutOffIsCompletedByTheNextPass() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        try phone.store.save([Note(recordName: "a"), Note(recordName: "b")])
+        await phone.sync()
+        try world.cloud.resetEncryptedData(ofAccount: "alice")
+        world.cloud.inject(ScriptedFault(CloudError(.serviceUnavailable, retryAfter: 1), on: .modify, account: "alice"))
+        #expect(await phone.engine.sync() != .completed)
+        #expect(try Self.aliceZone(world)?.records.isEmpty != false)
+        // Even across a sign-out: what is queued is parked with the account's changes.
+        try world.cloud.signIn("alice-phone", account: nil)
+        _ = await phone.engine.sync()
+        try world.cloud.signIn("alice-phone", account: "alice")
+        world.clock.advance(by: 1)
+        await phone.sync()
+        #expect(try Self.aliceZone(world)?.records.keys.sorted() == ["a", "b"])
+    }
+
+    /// The same when a push finds the zone gone (another client deleted it and no pull saw it):
+    /// every record of it is queued at once, so a pass cut off after the zone was created again
+    /// loses none of them.
+    @Test func aZoneAPushFindsGoneIsRefilledEvenWhenThePassIsCutOff() async throws {  // trap: T2.1
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        try phone.store.save([Note(recordName: "a"), Note(recordName: "b")])
+        await phone.sync()
+        let other = try world.cloud.device("script", account: "alice")
+        try await other.deleteZones([Self.zone])
+        try phone.store.save(Note(recordName: "c"))
+        // The pass pushes "c", finds the zone gone, creates it, and then loses the network.
+        let cut = Once()
+        let cloud = world.cloud
+        phone.gateway.hooks.withLock {
+            $0.after[.saveZones] = { if cut.first() { cloud.setNetworkAvailable(false, for: "alice-phone") } }
+        }
+        _ = await phone.engine.sync()
+        phone.gateway.hooks.withLock { $0.after = [:] }
+        world.cloud.setNetworkAvailable(true, for: "alice-phone")
+        world.clock.advance(by: 300)
+        await phone.sync()
+        #expect(try Self.aliceZone(world)?.records.keys.sorted() == ["a", "b", "c"])
+    }
+
     /// After the user deleted the data in Settings, nothing goes up by itself, not even what the
     /// app writes afterwards; when the user wants it back, every local record goes up again.
     /// Breaking it: pushing into the purged zone fails every pass, or (the shipped T20.6)

@@ -77,4 +77,71 @@ struct LocalCloudFaultTests {
         #expect(counters["records.fetched"] == 1)
         #expect((counters["bytes.uploaded"] ?? 0) > 0)
     }
+
+    /// Apple, `CKError.quotaExceeded`: "An error that occurs when saving a record exceeds the
+    /// user's storage quota": in the private database the user's, in the shared database the zone
+    /// owner's, in the public database the app's container's.
+    @Test(arguments: CloudMode.allCases)
+    func aFullQuotaRefusesSavesThatGrowItsDatabase(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let alice = try await harness.deviceWithZone("alice-phone", "alice")
+        let bob = try await harness.deviceWithZone("bob-phone", "bob")
+        let first = try await alice.save([record("a", fields: ["title": .string("short")])])[0]
+        try harness.cloud.setQuota(try harness.cloud.storageUsed(byAccount: "alice"), forAccount: "alice")
+        // Alice's storage is full: a new record is refused, an edit that shrinks one is not, and
+        // deleting goes through. Bob's storage is his own.
+        let more = record("b", fields: ["title": .string("more")])
+        let refused = try await alice.modify(ModifyRequest(recordsToSave: [more]), in: .private).error(more.id)
+        #expect(refused?.code == .quotaExceeded)
+        var shorter = first
+        shorter.fields["title"] = .string("s")
+        try await alice.save([shorter])
+        try await bob.save([record("b")])
+        _ = try await alice.delete([first.id])
+        try await alice.save([more])
+        // The public database has the app's quota.
+        try harness.cloud.setPublicDatabaseQuota(0)
+        let post = record("p", in: SyncConstants.publicZone)
+        #expect(try await bob.modify(ModifyRequest(recordsToSave: [post]), in: .public).error(post.id)?.code == .quotaExceeded)
+        // More storage, and the save goes through.
+        try harness.cloud.setQuota(nil, forAccount: "alice")
+        try await alice.save([record("c")])
+    }
+
+    /// A participant's saves fill the zone owner's storage.
+    @Test(arguments: CloudMode.allCases)
+    func aParticipantsSavesCountAgainstTheOwnersQuota(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let alice = try await harness.deviceWithZone("alice-phone", "alice")
+        try await alice.save([record("list", type: "List")])
+        let list = try await alice.fetchRecords([RecordID(recordName: "list", zoneID: myZone)], desiredKeys: nil, in: .private)[RecordID(recordName: "list", zoneID: myZone)]!.get()
+        let share = ShareRecord(id: RecordID(recordName: "share-list", zoneID: myZone), rootRecordName: "list", participants: [ShareParticipant(userRecordName: "_bob", permission: .readWrite)])
+        let saved = try await alice.modify(ModifyRequest(recordsToSave: [list], sharesToSave: [share]), in: .private).savedShares[share.id]!.get()
+        let bob = try harness.device("bob-phone", "bob")
+        try await bob.acceptShare(harness.cloud.shareMetadata(for: saved, ownerAccount: "alice"))
+        try harness.cloud.setQuota(try harness.cloud.storageUsed(byAccount: "alice"), forAccount: "alice")
+        let item = record("milk", in: ZoneID(zoneName: myZone.zoneName, ownerName: "_alice"), parent: "list")
+        #expect(try await bob.modify(ModifyRequest(recordsToSave: [item]), in: .shared).error(item.id)?.code == .quotaExceeded)
+    }
+
+    /// Apple, `CKError.Code.requestRateLimited`: "An error that occurs when CloudKit rate-limits
+    /// requests", with the seconds to wait in `retryAfterSeconds`. Past the limit a request is
+    /// refused until the window ends, on the cloud's clock; other accounts are not throttled.
+    @Test(arguments: CloudMode.allCases)
+    func aRateLimitRefusesRequestsUntilItsWindowEnds(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let alice = try await harness.deviceWithZone("alice-phone", "alice")
+        let bob = try await harness.deviceWithZone("bob-phone", "bob")
+        harness.cloud.limitRequestRate(RequestRateLimit(requests: 2, per: 10), forAccount: "alice")
+        try await alice.save([record("a")])
+        harness.clock.advance(by: 4)
+        try await alice.save([record("b")])
+        let refused = await cloudError { try await alice.save([record("c")]) }
+        #expect(refused?.code == .requestRateLimited && refused?.retryAfter == 6)
+        try await bob.save([record("b")])
+        harness.clock.advance(by: 6)
+        try await alice.save([record("c")])
+        harness.cloud.limitRequestRate(nil, forAccount: "alice")
+        for name in ["d", "e", "f"] { try await alice.save([record(name)]) }
+    }
 }

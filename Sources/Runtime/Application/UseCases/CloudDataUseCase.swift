@@ -14,16 +14,18 @@ struct CloudDataUseCase {
     }
 
     /// The user wants the data back: each zone is created again and every local record of it
-    /// uploaded as it now is.
+    /// queued to go up as it now is (`ZoneRebuild`, in the transaction that ends the wait), then
+    /// pushed.
     func uploadAgain() async throws(CloudError) -> PushUseCase.Outcome {
-        var outcome = PushUseCase.Outcome()
         for zone in try userDeletedZones() {
             try await account.verify()
             try await context.gateway.saveZones([zone])
-            try context.local { try $0.setState(SyncStateKeys.userDeletedZone(zone), nil) }
-            outcome.add(try await PushUseCase(context: context, account: account).reupload(zone))
+            try context.local { store in
+                try store.setState(SyncStateKeys.userDeletedZone(zone), nil)
+                try ZoneRebuild.queueEverything(of: zone, registry: context.registry, in: store)
+            }
         }
-        return outcome
+        return try await PushUseCase(context: context, account: account).execute()
     }
 
     /// The user meant it (Apple's guidance for a purge): this device's copy of each zone goes too,

@@ -17,8 +17,8 @@ struct PullUseCase {
 
     /// What a pull found that the pass must act on.
     struct Outcome: Sendable {
-        /// Private zones gone from the cloud whose local records must be uploaded again: deleted
-        /// by another client, or reset with the user's encrypted data.
+        /// Private zones gone from the cloud (deleted by another client, or reset with the user's
+        /// encrypted data), their records already queued to go up again: created before the push.
         var zonesToRebuild: [ZoneID] = []
     }
 
@@ -222,16 +222,21 @@ struct PullUseCase {
     ///
     /// - A shared zone's local copy goes (that zone's only: never the user's own data).
     /// - A private zone keeps its local data. Deleted by another client or reset with the user's
-    ///   encrypted data, it is created again and its records uploaded again. Purged by the user
-    ///   in Settings, nothing of it is uploaded until the app decides (`SyncEngine`'s
-    ///   `uploadAgainAfterUserDeletedZone` or `removeLocalDataOfUserDeletedZone`).
-    /// Returns the private zone to create again and upload, if any.
+    ///   encrypted data, its records are queued to go up again (`ZoneRebuild`) in that same
+    ///   transaction. Purged by the user in Settings, nothing of it is uploaded until the app
+    ///   decides (`SyncEngine`'s `uploadAgainAfterUserDeletedZone` or
+    ///   `removeLocalDataOfUserDeletedZone`).
+    /// Returns the private zone to create again, if any.
     private func zoneWentAway(_ zone: ZoneID, reason: ZoneDeletionReason, scope: DatabaseScope) throws(CloudError) -> ZoneID? {
         try context.local { store in
             try store.setState(SyncStateKeys.zoneToken(zone, scope), nil)
             for id in try store.serverRecordIDs(inZone: zone) { try store.removeServerRecord(id) }
             guard scope == .shared else {
-                if reason == .purged { try store.setState(SyncStateKeys.userDeletedZone(zone), "1") }
+                if reason == .purged {
+                    try store.setState(SyncStateKeys.userDeletedZone(zone), "1")
+                } else {
+                    try ZoneRebuild.queueEverything(of: zone, registry: context.registry, in: store)
+                }
                 return
             }
             for type in context.registry.sharedTypes {

@@ -45,15 +45,12 @@ struct PushUseCase {
         var failures: [RecordID: CloudError] = [:]
         /// Changes the cloud refused for good, set aside in this push.
         var setAside: [FailedChange] = []
-        /// Zones found missing and created again: their records are uploaded again.
-        var recreatedZones: Set<ZoneID> = []
 
         mutating func add(_ other: Outcome) {
             saved += other.saved
             deleted += other.deleted
             failures.merge(other.failures) { first, _ in first }
             setAside += other.setAside
-            recreatedZones.formUnion(other.recreatedZones)
         }
     }
 
@@ -90,34 +87,20 @@ struct PushUseCase {
             }
             if !more { break }
         }
-        for zone in total.recreatedZones.sorted(by: { $0.description < $1.description }) {
-            let again = try await reupload(zone)
-            total.add(again)
-        }
         if started && total.failures.isEmpty {
             context.events.publish(.pushCompleted(saved: total.saved, deleted: total.deleted))
         }
         return total
     }
 
-    /// A zone that lost its records (deleted, reset, or purged and now wanted back): what the
-    /// server knew is void, so every local record of it is uploaded again.
-    func reupload(_ zone: ZoneID) async throws(CloudError) -> Outcome {
-        try context.local { store in
-            for id in try store.serverRecordIDs(inZone: zone) { try store.removeServerRecord(id) }
-        }
-        return try await uploadEverything(onlyZone: zone)
-    }
-
     /// Pushes every local model of the zoned types, each into its own database, whatever the
-    /// history says: the first upload, and the re-upload after a zone was rebuilt.
-    func uploadEverything(onlyZone zone: ZoneID? = nil) async throws(CloudError) -> Outcome {
+    /// history says: the first upload.
+    func uploadEverything() async throws(CloudError) -> Outcome {
         let items = try context.local { store in
             var items: [PushItem] = []
             for type in context.registry.zonedTypes {
                 for name in try store.recordNames(type: type, ownerName: nil) {
                     guard let record = try store.uploadRecord(type: type, recordName: name, syncZoneName: context.configuration.syncZoneName) else { continue }
-                    if let zone, record.id.zoneID != zone { continue }
                     items.append(PushItem(id: record.id, type: type, operation: .save(record)))
                 }
             }
@@ -375,7 +358,6 @@ struct PushUseCase {
                 }
             case .recreateZone(let zone):
                 try await context.gateway.saveZones([zone])
-                outcome.recreatedZones.insert(zone)
             }
         }
         guard !retry.isEmpty else { return }
@@ -433,7 +415,12 @@ struct PushUseCase {
             try setAside(item, error, in: store, outcome: &outcome)
             return nil
         case .recreateZone where scope == .private:
-            followUps.append(.recreateZone(item.id.zoneID))
+            // The zone is gone with every record in it: all of them go up again, queued now, and
+            // this one is sent again as soon as the zone exists (without the void change tag).
+            if !followUps.contains(where: { if case .recreateZone(item.id.zoneID) = $0 { true } else { false } }) {
+                try ZoneRebuild.queueEverything(of: item.id.zoneID, registry: context.registry, in: store)
+                followUps.append(.recreateZone(item.id.zoneID))
+            }
             return item
         case .recreateZone:
             // A shared zone that is gone: the share ended; the next pull removes its copy.

@@ -121,6 +121,24 @@ public final class LocalCloud: Sendable {
         }
     }
 
+    /// How much of an account's iCloud storage the app's records may fill (nil: no limit). Saves
+    /// into the account's zones, by its owner or by participants, that would go past it fail with
+    /// `quotaExceeded`.
+    public func setQuota(_ bytes: Int?, forAccount account: String) throws {
+        try withServer { try $0.setQuota(bytes, of: Self.userRecordName(forAccount: account)) }
+    }
+
+    /// The storage an account's records take, as LocalCloud measures a record (`RecordSize`).
+    public func storageUsed(byAccount account: String) throws -> Int {
+        try withServer { try $0.storageUsed(by: Self.userRecordName(forAccount: account)) }
+    }
+
+    /// How much the public database may hold (nil: no limit): the app's storage, which every
+    /// user's public saves fill.
+    public func setPublicDatabaseQuota(_ bytes: Int?) throws {
+        try withServer { try $0.setQuota(bytes, of: LocalCloudStore.publicOwner) }
+    }
+
     /// The server forgets a zone's history: every change token issued for it so far expires.
     public func expireChangeTokens(zone zoneName: String, ofAccount account: String) throws {
         try withServer { server in
@@ -141,6 +159,13 @@ public final class LocalCloud: Sendable {
         state.withLock { $0.faults.random = faults }
     }
 
+    /// Throttles an account's requests (nil lifts it): past the limit, a request fails with
+    /// `requestRateLimited` and a `retryAfter` that is the time left until the limit lets it
+    /// through, on this cloud's clock.
+    public func limitRequestRate(_ limit: RequestRateLimit?, forAccount account: String) {
+        state.withLock { $0.faults.rateLimits[account] = limit.map { RateWindow(limit: $0) } }
+    }
+
     // MARK: - Running requests
 
     /// Runs `body` on the server in one transaction, as `device`'s request of `kind`: the network,
@@ -157,7 +182,7 @@ public final class LocalCloud: Sendable {
             let caller = Caller(device: device, account: deviceState.account)
             let lost = try Self.sqlite {
                 try server.store.count("requests.\(kind.rawValue)")
-                if let fault = state.faults.fault(for: kind, account: deviceState.account) {
+                if let fault = state.faults.fault(for: kind, account: deviceState.account, at: server.clock.now) {
                     guard fault.code == .serverResponseLost else { throw fault }
                     return true
                 }

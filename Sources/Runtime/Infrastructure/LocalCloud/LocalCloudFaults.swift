@@ -52,17 +52,57 @@ public struct RandomFaults: Sendable {
     }
 }
 
-/// The faults a LocalCloud process injects, in order: scripted ones first, then random ones.
+/// At most `requests` requests of an account in each window of `seconds`, as CloudKit throttles
+/// a client that asks too often (Apple, `CKError.Code.requestRateLimited`: "An error that occurs
+/// when CloudKit rate-limits requests"; the error's `retryAfterSeconds` says how long to wait).
+public struct RequestRateLimit: Sendable, Hashable {
+    public var requests: Int
+    public var seconds: TimeInterval
+
+    public init(requests: Int, per seconds: TimeInterval) {
+        self.requests = requests
+        self.seconds = seconds
+    }
+}
+
+/// One account's requests in the current window of its rate limit.
+struct RateWindow {
+    let limit: RequestRateLimit
+    var window: Int64 = .min
+    var used = 0
+
+    /// Counts a request at `now`; the wait before the next window when the limit is reached.
+    mutating func admit(at now: Date) -> TimeInterval? {
+        let seconds = max(limit.seconds, 0.001)
+        let current = Int64((now.timeIntervalSince1970 / seconds).rounded(.down))
+        if current != window {
+            window = current
+            used = 0
+        }
+        guard used >= limit.requests else {
+            used += 1
+            return nil
+        }
+        return Double(current + 1) * seconds - now.timeIntervalSince1970
+    }
+}
+
+/// The faults a LocalCloud process injects, in order: scripted ones, rate limits, then random
+/// ones.
 struct FaultPlan {
     var scripted: [ScriptedFault] = []
+    var rateLimits: [String: RateWindow] = [:]
     var random: RandomFaults?
 
-    mutating func fault(for kind: CloudRequestKind, account: String?) -> CloudError? {
+    mutating func fault(for kind: CloudRequestKind, account: String?, at now: Date) -> CloudError? {
         if let index = scripted.firstIndex(where: { ($0.kind == nil || $0.kind == kind) && ($0.account == nil || $0.account == account) }) {
             let error = scripted[index].error
             scripted[index].remaining -= 1
             if scripted[index].remaining <= 0 { scripted.remove(at: index) }
             return error
+        }
+        if let account, let wait = rateLimits[account]?.admit(at: now) {
+            return CloudError(.requestRateLimited, "\(account) made more than \(rateLimits[account]!.limit.requests) requests in \(rateLimits[account]!.limit.seconds) s", retryAfter: wait)
         }
         return random?.strike(kind)
     }

@@ -110,10 +110,9 @@ private struct ZoneWriter {
     /// Each failing item's error.
     func check() throws -> [RecordID: CloudError] {
         var errors: [RecordID: CloudError] = [:]
-        var deleteSelfCounts: [String: Int] = [:]
-        var schemaAdditions: [String: SchemaField] = [:]
+        var tally = Tally()
         for record in request.recordsToSave {
-            if let error = try check(save: record, deleteSelfCounts: &deleteSelfCounts, schemaAdditions: &schemaAdditions) { errors[record.id] = error }
+            if let error = try check(save: record, tally: &tally) { errors[record.id] = error }
         }
         for share in request.sharesToSave {
             if let error = try check(share: share) { errors[share.id] = error }
@@ -121,15 +120,39 @@ private struct ZoneWriter {
         for id in request.recordIDsToDelete {
             if let error = try check(delete: id) { errors[id] = error }
         }
+        if let quotaError = try checkQuota(growth: tally.growth.filter { errors[$0.key] == nil }) {
+            for (id, grows) in tally.growth where grows > 0 && errors[id] == nil { errors[id] = quotaError }
+        }
         return errors
     }
 
-    private func check(save record: SyncRecord, deleteSelfCounts: inout [String: Int], schemaAdditions: inout [String: SchemaField]) throws -> CloudError? {
+    /// What the saves checked so far add up to: what earlier records of the request claim.
+    private struct Tally {
+        var deleteSelfCounts: [String: Int] = [:]
+        var schemaAdditions: [String: SchemaField] = [:]
+        /// Bytes each save adds to its database's storage (negative when it shrinks).
+        var growth: [RecordID: Int] = [:]
+    }
+
+    /// Apple, `CKError.quotaExceeded`: "An error that occurs when saving a record exceeds the
+    /// user's storage quota": in the public database the app's container's, in the private
+    /// database the user's, in the shared database the zone owner's. Saves that grow the storage
+    /// fail; saves that shrink it and deletions go through.
+    private func checkQuota(growth: [RecordID: Int]) throws -> CloudError? {
+        let added = growth.values.reduce(0, +)
+        guard added > 0, let quota = try server.quota(of: zone.owner) else { return nil }
+        let used = try server.storageUsed(by: zone.owner)
+        guard used + added > quota else { return nil }
+        let holder = zone.owner == LocalCloudStore.publicOwner ? "the public database" : "\(zone.owner)'s iCloud storage"
+        return CloudError(.quotaExceeded, "\(holder) is full: \(used) of \(quota) bytes used, the request adds \(added)")
+    }
+
+    private func check(save record: SyncRecord, tally: inout Tally) throws -> CloudError? {
         let name = record.id.recordName
         for key in record.fields.names + record.encryptedFields.names + record.clearedKeys.sorted() where RecordFieldNames.cloudKitSystemFields.contains(key) || CloudKitNaming.problem(with: key) != nil {
             return CloudError(.invalidArguments, "'\(key)' cannot be a field name")
         }
-        if let problem = try server.schemaProblem(in: record, scope: scope, adding: &schemaAdditions) { return problem }
+        if let problem = try server.schemaProblem(in: record, scope: scope, adding: &tally.schemaAdditions) { return problem }
         let existing = try server.record(named: name, in: zone)
         let live = existing.flatMap { $0.deleted ? nil : $0 }
         // The limits count the record as it will be: the server's keys the save leaves alone too.
@@ -176,11 +199,13 @@ private struct ZoneWriter {
             let stored = try database.query(
                 "SELECT COUNT(*) FROM references_to WHERE owner = ? AND zone = ? AND target = ? AND source != ?",
                 [.text(zone.owner), .text(zone.name), .text(target), .text(name)]).first?.integer(0) ?? 0
-            deleteSelfCounts[target, default: Int(stored)] += 1
-            if deleteSelfCounts[target]! > CloudKitLimits.maxDeleteSelfReferencesPerTarget {
+            tally.deleteSelfCounts[target, default: Int(stored)] += 1
+            if tally.deleteSelfCounts[target]! > CloudKitLimits.maxDeleteSelfReferencesPerTarget {
                 return CloudError(.limitExceeded, "more than \(CloudKitLimits.maxDeleteSelfReferencesPerTarget) deleteSelf references would point at \(target)")
             }
         }
+        let before = live.map { RecordSize.of($0.fields) + RecordSize.of($0.encrypted) } ?? 0
+        tally.growth[record.id] = RecordSize.of(whole.fields) + RecordSize.of(whole.encryptedFields) - before
         return nil
     }
 

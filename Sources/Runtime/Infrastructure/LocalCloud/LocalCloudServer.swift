@@ -70,6 +70,27 @@ final class LocalCloudServer {
         return rows.first.flatMap { AccountStatus(rawValue: $0.text(0)) } ?? .noAccount
     }
 
+    // MARK: - Storage
+
+    /// The storage an owner (a user record name, or the public database's owner) may fill; nil
+    /// when unlimited.
+    func quota(of owner: String) throws -> Int? {
+        try database.query("SELECT bytes FROM quotas WHERE owner = ?", [.text(owner)]).first.map { Int($0.integer(0)) }
+    }
+
+    func setQuota(_ bytes: Int?, of owner: String) throws {
+        if let bytes {
+            try database.query("INSERT INTO quotas (owner, bytes) VALUES (?, ?) ON CONFLICT(owner) DO UPDATE SET bytes = excluded.bytes", [.text(owner), .integer(Int64(bytes))])
+        } else {
+            try database.query("DELETE FROM quotas WHERE owner = ?", [.text(owner)])
+        }
+    }
+
+    /// The bytes an owner's live records take, as `RecordSize` measures them.
+    func storageUsed(by owner: String) throws -> Int {
+        Int(try database.query("SELECT COALESCE(SUM(size), 0) FROM records WHERE owner = ? AND deleted = 0", [.text(owner)]).first?.integer(0) ?? 0)
+    }
+
     // MARK: - Zones
 
     /// The zone `zone` names in `scope` for `caller`, and what the caller may do there. Throws the

@@ -101,6 +101,9 @@ final class LocalCloudStore {
             record_type TEXT NOT NULL, field TEXT NOT NULL,
             value_type TEXT NOT NULL, encrypted INTEGER NOT NULL,
             PRIMARY KEY (record_type, field));
+        CREATE TABLE IF NOT EXISTS quotas (   -- storage per owner (a user, or the public database)
+            owner TEXT PRIMARY KEY, bytes INTEGER NOT NULL);
+        CREATE INDEX IF NOT EXISTS records_by_owner ON records (owner, deleted);
         CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
         """
 

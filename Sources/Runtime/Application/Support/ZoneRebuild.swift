@@ -1,0 +1,22 @@
+import Foundation
+
+/// A private zone the cloud no longer has (another client deleted it, the user reset their
+/// encrypted data, a save found it missing, or the user wants back what they deleted in
+/// Settings): what the server knew of it is void, and every local record of it goes up again.
+///
+/// The upload is queued as ordinary changes, in the transaction that learns of the loss: a push
+/// that fails or is cut off halfway leaves the rest queued for the next one, a sign-out parks
+/// them with the account's other unpushed changes, and nothing depends on a pass running to its
+/// end. (Kept only in memory, a pass that failed after the loss was learned forgot the zone, and
+/// records nobody edited again never went back up.)
+enum ZoneRebuild {
+    static func queueEverything(of zone: ZoneID, registry: ModelRegistry, in store: any SyncStoreTransaction) throws {
+        try store.setState(SyncStateKeys.zoneToken(zone, .private), nil)
+        for id in try store.serverRecordIDs(inZone: zone) { try store.removeServerRecord(id) }
+        for type in registry.zonedTypes {
+            for name in try store.recordNames(type: type, ownerName: zone.ownerName) {
+                try store.requeue(recordType: type.recordType, recordName: name, ownerName: zone.ownerName)
+            }
+        }
+    }
+}
