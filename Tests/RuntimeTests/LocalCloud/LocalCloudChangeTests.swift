@@ -233,6 +233,34 @@ struct LocalCloudChangeTests {
         _ = (phoneStream, strangerStream)
     }
 
+    /// Apple's SDK header, CKSubscription.h: "CKDatabaseSubscription is only supported in the
+    /// Private and Shared databases"; "CKQuerySubscriptions are not supported in a
+    /// sharedCloudDatabase". A query subscription in the private database fires for its type,
+    /// whoever writes the record into the user's zones.
+    @Test(arguments: CloudMode.allCases)
+    func eachSubscriptionLivesInTheDatabasesThatTakeIt(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        let laptop = try harness.device("laptop", "alice")
+        #expect(await cloudError { try await phone.saveSubscription(.database(id: "public", scope: .public)) }?.code == .badDatabase)
+        #expect(await cloudError { try await phone.saveSubscription(.query(id: "shared", recordType: "Task", scope: .shared)) }?.code == .badDatabase)
+        try await phone.saveSubscription(.query(id: "tasks", recordType: "Task", scope: .private))
+        let stream = laptop.notifications()
+        var notifications = stream.makeAsyncIterator()
+        try await phone.save([record("other", type: "Other")])
+        try await phone.save([record("t", type: "Task", in: ZoneID(zoneName: SyncConstants.publicZoneName))])
+        #expect(await notifications.next() == CloudNotification(subscriptionID: "tasks", scope: .private))
+        #expect(try harness.cloud.counters()["notifications.laptop"] == 1)
+        // Bob, sharing the zone, writes a task into it: Alice's subscription fires.
+        let root = try await phone.save([record("list", type: "List")])[0]
+        let share = ShareRecord(id: RecordID(recordName: "share-list", zoneID: myZone), rootRecordName: "list", participants: [ShareParticipant(userRecordName: "_bob", permission: .readWrite)])
+        let saved = try await phone.modify(ModifyRequest(recordsToSave: [root], sharesToSave: [share]), in: .private).savedShares[share.id]!.get()
+        let bob = try harness.device("bob-phone", "bob")
+        try await bob.acceptShare(harness.cloud.shareMetadata(for: saved, ownerAccount: "alice"))
+        try await bob.save([record("bobs-task", type: "Task", in: ZoneID(zoneName: myZone.zoneName, ownerName: "_alice"), parent: "list")], in: .shared)
+        #expect(await notifications.next() == CloudNotification(subscriptionID: "tasks", scope: .private))
+    }
+
     /// Apple, `CKRecordZone.defaultRecordZone()`: the default zone "does not have any special
     /// capabilities ... you cannot use a CKFetchRecordChangesOperation object on records in the
     /// default zone". Its changes are not fetched, not listed among the database's changed zones,

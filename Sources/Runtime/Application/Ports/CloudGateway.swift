@@ -220,16 +220,17 @@ public struct QueryPage: Sendable, Hashable {
     }
 }
 
-/// What a device subscribes to.
+/// What a user subscribes to, for every device of theirs.
 public enum CloudSubscription: Sendable, Hashable {
-    /// Any change in the user's private or shared database.
+    /// Any change in the user's private or shared database (CloudKit has none for the public one).
     case database(id: String, scope: DatabaseScope)
-    /// Any change to public records of one type.
-    case query(id: String, recordType: String)
+    /// Any change to records of one type, in the public database or the user's private one
+    /// (CloudKit has none for the shared one).
+    case query(id: String, recordType: String, scope: DatabaseScope = .public)
 
     public var id: String {
         switch self {
-        case .database(let id, _), .query(let id, _): id
+        case .database(let id, _), .query(let id, _, _): id
         }
     }
 }

@@ -6,14 +6,19 @@ extension LocalCloudServer {
     /// subscription registers a change ... it sends push notifications to the user's devices").
     func saveSubscription(_ subscription: CloudSubscription, caller: Caller) throws {
         let user = try signedIn(caller)
+        // Apple's SDK header (CKSubscription.h): "CKDatabaseSubscription is only supported in the
+        // Private and Shared databases"; "CKQuerySubscriptions are not supported in a
+        // sharedCloudDatabase". The header names no code: `badDatabase` is CloudKit's for an
+        // operation sent to a database that does not serve it.
         switch subscription {
         case .database(let id, let scope):
-            guard scope != .public else { throw CloudError(.invalidArguments, "the public database takes query subscriptions only") }
+            guard scope != .public else { throw CloudError(.badDatabase, "the public database takes query subscriptions only") }
             try database.query("INSERT OR REPLACE INTO user_subscriptions (user, scope, id, record_type) VALUES (?, ?, ?, NULL)",
                 [.text(user), .text(scope.rawValue), .text(id)])
-        case .query(let id, let recordType):
-            try database.query("INSERT OR REPLACE INTO user_subscriptions (user, scope, id, record_type) VALUES (?, 'public', ?, ?)",
-                [.text(user), .text(id), .text(recordType)])
+        case .query(let id, let recordType, let scope):
+            guard scope != .shared else { throw CloudError(.badDatabase, "the shared database takes database subscriptions only") }
+            try database.query("INSERT OR REPLACE INTO user_subscriptions (user, scope, id, record_type) VALUES (?, ?, ?, ?)",
+                [.text(user), .text(scope.rawValue), .text(id), .text(recordType)])
         }
     }
 
@@ -55,8 +60,13 @@ extension LocalCloudServer {
             }
             return
         }
-        // Database subscriptions follow change tracking, which the private default zone has not.
-        for zone in changedZones where zone.isCustom {
+        for zone in changedZones {
+            // The owner's query subscriptions watch their private database, whoever writes in it.
+            for recordType in recordTypes.sorted() {
+                try queue(subscriptionsOf: zone.owner, in: .private, recordType: recordType)
+            }
+            // Database subscriptions follow change tracking, which the private default zone has not.
+            guard zone.isCustom else { continue }
             try queue(subscriptionsOf: zone.owner, in: .private)
             for participant in try database.query("SELECT DISTINCT user FROM memberships WHERE owner = ? AND zone = ?", [.text(zone.owner), .text(zone.name)]) {
                 try queue(subscriptionsOf: participant.text(0), in: .shared)
