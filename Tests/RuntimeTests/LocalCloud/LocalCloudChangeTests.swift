@@ -259,6 +259,12 @@ struct LocalCloudChangeTests {
         try await bob.acceptShare(harness.cloud.shareMetadata(for: saved, ownerAccount: "alice"))
         try await bob.save([record("bobs-task", type: "Task", in: ZoneID(zoneName: myZone.zoneName, ownerName: "_alice"), parent: "list")], in: .shared)
         #expect(await notifications.next() == CloudNotification(subscriptionID: "tasks", scope: .private))
+        // A deletion fires it too: LocalCloud's query subscriptions fire on creation, update and
+        // deletion (CloudKit's `CKQuerySubscription.Options`, all three).
+        let before = try harness.cloud.counters()["notifications.laptop"] ?? 0
+        _ = try await phone.delete([RecordID(recordName: "bobs-task", zoneID: myZone)])
+        #expect(await notifications.next() == CloudNotification(subscriptionID: "tasks", scope: .private))
+        #expect(try harness.cloud.counters()["notifications.laptop"] == before + 1)
     }
 
     /// Apple, `CKRecordZone.defaultRecordZone()`: the default zone "does not have any special

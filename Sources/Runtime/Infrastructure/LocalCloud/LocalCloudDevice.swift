@@ -41,8 +41,7 @@ public struct LocalCloudDevice: CloudGateway {
 
     public func modify(_ request: ModifyRequest, in scope: DatabaseScope) async throws(CloudError) -> ModifyResult {
         try cloud.perform(.modify, device: name) { server, caller in
-            let (result, zones) = try server.modify(request, scope: scope, caller: caller)
-            let types = Set(request.recordsToSave.map(\.recordType))
+            let (result, zones, types) = try server.modify(request, scope: scope, caller: caller)
             try server.notify(changedZones: zones, recordTypes: types, scope: scope, origin: caller)
             return result
         }

@@ -2,12 +2,14 @@ import Foundation
 
 extension LocalCloudServer {
     /// Saves and deletes records and shares: every rule of a CloudKit modify request. Returns each
-    /// item's outcome and the zones that changed. Throws only for the request as a whole.
-    func modify(_ request: ModifyRequest, scope: DatabaseScope, caller: Caller) throws -> (ModifyResult, [StoredZone]) {
+    /// item's outcome, the zones that changed and the types of the records saved or deleted (what
+    /// subscriptions fire on). Throws only for the request as a whole.
+    func modify(_ request: ModifyRequest, scope: DatabaseScope, caller: Caller) throws -> (ModifyResult, [StoredZone], Set<String>) {
         let user = try signedIn(caller)
         try checkRequestLimits(request)
         var result = ModifyResult()
         var changedZones: [StoredZone] = []
+        var changedTypes: Set<String> = []
         for zoneID in zonesInOrder(request) {
             var part = ModifyRequest(savePolicy: request.savePolicy, isAtomic: request.isAtomic)
             part.recordsToSave = request.recordsToSave.filter { $0.id.zoneID == zoneID }
@@ -32,11 +34,11 @@ extension LocalCloudServer {
                 continue
             }
             for (id, error) in errors { record(id, error, in: part, into: &result) }
-            if try writer.apply(skipping: Set(errors.keys), into: &result) {
+            if try writer.apply(skipping: Set(errors.keys), into: &result, types: &changedTypes) {
                 changedZones.append(zone)
             }
         }
-        return (result, changedZones)
+        return (result, changedZones, changedTypes)
     }
 
     // MARK: - Whole-request rules
@@ -335,12 +337,14 @@ private struct ZoneWriter {
 
     // MARK: - Writes
 
-    /// Writes every item not in `failed`; true when anything changed.
-    func apply(skipping failed: Set<RecordID>, into result: inout ModifyResult) throws -> Bool {
+    /// Writes every item not in `failed`, adding the types of the records saved or deleted to
+    /// `types`; true when anything changed.
+    func apply(skipping failed: Set<RecordID>, into result: inout ModifyResult, types: inout Set<String>) throws -> Bool {
         var lastSeq: Int64?
         for record in request.recordsToSave where !failed.contains(record.id) {
             let saved = try save(record)
             result.savedRecords[record.id] = .success(saved)
+            types.insert(record.recordType)
             lastSeq = Int64(saved.changeTag ?? "")
         }
         for share in request.sharesToSave where !failed.contains(share.id) {
@@ -349,7 +353,7 @@ private struct ZoneWriter {
             lastSeq = Int64(saved.changeTag ?? "")
         }
         for id in request.recordIDsToDelete where !failed.contains(id) {
-            if let seq = try delete(id.recordName) { lastSeq = seq }
+            if let seq = try delete(id.recordName, types: &types) { lastSeq = seq }
             result.deletedRecords[id] = .success(())
         }
         guard let lastSeq else { return false }
@@ -488,7 +492,7 @@ private struct ZoneWriter {
 
     /// Deletes a record (with its deleteSelf dependants), or ends a share: stopping it when the
     /// owner deletes it, leaving it when a participant does. Returns the change's sequence number.
-    private func delete(_ name: String) throws -> Int64? {
+    private func delete(_ name: String, types: inout Set<String>) throws -> Int64? {
         if let share = try server.share(named: name, in: zone) {
             let seq = try server.store.nextSequence()
             if scope == .shared {
@@ -507,6 +511,7 @@ private struct ZoneWriter {
         var lastSeq: Int64?
         while let next = pending.popLast() {
             guard let existing = try server.record(named: next, in: zone), !existing.deleted else { continue }
+            types.insert(existing.type)
             let seq = try server.store.nextSequence()
             try database.query(
                 "UPDATE records SET deleted = 1, fields = ?, encrypted = ?, seq = ?, modified = ?, modifier = ?, size = 0 WHERE owner = ? AND zone = ? AND name = ?",
