@@ -5,6 +5,9 @@ import SyncRuntime
 /// "Fetching changes" of docs/LocalCloud.md, each against both storage modes.
 @Suite("LocalCloud: change feeds, queries, assets and subscriptions")
 struct LocalCloudChangeTests {
+    /// Apple, `CKFetchRecordZoneChangesOperation`: the configuration's server change token "is an
+    /// opaque pointer to a specific change in the zone's history. CloudKit returns only the changes that
+    /// occur after that point"; pages follow one another with `moreComing`.
     @Test(arguments: CloudMode.allCases)
     func zoneChangesArriveInChangeOrderAcrossPages(_ mode: CloudMode) async throws {  // trap: T4.3
         let harness = try CloudHarness(mode)
@@ -26,6 +29,9 @@ struct LocalCloudChangeTests {
         #expect(next.deleted == [DeletedRecord(id: all.records[4].id, recordType: "Item")])
     }
 
+    /// Apple, `CKFetchDatabaseChangesOperation`: "Use this operation to fetch all record zone changes
+    /// in a database. This includes new record zones, changed zones — including deleted or purged zones
+    /// — and zones that contain record changes."
     @Test(arguments: CloudMode.allCases)
     func databaseChangesPageThroughZones(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode) { $0.databaseChangesPageSize = 2 }
@@ -48,6 +54,8 @@ struct LocalCloudChangeTests {
         #expect(try await phone.fetchDatabaseChanges(in: .private, since: token).changedZones == [ZoneID(zoneName: "Z2")])
     }
 
+    /// Apple, `CKError.Code.changeTokenExpired`: "An error that occurs when the change token
+    /// expires"; the SDK header: "the client must re-sync from scratch".
     @Test(arguments: CloudMode.allCases)
     func anExpiredTokenIsChangeTokenExpired(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
@@ -70,6 +78,8 @@ struct LocalCloudChangeTests {
         #expect(await cloudError { _ = try await phone.fetchZoneChanges(in: SyncConstants.publicZone, scope: .public, since: nil, resultsLimit: nil) }?.code == .badDatabase)
     }
 
+    /// Apple, `CKQueryOperation`: a query returns at most `resultsLimit` records and a cursor
+    /// (`CKQueryOperation.Cursor`) to fetch the next batch from where the last ended.
     @Test(arguments: CloudMode.allCases)
     func queriesFilterSortAndPageWithCursors(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
@@ -92,6 +102,8 @@ struct LocalCloudChangeTests {
         #expect(odd.records.map(\.id.recordName) == ["p5", "p3", "p1"])
     }
 
+    /// Apple, `CKFetchRecordsOperation.desiredKeys` and `CKQueryOperation.desiredKeys`: only the
+    /// fields named are fetched, so an asset whose key is left out is not downloaded.
     @Test(arguments: CloudMode.allCases)
     func assetsTravelOnlyWhenTheirKeyIsDesired(_ mode: CloudMode) async throws {  // trap: T12.4
         let harness = try CloudHarness(mode)
@@ -120,6 +132,8 @@ struct LocalCloudChangeTests {
         #expect(try harness.cloud.counters()["assetBytes.downloaded"] == 5_000)
     }
 
+    /// Apple, `CKModifyRecordsOperation.RecordSavePolicy.allKeys`: "saving that same record modifies
+    /// only those keys that you include": an asset left out of a save stays on the server.
     @Test(arguments: CloudMode.allCases)
     func aSaveWithoutTheAssetContentsKeepsThem(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)

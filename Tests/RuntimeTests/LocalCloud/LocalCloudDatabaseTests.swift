@@ -5,6 +5,9 @@ import SyncRuntime
 /// "Containers, accounts, databases, zones" of docs/LocalCloud.md, each against both storage modes.
 @Suite("LocalCloud: accounts, databases and zones")
 struct LocalCloudDatabaseTests {
+    /// Apple, `CKAccountStatus` ("The device doesn't have an iCloud account", "The user's iCloud
+    /// account is temporarily unavailable") and `CKError.Code.notAuthenticated` ("An error that occurs
+    /// when the user is unauthenticated").
     @Test(arguments: CloudMode.allCases)
     func accountStatusAndSigningOut(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
@@ -21,6 +24,9 @@ struct LocalCloudDatabaseTests {
         #expect(await cloudError { _ = try await phone.fetchDatabaseChanges(in: .private, since: nil) }?.code == .notAuthenticated)
     }
 
+    /// Apple, `CKDatabase`: "The public database is always available, even when the device doesn't
+    /// have an active iCloud account. In this scenario, your app can fetch specific records and perform
+    /// searches, but it can't create or modify records."
     @Test(arguments: CloudMode.allCases)
     func publicRecordsCanBeReadWithoutAnAccount(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
@@ -32,6 +38,9 @@ struct LocalCloudDatabaseTests {
         #expect(await cloudError { try await reader.save([record("q", type: "Post", in: SyncConstants.publicZone)], in: .public) }?.code == .notAuthenticated)
     }
 
+    /// Apple, `CKRecordZone.defaultRecordZone()`: "The returned object can be used to specify the
+    /// default zone for either the public or private database ... The owner of the zone is set to
+    /// CKOwnerDefaultName": the zone ID alone does not say which database it is in.
     @Test(arguments: CloudMode.allCases)
     func onlyTheZoneNameTellsPublicFromPrivate(_ mode: CloudMode) async throws {  // trap: T7.1
         let harness = try CloudHarness(mode)
@@ -45,6 +54,9 @@ struct LocalCloudDatabaseTests {
         #expect(snapshot.publicRecords["same"]?.recordType == "Post")
     }
 
+    /// Apple, `CKRecordZone`: "The public and private databases each have a single default zone. In
+    /// the private database, you can use CKRecordZone objects to create additional custom zones"; "You
+    /// cannot create custom zones in a public database."
     @Test(arguments: CloudMode.allCases)
     func thePublicDatabaseHasOneZone(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
@@ -54,6 +66,8 @@ struct LocalCloudDatabaseTests {
         #expect(error?.itemErrors.values.first?.code == .invalidArguments)
     }
 
+    /// Apple, `CKError.Code.zoneNotFound`: "An error that occurs when the specified record zone
+    /// doesn't exist."
     @Test(arguments: CloudMode.allCases)
     func writingIntoAMissingZoneIsZoneNotFound(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
@@ -64,6 +78,8 @@ struct LocalCloudDatabaseTests {
         #expect(await cloudError { _ = try await phone.fetchZoneChanges(in: myZone, scope: .private, since: nil, resultsLimit: nil) }?.code == .zoneNotFound)
     }
 
+    /// Apple, `CKModifyRecordZonesOperation`: "You can also use the operation to delete record zones
+    /// and their records"; `CKFetchDatabaseChangesOperation` reports "deleted or purged zones".
     @Test(arguments: CloudMode.allCases)
     func deletingAZoneDeletesItsRecordsAndIsReported(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
@@ -81,6 +97,8 @@ struct LocalCloudDatabaseTests {
         #expect(try await phone.allZoneChanges(myZone).records.isEmpty)
     }
 
+    /// Apple, `CKError.Code.userDeletedZone`: "An error that occurs when the user deletes a record
+    /// zone using the Settings app"; the database's changes give the reason `purged`.
     @Test(arguments: CloudMode.allCases)
     func aZoneThePurgedFromSettingsReportsUserDeletedZone(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
@@ -114,11 +132,13 @@ struct LocalCloudDatabaseTests {
         #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.state == "live")
     }
 
+    /// Apple, `CKError.badDatabase`: "Make sure you aren't submitting a share operation to the
+    /// public database, or a record zone create operation to the shared database."
     @Test(arguments: CloudMode.allCases)
     func noZonesAreCreatedInOtherUsersDatabases(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
         let phone = try harness.device("phone", "bob")
-        #expect(await cloudError { try await phone.saveZones([ZoneID(zoneName: "Zone", ownerName: "_alice")]) }?.code == .permissionFailure)
+        #expect(await cloudError { try await phone.saveZones([ZoneID(zoneName: "Zone", ownerName: "_alice")]) }?.code == .badDatabase)
         // A zone nobody shared with bob is not in his shared database.
         #expect(await cloudError { _ = try await phone.fetchZoneChanges(in: ZoneID(zoneName: "Zone", ownerName: "_alice"), scope: .shared, since: nil, resultsLimit: nil) }?.code == .zoneNotFound)
     }

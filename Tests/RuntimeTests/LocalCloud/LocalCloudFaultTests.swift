@@ -80,7 +80,8 @@ struct LocalCloudFaultTests {
 
     /// Apple, `CKError.quotaExceeded`: "An error that occurs when saving a record exceeds the
     /// user's storage quota": in the private database the user's, in the shared database the zone
-    /// owner's, in the public database the app's container's.
+    /// owner's, in the public database the app's container's (`CKContainer.publicCloudDatabase`:
+    /// "Data in the public database counts toward your app's iCloud storage quota").
     @Test(arguments: CloudMode.allCases)
     func aFullQuotaRefusesSavesThatGrowItsDatabase(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
@@ -108,7 +109,9 @@ struct LocalCloudFaultTests {
         try await alice.save([record("c")])
     }
 
-    /// A participant's saves fill the zone owner's storage.
+    /// A participant's saves fill the zone owner's storage (Apple, `CKDatabase.Scope.shared`:
+    /// records in a shared database "are counted towards the originating owner's iCloud account
+    /// storage quota").
     @Test(arguments: CloudMode.allCases)
     func aParticipantsSavesCountAgainstTheOwnersQuota(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)

@@ -5,6 +5,9 @@ import SyncRuntime
 /// "Records and fields" and "Requests" of docs/LocalCloud.md, each against both storage modes.
 @Suite("LocalCloud: records, conflicts and request limits")
 struct LocalCloudRecordTests {
+    /// Apple's SDK header, CKRecordID.h: "Record names must be 255 characters or less. Most UTF-8
+    /// characters are valid." Apple does not say which are not, nor what a leading underscore does:
+    /// LocalCloud takes ASCII and refuses the underscore, the stricter reading (docs/LocalCloud.md).
     @Test(arguments: CloudMode.allCases)
     func recordNamesFollowCloudKitsRules(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
@@ -16,6 +19,9 @@ struct LocalCloudRecordTests {
         try await phone.save([record(String(repeating: "x", count: 255))])
     }
 
+    /// Apple, `CKRecord`: the system fields (`recordID`, `modificationDate`, `parent`, ...) are
+    /// properties of every record, not keys an app sets; LocalCloud refuses them, and names that are
+    /// not valid CloudKit field names, as keys (`CloudKitNaming`).
     @Test(arguments: CloudMode.allCases)
     func systemFieldNamesAreRefused(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
@@ -27,6 +33,9 @@ struct LocalCloudRecordTests {
         }
     }
 
+    /// Apple, CloudKit Web Services Reference, "Data Size Limits": "Maximum record size (not
+    /// including Asset fields): 1 MB". How bytes are counted is not published: `RecordSize` is
+    /// LocalCloud's measure.
     @Test(arguments: CloudMode.allCases)
     func aRecordLargerThanOneMegabyteIsRefused(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
@@ -37,6 +46,9 @@ struct LocalCloudRecordTests {
         #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records.isEmpty == true)
     }
 
+    /// Apple, `CKRecord.recordChangeTag`: "Every time CloudKit saves a record, the server updates the
+    /// record's change token to a new value. ... If the two tokens don't match, the server checks your
+    /// app's save policy"; `ifServerRecordUnchanged` then fails with `serverRecordChanged`.
     @Test(arguments: CloudMode.allCases)
     func everySaveGetsANewChangeTagAndAStaleTagConflicts(_ mode: CloudMode) async throws {  // trap: T20.1
         let harness = try CloudHarness(mode)
@@ -121,6 +133,8 @@ struct LocalCloudRecordTests {
         #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records["r"]?.fields == ["a": .int64(10), "b": .int64(2)])
     }
 
+    /// Apple, `CKError.Code.unknownItem`: "An error that occurs when the specified record doesn't
+    /// exist."
     @Test(arguments: CloudMode.allCases)
     func savingARecordTheServerDeletedIsUnknownItem(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
@@ -131,6 +145,8 @@ struct LocalCloudRecordTests {
         #expect(result.error(saved.id)?.code == .unknownItem)
     }
 
+    /// Apple, `CKRecord.encryptedValues`: "Use the object this property returns to read and write
+    /// encrypted key-value pairs that you store on the record."
     @Test(arguments: CloudMode.allCases)
     func encryptedValuesRoundTrip(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
@@ -232,6 +248,8 @@ struct LocalCloudRecordTests {
         #expect(nestedResult.error(nested.id)?.code == .invalidArguments)
     }
 
+    /// Apple, `CKRecord.parent`: "The parent record must exist on the server when you save the child,
+    /// or you must include the record in the same operation."
     @Test(arguments: CloudMode.allCases)
     func aParentMustExistOrComeInTheSameRequest(_ mode: CloudMode) async throws {  // trap: T3.2
         let harness = try CloudHarness(mode)
@@ -275,6 +293,9 @@ struct LocalCloudRecordTests {
         try await phone.save([renamed])
     }
 
+    /// Apple, `CKRecord.Reference`: "Deleting the target (owner) record deletes all its source
+    /// records"; "Data Size Limits": at most 750 "source references to a single target where the action
+    /// is delete self".
     @Test(arguments: CloudMode.allCases)
     func deleteSelfReferencesCascadeAndAreLimited(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
@@ -301,6 +322,10 @@ struct LocalCloudRecordTests {
 
     // MARK: - Requests
 
+    /// Apple, `CKError.Code.limitExceeded`: "An error that occurs when a request's size exceeds the
+    /// limit"; the SDK header: "Retry this request as a smaller batch". Apple publishes no item count
+    /// for `CKModifyRecordsOperation` (the Web Services page says 200 operations); LocalCloud takes 400,
+    /// the number of ../shared/spec/cloudkit-semantics.md.
     @Test(arguments: CloudMode.allCases)
     func moreThanFourHundredItemsIsLimitExceeded(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
@@ -312,6 +337,9 @@ struct LocalCloudRecordTests {
         try await phone.save(Array(records.prefix(400)))
     }
 
+    /// Apple, `CKError.Code.limitExceeded`: "An error that occurs when a request's size exceeds the
+    /// limit". Apple publishes no byte limit for a request; LocalCloud takes 2 MB of records, the
+    /// number of ../shared/spec/cloudkit-semantics.md.
     @Test(arguments: CloudMode.allCases)
     func moreThanTwoMegabytesIsLimitExceeded(_ mode: CloudMode) async throws {  // trap: T20.7
         let harness = try CloudHarness(mode)
@@ -324,6 +352,10 @@ struct LocalCloudRecordTests {
         try await phone.save(Array(records.suffix(1)))
     }
 
+    /// Apple, `CKError.Code.invalidArguments`: "An error that occurs when the request contains
+    /// invalid information" (the SDK header: "Bad client request (bad record graph ...)"). Apple does
+    /// not say what one record twice in a request does: LocalCloud refuses the whole request, the
+    /// stricter reading.
     @Test(arguments: CloudMode.allCases)
     func theSameRecordTwiceInOneRequestFailsTheWholeRequest(_ mode: CloudMode) async throws {  // trap: T3.1
         let harness = try CloudHarness(mode)
@@ -335,6 +367,9 @@ struct LocalCloudRecordTests {
         #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records.isEmpty == true)
     }
 
+    /// Apple, `CKRecordZone.Capabilities.atomic`: "if the server is unable to save the changes for one
+    /// record, it doesn't save the changes for any of the records"; `CKError.Code.batchRequestFailed`:
+    /// "An error that occurs when the system rejects the entire batch of changes."
     @Test(arguments: CloudMode.allCases)
     func aCustomZoneCommitsAtomically(_ mode: CloudMode) async throws {  // trap: T20.5
         let harness = try CloudHarness(mode)
@@ -364,6 +399,8 @@ struct LocalCloudRecordTests {
         #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records.keys.sorted() == ["good"])
     }
 
+    /// Apple, `CKRecordZone.defaultRecordZone()`: "You cannot save a group of records to iCloud
+    /// atomically in the default zone."
     @Test(arguments: CloudMode.allCases)
     func theDefaultZonesCommitItemByItem(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
@@ -377,6 +414,8 @@ struct LocalCloudRecordTests {
         #expect(try harness.cloud.snapshot().publicRecords.keys.sorted() == ["good"])
     }
 
+    /// Apple, `CKError.Code.unknownItem`: "An error that occurs when the specified record doesn't
+    /// exist."
     @Test(arguments: CloudMode.allCases)
     func deletingAnUnknownRecordIsUnknownItem(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
@@ -385,6 +424,10 @@ struct LocalCloudRecordTests {
         #expect(result.error(record("nobody").id)?.code == .unknownItem)
     }
 
+    /// Apple, `CKContainer.publicCloudDatabase`: "The contents of the public database are readable
+    /// by all users of the app, and users have write access to the records, and other objects,
+    /// they create"; anyone else's write is `CKError.Code.permissionFailure` ("the user doesn't
+    /// have permission to save or fetch data").
     @Test(arguments: CloudMode.allCases)
     func onlyTheCreatorChangesAPublicRecord(_ mode: CloudMode) async throws {  // trap: T10.7
         let harness = try CloudHarness(mode)

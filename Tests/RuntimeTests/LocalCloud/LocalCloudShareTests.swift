@@ -38,6 +38,8 @@ struct LocalCloudShareTests {
         }
     }
 
+    /// Apple, `CKShare.init(rootRecord:shareID:)`: "When saving a newly created CKShare, you save both
+    /// the share and its rootRecord in the same CKModifyRecordsOperation batch."
     @Test(arguments: CloudMode.allCases)
     func aShareIsSavedInTheSameRequestAsItsRoot(_ mode: CloudMode) async throws {  // trap: T8.1
         let harness = try CloudHarness(mode)
@@ -51,6 +53,8 @@ struct LocalCloudShareTests {
         #expect(try await alice.modify(ModifyRequest(sharesToSave: [zoneWide]), in: .private).partialFailure == nil)
     }
 
+    /// Apple's SDK header, CKShareParticipant.h: "The participant is the share's owner"
+    /// (`CKShareParticipantRoleOwner`); the owner is a participant of the share, known by that role.
     @Test(arguments: CloudMode.allCases)
     func theOwnerIsKnownByRole(_ mode: CloudMode) async throws {  // trap: T8.3
         let household = try await Household(mode)
@@ -58,6 +62,10 @@ struct LocalCloudShareTests {
         #expect(household.share.participants.filter { $0.role == .owner }.count == 1)
     }
 
+    /// Apple, `CKShare`: "CloudKit infers the shared hierarchy using only the parent property, and
+    /// ignores any custom reference fields"; the SDK header: "A share, its root record, and its root
+    /// record's children records will only appear in a participant's ... results after the share has
+    /// been accepted by that participant."
     @Test(arguments: CloudMode.allCases)
     func anAcceptedShareShowsOnlyItsRootsHierarchy(_ mode: CloudMode) async throws {
         let household = try await Household(mode)
@@ -69,6 +77,9 @@ struct LocalCloudShareTests {
         #expect(changes.records.allSatisfy { $0.id.zoneID == household.sharedZone })
     }
 
+    /// Apple, `CKShare.ParticipantPermission.readWrite` ("read-and-write permissions for the
+    /// share"); `CKDatabase.Scope.shared`: records in a shared database "are counted towards the
+    /// originating owner's iCloud account storage quota": they live in the owner's zone.
     @Test(arguments: CloudMode.allCases)
     func aReadWriteParticipantWritesIntoTheOwnersZone(_ mode: CloudMode) async throws {
         let household = try await Household(mode)
@@ -82,6 +93,8 @@ struct LocalCloudShareTests {
         #expect(try await household.bob.modify(ModifyRequest(recordsToSave: [stray]), in: .shared).error(stray.id)?.code == .permissionFailure)
     }
 
+    /// Apple, `CKShare.ParticipantPermission.readOnly`; a write without permission is
+    /// `CKError.Code.permissionFailure` ("the user doesn't have permission to save or fetch data").
     @Test(arguments: CloudMode.allCases)
     func aReadOnlyParticipantCannotWrite(_ mode: CloudMode) async throws {
         let household = try await Household(mode)
@@ -90,6 +103,8 @@ struct LocalCloudShareTests {
         #expect(try await household.carol.modify(ModifyRequest(recordsToSave: [item]), in: .shared).error(item.id)?.code == .permissionFailure)
     }
 
+    /// Apple, `CKShare.publicPermission`: with `none`, only invited participants may join;
+    /// `CKError.Code.permissionFailure` for anyone else.
     @Test(arguments: CloudMode.allCases)
     func anUninvitedUserCannotAccept(_ mode: CloudMode) async throws {
         let household = try await Household(mode)
@@ -97,6 +112,10 @@ struct LocalCloudShareTests {
         #expect(await cloudError { try await mallory.acceptShare(household.metadata) }?.code == .permissionFailure)
     }
 
+    /// Apple, `CKShare` ("The user that initiates sharing, the owner, handles all aspects of the
+    /// collaboration", Shared Records): the root belongs to the owner. Apple does not say what a
+    /// participant's deletion of it does: LocalCloud refuses it (`permissionFailure`), the stricter
+    /// reading; the participant leaves instead.
     @Test(arguments: CloudMode.allCases)
     func aParticipantCannotDeleteTheSharedRoot(_ mode: CloudMode) async throws {  // trap: T8.5
         let household = try await Household(mode)
@@ -109,6 +128,9 @@ struct LocalCloudShareTests {
         #expect(try household.harness.cloud.snapshot().zone("Lists", ofAccount: "alice")?.records["list-1"] != nil)
     }
 
+    /// Apple, `CKShare.Participant`: "The records remain accessible for as long as the
+    /// participant's status is accepted." A participant leaves by deleting the share in their shared
+    /// database; the owner's records stay.
     @Test(arguments: CloudMode.allCases)
     func leavingRemovesTheZoneFromTheParticipantsDatabaseOnly(_ mode: CloudMode) async throws {  // trap: T4.6
         let household = try await Household(mode)
@@ -123,6 +145,9 @@ struct LocalCloudShareTests {
         #expect(share.participants.first { $0.userRecordName == "_bob" }?.acceptanceStatus == .removed)
     }
 
+    /// Apple, `CKRecord.share`: "CloudKit clears this property's value when it deletes the
+    /// corresponding CKShare object on the server": the owner stops sharing by deleting the share, and
+    /// every participant's access ends (`CKShare.Participant`: access lasts while they are accepted).
     @Test(arguments: CloudMode.allCases)
     func stoppingAShareByItsIDEndsEveryonesAccess(_ mode: CloudMode) async throws {  // trap: T8.2
         let household = try await Household(mode)
@@ -135,6 +160,10 @@ struct LocalCloudShareTests {
         #expect(try household.harness.cloud.snapshot().zone("Lists", ofAccount: "alice")?.records.count == 3)
     }
 
+    /// Apple, `CKShare`: a share is created with "the root record, which defines the point in a
+    /// record hierarchy where you want to start sharing". Apple does not say what deleting the root
+    /// does to the share; LocalCloud deletes the share with it, so nothing stays shared of a hierarchy
+    /// that is gone.
     @Test(arguments: CloudMode.allCases)
     func deletingTheRootDeletesItsShare(_ mode: CloudMode) async throws {
         let household = try await Household(mode)
@@ -144,6 +173,8 @@ struct LocalCloudShareTests {
         #expect(await cloudError { _ = try await household.bob.fetchZoneChanges(in: household.sharedZone, scope: .shared, since: nil, resultsLimit: nil) }?.code == .permissionFailure)
     }
 
+    /// Apple, `CKShare`: "You create a share with either the ID of the record zone to share, or the
+    /// root record"; a zone-wide share (`init(recordZoneID:)`) shares every record of the zone.
     @Test(arguments: CloudMode.allCases)
     func aZoneWideShareShowsEveryRecord(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
@@ -157,6 +188,9 @@ struct LocalCloudShareTests {
         #expect(try await bob.allZoneChanges(ZoneID(zoneName: "Lists", ownerName: "_alice"), scope: .shared).records.map(\.id.recordName).sorted() == ["a", "b"])
     }
 
+    /// Apple, `CKShare.removeParticipant(_:)`: "Removes a participant from the share";
+    /// `CKShare.Participant`: "The records remain accessible for as long as the participant's status
+    /// is accepted", so those kept stay accepted and those removed lose access.
     @Test(arguments: CloudMode.allCases)
     func updatingAShareKeepsAcceptedParticipantsAndDropsRemovedOnes(_ mode: CloudMode) async throws {
         let household = try await Household(mode)

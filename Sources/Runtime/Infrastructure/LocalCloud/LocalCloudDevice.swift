@@ -19,8 +19,11 @@ public struct LocalCloudDevice: CloudGateway {
         try cloud.perform(.saveZones, device: name) { server, caller in
             let user = try server.signedIn(caller)
             for zone in zones {
+                // Another user's zone would be created in the shared database. Apple,
+                // `CKError.badDatabase`: "Make sure you aren't submitting ... a record zone create
+                // operation to the shared database."
                 guard zone.ownerName == SyncConstants.currentUserOwnerName || zone.ownerName == user else {
-                    throw CloudError(.permissionFailure, "zones are created in their owner's private database only")
+                    throw CloudError(.badDatabase, "zones are created in their owner's private database only, never in the shared database")
                 }
                 try server.createZoneIfNeeded(StoredZone(owner: user, name: zone.zoneName))
             }
