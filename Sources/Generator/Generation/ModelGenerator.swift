@@ -122,6 +122,11 @@ struct ModelGenerator {
             body.line("\(access)static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [\(model.scopes.scopes.map { ".\($0.rawValue)" }.joined(separator: ", "))]")
             let parentType = model.parent.flatMap { context.modelsByName[$0]?.recordType }.map(SwiftSpelling.stringLiteral) ?? "nil"
             body.line("\(access)static let parentRecordType: Swift.String? = \(parentType)")
+            let children = context.modelsByName.values.filter { $0.parent == model.name }.map(\.name).sorted()
+            if !children.isEmpty {
+                body.documentation("Deleting a `\(name)` deletes the \(children.map { "`\($0)`" }.joined(separator: " and ")) records under it too.")
+            }
+            body.line("\(access)static var childTypes: [any SyncRuntime.SyncModel.Type] { [\(children.map { "\($0).self" }.joined(separator: ", "))] }")
             printFieldDescriptors(into: &body)
             body.line()
             body.documentation("Declared on `\(name)` itself, so each key path is the concrete type's own.")

@@ -38,6 +38,7 @@ extension BenchNote: SyncRuntime.SyncModel {
     static let recordType: Swift.String = "BenchNote"
     static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private]
     static let parentRecordType: Swift.String? = nil
+    static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
     static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
         SyncRuntime.FieldDescriptor(name: "title", type: .string),
         SyncRuntime.FieldDescriptor(name: "body", type: .string),

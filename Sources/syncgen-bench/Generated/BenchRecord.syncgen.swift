@@ -86,6 +86,7 @@ extension BenchRecord: SyncRuntime.SyncModel {
     static let recordType: Swift.String = "BenchRecord"
     static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private]
     static let parentRecordType: Swift.String? = nil
+    static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
     static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
         SyncRuntime.FieldDescriptor(name: "title", type: .string),
         SyncRuntime.FieldDescriptor(name: "subtitle", type: .string),

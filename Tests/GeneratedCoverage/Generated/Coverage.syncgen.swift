@@ -120,6 +120,7 @@ extension Data: SyncRuntime.SyncModel {
     public static let recordType: Swift.String = "Data"
     public static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private]
     public static let parentRecordType: Swift.String? = nil
+    public static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
     public static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
         SyncRuntime.FieldDescriptor(name: "text", type: .string),
         SyncRuntime.FieldDescriptor(name: "count", type: .int64),
@@ -342,6 +343,7 @@ extension Task: SyncRuntime.SyncModel {
     public static let recordType: Swift.String = "TaskRecord"
     public static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private]
     public static let parentRecordType: Swift.String? = nil
+    public static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
     public static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
         SyncRuntime.FieldDescriptor(name: "title", type: .string),
         SyncRuntime.FieldDescriptor(name: "data", type: .reference(recordType: "Data", action: .deleteSelf)),
@@ -443,6 +445,7 @@ extension Date: SyncRuntime.SyncModel {
     public static let recordType: Swift.String = "Date"
     public static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private, .shared]
     public static let parentRecordType: Swift.String? = nil
+    public static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
     public static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
         SyncRuntime.FieldDescriptor(name: "name", type: .string),
     ]
@@ -518,6 +521,7 @@ extension Author: SyncRuntime.SyncModel {
     public static let recordType: Swift.String = "Author"
     public static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private]
     public static let parentRecordType: Swift.String? = nil
+    public static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
     public static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
         SyncRuntime.FieldDescriptor(name: "name", type: .string),
         SyncRuntime.FieldDescriptor(name: "email", type: .string),
@@ -603,6 +607,7 @@ extension PublicAuthor: SyncRuntime.SyncModel {
     public static let recordType: Swift.String = "PublicAuthor"
     public static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.public]
     public static let parentRecordType: Swift.String? = nil
+    public static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
     public static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
         SyncRuntime.FieldDescriptor(name: "name", type: .string),
     ]
@@ -704,6 +709,7 @@ extension Article: SyncRuntime.SyncModel {
     public static let recordType: Swift.String = "Article"
     public static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private]
     public static let parentRecordType: Swift.String? = nil
+    public static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
     public static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
         SyncRuntime.FieldDescriptor(name: "headline", type: .string),
         SyncRuntime.FieldDescriptor(name: "subtitle", type: .string, isOptional: true),
@@ -845,6 +851,7 @@ extension PublicArticle: SyncRuntime.SyncModel {
     public static let recordType: Swift.String = "PublicArticle"
     public static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.public]
     public static let parentRecordType: Swift.String? = nil
+    public static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
     public static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
         SyncRuntime.FieldDescriptor(name: "headline", type: .string),
         SyncRuntime.FieldDescriptor(name: "subtitle", type: .string, isOptional: true),
@@ -970,6 +977,7 @@ extension Empty: SyncRuntime.SyncModel {
     public static let recordType: Swift.String = "Empty"
     public static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private]
     public static let parentRecordType: Swift.String? = nil
+    public static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
     public static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = []
 
     /// Declared on `Empty` itself, so each key path is the concrete type's own.

@@ -116,4 +116,38 @@ struct EngineRefusalTests {
         #expect(try phone.store.fetch(Note.self, recordName: "_reserved") == nil)
         #expect(try await phone.engine.failedChanges().isEmpty)
     }
+
+    /// A set-aside change keeps what the user wrote while other devices' edits arrive: pulled
+    /// versions are merged into it, never written over it. Retried once it fits, it goes up with
+    /// the other device's edit kept.
+    @Test func aSetAsideChangeIsMergedWithPulledEditsAndCanBeRetried() async throws {  // trap: T21.3
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        let tablet = try world.device("alice-tablet", account: "alice")
+        try phone.store.save(Note(recordName: "n", title: "Title", body: "short"))
+        await phone.sync()
+        await tablet.sync()
+        world.clock.advance(by: 5)
+        try Self.queueUnchecked(Note(recordName: "n", title: "Title", body: String(repeating: "x", count: CloudKitLimits.maxRecordBytes + 1)), in: phone.store)
+        await phone.sync()
+        #expect(try await phone.engine.failedChanges().map(\.recordName) == ["n"])
+        // The tablet edits the title; the phone pulls it into the change it set aside.
+        world.clock.advance(by: 5)
+        var theirs = try #require(try tablet.store.fetch(Note.self, recordName: "n"))
+        theirs.title = "Tablet's title"
+        try tablet.store.save(theirs)
+        await tablet.sync()
+        await phone.sync()
+        let merged = try #require(try phone.store.fetch(Note.self, recordName: "n"))
+        #expect(merged.title == "Tablet's title" && merged.body.count == CloudKitLimits.maxRecordBytes + 1)
+        // The body is cut down (not as a change of the app), and the app retries the change.
+        var trimmed = merged
+        trimmed.body = "long, then trimmed"
+        try phone.store.save(trimmed, author: .sync)
+        try await phone.engine.retryFailedChange(for: Note.self, recordName: "n")
+        await phone.sync()
+        #expect(try await phone.engine.failedChanges().isEmpty)
+        let server = try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["n"]
+        #expect(server?.fields["title"] == .string("Tablet's title") && server?.fields["body"] == .string("long, then trimmed"))
+    }
 }

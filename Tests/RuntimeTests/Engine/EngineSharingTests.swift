@@ -182,65 +182,48 @@ struct EngineSharingTests {
         #expect(try !household.bob.store.hasUnpushedChanges())
     }
 
-    /// The cloud refuses a read-only participant's edit for good: it is set aside with its error,
-    /// the rest of Bob's queue moves on, and the edit is never sent again by itself. Breaking it:
-    /// recording the permissionFailure as a failure that holds the token makes every later pass
-    /// fail and re-send both changes; the pass result and the second-pass request count fail.
-    @Test func aReadOnlyParticipantsEditIsSetAsideAndTheRestMovesOn() async throws {  // trap: T21.3
+    /// The cloud refuses a read-only participant's edit and new item for good: the rest of Bob's
+    /// queue moves on, the edit goes back to the cloud's version and the new item goes, each
+    /// announced once, and nothing comes back on later passes while Alice's edits arrive.
+    /// Breaking it: setting the refusals aside instead (as the engine did) keeps Bob's edit and
+    /// item in his store, apart from everyone else's, and `changeReverted` never comes.
+    @Test func aReadOnlyParticipantsRefusedChangesAreRevertedOnce() async throws {  // trap: T21.3
         let household = try await Household(permission: .readOnly)
-        let bob = household.bob
+        let (alice, bob) = (household.alice, household.bob)
         let events = bob.recordEvents()
         var milk = try #require(try bob.store.fetch(ListItem.self, recordName: "milk"))
         milk.text = "Oat milk"
         try bob.store.save(milk)
+        try bob.store.save(ListItem(recordName: "eggs", parent: RecordReference(recordName: "groceries"), text: "Eggs", assignee: .unset))
         try bob.store.save(Note(recordName: "bobs-note", title: "mine"))
         #expect(await bob.engine.sync() == .completed)
-        // His own note went up; the refused edit is listed, with the cloud's reason.
+        // His own note went up; the refused changes are the cloud's again, nothing set aside.
         #expect(try household.world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "bob")?.records["bobs-note"] != nil)
         #expect(try !bob.store.hasUnpushedChanges())
-        let failed = try #require(try await bob.engine.failedChange(for: ListItem.self, recordName: "milk"))
-        #expect(failed.error.code == .permissionFailure && failed.kind == .save && failed.ownerName == "_alice")
-        #expect(await events.events().contains(.changeSetAside(failed)))
-        // It stays in his model, and nothing is sent again without a change.
-        #expect(try bob.store.fetch(ListItem.self, recordName: "milk")?.text == "Oat milk")
-        let before = bob.gateway.modifies.count
-        await bob.sync()
-        #expect(bob.gateway.modifies.count == before)
-        #expect(try household.world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["milk"]?.fields["text"] == .string("Milk"))
-        // Reverted, the item is the cloud's again and nothing is set aside.
-        try await bob.engine.revertFailedChange(for: ListItem.self, recordName: "milk")
+        #expect(try await bob.engine.failedChanges().isEmpty)
         #expect(try bob.store.fetch(ListItem.self, recordName: "milk")?.text == "Milk")
-        #expect(try await bob.engine.failedChanges().isEmpty)
-    }
-
-    /// A set-aside change keeps what the user wrote while others' edits arrive: pulled versions
-    /// are merged into it, never written over it. Retried once Alice grants write access, it goes
-    /// up.
-    @Test func aSetAsideChangeIsMergedWithPulledEditsAndCanBeRetried() async throws {  // trap: T21.3
-        let household = try await Household(permission: .readOnly)
-        let (alice, bob) = (household.alice, household.bob)
-        var milk = try #require(try bob.store.fetch(ListItem.self, recordName: "milk"))
-        milk.text = "Oat milk"
-        try bob.store.save(milk)
-        await bob.sync()
-        // Alice edits another field of the same item; Bob pulls it.
-        household.world.clock.advance(by: 5)
-        var hers = try #require(try alice.store.fetch(ListItem.self, recordName: "milk"))
-        hers.done = true
-        try alice.store.save(hers)
-        await alice.sync()
-        await bob.sync()
-        let merged = try #require(try bob.store.fetch(ListItem.self, recordName: "milk"))
-        #expect(merged.text == "Oat milk" && merged.done)
-        // Alice makes Bob a writer; his retry goes up with her edit kept.
-        var share = try await alice.gateway.fetchShares([household.share.id], in: .private)[household.share.id]!.get()
-        share.participants = share.participants.map { var participant = $0; participant.permission = .readWrite; return participant }
-        _ = try await alice.gateway.modify(ModifyRequest(sharesToSave: [share]), in: .private).savedShares[share.id]!.get()
-        try await bob.engine.retryFailedChange(for: ListItem.self, recordName: "milk")
-        await bob.sync()
-        #expect(try await bob.engine.failedChanges().isEmpty)
-        let server = try household.world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["milk"]
-        #expect(server?.fields["text"] == .string("Oat milk") && server?.fields["done"] == .int64(1))
+        #expect(try bob.store.fetch(ListItem.self, recordName: "eggs") == nil)
+        func reverted() async -> [FailedChange] {
+            await events.events().compactMap { if case .changeReverted(let change) = $0 { change } else { nil } }
+        }
+        #expect(await reverted().map(\.recordName).sorted() == ["eggs", "milk"])
+        #expect(await reverted().allSatisfy { $0.error.code == .permissionFailure && $0.ownerName == "_alice" })
+        for _ in 0..<3 {
+            household.world.clock.advance(by: 5)
+            var hers = try #require(try alice.store.fetch(ListItem.self, recordName: "milk"))
+            hers.done.toggle()
+            try alice.store.save(hers)
+            await alice.sync()
+            let before = bob.gateway.modifies.count
+            await bob.sync()
+            #expect(bob.gateway.modifies.count == before)
+            let his = try bob.store.fetch(ListItem.self, recordName: "milk")
+            #expect(his?.done == hers.done && his?.text == "Milk")
+            #expect(try bob.store.fetch(ListItem.self, recordName: "eggs") == nil)
+        }
+        #expect(await reverted().count == 2)
+        let zone = try household.world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")
+        #expect(zone?.records["milk"]?.fields["text"] == .string("Milk") && zone?.records["eggs"] == nil)
     }
 
     @Test func aNewDeviceOfTheOwnerKnowsTheRootIsShared() async throws {  // trap: T8.8

@@ -28,6 +28,7 @@ extension NoteVersion1: SyncModel {
     static let recordType = "Note"
     static let syncScopes: Set<DatabaseScope> = [.private]
     static let parentRecordType: String? = nil
+    static var childTypes: [any SyncModel.Type] { [] }
     static let fieldDescriptors: [FieldDescriptor] = [
         FieldDescriptor(name: "title", type: .string),
         FieldDescriptor(name: "body", type: .string),

@@ -37,6 +37,8 @@ extension SharedList: SyncRuntime.SyncModel {
     static let recordType: Swift.String = "SharedList"
     static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private, .shared]
     static let parentRecordType: Swift.String? = nil
+    /// Deleting a `SharedList` deletes the `ListItem` and `Member` records under it too.
+    static var childTypes: [any SyncRuntime.SyncModel.Type] { [ListItem.self, Member.self] }
     static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
         SyncRuntime.FieldDescriptor(name: "title", type: .string),
         SyncRuntime.FieldDescriptor(name: "color", type: .string, isOptional: true),
@@ -126,6 +128,7 @@ extension Member: SyncRuntime.SyncModel {
     static let recordType: Swift.String = "Member"
     static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private, .shared]
     static let parentRecordType: Swift.String? = "SharedList"
+    static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
     static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
         SyncRuntime.FieldDescriptor(name: "displayName", type: .string),
         SyncRuntime.FieldDescriptor(name: "role", type: .string),
@@ -218,6 +221,7 @@ extension ListItem: SyncRuntime.SyncModel {
     static let recordType: Swift.String = "ListItem"
     static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private, .shared]
     static let parentRecordType: Swift.String? = "SharedList"
+    static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
     static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
         SyncRuntime.FieldDescriptor(name: "text", type: .string),
         SyncRuntime.FieldDescriptor(name: "done", type: .bool),

@@ -47,6 +47,7 @@ extension Note: SyncRuntime.SyncModel {
     static let recordType: Swift.String = "Note"
     static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private]
     static let parentRecordType: Swift.String? = nil
+    static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
     static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
         SyncRuntime.FieldDescriptor(name: "title", type: .string),
         SyncRuntime.FieldDescriptor(name: "body", type: .string),
@@ -174,6 +175,7 @@ extension PublishedNote: SyncRuntime.SyncModel {
     static let recordType: Swift.String = "PublishedNote"
     static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.public]
     static let parentRecordType: Swift.String? = nil
+    static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
     static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
         SyncRuntime.FieldDescriptor(name: "title", type: .string),
         SyncRuntime.FieldDescriptor(name: "createdAt", type: .date),

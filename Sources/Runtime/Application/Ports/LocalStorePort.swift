@@ -49,8 +49,10 @@ public protocol SyncStoreTransaction: AnyObject {
     /// Applies a pulled record to the stored model (created if missing), as the engine: local-only
     /// fields are kept. Returns the names of references whose targets are not stored.
     func applyPulled(_ record: SyncRecord, as type: any SyncModel.Type) throws -> [String]
-    /// Deletes a stored model as the engine (no-op if missing).
-    func deletePulled(type: any SyncModel.Type, recordName: String) throws
+    /// Deletes a stored model and the records under it (`SyncModel.childTypes`) as the engine.
+    /// Returns what was deleted, children first, the model itself last (nothing if missing).
+    @discardableResult
+    func deletePulled(type: any SyncModel.Type, recordName: String) throws -> [RecordKey]
     /// Rewrites a stored model's owner (and so its zone), as the engine.
     func setOwner(_ ownerName: String, type: any SyncModel.Type, recordName: String) throws
     /// Names of the stored models of a type whose owner is `ownerName` (nil: any owner).
@@ -61,9 +63,15 @@ public protocol SyncStoreTransaction: AnyObject {
     func isStored(recordName: String) throws -> Bool
     /// The stored parent and owner of a model.
     func parentAndOwner(type: any SyncModel.Type, recordName: String) throws -> (parent: String?, owner: String)?
+    /// Names of the stored models of `type` whose parent is `parentRecordName`.
+    func childNames(type: any SyncModel.Type, parentRecordName: String) throws -> [String]
     /// Records the app changed again as changes to push: a save of the model as it is, or its
     /// deletion when it is no longer stored (`ownerName` routes it).
     func requeue(recordType: String, recordName: String, ownerName: String) throws
+    /// Queues the deletion of a record from the zone `ownerName` routes to, as a change of the
+    /// app, whether or not a model of that name is stored (a copy left in a zone its model moved
+    /// out of).
+    func queueDeletion(recordType: String, recordName: String, ownerName: String) throws
 
     // MARK: Server records
 
@@ -73,6 +81,9 @@ public protocol SyncStoreTransaction: AnyObject {
     func removeServerRecord(_ id: RecordID) throws
     /// IDs of every server record known in a zone.
     func serverRecordIDs(inZone zone: ZoneID) throws -> [RecordID]
+    /// IDs of the server records known of one record, in any zone (more than one while the
+    /// record moves between zones).
+    func serverRecordIDs(recordType: String, recordName: String) throws -> [RecordID]
 
     // MARK: Changes set aside
 

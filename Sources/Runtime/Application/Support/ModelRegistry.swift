@@ -58,6 +58,11 @@ struct ModelRegistry: Sendable {
         return keys.sorted()
     }
 
+    /// The models of this engine whose parent is a `type`.
+    func childTypes(of type: any SyncModel.Type) -> [any SyncModel.Type] {
+        type.childTypes.filter { byRecordType[$0.recordType] != nil }
+    }
+
     /// The parent type of a model, if any.
     func parentType(of type: any SyncModel.Type) -> (any SyncModel.Type)? {
         type.parentRecordType.flatMap { byRecordType[$0] }

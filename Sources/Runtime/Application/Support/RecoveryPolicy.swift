@@ -50,12 +50,12 @@ public enum RecoveryPolicy {
     }
 
     /// What one record's error in a modify request means for that record. A record CloudKit will
-    /// never take as it is (a name it rejects, more than a record may hold, a parent that is not
-    /// there, a write this user may not make) is set aside; what a later attempt can fix keeps
-    /// the change waiting, as `action(for:)` says.
+    /// never take as it is (a name it rejects, more than a record may hold) is set aside; a
+    /// parent the cloud does not have goes up first, or, deleted, takes the child with it; what a
+    /// later attempt can fix keeps the change waiting, as `action(for:)` says.
     public static func itemAction(for error: CloudError) -> RecoveryAction {
         switch error.code {
-        case .invalidArguments, .limitExceeded, .referenceViolation:
+        case .invalidArguments, .limitExceeded:
             return .setAside
         default:
             return action(for: error)

@@ -41,6 +41,9 @@ struct PullUseCase {
         var localChanges: LocalChanges
         /// References whose target is not stored, with the zone and scope to look in.
         var missing: [RecordID: DatabaseScope] = [:]
+        /// Records of the user's own zones pulled under a parent this device does not store: if
+        /// the cloud has no such parent either, they follow it (`ParentChain.follow`).
+        var orphans: [RecordID: [RecordKey]] = [:]
         var outcome = Outcome()
 
         /// A private zone whose local records are to be uploaded again, once.
@@ -136,6 +139,7 @@ struct PullUseCase {
                 for record in page.changedRecords {
                     try apply(record, scope: scope, in: store, state: &state)
                 }
+                let deletedInPage = Set(page.deletedRecords.map { RecordKey($0.recordType, $0.id.recordName) })
                 for deleted in page.deletedRecords {
                     if deleted.recordType == ShareRecord.recordType {
                         // A weak signal: the share may only have been replaced. Checked below.
@@ -143,7 +147,7 @@ struct PullUseCase {
                         continue
                     }
                     if saved.contains(RecordKey(deleted.recordType, deleted.id.recordName)) { continue }
-                    try removeLocally(deleted.id, recordType: deleted.recordType, scope: scope, in: store)
+                    try removeLocally(deleted.id, recordType: deleted.recordType, scope: scope, deletedInPage: deletedInPage, in: store)
                 }
                 try store.setState(key, page.newToken.value)
             }
@@ -174,18 +178,32 @@ struct PullUseCase {
         if let arrived = applied.record {
             try AssetCacheUseCase(context: context).recordArrived(arrived, in: store)
         }
+        // Under a parent the user deleted here, in their own zone: it follows its parent.
+        guard scope == .private, let parent = applied.record?.parentRecordName, applied.missingTargets.contains(parent),
+            let parentType = context.registry.parentType(of: type)
+        else { return }
+        if state.localChanges.contains(parentType.recordType, parent) {
+            try ParentChain(context: context).follow(deletedParent: parent, type: type, recordName: record.id.recordName, in: store)
+        } else {
+            state.orphans[RecordID(recordName: parent, zoneID: record.id.zoneID), default: []].append(RecordKey(type.recordType, record.id.recordName))
+        }
     }
 
-    /// A record deleted in the cloud goes here too: a deletion wins over a local change, and a
-    /// change set aside for it is void.
-    private func removeLocally(_ id: RecordID, recordType: String, scope: DatabaseScope, in store: any SyncStoreTransaction) throws {
+    /// A record deleted in the cloud goes here too, with the records under it: a deletion wins
+    /// over a local change, and a change set aside for it is void. A record deleted from a zone it
+    /// has moved out of stays: its copy is in the zone it moved to.
+    private func removeLocally(_ id: RecordID, recordType: String, scope: DatabaseScope, deletedInPage: Set<RecordKey>, in store: any SyncStoreTransaction) throws {
         guard let type = context.registry.type(forRecordType: recordType) else { return }
         try store.removeServerRecord(id)
-        try store.deletePulled(type: type, recordName: id.recordName)
+        if let stored = try store.parentAndOwner(type: type, recordName: id.recordName), context.zone(scopes: type.syncScopes, ownerName: stored.owner) != id.zoneID {
+            return
+        }
         try store.removeFailedChange(recordType: recordType, recordName: id.recordName)
+        let removed = try store.deletePulled(type: type, recordName: id.recordName)
+        let key = RecordKey(recordType, id.recordName)
+        try ParentChain(context: context).settle(subtree: removed.filter { $0 != key }, under: id.recordName, in: id.zoneID, deletedAlready: deletedInPage, in: store)
         if scope == .shared && type is any ShareableModel.Type {
-            // A strong signal: the owner deleted the shared root; its subtree goes at once.
-            try purgeSubtree(root: id.recordName, zone: id.zoneID, in: store)
+            // A strong signal: the owner deleted the shared root; its subtree went with it.
             context.events.publish(.shareEnded(id.zoneID, rootRecordName: id.recordName))
         }
     }
@@ -262,31 +280,12 @@ struct PullUseCase {
         }
     }
 
-    /// Deletes a shared root and everything under it, locally.
+    /// Deletes a shared root and everything under it, locally (the root's siblings in the zone
+    /// stay).
     func removeSharedSubtree(root: String, type: any SyncModel.Type, zone: ZoneID, in store: any SyncStoreTransaction) throws {
         try store.removeServerRecord(RecordID(recordName: root, zoneID: zone))
-        try store.deletePulled(type: type, recordName: root)
-        try purgeSubtree(root: root, zone: zone, in: store)
-    }
-
-    /// Deletes the local records under a shared root (the root's other siblings in the zone stay).
-    private func purgeSubtree(root: String, zone: ZoneID, in store: any SyncStoreTransaction) throws {
-        var doomed: Set<String> = [root]
-        var changed = true
-        let types = context.registry.sharedTypes
-        while changed {
-            changed = false
-            for type in types {
-                for name in try store.recordNames(type: type, ownerName: zone.ownerName) where !doomed.contains(name) {
-                    if let parent = try store.parentAndOwner(type: type, recordName: name)?.parent, doomed.contains(parent) {
-                        doomed.insert(name)
-                        changed = true
-                        try store.removeServerRecord(RecordID(recordName: name, zoneID: zone))
-                        try store.deletePulled(type: type, recordName: name)
-                    }
-                }
-            }
-        }
+        let removed = try store.deletePulled(type: type, recordName: root)
+        try ParentChain(context: context).settle(subtree: removed.filter { $0 != RecordKey(type.recordType, root) }, under: root, in: zone, deletedAlready: [], in: store)
     }
 
     // MARK: - Public catalogs
@@ -350,9 +349,12 @@ struct PullUseCase {
                 try context.local { store in
                     try state.localChanges.refresh(in: store)
                     for id in ids {
-                        if case .success(let record) = found[id] {
+                        switch found[id] {
+                        case .success(let record):
                             try apply(record, scope: scope, in: store, state: &state)
-                        } else {
+                        case .failure(let error) where error.code == .unknownItem && state.orphans[id] != nil:
+                            try followGoneParent(id, state: &state, in: store)
+                        default:
                             state.missing[id] = scope
                         }
                     }
@@ -362,6 +364,19 @@ struct PullUseCase {
         state.missing = try stillMissing(state.missing)
         if !state.missing.isEmpty {
             context.events.publish(.danglingReferences(state.missing.keys.map(\.recordName).sorted()))
+        }
+    }
+
+    /// The cloud has no such parent: the records pulled under it that are still under it follow.
+    private func followGoneParent(_ parent: RecordID, state: inout PullState, in store: any SyncStoreTransaction) throws {
+        let chain = ParentChain(context: context)
+        for child in state.orphans.removeValue(forKey: parent) ?? [] {
+            guard let type = context.registry.type(forRecordType: child.recordType),
+                let parentType = context.registry.parentType(of: type),
+                try store.parentAndOwner(type: type, recordName: child.recordName)?.parent == parent.recordName,
+                try !store.isStored(type: parentType, recordName: parent.recordName)
+            else { continue }
+            try chain.follow(deletedParent: parent.recordName, type: type, recordName: child.recordName, in: store)
         }
     }
 

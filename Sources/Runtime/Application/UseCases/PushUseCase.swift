@@ -10,10 +10,12 @@ struct PushItem: Sendable {
     var id: RecordID
     var type: any SyncModel.Type
     var operation: Operation
-
-    /// `scope#recordName`: one item per record per database, so a draft and its projection (one
-    /// recordName, two databases) stay two items, and one record never goes twice in a request.
-    var dedupKey: String { id.dedupKey }
+    /// Set when this save moves the record into another zone (its parent chain changed owner):
+    /// the model takes the new owner once the save lands.
+    var isMove = false
+    /// The copy a move leaves in the zone the record moves out of: deleted once the save landed,
+    /// so the record is never lost between the two, and never twice in the cloud for long.
+    var leaves: RecordID?
 
     var record: SyncRecord? {
         if case .save(let record) = operation { return record }
@@ -26,8 +28,8 @@ struct PushItem: Sendable {
     }
 }
 
-/// Local changes -> the cloud: dedup, ensure ancestors, owner inheritance for shared zones,
-/// parent-depth waves, 400-item / 2 MB chunks, conflicts merged.
+/// Local changes -> the cloud: dedup, placement by parent chain (`ParentChain`), ensure
+/// ancestors, parent-depth waves, 400-item / 2 MB chunks, conflicts merged.
 ///
 /// Each request's results (server versions, merges, changes set aside) commit in one
 /// transaction; the history token commits once every change read went through or was set aside.
@@ -111,13 +113,16 @@ struct PushUseCase {
 
     // MARK: - Preparing
 
-    /// One item per record per database, the last change winning. Changes for a zone the user
-    /// deleted in Settings are left out: they wait for the app's decision, which uploads the
-    /// zone's records as they then are, or removes them.
+    /// One item per record per zone, the last change winning: a draft and its projection (one
+    /// record name, two databases) stay two items, so do a moved record's save and the deletion
+    /// of the copy it left. Changes for a zone the user deleted in Settings are left out: they
+    /// wait for the app's decision, which uploads the zone's records as they then are, or removes
+    /// them. A participant's deletion of a record under a shared root they deleted is left out
+    /// too: deleting the root is leaving the share, and the records stay the owner's.
     private func collect(_ changes: [HistoryEntry], in store: any SyncStoreTransaction) throws -> [PushItem] {
         let userDeleted = Set(try store.stateKeys(prefix: SyncStateKeys.userDeletedZonePrefix))
-        var order: [String] = []
-        var latest: [String: PushItem] = [:]
+        var order: [RecordID] = []
+        var latest: [RecordID: PushItem] = [:]
         for change in changes {
             guard let type = context.registry.type(forRecordType: change.recordType) else { continue }
             let item: PushItem
@@ -131,14 +136,64 @@ struct PushUseCase {
                 item = PushItem(id: RecordID(recordName: change.recordName, zoneID: zone), type: type, operation: .delete)
             }
             if item.id.scope == .private && userDeleted.contains(SyncStateKeys.userDeletedZone(item.id.zoneID)) { continue }
-            if latest[item.dedupKey] == nil { order.append(item.dedupKey) }
-            latest[item.dedupKey] = item
+            if item.id.scope == .shared, case .delete = item.operation, try isUnderDeletedSharedRoot(item.id, in: store) {
+                try store.removeServerRecord(item.id)
+                continue
+            }
+            if latest[item.id] == nil { order.append(item.id) }
+            latest[item.id] = item
         }
         return order.compactMap { latest[$0] }
     }
 
+    /// Whether an ancestor of this shared record, by what the server last said, is a share root
+    /// this device deleted.
+    private func isUnderDeletedSharedRoot(_ id: RecordID, in store: any SyncStoreTransaction) throws -> Bool {
+        var current = try store.serverRecord(id)
+        for _ in 0..<Self.maxAncestorDepth {
+            guard let parent = current?.parentRecordName, let record = try store.serverRecord(RecordID(recordName: parent, zoneID: id.zoneID)) else { return false }
+            if record.shareRecordName != nil, let type = context.registry.type(forRecordType: record.recordType) {
+                return try !store.isStored(type: type, recordName: parent)
+            }
+            current = record
+        }
+        return false
+    }
+
     private func prepare(_ items: [PushItem]) async throws(CloudError) -> [PushItem] {
-        try inheritOwners(try await ensureAncestors(items))
+        try await ensureAncestors(try place(items))
+    }
+
+    /// Each save goes to the zone of its parent chain (`ParentChain.owner`). A record whose chain
+    /// changed owner moves: its subtree moves with it, and each copy left in the zone it leaves is
+    /// deleted once its save landed. Public records are never rewritten; the local models take
+    /// their new owner when their saves land.
+    private func place(_ items: [PushItem]) throws(CloudError) -> [PushItem] {
+        try context.local { store in
+            let chain = ParentChain(context: context)
+            var placed = items
+            var known = Set(items.map { RecordKey($0.type.recordType, $0.id.recordName) })
+            var index = 0
+            while index < placed.count {
+                defer { index += 1 }
+                guard case .save(var record) = placed[index].operation, record.id.scope != .public else { continue }
+                let type = placed[index].type
+                guard let owner = try chain.owner(under: record.parentRecordName, type: type, in: store), owner != record.id.zoneID.ownerName else { continue }
+                let from = record.id
+                record.id = RecordID(recordName: from.recordName, zoneID: context.zone(scopes: type.syncScopes, ownerName: owner))
+                placed[index].id = record.id
+                placed[index].operation = .save(record)
+                placed[index].isMove = true
+                placed[index].leaves = try store.serverRecord(from) != nil ? from : nil
+                for childType in context.registry.childTypes(of: type) {
+                    for name in try store.childNames(type: childType, parentRecordName: from.recordName) where known.insert(RecordKey(childType.recordType, name)).inserted {
+                        guard let child = try store.uploadRecord(type: childType, recordName: name, syncZoneName: context.configuration.syncZoneName) else { continue }
+                        placed.append(PushItem(id: child.id, type: childType, operation: .save(child)))
+                    }
+                }
+            }
+            return placed
+        }
     }
 
     /// Adds the parents the server does not have yet: parents are looked up locally, their
@@ -185,39 +240,6 @@ struct PushUseCase {
             present.formUnion(parents.map(\.id))
         }
         return batch
-    }
-
-    /// A record created under someone else's shared record belongs in that owner's zone: it takes
-    /// the owner of its parent chain (its parent reference moves with it, being zone-local), and
-    /// the local copy learns its new owner. Public records are never rewritten.
-    private func inheritOwners(_ items: [PushItem]) throws(CloudError) -> [PushItem] {
-        try context.local { store in
-            var rewritten = items
-            for index in rewritten.indices {
-                guard case .save(var record) = rewritten[index].operation, record.id.scope == .private,
-                    let parent = record.parentRecordName, let owner = try foreignOwner(above: parent, type: rewritten[index].type, in: store)
-                else { continue }
-                record.id = RecordID(recordName: record.id.recordName, zoneID: ZoneID(zoneName: record.id.zoneID.zoneName, ownerName: owner))
-                rewritten[index].id = record.id
-                rewritten[index].operation = .save(record)
-                try store.setOwner(owner, type: rewritten[index].type, recordName: record.id.recordName)
-            }
-            return rewritten
-        }
-    }
-
-    /// The owner of the nearest ancestor owned by someone else, if any.
-    private func foreignOwner(above parent: String, type: any SyncModel.Type, in store: any SyncStoreTransaction) throws -> String? {
-        var name = parent
-        var parentType = context.registry.parentType(of: type)
-        for _ in 0..<Self.maxAncestorDepth {
-            guard let currentType = parentType, let stored = try store.parentAndOwner(type: currentType, recordName: name) else { return nil }
-            if stored.owner != SyncConstants.currentUserOwnerName && !stored.owner.isEmpty { return stored.owner }
-            guard let next = stored.parent else { return nil }
-            name = next
-            parentType = context.registry.parentType(of: currentType)
-        }
-        return nil
     }
 
     // MARK: - Sending
@@ -327,6 +349,7 @@ struct PushUseCase {
                     case .success(let saved):
                         try store.setServerRecord(saved)
                         try store.removeFailedChange(recordType: item.type.recordType, recordName: item.id.recordName)
+                        if item.isMove { try landMove(item, in: store) }
                         outcome.saved += 1
                         continue
                     case .failure(let failure): error = failure
@@ -387,13 +410,18 @@ struct PushUseCase {
             }
             var record = current
             record.id = item.id
-            return PushItem(id: item.id, type: item.type, operation: .save(record))
+            var again = item
+            again.operation = .save(record)
+            return again
         case .treatAsDone:
             try store.removeServerRecord(item.id)
             try store.removeFailedChange(recordType: item.type.recordType, recordName: item.id.recordName)
             if case .save = item.operation {
-                // Deleted on the server while edited here: the deletion wins everywhere.
-                try store.deletePulled(type: item.type, recordName: item.id.recordName)
+                // Deleted on the server while edited here: the deletion wins everywhere, and the
+                // records under it follow.
+                let removed = try store.deletePulled(type: item.type, recordName: item.id.recordName)
+                let key = RecordKey(item.type.recordType, item.id.recordName)
+                try ParentChain(context: context).settle(subtree: removed.filter { $0 != key }, under: item.id.recordName, in: item.id.zoneID, deletedAlready: [], in: store)
             }
             return nil
         case .retryWithBatch:
@@ -409,8 +437,10 @@ struct PushUseCase {
                 followUps.append(.leaveShare(item, shareID: RecordID(recordName: share, zoneID: item.id.zoneID)))
                 return nil
             }
-            try setAside(item, error, in: store, outcome: &outcome)
+            try revert(item, error, in: store, outcome: &outcome)
             return nil
+        case .uploadParentFirst:
+            return try saveParentFirst(item, error, in: store, outcome: &outcome)
         case .skipItem, .setAside:
             try setAside(item, error, in: store, outcome: &outcome)
             return nil
@@ -438,13 +468,63 @@ struct PushUseCase {
         return nil
     }
 
+    /// A moved record's save landed: the model takes its new owner, and the copy it left goes.
+    private func landMove(_ item: PushItem, in store: any SyncStoreTransaction) throws {
+        try store.setOwner(item.id.zoneID.ownerName, type: item.type, recordName: item.id.recordName)
+        if let leaves = item.leaves {
+            try store.queueDeletion(recordType: item.type.recordType, recordName: item.id.recordName, ownerName: leaves.zoneID.ownerName)
+        }
+    }
+
+    /// A save whose parent the cloud does not have. A parent stored here goes up again first (the
+    /// cloud lost it, or never had it) and the child waits; a parent that is gone takes the child
+    /// with it (`ParentChain.follow`): the recovery ends either way.
+    private func saveParentFirst(_ item: PushItem, _ error: CloudError, in store: any SyncStoreTransaction, outcome: inout Outcome) throws -> PushItem? {
+        guard let parent = item.record?.parentRecordName, let parentType = context.registry.parentType(of: item.type) else {
+            try setAside(item, error, in: store, outcome: &outcome)
+            return nil
+        }
+        if let stored = try store.parentAndOwner(type: parentType, recordName: parent) {
+            try store.requeue(recordType: parentType.recordType, recordName: parent, ownerName: stored.owner)
+            outcome.failures[item.id] = error
+            return nil
+        }
+        try ParentChain(context: context).follow(deletedParent: parent, type: item.type, recordName: item.id.recordName, in: store)
+        return nil
+    }
+
+    /// A change the cloud refused because this user may not make it (a participant of a
+    /// read-only share): the record goes back to the cloud's last version known here (the copy
+    /// a refused move left, for a move), or goes when the cloud never had it. A refused deletion
+    /// of the copy a move left undoes the move: the record comes back, its new copy goes.
+    private func revert(_ item: PushItem, _ error: CloudError, in store: any SyncStoreTransaction, outcome: inout Outcome) throws {
+        let name = item.id.recordName
+        try store.removeFailedChange(recordType: item.type.recordType, recordName: name)
+        if case .delete = item.operation, let stored = try store.parentAndOwner(type: item.type, recordName: name),
+            context.zone(scopes: item.type.syncScopes, ownerName: stored.owner) != item.id.zoneID
+        {
+            try store.queueDeletion(recordType: item.type.recordType, recordName: name, ownerName: stored.owner)
+        }
+        if let known = try store.serverRecord(item.id) ?? item.leaves.flatMap({ try store.serverRecord($0) }) {
+            _ = try store.applyPulled(known, as: item.type)
+            try AssetCacheUseCase(context: context).recordArrived(known, in: store)
+        } else {
+            try store.deletePulled(type: item.type, recordName: name)
+        }
+        context.events.publish(.changeReverted(failedChange(item, error)))
+    }
+
     /// Sets a change aside with the cloud's error: out of the queue until it changes again or the
     /// app retries it.
     private func setAside(_ item: PushItem, _ error: CloudError, in store: any SyncStoreTransaction, outcome: inout Outcome) throws {
-        let change = FailedChange(
-            recordType: item.type.recordType, recordName: item.id.recordName, ownerName: item.id.zoneID.ownerName,
-            kind: item.kind, error: error, failedAt: context.clock.now)
+        let change = failedChange(item, error)
         try store.setAside(change)
         outcome.setAside.append(change)
+    }
+
+    private func failedChange(_ item: PushItem, _ error: CloudError) -> FailedChange {
+        FailedChange(
+            recordType: item.type.recordType, recordName: item.id.recordName, ownerName: item.id.zoneID.ownerName,
+            kind: item.kind, error: error, failedAt: context.clock.now)
     }
 }

@@ -18,9 +18,10 @@ public enum RecoveryAction: Sendable, Hashable {
     case resetToken
     /// Retry once the failing sibling in the same atomic batch is fixed.
     case retryWithBatch
-    /// Upload the missing parent first, then retry.
+    /// Upload the missing parent first, then retry; a parent deleted here takes the child with it.
     case uploadParentFirst
-    /// Not allowed (another user's public record, an ended share): do not retry blindly.
+    /// Not allowed (another user's public record, a read-only share, an ended share): never
+    /// retried as it is; the engine puts the record back as the cloud has it.
     case skipItem
     /// The cloud refuses this change for good: set it aside with its error, so the rest of the
     /// queue moves on; it is sent again only when it changes, or when the app asks.

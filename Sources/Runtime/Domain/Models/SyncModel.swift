@@ -12,6 +12,9 @@ public protocol SyncModel: Sendable, Hashable {
     static var fieldDescriptors: [FieldDescriptor] { get }
     /// The record type of the model's CKRecord.parent, for models in a share hierarchy.
     static var parentRecordType: String? { get }
+    /// The models whose CKRecord.parent is this model: deleting a record deletes its records of
+    /// these types too, children before parents.
+    static var childTypes: [any SyncModel.Type] { get }
     /// The values a deleted record keeps. Declared on the concrete type, so each key path is the
     /// model's own.
     static var tombstoneKeyPaths: [TombstoneKeyPath<Self>] { get }

@@ -25,6 +25,15 @@ public enum SyncEvent: Sendable, Hashable {
     /// A change the cloud refused for good was set aside; the rest of the queue moved on.
     /// `SyncEngine.failedChanges()` lists such changes; retry or revert them there.
     case changeSetAside(FailedChange)
+    /// The cloud refused a change this user may not make (a read-only share, a record of someone
+    /// else's): the record is as the cloud has it again, or gone when the cloud never had it.
+    /// Announced once; the change is not sent again.
+    case changeReverted(FailedChange)
+    /// A record that was changed went with its parent, deleted on another device (or with an
+    /// ancestor: `parentRecordName` names the record whose deletion took it): an edit of it, or a
+    /// move or addition into the parent, made where the deletion was not known yet, is gone with
+    /// it. The deletion wins, on every device.
+    case removedWithParent(RecordKey, parentRecordName: String)
     /// A server change and a local change to one record were merged.
     case conflictResolved(RecordID)
     /// A shared zone or share root this user could read is gone; its local copy was removed.

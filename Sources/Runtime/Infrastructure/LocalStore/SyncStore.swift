@@ -51,6 +51,8 @@ public final class SyncStore: Sendable {
             PRIMARY KEY (type, name));
         CREATE INDEX IF NOT EXISTS models_by_name ON models (name);
         CREATE INDEX IF NOT EXISTS models_by_owner ON models (owner, type);
+        -- A parent's children, found when it is deleted (records without a parent cost nothing).
+        CREATE INDEX IF NOT EXISTS models_by_parent ON models (parent) WHERE parent IS NOT NULL;
         -- Sequence numbers only grow: pruning always keeps the newest entry read, so a new entry
         -- never reuses a number at or below the committed token.
         CREATE TABLE IF NOT EXISTS history (
@@ -245,6 +247,11 @@ struct StoreReader {
         return try model(type, name: recordName, owner: row.text(0), fields: row.blob(1))
     }
 
+    /// Names of the stored models of `type` whose parent is `parentRecordName`.
+    func childNames(type: any SyncModel.Type, parentRecordName: String) throws -> [String] {
+        try database.query("SELECT name FROM models WHERE parent = ? AND type = ? ORDER BY name", [.text(parentRecordName), .text(type.recordType)]).map { $0.text(0) }
+    }
+
     func fetchAll<Model: SyncModel>(_ type: Model.Type) throws -> [Model] {
         var models: [Model] = []
         try database.forEachRow("SELECT name, owner, fields FROM models WHERE type = ? ORDER BY name", [.text(type.recordType)]) { row throws(SQLiteError) in
@@ -273,6 +280,8 @@ public final class StoreWriter: ModelWriter {
     /// When this transaction's saves happen, unless a save says otherwise.
     let now: Date
     private(set) var wroteAnything = false
+    /// The records this writer deleted, a parent's subtree included, in the order they went.
+    private(set) var deleted: [RecordKey] = []
 
     init(database: SQLiteDatabase, author: StoreAuthor, now: Date) {
         self.database = database
@@ -327,15 +336,24 @@ public final class StoreWriter: ModelWriter {
         return record
     }
 
-    /// Deletes a model; its tombstone keeps the values of its tombstone key paths.
+    /// Deletes a model and the records under it (`SyncModel.childTypes`), children before
+    /// parents; each tombstone keeps the values of its tombstone key paths.
     public func delete<Model: SyncModel>(_ model: Model) throws {
+        for childType in Model.childTypes { try deleteChildren(childType, of: model.recordName) }
         try database.query("DELETE FROM models WHERE type = ? AND name = ?", [.text(Model.recordType), .text(model.recordName)])
         guard database.changes > 0 else { return }
+        deleted.append(RecordKey(Model.recordType, model.recordName))
         var tombstone = RecordFields()
         for keyPath in Model.tombstoneKeyPaths {
             tombstone[keyPath.name] = .string(model[keyPath: keyPath.keyPath])
         }
         try recordHistory(type: Model.recordType, name: model.recordName, kind: .delete, tombstone: tombstone)
+    }
+
+    private func deleteChildren<Child: SyncModel>(_ type: Child.Type, of parent: String) throws {
+        for name in try StoreReader(database: database).childNames(type: type, parentRecordName: parent) {
+            if let child = try fetch(type, recordName: name) { try delete(child) }
+        }
     }
 
     /// One history entry, stamped with this writer's author.

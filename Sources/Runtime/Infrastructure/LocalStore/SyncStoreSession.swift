@@ -110,14 +110,13 @@ final class SyncStoreSession: SyncStoreTransaction {
 
     func requeue(recordType: String, recordName: String, ownerName: String) throws {
         let stored = try !database.query("SELECT 1 FROM models WHERE type = ? AND name = ?", [.text(recordType), .text(recordName)]).isEmpty
-        try asApp { writer in
-            if stored {
-                try writer.recordHistory(type: recordType, name: recordName, kind: .save, tombstone: nil)
-            } else {
-                let tombstone: RecordFields = [RecordFieldNames.recordName: .string(recordName), RecordFieldNames.ownerName: .string(ownerName)]
-                try writer.recordHistory(type: recordType, name: recordName, kind: .delete, tombstone: tombstone)
-            }
-        }
+        guard stored else { return try queueDeletion(recordType: recordType, recordName: recordName, ownerName: ownerName) }
+        try asApp { try $0.recordHistory(type: recordType, name: recordName, kind: .save, tombstone: nil) }
+    }
+
+    func queueDeletion(recordType: String, recordName: String, ownerName: String) throws {
+        let tombstone: RecordFields = [RecordFieldNames.recordName: .string(recordName), RecordFieldNames.ownerName: .string(ownerName)]
+        try asApp { try $0.recordHistory(type: recordType, name: recordName, kind: .delete, tombstone: tombstone) }
     }
 
     // MARK: - Models as records
@@ -163,13 +162,14 @@ final class SyncStoreSession: SyncStoreTransaction {
         return try names.filter { try !isStored(recordName: $0) }
     }
 
-    func deletePulled(type: any SyncModel.Type, recordName: String) throws {
+    func deletePulled(type: any SyncModel.Type, recordName: String) throws -> [RecordKey] {
         try deletePulled(type, recordName)
     }
 
-    private func deletePulled<Model: SyncModel>(_ type: Model.Type, _ recordName: String) throws {
+    private func deletePulled<Model: SyncModel>(_ type: Model.Type, _ recordName: String) throws -> [RecordKey] {
         let writer = writer(.sync)
         if let model = try writer.fetch(type, recordName: recordName) { try writer.delete(model) }
+        return writer.deleted
     }
 
     func setOwner(_ ownerName: String, type: any SyncModel.Type, recordName: String) throws {
@@ -196,6 +196,10 @@ final class SyncStoreSession: SyncStoreTransaction {
 
     func isStored(recordName: String) throws -> Bool {
         try !database.query("SELECT 1 FROM models WHERE name = ? LIMIT 1", [.text(recordName)]).isEmpty
+    }
+
+    func childNames(type: any SyncModel.Type, parentRecordName: String) throws -> [String] {
+        try StoreReader(database: database).childNames(type: type, parentRecordName: parentRecordName)
     }
 
     func parentAndOwner(type: any SyncModel.Type, recordName: String) throws -> (parent: String?, owner: String)? {
@@ -234,6 +238,12 @@ final class SyncStoreSession: SyncStoreTransaction {
     func serverRecordIDs(inZone zone: ZoneID) throws -> [RecordID] {
         try database.query("SELECT name FROM sync_records WHERE zone_owner = ? AND zone = ? ORDER BY name", [.text(zone.ownerName), .text(zone.zoneName)]).map {
             RecordID(recordName: $0.text(0), zoneID: zone)
+        }
+    }
+
+    func serverRecordIDs(recordType: String, recordName: String) throws -> [RecordID] {
+        try database.query("SELECT zone_owner, zone FROM sync_records WHERE name = ? AND type = ? ORDER BY zone_owner, zone", [.text(recordName), .text(recordType)]).map {
+            RecordID(recordName: recordName, zoneID: ZoneID(zoneName: $0.text(1), ownerName: $0.text(0)))
         }
     }
 

@@ -1,0 +1,60 @@
+/// Where a record belongs in its share hierarchy, and what becomes of the records under a parent
+/// that is gone: the one place the push's placement, a refused child and a pulled orphan take
+/// these rules from.
+///
+/// - A record with a parent lives in its parent chain's zone: it takes the owner of its topmost
+///   stored ancestor. A record without a parent, or whose parent is not stored, keeps its owner.
+/// - A record whose parent was deleted follows it: it goes here with its subtree, and its copies
+///   go from the cloud. The deletion wins over an edit of the child and over a move into the
+///   parent, in whichever order the devices hear of them.
+struct ParentChain {
+    let context: SyncContext
+
+    /// The owner of the zone a record of `type` under `parent` belongs in; nil when the record's
+    /// own owner decides (no parent, or a parent this device does not store).
+    func owner(under parent: String?, type: any SyncModel.Type, in store: any SyncStoreTransaction) throws -> String? {
+        var name = parent
+        var ancestorType = context.registry.parentType(of: type)
+        var owner: String?
+        for _ in 0..<PushUseCase.maxAncestorDepth {
+            guard let current = name, let currentType = ancestorType, let stored = try store.parentAndOwner(type: currentType, recordName: current) else { break }
+            owner = stored.owner
+            name = stored.parent
+            ancestorType = context.registry.parentType(of: currentType)
+        }
+        return owner
+    }
+
+    /// Deletes a record whose parent is gone, with its subtree, and queues the deletion of every
+    /// copy the cloud has of them.
+    func follow(deletedParent parent: String, type: any SyncModel.Type, recordName: String, in store: any SyncStoreTransaction) throws {
+        for key in try store.deletePulled(type: type, recordName: recordName) {
+            try store.removeFailedChange(recordType: key.recordType, recordName: key.recordName)
+            for copy in try store.serverRecordIDs(recordType: key.recordType, recordName: key.recordName) where copy.scope != .public {
+                try store.queueDeletion(recordType: key.recordType, recordName: key.recordName, ownerName: copy.zoneID.ownerName)
+            }
+        }
+        context.events.publish(.removedWithParent(RecordKey(type.recordType, recordName), parentRecordName: parent))
+    }
+
+    /// The records the deletion of `ancestor`, heard from the cloud, took with it (`removed`, the
+    /// ancestor left out). In the user's own zone their copies go from the cloud too, unless the
+    /// same page deleted them already: the device that deleted the parent may not have known
+    /// them. In a shared zone the owner's devices do that; here only what the server had is
+    /// forgotten. A record the app had changed is announced: its change is gone with it.
+    func settle(subtree removed: [RecordKey], under ancestor: String, in zone: ZoneID, deletedAlready: Set<RecordKey>, in store: any SyncStoreTransaction) throws {
+        for key in removed where !deletedAlready.contains(key) {
+            if try store.hasLocalChange(recordType: key.recordType, recordName: key.recordName) {
+                context.events.publish(.removedWithParent(key, parentRecordName: ancestor))
+            }
+            try store.removeFailedChange(recordType: key.recordType, recordName: key.recordName)
+            let id = RecordID(recordName: key.recordName, zoneID: zone)
+            guard try store.serverRecord(id) != nil else { continue }
+            if zone.scope == .private {
+                try store.queueDeletion(recordType: key.recordType, recordName: key.recordName, ownerName: zone.ownerName)
+            } else {
+                try store.removeServerRecord(id)
+            }
+        }
+    }
+}
