@@ -55,9 +55,10 @@ let evolutionCases: [EvolutionCase] = [
         old: note(baseFields), new: note("      title: string\n      size: { type: int, localOnly: true }"),
         expected: ["Old.yaml:5:7 SG1502 error", "New.yaml:2:3 SG1502 note"]),
     EvolutionCase(
-        "an asset removed takes its three fields",
+        "an asset removed takes its four fields",
         old: note("      title: string\n      cover: asset"), new: note("      title: string"),
         expected: [
+            "Old.yaml:5:7 SG1502 error", "New.yaml:2:3 SG1502 note",
             "Old.yaml:5:7 SG1502 error", "New.yaml:2:3 SG1502 note",
             "Old.yaml:5:7 SG1502 error", "New.yaml:2:3 SG1502 note",
             "Old.yaml:5:7 SG1502 error", "New.yaml:2:3 SG1502 note",
@@ -110,9 +111,12 @@ let evolutionCases: [EvolutionCase] = [
         old: note(baseFields), new: note(baseFields + "\n      done: { type: bool, default: false }"),
         safe: ["field 'done' added to 'Note'"]),
     EvolutionCase(
-        "an asset added: its three fields",
+        "an asset added: its four fields",
         old: note(baseFields), new: note(baseFields + "\n      cover: asset"),
-        safe: ["field 'assetData' added to 'Note'", "field 'assetSize' added to 'Note'", "field 'assetSuffix' added to 'Note'"]),
+        safe: [
+            "field 'assetData' added to 'Note'", "field 'assetDigest' added to 'Note'", "field 'assetSize' added to 'Note'",
+            "field 'assetSuffix' added to 'Note'",
+        ]),
     EvolutionCase(
         "a local-only field added: nothing in CloudKit changes",
         old: note(baseFields), new: note(baseFields + "\n      draft: { type: string, localOnly: true }")),

@@ -1,13 +1,14 @@
 import SyncRuntime
 
 /// The keys a catalog query asks for, in one place: the model's desired fields, then the asset's
-/// suffix and size markers (never its contents), then the publication lifecycle of governed models.
+/// markers (suffix, size, digest; never its contents), then the publication lifecycle of governed
+/// models.
 enum CatalogKeys {
     static func desiredKeys(of model: Model) -> [String] {
         guard let catalog = model.catalog else { return [] }
         var keys = catalog.desiredFields
         if model.assetField != nil {
-            keys += [RecordFieldNames.assetSuffix, RecordFieldNames.assetSize]
+            keys += RecordFieldNames.assetMarkers
         }
         if catalog.isGoverned {
             keys += RecordFieldNames.publicationLifecycleFields

@@ -44,6 +44,7 @@ public enum CloudKitFields {
                 fields[RecordFieldNames.assetData] = Field(type: "ASSET", location: field.location)
                 fields[RecordFieldNames.assetSuffix] = Field(type: "STRING", location: field.location)
                 fields[RecordFieldNames.assetSize] = Field(type: "INT64", location: field.location)
+                fields[RecordFieldNames.assetDigest] = Field(type: "STRING", location: field.location)
                 continue
             }
             fields[field.name] = Field(

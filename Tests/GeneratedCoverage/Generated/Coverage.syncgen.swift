@@ -945,6 +945,7 @@ extension PublicArticle: SyncRuntime.PublicationGovernedModel {
         "likes",
         "assetSuffix",
         "assetSize",
+        "assetDigest",
         "publicationState",
         "publicationVersion",
         "publishedAt",

@@ -82,7 +82,7 @@ struct AssetFileStoreTests {
     @Test func filesLiveUnderTheRootByRecordTypeAndName() throws {
         let (store, root) = makeStore()
         defer { try? FileManager.default.removeItem(at: root) }
-        #expect(try store.write(Data("abc".utf8), for: key, suffix: "jpg") == 3)
+        #expect(try store.write(Data("abc".utf8), for: key, suffix: "jpg") == AssetReference(suffix: "jpg", byteSize: 3, digest: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"))
         #expect(store.fileURL(for: key, suffix: "jpg") == root.appendingPathComponent("Note/n1.jpg"))
         #expect(try Data(contentsOf: store.fileURL(for: key, suffix: "jpg")) == Data("abc".utf8))
         #expect(files(in: root.appendingPathComponent("Note")) == ["n1.jpg"])

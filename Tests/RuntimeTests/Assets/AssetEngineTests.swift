@@ -95,7 +95,7 @@ struct AssetEngineTests {
         #expect(try await phone.state(Note.self, "n") == .cached)
         await world.syncAll()
         #expect(try phone.store.fetch(Note.self, recordName: "n")?.title == "Edited on the laptop")
-        #expect(try laptop.store.fetch(Note.self, recordName: "n")?.cover == AssetReference(suffix: "jpg", byteSize: 400))
+        #expect(try laptop.store.fetch(Note.self, recordName: "n")?.cover == AssetReference(suffix: "jpg", byteSize: 400, digest: SHA256.hex(of: picture(400))))
         #expect(try world.counter("assetBytes.uploaded") == 400)
         try await laptop.engine.requestAssetDownload(for: Note.self, recordName: "n")
         await laptop.sync()
@@ -228,6 +228,83 @@ struct AssetEngineTests {
             return nil
         }
         #expect(states == [.remote, .download, .downloading, .cached])
+    }
+
+    /// A file replaced by another of the same size: the digest in the markers tells the devices
+    /// their copies are stale. Pinned, the laptop downloads it again in its next pass; cached and
+    /// not pinned, the tablet's copy goes back to `remote` and comes again when asked. Unchanged,
+    /// nothing is downloaded again, however often the devices sync. Breaking it: comparing sizes
+    /// only (as before) keeps the old picture on both devices for good.
+    @Test func aFileReplacedByOneOfTheSameSizeIsDownloadedAgain() async throws {  // trap: T21.15
+        let world = try SyncWorld()
+        let phone = try world.device("phone", account: "alice")
+        let laptop = try world.device("laptop", account: "alice")
+        let tablet = try world.device("tablet", account: "alice")
+        try phone.store.save(Note(recordName: "n", title: "Holiday"))
+        try await phone.engine.attachAsset(picture(300), suffix: "jpg", to: Note.self, recordName: "n")
+        await phone.sync()
+        await laptop.sync()
+        await tablet.sync()
+        try await laptop.engine.requestAssetDownload(for: Note.self, recordName: "n", pin: true)
+        try await tablet.engine.requestAssetDownload(for: Note.self, recordName: "n", pin: false)
+        await laptop.sync()
+        await tablet.sync()
+        #expect(try await tablet.file(Note.self, "n") == picture(300))
+        #expect(try world.counter("assetBytes.downloaded") == 600)
+
+        try await phone.engine.attachAsset(picture(300, seed: 7), suffix: "jpg", to: Note.self, recordName: "n")
+        await phone.sync()
+        await laptop.sync()
+        await tablet.sync()
+        #expect(try await laptop.file(Note.self, "n") == picture(300, seed: 7))
+        #expect(try await tablet.state(Note.self, "n") == .remote)
+        #expect(try await tablet.file(Note.self, "n") == nil)
+        try await tablet.engine.requestAssetDownload(for: Note.self, recordName: "n", pin: false)
+        await tablet.sync()
+        #expect(try await tablet.file(Note.self, "n") == picture(300, seed: 7))
+        #expect(try world.counter("assetBytes.downloaded") == 1200)
+
+        // Edits of the record itself bring the same markers: nothing is downloaded again.
+        var note = try #require(try phone.store.fetch(Note.self, recordName: "n"))
+        note.title = "Holiday, day two"
+        try phone.store.save(note)
+        for _ in 0..<3 { await world.syncAll() }
+        #expect(try laptop.store.fetch(Note.self, recordName: "n")?.title == "Holiday, day two")
+        #expect(try world.counter("assetBytes.downloaded") == 1200)
+    }
+
+    /// A copy cached before digests travelled with the markers has no digest of its own: the
+    /// first markers with a digest are checked against the file itself. The same contents keep
+    /// the copy (and learn the digest); other contents make it stale.
+    @Test(arguments: [false, true])
+    func aCopyCachedBeforeDigestsIsCheckedAgainstItsFile(replaced: Bool) async throws {  // trap: T21.15
+        let world = try SyncWorld()
+        let phone = try world.device("phone", account: "alice")
+        let laptop = try world.device("laptop", account: "alice")
+        try phone.store.save(Note(recordName: "n"))
+        try await phone.engine.attachAsset(picture(200), suffix: "jpg", to: Note.self, recordName: "n")
+        await phone.sync()
+        await laptop.sync()
+        try await laptop.engine.requestAssetDownload(for: Note.self, recordName: "n", pin: false)
+        await laptop.sync()
+        // As an older version of the engine left it: no digest.
+        try laptop.store.session { store in
+            var entry = try #require(try store.assetEntry(AssetKey(Note.self, recordName: "n")))
+            entry.digest = ""
+            try store.setAssetEntry(entry)
+        }
+        if replaced {
+            try await phone.engine.attachAsset(picture(200, seed: 3), suffix: "jpg", to: Note.self, recordName: "n")
+        } else {
+            var note = try #require(try phone.store.fetch(Note.self, recordName: "n"))
+            note.title = "Renamed"
+            try phone.store.save(note)
+        }
+        await phone.sync()
+        await laptop.sync()
+        let entry = try #require(try await laptop.entry(Note.self, "n"))
+        #expect(entry.state == (replaced ? .remote : .cached))
+        #expect(entry.digest == SHA256.hex(of: picture(200, seed: replaced ? 3 : 1)))
     }
 
     @Test func catalogDesiredKeysNameEveryPublishedField() async throws {  // trap: T12.5

@@ -254,6 +254,7 @@ extension PublishedNote: SyncRuntime.PublicationGovernedModel {
         "likes",
         "assetSuffix",
         "assetSize",
+        "assetDigest",
         "publicationState",
         "publicationVersion",
         "publishedAt",

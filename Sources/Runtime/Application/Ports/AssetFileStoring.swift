@@ -6,11 +6,13 @@ import Foundation
 public protocol AssetFileStoring: Sendable {
     /// Where an asset's file lives, whether or not it exists.
     func fileURL(for key: AssetKey, suffix: String) -> URL
-    /// Writes `data` as the asset's file; returns its size.
-    func write(_ data: Data, for key: AssetKey, suffix: String) throws -> Int64
+    /// Writes `data` as the asset's file; returns its markers (suffix, size, digest).
+    func write(_ data: Data, for key: AssetKey, suffix: String) throws -> AssetReference
     /// Copies a file (a download the cloud handed over, another asset's file) into the asset's
-    /// place; returns its size.
-    func importFile(at source: URL, for key: AssetKey, suffix: String) throws -> Int64
+    /// place; returns its markers.
+    func importFile(at source: URL, for key: AssetKey, suffix: String) throws -> AssetReference
+    /// The markers of the asset's file as it is (nil when there is none).
+    func reference(for key: AssetKey, suffix: String) throws -> AssetReference?
     func fileExists(for key: AssetKey, suffix: String) -> Bool
     func removeFile(for key: AssetKey, suffix: String) throws
     /// Removes the temporary files of writes that never finished (the app ended mid-write).

@@ -5,7 +5,7 @@ struct ModelRegistry: Sendable {
     let types: [any SyncModel.Type]
     private let byRecordType: [String: any SyncModel.Type]
     /// The fields zone pulls and record fetches ask for: every field any model receives, an asset
-    /// as its suffix and size markers. Never an asset's contents: those are downloaded when the
+    /// as its markers (suffix, size, digest). Never an asset's contents: those are downloaded when the
     /// app asks for them.
     let keysWithoutAssetContents: [String]
 
@@ -46,7 +46,7 @@ struct ModelRegistry: Sendable {
         for type in types {
             for field in type.fieldDescriptors where !field.isLocalOnly {
                 if case .asset = field.type {
-                    keys.formUnion([RecordFieldNames.assetSuffix, RecordFieldNames.assetSize])
+                    keys.formUnion(RecordFieldNames.assetMarkers)
                 } else {
                     keys.insert(field.name)
                 }

@@ -6,8 +6,9 @@ import Foundation
 /// The app attaches files, reads them and asks for downloads; every engine pass then transfers:
 /// uploads of records that are already in the cloud (a record is always pushed before its asset,
 /// so the upload never meets `unknownItem`), requested and pinned downloads, and evictions down
-/// to the cache's budget. Pulls only read the size and suffix markers: a file whose fingerprint
-/// is unchanged is never downloaded again.
+/// to the cache's budget. Pulls only read the markers (suffix, size, SHA-256 digest): a file whose
+/// fingerprint is unchanged is never downloaded again, and one replaced by another of the same
+/// size is.
 struct AssetCacheUseCase {
     let context: SyncContext
 
@@ -23,16 +24,16 @@ struct AssetCacheUseCase {
         let key = AssetKey(type, recordName: recordName)
         let files = try files()
         let previous = try local { try $0.assetEntry(key) }
-        let size: Int64
+        let written: AssetReference
         do {
-            size = try files.write(data, for: key, suffix: suffix)
+            written = try files.write(data, for: key, suffix: suffix)
         } catch {
             throw .fileSystem(key, "\(error)")
         }
         let entry = AssetCacheEntry(
-            key: key, state: .local, suffix: suffix, byteSize: size,
+            key: key, state: .local, suffix: suffix, byteSize: written.byteSize, digest: written.digest,
             isPinned: pinned || previous?.isPinned == true, lastAccess: context.clock.now)
-        let attached = try local { try $0.attachAsset(AssetReference(suffix: suffix, byteSize: size), entry: entry, to: type, recordName: recordName) }
+        let attached = try local { try $0.attachAsset(written, entry: entry, to: type, recordName: recordName) }
         guard attached else {
             try? files.removeFile(for: key, suffix: suffix)
             throw .noSuchRecord(key)
@@ -122,20 +123,38 @@ struct AssetCacheUseCase {
             return
         }
         guard var entry else {
-            let learned = AssetCacheEntry(key: key, state: .remote, suffix: reference.suffix, byteSize: reference.byteSize, lastAccess: context.clock.now)
+            let learned = AssetCacheEntry(
+                key: key, state: .remote, suffix: reference.suffix, byteSize: reference.byteSize, digest: reference.digest, lastAccess: context.clock.now)
             try store.setAssetEntry(learned)
             announce(learned)
             return
         }
-        guard entry.byteSize != reference.byteSize || entry.suffix != reference.suffix else { return }
+        guard try isStale(entry, comparedWith: reference) else {
+            if entry.digest.isEmpty && !reference.digest.isEmpty {
+                entry.digest = reference.digest
+                try store.setAssetEntry(entry)
+            }
+            return
+        }
         if entry.state.hasLocalFile, case .success(let files) = context.assetFiles {
             try? files.removeFile(for: key, suffix: entry.suffix)
         }
         entry.state = entry.state.after(.remoteChanged) ?? .remote
         entry.suffix = reference.suffix
         entry.byteSize = reference.byteSize
+        entry.digest = reference.digest
         try store.setAssetEntry(entry)
         announce(entry)
+    }
+
+    /// Whether the cloud's markers name other contents than this device's entry. An entry written
+    /// before digests travelled has none: its file, when here, is read to tell.
+    private func isStale(_ entry: AssetCacheEntry, comparedWith reference: AssetReference) throws -> Bool {
+        if entry.reference.differs(from: reference) { return true }
+        guard entry.digest.isEmpty, !reference.digest.isEmpty, entry.state.hasLocalFile, case .success(let files) = context.assetFiles,
+            let local = try files.reference(for: entry.key, suffix: entry.suffix)
+        else { return false }
+        return local.differs(from: reference)
     }
 
     /// The record is gone (deleted here or in the cloud): so is its file.
@@ -145,22 +164,24 @@ struct AssetCacheUseCase {
     }
 
     /// Gives a projection the draft's file, so publishing uploads it to the public record too.
-    /// The same contents (same size and suffix) are not copied or uploaded again.
+    /// The same contents (same fingerprint and suffix) are not copied or uploaded again.
     func copy(from draft: AssetKey, to projection: AssetKey) throws(AssetError) {
         guard let source = try local({ try $0.assetEntry(draft) }), source.state.hasLocalFile else { return }
         let existing = try local { try $0.assetEntry(projection) }
-        if let existing, existing.suffix == source.suffix, existing.byteSize == source.byteSize, existing.state != .remote {
+        if let existing, existing.reference == source.reference, existing.state != .remote {
             return
         }
         let files = try files()
-        let size: Int64
+        let copied: AssetReference
         do {
-            size = try files.importFile(at: files.fileURL(for: draft, suffix: source.suffix), for: projection, suffix: source.suffix)
+            copied = try files.importFile(at: files.fileURL(for: draft, suffix: source.suffix), for: projection, suffix: source.suffix)
         } catch {
             throw .fileSystem(projection, "\(error)")
         }
         if let existing, existing.suffix != source.suffix { try? files.removeFile(for: projection, suffix: existing.suffix) }
-        let entry = AssetCacheEntry(key: projection, state: .local, suffix: source.suffix, byteSize: size, isPinned: source.isPinned, lastAccess: context.clock.now)
+        let entry = AssetCacheEntry(
+            key: projection, state: .local, suffix: source.suffix, byteSize: copied.byteSize, digest: copied.digest, isPinned: source.isPinned,
+            lastAccess: context.clock.now)
         try local { try $0.setAssetEntry(entry) }
         announce(entry)
     }
@@ -215,6 +236,7 @@ struct AssetCacheUseCase {
             record.fields[RecordFieldNames.assetData] = .asset(contents)
             record.fields[RecordFieldNames.assetSuffix] = .string(entry.suffix)
             record.fields[RecordFieldNames.assetSize] = .int64(entry.byteSize)
+            if !entry.digest.isEmpty { record.fields[RecordFieldNames.assetDigest] = .string(entry.digest) }
             let result = try await context.gateway.modify(ModifyRequest(recordsToSave: [record]), in: scope)
             switch result.savedRecords[record.id] {
             case .success(let saved):
@@ -263,7 +285,8 @@ struct AssetCacheUseCase {
                 }
                 let suffix = (try? record.decodeAssetReference())?.suffix ?? entry.suffix
                 do {
-                    entry.byteSize = try files.importFile(at: contents.fileURL, for: entry.key, suffix: suffix)
+                    let downloaded = try files.importFile(at: contents.fileURL, for: entry.key, suffix: suffix)
+                    (entry.byteSize, entry.digest) = (downloaded.byteSize, downloaded.digest)
                 } catch {
                     try fail(entry, CloudError(.invalidArguments, "the downloaded file could not be cached: \(error)"))
                     continue
@@ -324,6 +347,7 @@ struct AssetCacheUseCase {
         else { return }
         current.suffix = transferred.suffix
         current.byteSize = transferred.byteSize
+        current.digest = transferred.digest
         current.lastAccess = transferred.lastAccess
         try move(&current, .transferSucceeded)
     }

@@ -29,19 +29,28 @@ public struct AssetCacheEntry: Sendable, Hashable {
     public var state: AssetCacheState
     /// The file name suffix ("jpg"), as the record's marker says.
     public var suffix: String
-    /// The contents' size: of the local file when the device has one, else the cloud's fingerprint.
+    /// The contents' size: of the local file when the device has one, else the cloud's marker.
     public var byteSize: Int64
+    /// The SHA-256 of the contents (hex), known the same way; empty when not known.
+    public var digest: String
     /// Pinned files are never evicted, and are downloaded as soon as the cloud has them.
     public var isPinned: Bool
     /// When the app last read the file: the least recently used are evicted first.
     public var lastAccess: Date
 
-    public init(key: AssetKey, state: AssetCacheState, suffix: String, byteSize: Int64, isPinned: Bool = false, lastAccess: Date = Date(timeIntervalSince1970: 0)) {
+    public init(
+        key: AssetKey, state: AssetCacheState, suffix: String, byteSize: Int64, digest: String = "", isPinned: Bool = false,
+        lastAccess: Date = Date(timeIntervalSince1970: 0)
+    ) {
         self.key = key
         self.state = state
         self.suffix = suffix
         self.byteSize = byteSize
+        self.digest = digest
         self.isPinned = isPinned
         self.lastAccess = lastAccess
     }
+
+    /// The markers of the contents this entry knows.
+    public var reference: AssetReference { AssetReference(suffix: suffix, byteSize: byteSize, digest: digest) }
 }

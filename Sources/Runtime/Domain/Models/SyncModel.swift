@@ -79,7 +79,11 @@ extension SyncModel {
         var cleared: Set<String> = []
         for field in fieldDescriptors where field.isUploaded {
             if case .asset = field.type {
-                if encoded.values[RecordFieldNames.assetSuffix] == nil { cleared.formUnion(RecordFieldNames.assetFields) }
+                if encoded.values[RecordFieldNames.assetSuffix] == nil {
+                    cleared.formUnion(RecordFieldNames.assetFields)
+                } else if encoded.values[RecordFieldNames.assetDigest] == nil {
+                    cleared.insert(RecordFieldNames.assetDigest)  // contents whose digest is not known
+                }
             } else if encoded.values[field.name] == nil && encoded.encryptedValues[field.name] == nil {
                 cleared.insert(field.name)
             }

@@ -170,12 +170,13 @@ extension SyncRecord {
         return references
     }
 
-    /// The asset markers (`assetSuffix`, `assetSize`), or nil when the record carries no asset.
+    /// The asset markers (`assetSuffix`, `assetSize`, `assetDigest`), or nil when the record
+    /// carries no asset.
     @inlinable
     public func decodeAssetReference() throws(FieldDecodingError) -> AssetReference? {
         guard let suffix = try decode(RecordFieldNames.assetSuffix, as: String.self) else { return nil }
         let size = try decode(RecordFieldNames.assetSize, as: Int64.self) ?? 0
-        return AssetReference(suffix: suffix, byteSize: size)
+        return AssetReference(suffix: suffix, byteSize: size, digest: try decode(RecordFieldNames.assetDigest, as: String.self) ?? "")
     }
 
     @usableFromInline
@@ -191,5 +192,6 @@ extension EncodedFields {
         guard let asset else { return }
         values.append(RecordFieldNames.assetSuffix, .string(asset.suffix))
         values.append(RecordFieldNames.assetSize, .int64(asset.byteSize))
+        if !asset.digest.isEmpty { values.append(RecordFieldNames.assetDigest, .string(asset.digest)) }
     }
 }

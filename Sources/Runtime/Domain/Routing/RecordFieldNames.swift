@@ -22,9 +22,13 @@ public enum RecordFieldNames {
     public static let assetData = "assetData"
     /// The asset file's suffix ("jpg"), so a new device can name its cached copy.
     public static let assetSuffix = "assetSuffix"
-    /// The asset's size in bytes: the fingerprint that tells a catalog reader its copy is stale.
+    /// The asset's size in bytes and the SHA-256 of its contents (hex): the fingerprint that tells
+    /// another device its copy is stale, without downloading anything.
     public static let assetSize = "assetSize"
-    public static let assetFields = [assetData, assetSuffix, assetSize]
+    public static let assetDigest = "assetDigest"
+    /// The markers beside the contents: what pulls read.
+    public static let assetMarkers = [assetSuffix, assetSize, assetDigest]
+    public static let assetFields = [assetData] + assetMarkers
 
     /// Publication lifecycle of governed catalog models, set by the publishing device.
     public static let publicationState = "publicationState"

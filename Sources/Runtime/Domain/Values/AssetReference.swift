@@ -1,28 +1,42 @@
-/// A model's asset as the model holds it: which file type it is and how large. The file itself lives
-/// in the asset cache, keyed by record type and record name; these two markers travel with the record
-/// (`assetSuffix`, `assetSize`) so that any device can name the file and tell whether its copy is
-/// stale, without downloading it.
+/// A model's asset as the model holds it: which file type it is, how large, and a digest of its
+/// contents. The file itself lives in the asset cache, keyed by record type and record name; these
+/// markers travel with the record (`assetSuffix`, `assetSize`, `assetDigest`) so that any device
+/// can name the file and tell whether its copy is stale, without downloading it.
 public struct AssetReference: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The file name suffix, without a dot: "jpg".
     public var suffix: String
-    /// The size in bytes: the fingerprint of the contents.
+    /// The size in bytes.
     public var byteSize: Int64
+    /// The SHA-256 of the contents, as hex; empty when not known (a record written before digests
+    /// travelled with it). With the size, the fingerprint of the contents: a file replaced by
+    /// another of the same size is told apart.
+    public var digest: String
 
-    public init(suffix: String, byteSize: Int64) {
+    public init(suffix: String, byteSize: Int64, digest: String = "") {
         self.suffix = suffix
         self.byteSize = byteSize
+        self.digest = digest
     }
 
-    public var description: String { "\(suffix), \(byteSize) bytes" }
+    public var description: String { digest.isEmpty ? "\(suffix), \(byteSize) bytes" : "\(suffix), \(byteSize) bytes, sha256 \(digest.prefix(12))" }
+
+    /// Whether `other` names other contents. An unknown digest on either side leaves the size to
+    /// tell.
+    func differs(from other: AssetReference) -> Bool {
+        suffix != other.suffix || byteSize != other.byteSize || (!digest.isEmpty && !other.digest.isEmpty && digest != other.digest)
+    }
 }
 
-/// In the device's own store an asset reference is kept as `[suffix, size]`.
+/// In the device's own store an asset reference is kept as `[suffix, size, digest]` (a store
+/// written before digests holds `[suffix, size]`).
 extension AssetReference: SyncFieldConvertible {
-    public var syncFieldValue: SyncFieldValue { .list([.string(suffix), .int64(byteSize)]) }
+    public var syncFieldValue: SyncFieldValue { .list([.string(suffix), .int64(byteSize), .string(digest)]) }
 
     public static func fromSyncFieldValue(_ value: SyncFieldValue) -> AssetReference? {
-        guard case .list(let items) = value, items.count == 2, case .string(let suffix) = items[0], case .int64(let size) = items[1] else { return nil }
-        return AssetReference(suffix: suffix, byteSize: size)
+        guard case .list(let items) = value, items.count == 2 || items.count == 3, case .string(let suffix) = items[0], case .int64(let size) = items[1] else { return nil }
+        guard items.count == 3 else { return AssetReference(suffix: suffix, byteSize: size) }
+        guard case .string(let digest) = items[2] else { return nil }
+        return AssetReference(suffix: suffix, byteSize: size, digest: digest)
     }
 
     public static var syncTypeName: String { "asset reference" }

@@ -24,7 +24,7 @@ public struct AssetFileStore: AssetFileStoring {
         folder(for: key).appendingPathComponent(fileName(key, suffix: suffix))
     }
 
-    public func write(_ data: Data, for key: AssetKey, suffix: String) throws -> Int64 {
+    public func write(_ data: Data, for key: AssetKey, suffix: String) throws -> AssetReference {
         let partial = try partialFile(for: key, suffix: suffix)
         do {
             try data.write(to: partial)
@@ -33,13 +33,19 @@ public struct AssetFileStore: AssetFileStoring {
             throw error
         }
         try moveIntoPlace(partial, for: key, suffix: suffix)
-        return Int64(data.count)
+        return AssetReference(suffix: suffix, byteSize: Int64(data.count), digest: SHA256.hex(of: data))
     }
 
-    public func importFile(at source: URL, for key: AssetKey, suffix: String) throws -> Int64 {
+    public func importFile(at source: URL, for key: AssetKey, suffix: String) throws -> AssetReference {
         let partial = try stage(source, for: key, suffix: suffix)
         try moveIntoPlace(partial, for: key, suffix: suffix)
-        return try size(of: fileURL(for: key, suffix: suffix))
+        return try reference(for: key, suffix: suffix)!
+    }
+
+    public func reference(for key: AssetKey, suffix: String) throws -> AssetReference? {
+        let url = fileURL(for: key, suffix: suffix)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return AssetReference(suffix: suffix, byteSize: try size(of: url), digest: try SHA256.hex(ofFileAt: url))
     }
 
     /// Copies `source` to a partial file beside the asset's place; the first half of an import.

@@ -39,6 +39,9 @@ public final class SyncStore: Sendable {
         if !columns.contains("creator") {
             try database.execute("ALTER TABLE sync_records ADD COLUMN creator TEXT")
         }
+        for table in ["asset_cache", "parked_assets"] where try !database.query("PRAGMA table_info(\(table))").map({ $0.text(1) }).contains("digest") {
+            try database.execute("ALTER TABLE \(table) ADD COLUMN digest TEXT NOT NULL DEFAULT ''")
+        }
     }
 
     private static let schema = """
@@ -81,6 +84,7 @@ public final class SyncStore: Sendable {
             size INTEGER NOT NULL,
             pinned INTEGER NOT NULL,
             last_access REAL NOT NULL,
+            digest TEXT NOT NULL DEFAULT '',
             PRIMARY KEY (type, name));
         CREATE INDEX IF NOT EXISTS asset_cache_by_state ON asset_cache (state);
         -- Changes the cloud refused for good: set aside with their error, out of the queue.
@@ -108,7 +112,7 @@ public final class SyncStore: Sendable {
         CREATE TABLE IF NOT EXISTS parked_assets (
             account TEXT NOT NULL, type TEXT NOT NULL, name TEXT NOT NULL,
             state TEXT NOT NULL, suffix TEXT NOT NULL, size INTEGER NOT NULL,
-            pinned INTEGER NOT NULL, last_access REAL NOT NULL,
+            pinned INTEGER NOT NULL, last_access REAL NOT NULL, digest TEXT NOT NULL DEFAULT '',
             PRIMARY KEY (account, type, name));
         """
 

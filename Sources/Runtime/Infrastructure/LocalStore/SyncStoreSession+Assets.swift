@@ -2,7 +2,7 @@ import Foundation
 
 /// The asset cache's bookkeeping, in the store's own table beside the models.
 extension SyncStoreSession {
-    static let assetColumns = "type, name, state, suffix, size, pinned, last_access"
+    static let assetColumns = "type, name, state, suffix, size, pinned, last_access, digest"
 
     func assetEntry(_ key: AssetKey) throws -> AssetCacheEntry? {
         try database.query(
@@ -23,7 +23,7 @@ extension SyncStoreSession {
     func orphanedAssetEntries() throws -> [AssetCacheEntry] {
         try database.query(
             """
-            SELECT type, name, state, suffix, size, pinned, last_access FROM asset_cache a
+            SELECT \(Self.assetColumns) FROM asset_cache a
             WHERE NOT EXISTS (SELECT 1 FROM models m WHERE m.type = a.type AND m.name = a.name)
             ORDER BY type, name
             """, []
@@ -33,12 +33,12 @@ extension SyncStoreSession {
     func setAssetEntry(_ entry: AssetCacheEntry) throws {
         try database.query(
             """
-            INSERT INTO asset_cache (\(Self.assetColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO asset_cache (\(Self.assetColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(type, name) DO UPDATE SET state = excluded.state, suffix = excluded.suffix,
-                size = excluded.size, pinned = excluded.pinned, last_access = excluded.last_access
+                size = excluded.size, pinned = excluded.pinned, last_access = excluded.last_access, digest = excluded.digest
             """,
             [.text(entry.key.recordType), .text(entry.key.recordName), .text(entry.state.rawValue), .text(entry.suffix),
-             .integer(entry.byteSize), .integer(entry.isPinned ? 1 : 0), .real(entry.lastAccess.timeIntervalSince1970)])
+             .integer(entry.byteSize), .integer(entry.isPinned ? 1 : 0), .real(entry.lastAccess.timeIntervalSince1970), .text(entry.digest)])
     }
 
     func removeAssetEntry(_ key: AssetKey) throws {
@@ -66,6 +66,7 @@ extension SyncStoreSession {
         }
         return AssetCacheEntry(
             key: AssetKey(recordType: row.text(offset), recordName: row.text(offset + 1)), state: state, suffix: row.text(offset + 3),
-            byteSize: row.integer(offset + 4), isPinned: row.integer(offset + 5) != 0, lastAccess: Date(timeIntervalSince1970: row.real(offset + 6)))
+            byteSize: row.integer(offset + 4), digest: row.text(offset + 7), isPinned: row.integer(offset + 5) != 0,
+            lastAccess: Date(timeIntervalSince1970: row.real(offset + 6)))
     }
 }
