@@ -3,8 +3,11 @@ import Testing
 @testable import SyncRuntime
 
 /// Four devices (Alice's phone and laptop, Bob's phone, Carol's tablet), one household list that
-/// Bob may edit and Carol only read; random saves, edits, deletions, offline periods, records too
-/// large to save, sign-outs and sign-ins, and account switches in the middle of passes, with
+/// Bob may edit and Carol only read, and lists of Alice's and Bob's own; random saves, edits,
+/// deletions, items moved between lists (within a zone and across zones), own lists deleted while
+/// other devices edit and move their items, notes' pictures replaced by others of the same size,
+/// offline periods, records too large to save, sign-outs and sign-ins, and account switches in
+/// the middle of passes, with
 /// random faults and what CloudKit does by itself: Alice and Bob throttled, their iCloud storage
 /// filling up and freed again, Carol resetting her encrypted data (only her tablet holds her
 /// notes, so it must put them all back). When the faults stop and everyone is back in their own
@@ -62,7 +65,10 @@ struct ConvergenceTests {
         let alicePhone = players[0].device
 
         // The household list, shared before the chaos starts: Bob may write, Carol may only read.
+        // Alice and Bob each have a list of their own too.
         try alicePhone.store.save(SharedList(recordName: "list", title: "Groceries"))
+        try alicePhone.store.save(SharedList(recordName: "alice-list", title: "Alice's"))
+        try players[2].device.store.save(SharedList(recordName: "bob-list", title: "Bob's"))
         await alicePhone.sync()
         let root = try #require(try alicePhone.store.fetch(SharedList.self, recordName: "list"))
         let share = try await alicePhone.engine.share(root, with: [
@@ -70,9 +76,18 @@ struct ConvergenceTests {
         ])
         try await players[2].device.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
         try await players[3].device.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
+        // A few items in every list, in the cloud before the chaos: there is something to move.
+        var ledger = Ledger()
+        for (player, list, account) in [(players[0], "list", "alice"), (players[0], "alice-list", "alice"), (players[2], "bob-list", "bob")] {
+            for index in 0..<3 {
+                let name = "item-\(list)-\(index)"
+                try player.device.store.save(ListItem(recordName: name, parent: RecordReference(recordName: list), text: "start", assignee: .unset))
+                ledger.wrote(name, value: "start", by: player.name, account: account)
+                ledger.put(name, in: list)
+            }
+        }
         await world.syncAll()
 
-        var ledger = Ledger()
         world.cloud.injectRandomFaults(RandomFaults(seed: seed, probability: 0.07, codes: Self.faultCodes, retryAfter: 1))
         for account in ["alice", "bob"] {
             world.cloud.limitRequestRate(RequestRateLimit(requests: 8, per: 5), forAccount: account)
@@ -83,7 +98,7 @@ struct ConvergenceTests {
             let device = player.device
             let isCarol = player.owner == "carol"
             let value = "v\(step)"
-            switch Int.random(in: 0..<20, using: &random) {
+            switch Int.random(in: 0..<24, using: &random) {
             case 0, 1:
                 let name = "note-\(device.name)-\(step)"
                 try device.store.save(Note(recordName: name, title: value))
@@ -100,16 +115,23 @@ struct ConvergenceTests {
                     ledger.deleted(note.recordName)
                 }
             case 4, 5:
-                guard try device.store.fetch(SharedList.self, recordName: "list") != nil else { break }
+                // Into the household list, or a list of the account's own.
+                guard let list = try device.store.fetchAll(SharedList.self).randomElement(using: &random) else { break }
                 let name = "item-\(device.name)-\(step)"
-                let owner = try player.writesFor() == "alice" ? SyncConstants.currentUserOwnerName : "_alice"
-                try device.store.save(ListItem(recordName: name, ownerName: owner, parent: RecordReference(recordName: "list"), text: value, assignee: .unset))
-                if isCarol { ledger.refused(value) } else { ledger.wrote(name, value: value, by: device.name, account: "household") }
+                try device.store.save(ListItem(recordName: name, parent: RecordReference(recordName: list.recordName), text: value, assignee: .unset))
+                if isCarol {
+                    ledger.refused(value)
+                } else {
+                    ledger.wrote(name, value: value, by: device.name, account: try Self.zoneAccount(of: list, on: player))
+                    ledger.put(name, in: list.recordName)
+                }
             case 6:
-                if var item = try device.store.fetchAll(ListItem.self).randomElement(using: &random) {
+                if var item = try device.store.fetchAll(ListItem.self).randomElement(using: &random),
+                    let list = try item.parent.flatMap({ try device.store.fetch(SharedList.self, recordName: $0.recordName) })
+                {
                     item.text = value
                     try device.store.save(item)
-                    if isCarol { ledger.refused(value) } else { ledger.wrote(item.recordName, value: value, by: device.name, account: "household") }
+                    if isCarol { ledger.refused(value) } else { ledger.wrote(item.recordName, value: value, by: device.name, account: try Self.zoneAccount(of: list, on: player)) }
                 }
             case 7:
                 // Carol's deletions are refused too: the cloud keeps the item.
@@ -151,6 +173,37 @@ struct ConvergenceTests {
                 }
             case 14 where isCarol:
                 try world.cloud.resetEncryptedData(ofAccount: "carol")
+            case 15 where !isCarol, 19 where !isCarol:
+                // An item moves to another list, into another zone when it can, with a new text.
+                guard let to = try device.store.fetchAll(SharedList.self).randomElement(using: &random) else { break }
+                let lists = try Dictionary(device.store.fetchAll(SharedList.self).map { ($0.recordName, $0) }, uniquingKeysWith: { first, _ in first })
+                let movable = try device.store.fetchAll(ListItem.self).filter { $0.parent.flatMap { lists[$0.recordName] } != nil && $0.parent?.recordName != to.recordName }
+                let acrossZones = movable.filter { lists[$0.parent!.recordName]!.ownerName != to.ownerName }
+                guard var item = (acrossZones.isEmpty ? movable : acrossZones).randomElement(using: &random), let from = lists[item.parent!.recordName] else { break }
+                item.parent = RecordReference(recordName: to.recordName)
+                item.text = value
+                try device.store.save(item)
+                ledger.wrote(item.recordName, value: value, by: device.name, account: try Self.zoneAccount(of: to, on: player))
+                ledger.put(item.recordName, in: to.recordName)
+                ledger.moved(item.recordName)
+                if try Self.zoneAccount(of: to, on: player) != Self.zoneAccount(of: from, on: player) { ledger.movedAcrossZones(item.recordName) }
+            case 16 where !isCarol:
+                // A list of the account's own goes, with what this device has in it.
+                guard let list = try device.store.fetchAll(SharedList.self).filter({ $0.recordName != "list" }).randomElement(using: &random) else { break }
+                let items = try device.store.fetchAll(ListItem.self).filter { $0.parent?.recordName == list.recordName }.map(\.recordName)
+                try device.store.delete(list)
+                ledger.deleted(list.recordName)
+                ledger.deletedList(list.recordName, with: items)
+            case 17 where !isCarol:
+                let name = "list-\(device.name)-\(step)"
+                try device.store.save(SharedList(recordName: name, title: value))
+                ledger.wrote(name, value: value, by: device.name, account: try player.writesFor())
+            case 18:
+                // A note's picture is replaced by another of the same size.
+                if let note = try device.store.fetchAll(Note.self).randomElement(using: &random) {
+                    let picture = Data((0..<64).map { _ in UInt8.random(in: 0...255, using: &random) })
+                    try await device.engine.attachAsset(picture, suffix: "png", to: Note.self, recordName: note.recordName)
+                }
             default:
                 _ = await device.engine.sync()
             }
@@ -224,24 +277,62 @@ struct ConvergenceTests {
             try device.store.fetchAll(type).reduce(into: [:]) { $0[$1.recordName] = value($1) }
         }
         let notes = ["alice", "bob", "carol"].reduce(into: [String: [String: String]]()) { $0[$1] = values(zone($1), "Note", "title") }
-        let items = values(zone("alice"), "ListItem", "text")
-        // Everyone agrees with the server.
+        let items = ["alice", "bob"].reduce(into: [String: [String: String]]()) { $0[$1] = values(zone($1), "ListItem", "text") }
+        let lists = ["alice", "bob"].reduce(into: [String: [String: String]]()) { $0[$1] = values(zone($1), "SharedList", "title") }
+        let household = items["alice"]!.filter { zone("alice")[$0.key]?.parentRecordName == "list" }
+        // Everyone agrees with the server: Alice's devices with her zone, Bob's with his and the
+        // household list, Carol's with the household list.
         for player in players {
+            let expectedItems = player.owner == "alice" ? items["alice"]! : household.merging(items[player.owner] ?? [:]) { first, _ in first }
+            let expectedLists = player.owner == "alice" ? lists["alice"]! : (lists[player.owner] ?? [:]).merging(["list": "Groceries"]) { first, _ in first }
             #expect(try local(player.device, Note.self, \.title) == notes[player.owner], "seed \(seed): \(player.name)'s notes differ from the server")
-            #expect(try local(player.device, ListItem.self, \.text) == items, "seed \(seed): \(player.name)'s items differ from the server")
+            let localItems = try local(player.device, ListItem.self, \.text)
+            #expect(localItems == expectedItems, "seed \(seed): \(player.name)'s items differ from the server: \(localItems.sorted { $0.key < $1.key }) here, \(expectedItems.sorted { $0.key < $1.key }) there")
+            #expect(try local(player.device, SharedList.self, \.title) == expectedLists, "seed \(seed): \(player.name)'s lists differ from the server")
+        }
+        // No item is in two zones (a move leaves nothing behind), and every item is under a list
+        // its zone holds.
+        let twice = Set(items["alice"]!.keys).intersection(items["bob"]!.keys)
+        #expect(twice.isEmpty, "seed \(seed): \(twice.sorted()) are in both Alice's and Bob's zones")
+        for account in ["alice", "bob"] {
+            for record in zone(account).values where record.recordType == ListItem.recordType {
+                #expect(record.parentRecordName.map { lists[account]![$0] != nil } == true, "seed \(seed): \(record.id) has no list")
+            }
         }
         // Nothing deleted came back; nothing written and never deleted was lost, and it is in
         // the database of the account it was written for; a record only one device wrote holds
-        // its last value; nothing the cloud refused reached it.
-        let everything = notes.values.reduce(items) { $0.merging($1) { first, _ in first } }
-        for name in ledger.deletedNames {
+        // its last value; nothing the cloud refused reached it. (An item that was in a list
+        // when it was deleted goes with it when a device that had not heard of the deletion
+        // edited or moved it; one moved into another zone is a new record there, and may outlive
+        // a deletion of its old copy: such items are not counted.)
+        let allItems = items.values.reduce([:]) { $0.merging($1) { first, _ in first } }
+        let everything = notes.values.reduce(allItems.merging(lists.values.reduce([:]) { $0.merging($1) { first, _ in first } }) { first, _ in first }) { $0.merging($1) { first, _ in first } }
+        for name in ledger.deletedNames where !ledger.uncertain.contains(name) {
             #expect(everything[name] == nil, "seed \(seed): \(name) was deleted but came back")
         }
-        for (name, entry) in ledger.entries where !ledger.deletedNames.contains(name) {
-            let found = entry.account == "household" ? items[name] : notes[entry.account]?[name]
+        for (name, entry) in ledger.entries where !ledger.deletedNames.contains(name) && !ledger.uncertain.contains(name) {
+            // An item moved into another zone while a device that had not heard of it edited the
+            // old copy: the move wins, so the item may be in either zone.
+            let found = !entry.isItem ? (notes[entry.account]?[name] ?? lists[entry.account]?[name])
+                : ledger.movedAcrossZones.contains(name) ? allItems[name] : items[entry.account]?[name]
             #expect(found != nil, "seed \(seed): \(name), written for \(entry.account), is not there")
             if entry.writers.count == 1 {
                 #expect(found == entry.lastValue, "seed \(seed): \(name) lost its last write")
+            }
+        }
+        // Every device's cached picture is the one the cloud holds, and any device that asks
+        // gets it.
+        for player in players {
+            for note in try player.device.store.fetchAll(Note.self) {
+                guard let cover = note.cover else { continue }
+                #expect(zone(player.owner)[note.recordName]?.fields[RecordFieldNames.assetDigest] == .string(cover.digest), "seed \(seed): \(note.recordName)'s picture differs from the cloud's on \(player.name)")
+                try await player.device.engine.requestAssetDownload(for: Note.self, recordName: note.recordName)
+            }
+            _ = await player.device.engine.sync()
+            for note in try player.device.store.fetchAll(Note.self) {
+                guard let cover = note.cover else { continue }
+                let file = try await player.device.engine.assetFileURL(for: Note.self, recordName: note.recordName)
+                #expect(try file.map { try SHA256.hex(ofFileAt: $0) } == cover.digest, "seed \(seed): \(player.name) holds another picture for \(note.recordName)")
             }
         }
         for (account, accountNotes) in notes {
@@ -287,16 +378,29 @@ struct ConvergenceTests {
         }
     }
 
+    /// Whose zone a list (and so its items) lives in, as `player`'s store holds it: a list of
+    /// the store's own account is that account's (nil while the store holds none).
+    static func zoneAccount(of list: SharedList, on player: Player) throws -> String? {
+        list.ownerName == SyncConstants.currentUserOwnerName ? try player.writesFor() : String(list.ownerName.dropFirst())
+    }
+
     struct Ledger {
         struct Entry {
             var writers: Set<String> = []
             var lastValue = ""
-            /// Whose database it belongs in: an account, or "household" for the shared list.
+            /// Whose database it belongs in.
             var account = ""
+            var isItem = false
         }
 
         var entries: [String: Entry] = [:]
         var deletedNames: Set<String> = []
+        /// Items whose fate depends on which device heard of what first (see the checks).
+        var uncertain: Set<String> = []
+        var movedItems: Set<String> = []
+        var movedAcrossZones: Set<String> = []
+        /// The items ever put into each list, by any device.
+        var itemsEverIn: [String: Set<String>] = [:]
         /// Values written where the cloud refuses them (Carol's, in the list she may only read).
         var refusedValues: Set<String> = []
         /// Records a device wrote while its store held no account, until a pass adopts one.
@@ -321,6 +425,34 @@ struct ConvergenceTests {
 
         mutating func deleted(_ name: String) {
             deletedNames.insert(name)
+            if movedItems.contains(name) { uncertain.insert(name) }
+        }
+
+        /// An item was moved: a deletion of it elsewhere, before or after, may lose to the move
+        /// (a participant may not delete what left their share; a move into another zone makes a
+        /// new record) or win over it (the move of a deleted record meets `unknownItem`).
+        mutating func moved(_ item: String) {
+            movedItems.insert(item)
+            if deletedNames.contains(item) { uncertain.insert(item) }
+        }
+
+        /// An item was put into a list: into one deleted already, on a device that has not heard
+        /// of it, it goes with the list.
+        mutating func movedAcrossZones(_ item: String) {
+            movedAcrossZones.insert(item)
+        }
+
+        mutating func put(_ item: String, in list: String) {
+            entries[item]?.isItem = true
+            itemsEverIn[list, default: []].insert(item)
+            if deletedNames.contains(list) { uncertain.insert(item) }
+        }
+
+        /// A list was deleted on a device that had `items` in it: they go. Others put into it
+        /// elsewhere may go with it.
+        mutating func deletedList(_ list: String, with items: [String]) {
+            for item in items { deleted(item) }
+            uncertain.formUnion((itemsEverIn[list] ?? []).subtracting(items))
         }
 
         mutating func refused(_ value: String) {

@@ -292,6 +292,21 @@ struct EngineStructureTests {
         }
     }
 
+    /// Alice moves "milk" from the shared list into a list of her own: it leaves the share, and
+    /// Bob's devices lose their copy. Breaking it (LocalCloud not telling a participant of a
+    /// record that left their share) leaves "milk" on Bob's phone for good.
+    @Test func anItemMovedOutOfASharedListLeavesTheParticipants() async throws {  // trap: T21.13
+        let household = try await SharedHousehold()
+        let (alice, bob) = (household.alice, household.bob)
+        try alice.store.save(SharedList(recordName: "alices-own", title: "Mine"))
+        try alice.store.save(Self.item("milk", in: "alices-own"))
+        await household.world.syncAll()
+        #expect(try household.records(of: "alice")["milk"]?.parentRecordName == "alices-own")
+        #expect(try household.item("milk", on: bob) == nil)
+        #expect(try household.item("milk", on: household.laptop) == nil)
+        #expect(try bob.store.fetch(SharedList.self, recordName: "alices-own") == nil)
+    }
+
     /// A read-only participant's move into the shared list is refused: "bread" goes back to his
     /// own list, as the cloud has it, on his phone; nothing moved in the cloud.
     @Test func aMoveIntoAReadOnlyShareIsUndone() async throws {

@@ -77,6 +77,33 @@ struct LocalCloudShareTests {
         #expect(changes.records.allSatisfy { $0.id.zoneID == household.sharedZone })
     }
 
+    /// Apple, `CKShare`: "CloudKit infers the shared hierarchy using only the parent property": a
+    /// record moved under a parent no share holds leaves the share. Apple does not say how a
+    /// participant hears of it; LocalCloud reads it to them as deleted (the reading that leaves
+    /// no stale copy on their devices), and never names a record they were not shown: Alice's
+    /// private item, moved between her own lists, never shows in Bob's feed.
+    @Test(arguments: CloudMode.allCases)
+    func aRecordMovedOutOfAShareReadsAsDeletedToItsParticipants(_ mode: CloudMode) async throws {
+        let household = try await Household(mode)
+        try await household.bob.acceptShare(household.metadata)
+        let before = try await household.bob.allZoneChanges(household.sharedZone, scope: .shared)
+        #expect(before.records.map(\.id.recordName).sorted() == ["list-1", "milk"])
+        let server = try await household.alice.fetchRecords([RecordID(recordName: "milk", zoneID: Self.lists)], desiredKeys: nil, in: .private)
+        var moved = try #require(try server[RecordID(recordName: "milk", zoneID: Self.lists)]?.get())
+        moved.parentRecordName = "list-2"
+        try await household.alice.save([moved, record("eggs", in: Self.lists, parent: "list-2")])
+        let after = try await household.bob.allZoneChanges(household.sharedZone, scope: .shared, since: before.token)
+        #expect(after.records.isEmpty)
+        #expect(after.deleted.map(\.id.recordName) == ["milk"])
+        #expect(after.deleted.first?.id.zoneID == household.sharedZone)
+        // Back under the shared list, it shows again.
+        moved = try #require(try await household.alice.fetchRecords([moved.id], desiredKeys: nil, in: .private)[moved.id]?.get())
+        moved.parentRecordName = "list-1"
+        try await household.alice.save([moved])
+        let again = try await household.bob.allZoneChanges(household.sharedZone, scope: .shared, since: after.token)
+        #expect(again.records.map(\.id.recordName) == ["milk"] && again.deleted.isEmpty)
+    }
+
     /// Apple, `CKShare.ParticipantPermission.readWrite` ("read-and-write permissions for the
     /// share"); `CKDatabase.Scope.shared`: records in a shared database "are counted towards the
     /// originating owner's iCloud account storage quota": they live in the owner's zone.

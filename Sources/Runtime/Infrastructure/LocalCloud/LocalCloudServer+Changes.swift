@@ -90,11 +90,18 @@ extension LocalCloudServer {
             let name = row.text(1)
             if row.integer(0) == 1 {
                 try appendShareChange(name, zone: zone, scope: scope, access: access, to: &changes)
-            } else if let stored = try record(named: name, in: zone), try isVisible(name, in: zone, access: access) {
-                if stored.deleted {
-                    changes.deletedRecords.append(DeletedRecord(id: RecordID(recordName: name, zoneID: clientZoneID(zone, scope: scope)), recordType: stored.type))
-                } else {
-                    changes.changedRecords.append(try clientRecord(stored, zone: zone, scope: scope, desiredKeys: desiredKeys, viewer: caller.user))
+            } else if let stored = try record(named: name, in: zone) {
+                let id = RecordID(recordName: name, zoneID: clientZoneID(zone, scope: scope))
+                if try isVisible(name, in: zone, access: access) {
+                    if stored.deleted {
+                        changes.deletedRecords.append(DeletedRecord(id: id, recordType: stored.type))
+                    } else {
+                        changes.changedRecords.append(try clientRecord(stored, zone: zone, scope: scope, desiredKeys: desiredKeys, viewer: caller.user))
+                        try noteSeen(name, in: zone, access: access, by: caller.user)
+                    }
+                } else if try wasSeen(name, in: zone, access: access, by: caller.user) {
+                    // Moved out of this participant's shares (or deleted after that): gone for them.
+                    changes.deletedRecords.append(DeletedRecord(id: id, recordType: stored.type))
                 }
             }
         }
@@ -102,6 +109,20 @@ extension LocalCloudServer {
         changes.newToken = ChangeToken("zone:\(epoch):\(changes.moreComing ? lastSeq : max(lastSeq, try currentZoneSequence(zone)))")
         try store.count("records.fetched", by: Int64(changes.changedRecords.count))
         return changes
+    }
+
+    /// A participant was handed a record: if it later leaves their shares (moved under a parent no
+    /// share of theirs holds), its next change reads as a deletion to them. Apple does not say
+    /// how a participant hears of a record leaving a share; LocalCloud takes the reading that
+    /// leaves no stale copy on their devices, and never names a record they were not shown.
+    func noteSeen(_ name: String, in zone: StoredZone, access: ZoneAccess, by user: String?) throws {
+        guard case .participant = access, let user else { return }
+        try database.query("INSERT OR IGNORE INTO participant_views (owner, zone, name, user) VALUES (?, ?, ?, ?)", [.text(zone.owner), .text(zone.name), .text(name), .text(user)])
+    }
+
+    private func wasSeen(_ name: String, in zone: StoredZone, access: ZoneAccess, by user: String?) throws -> Bool {
+        guard case .participant = access, let user else { return false }
+        return try !database.query("SELECT 1 FROM participant_views WHERE owner = ? AND zone = ? AND name = ? AND user = ?", [.text(zone.owner), .text(zone.name), .text(name), .text(user)]).isEmpty
     }
 
     private func currentZoneSequence(_ zone: StoredZone) throws -> Int64 {
@@ -132,6 +153,7 @@ extension LocalCloudServer {
                     continue
                 }
                 results[id] = .success(try clientRecord(stored, zone: zone, scope: scope, desiredKeys: desiredKeys, viewer: caller.user))
+                try noteSeen(id.recordName, in: zone, access: access, by: caller.user)
                 try store.count("records.fetched")
             } catch let error as CloudError {
                 results[id] = .failure(error)

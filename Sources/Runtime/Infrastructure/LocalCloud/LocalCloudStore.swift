@@ -37,6 +37,10 @@ final class LocalCloudStore {
 
     private static let schema = """
         CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        -- Records each participant was handed, so one that leaves their shares reads as deleted.
+        CREATE TABLE IF NOT EXISTS participant_views (
+            owner TEXT NOT NULL, zone TEXT NOT NULL, name TEXT NOT NULL, user TEXT NOT NULL,
+            PRIMARY KEY (owner, zone, name, user));
         CREATE TABLE IF NOT EXISTS accounts (
             name TEXT PRIMARY KEY,
             status TEXT NOT NULL);
