@@ -114,4 +114,70 @@ struct EngineCrashTests {
         #expect(zone["new-here"]?.assetContents != nil, "\(context): the file never reached the cloud")
         #expect(try await phone.engine.assetEntry(for: Note.self, recordName: "new-here")?.state == .cached, "\(context)")
     }
+
+    /// Bob (store on file) moves "bread" from his list into Alice's shared one and deletes his
+    /// list "old" with its two items, offline; his next pass is cut at every commit it makes. Every
+    /// run ends with "bread" once, in Alice's zone, under her list, and nothing of "old" anywhere.
+    /// Breaking it: deleting only the copy a move detected by its owner leaves (as the engine
+    /// first did) leaves "bread" in both zones in the run cut after the save: the restarted pull
+    /// puts the model where the copy landed, so the push sees no move, only the copy left behind.
+    @Test func aCrashAtEveryWriteOfAMoveAndADeletionResumesWithNothingLost() async throws {  // trap: T21.13, T21.14
+        func scenario() async throws -> (world: SyncWorld, alice: SyncWorld.Device, bob: SyncWorld.Device, restart: () throws -> SyncWorld.Device) {
+            let world = try SyncWorld()
+            let url = world.assetFolder.appendingPathComponent("bob-phone.sqlite")
+            let alice = try world.device("alice-phone", account: "alice")
+            let bob = try world.device("bob-phone", account: "bob", store: SyncStore(url: url, clock: world.clock))
+            try alice.store.save(SharedList(recordName: "groceries", title: "Groceries"))
+            try alice.store.save(ListItem(recordName: "milk", parent: RecordReference(recordName: "groceries"), text: "Milk", assignee: .unset))
+            try bob.store.save([SharedList(recordName: "mine", title: "Mine"), SharedList(recordName: "old", title: "Old")])
+            try bob.store.save([
+                ListItem(recordName: "bread", parent: RecordReference(recordName: "mine"), text: "Bread", assignee: .unset),
+                ListItem(recordName: "y1", parent: RecordReference(recordName: "old"), assignee: .unset),
+                ListItem(recordName: "y2", parent: RecordReference(recordName: "old"), assignee: .unset),
+            ])
+            await alice.sync()
+            await bob.sync()
+            let root = try #require(try alice.store.fetch(SharedList.self, recordName: "groceries"))
+            let share = try await alice.engine.share(root, with: [ShareParticipant(userRecordName: "_bob", permission: .readWrite)])
+            try await bob.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
+            var bread = try #require(try bob.store.fetch(ListItem.self, recordName: "bread"))
+            bread.parent = RecordReference(recordName: "groceries")
+            try bob.store.save(bread)
+            try bob.store.delete(SharedList.self, recordName: "old")
+            return (world, alice, bob, { try world.device("bob-phone", account: "bob", store: SyncStore(url: url, clock: world.clock)) })
+        }
+        func expectConverged(_ world: SyncWorld, _ devices: [SyncWorld.Device], context: String) throws {
+            let snapshot = try world.cloud.snapshot()
+            let aliceZone = snapshot.zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records ?? [:]
+            let bobZone = snapshot.zone(SyncConstants.defaultSyncZoneName, ofAccount: "bob")?.records ?? [:]
+            #expect(aliceZone.keys.sorted() == ["groceries", "milk", "bread"].sorted(), "\(context): Alice's zone has \(aliceZone.keys.sorted())")
+            #expect(aliceZone["bread"]?.parentRecordName == "groceries", "\(context)")
+            #expect(bobZone.keys.sorted() == ["mine"], "\(context): Bob's zone has \(bobZone.keys.sorted())")
+            for device in devices {
+                let items = try device.store.fetchAll(ListItem.self).map(\.recordName).sorted()
+                #expect(items == ["bread", "milk"], "\(context): \(device.name) has \(items)")
+                #expect(try device.store.fetch(ListItem.self, recordName: "bread")?.parent?.recordName == "groceries", "\(context): \(device.name)")
+                #expect(try !device.store.hasUnpushedChanges(), "\(context): \(device.name) still has changes to push")
+            }
+        }
+
+        let reference = try await scenario()
+        let before = reference.bob.store.writeCommits
+        await reference.bob.sync()
+        let writes = reference.bob.store.writeCommits - before
+        await reference.alice.sync()
+        try expectConverged(reference.world, [reference.alice, reference.bob], context: "without a crash")
+        #expect(writes >= 4, "the pass made only \(writes) writes")
+
+        for crashPoint in 0..<writes {
+            let run = try await scenario()
+            run.bob.store.crash(afterCommits: crashPoint)
+            #expect(await run.bob.engine.sync() != .completed, "crash after \(crashPoint) commits: the pass did not notice")
+            let bob = try run.restart()
+            await bob.sync()
+            await run.alice.sync()
+            await bob.sync()
+            try expectConverged(run.world, [run.alice, bob], context: "crash after \(crashPoint) of \(writes) commits")
+        }
+    }
 }

@@ -13,9 +13,10 @@ struct PushItem: Sendable {
     /// Set when this save moves the record into another zone (its parent chain changed owner):
     /// the model takes the new owner once the save lands.
     var isMove = false
-    /// The copy a move leaves in the zone the record moves out of: deleted once the save landed,
-    /// so the record is never lost between the two, and never twice in the cloud for long.
-    var leaves: RecordID?
+    /// The copies this device knows of the record in other zones (the one a move leaves, or one a
+    /// move whose results a crash lost left behind): deleted once the save landed, so the record
+    /// is never lost between the two, and never twice in the cloud for long.
+    var leaves: [RecordID] = []
 
     var record: SyncRecord? {
         if case .save(let record) = operation { return record }
@@ -165,9 +166,11 @@ struct PushUseCase {
     }
 
     /// Each save goes to the zone of its parent chain (`ParentChain.owner`). A record whose chain
-    /// changed owner moves: its subtree moves with it, and each copy left in the zone it leaves is
-    /// deleted once its save landed. Public records are never rewritten; the local models take
-    /// their new owner when their saves land.
+    /// changed owner moves: its subtree moves with it, and the local models take their new owner
+    /// when their saves land. Every copy this device knows of a record with a parent in another
+    /// zone than its save's is deleted once the save landed: the copy a move leaves, and one left
+    /// by a move that landed while a crash took its results (a pull then put the model where the
+    /// copy landed). Public records are never rewritten.
     private func place(_ items: [PushItem]) throws(CloudError) -> [PushItem] {
         try context.local { store in
             let chain = ParentChain(context: context)
@@ -178,19 +181,21 @@ struct PushUseCase {
                 defer { index += 1 }
                 guard case .save(var record) = placed[index].operation, record.id.scope != .public else { continue }
                 let type = placed[index].type
-                guard let owner = try chain.owner(under: record.parentRecordName, type: type, in: store), owner != record.id.zoneID.ownerName else { continue }
-                let from = record.id
-                record.id = RecordID(recordName: from.recordName, zoneID: context.zone(scopes: type.syncScopes, ownerName: owner))
-                placed[index].id = record.id
-                placed[index].operation = .save(record)
-                placed[index].isMove = true
-                placed[index].leaves = try store.serverRecord(from) != nil ? from : nil
-                for childType in context.registry.childTypes(of: type) {
-                    for name in try store.childNames(type: childType, parentRecordName: from.recordName) where known.insert(RecordKey(childType.recordType, name)).inserted {
-                        guard let child = try store.uploadRecord(type: childType, recordName: name, syncZoneName: context.configuration.syncZoneName) else { continue }
-                        placed.append(PushItem(id: child.id, type: childType, operation: .save(child)))
+                guard context.registry.parentType(of: type) != nil else { continue }
+                if let owner = try chain.owner(under: record.parentRecordName, type: type, in: store), owner != record.id.zoneID.ownerName {
+                    let from = record.id
+                    record.id = RecordID(recordName: from.recordName, zoneID: context.zone(scopes: type.syncScopes, ownerName: owner))
+                    placed[index].id = record.id
+                    placed[index].operation = .save(record)
+                    placed[index].isMove = true
+                    for childType in context.registry.childTypes(of: type) {
+                        for name in try store.childNames(type: childType, parentRecordName: from.recordName) where known.insert(RecordKey(childType.recordType, name)).inserted {
+                            guard let child = try store.uploadRecord(type: childType, recordName: name, syncZoneName: context.configuration.syncZoneName) else { continue }
+                            placed.append(PushItem(id: child.id, type: childType, operation: .save(child)))
+                        }
                     }
                 }
+                placed[index].leaves = try store.serverRecordIDs(recordType: type.recordType, recordName: record.id.recordName).filter { $0 != record.id }
             }
             return placed
         }
@@ -349,7 +354,7 @@ struct PushUseCase {
                     case .success(let saved):
                         try store.setServerRecord(saved)
                         try store.removeFailedChange(recordType: item.type.recordType, recordName: item.id.recordName)
-                        if item.isMove { try landMove(item, in: store) }
+                        if item.isMove || !item.leaves.isEmpty { try landMove(item, in: store) }
                         outcome.saved += 1
                         continue
                     case .failure(let failure): error = failure
@@ -468,11 +473,12 @@ struct PushUseCase {
         return nil
     }
 
-    /// A moved record's save landed: the model takes its new owner, and the copy it left goes.
+    /// A moved record's save landed: the model takes its new owner, and the copies left in other
+    /// zones go.
     private func landMove(_ item: PushItem, in store: any SyncStoreTransaction) throws {
-        try store.setOwner(item.id.zoneID.ownerName, type: item.type, recordName: item.id.recordName)
-        if let leaves = item.leaves {
-            try store.queueDeletion(recordType: item.type.recordType, recordName: item.id.recordName, ownerName: leaves.zoneID.ownerName)
+        if item.isMove { try store.setOwner(item.id.zoneID.ownerName, type: item.type, recordName: item.id.recordName) }
+        for copy in item.leaves {
+            try store.queueDeletion(recordType: item.type.recordType, recordName: item.id.recordName, ownerName: copy.zoneID.ownerName)
         }
     }
 
@@ -505,7 +511,7 @@ struct PushUseCase {
         {
             try store.queueDeletion(recordType: item.type.recordType, recordName: name, ownerName: stored.owner)
         }
-        if let known = try store.serverRecord(item.id) ?? item.leaves.flatMap({ try store.serverRecord($0) }) {
+        if let known = try store.serverRecord(item.id) ?? item.leaves.first.flatMap({ try store.serverRecord($0) }) {
             _ = try store.applyPulled(known, as: item.type)
             try AssetCacheUseCase(context: context).recordArrived(known, in: store)
         } else {

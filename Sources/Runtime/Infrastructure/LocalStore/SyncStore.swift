@@ -74,6 +74,8 @@ public final class SyncStore: Sendable {
             share TEXT,
             creator TEXT,
             PRIMARY KEY (zone_owner, zone, name));
+        -- A record's copies in every zone (a move leaves one behind until it is deleted).
+        CREATE INDEX IF NOT EXISTS sync_records_by_name ON sync_records (name);
         CREATE TABLE IF NOT EXISTS sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         -- The asset cache: one row per record whose asset this device knows, keyed by record type
         -- and name (a draft and its projection share a name). The state is never null.
