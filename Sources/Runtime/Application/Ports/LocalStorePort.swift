@@ -81,8 +81,8 @@ public protocol SyncStoreTransaction: AnyObject {
     func removeServerRecord(_ id: RecordID) throws
     /// IDs of every server record known in a zone.
     func serverRecordIDs(inZone zone: ZoneID) throws -> [RecordID]
-    /// IDs of the server records known of one record, in any zone (more than one while the
-    /// record moves between zones).
+    /// IDs of the server records known of one record under a parent, in any zone (more than one
+    /// while the record moves between zones; only records under a parent move).
     func serverRecordIDs(recordType: String, recordName: String) throws -> [RecordID]
 
     // MARK: Changes set aside

@@ -55,7 +55,7 @@ public final class SyncStore: Sendable {
         CREATE INDEX IF NOT EXISTS models_by_name ON models (name);
         CREATE INDEX IF NOT EXISTS models_by_owner ON models (owner, type);
         -- A parent's children, found when it is deleted (records without a parent cost nothing).
-        CREATE INDEX IF NOT EXISTS models_by_parent ON models (parent) WHERE parent IS NOT NULL;
+        CREATE INDEX IF NOT EXISTS models_by_parent_and_type ON models (parent, type) WHERE parent IS NOT NULL;
         -- Sequence numbers only grow: pruning always keeps the newest entry read, so a new entry
         -- never reuses a number at or below the committed token.
         CREATE TABLE IF NOT EXISTS history (
@@ -74,8 +74,9 @@ public final class SyncStore: Sendable {
             share TEXT,
             creator TEXT,
             PRIMARY KEY (zone_owner, zone, name));
-        -- A record's copies in every zone (a move leaves one behind until it is deleted).
-        CREATE INDEX IF NOT EXISTS sync_records_by_name ON sync_records (name);
+        -- A record's copies in every zone (a move leaves one behind until it is deleted); only
+        -- records under a parent move, so the others cost nothing.
+        CREATE INDEX IF NOT EXISTS sync_records_by_name ON sync_records (name) WHERE parent IS NOT NULL;
         CREATE TABLE IF NOT EXISTS sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         -- The asset cache: one row per record whose asset this device knows, keyed by record type
         -- and name (a draft and its projection share a name). The state is never null.
@@ -255,7 +256,11 @@ struct StoreReader {
 
     /// Names of the stored models of `type` whose parent is `parentRecordName`.
     func childNames(type: any SyncModel.Type, parentRecordName: String) throws -> [String] {
-        try database.query("SELECT name FROM models WHERE parent = ? AND type = ? ORDER BY name", [.text(parentRecordName), .text(type.recordType)]).map { $0.text(0) }
+        // Named: without statistics SQLite would scan the type's rows by the primary key instead.
+        try database.query(
+            "SELECT name FROM models INDEXED BY models_by_parent_and_type WHERE parent = ? AND type = ? AND parent IS NOT NULL ORDER BY name",
+            [.text(parentRecordName), .text(type.recordType)]
+        ).map { $0.text(0) }
     }
 
     func fetchAll<Model: SyncModel>(_ type: Model.Type) throws -> [Model] {

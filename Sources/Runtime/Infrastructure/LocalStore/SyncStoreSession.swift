@@ -242,7 +242,7 @@ final class SyncStoreSession: SyncStoreTransaction {
     }
 
     func serverRecordIDs(recordType: String, recordName: String) throws -> [RecordID] {
-        try database.query("SELECT zone_owner, zone FROM sync_records WHERE name = ? AND type = ? ORDER BY zone_owner, zone", [.text(recordName), .text(recordType)]).map {
+        try database.query("SELECT zone_owner, zone FROM sync_records WHERE name = ? AND type = ? AND parent IS NOT NULL ORDER BY zone_owner, zone", [.text(recordName), .text(recordType)]).map {
             RecordID(recordName: recordName, zoneID: ZoneID(zoneName: $0.text(1), ownerName: $0.text(0)))
         }
     }
