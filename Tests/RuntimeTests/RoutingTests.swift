@@ -44,12 +44,12 @@ struct RoutingTests {
         #expect(RecordID(recordName: "r", zoneID: ZoneID(zoneName: "Z", ownerName: "_x")).scope == .shared)
     }
 
-    @Test func aDraftAndItsProjectionAreTwoRecords() {  // trap: T3.1 (the dedup key includes the scope)
+    @Test func aDraftAndItsProjectionAreTwoRecords() {  // trap: T3.1 (the push deduplicates by record ID, zone included)
         let draft = Note(recordName: "same").makeRecord()
         let projection = PublishedNote(recordName: "same").makeRecord()
         #expect(draft.id.recordName == projection.id.recordName)
-        #expect(draft.id.dedupKey == "private#same")
-        #expect(projection.id.dedupKey == "public#same")
+        #expect(draft.id != projection.id)
+        #expect(draft.id.scope == .private && projection.id.scope == .public)
     }
 
     @Test func schemaWordsMatchTheRuntimesScopes() {

@@ -11,9 +11,5 @@ public struct RecordID: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Derived from the zone, never stored.
     public var scope: DatabaseScope { zoneID.scope }
 
-    /// The key that tells records apart when batching: `scope#recordName`. A draft and its public
-    /// projection share a recordName but are two records in two databases.
-    public var dedupKey: String { "\(scope.rawValue)#\(recordName)" }
-
     public var description: String { "\(recordName) in \(zoneID)" }
 }
