@@ -201,4 +201,28 @@ struct EngineConstructionTests {
         #expect(await events.events().contains(.danglingReferences(["ghost"])))
         #expect(try laptop.store.fetch(ListItem.self, recordName: "item")?.assignee.recordName == "ghost")
     }
+
+    /// A reference's target is looked for by its type: a model of another type under the same
+    /// name (Bob's own note "m") does not stand in for Alice's member "m" that his feed left out
+    /// (a page may lack a record CloudKit delivers later). Breaking it: matching any type, as the
+    /// store did, never fetches the member, and reports nothing dangling either.
+    @Test func referenceRepairLooksForTheTargetsType() async throws {
+        let household = try await EngineStructureTests.SharedHousehold()
+        let (alice, bob) = (household.alice, household.bob)
+        try bob.store.save(Note(recordName: "m", title: "Bob's own"))
+        await bob.sync()
+        bob.gateway.hooks.withLock {
+            $0.zoneChanges = { page in
+                var page = page
+                page.changedRecords.removeAll { $0.recordType == Member.recordType }
+                return page
+            }
+        }
+        try alice.store.save(Member(recordName: "m", parent: RecordReference(recordName: "groceries"), displayName: "Mo"))
+        try alice.store.save(ListItem(recordName: "eggs", parent: RecordReference(recordName: "groceries"), assignee: RecordReference(recordName: "m")))
+        await alice.sync()
+        await bob.sync()
+        #expect(try bob.store.fetch(Member.self, recordName: "m")?.displayName == "Mo")
+        #expect(try bob.store.fetch(Note.self, recordName: "m")?.title == "Bob's own")
+    }
 }

@@ -12,7 +12,7 @@ extension SyncStore {
         try session { try $0.commitHistoryToken(sequence) }
     }
 
-    func applyPulled(_ record: SyncRecord, as type: any SyncModel.Type) throws -> [String] {
+    func applyPulled(_ record: SyncRecord, as type: any SyncModel.Type) throws -> [RecordKey] {
         try session { try $0.applyPulled(record, as: type) }
     }
 
@@ -20,8 +20,8 @@ extension SyncStore {
         try session { try $0.serverRecord(id) }
     }
 
-    func isStored(recordName: String) throws -> Bool {
-        try session { try $0.isStored(recordName: recordName) }
+    func isStored(_ key: RecordKey) throws -> Bool {
+        try session { try $0.isStored(key) }
     }
 
     func assetEntry(_ key: AssetKey) throws -> AssetCacheEntry? {

@@ -149,7 +149,10 @@ struct SyncStoreTests {
         let note = try #require(try store.fetch(Note.self, recordName: "n"))
         #expect(note.title == "theirs" && note.draftCursor == 42)
         let item = ListItem(recordName: "i", parent: RecordReference(recordName: "list"), assignee: RecordReference(recordName: "member")).makeRecord()
-        #expect(try store.applyPulled(item, as: ListItem.self).sorted() == ["list", "member"])
+        #expect(try store.applyPulled(item, as: ListItem.self) == [RecordKey("SharedList", "list"), RecordKey("Member", "member")])
+        // A model of another type under the target's name is not the target.
+        try store.save(Note(recordName: "member"))
+        #expect(try store.applyPulled(item, as: ListItem.self) == [RecordKey("SharedList", "list"), RecordKey("Member", "member")])
         // The references stay as they came: never nil-ed for a target that has not arrived.
         let stored = try #require(try store.fetch(ListItem.self, recordName: "i"))
         #expect(stored.assignee.recordName == "member" && stored.parent?.recordName == "list")  // trap: T16.1

@@ -47,8 +47,8 @@ public protocol SyncStoreTransaction: AnyObject {
     /// A stored model, as the record it would upload (every field its type uploads), or nil.
     func uploadRecord(type: any SyncModel.Type, recordName: String, syncZoneName: String) throws -> SyncRecord?
     /// Applies a pulled record to the stored model (created if missing), as the engine: local-only
-    /// fields are kept. Returns the names of references whose targets are not stored.
-    func applyPulled(_ record: SyncRecord, as type: any SyncModel.Type) throws -> [String]
+    /// fields are kept. Returns the references (the parent included) whose targets are not stored.
+    func applyPulled(_ record: SyncRecord, as type: any SyncModel.Type) throws -> [RecordKey]
     /// Deletes a stored model and the records under it (`SyncModel.childTypes`) as the engine.
     /// Returns what was deleted, children first, the model itself last (nothing if missing).
     @discardableResult
@@ -59,8 +59,8 @@ public protocol SyncStoreTransaction: AnyObject {
     func recordNames(type: any SyncModel.Type, ownerName: String?) throws -> [String]
     /// Whether a model of this type is stored under this record name.
     func isStored(type: any SyncModel.Type, recordName: String) throws -> Bool
-    /// Whether any model of any type is stored under this record name (a reference's target).
-    func isStored(recordName: String) throws -> Bool
+    /// Whether a model of the key's type is stored under its name (a reference's target).
+    func isStored(_ key: RecordKey) throws -> Bool
     /// The stored parent and owner of a model.
     func parentAndOwner(type: any SyncModel.Type, recordName: String) throws -> (parent: String?, owner: String)?
     /// Names of the stored models of `type` whose parent is `parentRecordName`.

@@ -15,8 +15,8 @@ struct ServerVersion {
         /// The record as the model now is; nil when the model was deleted here and the deletion
         /// is still to go up.
         var record: SyncRecord?
-        /// References whose targets are not stored.
-        var missingTargets: [String] = []
+        /// References (the parent included) whose targets are not stored.
+        var missingTargets: [RecordKey] = []
         var merged = false
     }
 

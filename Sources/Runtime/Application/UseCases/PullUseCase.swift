@@ -39,8 +39,9 @@ struct PullUseCase {
     struct PullState {
         /// The models the app changed that the cloud does not have yet.
         var localChanges: LocalChanges
-        /// References whose target is not stored, with the zone and scope to look in.
-        var missing: [RecordID: DatabaseScope] = [:]
+        /// References whose target is not stored: where to look (the ID names the zone), in
+        /// which database, and the record type the reference names.
+        var missing: [RecordID: MissingTarget] = [:]
         /// Records of the user's own zones pulled under a parent this device does not store: if
         /// the cloud has no such parent either, they follow it (`ParentChain.follow`).
         var orphans: [RecordID: [RecordKey]] = [:]
@@ -50,6 +51,11 @@ struct PullUseCase {
         mutating func rebuild(_ zone: ZoneID?) {
             if let zone, !outcome.zonesToRebuild.contains(zone) { outcome.zonesToRebuild.append(zone) }
         }
+    }
+
+    struct MissingTarget: Sendable {
+        var scope: DatabaseScope
+        var recordType: String
     }
 
     /// The models with a change of the app not in the cloud yet, read once per pull and brought
@@ -172,15 +178,15 @@ struct PullUseCase {
         }
         let isLocalChange = state.localChanges.contains(record.recordType, record.id.recordName)
         let applied = try ServerVersion(context: context).apply(record, as: type, in: store, isLocalChange: isLocalChange)
-        for name in applied.missingTargets {
-            state.missing[RecordID(recordName: name, zoneID: record.id.zoneID)] = scope
+        for target in applied.missingTargets {
+            state.missing[RecordID(recordName: target.recordName, zoneID: record.id.zoneID)] = MissingTarget(scope: scope, recordType: target.recordType)
         }
         if let arrived = applied.record {
             try AssetCacheUseCase(context: context).recordArrived(arrived, in: store)
         }
         // Under a parent the user deleted here, in their own zone: it follows its parent.
-        guard scope == .private, let parent = applied.record?.parentRecordName, applied.missingTargets.contains(parent),
-            let parentType = context.registry.parentType(of: type)
+        guard scope == .private, let parent = applied.record?.parentRecordName, let parentType = context.registry.parentType(of: type),
+            applied.missingTargets.contains(RecordKey(parentType.recordType, parent))
         else { return }
         if state.localChanges.contains(parentType.recordType, parent) {
             try ParentChain(context: context).follow(deletedParent: parent, type: type, recordName: record.id.recordName, in: store)
@@ -336,13 +342,13 @@ struct PullUseCase {
             guard !state.missing.isEmpty else { return }
             let wanted = state.missing
             state.missing = [:]
-            for (scope, ids) in Dictionary(grouping: wanted.keys, by: { wanted[$0]! }) {
+            for (scope, ids) in Dictionary(grouping: wanted.keys, by: { wanted[$0]!.scope }) {
                 guard scope == .public || account.isSignedIn else { continue }
                 let found: [RecordID: Result<SyncRecord, CloudError>]
                 do {
                     found = try await context.gateway.fetchRecords(ids, desiredKeys: context.registry.keysWithoutAssetContents, in: scope)
                 } catch {
-                    for id in ids { state.missing[id] = scope }
+                    for id in ids { state.missing[id] = wanted[id] }
                     continue
                 }
                 try await account.verify()
@@ -355,7 +361,7 @@ struct PullUseCase {
                         case .failure(let error) where error.code == .unknownItem && state.orphans[id] != nil:
                             try followGoneParent(id, state: &state, in: store)
                         default:
-                            state.missing[id] = scope
+                            state.missing[id] = wanted[id]
                         }
                     }
                 }
@@ -380,9 +386,9 @@ struct PullUseCase {
         }
     }
 
-    private func stillMissing(_ missing: [RecordID: DatabaseScope]) throws(CloudError) -> [RecordID: DatabaseScope] {
+    private func stillMissing(_ missing: [RecordID: MissingTarget]) throws(CloudError) -> [RecordID: MissingTarget] {
         try context.local { store in
-            try missing.filter { try !store.isStored(recordName: $0.key.recordName) }
+            try missing.filter { try !store.isStored(RecordKey($0.value.recordType, $0.key.recordName)) }
         }
     }
 }

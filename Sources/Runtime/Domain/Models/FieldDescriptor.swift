@@ -4,6 +4,15 @@ public struct FieldDescriptor: Hashable, Sendable {
         case string, int64, double, bool, date, bytes, asset, location
         case reference(recordType: String, action: ReferenceAction)
         case list(ValueType)
+
+        /// The record type a reference, or a list of references, points at.
+        var referenceTarget: String? {
+            switch self {
+            case .reference(let recordType, _): recordType
+            case .list(let element): element.referenceTarget
+            default: nil
+            }
+        }
     }
 
     public var name: String

@@ -75,7 +75,7 @@ extension LocalCloudServer {
             }
             after = seq
         }
-        var changes = ZoneChanges(changedRecords: [], changedShares: [], deletedRecords: [], newToken: ChangeToken("zone:\(epoch):\(after)"), moreComing: false)
+        var changes = ZoneChanges(changedRecords: [], changedShares: [], deletedRecords: [], newToken: Self.zoneToken(epoch: epoch, sequence: after), moreComing: false)
         // Records and shares in one change order, read a page at a time.
         let rows = try database.query(
             """
@@ -106,7 +106,7 @@ extension LocalCloudServer {
             }
         }
         changes.moreComing = rows.count > resultsLimit
-        changes.newToken = ChangeToken("zone:\(epoch):\(changes.moreComing ? lastSeq : max(lastSeq, try currentZoneSequence(zone)))")
+        changes.newToken = Self.zoneToken(epoch: epoch, sequence: changes.moreComing ? lastSeq : max(lastSeq, try currentZoneSequence(zone)))
         try store.count("records.fetched", by: Int64(changes.changedRecords.count))
         return changes
     }
@@ -123,6 +123,12 @@ extension LocalCloudServer {
     private func wasSeen(_ name: String, in zone: StoredZone, access: ZoneAccess, by user: String?) throws -> Bool {
         guard case .participant = access, let user else { return false }
         return try !database.query("SELECT 1 FROM participant_views WHERE owner = ? AND zone = ? AND name = ? AND user = ?", [.text(zone.owner), .text(zone.name), .text(name), .text(user)]).isEmpty
+    }
+
+    /// A zone's change token: `zone:<epoch>:<sequence>`, read back by `zoneChanges`. The epoch
+    /// changes when the zone is created again, so older tokens expire.
+    private static func zoneToken(epoch: Int64, sequence: Int64) -> ChangeToken {
+        ChangeToken("zone:\(epoch):\(sequence)")
     }
 
     private func currentZoneSequence(_ zone: StoredZone) throws -> Int64 {

@@ -132,11 +132,11 @@ final class SyncStoreSession: SyncStoreTransaction {
         try StoreReader(database: database).fetch(type, recordName: recordName)
     }
 
-    func applyPulled(_ record: SyncRecord, as type: any SyncModel.Type) throws -> [String] {
+    func applyPulled(_ record: SyncRecord, as type: any SyncModel.Type) throws -> [RecordKey] {
         try applyPulled(record, type)
     }
 
-    private func applyPulled<Model: SyncModel>(_ record: SyncRecord, _ type: Model.Type) throws -> [String] {
+    private func applyPulled<Model: SyncModel>(_ record: SyncRecord, _ type: Model.Type) throws -> [RecordKey] {
         let writer = writer(.sync)
         var model = try writer.fetch(type, recordName: record.id.recordName)
             ?? Model(emptyRecordNamed: record.id.recordName, ownerName: record.id.zoneID.ownerName)
@@ -146,20 +146,23 @@ final class SyncStoreSession: SyncStoreTransaction {
         return try missingReferenceTargets(of: model)
     }
 
-    /// References (fields and the parent) whose target is not stored yet. They are kept as they
-    /// are: the target may arrive later.
-    private func missingReferenceTargets<Model: SyncModel>(of model: Model) throws -> [String] {
-        var names: [String] = []
-        if let parent = model.parentRecordName { names.append(parent) }
-        for (name, value) in model.encodeRemoteFields().values where Model.fieldDescriptors.contains(where: { $0.name == name }) {
+    /// References (fields and the parent) whose target is not stored yet, each with the type its
+    /// field names: a model of another type under the same name is not the target. They are kept
+    /// as they are: the target may arrive later.
+    private func missingReferenceTargets<Model: SyncModel>(of model: Model) throws -> [RecordKey] {
+        var targets: [RecordKey] = []
+        if let parent = model.parentRecordName, let parentType = Model.parentRecordType { targets.append(RecordKey(parentType, parent)) }
+        let values = model.encodeRemoteFields().values
+        for field in Model.fieldDescriptors {
+            guard let targetType = field.type.referenceTarget, let value = values[field.name] else { continue }
             switch value {
-            case .reference(let reference): names.append(reference.recordName)
+            case .reference(let reference): targets.append(RecordKey(targetType, reference.recordName))
             case .list(let items):
-                for case .reference(let reference) in items { names.append(reference.recordName) }
+                for case .reference(let reference) in items { targets.append(RecordKey(targetType, reference.recordName)) }
             default: break
             }
         }
-        return try names.filter { try !isStored(recordName: $0) }
+        return try targets.filter { try !isStored($0) }
     }
 
     func deletePulled(type: any SyncModel.Type, recordName: String) throws -> [RecordKey] {
@@ -194,8 +197,8 @@ final class SyncStoreSession: SyncStoreTransaction {
         try !database.query("SELECT 1 FROM models WHERE type = ? AND name = ?", [.text(type.recordType), .text(recordName)]).isEmpty
     }
 
-    func isStored(recordName: String) throws -> Bool {
-        try !database.query("SELECT 1 FROM models WHERE name = ? LIMIT 1", [.text(recordName)]).isEmpty
+    func isStored(_ key: RecordKey) throws -> Bool {
+        try !database.query("SELECT 1 FROM models WHERE type = ? AND name = ?", [.text(key.recordType), .text(key.recordName)]).isEmpty
     }
 
     func childNames(type: any SyncModel.Type, parentRecordName: String) throws -> [String] {
