@@ -27,6 +27,14 @@ public actor SyncEngine {
     /// Callers of `sync()` waiting for the next pass to end.
     private var waiting: [CheckedContinuation<PassResult, Never>] = []
 
+    /// An engine for the generated schema's models (`SyncSchema.self`): the common case.
+    ///
+    /// - Parameters:
+    ///   - store: the local store the app reads and writes (`SyncStore`).
+    ///   - cloud: a LocalCloud device, or the CloudKit gateway on Apple platforms.
+    ///   - clock: the time every retry waits on and every save is stamped with (tests inject one).
+    ///   - configuration: the zone name, conflict policies, paging, debounce, asset cache; fixed.
+    ///   - assetFiles: replaces the file system cache under `configuration.assetCacheRoot`.
     public init(
         store: any LocalStorePort, cloud: any CloudGateway, schema: any SyncSchemaDefinition.Type,
         clock: any SyncClock = SystemClock(), configuration: SyncConfiguration = SyncConfiguration(),
@@ -35,7 +43,8 @@ public actor SyncEngine {
         self.init(store: store, cloud: cloud, models: schema.models, clock: clock, configuration: configuration, assetFiles: assetFiles)
     }
 
-    /// `assetFiles` replaces the file system cache under `configuration.assetCacheRoot`.
+    /// An engine for a list of models (a part of a schema, or hand-written models); otherwise as
+    /// `init(store:cloud:schema:clock:configuration:assetFiles:)`.
     public init(
         store: any LocalStorePort, cloud: any CloudGateway, models: [any SyncModel.Type],
         clock: any SyncClock = SystemClock(), configuration: SyncConfiguration = SyncConfiguration(),
@@ -67,7 +76,10 @@ public actor SyncEngine {
 
     /// How one pass ended.
     public enum PassResult: Sendable, Equatable {
+        /// Everything went through: pulled, pushed (or set aside, or reverted), transferred.
         case completed
+        /// The pass stopped at this error; the action is what the engine does about it (a retry
+        /// when it can help, scheduled by `start()`'s driver; `report` when only a change can).
         case failed(CloudError, RecoveryAction)
     }
 
