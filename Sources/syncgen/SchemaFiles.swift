@@ -73,6 +73,30 @@ enum SchemaFiles {
         return relativePaths.sorted().map { Found(path: prefix + $0, relativePath: $0) }
     }
 
+    /// The schema files in the folders of the files named directly, that were not read: a model
+    /// one of them declares is what the user most likely forgot to pass. Unreadable ones are
+    /// skipped; they only serve a hint.
+    static func besides(_ loaded: [String], named paths: [String]) -> [SchemaSource] {
+        let taken = Set(loaded.map(standardized))
+        var folders: [String] = []
+        for path in paths {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            let folder = (path as NSString).deletingLastPathComponent
+            if !folders.contains(folder) { folders.append(folder) }
+        }
+        var sources: [SchemaSource] = []
+        for folder in folders {
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []).sorted()
+            for name in names where extensions.contains((name as NSString).pathExtension.lowercased()) && !name.hasPrefix(".") {
+                let path = folder.isEmpty ? name : folder + "/" + name
+                guard !taken.contains(standardized(path)), let source = try? read(path) else { continue }
+                sources.append(source)
+            }
+        }
+        return sources
+    }
+
     /// Reads every file found under `paths`.
     static func load(_ paths: [String], relativeTo: String? = nil) throws(UsageError) -> [(found: Found, source: SchemaSource)] {
         var loaded: [(found: Found, source: SchemaSource)] = []

@@ -63,6 +63,25 @@ struct CommandLineTests {
         #expect(parsed.compactMap { $0["file"] as? String } == ["Schema/a.yaml", "Schema/b/Z.yml"])
     }
 
+    /// One file of a multi-file schema, validated alone: a model it names from a file beside it
+    /// is unknown to this run, and the error says where it is declared and to pass the folder.
+    /// With the folder, the schema is valid.
+    @Test func oneFileOfAMultiFileSchemaPointsAtTheFolder() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("Schema/Notes.yaml", "models:\n  Note:\n    fields:\n      author: { type: reference, to: Person }\n")
+        try folder.write("Schema/People.yaml", "models:\n  Person:\n    fields: { name: string }\n")
+        let alone = try Syncgen.run(["validate", "Schema/Notes.yaml"], in: folder.url)
+        #expect(alone.status == 1)
+        #expect(alone.standardError.hasPrefix("""
+            Schema/Notes.yaml:4:38: error: field 'author' references unknown model 'Person'; it is declared in 'Schema/People.yaml', which this run does not read: validate the folder to check the files together [SG0601]
+            Schema/People.yaml:2:3: note: 'Person' is declared here
+            """))
+        #expect(try Syncgen.run(["validate", "Schema"], in: folder.url).status == 0)
+        // A name no file declares keeps its plain error.
+        try folder.write("Schema/Notes.yaml", "models:\n  Note:\n    fields:\n      author: { type: reference, to: Nobody }\n")
+        #expect(!(try Syncgen.run(["validate", "Schema/Notes.yaml"], in: folder.url).standardError.contains("declared in")))
+    }
+
     @Test func aFileNamedTwiceIsReadOnce() throws {
         let folder = try TemporaryFolder()
         try folder.write("Schema/A.yaml", valid)

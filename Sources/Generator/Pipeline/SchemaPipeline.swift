@@ -22,8 +22,14 @@ public struct SchemaPipeline: Sendable {
         self.yamlLimits = yamlLimits
     }
 
-    public func validate(_ sources: [SchemaSource]) -> Result {
+    /// `besides`: schema files next to the given ones that the run does not check, read only to
+    /// say where a model the given files leave unresolved is declared.
+    public func validate(_ sources: [SchemaSource], besides: [SchemaSource] = []) -> Result {
         let loader = YAMLLoader(limits: yamlLimits)
+        let besideDocuments = besides.compactMap { source -> SchemaDocument? in
+            let loaded = loader.load(source.bytes, file: source.path)
+            return loaded.root.map { SchemaParser.parse($0, file: source.path).0 }
+        }
         var diagnostics: [Diagnostic] = []
         var documents: [SchemaDocument] = []
         var someFileUnreadable = false
@@ -43,7 +49,7 @@ public struct SchemaPipeline: Sendable {
             diagnostics += parseDiagnostics
             documents.append(document)
         }
-        var (schema, validationDiagnostics) = SchemaValidator.validate(documents)
+        var (schema, validationDiagnostics) = SchemaValidator.validate(documents, besides: besideDocuments)
         if someFileUnreadable {
             // A model that seems unknown may well be declared in the file that could not be read:
             // say nothing about it rather than send the user after a phantom.

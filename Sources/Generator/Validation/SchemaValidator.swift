@@ -7,9 +7,11 @@
 public enum SchemaValidator {
     /// The diagnostics of every rule, and the resolved schema when none of them is an error. The
     /// documents may come with errors of their own from earlier stages: the caller then discards
-    /// the schema.
-    public static func validate(_ documents: [SchemaDocument]) -> (schema: Schema?, diagnostics: [Diagnostic]) {
-        var context = ValidationContext(documents: documents)
+    /// the schema. `besides` are schema files next to the given ones that this run does not
+    /// check: a model name the given files leave unresolved but one of them declares is reported
+    /// with where it is declared.
+    public static func validate(_ documents: [SchemaDocument], besides: [SchemaDocument] = []) -> (schema: Schema?, diagnostics: [Diagnostic]) {
+        var context = ValidationContext(documents: documents, besides: besides)
         context.checkNames()
         context.checkDuplicates()
         context.resolveScopes()
@@ -50,14 +52,21 @@ struct ValidationContext {
     var defaults: [FieldID: FieldDefault] = [:]
     var indexes: [FieldID: [IndexKind]] = [:]
     var catalogs: [ModelID: Catalog] = [:]
+    /// Models declared in schema files beside the given ones, which this run does not check.
+    let declaredBesides: [String: SourceLocation]
 
-    init(documents: [SchemaDocument]) {
+    init(documents: [SchemaDocument], besides: [SchemaDocument] = []) {
         models = documents.sorted { $0.file < $1.file }.flatMap(\.models)
         var ids: [String: ModelID] = [:]
         for (id, model) in models.enumerated() where ids[model.name.value] == nil {
             ids[model.name.value] = id
         }
         modelIDs = ids
+        var besideNames: [String: SourceLocation] = [:]
+        for model in besides.sorted(by: { $0.file < $1.file }).flatMap(\.models) where besideNames[model.name.value] == nil {
+            besideNames[model.name.value] = model.name.location
+        }
+        declaredBesides = besideNames
     }
 
     var allModelIDs: Range<ModelID> { models.indices }
@@ -83,8 +92,14 @@ struct ValidationContext {
         .init("'\(models[id].name.value)' is declared here", at: models[id].name.location)
     }
 
-    /// `"; did you mean 'X'?"` for a misspelt model name, with a note at X's declaration.
+    /// `"; did you mean 'X'?"` for a misspelt model name, with a note at X's declaration; for a
+    /// model declared in a file beside the given ones, where it is, and to pass the folder.
     func modelSuggestion(for name: String) -> (text: String, notes: [Diagnostic.Note]) {
+        if let elsewhere = declaredBesides[name] {
+            return (
+                "; it is declared in '\(elsewhere.file)', which this run does not read: validate the folder to check the files together",
+                [.init("'\(name)' is declared here", at: elsewhere)])
+        }
         guard let match = Suggestion.closest(to: name, among: modelIDs.keys), let id = modelIDs[match] else {
             return ("", [])
         }
