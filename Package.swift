@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "syncgen", targets: ["syncgen"]),
         .library(name: "SyncGenerator", targets: ["SyncGenerator"]),
         .library(name: "SyncRuntime", targets: ["SyncRuntime"]),
+        .library(name: "SyncCore", targets: ["SyncCore"]),
         .plugin(name: "SyncGenPlugin", targets: ["SyncGenPlugin"]),
         .plugin(name: "SyncGenValidate", targets: ["SyncGenValidate"]),
     ],
@@ -25,17 +26,25 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
-        // The sync engine generated code talks to. Its Domain also holds the facts the generator
-        // must agree with (reserved names, CloudKit limits, the API version).
+        // The rules: values, records, routing, model protocols, limits, reserved names, events.
+        // What generated code conforms to and the facts the generator must agree with; no SQLite,
+        // no LocalCloud.
+        .target(
+            name: "SyncCore",
+            path: "Sources/Runtime/Domain"
+        ),
+        // The sync engine, the local store and LocalCloud, over the rules (re-exported: an app
+        // imports SyncRuntime alone).
         .target(
             name: "SyncRuntime",
-            dependencies: ["CSQLite"],
-            path: "Sources/Runtime"
+            dependencies: ["CSQLite", "SyncCore"],
+            path: "Sources/Runtime",
+            exclude: ["Domain"]
         ),
         // Schema loading -> validation -> code generation. Pure stages, no file system access.
         .target(
             name: "SyncGenerator",
-            dependencies: ["CYAML", "SyncRuntime"],
+            dependencies: ["CYAML", "SyncCore"],
             path: "Sources/Generator"
         ),
         // The command-line tool: argument parsing, file I/O, and calls into SyncGenerator.
@@ -79,7 +88,7 @@ let package = Package(
         // as errors. A module of its own, so its `Data`, `Date` and `Task` shadow nothing else.
         .target(
             name: "GeneratedCoverage",
-            dependencies: ["SyncRuntime"],
+            dependencies: ["SyncCore"],
             path: "Tests/GeneratedCoverage",
             exclude: ["Schema"],
             swiftSettings: [.treatAllWarnings(as: .error)]

@@ -30,7 +30,7 @@ struct GenerationTests {
         #expect(contains(swift, lines: """
             init(
                 recordName: Swift.String = Foundation.UUID().uuidString,
-                ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName,
+                ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
                 title: Swift.String = "Untitled",
                 count: Swift.Int64 = 0
             ) {
@@ -74,15 +74,15 @@ struct GenerationTests {
             """)
         for line in [
             "var s: Swift.String", "var i: Swift.Int64", "var d: Swift.Double", "var b: Swift.Bool",
-            "var t: Foundation.Date", "var x: Foundation.Data", "var l: SyncRuntime.SyncLocation",
-            "var f: SyncRuntime.AssetReference?", "var r: SyncRuntime.RecordReference<A>",
-            "var o: SyncRuntime.RecordReference<A>?", "var ls: [Swift.String]", "var lr: [SyncRuntime.RecordReference<A>]",
+            "var t: Foundation.Date", "var x: Foundation.Data", "var l: SyncCore.SyncLocation",
+            "var f: SyncCore.AssetReference?", "var r: SyncCore.RecordReference<A>",
+            "var o: SyncCore.RecordReference<A>?", "var ls: [Swift.String]", "var lr: [SyncCore.RecordReference<A>]",
         ] {
             #expect(swift.contains(line), "missing \(line)")
         }
         // A required reference has no zero value: the initializer asks for it.
-        #expect(swift.contains("        r: SyncRuntime.RecordReference<A>,\n"))
-        #expect(swift.contains("self.init(recordName: recordName, ownerName: ownerName, r: SyncRuntime.RecordReference.unset)"))
+        #expect(swift.contains("        r: SyncCore.RecordReference<A>,\n"))
+        #expect(swift.contains("self.init(recordName: recordName, ownerName: ownerName, r: SyncCore.RecordReference.unset)"))
     }
 
     @Test func defaultLiteralsAreSpeltInSwift() throws {
@@ -116,8 +116,8 @@ struct GenerationTests {
                   theirs: { type: int, serverOwned: true }
             """)
         #expect(contains(swift, lines: """
-            func encodeRemoteFields() -> SyncRuntime.EncodedFields {
-                var fields = SyncRuntime.EncodedFields(capacity: 2)
+            func encodeRemoteFields() -> SyncCore.EncodedFields {
+                var fields = SyncCore.EncodedFields(capacity: 2)
                 fields.values.append("plain", plain.syncFieldValue)
                 fields.encryptedValues.append("secret", secret.syncFieldValue)
                 return fields
@@ -145,8 +145,8 @@ struct GenerationTests {
                   file: asset
             """)
         #expect(contains(swift, lines: """
-            func encodeStoredFields() -> SyncRuntime.RecordFields {
-                var fields = SyncRuntime.RecordFields(minimumCapacity: 4)
+            func encodeStoredFields() -> SyncCore.RecordFields {
+                var fields = SyncCore.RecordFields(minimumCapacity: 4)
                 if let parent { fields.append("parent", parent.syncFieldValue(action: .none)) }
                 fields.append("mine", mine.syncFieldValue)
                 if let theirs { fields.append("theirs", theirs.syncFieldValue) }
@@ -155,11 +155,11 @@ struct GenerationTests {
             }
             """))
         #expect(contains(swift, lines: """
-            mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+            mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
                 parent = try record.decodeReference("parent", to: L.self)
                 if let value = try record.decode("mine", as: Swift.String.self) { mine = value }
                 theirs = try record.decode("theirs", as: Swift.Int64.self)
-                file = try record.decode("file", as: SyncRuntime.AssetReference.self)
+                file = try record.decode("file", as: SyncCore.AssetReference.self)
             }
             """))
     }
@@ -173,7 +173,7 @@ struct GenerationTests {
 
     @Test func parentIsTheRecordsParentNotAReference() throws {  // trap: T3.6
         let swift = try generated("models:\n  L:\n    fields: {}\n  I:\n    parent: L\n    fields: {}\n")
-        #expect(swift.contains("var parent: SyncRuntime.RecordReference<L>?"))
+        #expect(swift.contains("var parent: SyncCore.RecordReference<L>?"))
         #expect(swift.contains("static let parentRecordType: Swift.String? = \"L\""))
         #expect(swift.contains("var parentRecordName: Swift.String? { parent?.recordName }"))
         let upload = swift.components(separatedBy: "func encodeRemoteFields()")[1].components(separatedBy: "func applyRemoteFields")[0]
@@ -183,10 +183,10 @@ struct GenerationTests {
     @Test func tombstoneKeyPathsAreDeclaredOnTheConcreteType() throws {  // trap: T6.1
         let swift = try generated("models:\n  Note:\n    fields: {}\n")
         #expect(contains(swift, lines: """
-            static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<Note>] {
+            static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Note>] {
                 [
-                    SyncRuntime.TombstoneKeyPath("recordName", \\Note.recordName),
-                    SyncRuntime.TombstoneKeyPath("ownerName", \\Note.ownerName),
+                    SyncCore.TombstoneKeyPath("recordName", \\Note.recordName),
+                    SyncCore.TombstoneKeyPath("ownerName", \\Note.ownerName),
                 ]
             }
             """))
@@ -194,8 +194,8 @@ struct GenerationTests {
 
     @Test func scopesAndSharing() throws {
         let swift = try generated("models:\n  L:\n    scopes: [private, shared]\n    shareable: true\n    fields:\n      name: string\n")
-        #expect(swift.contains("static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private, .shared]"))
-        #expect(swift.contains("extension L: SyncRuntime.ShareableModel {"))
+        #expect(swift.contains("static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private, .shared]"))
+        #expect(swift.contains("extension L: SyncCore.ShareableModel {"))
         #expect(swift.contains("var shareTitle: Swift.String { name }"))
     }
 
@@ -211,7 +211,7 @@ struct GenerationTests {
                   mine: { type: bool, localOnly: true }
             """)
         #expect(contains(swift, lines: """
-            extension P: SyncRuntime.PublicationGovernedModel {
+            extension P: SyncCore.PublicationGovernedModel {
                 /// Asset contents are never fetched by catalog queries: readers download them on demand.
                 static let catalogDesiredKeys: [Swift.String] = [
                     "title",
@@ -219,8 +219,8 @@ struct GenerationTests {
                     "assetSize",
             """))
         #expect(!swift.contains("\"assetData\""))
-        #expect(swift.contains("static let initialPublicationState: SyncRuntime.PublicationState = .delisted"))
-        #expect(swift.contains("publicationLifecycle: SyncRuntime.PublicationLifecycle = SyncRuntime.PublicationLifecycle(state: .delisted)"))
+        #expect(swift.contains("static let initialPublicationState: SyncCore.PublicationState = .delisted"))
+        #expect(swift.contains("publicationLifecycle: SyncCore.PublicationLifecycle = SyncCore.PublicationLifecycle(state: .delisted)"))
         #expect(swift.contains("fields.encodePublicationLifecycle(publicationLifecycle)"))
     }
 
@@ -241,7 +241,7 @@ struct GenerationTests {
                   views: { type: int, serverOwned: true }
             """)
         #expect(contains(swift, lines: """
-            extension D: SyncRuntime.PublishableModel {
+            extension D: SyncCore.PublishableModel {
                 typealias Projection = P
 
                 /// Copies the fields `P` declares; a nil value keeps the published one.
@@ -258,8 +258,8 @@ struct GenerationTests {
         #expect(files.map(\.name) == ["a.syncgen.swift", "b.syncgen.swift", "SyncSchema.syncgen.swift"])
         let list = files[2].contents
         #expect(contains(list, lines: """
-            enum SyncSchema: SyncRuntime.SyncSchemaDefinition {
-                static var models: [any SyncRuntime.SyncModel.Type] {
+            enum SyncSchema: SyncCore.SyncSchemaDefinition {
+                static var models: [any SyncCore.SyncModel.Type] {
                     [
                         A.self,
                         B.self,
@@ -267,7 +267,7 @@ struct GenerationTests {
                 }
             }
             """))
-        #expect(list.contains("private struct SyncgenRuntimeVersionCheck: SyncRuntime.SyncgenRuntimeAPIVersion1 {}"))
+        #expect(list.contains("private struct SyncgenRuntimeVersionCheck: SyncCore.SyncgenRuntimeAPIVersion1 {}"))
     }
 
     @Test func headerNamesTheSourceAndForbidsEditing() throws {
@@ -279,7 +279,7 @@ struct GenerationTests {
     @Test func anEmptySchemaFileStillGetsItsFile() throws {
         let files = try generatedFiles(["Empty.yaml": "# nothing yet\n", "A.yaml": "models:\n  A:\n    fields: {}\n"])
         #expect(files.map(\.name) == ["A.syncgen.swift", "Empty.syncgen.swift", "SyncSchema.syncgen.swift"])
-        #expect(files[1].contents.hasSuffix("import Foundation\nimport SyncRuntime\n"))
+        #expect(files[1].contents.hasSuffix("import Foundation\nimport SyncCore\n"))
     }
 
     @Test func outputIsDeterministic() throws {

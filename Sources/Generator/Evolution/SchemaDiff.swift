@@ -1,4 +1,4 @@
-import SyncRuntime
+import SyncCore
 
 /// Compares a schema with a baseline (what is deployed): CloudKit's production schema only grows,
 /// so a record type or field that disappears, changes type, moves database or changes encryption

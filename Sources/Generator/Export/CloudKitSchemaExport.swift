@@ -1,4 +1,4 @@
-import SyncRuntime
+import SyncCore
 
 /// Prints a schema in CloudKit's text schema language: the `.ckdb` file that
 /// `xcrun cktool import-schema` (or the CloudKit Console's Import Schema) reads, so the container's

@@ -1,4 +1,4 @@
-import SyncRuntime
+import SyncCore
 
 /// A JSON Schema (draft-07) of the schema language, for editors: with it a YAML language server
 /// completes keys and type words, shows what each key means, and underlines misspelt keys as the

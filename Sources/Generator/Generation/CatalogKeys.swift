@@ -1,4 +1,4 @@
-import SyncRuntime
+import SyncCore
 
 /// The keys a catalog query asks for, in one place: the model's desired fields, then the asset's
 /// markers (suffix, size, digest; never its contents), then the publication lifecycle of governed

@@ -1,4 +1,4 @@
-import SyncRuntime
+import SyncCore
 
 /// Prints one model: a plain struct with its fields, then its conformances to the runtime's
 /// protocols, each in its own extension under a `MARK`.
@@ -48,7 +48,7 @@ struct ModelGenerator {
             body.line("\(access)var ownerName: Swift.String")
             if let parent = model.parent {
                 body.documentation("The record's CKRecord.parent: the `\(parent)` it belongs to.")
-                body.line("\(access)var parent: SyncRuntime.RecordReference<\(parent)>?")
+                body.line("\(access)var parent: SyncCore.RecordReference<\(parent)>?")
             }
             for field in fields {
                 if let note = note(for: field) { body.documentation(note) }
@@ -56,7 +56,7 @@ struct ModelGenerator {
             }
             if catalog?.isGoverned == true {
                 body.documentation("Publication state, version and review: kept by the runtime.")
-                body.line("\(access)var publicationLifecycle: SyncRuntime.PublicationLifecycle")
+                body.line("\(access)var publicationLifecycle: SyncCore.PublicationLifecycle")
             }
             body.line()
             printMemberwiseInit(into: &body)
@@ -84,17 +84,17 @@ struct ModelGenerator {
     private func printMemberwiseInit(into printer: inout SwiftPrinter) {
         var parameters = [
             "recordName: Swift.String = Foundation.UUID().uuidString",
-            "ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName",
+            "ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName",
         ]
         if let parent = model.parent {
-            parameters.append("parent: SyncRuntime.RecordReference<\(parent)>? = nil")
+            parameters.append("parent: SyncCore.RecordReference<\(parent)>? = nil")
         }
         for field in fields {
             let parameter = "\(SwiftSpelling.identifier(field.name)): \(SwiftSpelling.type(of: field))"
             parameters.append(SwiftSpelling.initialValue(of: field).map { "\(parameter) = \($0)" } ?? parameter)
         }
         if let catalog, catalog.isGoverned {
-            parameters.append("publicationLifecycle: SyncRuntime.PublicationLifecycle = SyncRuntime.PublicationLifecycle(state: .\(catalog.initialState.rawValue))")
+            parameters.append("publicationLifecycle: SyncCore.PublicationLifecycle = SyncCore.PublicationLifecycle(state: .\(catalog.initialState.rawValue))")
         }
         printer.line("\(access)init(")
         for (index, parameter) in parameters.enumerated() {
@@ -117,23 +117,23 @@ struct ModelGenerator {
     private var uploadedFields: [Field] { fields.filter { !$0.isLocalOnly && !$0.isServerOwned } }
 
     private func printSyncModel(into printer: inout SwiftPrinter) {
-        printer.block("extension \(name): SyncRuntime.SyncModel") { body in
+        printer.block("extension \(name): SyncCore.SyncModel") { body in
             body.line("\(access)static let recordType: Swift.String = \(SwiftSpelling.stringLiteral(model.recordType))")
-            body.line("\(access)static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [\(model.scopes.scopes.map { ".\($0.rawValue)" }.joined(separator: ", "))]")
+            body.line("\(access)static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [\(model.scopes.scopes.map { ".\($0.rawValue)" }.joined(separator: ", "))]")
             let parentType = model.parent.flatMap { context.modelsByName[$0]?.recordType }.map(SwiftSpelling.stringLiteral) ?? "nil"
             body.line("\(access)static let parentRecordType: Swift.String? = \(parentType)")
             let children = context.modelsByName.values.filter { $0.parent == model.name }.map(\.name).sorted()
             if !children.isEmpty {
                 body.documentation("Deleting a `\(name)` deletes the \(children.map { "`\($0)`" }.joined(separator: " and ")) records under it too.")
             }
-            body.line("\(access)static var childTypes: [any SyncRuntime.SyncModel.Type] { [\(children.map { "\($0).self" }.joined(separator: ", "))] }")
+            body.line("\(access)static var childTypes: [any SyncCore.SyncModel.Type] { [\(children.map { "\($0).self" }.joined(separator: ", "))] }")
             printFieldDescriptors(into: &body)
             body.line()
             body.documentation("Declared on `\(name)` itself, so each key path is the concrete type's own.")
-            body.block("\(access)static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<\(name)>]") { getter in
+            body.block("\(access)static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<\(name)>]") { getter in
                 getter.line("[")
-                getter.line("    SyncRuntime.TombstoneKeyPath(\"recordName\", \\\(name).recordName),")
-                getter.line("    SyncRuntime.TombstoneKeyPath(\"ownerName\", \\\(name).ownerName),")
+                getter.line("    SyncCore.TombstoneKeyPath(\"recordName\", \\\(name).recordName),")
+                getter.line("    SyncCore.TombstoneKeyPath(\"ownerName\", \\\(name).ownerName),")
                 getter.line("]")
             }
             body.line()
@@ -153,17 +153,17 @@ struct ModelGenerator {
 
     private func printFieldDescriptors(into printer: inout SwiftPrinter) {
         guard !fields.isEmpty else {
-            printer.line("\(access)static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = []")
+            printer.line("\(access)static let fieldDescriptors: [SyncCore.FieldDescriptor] = []")
             return
         }
-        printer.line("\(access)static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [")
+        printer.line("\(access)static let fieldDescriptors: [SyncCore.FieldDescriptor] = [")
         for field in fields {
             var arguments = ["name: \(SwiftSpelling.stringLiteral(field.name))", "type: \(SwiftSpelling.descriptorType(of: field.type, models: context.modelsByName))"]
             if field.isOptional || field.type == .asset { arguments.append("isOptional: true") }
             if field.isEncrypted { arguments.append("isEncrypted: true") }
             if field.isLocalOnly { arguments.append("isLocalOnly: true") }
             if field.isServerOwned { arguments.append("isServerOwned: true") }
-            printer.line("    SyncRuntime.FieldDescriptor(\(arguments.joined(separator: ", "))),")
+            printer.line("    SyncCore.FieldDescriptor(\(arguments.joined(separator: ", "))),")
         }
         printer.line("]")
     }
@@ -180,15 +180,15 @@ struct ModelGenerator {
     /// The upload: every field but local-only and server-owned ones, encrypted ones apart; an
     /// asset as its markers; a lifecycle's client-owned fields.
     private func printEncoder(into printer: inout SwiftPrinter) {
-        printer.block("\(access)func encodeRemoteFields() -> SyncRuntime.EncodedFields") { body in
+        printer.block("\(access)func encodeRemoteFields() -> SyncCore.EncodedFields") { body in
             let isGoverned = catalog?.isGoverned == true
             guard !uploadedFields.isEmpty || isGoverned else {
-                body.line("SyncRuntime.EncodedFields()")
+                body.line("SyncCore.EncodedFields()")
                 return
             }
             // Room for every value: an asset adds its two markers, a lifecycle its three fields.
             let capacity = uploadedFields.count + (model.assetField == nil ? 0 : 1) + (isGoverned ? RecordFieldNames.publicationClientFields.count : 0)
-            body.line("var fields = SyncRuntime.EncodedFields(capacity: \(capacity))")
+            body.line("var fields = SyncCore.EncodedFields(capacity: \(capacity))")
             for field in uploadedFields {
                 if field.type == .asset {
                     body.line("fields.encodeAssetReference(\(SwiftSpelling.identifier(field.name)))")
@@ -205,10 +205,10 @@ struct ModelGenerator {
 
     /// The download: every field but local-only ones, which a pull never overwrites.
     private func printDecoder(into printer: inout SwiftPrinter) {
-        let signature = "\(access)mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError)"
+        let signature = "\(access)mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError)"
         printer.block(signature) { body in
             if model.parent != nil {
-                body.line("parent = record.parentRecordName.map { SyncRuntime.RecordReference(recordName: $0) }")
+                body.line("parent = record.parentRecordName.map { SyncCore.RecordReference(recordName: $0) }")
             }
             for field in fields where !field.isLocalOnly {
                 if field.type == .asset {
@@ -226,14 +226,14 @@ struct ModelGenerator {
     /// This device's own copy: every field, local-only and server-owned ones too, the parent and
     /// the lifecycle included.
     private func printStoredEncoder(into printer: inout SwiftPrinter) {
-        printer.block("\(access)func encodeStoredFields() -> SyncRuntime.RecordFields") { body in
+        printer.block("\(access)func encodeStoredFields() -> SyncCore.RecordFields") { body in
             let isGoverned = catalog?.isGoverned == true
             guard !fields.isEmpty || model.parent != nil || isGoverned else {
-                body.line("SyncRuntime.RecordFields()")
+                body.line("SyncCore.RecordFields()")
                 return
             }
             let capacity = fields.count + (model.parent == nil ? 0 : 1) + (isGoverned ? 1 : 0)
-            body.line("var fields = SyncRuntime.RecordFields(minimumCapacity: \(capacity))")
+            body.line("var fields = SyncCore.RecordFields(minimumCapacity: \(capacity))")
             if model.parent != nil {
                 body.line("if let parent { fields.append(\(SwiftSpelling.stringLiteral(Self.storedParentKey)), parent.syncFieldValue(action: .none)) }")
             }
@@ -248,7 +248,7 @@ struct ModelGenerator {
     }
 
     private func printStoredDecoder(into printer: inout SwiftPrinter) {
-        let signature = "\(access)mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError)"
+        let signature = "\(access)mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError)"
         printer.block(signature) { body in
             if let parent = model.parent {
                 body.line("parent = try record.decodeReference(\(SwiftSpelling.stringLiteral(Self.storedParentKey)), to: \(parent).self)")
@@ -257,7 +257,7 @@ struct ModelGenerator {
                 body.line(decodeLine(field))
             }
             if catalog?.isGoverned == true {
-                body.line("if let value = try record.decode(\(SwiftSpelling.stringLiteral(Self.storedLifecycleKey)), as: SyncRuntime.PublicationLifecycle.self) { publicationLifecycle = value }")
+                body.line("if let value = try record.decode(\(SwiftSpelling.stringLiteral(Self.storedLifecycleKey)), as: SyncCore.PublicationLifecycle.self) { publicationLifecycle = value }")
             }
         }
     }
@@ -311,7 +311,7 @@ struct ModelGenerator {
     private func printShareable(into printer: inout SwiftPrinter) {
         printer.line("// MARK: - Sharing")
         printer.line()
-        printer.block("extension \(name): SyncRuntime.ShareableModel") { body in
+        printer.block("extension \(name): SyncCore.ShareableModel") { body in
             body.documentation("The title people see when they are invited.")
             body.line("\(access)var shareTitle: Swift.String { \(shareTitleExpression) }")
         }
@@ -328,10 +328,10 @@ struct ModelGenerator {
         let identifier = SwiftSpelling.identifier(asset.name)
         printer.line("// MARK: - Asset")
         printer.line()
-        printer.block("extension \(name): SyncRuntime.CacheableModel") { body in
+        printer.block("extension \(name): SyncCore.CacheableModel") { body in
             body.line("\(access)static let assetFieldName: Swift.String = \(SwiftSpelling.stringLiteral(asset.name))")
             body.line()
-            body.block("\(access)var assetReference: SyncRuntime.AssetReference?") { property in
+            body.block("\(access)var assetReference: SyncCore.AssetReference?") { property in
                 property.line("get { \(identifier) }")
                 property.line("set { \(identifier) = newValue }")
             }
@@ -341,7 +341,7 @@ struct ModelGenerator {
     private func printCatalog(_ catalog: Catalog, into printer: inout SwiftPrinter) {
         printer.line("// MARK: - Catalog")
         printer.line()
-        let conformance = catalog.isGoverned ? "SyncRuntime.PublicationGovernedModel" : "SyncRuntime.PublicCatalogModel"
+        let conformance = catalog.isGoverned ? "SyncCore.PublicationGovernedModel" : "SyncCore.PublicCatalogModel"
         printer.block("extension \(name): \(conformance)") { body in
             body.documentation("Asset contents are never fetched by catalog queries: readers download them on demand.")
             let keys = CatalogKeys.desiredKeys(of: model).map(SwiftSpelling.stringLiteral)
@@ -352,14 +352,14 @@ struct ModelGenerator {
                 for key in keys { body.line("    \(key),") }
                 body.line("]")
             }
-            body.line("\(access)static let initialPublicationState: SyncRuntime.PublicationState = .\(catalog.initialState.rawValue)")
+            body.line("\(access)static let initialPublicationState: SyncCore.PublicationState = .\(catalog.initialState.rawValue)")
         }
     }
 
     private func printPublishable(into projection: Model, printer: inout SwiftPrinter) {
         printer.line("// MARK: - Publishing")
         printer.line()
-        printer.block("extension \(name): SyncRuntime.PublishableModel") { body in
+        printer.block("extension \(name): SyncCore.PublishableModel") { body in
             body.line("\(access)typealias Projection = \(projection.name)")
             body.line()
             body.documentation("Copies the fields `\(projection.name)` declares; a nil value keeps the published one.")
@@ -370,8 +370,8 @@ struct ModelGenerator {
                     let identifier = SwiftSpelling.identifier(field.name)
                     let value: (String) -> String
                     switch field.type {
-                    case .reference: value = { "SyncRuntime.RecordReference(recordName: \($0).recordName)" }
-                    case .list(.reference): value = { "\($0).map { SyncRuntime.RecordReference(recordName: $0.recordName) }" }
+                    case .reference: value = { "SyncCore.RecordReference(recordName: \($0).recordName)" }
+                    case .list(.reference): value = { "\($0).map { SyncCore.RecordReference(recordName: $0.recordName) }" }
                     default: value = { $0 }
                     }
                     if field.isOptional || field.type == .asset {

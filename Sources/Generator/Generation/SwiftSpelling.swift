@@ -1,7 +1,7 @@
 import Foundation
 
 /// How schema names, types and literals are spelt in generated Swift. Every standard type is
-/// qualified (`Swift.String`, `Foundation.Date`, `SyncRuntime.RecordReference`), so a model named
+/// qualified (`Swift.String`, `Foundation.Date`, `SyncCore.RecordReference`), so a model named
 /// `Data` or `Task` cannot capture a name the generated code means from a library.
 enum SwiftSpelling {
     /// A name as a Swift identifier: keywords in backticks.
@@ -24,9 +24,9 @@ enum SwiftSpelling {
         case .bool: "Swift.Bool"
         case .date: "Foundation.Date"
         case .data: "Foundation.Data"
-        case .asset: "SyncRuntime.AssetReference"
-        case .location: "SyncRuntime.SyncLocation"
-        case .reference(let target, _): "SyncRuntime.RecordReference<\(target)>"
+        case .asset: "SyncCore.AssetReference"
+        case .location: "SyncCore.SyncLocation"
+        case .reference(let target, _): "SyncCore.RecordReference<\(target)>"
         case .list(let element): "[\(self.type(of: element))]"
         }
     }
@@ -42,7 +42,7 @@ enum SwiftSpelling {
     /// The value a field holds in a record decoded from nothing (`init(emptyRecordNamed:)`).
     static func emptyValue(of field: Field) -> String {
         if case .reference = field.type, !field.isOptional, field.defaultValue == nil {
-            return "SyncRuntime.RecordReference.unset"
+            return "SyncCore.RecordReference.unset"
         }
         return initialValue(of: field) ?? "nil"
     }
@@ -56,7 +56,7 @@ enum SwiftSpelling {
         case .date: "Foundation.Date(timeIntervalSince1970: 0)"
         case .data: "Foundation.Data()"
         case .asset: "nil"
-        case .location: "SyncRuntime.SyncLocation(latitude: 0, longitude: 0)"
+        case .location: "SyncCore.SyncLocation(latitude: 0, longitude: 0)"
         case .reference: nil
         case .list: "[]"
         }

@@ -1,4 +1,4 @@
-import SyncRuntime
+import SyncCore
 
 /// Which names a schema cannot use. The names themselves belong to the runtime
 /// (`RecordFieldNames`): this is only the rule that reads them.

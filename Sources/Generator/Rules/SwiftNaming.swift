@@ -1,4 +1,4 @@
-import SyncRuntime
+import SyncCore
 
 /// Swift's rules for the names syncgen generates, in one place.
 public enum SwiftNaming {
@@ -21,7 +21,7 @@ public enum SwiftNaming {
 
     /// Type names generated code must be able to use unambiguously: its own schema type and the
     /// modules it qualifies names with.
-    static let reservedTypeNames: Set<String> = [schemaTypeName, "SyncRuntime", "Foundation", "Swift"]
+    static let reservedTypeNames: Set<String> = [schemaTypeName, "SyncCore", "SyncRuntime", "Foundation", "Swift"]
 
     /// The characters `typeNameProblem(_:)` allows, as a regular expression (for the JSON Schema
     /// that editors check names with; keywords are left to the validator).

@@ -1,4 +1,4 @@
-import SyncRuntime
+import SyncCore
 
 /// The fields a model has in CloudKit's schema: its uploaded fields (never local-only ones; an
 /// asset as its three runtime fields), the runtime's own fields, and the lifecycle of governed

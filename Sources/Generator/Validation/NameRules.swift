@@ -1,4 +1,4 @@
-import SyncRuntime
+import SyncCore
 
 /// Rule 3 (names) and rule 4 (reserved names).
 extension ValidationContext {

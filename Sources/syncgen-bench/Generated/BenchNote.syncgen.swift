@@ -2,7 +2,7 @@
 // Do not edit: change the schema and build again.
 
 import Foundation
-import SyncRuntime
+import SyncCore
 
 /// A record of type `BenchNote` in [private], from BenchNote.yaml.
 struct BenchNote: Swift.Sendable, Swift.Hashable {
@@ -17,7 +17,7 @@ struct BenchNote: Swift.Sendable, Swift.Hashable {
 
     init(
         recordName: Swift.String = Foundation.UUID().uuidString,
-        ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName,
+        ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
         title: Swift.String = "",
         body: Swift.String = "",
         rank: Swift.Int64 = 0,
@@ -34,23 +34,23 @@ struct BenchNote: Swift.Sendable, Swift.Hashable {
 
 // MARK: - Sync bridge
 
-extension BenchNote: SyncRuntime.SyncModel {
+extension BenchNote: SyncCore.SyncModel {
     static let recordType: Swift.String = "BenchNote"
-    static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private]
+    static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private]
     static let parentRecordType: Swift.String? = nil
-    static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
-    static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
-        SyncRuntime.FieldDescriptor(name: "title", type: .string),
-        SyncRuntime.FieldDescriptor(name: "body", type: .string),
-        SyncRuntime.FieldDescriptor(name: "rank", type: .int64),
-        SyncRuntime.FieldDescriptor(name: "done", type: .bool),
+    static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+    static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
+        SyncCore.FieldDescriptor(name: "title", type: .string),
+        SyncCore.FieldDescriptor(name: "body", type: .string),
+        SyncCore.FieldDescriptor(name: "rank", type: .int64),
+        SyncCore.FieldDescriptor(name: "done", type: .bool),
     ]
 
     /// Declared on `BenchNote` itself, so each key path is the concrete type's own.
-    static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<BenchNote>] {
+    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<BenchNote>] {
         [
-            SyncRuntime.TombstoneKeyPath("recordName", \BenchNote.recordName),
-            SyncRuntime.TombstoneKeyPath("ownerName", \BenchNote.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \BenchNote.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \BenchNote.ownerName),
         ]
     }
 
@@ -60,8 +60,8 @@ extension BenchNote: SyncRuntime.SyncModel {
         self.init(recordName: recordName, ownerName: ownerName)
     }
 
-    func encodeRemoteFields() -> SyncRuntime.EncodedFields {
-        var fields = SyncRuntime.EncodedFields(capacity: 4)
+    func encodeRemoteFields() -> SyncCore.EncodedFields {
+        var fields = SyncCore.EncodedFields(capacity: 4)
         fields.values.append("title", title.syncFieldValue)
         fields.values.append("body", body.syncFieldValue)
         fields.values.append("rank", rank.syncFieldValue)
@@ -69,15 +69,15 @@ extension BenchNote: SyncRuntime.SyncModel {
         return fields
     }
 
-    mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("title", as: Swift.String.self) { title = value }
         if let value = try record.decode("body", as: Swift.String.self) { body = value }
         if let value = try record.decode("rank", as: Swift.Int64.self) { rank = value }
         if let value = try record.decode("done", as: Swift.Bool.self) { done = value }
     }
 
-    func encodeStoredFields() -> SyncRuntime.RecordFields {
-        var fields = SyncRuntime.RecordFields(minimumCapacity: 4)
+    func encodeStoredFields() -> SyncCore.RecordFields {
+        var fields = SyncCore.RecordFields(minimumCapacity: 4)
         fields.append("title", title.syncFieldValue)
         fields.append("body", body.syncFieldValue)
         fields.append("rank", rank.syncFieldValue)
@@ -85,7 +85,7 @@ extension BenchNote: SyncRuntime.SyncModel {
         return fields
     }
 
-    mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("title", as: Swift.String.self) { title = value }
         if let value = try record.decode("body", as: Swift.String.self) { body = value }
         if let value = try record.decode("rank", as: Swift.Int64.self) { rank = value }

@@ -2,7 +2,7 @@
 // Do not edit: change the schema and build again.
 
 import Foundation
-import SyncRuntime
+import SyncCore
 
 /// A record of type `BenchRecord` in [private], from BenchRecord.yaml.
 struct BenchRecord: Swift.Sendable, Swift.Hashable {
@@ -27,13 +27,13 @@ struct BenchRecord: Swift.Sendable, Swift.Hashable {
     var dueAt: Foundation.Date?
     var note: Swift.String?
     var tags: [Swift.String]
-    var place: SyncRuntime.SyncLocation
+    var place: SyncCore.SyncLocation
     var thumbnail: Foundation.Data
-    var owner: SyncRuntime.RecordReference<BenchRecord>
+    var owner: SyncCore.RecordReference<BenchRecord>
 
     init(
         recordName: Swift.String = Foundation.UUID().uuidString,
-        ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName,
+        ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
         title: Swift.String = "",
         subtitle: Swift.String = "",
         body: Swift.String = "",
@@ -51,9 +51,9 @@ struct BenchRecord: Swift.Sendable, Swift.Hashable {
         dueAt: Foundation.Date? = nil,
         note: Swift.String? = nil,
         tags: [Swift.String] = [],
-        place: SyncRuntime.SyncLocation = SyncRuntime.SyncLocation(latitude: 0, longitude: 0),
+        place: SyncCore.SyncLocation = SyncCore.SyncLocation(latitude: 0, longitude: 0),
         thumbnail: Foundation.Data = Foundation.Data(),
-        owner: SyncRuntime.RecordReference<BenchRecord>
+        owner: SyncCore.RecordReference<BenchRecord>
     ) {
         self.recordName = recordName
         self.ownerName = ownerName
@@ -82,50 +82,50 @@ struct BenchRecord: Swift.Sendable, Swift.Hashable {
 
 // MARK: - Sync bridge
 
-extension BenchRecord: SyncRuntime.SyncModel {
+extension BenchRecord: SyncCore.SyncModel {
     static let recordType: Swift.String = "BenchRecord"
-    static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private]
+    static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private]
     static let parentRecordType: Swift.String? = nil
-    static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
-    static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
-        SyncRuntime.FieldDescriptor(name: "title", type: .string),
-        SyncRuntime.FieldDescriptor(name: "subtitle", type: .string),
-        SyncRuntime.FieldDescriptor(name: "body", type: .string),
-        SyncRuntime.FieldDescriptor(name: "author", type: .string),
-        SyncRuntime.FieldDescriptor(name: "category", type: .string),
-        SyncRuntime.FieldDescriptor(name: "rank", type: .int64),
-        SyncRuntime.FieldDescriptor(name: "views", type: .int64),
-        SyncRuntime.FieldDescriptor(name: "likes", type: .int64),
-        SyncRuntime.FieldDescriptor(name: "score", type: .double),
-        SyncRuntime.FieldDescriptor(name: "ratio", type: .double),
-        SyncRuntime.FieldDescriptor(name: "done", type: .bool),
-        SyncRuntime.FieldDescriptor(name: "pinned", type: .bool),
-        SyncRuntime.FieldDescriptor(name: "createdAt", type: .date),
-        SyncRuntime.FieldDescriptor(name: "updatedAt", type: .date),
-        SyncRuntime.FieldDescriptor(name: "dueAt", type: .date, isOptional: true),
-        SyncRuntime.FieldDescriptor(name: "note", type: .string, isOptional: true),
-        SyncRuntime.FieldDescriptor(name: "tags", type: .list(.string)),
-        SyncRuntime.FieldDescriptor(name: "place", type: .location),
-        SyncRuntime.FieldDescriptor(name: "thumbnail", type: .bytes),
-        SyncRuntime.FieldDescriptor(name: "owner", type: .reference(recordType: "BenchRecord", action: .none)),
+    static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+    static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
+        SyncCore.FieldDescriptor(name: "title", type: .string),
+        SyncCore.FieldDescriptor(name: "subtitle", type: .string),
+        SyncCore.FieldDescriptor(name: "body", type: .string),
+        SyncCore.FieldDescriptor(name: "author", type: .string),
+        SyncCore.FieldDescriptor(name: "category", type: .string),
+        SyncCore.FieldDescriptor(name: "rank", type: .int64),
+        SyncCore.FieldDescriptor(name: "views", type: .int64),
+        SyncCore.FieldDescriptor(name: "likes", type: .int64),
+        SyncCore.FieldDescriptor(name: "score", type: .double),
+        SyncCore.FieldDescriptor(name: "ratio", type: .double),
+        SyncCore.FieldDescriptor(name: "done", type: .bool),
+        SyncCore.FieldDescriptor(name: "pinned", type: .bool),
+        SyncCore.FieldDescriptor(name: "createdAt", type: .date),
+        SyncCore.FieldDescriptor(name: "updatedAt", type: .date),
+        SyncCore.FieldDescriptor(name: "dueAt", type: .date, isOptional: true),
+        SyncCore.FieldDescriptor(name: "note", type: .string, isOptional: true),
+        SyncCore.FieldDescriptor(name: "tags", type: .list(.string)),
+        SyncCore.FieldDescriptor(name: "place", type: .location),
+        SyncCore.FieldDescriptor(name: "thumbnail", type: .bytes),
+        SyncCore.FieldDescriptor(name: "owner", type: .reference(recordType: "BenchRecord", action: .none)),
     ]
 
     /// Declared on `BenchRecord` itself, so each key path is the concrete type's own.
-    static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<BenchRecord>] {
+    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<BenchRecord>] {
         [
-            SyncRuntime.TombstoneKeyPath("recordName", \BenchRecord.recordName),
-            SyncRuntime.TombstoneKeyPath("ownerName", \BenchRecord.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \BenchRecord.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \BenchRecord.ownerName),
         ]
     }
 
     var parentRecordName: Swift.String? { nil }
 
     init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName, owner: SyncRuntime.RecordReference.unset)
+        self.init(recordName: recordName, ownerName: ownerName, owner: SyncCore.RecordReference.unset)
     }
 
-    func encodeRemoteFields() -> SyncRuntime.EncodedFields {
-        var fields = SyncRuntime.EncodedFields(capacity: 20)
+    func encodeRemoteFields() -> SyncCore.EncodedFields {
+        var fields = SyncCore.EncodedFields(capacity: 20)
         fields.values.append("title", title.syncFieldValue)
         fields.values.append("subtitle", subtitle.syncFieldValue)
         fields.values.append("body", body.syncFieldValue)
@@ -149,7 +149,7 @@ extension BenchRecord: SyncRuntime.SyncModel {
         return fields
     }
 
-    mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("title", as: Swift.String.self) { title = value }
         if let value = try record.decode("subtitle", as: Swift.String.self) { subtitle = value }
         if let value = try record.decode("body", as: Swift.String.self) { body = value }
@@ -167,13 +167,13 @@ extension BenchRecord: SyncRuntime.SyncModel {
         dueAt = try record.decode("dueAt", as: Foundation.Date.self)
         note = try record.decode("note", as: Swift.String.self)
         if let value = try record.decode("tags", as: [Swift.String].self) { tags = value }
-        if let value = try record.decode("place", as: SyncRuntime.SyncLocation.self) { place = value }
+        if let value = try record.decode("place", as: SyncCore.SyncLocation.self) { place = value }
         if let value = try record.decode("thumbnail", as: Foundation.Data.self) { thumbnail = value }
         if let value = try record.decodeReference("owner", to: BenchRecord.self) { owner = value }
     }
 
-    func encodeStoredFields() -> SyncRuntime.RecordFields {
-        var fields = SyncRuntime.RecordFields(minimumCapacity: 20)
+    func encodeStoredFields() -> SyncCore.RecordFields {
+        var fields = SyncCore.RecordFields(minimumCapacity: 20)
         fields.append("title", title.syncFieldValue)
         fields.append("subtitle", subtitle.syncFieldValue)
         fields.append("body", body.syncFieldValue)
@@ -197,7 +197,7 @@ extension BenchRecord: SyncRuntime.SyncModel {
         return fields
     }
 
-    mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("title", as: Swift.String.self) { title = value }
         if let value = try record.decode("subtitle", as: Swift.String.self) { subtitle = value }
         if let value = try record.decode("body", as: Swift.String.self) { body = value }
@@ -215,7 +215,7 @@ extension BenchRecord: SyncRuntime.SyncModel {
         dueAt = try record.decode("dueAt", as: Foundation.Date.self)
         note = try record.decode("note", as: Swift.String.self)
         if let value = try record.decode("tags", as: [Swift.String].self) { tags = value }
-        if let value = try record.decode("place", as: SyncRuntime.SyncLocation.self) { place = value }
+        if let value = try record.decode("place", as: SyncCore.SyncLocation.self) { place = value }
         if let value = try record.decode("thumbnail", as: Foundation.Data.self) { thumbnail = value }
         if let value = try record.decodeReference("owner", to: BenchRecord.self) { owner = value }
     }

@@ -2,7 +2,7 @@
 // Do not edit: change the schema and build again.
 
 import Foundation
-import SyncRuntime
+import SyncCore
 
 /// A record of type `Data` in [private], from Coverage.yaml.
 public struct Data: Swift.Sendable, Swift.Hashable {
@@ -17,21 +17,21 @@ public struct Data: Swift.Sendable, Swift.Hashable {
     public var stamp: Foundation.Date
     public var created: Foundation.Date
     public var blob: Foundation.Data
-    public var place: SyncRuntime.SyncLocation
+    public var place: SyncCore.SyncLocation
     public var maybeText: Swift.String?
     public var maybeCount: Swift.Int64?
     public var maybeRatio: Swift.Double?
     public var maybeFlag: Swift.Bool?
     public var maybeStamp: Foundation.Date?
     public var maybeBlob: Foundation.Data?
-    public var maybePlace: SyncRuntime.SyncLocation?
+    public var maybePlace: SyncCore.SyncLocation?
     public var words: [Swift.String]
     public var numbers: [Swift.Int64]
     public var ratios: [Swift.Double]
     public var flags: [Swift.Bool]
     public var stamps: [Foundation.Date]
     public var blobs: [Foundation.Data]
-    public var places: [SyncRuntime.SyncLocation]
+    public var places: [SyncCore.SyncLocation]
     public var maybeWords: [Swift.String]?
     public var `default`: Swift.String
     public var `class`: Swift.Int64
@@ -47,7 +47,7 @@ public struct Data: Swift.Sendable, Swift.Hashable {
 
     public init(
         recordName: Swift.String = Foundation.UUID().uuidString,
-        ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName,
+        ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
         text: Swift.String = "multi\nline \"quoted\" \\ text",
         count: Swift.Int64 = -7,
         ratio: Swift.Double = 0.25,
@@ -55,21 +55,21 @@ public struct Data: Swift.Sendable, Swift.Hashable {
         stamp: Foundation.Date = Foundation.Date(timeIntervalSince1970: 1714564800.0),
         created: Foundation.Date = Foundation.Date(),
         blob: Foundation.Data = Foundation.Data(),
-        place: SyncRuntime.SyncLocation = SyncRuntime.SyncLocation(latitude: 0, longitude: 0),
+        place: SyncCore.SyncLocation = SyncCore.SyncLocation(latitude: 0, longitude: 0),
         maybeText: Swift.String? = nil,
         maybeCount: Swift.Int64? = nil,
         maybeRatio: Swift.Double? = nil,
         maybeFlag: Swift.Bool? = nil,
         maybeStamp: Foundation.Date? = nil,
         maybeBlob: Foundation.Data? = nil,
-        maybePlace: SyncRuntime.SyncLocation? = nil,
+        maybePlace: SyncCore.SyncLocation? = nil,
         words: [Swift.String] = ["a", "b"],
         numbers: [Swift.Int64] = [],
         ratios: [Swift.Double] = [],
         flags: [Swift.Bool] = [],
         stamps: [Foundation.Date] = [],
         blobs: [Foundation.Data] = [],
-        places: [SyncRuntime.SyncLocation] = [],
+        places: [SyncCore.SyncLocation] = [],
         maybeWords: [Swift.String]? = nil,
         `default`: Swift.String = "",
         `class`: Swift.Int64 = 1,
@@ -116,49 +116,49 @@ public struct Data: Swift.Sendable, Swift.Hashable {
 
 // MARK: - Sync bridge
 
-extension Data: SyncRuntime.SyncModel {
+extension Data: SyncCore.SyncModel {
     public static let recordType: Swift.String = "Data"
-    public static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private]
+    public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private]
     public static let parentRecordType: Swift.String? = nil
-    public static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
-    public static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
-        SyncRuntime.FieldDescriptor(name: "text", type: .string),
-        SyncRuntime.FieldDescriptor(name: "count", type: .int64),
-        SyncRuntime.FieldDescriptor(name: "ratio", type: .double),
-        SyncRuntime.FieldDescriptor(name: "flag", type: .bool),
-        SyncRuntime.FieldDescriptor(name: "stamp", type: .date),
-        SyncRuntime.FieldDescriptor(name: "created", type: .date),
-        SyncRuntime.FieldDescriptor(name: "blob", type: .bytes),
-        SyncRuntime.FieldDescriptor(name: "place", type: .location),
-        SyncRuntime.FieldDescriptor(name: "maybeText", type: .string, isOptional: true),
-        SyncRuntime.FieldDescriptor(name: "maybeCount", type: .int64, isOptional: true),
-        SyncRuntime.FieldDescriptor(name: "maybeRatio", type: .double, isOptional: true),
-        SyncRuntime.FieldDescriptor(name: "maybeFlag", type: .bool, isOptional: true),
-        SyncRuntime.FieldDescriptor(name: "maybeStamp", type: .date, isOptional: true),
-        SyncRuntime.FieldDescriptor(name: "maybeBlob", type: .bytes, isOptional: true),
-        SyncRuntime.FieldDescriptor(name: "maybePlace", type: .location, isOptional: true),
-        SyncRuntime.FieldDescriptor(name: "words", type: .list(.string)),
-        SyncRuntime.FieldDescriptor(name: "numbers", type: .list(.int64)),
-        SyncRuntime.FieldDescriptor(name: "ratios", type: .list(.double)),
-        SyncRuntime.FieldDescriptor(name: "flags", type: .list(.bool)),
-        SyncRuntime.FieldDescriptor(name: "stamps", type: .list(.date)),
-        SyncRuntime.FieldDescriptor(name: "blobs", type: .list(.bytes)),
-        SyncRuntime.FieldDescriptor(name: "places", type: .list(.location)),
-        SyncRuntime.FieldDescriptor(name: "maybeWords", type: .list(.string), isOptional: true),
-        SyncRuntime.FieldDescriptor(name: "default", type: .string),
-        SyncRuntime.FieldDescriptor(name: "class", type: .int64),
-        SyncRuntime.FieldDescriptor(name: "in", type: .bool, isOptional: true),
-        SyncRuntime.FieldDescriptor(name: "secret", type: .string, isEncrypted: true),
-        SyncRuntime.FieldDescriptor(name: "secretBytes", type: .bytes, isOptional: true, isEncrypted: true),
-        SyncRuntime.FieldDescriptor(name: "cursor", type: .int64, isLocalOnly: true),
-        SyncRuntime.FieldDescriptor(name: "views", type: .int64, isServerOwned: true),
+    public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+    public static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
+        SyncCore.FieldDescriptor(name: "text", type: .string),
+        SyncCore.FieldDescriptor(name: "count", type: .int64),
+        SyncCore.FieldDescriptor(name: "ratio", type: .double),
+        SyncCore.FieldDescriptor(name: "flag", type: .bool),
+        SyncCore.FieldDescriptor(name: "stamp", type: .date),
+        SyncCore.FieldDescriptor(name: "created", type: .date),
+        SyncCore.FieldDescriptor(name: "blob", type: .bytes),
+        SyncCore.FieldDescriptor(name: "place", type: .location),
+        SyncCore.FieldDescriptor(name: "maybeText", type: .string, isOptional: true),
+        SyncCore.FieldDescriptor(name: "maybeCount", type: .int64, isOptional: true),
+        SyncCore.FieldDescriptor(name: "maybeRatio", type: .double, isOptional: true),
+        SyncCore.FieldDescriptor(name: "maybeFlag", type: .bool, isOptional: true),
+        SyncCore.FieldDescriptor(name: "maybeStamp", type: .date, isOptional: true),
+        SyncCore.FieldDescriptor(name: "maybeBlob", type: .bytes, isOptional: true),
+        SyncCore.FieldDescriptor(name: "maybePlace", type: .location, isOptional: true),
+        SyncCore.FieldDescriptor(name: "words", type: .list(.string)),
+        SyncCore.FieldDescriptor(name: "numbers", type: .list(.int64)),
+        SyncCore.FieldDescriptor(name: "ratios", type: .list(.double)),
+        SyncCore.FieldDescriptor(name: "flags", type: .list(.bool)),
+        SyncCore.FieldDescriptor(name: "stamps", type: .list(.date)),
+        SyncCore.FieldDescriptor(name: "blobs", type: .list(.bytes)),
+        SyncCore.FieldDescriptor(name: "places", type: .list(.location)),
+        SyncCore.FieldDescriptor(name: "maybeWords", type: .list(.string), isOptional: true),
+        SyncCore.FieldDescriptor(name: "default", type: .string),
+        SyncCore.FieldDescriptor(name: "class", type: .int64),
+        SyncCore.FieldDescriptor(name: "in", type: .bool, isOptional: true),
+        SyncCore.FieldDescriptor(name: "secret", type: .string, isEncrypted: true),
+        SyncCore.FieldDescriptor(name: "secretBytes", type: .bytes, isOptional: true, isEncrypted: true),
+        SyncCore.FieldDescriptor(name: "cursor", type: .int64, isLocalOnly: true),
+        SyncCore.FieldDescriptor(name: "views", type: .int64, isServerOwned: true),
     ]
 
     /// Declared on `Data` itself, so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<Data>] {
+    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Data>] {
         [
-            SyncRuntime.TombstoneKeyPath("recordName", \Data.recordName),
-            SyncRuntime.TombstoneKeyPath("ownerName", \Data.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Data.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Data.ownerName),
         ]
     }
 
@@ -168,8 +168,8 @@ extension Data: SyncRuntime.SyncModel {
         self.init(recordName: recordName, ownerName: ownerName)
     }
 
-    public func encodeRemoteFields() -> SyncRuntime.EncodedFields {
-        var fields = SyncRuntime.EncodedFields(capacity: 28)
+    public func encodeRemoteFields() -> SyncCore.EncodedFields {
+        var fields = SyncCore.EncodedFields(capacity: 28)
         fields.values.append("text", text.syncFieldValue)
         fields.values.append("count", count.syncFieldValue)
         fields.values.append("ratio", ratio.syncFieldValue)
@@ -201,7 +201,7 @@ extension Data: SyncRuntime.SyncModel {
         return fields
     }
 
-    public mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    public mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("text", as: Swift.String.self) { text = value }
         if let value = try record.decode("count", as: Swift.Int64.self) { count = value }
         if let value = try record.decode("ratio", as: Swift.Double.self) { ratio = value }
@@ -209,21 +209,21 @@ extension Data: SyncRuntime.SyncModel {
         if let value = try record.decode("stamp", as: Foundation.Date.self) { stamp = value }
         if let value = try record.decode("created", as: Foundation.Date.self) { created = value }
         if let value = try record.decode("blob", as: Foundation.Data.self) { blob = value }
-        if let value = try record.decode("place", as: SyncRuntime.SyncLocation.self) { place = value }
+        if let value = try record.decode("place", as: SyncCore.SyncLocation.self) { place = value }
         maybeText = try record.decode("maybeText", as: Swift.String.self)
         maybeCount = try record.decode("maybeCount", as: Swift.Int64.self)
         maybeRatio = try record.decode("maybeRatio", as: Swift.Double.self)
         maybeFlag = try record.decode("maybeFlag", as: Swift.Bool.self)
         maybeStamp = try record.decode("maybeStamp", as: Foundation.Date.self)
         maybeBlob = try record.decode("maybeBlob", as: Foundation.Data.self)
-        maybePlace = try record.decode("maybePlace", as: SyncRuntime.SyncLocation.self)
+        maybePlace = try record.decode("maybePlace", as: SyncCore.SyncLocation.self)
         if let value = try record.decode("words", as: [Swift.String].self) { words = value }
         if let value = try record.decode("numbers", as: [Swift.Int64].self) { numbers = value }
         if let value = try record.decode("ratios", as: [Swift.Double].self) { ratios = value }
         if let value = try record.decode("flags", as: [Swift.Bool].self) { flags = value }
         if let value = try record.decode("stamps", as: [Foundation.Date].self) { stamps = value }
         if let value = try record.decode("blobs", as: [Foundation.Data].self) { blobs = value }
-        if let value = try record.decode("places", as: [SyncRuntime.SyncLocation].self) { places = value }
+        if let value = try record.decode("places", as: [SyncCore.SyncLocation].self) { places = value }
         maybeWords = try record.decode("maybeWords", as: [Swift.String].self)
         if let value = try record.decode("default", as: Swift.String.self) { `default` = value }
         if let value = try record.decode("class", as: Swift.Int64.self) { `class` = value }
@@ -233,8 +233,8 @@ extension Data: SyncRuntime.SyncModel {
         if let value = try record.decode("views", as: Swift.Int64.self) { views = value }
     }
 
-    public func encodeStoredFields() -> SyncRuntime.RecordFields {
-        var fields = SyncRuntime.RecordFields(minimumCapacity: 30)
+    public func encodeStoredFields() -> SyncCore.RecordFields {
+        var fields = SyncCore.RecordFields(minimumCapacity: 30)
         fields.append("text", text.syncFieldValue)
         fields.append("count", count.syncFieldValue)
         fields.append("ratio", ratio.syncFieldValue)
@@ -268,7 +268,7 @@ extension Data: SyncRuntime.SyncModel {
         return fields
     }
 
-    public mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    public mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("text", as: Swift.String.self) { text = value }
         if let value = try record.decode("count", as: Swift.Int64.self) { count = value }
         if let value = try record.decode("ratio", as: Swift.Double.self) { ratio = value }
@@ -276,21 +276,21 @@ extension Data: SyncRuntime.SyncModel {
         if let value = try record.decode("stamp", as: Foundation.Date.self) { stamp = value }
         if let value = try record.decode("created", as: Foundation.Date.self) { created = value }
         if let value = try record.decode("blob", as: Foundation.Data.self) { blob = value }
-        if let value = try record.decode("place", as: SyncRuntime.SyncLocation.self) { place = value }
+        if let value = try record.decode("place", as: SyncCore.SyncLocation.self) { place = value }
         maybeText = try record.decode("maybeText", as: Swift.String.self)
         maybeCount = try record.decode("maybeCount", as: Swift.Int64.self)
         maybeRatio = try record.decode("maybeRatio", as: Swift.Double.self)
         maybeFlag = try record.decode("maybeFlag", as: Swift.Bool.self)
         maybeStamp = try record.decode("maybeStamp", as: Foundation.Date.self)
         maybeBlob = try record.decode("maybeBlob", as: Foundation.Data.self)
-        maybePlace = try record.decode("maybePlace", as: SyncRuntime.SyncLocation.self)
+        maybePlace = try record.decode("maybePlace", as: SyncCore.SyncLocation.self)
         if let value = try record.decode("words", as: [Swift.String].self) { words = value }
         if let value = try record.decode("numbers", as: [Swift.Int64].self) { numbers = value }
         if let value = try record.decode("ratios", as: [Swift.Double].self) { ratios = value }
         if let value = try record.decode("flags", as: [Swift.Bool].self) { flags = value }
         if let value = try record.decode("stamps", as: [Foundation.Date].self) { stamps = value }
         if let value = try record.decode("blobs", as: [Foundation.Data].self) { blobs = value }
-        if let value = try record.decode("places", as: [SyncRuntime.SyncLocation].self) { places = value }
+        if let value = try record.decode("places", as: [SyncCore.SyncLocation].self) { places = value }
         maybeWords = try record.decode("maybeWords", as: [Swift.String].self)
         if let value = try record.decode("default", as: Swift.String.self) { `default` = value }
         if let value = try record.decode("class", as: Swift.Int64.self) { `class` = value }
@@ -309,22 +309,22 @@ public struct Task: Swift.Sendable, Swift.Hashable {
     /// The owner of the zone the record lives in.
     public var ownerName: Swift.String
     public var title: Swift.String
-    public var data: SyncRuntime.RecordReference<Data>
-    public var maybeData: SyncRuntime.RecordReference<Data>?
-    public var related: [SyncRuntime.RecordReference<Task>]
-    public var maybeRelated: [SyncRuntime.RecordReference<Task>]?
+    public var data: SyncCore.RecordReference<Data>
+    public var maybeData: SyncCore.RecordReference<Data>?
+    public var related: [SyncCore.RecordReference<Task>]
+    public var maybeRelated: [SyncCore.RecordReference<Task>]?
     /// The attached file's markers; the file lives in the asset cache.
-    public var attachment: SyncRuntime.AssetReference?
+    public var attachment: SyncCore.AssetReference?
 
     public init(
         recordName: Swift.String = Foundation.UUID().uuidString,
-        ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName,
+        ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
         title: Swift.String = "",
-        data: SyncRuntime.RecordReference<Data>,
-        maybeData: SyncRuntime.RecordReference<Data>? = nil,
-        related: [SyncRuntime.RecordReference<Task>] = [],
-        maybeRelated: [SyncRuntime.RecordReference<Task>]? = nil,
-        attachment: SyncRuntime.AssetReference? = nil
+        data: SyncCore.RecordReference<Data>,
+        maybeData: SyncCore.RecordReference<Data>? = nil,
+        related: [SyncCore.RecordReference<Task>] = [],
+        maybeRelated: [SyncCore.RecordReference<Task>]? = nil,
+        attachment: SyncCore.AssetReference? = nil
     ) {
         self.recordName = recordName
         self.ownerName = ownerName
@@ -339,36 +339,36 @@ public struct Task: Swift.Sendable, Swift.Hashable {
 
 // MARK: - Sync bridge
 
-extension Task: SyncRuntime.SyncModel {
+extension Task: SyncCore.SyncModel {
     public static let recordType: Swift.String = "TaskRecord"
-    public static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private]
+    public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private]
     public static let parentRecordType: Swift.String? = nil
-    public static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
-    public static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
-        SyncRuntime.FieldDescriptor(name: "title", type: .string),
-        SyncRuntime.FieldDescriptor(name: "data", type: .reference(recordType: "Data", action: .deleteSelf)),
-        SyncRuntime.FieldDescriptor(name: "maybeData", type: .reference(recordType: "Data", action: .none), isOptional: true),
-        SyncRuntime.FieldDescriptor(name: "related", type: .list(.reference(recordType: "TaskRecord", action: .none))),
-        SyncRuntime.FieldDescriptor(name: "maybeRelated", type: .list(.reference(recordType: "TaskRecord", action: .none)), isOptional: true),
-        SyncRuntime.FieldDescriptor(name: "attachment", type: .asset, isOptional: true),
+    public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+    public static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
+        SyncCore.FieldDescriptor(name: "title", type: .string),
+        SyncCore.FieldDescriptor(name: "data", type: .reference(recordType: "Data", action: .deleteSelf)),
+        SyncCore.FieldDescriptor(name: "maybeData", type: .reference(recordType: "Data", action: .none), isOptional: true),
+        SyncCore.FieldDescriptor(name: "related", type: .list(.reference(recordType: "TaskRecord", action: .none))),
+        SyncCore.FieldDescriptor(name: "maybeRelated", type: .list(.reference(recordType: "TaskRecord", action: .none)), isOptional: true),
+        SyncCore.FieldDescriptor(name: "attachment", type: .asset, isOptional: true),
     ]
 
     /// Declared on `Task` itself, so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<Task>] {
+    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Task>] {
         [
-            SyncRuntime.TombstoneKeyPath("recordName", \Task.recordName),
-            SyncRuntime.TombstoneKeyPath("ownerName", \Task.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Task.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Task.ownerName),
         ]
     }
 
     public var parentRecordName: Swift.String? { nil }
 
     public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName, data: SyncRuntime.RecordReference.unset)
+        self.init(recordName: recordName, ownerName: ownerName, data: SyncCore.RecordReference.unset)
     }
 
-    public func encodeRemoteFields() -> SyncRuntime.EncodedFields {
-        var fields = SyncRuntime.EncodedFields(capacity: 7)
+    public func encodeRemoteFields() -> SyncCore.EncodedFields {
+        var fields = SyncCore.EncodedFields(capacity: 7)
         fields.values.append("title", title.syncFieldValue)
         if data.isSet { fields.values.append("data", data.syncFieldValue(action: .deleteSelf)) }
         if let maybeData { fields.values.append("maybeData", maybeData.syncFieldValue(action: .none)) }
@@ -378,7 +378,7 @@ extension Task: SyncRuntime.SyncModel {
         return fields
     }
 
-    public mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    public mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("title", as: Swift.String.self) { title = value }
         if let value = try record.decodeReference("data", to: Data.self) { data = value }
         maybeData = try record.decodeReference("maybeData", to: Data.self)
@@ -387,8 +387,8 @@ extension Task: SyncRuntime.SyncModel {
         attachment = try record.decodeAssetReference()
     }
 
-    public func encodeStoredFields() -> SyncRuntime.RecordFields {
-        var fields = SyncRuntime.RecordFields(minimumCapacity: 6)
+    public func encodeStoredFields() -> SyncCore.RecordFields {
+        var fields = SyncCore.RecordFields(minimumCapacity: 6)
         fields.append("title", title.syncFieldValue)
         if data.isSet { fields.append("data", data.syncFieldValue(action: .deleteSelf)) }
         if let maybeData { fields.append("maybeData", maybeData.syncFieldValue(action: .none)) }
@@ -398,22 +398,22 @@ extension Task: SyncRuntime.SyncModel {
         return fields
     }
 
-    public mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    public mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("title", as: Swift.String.self) { title = value }
         if let value = try record.decodeReference("data", to: Data.self) { data = value }
         maybeData = try record.decodeReference("maybeData", to: Data.self)
         if let value = try record.decodeReferences("related", to: Task.self) { related = value }
         maybeRelated = try record.decodeReferences("maybeRelated", to: Task.self)
-        attachment = try record.decode("attachment", as: SyncRuntime.AssetReference.self)
+        attachment = try record.decode("attachment", as: SyncCore.AssetReference.self)
     }
 }
 
 // MARK: - Asset
 
-extension Task: SyncRuntime.CacheableModel {
+extension Task: SyncCore.CacheableModel {
     public static let assetFieldName: Swift.String = "attachment"
 
-    public var assetReference: SyncRuntime.AssetReference? {
+    public var assetReference: SyncCore.AssetReference? {
         get { attachment }
         set { attachment = newValue }
     }
@@ -430,7 +430,7 @@ public struct Date: Swift.Sendable, Swift.Hashable {
 
     public init(
         recordName: Swift.String = Foundation.UUID().uuidString,
-        ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName,
+        ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
         name: Swift.String = ""
     ) {
         self.recordName = recordName
@@ -441,20 +441,20 @@ public struct Date: Swift.Sendable, Swift.Hashable {
 
 // MARK: - Sync bridge
 
-extension Date: SyncRuntime.SyncModel {
+extension Date: SyncCore.SyncModel {
     public static let recordType: Swift.String = "Date"
-    public static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private, .shared]
+    public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private, .shared]
     public static let parentRecordType: Swift.String? = nil
-    public static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
-    public static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
-        SyncRuntime.FieldDescriptor(name: "name", type: .string),
+    public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+    public static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
+        SyncCore.FieldDescriptor(name: "name", type: .string),
     ]
 
     /// Declared on `Date` itself, so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<Date>] {
+    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Date>] {
         [
-            SyncRuntime.TombstoneKeyPath("recordName", \Date.recordName),
-            SyncRuntime.TombstoneKeyPath("ownerName", \Date.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Date.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Date.ownerName),
         ]
     }
 
@@ -464,30 +464,30 @@ extension Date: SyncRuntime.SyncModel {
         self.init(recordName: recordName, ownerName: ownerName)
     }
 
-    public func encodeRemoteFields() -> SyncRuntime.EncodedFields {
-        var fields = SyncRuntime.EncodedFields(capacity: 1)
+    public func encodeRemoteFields() -> SyncCore.EncodedFields {
+        var fields = SyncCore.EncodedFields(capacity: 1)
         fields.values.append("name", name.syncFieldValue)
         return fields
     }
 
-    public mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    public mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("name", as: Swift.String.self) { name = value }
     }
 
-    public func encodeStoredFields() -> SyncRuntime.RecordFields {
-        var fields = SyncRuntime.RecordFields(minimumCapacity: 1)
+    public func encodeStoredFields() -> SyncCore.RecordFields {
+        var fields = SyncCore.RecordFields(minimumCapacity: 1)
         fields.append("name", name.syncFieldValue)
         return fields
     }
 
-    public mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    public mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("name", as: Swift.String.self) { name = value }
     }
 }
 
 // MARK: - Sharing
 
-extension Date: SyncRuntime.ShareableModel {
+extension Date: SyncCore.ShareableModel {
     /// The title people see when they are invited.
     public var shareTitle: Swift.String { name }
 }
@@ -504,7 +504,7 @@ public struct Author: Swift.Sendable, Swift.Hashable {
 
     public init(
         recordName: Swift.String = Foundation.UUID().uuidString,
-        ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName,
+        ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
         name: Swift.String = "",
         email: Swift.String = ""
     ) {
@@ -517,21 +517,21 @@ public struct Author: Swift.Sendable, Swift.Hashable {
 
 // MARK: - Sync bridge
 
-extension Author: SyncRuntime.SyncModel {
+extension Author: SyncCore.SyncModel {
     public static let recordType: Swift.String = "Author"
-    public static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private]
+    public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private]
     public static let parentRecordType: Swift.String? = nil
-    public static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
-    public static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
-        SyncRuntime.FieldDescriptor(name: "name", type: .string),
-        SyncRuntime.FieldDescriptor(name: "email", type: .string),
+    public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+    public static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
+        SyncCore.FieldDescriptor(name: "name", type: .string),
+        SyncCore.FieldDescriptor(name: "email", type: .string),
     ]
 
     /// Declared on `Author` itself, so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<Author>] {
+    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Author>] {
         [
-            SyncRuntime.TombstoneKeyPath("recordName", \Author.recordName),
-            SyncRuntime.TombstoneKeyPath("ownerName", \Author.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Author.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Author.ownerName),
         ]
     }
 
@@ -541,26 +541,26 @@ extension Author: SyncRuntime.SyncModel {
         self.init(recordName: recordName, ownerName: ownerName)
     }
 
-    public func encodeRemoteFields() -> SyncRuntime.EncodedFields {
-        var fields = SyncRuntime.EncodedFields(capacity: 2)
+    public func encodeRemoteFields() -> SyncCore.EncodedFields {
+        var fields = SyncCore.EncodedFields(capacity: 2)
         fields.values.append("name", name.syncFieldValue)
         fields.values.append("email", email.syncFieldValue)
         return fields
     }
 
-    public mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    public mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("name", as: Swift.String.self) { name = value }
         if let value = try record.decode("email", as: Swift.String.self) { email = value }
     }
 
-    public func encodeStoredFields() -> SyncRuntime.RecordFields {
-        var fields = SyncRuntime.RecordFields(minimumCapacity: 2)
+    public func encodeStoredFields() -> SyncCore.RecordFields {
+        var fields = SyncCore.RecordFields(minimumCapacity: 2)
         fields.append("name", name.syncFieldValue)
         fields.append("email", email.syncFieldValue)
         return fields
     }
 
-    public mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    public mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("name", as: Swift.String.self) { name = value }
         if let value = try record.decode("email", as: Swift.String.self) { email = value }
     }
@@ -568,7 +568,7 @@ extension Author: SyncRuntime.SyncModel {
 
 // MARK: - Publishing
 
-extension Author: SyncRuntime.PublishableModel {
+extension Author: SyncCore.PublishableModel {
     public typealias Projection = PublicAuthor
 
     /// Copies the fields `PublicAuthor` declares; a nil value keeps the published one.
@@ -586,13 +586,13 @@ public struct PublicAuthor: Swift.Sendable, Swift.Hashable {
     public var ownerName: Swift.String
     public var name: Swift.String
     /// Publication state, version and review: kept by the runtime.
-    public var publicationLifecycle: SyncRuntime.PublicationLifecycle
+    public var publicationLifecycle: SyncCore.PublicationLifecycle
 
     public init(
         recordName: Swift.String = Foundation.UUID().uuidString,
-        ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName,
+        ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
         name: Swift.String = "",
-        publicationLifecycle: SyncRuntime.PublicationLifecycle = SyncRuntime.PublicationLifecycle(state: .delisted)
+        publicationLifecycle: SyncCore.PublicationLifecycle = SyncCore.PublicationLifecycle(state: .delisted)
     ) {
         self.recordName = recordName
         self.ownerName = ownerName
@@ -603,20 +603,20 @@ public struct PublicAuthor: Swift.Sendable, Swift.Hashable {
 
 // MARK: - Sync bridge
 
-extension PublicAuthor: SyncRuntime.SyncModel {
+extension PublicAuthor: SyncCore.SyncModel {
     public static let recordType: Swift.String = "PublicAuthor"
-    public static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.public]
+    public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.public]
     public static let parentRecordType: Swift.String? = nil
-    public static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
-    public static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
-        SyncRuntime.FieldDescriptor(name: "name", type: .string),
+    public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+    public static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
+        SyncCore.FieldDescriptor(name: "name", type: .string),
     ]
 
     /// Declared on `PublicAuthor` itself, so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<PublicAuthor>] {
+    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<PublicAuthor>] {
         [
-            SyncRuntime.TombstoneKeyPath("recordName", \PublicAuthor.recordName),
-            SyncRuntime.TombstoneKeyPath("ownerName", \PublicAuthor.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \PublicAuthor.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \PublicAuthor.ownerName),
         ]
     }
 
@@ -626,34 +626,34 @@ extension PublicAuthor: SyncRuntime.SyncModel {
         self.init(recordName: recordName, ownerName: ownerName)
     }
 
-    public func encodeRemoteFields() -> SyncRuntime.EncodedFields {
-        var fields = SyncRuntime.EncodedFields(capacity: 4)
+    public func encodeRemoteFields() -> SyncCore.EncodedFields {
+        var fields = SyncCore.EncodedFields(capacity: 4)
         fields.values.append("name", name.syncFieldValue)
         fields.encodePublicationLifecycle(publicationLifecycle)
         return fields
     }
 
-    public mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    public mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("name", as: Swift.String.self) { name = value }
         publicationLifecycle = try record.decodePublicationLifecycle(updating: publicationLifecycle)
     }
 
-    public func encodeStoredFields() -> SyncRuntime.RecordFields {
-        var fields = SyncRuntime.RecordFields(minimumCapacity: 2)
+    public func encodeStoredFields() -> SyncCore.RecordFields {
+        var fields = SyncCore.RecordFields(minimumCapacity: 2)
         fields.append("name", name.syncFieldValue)
         fields.append("publicationLifecycle", publicationLifecycle.syncFieldValue)
         return fields
     }
 
-    public mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    public mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("name", as: Swift.String.self) { name = value }
-        if let value = try record.decode("publicationLifecycle", as: SyncRuntime.PublicationLifecycle.self) { publicationLifecycle = value }
+        if let value = try record.decode("publicationLifecycle", as: SyncCore.PublicationLifecycle.self) { publicationLifecycle = value }
     }
 }
 
 // MARK: - Catalog
 
-extension PublicAuthor: SyncRuntime.PublicationGovernedModel {
+extension PublicAuthor: SyncCore.PublicationGovernedModel {
     /// Asset contents are never fetched by catalog queries: readers download them on demand.
     public static let catalogDesiredKeys: [Swift.String] = [
         "name",
@@ -664,7 +664,7 @@ extension PublicAuthor: SyncRuntime.PublicationGovernedModel {
         "reviewNote",
         "reviewedVersion",
     ]
-    public static let initialPublicationState: SyncRuntime.PublicationState = .delisted
+    public static let initialPublicationState: SyncCore.PublicationState = .delisted
 }
 
 /// A record of type `Article` in [private], from Coverage.yaml.
@@ -676,20 +676,20 @@ public struct Article: Swift.Sendable, Swift.Hashable {
     public var ownerName: Swift.String
     public var headline: Swift.String
     public var subtitle: Swift.String?
-    public var author: SyncRuntime.RecordReference<Author>
-    public var coauthors: [SyncRuntime.RecordReference<Author>]
+    public var author: SyncCore.RecordReference<Author>
+    public var coauthors: [SyncCore.RecordReference<Author>]
     /// The attached file's markers; the file lives in the asset cache.
-    public var cover: SyncRuntime.AssetReference?
+    public var cover: SyncCore.AssetReference?
     public var privateNotes: Swift.String
 
     public init(
         recordName: Swift.String = Foundation.UUID().uuidString,
-        ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName,
+        ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
         headline: Swift.String = "",
         subtitle: Swift.String? = nil,
-        author: SyncRuntime.RecordReference<Author>,
-        coauthors: [SyncRuntime.RecordReference<Author>] = [],
-        cover: SyncRuntime.AssetReference? = nil,
+        author: SyncCore.RecordReference<Author>,
+        coauthors: [SyncCore.RecordReference<Author>] = [],
+        cover: SyncCore.AssetReference? = nil,
         privateNotes: Swift.String = ""
     ) {
         self.recordName = recordName
@@ -705,36 +705,36 @@ public struct Article: Swift.Sendable, Swift.Hashable {
 
 // MARK: - Sync bridge
 
-extension Article: SyncRuntime.SyncModel {
+extension Article: SyncCore.SyncModel {
     public static let recordType: Swift.String = "Article"
-    public static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private]
+    public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private]
     public static let parentRecordType: Swift.String? = nil
-    public static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
-    public static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
-        SyncRuntime.FieldDescriptor(name: "headline", type: .string),
-        SyncRuntime.FieldDescriptor(name: "subtitle", type: .string, isOptional: true),
-        SyncRuntime.FieldDescriptor(name: "author", type: .reference(recordType: "Author", action: .none)),
-        SyncRuntime.FieldDescriptor(name: "coauthors", type: .list(.reference(recordType: "Author", action: .none))),
-        SyncRuntime.FieldDescriptor(name: "cover", type: .asset, isOptional: true),
-        SyncRuntime.FieldDescriptor(name: "privateNotes", type: .string),
+    public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+    public static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
+        SyncCore.FieldDescriptor(name: "headline", type: .string),
+        SyncCore.FieldDescriptor(name: "subtitle", type: .string, isOptional: true),
+        SyncCore.FieldDescriptor(name: "author", type: .reference(recordType: "Author", action: .none)),
+        SyncCore.FieldDescriptor(name: "coauthors", type: .list(.reference(recordType: "Author", action: .none))),
+        SyncCore.FieldDescriptor(name: "cover", type: .asset, isOptional: true),
+        SyncCore.FieldDescriptor(name: "privateNotes", type: .string),
     ]
 
     /// Declared on `Article` itself, so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<Article>] {
+    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Article>] {
         [
-            SyncRuntime.TombstoneKeyPath("recordName", \Article.recordName),
-            SyncRuntime.TombstoneKeyPath("ownerName", \Article.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Article.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Article.ownerName),
         ]
     }
 
     public var parentRecordName: Swift.String? { nil }
 
     public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName, author: SyncRuntime.RecordReference.unset)
+        self.init(recordName: recordName, ownerName: ownerName, author: SyncCore.RecordReference.unset)
     }
 
-    public func encodeRemoteFields() -> SyncRuntime.EncodedFields {
-        var fields = SyncRuntime.EncodedFields(capacity: 7)
+    public func encodeRemoteFields() -> SyncCore.EncodedFields {
+        var fields = SyncCore.EncodedFields(capacity: 7)
         fields.values.append("headline", headline.syncFieldValue)
         if let subtitle { fields.values.append("subtitle", subtitle.syncFieldValue) }
         if author.isSet { fields.values.append("author", author.syncFieldValue(action: .none)) }
@@ -744,7 +744,7 @@ extension Article: SyncRuntime.SyncModel {
         return fields
     }
 
-    public mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    public mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("headline", as: Swift.String.self) { headline = value }
         subtitle = try record.decode("subtitle", as: Swift.String.self)
         if let value = try record.decodeReference("author", to: Author.self) { author = value }
@@ -753,8 +753,8 @@ extension Article: SyncRuntime.SyncModel {
         if let value = try record.decode("privateNotes", as: Swift.String.self) { privateNotes = value }
     }
 
-    public func encodeStoredFields() -> SyncRuntime.RecordFields {
-        var fields = SyncRuntime.RecordFields(minimumCapacity: 6)
+    public func encodeStoredFields() -> SyncCore.RecordFields {
+        var fields = SyncCore.RecordFields(minimumCapacity: 6)
         fields.append("headline", headline.syncFieldValue)
         if let subtitle { fields.append("subtitle", subtitle.syncFieldValue) }
         if author.isSet { fields.append("author", author.syncFieldValue(action: .none)) }
@@ -764,22 +764,22 @@ extension Article: SyncRuntime.SyncModel {
         return fields
     }
 
-    public mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    public mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("headline", as: Swift.String.self) { headline = value }
         subtitle = try record.decode("subtitle", as: Swift.String.self)
         if let value = try record.decodeReference("author", to: Author.self) { author = value }
         if let value = try record.decodeReferences("coauthors", to: Author.self) { coauthors = value }
-        cover = try record.decode("cover", as: SyncRuntime.AssetReference.self)
+        cover = try record.decode("cover", as: SyncCore.AssetReference.self)
         if let value = try record.decode("privateNotes", as: Swift.String.self) { privateNotes = value }
     }
 }
 
 // MARK: - Asset
 
-extension Article: SyncRuntime.CacheableModel {
+extension Article: SyncCore.CacheableModel {
     public static let assetFieldName: Swift.String = "cover"
 
-    public var assetReference: SyncRuntime.AssetReference? {
+    public var assetReference: SyncCore.AssetReference? {
         get { cover }
         set { cover = newValue }
     }
@@ -787,15 +787,15 @@ extension Article: SyncRuntime.CacheableModel {
 
 // MARK: - Publishing
 
-extension Article: SyncRuntime.PublishableModel {
+extension Article: SyncCore.PublishableModel {
     public typealias Projection = PublicArticle
 
     /// Copies the fields `PublicArticle` declares; a nil value keeps the published one.
     public func project(onto projection: inout PublicArticle) {
         projection.headline = headline
         if let subtitle { projection.subtitle = subtitle }
-        projection.author = SyncRuntime.RecordReference(recordName: author.recordName)
-        projection.coauthors = coauthors.map { SyncRuntime.RecordReference(recordName: $0.recordName) }
+        projection.author = SyncCore.RecordReference(recordName: author.recordName)
+        projection.coauthors = coauthors.map { SyncCore.RecordReference(recordName: $0.recordName) }
         if let cover { projection.cover = cover }
     }
 }
@@ -809,28 +809,28 @@ public struct PublicArticle: Swift.Sendable, Swift.Hashable {
     public var ownerName: Swift.String
     public var headline: Swift.String
     public var subtitle: Swift.String?
-    public var author: SyncRuntime.RecordReference<PublicAuthor>
-    public var coauthors: [SyncRuntime.RecordReference<PublicAuthor>]
+    public var author: SyncCore.RecordReference<PublicAuthor>
+    public var coauthors: [SyncCore.RecordReference<PublicAuthor>]
     /// The attached file's markers; the file lives in the asset cache.
-    public var cover: SyncRuntime.AssetReference?
+    public var cover: SyncCore.AssetReference?
     /// Owned by the server: never uploaded, always taken from the server.
     public var likes: Swift.Int64
     /// Kept on this device: never uploaded, never overwritten by a pull.
     public var bookmarked: Swift.Bool
     /// Publication state, version and review: kept by the runtime.
-    public var publicationLifecycle: SyncRuntime.PublicationLifecycle
+    public var publicationLifecycle: SyncCore.PublicationLifecycle
 
     public init(
         recordName: Swift.String = Foundation.UUID().uuidString,
-        ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName,
+        ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
         headline: Swift.String = "",
         subtitle: Swift.String? = nil,
-        author: SyncRuntime.RecordReference<PublicAuthor>,
-        coauthors: [SyncRuntime.RecordReference<PublicAuthor>] = [],
-        cover: SyncRuntime.AssetReference? = nil,
+        author: SyncCore.RecordReference<PublicAuthor>,
+        coauthors: [SyncCore.RecordReference<PublicAuthor>] = [],
+        cover: SyncCore.AssetReference? = nil,
         likes: Swift.Int64 = 0,
         bookmarked: Swift.Bool = false,
-        publicationLifecycle: SyncRuntime.PublicationLifecycle = SyncRuntime.PublicationLifecycle(state: .listed)
+        publicationLifecycle: SyncCore.PublicationLifecycle = SyncCore.PublicationLifecycle(state: .listed)
     ) {
         self.recordName = recordName
         self.ownerName = ownerName
@@ -847,37 +847,37 @@ public struct PublicArticle: Swift.Sendable, Swift.Hashable {
 
 // MARK: - Sync bridge
 
-extension PublicArticle: SyncRuntime.SyncModel {
+extension PublicArticle: SyncCore.SyncModel {
     public static let recordType: Swift.String = "PublicArticle"
-    public static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.public]
+    public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.public]
     public static let parentRecordType: Swift.String? = nil
-    public static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
-    public static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
-        SyncRuntime.FieldDescriptor(name: "headline", type: .string),
-        SyncRuntime.FieldDescriptor(name: "subtitle", type: .string, isOptional: true),
-        SyncRuntime.FieldDescriptor(name: "author", type: .reference(recordType: "PublicAuthor", action: .none)),
-        SyncRuntime.FieldDescriptor(name: "coauthors", type: .list(.reference(recordType: "PublicAuthor", action: .none))),
-        SyncRuntime.FieldDescriptor(name: "cover", type: .asset, isOptional: true),
-        SyncRuntime.FieldDescriptor(name: "likes", type: .int64, isServerOwned: true),
-        SyncRuntime.FieldDescriptor(name: "bookmarked", type: .bool, isLocalOnly: true),
+    public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+    public static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
+        SyncCore.FieldDescriptor(name: "headline", type: .string),
+        SyncCore.FieldDescriptor(name: "subtitle", type: .string, isOptional: true),
+        SyncCore.FieldDescriptor(name: "author", type: .reference(recordType: "PublicAuthor", action: .none)),
+        SyncCore.FieldDescriptor(name: "coauthors", type: .list(.reference(recordType: "PublicAuthor", action: .none))),
+        SyncCore.FieldDescriptor(name: "cover", type: .asset, isOptional: true),
+        SyncCore.FieldDescriptor(name: "likes", type: .int64, isServerOwned: true),
+        SyncCore.FieldDescriptor(name: "bookmarked", type: .bool, isLocalOnly: true),
     ]
 
     /// Declared on `PublicArticle` itself, so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<PublicArticle>] {
+    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<PublicArticle>] {
         [
-            SyncRuntime.TombstoneKeyPath("recordName", \PublicArticle.recordName),
-            SyncRuntime.TombstoneKeyPath("ownerName", \PublicArticle.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \PublicArticle.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \PublicArticle.ownerName),
         ]
     }
 
     public var parentRecordName: Swift.String? { nil }
 
     public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName, author: SyncRuntime.RecordReference.unset)
+        self.init(recordName: recordName, ownerName: ownerName, author: SyncCore.RecordReference.unset)
     }
 
-    public func encodeRemoteFields() -> SyncRuntime.EncodedFields {
-        var fields = SyncRuntime.EncodedFields(capacity: 9)
+    public func encodeRemoteFields() -> SyncCore.EncodedFields {
+        var fields = SyncCore.EncodedFields(capacity: 9)
         fields.values.append("headline", headline.syncFieldValue)
         if let subtitle { fields.values.append("subtitle", subtitle.syncFieldValue) }
         if author.isSet { fields.values.append("author", author.syncFieldValue(action: .none)) }
@@ -887,7 +887,7 @@ extension PublicArticle: SyncRuntime.SyncModel {
         return fields
     }
 
-    public mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    public mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("headline", as: Swift.String.self) { headline = value }
         subtitle = try record.decode("subtitle", as: Swift.String.self)
         if let value = try record.decodeReference("author", to: PublicAuthor.self) { author = value }
@@ -897,8 +897,8 @@ extension PublicArticle: SyncRuntime.SyncModel {
         publicationLifecycle = try record.decodePublicationLifecycle(updating: publicationLifecycle)
     }
 
-    public func encodeStoredFields() -> SyncRuntime.RecordFields {
-        var fields = SyncRuntime.RecordFields(minimumCapacity: 8)
+    public func encodeStoredFields() -> SyncCore.RecordFields {
+        var fields = SyncCore.RecordFields(minimumCapacity: 8)
         fields.append("headline", headline.syncFieldValue)
         if let subtitle { fields.append("subtitle", subtitle.syncFieldValue) }
         if author.isSet { fields.append("author", author.syncFieldValue(action: .none)) }
@@ -910,24 +910,24 @@ extension PublicArticle: SyncRuntime.SyncModel {
         return fields
     }
 
-    public mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    public mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("headline", as: Swift.String.self) { headline = value }
         subtitle = try record.decode("subtitle", as: Swift.String.self)
         if let value = try record.decodeReference("author", to: PublicAuthor.self) { author = value }
         if let value = try record.decodeReferences("coauthors", to: PublicAuthor.self) { coauthors = value }
-        cover = try record.decode("cover", as: SyncRuntime.AssetReference.self)
+        cover = try record.decode("cover", as: SyncCore.AssetReference.self)
         if let value = try record.decode("likes", as: Swift.Int64.self) { likes = value }
         if let value = try record.decode("bookmarked", as: Swift.Bool.self) { bookmarked = value }
-        if let value = try record.decode("publicationLifecycle", as: SyncRuntime.PublicationLifecycle.self) { publicationLifecycle = value }
+        if let value = try record.decode("publicationLifecycle", as: SyncCore.PublicationLifecycle.self) { publicationLifecycle = value }
     }
 }
 
 // MARK: - Asset
 
-extension PublicArticle: SyncRuntime.CacheableModel {
+extension PublicArticle: SyncCore.CacheableModel {
     public static let assetFieldName: Swift.String = "cover"
 
-    public var assetReference: SyncRuntime.AssetReference? {
+    public var assetReference: SyncCore.AssetReference? {
         get { cover }
         set { cover = newValue }
     }
@@ -935,7 +935,7 @@ extension PublicArticle: SyncRuntime.CacheableModel {
 
 // MARK: - Catalog
 
-extension PublicArticle: SyncRuntime.PublicationGovernedModel {
+extension PublicArticle: SyncCore.PublicationGovernedModel {
     /// Asset contents are never fetched by catalog queries: readers download them on demand.
     public static let catalogDesiredKeys: [Swift.String] = [
         "headline",
@@ -953,7 +953,7 @@ extension PublicArticle: SyncRuntime.PublicationGovernedModel {
         "reviewNote",
         "reviewedVersion",
     ]
-    public static let initialPublicationState: SyncRuntime.PublicationState = .listed
+    public static let initialPublicationState: SyncCore.PublicationState = .listed
 }
 
 /// A record of type `Empty` in [private], from Coverage.yaml.
@@ -965,7 +965,7 @@ public struct Empty: Swift.Sendable, Swift.Hashable {
 
     public init(
         recordName: Swift.String = Foundation.UUID().uuidString,
-        ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName
+        ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName
     ) {
         self.recordName = recordName
         self.ownerName = ownerName
@@ -974,18 +974,18 @@ public struct Empty: Swift.Sendable, Swift.Hashable {
 
 // MARK: - Sync bridge
 
-extension Empty: SyncRuntime.SyncModel {
+extension Empty: SyncCore.SyncModel {
     public static let recordType: Swift.String = "Empty"
-    public static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private]
+    public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private]
     public static let parentRecordType: Swift.String? = nil
-    public static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
-    public static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = []
+    public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+    public static let fieldDescriptors: [SyncCore.FieldDescriptor] = []
 
     /// Declared on `Empty` itself, so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<Empty>] {
+    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Empty>] {
         [
-            SyncRuntime.TombstoneKeyPath("recordName", \Empty.recordName),
-            SyncRuntime.TombstoneKeyPath("ownerName", \Empty.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Empty.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Empty.ownerName),
         ]
     }
 
@@ -995,17 +995,17 @@ extension Empty: SyncRuntime.SyncModel {
         self.init(recordName: recordName, ownerName: ownerName)
     }
 
-    public func encodeRemoteFields() -> SyncRuntime.EncodedFields {
-        SyncRuntime.EncodedFields()
+    public func encodeRemoteFields() -> SyncCore.EncodedFields {
+        SyncCore.EncodedFields()
     }
 
-    public mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    public mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
     }
 
-    public func encodeStoredFields() -> SyncRuntime.RecordFields {
-        SyncRuntime.RecordFields()
+    public func encodeStoredFields() -> SyncCore.RecordFields {
+        SyncCore.RecordFields()
     }
 
-    public mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    public mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
     }
 }

@@ -2,7 +2,7 @@
 // Do not edit: change the schema and build again.
 
 import Foundation
-import SyncRuntime
+import SyncCore
 
 /// A record of type `SharedList` in [private, shared], from Lists.yaml.
 /// It can be the root of a share.
@@ -18,7 +18,7 @@ struct SharedList: Swift.Sendable, Swift.Hashable {
 
     init(
         recordName: Swift.String = Foundation.UUID().uuidString,
-        ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName,
+        ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
         title: Swift.String = "",
         color: Swift.String? = nil,
         pin: Swift.String? = nil
@@ -33,23 +33,23 @@ struct SharedList: Swift.Sendable, Swift.Hashable {
 
 // MARK: - Sync bridge
 
-extension SharedList: SyncRuntime.SyncModel {
+extension SharedList: SyncCore.SyncModel {
     static let recordType: Swift.String = "SharedList"
-    static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private, .shared]
+    static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private, .shared]
     static let parentRecordType: Swift.String? = nil
     /// Deleting a `SharedList` deletes the `ListItem` and `Member` records under it too.
-    static var childTypes: [any SyncRuntime.SyncModel.Type] { [ListItem.self, Member.self] }
-    static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
-        SyncRuntime.FieldDescriptor(name: "title", type: .string),
-        SyncRuntime.FieldDescriptor(name: "color", type: .string, isOptional: true),
-        SyncRuntime.FieldDescriptor(name: "pin", type: .string, isOptional: true, isEncrypted: true),
+    static var childTypes: [any SyncCore.SyncModel.Type] { [ListItem.self, Member.self] }
+    static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
+        SyncCore.FieldDescriptor(name: "title", type: .string),
+        SyncCore.FieldDescriptor(name: "color", type: .string, isOptional: true),
+        SyncCore.FieldDescriptor(name: "pin", type: .string, isOptional: true, isEncrypted: true),
     ]
 
     /// Declared on `SharedList` itself, so each key path is the concrete type's own.
-    static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<SharedList>] {
+    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<SharedList>] {
         [
-            SyncRuntime.TombstoneKeyPath("recordName", \SharedList.recordName),
-            SyncRuntime.TombstoneKeyPath("ownerName", \SharedList.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \SharedList.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \SharedList.ownerName),
         ]
     }
 
@@ -59,29 +59,29 @@ extension SharedList: SyncRuntime.SyncModel {
         self.init(recordName: recordName, ownerName: ownerName)
     }
 
-    func encodeRemoteFields() -> SyncRuntime.EncodedFields {
-        var fields = SyncRuntime.EncodedFields(capacity: 3)
+    func encodeRemoteFields() -> SyncCore.EncodedFields {
+        var fields = SyncCore.EncodedFields(capacity: 3)
         fields.values.append("title", title.syncFieldValue)
         if let color { fields.values.append("color", color.syncFieldValue) }
         if let pin { fields.encryptedValues.append("pin", pin.syncFieldValue) }
         return fields
     }
 
-    mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("title", as: Swift.String.self) { title = value }
         color = try record.decode("color", as: Swift.String.self)
         pin = try record.decode("pin", as: Swift.String.self)
     }
 
-    func encodeStoredFields() -> SyncRuntime.RecordFields {
-        var fields = SyncRuntime.RecordFields(minimumCapacity: 3)
+    func encodeStoredFields() -> SyncCore.RecordFields {
+        var fields = SyncCore.RecordFields(minimumCapacity: 3)
         fields.append("title", title.syncFieldValue)
         if let color { fields.append("color", color.syncFieldValue) }
         if let pin { fields.append("pin", pin.syncFieldValue) }
         return fields
     }
 
-    mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("title", as: Swift.String.self) { title = value }
         color = try record.decode("color", as: Swift.String.self)
         pin = try record.decode("pin", as: Swift.String.self)
@@ -90,7 +90,7 @@ extension SharedList: SyncRuntime.SyncModel {
 
 // MARK: - Sharing
 
-extension SharedList: SyncRuntime.ShareableModel {
+extension SharedList: SyncCore.ShareableModel {
     /// The title people see when they are invited.
     var shareTitle: Swift.String { title }
 }
@@ -103,14 +103,14 @@ struct Member: Swift.Sendable, Swift.Hashable {
     /// The owner of the zone the record lives in.
     var ownerName: Swift.String
     /// The record's CKRecord.parent: the `SharedList` it belongs to.
-    var parent: SyncRuntime.RecordReference<SharedList>?
+    var parent: SyncCore.RecordReference<SharedList>?
     var displayName: Swift.String
     var role: Swift.String
 
     init(
         recordName: Swift.String = Foundation.UUID().uuidString,
-        ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName,
-        parent: SyncRuntime.RecordReference<SharedList>? = nil,
+        ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
+        parent: SyncCore.RecordReference<SharedList>? = nil,
         displayName: Swift.String = "",
         role: Swift.String = "editor"
     ) {
@@ -124,21 +124,21 @@ struct Member: Swift.Sendable, Swift.Hashable {
 
 // MARK: - Sync bridge
 
-extension Member: SyncRuntime.SyncModel {
+extension Member: SyncCore.SyncModel {
     static let recordType: Swift.String = "Member"
-    static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private, .shared]
+    static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private, .shared]
     static let parentRecordType: Swift.String? = "SharedList"
-    static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
-    static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
-        SyncRuntime.FieldDescriptor(name: "displayName", type: .string),
-        SyncRuntime.FieldDescriptor(name: "role", type: .string),
+    static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+    static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
+        SyncCore.FieldDescriptor(name: "displayName", type: .string),
+        SyncCore.FieldDescriptor(name: "role", type: .string),
     ]
 
     /// Declared on `Member` itself, so each key path is the concrete type's own.
-    static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<Member>] {
+    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Member>] {
         [
-            SyncRuntime.TombstoneKeyPath("recordName", \Member.recordName),
-            SyncRuntime.TombstoneKeyPath("ownerName", \Member.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Member.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Member.ownerName),
         ]
     }
 
@@ -148,28 +148,28 @@ extension Member: SyncRuntime.SyncModel {
         self.init(recordName: recordName, ownerName: ownerName)
     }
 
-    func encodeRemoteFields() -> SyncRuntime.EncodedFields {
-        var fields = SyncRuntime.EncodedFields(capacity: 2)
+    func encodeRemoteFields() -> SyncCore.EncodedFields {
+        var fields = SyncCore.EncodedFields(capacity: 2)
         fields.values.append("displayName", displayName.syncFieldValue)
         fields.values.append("role", role.syncFieldValue)
         return fields
     }
 
-    mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
-        parent = record.parentRecordName.map { SyncRuntime.RecordReference(recordName: $0) }
+    mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
+        parent = record.parentRecordName.map { SyncCore.RecordReference(recordName: $0) }
         if let value = try record.decode("displayName", as: Swift.String.self) { displayName = value }
         if let value = try record.decode("role", as: Swift.String.self) { role = value }
     }
 
-    func encodeStoredFields() -> SyncRuntime.RecordFields {
-        var fields = SyncRuntime.RecordFields(minimumCapacity: 3)
+    func encodeStoredFields() -> SyncCore.RecordFields {
+        var fields = SyncCore.RecordFields(minimumCapacity: 3)
         if let parent { fields.append("parent", parent.syncFieldValue(action: .none)) }
         fields.append("displayName", displayName.syncFieldValue)
         fields.append("role", role.syncFieldValue)
         return fields
     }
 
-    mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         parent = try record.decodeReference("parent", to: SharedList.self)
         if let value = try record.decode("displayName", as: Swift.String.self) { displayName = value }
         if let value = try record.decode("role", as: Swift.String.self) { role = value }
@@ -184,22 +184,22 @@ struct ListItem: Swift.Sendable, Swift.Hashable {
     /// The owner of the zone the record lives in.
     var ownerName: Swift.String
     /// The record's CKRecord.parent: the `SharedList` it belongs to.
-    var parent: SyncRuntime.RecordReference<SharedList>?
+    var parent: SyncCore.RecordReference<SharedList>?
     var text: Swift.String
     var done: Swift.Bool
     var quantity: Swift.Double
-    var assignee: SyncRuntime.RecordReference<Member>
+    var assignee: SyncCore.RecordReference<Member>
     var tags: [Swift.String]
     var note: Swift.String?
 
     init(
         recordName: Swift.String = Foundation.UUID().uuidString,
-        ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName,
-        parent: SyncRuntime.RecordReference<SharedList>? = nil,
+        ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
+        parent: SyncCore.RecordReference<SharedList>? = nil,
         text: Swift.String = "",
         done: Swift.Bool = false,
         quantity: Swift.Double = 1.0,
-        assignee: SyncRuntime.RecordReference<Member>,
+        assignee: SyncCore.RecordReference<Member>,
         tags: [Swift.String] = [],
         note: Swift.String? = nil
     ) {
@@ -217,36 +217,36 @@ struct ListItem: Swift.Sendable, Swift.Hashable {
 
 // MARK: - Sync bridge
 
-extension ListItem: SyncRuntime.SyncModel {
+extension ListItem: SyncCore.SyncModel {
     static let recordType: Swift.String = "ListItem"
-    static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private, .shared]
+    static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private, .shared]
     static let parentRecordType: Swift.String? = "SharedList"
-    static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
-    static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
-        SyncRuntime.FieldDescriptor(name: "text", type: .string),
-        SyncRuntime.FieldDescriptor(name: "done", type: .bool),
-        SyncRuntime.FieldDescriptor(name: "quantity", type: .double),
-        SyncRuntime.FieldDescriptor(name: "assignee", type: .reference(recordType: "Member", action: .none)),
-        SyncRuntime.FieldDescriptor(name: "tags", type: .list(.string)),
-        SyncRuntime.FieldDescriptor(name: "note", type: .string, isOptional: true),
+    static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+    static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
+        SyncCore.FieldDescriptor(name: "text", type: .string),
+        SyncCore.FieldDescriptor(name: "done", type: .bool),
+        SyncCore.FieldDescriptor(name: "quantity", type: .double),
+        SyncCore.FieldDescriptor(name: "assignee", type: .reference(recordType: "Member", action: .none)),
+        SyncCore.FieldDescriptor(name: "tags", type: .list(.string)),
+        SyncCore.FieldDescriptor(name: "note", type: .string, isOptional: true),
     ]
 
     /// Declared on `ListItem` itself, so each key path is the concrete type's own.
-    static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<ListItem>] {
+    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<ListItem>] {
         [
-            SyncRuntime.TombstoneKeyPath("recordName", \ListItem.recordName),
-            SyncRuntime.TombstoneKeyPath("ownerName", \ListItem.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \ListItem.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \ListItem.ownerName),
         ]
     }
 
     var parentRecordName: Swift.String? { parent?.recordName }
 
     init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName, assignee: SyncRuntime.RecordReference.unset)
+        self.init(recordName: recordName, ownerName: ownerName, assignee: SyncCore.RecordReference.unset)
     }
 
-    func encodeRemoteFields() -> SyncRuntime.EncodedFields {
-        var fields = SyncRuntime.EncodedFields(capacity: 6)
+    func encodeRemoteFields() -> SyncCore.EncodedFields {
+        var fields = SyncCore.EncodedFields(capacity: 6)
         fields.values.append("text", text.syncFieldValue)
         fields.values.append("done", done.syncFieldValue)
         fields.values.append("quantity", quantity.syncFieldValue)
@@ -256,8 +256,8 @@ extension ListItem: SyncRuntime.SyncModel {
         return fields
     }
 
-    mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
-        parent = record.parentRecordName.map { SyncRuntime.RecordReference(recordName: $0) }
+    mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
+        parent = record.parentRecordName.map { SyncCore.RecordReference(recordName: $0) }
         if let value = try record.decode("text", as: Swift.String.self) { text = value }
         if let value = try record.decode("done", as: Swift.Bool.self) { done = value }
         if let value = try record.decode("quantity", as: Swift.Double.self) { quantity = value }
@@ -266,8 +266,8 @@ extension ListItem: SyncRuntime.SyncModel {
         note = try record.decode("note", as: Swift.String.self)
     }
 
-    func encodeStoredFields() -> SyncRuntime.RecordFields {
-        var fields = SyncRuntime.RecordFields(minimumCapacity: 7)
+    func encodeStoredFields() -> SyncCore.RecordFields {
+        var fields = SyncCore.RecordFields(minimumCapacity: 7)
         if let parent { fields.append("parent", parent.syncFieldValue(action: .none)) }
         fields.append("text", text.syncFieldValue)
         fields.append("done", done.syncFieldValue)
@@ -278,7 +278,7 @@ extension ListItem: SyncRuntime.SyncModel {
         return fields
     }
 
-    mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         parent = try record.decodeReference("parent", to: SharedList.self)
         if let value = try record.decode("text", as: Swift.String.self) { text = value }
         if let value = try record.decode("done", as: Swift.Bool.self) { done = value }

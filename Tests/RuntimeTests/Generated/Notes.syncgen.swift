@@ -2,7 +2,7 @@
 // Do not edit: change the schema and build again.
 
 import Foundation
-import SyncRuntime
+import SyncCore
 
 /// A record of type `Note` in [private], from Notes.yaml.
 /// It publishes as `PublishedNote`.
@@ -16,18 +16,18 @@ struct Note: Swift.Sendable, Swift.Hashable {
     var createdAt: Foundation.Date
     var pinned: Swift.Bool
     /// The attached file's markers; the file lives in the asset cache.
-    var cover: SyncRuntime.AssetReference?
+    var cover: SyncCore.AssetReference?
     /// Kept on this device: never uploaded, never overwritten by a pull.
     var draftCursor: Swift.Int64
 
     init(
         recordName: Swift.String = Foundation.UUID().uuidString,
-        ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName,
+        ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
         title: Swift.String = "Untitled",
         body: Swift.String = "",
         createdAt: Foundation.Date = Foundation.Date(),
         pinned: Swift.Bool = false,
-        cover: SyncRuntime.AssetReference? = nil,
+        cover: SyncCore.AssetReference? = nil,
         draftCursor: Swift.Int64 = 0
     ) {
         self.recordName = recordName
@@ -43,25 +43,25 @@ struct Note: Swift.Sendable, Swift.Hashable {
 
 // MARK: - Sync bridge
 
-extension Note: SyncRuntime.SyncModel {
+extension Note: SyncCore.SyncModel {
     static let recordType: Swift.String = "Note"
-    static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.private]
+    static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private]
     static let parentRecordType: Swift.String? = nil
-    static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
-    static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
-        SyncRuntime.FieldDescriptor(name: "title", type: .string),
-        SyncRuntime.FieldDescriptor(name: "body", type: .string),
-        SyncRuntime.FieldDescriptor(name: "createdAt", type: .date),
-        SyncRuntime.FieldDescriptor(name: "pinned", type: .bool),
-        SyncRuntime.FieldDescriptor(name: "cover", type: .asset, isOptional: true),
-        SyncRuntime.FieldDescriptor(name: "draftCursor", type: .int64, isLocalOnly: true),
+    static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+    static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
+        SyncCore.FieldDescriptor(name: "title", type: .string),
+        SyncCore.FieldDescriptor(name: "body", type: .string),
+        SyncCore.FieldDescriptor(name: "createdAt", type: .date),
+        SyncCore.FieldDescriptor(name: "pinned", type: .bool),
+        SyncCore.FieldDescriptor(name: "cover", type: .asset, isOptional: true),
+        SyncCore.FieldDescriptor(name: "draftCursor", type: .int64, isLocalOnly: true),
     ]
 
     /// Declared on `Note` itself, so each key path is the concrete type's own.
-    static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<Note>] {
+    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Note>] {
         [
-            SyncRuntime.TombstoneKeyPath("recordName", \Note.recordName),
-            SyncRuntime.TombstoneKeyPath("ownerName", \Note.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Note.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Note.ownerName),
         ]
     }
 
@@ -71,8 +71,8 @@ extension Note: SyncRuntime.SyncModel {
         self.init(recordName: recordName, ownerName: ownerName)
     }
 
-    func encodeRemoteFields() -> SyncRuntime.EncodedFields {
-        var fields = SyncRuntime.EncodedFields(capacity: 6)
+    func encodeRemoteFields() -> SyncCore.EncodedFields {
+        var fields = SyncCore.EncodedFields(capacity: 6)
         fields.values.append("title", title.syncFieldValue)
         fields.values.append("body", body.syncFieldValue)
         fields.values.append("createdAt", createdAt.syncFieldValue)
@@ -81,7 +81,7 @@ extension Note: SyncRuntime.SyncModel {
         return fields
     }
 
-    mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("title", as: Swift.String.self) { title = value }
         if let value = try record.decode("body", as: Swift.String.self) { body = value }
         if let value = try record.decode("createdAt", as: Foundation.Date.self) { createdAt = value }
@@ -89,8 +89,8 @@ extension Note: SyncRuntime.SyncModel {
         cover = try record.decodeAssetReference()
     }
 
-    func encodeStoredFields() -> SyncRuntime.RecordFields {
-        var fields = SyncRuntime.RecordFields(minimumCapacity: 6)
+    func encodeStoredFields() -> SyncCore.RecordFields {
+        var fields = SyncCore.RecordFields(minimumCapacity: 6)
         fields.append("title", title.syncFieldValue)
         fields.append("body", body.syncFieldValue)
         fields.append("createdAt", createdAt.syncFieldValue)
@@ -100,22 +100,22 @@ extension Note: SyncRuntime.SyncModel {
         return fields
     }
 
-    mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("title", as: Swift.String.self) { title = value }
         if let value = try record.decode("body", as: Swift.String.self) { body = value }
         if let value = try record.decode("createdAt", as: Foundation.Date.self) { createdAt = value }
         if let value = try record.decode("pinned", as: Swift.Bool.self) { pinned = value }
-        cover = try record.decode("cover", as: SyncRuntime.AssetReference.self)
+        cover = try record.decode("cover", as: SyncCore.AssetReference.self)
         if let value = try record.decode("draftCursor", as: Swift.Int64.self) { draftCursor = value }
     }
 }
 
 // MARK: - Asset
 
-extension Note: SyncRuntime.CacheableModel {
+extension Note: SyncCore.CacheableModel {
     static let assetFieldName: Swift.String = "cover"
 
-    var assetReference: SyncRuntime.AssetReference? {
+    var assetReference: SyncCore.AssetReference? {
         get { cover }
         set { cover = newValue }
     }
@@ -123,7 +123,7 @@ extension Note: SyncRuntime.CacheableModel {
 
 // MARK: - Publishing
 
-extension Note: SyncRuntime.PublishableModel {
+extension Note: SyncCore.PublishableModel {
     typealias Projection = PublishedNote
 
     /// Copies the fields `PublishedNote` declares; a nil value keeps the published one.
@@ -144,20 +144,20 @@ struct PublishedNote: Swift.Sendable, Swift.Hashable {
     var title: Swift.String
     var createdAt: Foundation.Date
     /// The attached file's markers; the file lives in the asset cache.
-    var cover: SyncRuntime.AssetReference?
+    var cover: SyncCore.AssetReference?
     /// Owned by the server: never uploaded, always taken from the server.
     var likes: Swift.Int64
     /// Publication state, version and review: kept by the runtime.
-    var publicationLifecycle: SyncRuntime.PublicationLifecycle
+    var publicationLifecycle: SyncCore.PublicationLifecycle
 
     init(
         recordName: Swift.String = Foundation.UUID().uuidString,
-        ownerName: Swift.String = SyncRuntime.SyncConstants.currentUserOwnerName,
+        ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
         title: Swift.String = "",
         createdAt: Foundation.Date = Foundation.Date(timeIntervalSince1970: 0),
-        cover: SyncRuntime.AssetReference? = nil,
+        cover: SyncCore.AssetReference? = nil,
         likes: Swift.Int64 = 0,
-        publicationLifecycle: SyncRuntime.PublicationLifecycle = SyncRuntime.PublicationLifecycle(state: .listed)
+        publicationLifecycle: SyncCore.PublicationLifecycle = SyncCore.PublicationLifecycle(state: .listed)
     ) {
         self.recordName = recordName
         self.ownerName = ownerName
@@ -171,23 +171,23 @@ struct PublishedNote: Swift.Sendable, Swift.Hashable {
 
 // MARK: - Sync bridge
 
-extension PublishedNote: SyncRuntime.SyncModel {
+extension PublishedNote: SyncCore.SyncModel {
     static let recordType: Swift.String = "PublishedNote"
-    static let syncScopes: Swift.Set<SyncRuntime.DatabaseScope> = [.public]
+    static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.public]
     static let parentRecordType: Swift.String? = nil
-    static var childTypes: [any SyncRuntime.SyncModel.Type] { [] }
-    static let fieldDescriptors: [SyncRuntime.FieldDescriptor] = [
-        SyncRuntime.FieldDescriptor(name: "title", type: .string),
-        SyncRuntime.FieldDescriptor(name: "createdAt", type: .date),
-        SyncRuntime.FieldDescriptor(name: "cover", type: .asset, isOptional: true),
-        SyncRuntime.FieldDescriptor(name: "likes", type: .int64, isServerOwned: true),
+    static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+    static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
+        SyncCore.FieldDescriptor(name: "title", type: .string),
+        SyncCore.FieldDescriptor(name: "createdAt", type: .date),
+        SyncCore.FieldDescriptor(name: "cover", type: .asset, isOptional: true),
+        SyncCore.FieldDescriptor(name: "likes", type: .int64, isServerOwned: true),
     ]
 
     /// Declared on `PublishedNote` itself, so each key path is the concrete type's own.
-    static var tombstoneKeyPaths: [SyncRuntime.TombstoneKeyPath<PublishedNote>] {
+    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<PublishedNote>] {
         [
-            SyncRuntime.TombstoneKeyPath("recordName", \PublishedNote.recordName),
-            SyncRuntime.TombstoneKeyPath("ownerName", \PublishedNote.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \PublishedNote.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \PublishedNote.ownerName),
         ]
     }
 
@@ -197,8 +197,8 @@ extension PublishedNote: SyncRuntime.SyncModel {
         self.init(recordName: recordName, ownerName: ownerName)
     }
 
-    func encodeRemoteFields() -> SyncRuntime.EncodedFields {
-        var fields = SyncRuntime.EncodedFields(capacity: 7)
+    func encodeRemoteFields() -> SyncCore.EncodedFields {
+        var fields = SyncCore.EncodedFields(capacity: 7)
         fields.values.append("title", title.syncFieldValue)
         fields.values.append("createdAt", createdAt.syncFieldValue)
         fields.encodeAssetReference(cover)
@@ -206,7 +206,7 @@ extension PublishedNote: SyncRuntime.SyncModel {
         return fields
     }
 
-    mutating func applyRemoteFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("title", as: Swift.String.self) { title = value }
         if let value = try record.decode("createdAt", as: Foundation.Date.self) { createdAt = value }
         cover = try record.decodeAssetReference()
@@ -214,8 +214,8 @@ extension PublishedNote: SyncRuntime.SyncModel {
         publicationLifecycle = try record.decodePublicationLifecycle(updating: publicationLifecycle)
     }
 
-    func encodeStoredFields() -> SyncRuntime.RecordFields {
-        var fields = SyncRuntime.RecordFields(minimumCapacity: 5)
+    func encodeStoredFields() -> SyncCore.RecordFields {
+        var fields = SyncCore.RecordFields(minimumCapacity: 5)
         fields.append("title", title.syncFieldValue)
         fields.append("createdAt", createdAt.syncFieldValue)
         if let cover { fields.append("cover", cover.syncFieldValue) }
@@ -224,21 +224,21 @@ extension PublishedNote: SyncRuntime.SyncModel {
         return fields
     }
 
-    mutating func applyStoredFields(from record: SyncRuntime.SyncRecord) throws(SyncRuntime.FieldDecodingError) {
+    mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
         if let value = try record.decode("title", as: Swift.String.self) { title = value }
         if let value = try record.decode("createdAt", as: Foundation.Date.self) { createdAt = value }
-        cover = try record.decode("cover", as: SyncRuntime.AssetReference.self)
+        cover = try record.decode("cover", as: SyncCore.AssetReference.self)
         if let value = try record.decode("likes", as: Swift.Int64.self) { likes = value }
-        if let value = try record.decode("publicationLifecycle", as: SyncRuntime.PublicationLifecycle.self) { publicationLifecycle = value }
+        if let value = try record.decode("publicationLifecycle", as: SyncCore.PublicationLifecycle.self) { publicationLifecycle = value }
     }
 }
 
 // MARK: - Asset
 
-extension PublishedNote: SyncRuntime.CacheableModel {
+extension PublishedNote: SyncCore.CacheableModel {
     static let assetFieldName: Swift.String = "cover"
 
-    var assetReference: SyncRuntime.AssetReference? {
+    var assetReference: SyncCore.AssetReference? {
         get { cover }
         set { cover = newValue }
     }
@@ -246,7 +246,7 @@ extension PublishedNote: SyncRuntime.CacheableModel {
 
 // MARK: - Catalog
 
-extension PublishedNote: SyncRuntime.PublicationGovernedModel {
+extension PublishedNote: SyncCore.PublicationGovernedModel {
     /// Asset contents are never fetched by catalog queries: readers download them on demand.
     static let catalogDesiredKeys: [Swift.String] = [
         "title",
@@ -262,5 +262,5 @@ extension PublishedNote: SyncRuntime.PublicationGovernedModel {
         "reviewNote",
         "reviewedVersion",
     ]
-    static let initialPublicationState: SyncRuntime.PublicationState = .listed
+    static let initialPublicationState: SyncCore.PublicationState = .listed
 }

@@ -6,7 +6,7 @@ public struct FieldDescriptor: Hashable, Sendable {
         case list(ValueType)
 
         /// The record type a reference, or a list of references, points at.
-        var referenceTarget: String? {
+        package var referenceTarget: String? {
             switch self {
             case .reference(let recordType, _): recordType
             case .list(let element): element.referenceTarget

@@ -22,7 +22,7 @@ public struct AssetReference: Hashable, Sendable, Codable, CustomStringConvertib
 
     /// Whether `other` names other contents. An unknown digest on either side leaves the size to
     /// tell.
-    func differs(from other: AssetReference) -> Bool {
+    package func differs(from other: AssetReference) -> Bool {
         suffix != other.suffix || byteSize != other.byteSize || (!digest.isEmpty && !other.digest.isEmpty && digest != other.digest)
     }
 }

@@ -10,7 +10,7 @@ public enum StoreAuthor: Hashable, Sendable, CustomStringConvertible {
     /// A named app writer, e.g. "importer": pushed like `.app`.
     case named(String)
 
-    var storedValue: String {
+    package var storedValue: String {
         switch self {
         case .app: "app"
         case .sync: "sync"
