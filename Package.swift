@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "SyncGenerator", targets: ["SyncGenerator"]),
         .library(name: "SyncRuntime", targets: ["SyncRuntime"]),
         .library(name: "SyncCore", targets: ["SyncCore"]),
+        .library(name: "SyncTesting", targets: ["SyncTesting"]),
         .plugin(name: "SyncGenPlugin", targets: ["SyncGenPlugin"]),
         .plugin(name: "SyncGenValidate", targets: ["SyncGenValidate"]),
     ],
@@ -39,7 +40,13 @@ let package = Package(
             name: "SyncRuntime",
             dependencies: ["CSQLite", "SyncCore"],
             path: "Sources/Runtime",
-            exclude: ["Domain"]
+            exclude: ["Domain", "Testing"]
+        ),
+        // Test support an app's own tests can use too: a clock that moves only when told to.
+        .target(
+            name: "SyncTesting",
+            dependencies: ["SyncCore"],
+            path: "Sources/Runtime/Testing"
         ),
         // Schema loading -> validation -> code generation. Pure stages, no file system access.
         .target(
@@ -103,7 +110,7 @@ let package = Package(
         // access), compiled here with warnings as errors and used by the tests as their models.
         .testTarget(
             name: "SyncRuntimeTests",
-            dependencies: ["SyncRuntime", "GeneratedCoverage", "LocalCloudProbe"],
+            dependencies: ["SyncRuntime", "SyncTesting", "GeneratedCoverage", "LocalCloudProbe"],
             path: "Tests/RuntimeTests",
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),

@@ -12,7 +12,7 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "notes-demo",
-            dependencies: [.product(name: "SyncRuntime", package: "syncgen")],
+            dependencies: [.product(name: "SyncRuntime", package: "syncgen"), .product(name: "SyncTesting", package: "syncgen")],
             path: "Sources/NotesDemo",
             plugins: [.plugin(name: "SyncGenPlugin", package: "syncgen")]
         ),

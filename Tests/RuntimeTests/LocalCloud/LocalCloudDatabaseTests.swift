@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SyncRuntime
+import SyncTesting
 
 /// "Containers, accounts, databases, zones" of docs/LocalCloud.md, each against both storage modes.
 @Suite("LocalCloud: accounts, databases and zones")

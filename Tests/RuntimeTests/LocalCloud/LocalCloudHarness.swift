@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SyncRuntime
+import SyncTesting
 
 /// The two ways LocalCloud stores its state: every LocalCloud test runs against both.
 enum CloudMode: String, CaseIterable, Sendable, CustomTestStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import SyncRuntime
+import SyncTesting
 
 /// The Notes story: Alice and Bob, four devices, one LocalCloud file. Each step says what happens
 /// and shows what every device sees; the end checks that every device agrees.

@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 
 /// A clock that moves only when told to: tests and simulations advance it, and every wait due by
 /// then ends. Nothing ever sleeps for real.
