@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "SyncRuntime", targets: ["SyncRuntime"]),
         .library(name: "SyncCore", targets: ["SyncCore"]),
         .library(name: "SyncTesting", targets: ["SyncTesting"]),
+        .library(name: "SyncLocalCloud", targets: ["SyncLocalCloud"]),
         .plugin(name: "SyncGenPlugin", targets: ["SyncGenPlugin"]),
         .plugin(name: "SyncGenValidate", targets: ["SyncGenValidate"]),
     ],
@@ -40,7 +41,14 @@ let package = Package(
             name: "SyncRuntime",
             dependencies: ["CSQLite", "SyncCore"],
             path: "Sources/Runtime",
-            exclude: ["Domain", "Testing"]
+            exclude: ["Domain", "Testing", "Infrastructure/LocalCloud"]
+        ),
+        // LocalCloud, the CloudKit-faithful local cloud: its own library, so an app for Apple
+        // platforms can leave the simulator out of its binary.
+        .target(
+            name: "SyncLocalCloud",
+            dependencies: ["SyncRuntime"],
+            path: "Sources/Runtime/Infrastructure/LocalCloud"
         ),
         // Test support an app's own tests can use too: a clock that moves only when told to.
         .target(
@@ -79,7 +87,7 @@ let package = Package(
         // Benchmarks, run in release: `swift run -c release syncgen-bench`.
         .executableTarget(
             name: "syncgen-bench",
-            dependencies: ["SyncGenerator", "SyncRuntime"],
+            dependencies: ["SyncGenerator", "SyncRuntime", "SyncLocalCloud"],
             path: "Sources/syncgen-bench",
             exclude: ["Schema"]
         ),
@@ -103,14 +111,14 @@ let package = Package(
         // A second process for LocalCloud's multi-process tests.
         .executableTarget(
             name: "LocalCloudProbe",
-            dependencies: ["SyncRuntime"],
+            dependencies: ["SyncLocalCloud"],
             path: "Tests/LocalCloudProbe"
         ),
         // The runtime's tests. Generated/ holds the code generated from Examples/Notes/Sources/NotesDemo/Schema (internal
         // access), compiled here with warnings as errors and used by the tests as their models.
         .testTarget(
             name: "SyncRuntimeTests",
-            dependencies: ["SyncRuntime", "SyncTesting", "GeneratedCoverage", "LocalCloudProbe"],
+            dependencies: ["SyncRuntime", "SyncLocalCloud", "SyncTesting", "GeneratedCoverage", "LocalCloudProbe"],
             path: "Tests/RuntimeTests",
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),

@@ -12,7 +12,10 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "notes-demo",
-            dependencies: [.product(name: "SyncRuntime", package: "syncgen"), .product(name: "SyncTesting", package: "syncgen")],
+            dependencies: [
+                .product(name: "SyncRuntime", package: "syncgen"), .product(name: "SyncLocalCloud", package: "syncgen"),
+                .product(name: "SyncTesting", package: "syncgen"),
+            ],
             path: "Sources/NotesDemo",
             plugins: [.plugin(name: "SyncGenPlugin", package: "syncgen")]
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import SyncRuntime
+import SyncLocalCloud
 
 /// Encodes and decodes 100,000 records of a 20-field model through the generated bridge, a
 /// Mirror-based reflective bridge and a Codable-through-JSON bridge, side by side.

@@ -1,5 +1,6 @@
 import Foundation
 import SyncRuntime
+import SyncLocalCloud
 
 /// The benchmark model written by hand, Codable, with the same 20 fields as the generated
 /// `BenchRecord`: what the reflective and the JSON bridges work on.

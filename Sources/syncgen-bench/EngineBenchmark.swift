@@ -1,5 +1,6 @@
 import Foundation
 import SyncRuntime
+import SyncLocalCloud
 
 /// Push and pull of 1k, 10k and 100k changes between two devices through LocalCloud (stores on
 /// file), and a 100-change push into a store of 100k records beside one into an empty store:

@@ -1,5 +1,6 @@
 import Foundation
 import SyncRuntime
+import SyncLocalCloud
 
 /// Saves 100,000 records through LocalCloud in 400-item requests and fetches them back page by
 /// page, in memory and on file: records per second, and memory. The client holds one page at a

@@ -1,5 +1,6 @@
 import Foundation
 import SyncRuntime
+import SyncLocalCloud
 
 /// The bridge a library without a generator writes: `Mirror` to read a model's fields, and a
 /// `Decoder` over the record's fields to build it back (Mirror cannot write properties).

@@ -1,5 +1,6 @@
 import Foundation
 import SyncRuntime
+import SyncLocalCloud
 
 /// Local store writes (typed models: encoding, the row, the history entry) beside raw SQLite
 /// inserts of the same rows, in the same run, both in transactions of 1,000, on file.

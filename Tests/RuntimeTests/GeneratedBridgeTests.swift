@@ -2,6 +2,7 @@ import Foundation
 import GeneratedCoverage
 import Testing
 import SyncRuntime
+import SyncLocalCloud
 
 // The coverage models are named after standard types; these names keep the tests readable.
 typealias DataModel = GeneratedCoverage.Data

@@ -1,5 +1,6 @@
 import Testing
 import SyncRuntime
+import SyncLocalCloud
 
 @Suite("Record fields: a small ordered map of values by name")
 struct RecordFieldsTests {

@@ -1,5 +1,6 @@
 import Testing
 import SyncRuntime
+import SyncLocalCloud
 
 @Suite("Routing: which database a record lives in, decided in one place")
 struct RoutingTests {

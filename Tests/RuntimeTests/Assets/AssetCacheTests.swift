@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SyncRuntime
+@testable import SyncLocalCloud
 
 @Suite("Asset cache: the state machine")
 struct AssetCacheStateTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SyncRuntime
+@testable import SyncLocalCloud
 
 /// The content digest of an asset's file: SHA-256 as FIPS 180-4 defines it, checked against the
 /// standard's own examples (NIST, "Examples with Intermediate Values: SHA-256") and the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SyncRuntime
+@testable import SyncLocalCloud
 
 /// Bytes of a given size, distinct per seed, standing for an image.
 private func picture(_ size: Int, seed: UInt8 = 1) -> Data {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SyncRuntime
+@testable import SyncLocalCloud
 
 /// One account's data never reaches another, and signing out never destroys work: what an
 /// account had not pushed waits for it, and a pass that outlives its account writes nothing more.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SyncRuntime
+@testable import SyncLocalCloud
 
 /// A process can die between any two writes. The phone's store is a file; its pass is cut at
 /// every commit it makes in turn (the transaction it dies in rolls back, as SQLite's does), the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SyncRuntime
+@testable import SyncLocalCloud
 
 /// What a save changes on the server: the fields the model sets, the fields it cleared, and
 /// nothing else. CloudKit keeps a key a save leaves out, so a field is cleared by saying so, and a

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SyncRuntime
+@testable import SyncLocalCloud
 import SyncTesting
 
 /// One LocalCloud and any number of devices, each with its own store and engine, on one clock.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SyncRuntime
+@testable import SyncLocalCloud
 
 /// The "must never happen" list of DESIGN.md, each as a test that fails if it happens.
 @Suite("Engine: what must never happen")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SyncRuntime
+@testable import SyncLocalCloud
 
 /// When passes run: after the app's writes, on the cloud's notifications, and exactly once more
 /// for whatever arrived while one ran; never for the engine's own writes.

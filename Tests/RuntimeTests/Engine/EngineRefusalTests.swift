@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SyncRuntime
+@testable import SyncLocalCloud
 
 /// Records CloudKit refuses: stopped at the write that makes them, and when one reaches the push
 /// anyway (an older app's store, a rule the measure did not foresee), set aside without a storm

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SyncRuntime
+@testable import SyncLocalCloud
 
 /// Two accounts sharing a household list through one LocalCloud.
 @Suite("Engine: household sharing")

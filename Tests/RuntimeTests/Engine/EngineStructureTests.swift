@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SyncRuntime
+@testable import SyncLocalCloud
 
 /// Structure that changes while devices are offline: records moving between parents and zones,
 /// parents and roots deleted while their children are edited. Each scenario ends with every

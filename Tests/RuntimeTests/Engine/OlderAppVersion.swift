@@ -1,5 +1,6 @@
 import Foundation
 import SyncRuntime
+import SyncLocalCloud
 
 /// `Note` as an older version of the app knew it, before the schema gained `createdAt`,
 /// `pinned` and `cover`: what syncgen generated for

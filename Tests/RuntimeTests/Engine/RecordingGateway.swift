@@ -1,5 +1,6 @@
 import Foundation
 @testable import SyncRuntime
+@testable import SyncLocalCloud
 
 /// A gateway that records every modify request on its way to the real one, so tests can see
 /// what the engine sent, in which order, in which database, and lets a test step in: run code

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SyncRuntime
+import SyncLocalCloud
 
 /// "Fetching changes" of docs/LocalCloud.md, each against both storage modes.
 @Suite("LocalCloud: change feeds, queries, assets and subscriptions")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SyncRuntime
+import SyncLocalCloud
 import SyncTesting
 
 /// "Containers, accounts, databases, zones" of docs/LocalCloud.md, each against both storage modes.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SyncRuntime
+import SyncLocalCloud
 
 @Suite("LocalCloud: injected faults and counters")
 struct LocalCloudFaultTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SyncRuntime
+@testable import SyncLocalCloud
 import SyncTesting
 
 /// The two ways LocalCloud stores its state: every LocalCloud test runs against both.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SyncRuntime
+import SyncLocalCloud
 
 /// One LocalCloud file, several processes: each a device of some user.
 @Suite("LocalCloud: one file, several processes")

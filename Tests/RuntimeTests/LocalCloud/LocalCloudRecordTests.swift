@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SyncRuntime
+import SyncLocalCloud
 
 /// "Records and fields" and "Requests" of docs/LocalCloud.md, each against both storage modes.
 @Suite("LocalCloud: records, conflicts and request limits")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SyncRuntime
+import SyncLocalCloud
 
 /// Shares of docs/LocalCloud.md, each against both storage modes.
 @Suite("LocalCloud: shares")

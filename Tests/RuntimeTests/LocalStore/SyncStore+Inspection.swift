@@ -1,5 +1,6 @@
 import Foundation
 @testable import SyncRuntime
+@testable import SyncLocalCloud
 
 /// What tests read (and now and then set) of a store's engine state, each in one transaction of
 /// its own, as the engine would.

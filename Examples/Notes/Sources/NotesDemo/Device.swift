@@ -1,5 +1,6 @@
 import Foundation
 import SyncRuntime
+import SyncLocalCloud
 
 /// One device in the example: its own store (a file), asset cache (a folder) and engine, talking
 /// to the shared LocalCloud.

@@ -1,5 +1,6 @@
 import Foundation
 import SyncRuntime
+import SyncLocalCloud
 
 struct UsageError: Error {
     var message: String

@@ -1,5 +1,6 @@
 import Foundation
 import SyncRuntime
+import SyncLocalCloud
 import SyncTesting
 
 /// The Notes story: Alice and Bob, four devices, one LocalCloud file. Each step says what happens

@@ -1,4 +1,5 @@
 import Foundation
+import SyncRuntime
 
 /// A CloudKit-faithful cloud on this machine: private, shared and public databases for any number
 /// of accounts, with CloudKit's rules, limits and errors (docs/LocalCloud.md lists them). The

@@ -1,4 +1,5 @@
 import Foundation
+import SyncRuntime
 
 /// One device's view of a LocalCloud: the CloudGateway the engine talks to.
 public struct LocalCloudDevice: CloudGateway {

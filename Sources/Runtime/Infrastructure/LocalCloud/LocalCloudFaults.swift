@@ -1,4 +1,5 @@
 import Foundation
+import SyncRuntime
 
 /// The kinds of request a device makes, for counting and for aiming faults.
 public enum CloudRequestKind: String, Sendable, Hashable, CaseIterable {

@@ -1,4 +1,5 @@
 import Foundation
+import SyncRuntime
 
 /// The whole server state, for tests to assert on: every zone with its live records, tombstones
 /// and shares, every membership, and the counters.

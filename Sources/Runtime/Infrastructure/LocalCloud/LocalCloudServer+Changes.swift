@@ -1,4 +1,5 @@
 import Foundation
+import SyncRuntime
 
 extension LocalCloudServer {
     /// Apple, `CKError.badDatabase`: the operation went to a database that does not serve it. The

@@ -1,4 +1,5 @@
 import Foundation
+import SyncRuntime
 
 extension LocalCloudServer {
     /// Saves and deletes records and shares: every rule of a CloudKit modify request. Returns each

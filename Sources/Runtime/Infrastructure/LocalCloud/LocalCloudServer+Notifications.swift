@@ -1,4 +1,5 @@
 import Foundation
+import SyncRuntime
 
 extension LocalCloudServer {
     /// Saves a subscription of the caller's user, for every device of theirs (Apple,

@@ -1,4 +1,5 @@
 import Foundation
+import SyncRuntime
 
 extension LocalCloudServer {
     /// One page of records of a type, filtered by equal fields and sorted; the cursor is where the

@@ -1,4 +1,5 @@
 import Foundation
+import SyncRuntime
 
 extension LocalCloudServer {
     /// A live share of the zone, by name.

@@ -1,4 +1,5 @@
 import Foundation
+import SyncRuntime
 
 /// Who makes a request: a device, signed in to an account or not.
 struct Caller: Sendable {

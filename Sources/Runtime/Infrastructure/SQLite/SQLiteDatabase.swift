@@ -6,6 +6,11 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     public var code: Int32
     public var message: String
 
+    package init(code: Int32, message: String) {
+        self.code = code
+        self.message = message
+    }
+
     public var description: String { "SQLite error \(code): \(message)" }
 
     /// The database is locked by another connection for longer than the busy timeout.
