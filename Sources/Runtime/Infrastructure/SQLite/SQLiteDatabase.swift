@@ -2,23 +2,23 @@ import CSQLite
 import Foundation
 
 /// An error SQLite reported, with its result code and message.
-public struct SQLiteError: Error, CustomStringConvertible, Sendable {
-    public var code: Int32
-    public var message: String
+package struct SQLiteError: Error, CustomStringConvertible, Sendable {
+    package var code: Int32
+    package var message: String
 
     package init(code: Int32, message: String) {
         self.code = code
         self.message = message
     }
 
-    public var description: String { "SQLite error \(code): \(message)" }
+    package var description: String { "SQLite error \(code): \(message)" }
 
     /// The database is locked by another connection for longer than the busy timeout.
-    public var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
+    package var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
 }
 
 /// A value SQLite stores in a column or binds to a parameter.
-public enum SQLiteValue: Sendable, Hashable {
+package enum SQLiteValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case real(Double)
@@ -30,8 +30,8 @@ public enum SQLiteValue: Sendable, Hashable {
 ///
 /// Not thread-safe by itself: its owner serialises access (LocalCloud and the local store each keep
 /// theirs behind a lock). Prepared statements are cached by SQL text.
-public final class SQLiteDatabase {
-    public enum Location: Sendable {
+package final class SQLiteDatabase {
+    package enum Location: Sendable {
         case memory
         case file(URL)
     }
@@ -43,7 +43,7 @@ public final class SQLiteDatabase {
 
     /// Opens (creating if needed) a database. Files use write-ahead logging, so readers in other
     /// processes never block the writer, and wait up to `busyTimeout` for another writer's lock.
-    public init(_ location: Location, busyTimeout: Duration = .seconds(10)) throws(SQLiteError) {
+    package init(_ location: Location, busyTimeout: Duration = .seconds(10)) throws(SQLiteError) {
         let path: String
         switch location {
         case .memory: path = ":memory:"
@@ -74,7 +74,7 @@ public final class SQLiteDatabase {
     }
 
     /// Runs SQL that returns no rows (several statements allowed).
-    public func execute(_ sql: String) throws(SQLiteError) {
+    package func execute(_ sql: String) throws(SQLiteError) {
         var message: UnsafeMutablePointer<CChar>?
         let result = sqlite3_exec(handle, sql, nil, nil, &message)
         guard result == SQLITE_OK else {
@@ -86,7 +86,7 @@ public final class SQLiteDatabase {
 
     /// Runs one statement with `arguments` bound to its `?` parameters, returning its rows.
     @discardableResult
-    public func query(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> [SQLiteRow] {
+    package func query(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> [SQLiteRow] {
         var rows: [SQLiteRow] = []
         try forEachRow(sql, arguments) { rows.append($0) }
         return rows
@@ -94,7 +94,7 @@ public final class SQLiteDatabase {
 
     /// Runs one statement, handing each row to `body` as it is read: nothing is kept but what
     /// `body` keeps.
-    public func forEachRow(_ sql: String, _ arguments: [SQLiteValue] = [], _ body: (SQLiteRow) throws(SQLiteError) -> Void) throws(SQLiteError) {
+    package func forEachRow(_ sql: String, _ arguments: [SQLiteValue] = [], _ body: (SQLiteRow) throws(SQLiteError) -> Void) throws(SQLiteError) {
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
@@ -110,16 +110,16 @@ public final class SQLiteDatabase {
     }
 
     /// Rows changed by the last statement.
-    public var changes: Int { Int(sqlite3_changes(handle)) }
+    package var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// Rows changed since the connection opened: a transaction that leaves it unchanged wrote
     /// nothing.
-    public var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
+    package var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws. A write
     /// transaction takes the write lock at once (`BEGIN IMMEDIATE`), so two processes never both
     /// read, then both try to write. Nested calls join the outer transaction.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ body: () throws -> T) throws -> T {
         if transactionDepth > 0 {
             transactionDepth += 1
             defer { transactionDepth -= 1 }
@@ -182,8 +182,8 @@ private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self
 
 /// One row of a result, its values read out of the statement (so it stays valid after the
 /// statement moves on).
-public struct SQLiteRow: Sendable {
-    public let values: [SQLiteValue]
+package struct SQLiteRow: Sendable {
+    package let values: [SQLiteValue]
 
     fileprivate init(statement: OpaquePointer) {
         let count = sqlite3_column_count(statement)
@@ -215,9 +215,9 @@ public struct SQLiteRow: Sendable {
         Int(column) < values.count ? values[Int(column)] : .null
     }
 
-    public func isNull(_ column: Int32) -> Bool { value(column) == .null }
+    package func isNull(_ column: Int32) -> Bool { value(column) == .null }
 
-    public func integer(_ column: Int32) -> Int64 {
+    package func integer(_ column: Int32) -> Int64 {
         switch value(column) {
         case .integer(let number): number
         case .real(let number): Int64(number)
@@ -226,7 +226,7 @@ public struct SQLiteRow: Sendable {
         }
     }
 
-    public func real(_ column: Int32) -> Double {
+    package func real(_ column: Int32) -> Double {
         switch value(column) {
         case .real(let number): number
         case .integer(let number): Double(number)
@@ -234,7 +234,7 @@ public struct SQLiteRow: Sendable {
         }
     }
 
-    public func text(_ column: Int32) -> String {
+    package func text(_ column: Int32) -> String {
         switch value(column) {
         case .text(let text): text
         case .integer(let number): String(number)
@@ -243,9 +243,9 @@ public struct SQLiteRow: Sendable {
         }
     }
 
-    public func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+    package func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
 
-    public func blob(_ column: Int32) -> Data {
+    package func blob(_ column: Int32) -> Data {
         switch value(column) {
         case .blob(let data): data
         case .text(let text): Data(text.utf8)

@@ -6,16 +6,16 @@ import Foundation
 /// Layout: a count, then per field its name and a tagged value. Numbers are little-endian (dates
 /// as seconds since 2001, the way `Date` keeps them, so they read back exactly);
 /// lengths and counts are LEB128 varints.
-public enum FieldsCodec {
+package enum FieldsCodec {
     private enum Tag: UInt8 {
         case string = 1, int64, double, date, bytes, location, reference, asset, list
     }
 
-    public struct DecodingError: Error, CustomStringConvertible {
-        public var description: String
+    package struct DecodingError: Error, CustomStringConvertible {
+        package var description: String
     }
 
-    public static func encode(_ fields: RecordFields) -> Data {
+    package static func encode(_ fields: RecordFields) -> Data {
         var writer = Writer()
         writer.varint(UInt64(fields.count))
         for (name, value) in fields {
@@ -25,7 +25,7 @@ public enum FieldsCodec {
         return writer.data
     }
 
-    public static func decode(_ data: Data) throws(DecodingError) -> RecordFields {
+    package static func decode(_ data: Data) throws(DecodingError) -> RecordFields {
         var reader = Reader(data: data)
         let count = try reader.varint()
         var fields = RecordFields(minimumCapacity: Int(min(count, 1024)))
