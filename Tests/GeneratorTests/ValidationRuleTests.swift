@@ -49,6 +49,8 @@ let failingCases: [FailingCase] = [
     // Rule 3: names.
     FailingCase(.invalidModelName, "models:\n  My-Model:\n    recordType: MyModel\n    fields: {}\n", Finding(.invalidModelName, line: 2, column: 3)),
     FailingCase(.invalidModelName, "models:\n  SyncSchema:\n    recordType: Schema\n    fields: {}\n", Finding(.invalidModelName, line: 2, column: 3)),
+    // Generated code qualifies with the rules module's name: a model of that name would shadow it.
+    FailingCase(.invalidModelName, "models:\n  SyncCore:\n    recordType: Core\n    fields: {}\n", Finding(.invalidModelName, line: 2, column: 3)),
     FailingCase(.modelNameNotCapitalized, "models:\n  note:\n    fields: {}\n", Finding(.modelNameNotCapitalized, .warning, line: 2, column: 3)),
     FailingCase(.invalidRecordTypeName, model("    recordType: 1A"), Finding(.invalidRecordTypeName, line: 3, column: 17)),
     FailingCase(.invalidFieldName, field("      _x: string"), Finding(.invalidFieldName, line: 4, column: 7)),
