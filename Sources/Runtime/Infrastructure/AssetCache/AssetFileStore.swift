@@ -39,7 +39,11 @@ public struct AssetFileStore: AssetFileStoring {
     public func importFile(at source: URL, for key: AssetKey, suffix: String) throws -> AssetReference {
         let partial = try stage(source, for: key, suffix: suffix)
         try moveIntoPlace(partial, for: key, suffix: suffix)
-        return try reference(for: key, suffix: suffix)!
+        guard let imported = try reference(for: key, suffix: suffix) else {
+            // Removed between its move into place and this read: report it, never crash.
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: fileURL(for: key, suffix: suffix).path])
+        }
+        return imported
     }
 
     public func reference(for key: AssetKey, suffix: String) throws -> AssetReference? {
