@@ -47,10 +47,11 @@ let package = Package(
         // platforms can leave the simulator out of its binary.
         .target(
             name: "SyncLocalCloud",
-            dependencies: ["SyncRuntime"],
+            dependencies: ["SyncRuntime", "SyncTesting"],
             path: "Sources/Runtime/Infrastructure/LocalCloud"
         ),
-        // Test support an app's own tests can use too: a clock that moves only when told to.
+        // Test support an app's own tests can use too: a clock that moves only when told to, a
+        // seeded random source (LocalCloud's faults draw from it).
         .target(
             name: "SyncTesting",
             dependencies: ["SyncCore"],

@@ -36,7 +36,7 @@ public actor SyncEngine {
     ///   - configuration: the zone name, conflict policies, paging, debounce, asset cache; fixed.
     ///   - assetFiles: replaces the file system cache under `configuration.assetCacheRoot`.
     public init(
-        store: any LocalStorePort, cloud: any CloudGateway, schema: any SyncSchemaDefinition.Type,
+        store: SyncStore, cloud: any CloudGateway, schema: any SyncSchemaDefinition.Type,
         clock: any SyncClock = SystemClock(), configuration: SyncConfiguration = SyncConfiguration(),
         assetFiles: (any AssetFileStoring)? = nil
     ) {
@@ -46,7 +46,7 @@ public actor SyncEngine {
     /// An engine for a list of models (a part of a schema, or hand-written models); otherwise as
     /// `init(store:cloud:schema:clock:configuration:assetFiles:)`.
     public init(
-        store: any LocalStorePort, cloud: any CloudGateway, models: [any SyncModel.Type],
+        store: SyncStore, cloud: any CloudGateway, models: [any SyncModel.Type],
         clock: any SyncClock = SystemClock(), configuration: SyncConfiguration = SyncConfiguration(),
         assetFiles: (any AssetFileStoring)? = nil
     ) {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SyncRuntime
 @testable import SyncLocalCloud
+import SyncTesting
 
 /// Four devices (Alice's phone and laptop, Bob's phone, Carol's tablet), one household list that
 /// Bob may edit and Carol only read, and lists of Alice's and Bob's own; random saves, edits,

@@ -1,6 +1,7 @@
 import Foundation
 import SyncRuntime
 import SyncLocalCloud
+import SyncTesting
 
 #if canImport(Glibc)
 import Glibc

@@ -1,12 +1,13 @@
 import Foundation
 
-/// The local store as the sync engine sees it. `SyncStore` implements it.
+/// The local store as the sync engine sees it. `SyncStore` implements it; only the engine (and
+/// this package's tests) reach it: an app reads and writes through `SyncStore`'s own API.
 ///
 /// The engine reads and writes only inside `transaction`: what it commits together (a pulled page
 /// with its server versions and change token, a push's results, a merge and its ancestor) lands
 /// whole or not at all, and no write of the app interleaves with it. A crash between two
 /// transactions leaves the store as one of them left it; nothing is ever half-applied.
-public protocol LocalStorePort: Sendable {
+package protocol LocalStorePort: Sendable {
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     func transaction<T>(_ body: (any SyncStoreTransaction) throws -> T) throws -> T
 
@@ -20,7 +21,7 @@ public protocol LocalStorePort: Sendable {
 
 /// One transaction of the local store, as the sync engine uses it. Valid only inside the
 /// `transaction` call that hands it out.
-public protocol SyncStoreTransaction: AnyObject {
+package protocol SyncStoreTransaction: AnyObject {
     // MARK: History
 
     /// Changes not made by the engine, after the committed history token, oldest first, at most
@@ -136,7 +137,7 @@ public protocol SyncStoreTransaction: AnyObject {
 }
 
 /// Typed writes inside one local-store transaction.
-public protocol ModelWriter: AnyObject {
+package protocol ModelWriter: AnyObject {
     func save<Model: SyncModel>(_ model: Model) throws
     func delete<Model: SyncModel>(_ model: Model) throws
     func fetch<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> Model?

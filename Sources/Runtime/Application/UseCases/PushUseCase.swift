@@ -23,7 +23,7 @@ struct PushItem: Sendable {
         return nil
     }
 
-    var kind: HistoryEntry.Kind {
+    var kind: ChangeKind {
         if case .save = operation { return .save }
         return .delete
     }

@@ -11,12 +11,12 @@ public struct FailedChange: Sendable, Hashable {
     /// The owner of the zone the change was for.
     public var ownerName: String
     /// A save (the model as it now is) or a deletion.
-    public var kind: HistoryEntry.Kind
+    public var kind: ChangeKind
     /// Why the cloud refused it.
     public var error: CloudError
     public var failedAt: Date
 
-    public init(recordType: String, recordName: String, ownerName: String, kind: HistoryEntry.Kind, error: CloudError, failedAt: Date) {
+    public init(recordType: String, recordName: String, ownerName: String, kind: ChangeKind, error: CloudError, failedAt: Date) {
         self.recordType = recordType
         self.recordName = recordName
         self.ownerName = ownerName

@@ -1,5 +1,6 @@
 import Foundation
 import SyncRuntime
+import SyncTesting
 
 /// The kinds of request a device makes, for counting and for aiming faults.
 public enum CloudRequestKind: String, Sendable, Hashable, CaseIterable {

@@ -150,7 +150,7 @@ public final class SyncStore: Sendable {
     public func write<T>(author: StoreAuthor = .app, _ body: (StoreWriter) throws -> T) throws -> T {
         try inTransaction { database in
             let writer = StoreWriter(database: database, author: author, now: clock.now)
-            return (try body(writer), writer.wroteAnything && author != .sync)
+            return (try body(writer), writer.wroteAppChange)
         }
     }
 
@@ -290,7 +290,8 @@ public final class StoreWriter: ModelWriter {
     let author: StoreAuthor
     /// When this transaction's saves happen, unless a save says otherwise.
     let now: Date
-    private(set) var wroteAnything = false
+    /// Whether this writer recorded a change of the app (never one of the engine's own).
+    private(set) var wroteAppChange = false
     /// The records this writer deleted, a parent's subtree included, in the order they went.
     private(set) var deleted: [RecordKey] = []
 
@@ -303,7 +304,7 @@ public final class StoreWriter: ModelWriter {
     /// Saves a model. The app's saves are checked against what CloudKit accepts first
     /// (`RecordRefusal`); the engine's come from the cloud, which already did.
     public func save<Model: SyncModel>(_ model: Model) throws {
-        try save(model, modified: now, checked: author != .sync)
+        try save(model, modified: now, checked: !author.isEngine)
     }
 
     /// Saves with a given modification time: a pulled record keeps the time its writer edited it.
@@ -368,10 +369,10 @@ public final class StoreWriter: ModelWriter {
     }
 
     /// One history entry, stamped with this writer's author.
-    func recordHistory(type: String, name: String, kind: HistoryEntry.Kind, tombstone: RecordFields?) throws {
+    func recordHistory(type: String, name: String, kind: ChangeKind, tombstone: RecordFields?) throws {
         try database.query("INSERT INTO history (type, name, kind, author, tombstone) VALUES (?, ?, ?, ?, ?)",
             [.text(type), .text(name), .integer(Int64(kind.rawValue)), .text(author.storedValue), tombstone.map { .blob(FieldsCodec.encode($0)) } ?? .null])
-        wroteAnything = true
+        if !author.isEngine { wroteAppChange = true }
     }
 
     public func fetch<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> Model? {

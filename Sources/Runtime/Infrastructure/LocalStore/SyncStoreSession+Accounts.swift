@@ -57,7 +57,7 @@ extension SyncStoreSession {
         try asApp { writer in
             for row in rows {
                 let (type, name, owner) = (row.text(0), row.text(1), row.text(3))
-                if row.integer(2) == HistoryEntry.Kind.save.rawValue {
+                if row.integer(2) == ChangeKind.save.rawValue {
                     try database.query(
                         "INSERT OR REPLACE INTO models (type, name, owner, parent, fields, modified) SELECT type, name, owner, parent, fields, modified FROM parked_changes WHERE account = ? AND type = ? AND name = ?",
                         [.text(account), .text(type), .text(name)])

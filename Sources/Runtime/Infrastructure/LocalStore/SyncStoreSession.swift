@@ -1,11 +1,11 @@
 import Foundation
 
 extension SyncStore: LocalStorePort {
-    public func transaction<T>(_ body: (any SyncStoreTransaction) throws -> T) throws -> T {
+    package func transaction<T>(_ body: (any SyncStoreTransaction) throws -> T) throws -> T {
         try session { try body($0) }
     }
 
-    public func write<T>(author: StoreAuthor, _ body: (any ModelWriter) throws -> T) throws -> T {
+    package func write<T>(author: StoreAuthor, _ body: (any ModelWriter) throws -> T) throws -> T {
         try write(author: author) { (writer: StoreWriter) in try body(writer) }
     }
 }
@@ -33,14 +33,15 @@ final class SyncStoreSession: SyncStoreTransaction {
     func asApp<T>(_ body: (StoreWriter) throws -> T) throws -> T {
         let writer = writer(.app)
         let value = try body(writer)
-        if writer.wroteAnything { appWrote = true }
+        if writer.wroteAppChange { appWrote = true }
         return value
     }
 
     // MARK: - History
 
     private static let historyTokenKey = "history.token"
-    private static let syncAuthor = StoreAuthor.sync.storedValue
+    /// History entries that are app changes (`StoreAuthor.isEngine`, in SQL).
+    private static let appChangesOnly = "author != '\(StoreAuthor.sync.storedValue)'"
 
     func historyToken() throws -> Int64 {
         Int64(try state(Self.historyTokenKey) ?? "0") ?? 0
@@ -53,10 +54,10 @@ final class SyncStoreSession: SyncStoreTransaction {
         try database.forEachRow("SELECT seq, type, name, kind, author, tombstone FROM history WHERE seq > ? ORDER BY seq LIMIT ?", [.integer(token), .integer(Int64(limit ?? -1))]) { row throws(SQLiteError) in
             last = row.integer(0)
             let author = row.text(4)
-            guard author != Self.syncAuthor else { return }
+            guard !StoreAuthor.isEngine(storedValue: author) else { return }
             changes.append(HistoryEntry(
                 sequence: row.integer(0), recordType: row.text(1), recordName: row.text(2),
-                kind: HistoryEntry.Kind(rawValue: Int(row.integer(3))) ?? .save, author: author,
+                kind: ChangeKind(rawValue: Int(row.integer(3))) ?? .save, author: author,
                 tombstone: row.isNull(5) ? [:] : Self.tombstone(row.blob(5))))
         }
         return (changes, last)
@@ -71,16 +72,16 @@ final class SyncStoreSession: SyncStoreTransaction {
     }
 
     func hasUnpushedChanges() throws -> Bool {
-        try !database.query("SELECT 1 FROM history WHERE seq > ? AND author != ? LIMIT 1", [.integer(try historyToken()), .text(Self.syncAuthor)]).isEmpty
+        try !database.query("SELECT 1 FROM history WHERE seq > ? AND \(Self.appChangesOnly) LIMIT 1", [.integer(try historyToken())]).isEmpty
     }
 
     func hasLocalChange(recordType: String, recordName: String) throws -> Bool {
         try !database.query(
             """
-            SELECT 1 FROM history WHERE seq > ? AND type = ? AND name = ? AND author != ?
+            SELECT 1 FROM history WHERE seq > ? AND type = ? AND name = ? AND \(Self.appChangesOnly)
             UNION ALL SELECT 1 FROM failed_changes WHERE type = ? AND name = ? LIMIT 1
             """,
-            [.integer(try historyToken()), .text(recordType), .text(recordName), .text(Self.syncAuthor), .text(recordType), .text(recordName)]
+            [.integer(try historyToken()), .text(recordType), .text(recordName), .text(recordType), .text(recordName)]
         ).isEmpty
     }
 
@@ -96,7 +97,7 @@ final class SyncStoreSession: SyncStoreTransaction {
         // By the history's own key: the entries after a sequence are few, the whole history is not.
         try database.forEachRow("SELECT seq, type, name, author FROM history WHERE seq > ? ORDER BY seq", [.integer(sequence)]) { row throws(SQLiteError) in
             last = row.integer(0)
-            if row.text(3) != Self.syncAuthor { records.insert(RecordKey(row.text(1), row.text(2))) }
+            if !StoreAuthor.isEngine(storedValue: row.text(3)) { records.insert(RecordKey(row.text(1), row.text(2))) }
         }
         return (records, last)
     }
@@ -274,7 +275,7 @@ final class SyncStoreSession: SyncStoreTransaction {
     private static func failedChange(_ row: SQLiteRow) -> FailedChange {
         FailedChange(
             recordType: row.text(0), recordName: row.text(1), ownerName: row.text(2),
-            kind: HistoryEntry.Kind(rawValue: Int(row.integer(3))) ?? .save,
+            kind: ChangeKind(rawValue: Int(row.integer(3))) ?? .save,
             error: CloudError(CloudErrorCode(rawValue: Int(row.integer(4))) ?? .invalidArguments, row.text(5)),
             failedAt: Date(timeIntervalSince1970: row.real(6)))
     }
