@@ -42,7 +42,7 @@ struct GenerationTests {
         let swift = try generated("models:\n  Note:\n    fields:\n      title: string\n", access: .public)
         #expect(swift.contains("public struct Note"))
         #expect(swift.contains("    public var title: Swift.String"))
-        #expect(swift.contains("    public func encodeRemoteFields()"))
+        #expect(swift.contains("    public static let syncFields: SyncCore.ModelFields<Note> = fieldTable()"))
         #expect(swift.contains("    public init(emptyRecordNamed"))
     }
 
@@ -50,8 +50,8 @@ struct GenerationTests {
         let swift = try generated("models:\n  A:\n    fields:\n      default: string\n      in: { type: bool, optional: true }\n")
         #expect(swift.contains("var `default`: Swift.String"))
         #expect(swift.contains("self.`default` = `default`"))
-        #expect(swift.contains("fields.values.append(\"default\", `default`.syncFieldValue)"))
-        #expect(swift.contains("`in` = try record.decode(\"in\", as: Swift.Bool.self)"))
+        #expect(swift.contains(".field(\"default\", \\A.`default`),"))
+        #expect(swift.contains(".field(\"in\", \\A.`in`),"))
     }
 
     @Test func everyTypeMapsToItsSwiftType() throws {
@@ -105,7 +105,11 @@ struct GenerationTests {
         #expect(swift.contains("l: [Swift.Int64] = [1, -2]"))
     }
 
-    @Test func encoderSkipsLocalOnlyAndServerOwnedAndSeparatesEncrypted() throws {
+    /// The field table is the whole bridge: each field once, with the options that decide where it
+    /// travels. What the options do (a local-only field never uploaded nor pulled, a server-owned one
+    /// pulled but never uploaded, an encrypted one in the encrypted set) is the runtime's
+    /// `ModelFields`, tested through generated models in `GeneratedBridgeTests`.
+    @Test func eachFieldIsStatedOnceWithTheOptionsThatRouteIt() throws {
         let swift = try generated("""
             models:
               A:
@@ -113,26 +117,24 @@ struct GenerationTests {
                   plain: string
                   secret: { type: string, encrypted: true }
                   mine: { type: string, localOnly: true }
-                  theirs: { type: int, serverOwned: true }
+                  theirs: { type: int, serverOwned: true, optional: true }
             """)
         #expect(contains(swift, lines: """
-            func encodeRemoteFields() -> SyncCore.EncodedFields {
-                var fields = SyncCore.EncodedFields(capacity: 2)
-                fields.values.append("plain", plain.syncFieldValue)
-                fields.encryptedValues.append("secret", secret.syncFieldValue)
-                return fields
-            }
+            private static func fieldTable() -> SyncCore.ModelFields<A> {
+            [
+                .field("plain", \\A.plain),
+                .field("secret", \\A.secret, .encrypted),
+                .field("mine", \\A.mine, .localOnly),
+                .field("theirs", \\A.theirs, .serverOwned),
+            ]
             """))
-        // The decoder takes server-owned values and never touches local-only ones.
-        #expect(contains(swift, lines: """
-                if let value = try record.decode("plain", as: Swift.String.self) { plain = value }
-                if let value = try record.decode("secret", as: Swift.String.self) { secret = value }
-                if let value = try record.decode("theirs", as: Swift.Int64.self) { theirs = value }
-            }
-            """))
+        // No direction is generated apart from the table: nothing can drift from it.
+        for member in ["fieldDescriptors", "encodeRemoteFields", "applyRemoteFields", "encodeStoredFields", "applyStoredFields"] {
+            #expect(!swift.contains(member), "generated \(member) beside the table")
+        }
     }
 
-    @Test func storedFieldsKeepEverythingTheUploadLeavesOut() throws {
+    @Test func parentAssetAndLifecycleAreRowsOfTheTableToo() throws {
         let swift = try generated("""
             models:
               L:
@@ -140,35 +142,34 @@ struct GenerationTests {
               A:
                 parent: L
                 fields:
-                  mine: { type: string, localOnly: true }
-                  theirs: { type: int, serverOwned: true, optional: true }
                   file: asset
+              P:
+                scopes: [public]
+                catalog: { governed: true }
+                fields:
+                  title: string
             """)
         #expect(contains(swift, lines: """
-            func encodeStoredFields() -> SyncCore.RecordFields {
-                var fields = SyncCore.RecordFields(minimumCapacity: 4)
-                if let parent { fields.append("parent", parent.syncFieldValue(action: .none)) }
-                fields.append("mine", mine.syncFieldValue)
-                if let theirs { fields.append("theirs", theirs.syncFieldValue) }
-                if let file { fields.append("file", file.syncFieldValue) }
-                return fields
-            }
+            private static func fieldTable() -> SyncCore.ModelFields<A> {
+            [
+                .parent(\\A.parent),
+                .asset("file", \\A.file),
+            ]
             """))
         #expect(contains(swift, lines: """
-            mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-                parent = try record.decodeReference("parent", to: L.self)
-                if let value = try record.decode("mine", as: Swift.String.self) { mine = value }
-                theirs = try record.decode("theirs", as: Swift.Int64.self)
-                file = try record.decode("file", as: SyncCore.AssetReference.self)
-            }
+            private static func fieldTable() -> SyncCore.ModelFields<P> {
+            [
+                .field("title", \\P.title),
+                .publicationLifecycle(\\P.publicationLifecycle),
+            ]
             """))
+        #expect(swift.contains("static let syncFields: SyncCore.ModelFields<L> = []"))
     }
 
     @Test func referencesCarryTheSchemasDeleteAction() throws {  // trap: T3.7
         let swift = try generated("models:\n  A:\n    fields:\n      a: { type: reference, to: A, onDelete: deleteSelf }\n      b: { type: reference, to: A, optional: true }\n")
-        #expect(swift.contains("if a.isSet { fields.values.append(\"a\", a.syncFieldValue(action: .deleteSelf)) }"))
-        #expect(swift.contains("if let b { fields.values.append(\"b\", b.syncFieldValue(action: .none)) }"))
-        #expect(swift.contains("type: .reference(recordType: \"A\", action: .deleteSelf)"))
+        #expect(swift.contains(".reference(\"a\", \\A.a, onDelete: .deleteSelf),"))
+        #expect(swift.contains(".reference(\"b\", \\A.b, onDelete: .none),"))
     }
 
     @Test func parentIsTheRecordsParentNotAReference() throws {  // trap: T3.6
@@ -176,8 +177,9 @@ struct GenerationTests {
         #expect(swift.contains("var parent: SyncCore.RecordReference<L>?"))
         #expect(swift.contains("static let parentRecordType: Swift.String? = \"L\""))
         #expect(swift.contains("var parentRecordName: Swift.String? { parent?.recordName }"))
-        let upload = swift.components(separatedBy: "func encodeRemoteFields()")[1].components(separatedBy: "func applyRemoteFields")[0]
-        #expect(!upload.contains("parent"))
+        // The parent's own row, never a reference field: it travels as the record's parent.
+        #expect(swift.contains(".parent(\\I.parent),"))
+        #expect(!swift.contains(".reference(\"parent\""))
     }
 
     @Test func tombstoneKeyPathsAreDeclaredOnTheConcreteType() throws {  // trap: T6.1
@@ -221,7 +223,7 @@ struct GenerationTests {
         #expect(!swift.contains("\"assetData\""))
         #expect(swift.contains("static let initialPublicationState: SyncCore.PublicationState = .delisted"))
         #expect(swift.contains("publicationLifecycle: SyncCore.PublicationLifecycle = SyncCore.PublicationLifecycle(state: .delisted)"))
-        #expect(swift.contains("fields.encodePublicationLifecycle(publicationLifecycle)"))
+        #expect(swift.contains(".publicationLifecycle(\\P.publicationLifecycle),"))
     }
 
     @Test func draftProjectsExactlyTheProjectionsFields() throws {  // trap: T10.4

@@ -114,8 +114,6 @@ struct ModelGenerator {
 
     // MARK: - SyncModel
 
-    private var uploadedFields: [Field] { fields.filter { !$0.isLocalOnly && !$0.isServerOwned } }
-
     private func printSyncModel(into printer: inout SwiftPrinter) {
         printer.block("extension \(name): SyncCore.SyncModel") { body in
             body.line("\(access)static let recordType: Swift.String = \(SwiftSpelling.stringLiteral(model.recordType))")
@@ -127,7 +125,8 @@ struct ModelGenerator {
                 body.documentation("Deleting a `\(name)` deletes the \(children.map { "`\($0)`" }.joined(separator: " and ")) records under it too.")
             }
             body.line("\(access)static var childTypes: [any SyncCore.SyncModel.Type] { [\(children.map { "\($0).self" }.joined(separator: ", "))] }")
-            printFieldDescriptors(into: &body)
+            body.line()
+            printFieldTable(into: &body)
             body.line()
             body.documentation("Declared on `\(name)` itself, so each key path is the concrete type's own.")
             body.block("\(access)static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<\(name)>]") { getter in
@@ -140,32 +139,7 @@ struct ModelGenerator {
             body.line("\(access)var parentRecordName: Swift.String? { \(model.parent == nil ? "nil" : "parent?.recordName") }")
             body.line()
             printEmptyInit(into: &body)
-            body.line()
-            printEncoder(into: &body)
-            body.line()
-            printDecoder(into: &body)
-            body.line()
-            printStoredEncoder(into: &body)
-            body.line()
-            printStoredDecoder(into: &body)
         }
-    }
-
-    private func printFieldDescriptors(into printer: inout SwiftPrinter) {
-        guard !fields.isEmpty else {
-            printer.line("\(access)static let fieldDescriptors: [SyncCore.FieldDescriptor] = []")
-            return
-        }
-        printer.line("\(access)static let fieldDescriptors: [SyncCore.FieldDescriptor] = [")
-        for field in fields {
-            var arguments = ["name: \(SwiftSpelling.stringLiteral(field.name))", "type: \(SwiftSpelling.descriptorType(of: field.type, models: context.modelsByName))"]
-            if field.isOptional || field.type == .asset { arguments.append("isOptional: true") }
-            if field.isEncrypted { arguments.append("isEncrypted: true") }
-            if field.isLocalOnly { arguments.append("isLocalOnly: true") }
-            if field.isServerOwned { arguments.append("isServerOwned: true") }
-            printer.line("    SyncCore.FieldDescriptor(\(arguments.joined(separator: ", "))),")
-        }
-        printer.line("]")
     }
 
     private func printEmptyInit(into printer: inout SwiftPrinter) {
@@ -177,133 +151,53 @@ struct ModelGenerator {
         }
     }
 
-    /// The upload: every field but local-only and server-owned ones, encrypted ones apart; an
-    /// asset as its markers; a lifecycle's client-owned fields.
-    private func printEncoder(into printer: inout SwiftPrinter) {
-        printer.block("\(access)func encodeRemoteFields() -> SyncCore.EncodedFields") { body in
-            let isGoverned = catalog?.isGoverned == true
-            guard !uploadedFields.isEmpty || isGoverned else {
-                body.line("SyncCore.EncodedFields()")
-                return
-            }
-            // Room for every value: an asset adds its two markers, a lifecycle its three fields.
-            let capacity = uploadedFields.count + (model.assetField == nil ? 0 : 1) + (isGoverned ? RecordFieldNames.publicationClientFields.count : 0)
-            body.line("var fields = SyncCore.EncodedFields(capacity: \(capacity))")
-            for field in uploadedFields {
-                if field.type == .asset {
-                    body.line("fields.encodeAssetReference(\(SwiftSpelling.identifier(field.name)))")
-                } else {
-                    body.line(appendLine(field, to: field.isEncrypted ? "fields.encryptedValues" : "fields.values"))
-                }
-            }
-            if isGoverned {
-                body.line("fields.encodePublicationLifecycle(publicationLifecycle)")
-            }
-            body.line("return fields")
+    /// The field table: each field once, with the property that holds it. Every direction the
+    /// runtime moves the model in (upload, download, the device's own copy) and the descriptors
+    /// are read from it, so no two of them can disagree about a field.
+    private func printFieldTable(into printer: inout SwiftPrinter) {
+        let declaration = "\(access)static let syncFields: SyncCore.ModelFields<\(name)>"
+        var rows: [String] = []
+        if model.parent != nil { rows.append(".parent(\\\(name).parent)") }
+        rows += fields.map(fieldRow)
+        if catalog?.isGoverned == true { rows.append(".publicationLifecycle(\\\(name).publicationLifecycle)") }
+        guard !rows.isEmpty else {
+            printer.line("\(declaration) = []")
+            return
+        }
+        printer.documentation("Every field once: what the record uploads, downloads and keeps on this device is read from here.")
+        printer.line("\(declaration) = fieldTable()")
+        printer.line()
+        printer.documentation("Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.")
+        printer.block("private static func fieldTable() -> SyncCore.ModelFields<\(name)>") { body in
+            body.line("[")
+            for row in rows { body.line("    \(row),") }
+            body.line("]")
         }
     }
 
-    /// The download: every field but local-only ones, which a pull never overwrites.
-    private func printDecoder(into printer: inout SwiftPrinter) {
-        let signature = "\(access)mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError)"
-        printer.block(signature) { body in
-            if model.parent != nil {
-                body.line("parent = record.parentRecordName.map { SyncCore.RecordReference(recordName: $0) }")
-            }
-            for field in fields where !field.isLocalOnly {
-                if field.type == .asset {
-                    body.line("\(SwiftSpelling.identifier(field.name)) = try record.decodeAssetReference()")
-                } else {
-                    body.line(decodeLine(field))
-                }
-            }
-            if catalog?.isGoverned == true {
-                body.line("publicationLifecycle = try record.decodePublicationLifecycle(updating: publicationLifecycle)")
-            }
-        }
-    }
-
-    /// This device's own copy: every field, local-only and server-owned ones too, the parent and
-    /// the lifecycle included.
-    private func printStoredEncoder(into printer: inout SwiftPrinter) {
-        printer.block("\(access)func encodeStoredFields() -> SyncCore.RecordFields") { body in
-            let isGoverned = catalog?.isGoverned == true
-            guard !fields.isEmpty || model.parent != nil || isGoverned else {
-                body.line("SyncCore.RecordFields()")
-                return
-            }
-            let capacity = fields.count + (model.parent == nil ? 0 : 1) + (isGoverned ? 1 : 0)
-            body.line("var fields = SyncCore.RecordFields(minimumCapacity: \(capacity))")
-            if model.parent != nil {
-                body.line("if let parent { fields.append(\(SwiftSpelling.stringLiteral(Self.storedParentKey)), parent.syncFieldValue(action: .none)) }")
-            }
-            for field in fields {
-                body.line(appendLine(field, to: "fields"))
-            }
-            if isGoverned {
-                body.line("fields.append(\(SwiftSpelling.stringLiteral(Self.storedLifecycleKey)), publicationLifecycle.syncFieldValue)")
-            }
-            body.line("return fields")
-        }
-    }
-
-    private func printStoredDecoder(into printer: inout SwiftPrinter) {
-        let signature = "\(access)mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError)"
-        printer.block(signature) { body in
-            if let parent = model.parent {
-                body.line("parent = try record.decodeReference(\(SwiftSpelling.stringLiteral(Self.storedParentKey)), to: \(parent).self)")
-            }
-            for field in fields {
-                body.line(decodeLine(field))
-            }
-            if catalog?.isGoverned == true {
-                body.line("if let value = try record.decode(\(SwiftSpelling.stringLiteral(Self.storedLifecycleKey)), as: SyncCore.PublicationLifecycle.self) { publicationLifecycle = value }")
-            }
-        }
-    }
-
-    /// Keys of the stored fields that are not schema fields: CloudKit reserves `parent`, the
-    /// runtime reserves `publicationLifecycle`, so neither can clash with a field.
-    static let storedParentKey = "parent"
-    static let storedLifecycleKey = "publicationLifecycle"
-
-    /// `target.append("name", value)`, guarded for optional fields and unset references.
-    private func appendLine(_ field: Field, to target: String) -> String {
-        let identifier = SwiftSpelling.identifier(field.name)
-        let key = SwiftSpelling.stringLiteral(field.name)
-        let value: String
+    /// `.field("title", \Note.title)`, with the builder for the field's kind and its options.
+    private func fieldRow(_ field: Field) -> String {
+        var arguments = [SwiftSpelling.stringLiteral(field.name), "\\\(name).\(SwiftSpelling.identifier(field.name))"]
+        let builder: String
         switch field.type {
-        case .reference(_, let action), .list(.reference(_, let action)):
-            value = "\(identifier).syncFieldValue(action: .\(action.rawValue))"
+        case .asset:
+            builder = "asset"
+        case .reference(_, let action):
+            builder = "reference"
+            arguments.append("onDelete: .\(action.rawValue)")
+        case .list(.reference(_, let action)):
+            builder = "references"
+            arguments.append("onDelete: .\(action.rawValue)")
         default:
-            value = "\(identifier).syncFieldValue"
+            builder = "field"
         }
-        if field.isOptional || field.type == .asset {
-            return "if let \(identifier) { \(target).append(\(key), \(value)) }"
-        }
-        if case .reference = field.type {
-            return "if \(identifier).isSet { \(target).append(\(key), \(value)) }"
-        }
-        return "\(target).append(\(key), \(value))"
-    }
-
-    /// Reads a field: a missing value clears an optional field and keeps a required one.
-    private func decodeLine(_ field: Field) -> String {
-        let identifier = SwiftSpelling.identifier(field.name)
-        let key = SwiftSpelling.stringLiteral(field.name)
-        let decode: String
-        switch field.type {
-        case .reference(let target, _):
-            decode = "try record.decodeReference(\(key), to: \(target).self)"
-        case .list(.reference(let target, _)):
-            decode = "try record.decodeReferences(\(key), to: \(target).self)"
-        default:
-            decode = "try record.decode(\(key), as: \(SwiftSpelling.type(of: field.type)).self)"
-        }
-        if field.isOptional || field.type == .asset {
-            return "\(identifier) = \(decode)"
-        }
-        return "if let value = \(decode) { \(identifier) = value }"
+        var options: [String] = []
+        if field.isEncrypted { options.append(".encrypted") }
+        if field.isLocalOnly { options.append(".localOnly") }
+        if field.isServerOwned { options.append(".serverOwned") }
+        if options.count == 1 { arguments.append(options[0]) }
+        if options.count > 1 { arguments.append("[\(options.joined(separator: ", "))]") }
+        return ".\(builder)(\(arguments.joined(separator: ", ")))"
     }
 
     // MARK: - Refinements

@@ -97,21 +97,4 @@ enum SwiftSpelling {
     private static func doubleLiteral(_ number: Double) -> String {
         number == number.rounded() && abs(number) < 1e15 ? String(format: "%.1f", number) : "\(number)"
     }
-
-    /// The runtime's descriptor of a field's type, as a Swift expression.
-    static func descriptorType(of type: FieldType, models: [String: Model]) -> String {
-        switch type {
-        case .string: ".string"
-        case .int: ".int64"
-        case .double: ".double"
-        case .bool: ".bool"
-        case .date: ".date"
-        case .data: ".bytes"
-        case .asset: ".asset"
-        case .location: ".location"
-        case .reference(let target, let action):
-            ".reference(recordType: \(stringLiteral(models[target]?.recordType ?? target)), action: .\(action.rawValue))"
-        case .list(let element): ".list(\(descriptorType(of: element, models: models)))"
-        }
-    }
 }

@@ -39,12 +39,19 @@ extension BenchNote: SyncCore.SyncModel {
     static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private]
     static let parentRecordType: Swift.String? = nil
     static var childTypes: [any SyncCore.SyncModel.Type] { [] }
-    static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
-        SyncCore.FieldDescriptor(name: "title", type: .string),
-        SyncCore.FieldDescriptor(name: "body", type: .string),
-        SyncCore.FieldDescriptor(name: "rank", type: .int64),
-        SyncCore.FieldDescriptor(name: "done", type: .bool),
-    ]
+
+    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
+    static let syncFields: SyncCore.ModelFields<BenchNote> = fieldTable()
+
+    /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
+    private static func fieldTable() -> SyncCore.ModelFields<BenchNote> {
+        [
+            .field("title", \BenchNote.title),
+            .field("body", \BenchNote.body),
+            .field("rank", \BenchNote.rank),
+            .field("done", \BenchNote.done),
+        ]
+    }
 
     /// Declared on `BenchNote` itself, so each key path is the concrete type's own.
     static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<BenchNote>] {
@@ -58,37 +65,5 @@ extension BenchNote: SyncCore.SyncModel {
 
     init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
         self.init(recordName: recordName, ownerName: ownerName)
-    }
-
-    func encodeRemoteFields() -> SyncCore.EncodedFields {
-        var fields = SyncCore.EncodedFields(capacity: 4)
-        fields.values.append("title", title.syncFieldValue)
-        fields.values.append("body", body.syncFieldValue)
-        fields.values.append("rank", rank.syncFieldValue)
-        fields.values.append("done", done.syncFieldValue)
-        return fields
-    }
-
-    mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("title", as: Swift.String.self) { title = value }
-        if let value = try record.decode("body", as: Swift.String.self) { body = value }
-        if let value = try record.decode("rank", as: Swift.Int64.self) { rank = value }
-        if let value = try record.decode("done", as: Swift.Bool.self) { done = value }
-    }
-
-    func encodeStoredFields() -> SyncCore.RecordFields {
-        var fields = SyncCore.RecordFields(minimumCapacity: 4)
-        fields.append("title", title.syncFieldValue)
-        fields.append("body", body.syncFieldValue)
-        fields.append("rank", rank.syncFieldValue)
-        fields.append("done", done.syncFieldValue)
-        return fields
-    }
-
-    mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("title", as: Swift.String.self) { title = value }
-        if let value = try record.decode("body", as: Swift.String.self) { body = value }
-        if let value = try record.decode("rank", as: Swift.Int64.self) { rank = value }
-        if let value = try record.decode("done", as: Swift.Bool.self) { done = value }
     }
 }

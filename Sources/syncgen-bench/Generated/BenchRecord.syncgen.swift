@@ -87,28 +87,35 @@ extension BenchRecord: SyncCore.SyncModel {
     static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private]
     static let parentRecordType: Swift.String? = nil
     static var childTypes: [any SyncCore.SyncModel.Type] { [] }
-    static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
-        SyncCore.FieldDescriptor(name: "title", type: .string),
-        SyncCore.FieldDescriptor(name: "subtitle", type: .string),
-        SyncCore.FieldDescriptor(name: "body", type: .string),
-        SyncCore.FieldDescriptor(name: "author", type: .string),
-        SyncCore.FieldDescriptor(name: "category", type: .string),
-        SyncCore.FieldDescriptor(name: "rank", type: .int64),
-        SyncCore.FieldDescriptor(name: "views", type: .int64),
-        SyncCore.FieldDescriptor(name: "likes", type: .int64),
-        SyncCore.FieldDescriptor(name: "score", type: .double),
-        SyncCore.FieldDescriptor(name: "ratio", type: .double),
-        SyncCore.FieldDescriptor(name: "done", type: .bool),
-        SyncCore.FieldDescriptor(name: "pinned", type: .bool),
-        SyncCore.FieldDescriptor(name: "createdAt", type: .date),
-        SyncCore.FieldDescriptor(name: "updatedAt", type: .date),
-        SyncCore.FieldDescriptor(name: "dueAt", type: .date, isOptional: true),
-        SyncCore.FieldDescriptor(name: "note", type: .string, isOptional: true),
-        SyncCore.FieldDescriptor(name: "tags", type: .list(.string)),
-        SyncCore.FieldDescriptor(name: "place", type: .location),
-        SyncCore.FieldDescriptor(name: "thumbnail", type: .bytes),
-        SyncCore.FieldDescriptor(name: "owner", type: .reference(recordType: "BenchRecord", action: .none)),
-    ]
+
+    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
+    static let syncFields: SyncCore.ModelFields<BenchRecord> = fieldTable()
+
+    /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
+    private static func fieldTable() -> SyncCore.ModelFields<BenchRecord> {
+        [
+            .field("title", \BenchRecord.title),
+            .field("subtitle", \BenchRecord.subtitle),
+            .field("body", \BenchRecord.body),
+            .field("author", \BenchRecord.author),
+            .field("category", \BenchRecord.category),
+            .field("rank", \BenchRecord.rank),
+            .field("views", \BenchRecord.views),
+            .field("likes", \BenchRecord.likes),
+            .field("score", \BenchRecord.score),
+            .field("ratio", \BenchRecord.ratio),
+            .field("done", \BenchRecord.done),
+            .field("pinned", \BenchRecord.pinned),
+            .field("createdAt", \BenchRecord.createdAt),
+            .field("updatedAt", \BenchRecord.updatedAt),
+            .field("dueAt", \BenchRecord.dueAt),
+            .field("note", \BenchRecord.note),
+            .field("tags", \BenchRecord.tags),
+            .field("place", \BenchRecord.place),
+            .field("thumbnail", \BenchRecord.thumbnail),
+            .reference("owner", \BenchRecord.owner, onDelete: .none),
+        ]
+    }
 
     /// Declared on `BenchRecord` itself, so each key path is the concrete type's own.
     static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<BenchRecord>] {
@@ -122,101 +129,5 @@ extension BenchRecord: SyncCore.SyncModel {
 
     init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
         self.init(recordName: recordName, ownerName: ownerName, owner: SyncCore.RecordReference.unset)
-    }
-
-    func encodeRemoteFields() -> SyncCore.EncodedFields {
-        var fields = SyncCore.EncodedFields(capacity: 20)
-        fields.values.append("title", title.syncFieldValue)
-        fields.values.append("subtitle", subtitle.syncFieldValue)
-        fields.values.append("body", body.syncFieldValue)
-        fields.values.append("author", author.syncFieldValue)
-        fields.values.append("category", category.syncFieldValue)
-        fields.values.append("rank", rank.syncFieldValue)
-        fields.values.append("views", views.syncFieldValue)
-        fields.values.append("likes", likes.syncFieldValue)
-        fields.values.append("score", score.syncFieldValue)
-        fields.values.append("ratio", ratio.syncFieldValue)
-        fields.values.append("done", done.syncFieldValue)
-        fields.values.append("pinned", pinned.syncFieldValue)
-        fields.values.append("createdAt", createdAt.syncFieldValue)
-        fields.values.append("updatedAt", updatedAt.syncFieldValue)
-        if let dueAt { fields.values.append("dueAt", dueAt.syncFieldValue) }
-        if let note { fields.values.append("note", note.syncFieldValue) }
-        fields.values.append("tags", tags.syncFieldValue)
-        fields.values.append("place", place.syncFieldValue)
-        fields.values.append("thumbnail", thumbnail.syncFieldValue)
-        if owner.isSet { fields.values.append("owner", owner.syncFieldValue(action: .none)) }
-        return fields
-    }
-
-    mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("title", as: Swift.String.self) { title = value }
-        if let value = try record.decode("subtitle", as: Swift.String.self) { subtitle = value }
-        if let value = try record.decode("body", as: Swift.String.self) { body = value }
-        if let value = try record.decode("author", as: Swift.String.self) { author = value }
-        if let value = try record.decode("category", as: Swift.String.self) { category = value }
-        if let value = try record.decode("rank", as: Swift.Int64.self) { rank = value }
-        if let value = try record.decode("views", as: Swift.Int64.self) { views = value }
-        if let value = try record.decode("likes", as: Swift.Int64.self) { likes = value }
-        if let value = try record.decode("score", as: Swift.Double.self) { score = value }
-        if let value = try record.decode("ratio", as: Swift.Double.self) { ratio = value }
-        if let value = try record.decode("done", as: Swift.Bool.self) { done = value }
-        if let value = try record.decode("pinned", as: Swift.Bool.self) { pinned = value }
-        if let value = try record.decode("createdAt", as: Foundation.Date.self) { createdAt = value }
-        if let value = try record.decode("updatedAt", as: Foundation.Date.self) { updatedAt = value }
-        dueAt = try record.decode("dueAt", as: Foundation.Date.self)
-        note = try record.decode("note", as: Swift.String.self)
-        if let value = try record.decode("tags", as: [Swift.String].self) { tags = value }
-        if let value = try record.decode("place", as: SyncCore.SyncLocation.self) { place = value }
-        if let value = try record.decode("thumbnail", as: Foundation.Data.self) { thumbnail = value }
-        if let value = try record.decodeReference("owner", to: BenchRecord.self) { owner = value }
-    }
-
-    func encodeStoredFields() -> SyncCore.RecordFields {
-        var fields = SyncCore.RecordFields(minimumCapacity: 20)
-        fields.append("title", title.syncFieldValue)
-        fields.append("subtitle", subtitle.syncFieldValue)
-        fields.append("body", body.syncFieldValue)
-        fields.append("author", author.syncFieldValue)
-        fields.append("category", category.syncFieldValue)
-        fields.append("rank", rank.syncFieldValue)
-        fields.append("views", views.syncFieldValue)
-        fields.append("likes", likes.syncFieldValue)
-        fields.append("score", score.syncFieldValue)
-        fields.append("ratio", ratio.syncFieldValue)
-        fields.append("done", done.syncFieldValue)
-        fields.append("pinned", pinned.syncFieldValue)
-        fields.append("createdAt", createdAt.syncFieldValue)
-        fields.append("updatedAt", updatedAt.syncFieldValue)
-        if let dueAt { fields.append("dueAt", dueAt.syncFieldValue) }
-        if let note { fields.append("note", note.syncFieldValue) }
-        fields.append("tags", tags.syncFieldValue)
-        fields.append("place", place.syncFieldValue)
-        fields.append("thumbnail", thumbnail.syncFieldValue)
-        if owner.isSet { fields.append("owner", owner.syncFieldValue(action: .none)) }
-        return fields
-    }
-
-    mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("title", as: Swift.String.self) { title = value }
-        if let value = try record.decode("subtitle", as: Swift.String.self) { subtitle = value }
-        if let value = try record.decode("body", as: Swift.String.self) { body = value }
-        if let value = try record.decode("author", as: Swift.String.self) { author = value }
-        if let value = try record.decode("category", as: Swift.String.self) { category = value }
-        if let value = try record.decode("rank", as: Swift.Int64.self) { rank = value }
-        if let value = try record.decode("views", as: Swift.Int64.self) { views = value }
-        if let value = try record.decode("likes", as: Swift.Int64.self) { likes = value }
-        if let value = try record.decode("score", as: Swift.Double.self) { score = value }
-        if let value = try record.decode("ratio", as: Swift.Double.self) { ratio = value }
-        if let value = try record.decode("done", as: Swift.Bool.self) { done = value }
-        if let value = try record.decode("pinned", as: Swift.Bool.self) { pinned = value }
-        if let value = try record.decode("createdAt", as: Foundation.Date.self) { createdAt = value }
-        if let value = try record.decode("updatedAt", as: Foundation.Date.self) { updatedAt = value }
-        dueAt = try record.decode("dueAt", as: Foundation.Date.self)
-        note = try record.decode("note", as: Swift.String.self)
-        if let value = try record.decode("tags", as: [Swift.String].self) { tags = value }
-        if let value = try record.decode("place", as: SyncCore.SyncLocation.self) { place = value }
-        if let value = try record.decode("thumbnail", as: Foundation.Data.self) { thumbnail = value }
-        if let value = try record.decodeReference("owner", to: BenchRecord.self) { owner = value }
     }
 }

@@ -121,38 +121,45 @@ extension Data: SyncCore.SyncModel {
     public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private]
     public static let parentRecordType: Swift.String? = nil
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
-    public static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
-        SyncCore.FieldDescriptor(name: "text", type: .string),
-        SyncCore.FieldDescriptor(name: "count", type: .int64),
-        SyncCore.FieldDescriptor(name: "ratio", type: .double),
-        SyncCore.FieldDescriptor(name: "flag", type: .bool),
-        SyncCore.FieldDescriptor(name: "stamp", type: .date),
-        SyncCore.FieldDescriptor(name: "created", type: .date),
-        SyncCore.FieldDescriptor(name: "blob", type: .bytes),
-        SyncCore.FieldDescriptor(name: "place", type: .location),
-        SyncCore.FieldDescriptor(name: "maybeText", type: .string, isOptional: true),
-        SyncCore.FieldDescriptor(name: "maybeCount", type: .int64, isOptional: true),
-        SyncCore.FieldDescriptor(name: "maybeRatio", type: .double, isOptional: true),
-        SyncCore.FieldDescriptor(name: "maybeFlag", type: .bool, isOptional: true),
-        SyncCore.FieldDescriptor(name: "maybeStamp", type: .date, isOptional: true),
-        SyncCore.FieldDescriptor(name: "maybeBlob", type: .bytes, isOptional: true),
-        SyncCore.FieldDescriptor(name: "maybePlace", type: .location, isOptional: true),
-        SyncCore.FieldDescriptor(name: "words", type: .list(.string)),
-        SyncCore.FieldDescriptor(name: "numbers", type: .list(.int64)),
-        SyncCore.FieldDescriptor(name: "ratios", type: .list(.double)),
-        SyncCore.FieldDescriptor(name: "flags", type: .list(.bool)),
-        SyncCore.FieldDescriptor(name: "stamps", type: .list(.date)),
-        SyncCore.FieldDescriptor(name: "blobs", type: .list(.bytes)),
-        SyncCore.FieldDescriptor(name: "places", type: .list(.location)),
-        SyncCore.FieldDescriptor(name: "maybeWords", type: .list(.string), isOptional: true),
-        SyncCore.FieldDescriptor(name: "default", type: .string),
-        SyncCore.FieldDescriptor(name: "class", type: .int64),
-        SyncCore.FieldDescriptor(name: "in", type: .bool, isOptional: true),
-        SyncCore.FieldDescriptor(name: "secret", type: .string, isEncrypted: true),
-        SyncCore.FieldDescriptor(name: "secretBytes", type: .bytes, isOptional: true, isEncrypted: true),
-        SyncCore.FieldDescriptor(name: "cursor", type: .int64, isLocalOnly: true),
-        SyncCore.FieldDescriptor(name: "views", type: .int64, isServerOwned: true),
-    ]
+
+    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
+    public static let syncFields: SyncCore.ModelFields<Data> = fieldTable()
+
+    /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
+    private static func fieldTable() -> SyncCore.ModelFields<Data> {
+        [
+            .field("text", \Data.text),
+            .field("count", \Data.count),
+            .field("ratio", \Data.ratio),
+            .field("flag", \Data.flag),
+            .field("stamp", \Data.stamp),
+            .field("created", \Data.created),
+            .field("blob", \Data.blob),
+            .field("place", \Data.place),
+            .field("maybeText", \Data.maybeText),
+            .field("maybeCount", \Data.maybeCount),
+            .field("maybeRatio", \Data.maybeRatio),
+            .field("maybeFlag", \Data.maybeFlag),
+            .field("maybeStamp", \Data.maybeStamp),
+            .field("maybeBlob", \Data.maybeBlob),
+            .field("maybePlace", \Data.maybePlace),
+            .field("words", \Data.words),
+            .field("numbers", \Data.numbers),
+            .field("ratios", \Data.ratios),
+            .field("flags", \Data.flags),
+            .field("stamps", \Data.stamps),
+            .field("blobs", \Data.blobs),
+            .field("places", \Data.places),
+            .field("maybeWords", \Data.maybeWords),
+            .field("default", \Data.`default`),
+            .field("class", \Data.`class`),
+            .field("in", \Data.`in`),
+            .field("secret", \Data.secret, .encrypted),
+            .field("secretBytes", \Data.secretBytes, .encrypted),
+            .field("cursor", \Data.cursor, .localOnly),
+            .field("views", \Data.views, .serverOwned),
+        ]
+    }
 
     /// Declared on `Data` itself, so each key path is the concrete type's own.
     public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Data>] {
@@ -166,139 +173,6 @@ extension Data: SyncCore.SyncModel {
 
     public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
         self.init(recordName: recordName, ownerName: ownerName)
-    }
-
-    public func encodeRemoteFields() -> SyncCore.EncodedFields {
-        var fields = SyncCore.EncodedFields(capacity: 28)
-        fields.values.append("text", text.syncFieldValue)
-        fields.values.append("count", count.syncFieldValue)
-        fields.values.append("ratio", ratio.syncFieldValue)
-        fields.values.append("flag", flag.syncFieldValue)
-        fields.values.append("stamp", stamp.syncFieldValue)
-        fields.values.append("created", created.syncFieldValue)
-        fields.values.append("blob", blob.syncFieldValue)
-        fields.values.append("place", place.syncFieldValue)
-        if let maybeText { fields.values.append("maybeText", maybeText.syncFieldValue) }
-        if let maybeCount { fields.values.append("maybeCount", maybeCount.syncFieldValue) }
-        if let maybeRatio { fields.values.append("maybeRatio", maybeRatio.syncFieldValue) }
-        if let maybeFlag { fields.values.append("maybeFlag", maybeFlag.syncFieldValue) }
-        if let maybeStamp { fields.values.append("maybeStamp", maybeStamp.syncFieldValue) }
-        if let maybeBlob { fields.values.append("maybeBlob", maybeBlob.syncFieldValue) }
-        if let maybePlace { fields.values.append("maybePlace", maybePlace.syncFieldValue) }
-        fields.values.append("words", words.syncFieldValue)
-        fields.values.append("numbers", numbers.syncFieldValue)
-        fields.values.append("ratios", ratios.syncFieldValue)
-        fields.values.append("flags", flags.syncFieldValue)
-        fields.values.append("stamps", stamps.syncFieldValue)
-        fields.values.append("blobs", blobs.syncFieldValue)
-        fields.values.append("places", places.syncFieldValue)
-        if let maybeWords { fields.values.append("maybeWords", maybeWords.syncFieldValue) }
-        fields.values.append("default", `default`.syncFieldValue)
-        fields.values.append("class", `class`.syncFieldValue)
-        if let `in` { fields.values.append("in", `in`.syncFieldValue) }
-        fields.encryptedValues.append("secret", secret.syncFieldValue)
-        if let secretBytes { fields.encryptedValues.append("secretBytes", secretBytes.syncFieldValue) }
-        return fields
-    }
-
-    public mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("text", as: Swift.String.self) { text = value }
-        if let value = try record.decode("count", as: Swift.Int64.self) { count = value }
-        if let value = try record.decode("ratio", as: Swift.Double.self) { ratio = value }
-        if let value = try record.decode("flag", as: Swift.Bool.self) { flag = value }
-        if let value = try record.decode("stamp", as: Foundation.Date.self) { stamp = value }
-        if let value = try record.decode("created", as: Foundation.Date.self) { created = value }
-        if let value = try record.decode("blob", as: Foundation.Data.self) { blob = value }
-        if let value = try record.decode("place", as: SyncCore.SyncLocation.self) { place = value }
-        maybeText = try record.decode("maybeText", as: Swift.String.self)
-        maybeCount = try record.decode("maybeCount", as: Swift.Int64.self)
-        maybeRatio = try record.decode("maybeRatio", as: Swift.Double.self)
-        maybeFlag = try record.decode("maybeFlag", as: Swift.Bool.self)
-        maybeStamp = try record.decode("maybeStamp", as: Foundation.Date.self)
-        maybeBlob = try record.decode("maybeBlob", as: Foundation.Data.self)
-        maybePlace = try record.decode("maybePlace", as: SyncCore.SyncLocation.self)
-        if let value = try record.decode("words", as: [Swift.String].self) { words = value }
-        if let value = try record.decode("numbers", as: [Swift.Int64].self) { numbers = value }
-        if let value = try record.decode("ratios", as: [Swift.Double].self) { ratios = value }
-        if let value = try record.decode("flags", as: [Swift.Bool].self) { flags = value }
-        if let value = try record.decode("stamps", as: [Foundation.Date].self) { stamps = value }
-        if let value = try record.decode("blobs", as: [Foundation.Data].self) { blobs = value }
-        if let value = try record.decode("places", as: [SyncCore.SyncLocation].self) { places = value }
-        maybeWords = try record.decode("maybeWords", as: [Swift.String].self)
-        if let value = try record.decode("default", as: Swift.String.self) { `default` = value }
-        if let value = try record.decode("class", as: Swift.Int64.self) { `class` = value }
-        `in` = try record.decode("in", as: Swift.Bool.self)
-        if let value = try record.decode("secret", as: Swift.String.self) { secret = value }
-        secretBytes = try record.decode("secretBytes", as: Foundation.Data.self)
-        if let value = try record.decode("views", as: Swift.Int64.self) { views = value }
-    }
-
-    public func encodeStoredFields() -> SyncCore.RecordFields {
-        var fields = SyncCore.RecordFields(minimumCapacity: 30)
-        fields.append("text", text.syncFieldValue)
-        fields.append("count", count.syncFieldValue)
-        fields.append("ratio", ratio.syncFieldValue)
-        fields.append("flag", flag.syncFieldValue)
-        fields.append("stamp", stamp.syncFieldValue)
-        fields.append("created", created.syncFieldValue)
-        fields.append("blob", blob.syncFieldValue)
-        fields.append("place", place.syncFieldValue)
-        if let maybeText { fields.append("maybeText", maybeText.syncFieldValue) }
-        if let maybeCount { fields.append("maybeCount", maybeCount.syncFieldValue) }
-        if let maybeRatio { fields.append("maybeRatio", maybeRatio.syncFieldValue) }
-        if let maybeFlag { fields.append("maybeFlag", maybeFlag.syncFieldValue) }
-        if let maybeStamp { fields.append("maybeStamp", maybeStamp.syncFieldValue) }
-        if let maybeBlob { fields.append("maybeBlob", maybeBlob.syncFieldValue) }
-        if let maybePlace { fields.append("maybePlace", maybePlace.syncFieldValue) }
-        fields.append("words", words.syncFieldValue)
-        fields.append("numbers", numbers.syncFieldValue)
-        fields.append("ratios", ratios.syncFieldValue)
-        fields.append("flags", flags.syncFieldValue)
-        fields.append("stamps", stamps.syncFieldValue)
-        fields.append("blobs", blobs.syncFieldValue)
-        fields.append("places", places.syncFieldValue)
-        if let maybeWords { fields.append("maybeWords", maybeWords.syncFieldValue) }
-        fields.append("default", `default`.syncFieldValue)
-        fields.append("class", `class`.syncFieldValue)
-        if let `in` { fields.append("in", `in`.syncFieldValue) }
-        fields.append("secret", secret.syncFieldValue)
-        if let secretBytes { fields.append("secretBytes", secretBytes.syncFieldValue) }
-        fields.append("cursor", cursor.syncFieldValue)
-        fields.append("views", views.syncFieldValue)
-        return fields
-    }
-
-    public mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("text", as: Swift.String.self) { text = value }
-        if let value = try record.decode("count", as: Swift.Int64.self) { count = value }
-        if let value = try record.decode("ratio", as: Swift.Double.self) { ratio = value }
-        if let value = try record.decode("flag", as: Swift.Bool.self) { flag = value }
-        if let value = try record.decode("stamp", as: Foundation.Date.self) { stamp = value }
-        if let value = try record.decode("created", as: Foundation.Date.self) { created = value }
-        if let value = try record.decode("blob", as: Foundation.Data.self) { blob = value }
-        if let value = try record.decode("place", as: SyncCore.SyncLocation.self) { place = value }
-        maybeText = try record.decode("maybeText", as: Swift.String.self)
-        maybeCount = try record.decode("maybeCount", as: Swift.Int64.self)
-        maybeRatio = try record.decode("maybeRatio", as: Swift.Double.self)
-        maybeFlag = try record.decode("maybeFlag", as: Swift.Bool.self)
-        maybeStamp = try record.decode("maybeStamp", as: Foundation.Date.self)
-        maybeBlob = try record.decode("maybeBlob", as: Foundation.Data.self)
-        maybePlace = try record.decode("maybePlace", as: SyncCore.SyncLocation.self)
-        if let value = try record.decode("words", as: [Swift.String].self) { words = value }
-        if let value = try record.decode("numbers", as: [Swift.Int64].self) { numbers = value }
-        if let value = try record.decode("ratios", as: [Swift.Double].self) { ratios = value }
-        if let value = try record.decode("flags", as: [Swift.Bool].self) { flags = value }
-        if let value = try record.decode("stamps", as: [Foundation.Date].self) { stamps = value }
-        if let value = try record.decode("blobs", as: [Foundation.Data].self) { blobs = value }
-        if let value = try record.decode("places", as: [SyncCore.SyncLocation].self) { places = value }
-        maybeWords = try record.decode("maybeWords", as: [Swift.String].self)
-        if let value = try record.decode("default", as: Swift.String.self) { `default` = value }
-        if let value = try record.decode("class", as: Swift.Int64.self) { `class` = value }
-        `in` = try record.decode("in", as: Swift.Bool.self)
-        if let value = try record.decode("secret", as: Swift.String.self) { secret = value }
-        secretBytes = try record.decode("secretBytes", as: Foundation.Data.self)
-        if let value = try record.decode("cursor", as: Swift.Int64.self) { cursor = value }
-        if let value = try record.decode("views", as: Swift.Int64.self) { views = value }
     }
 }
 
@@ -344,14 +218,21 @@ extension Task: SyncCore.SyncModel {
     public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private]
     public static let parentRecordType: Swift.String? = nil
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
-    public static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
-        SyncCore.FieldDescriptor(name: "title", type: .string),
-        SyncCore.FieldDescriptor(name: "data", type: .reference(recordType: "Data", action: .deleteSelf)),
-        SyncCore.FieldDescriptor(name: "maybeData", type: .reference(recordType: "Data", action: .none), isOptional: true),
-        SyncCore.FieldDescriptor(name: "related", type: .list(.reference(recordType: "TaskRecord", action: .none))),
-        SyncCore.FieldDescriptor(name: "maybeRelated", type: .list(.reference(recordType: "TaskRecord", action: .none)), isOptional: true),
-        SyncCore.FieldDescriptor(name: "attachment", type: .asset, isOptional: true),
-    ]
+
+    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
+    public static let syncFields: SyncCore.ModelFields<Task> = fieldTable()
+
+    /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
+    private static func fieldTable() -> SyncCore.ModelFields<Task> {
+        [
+            .field("title", \Task.title),
+            .reference("data", \Task.data, onDelete: .deleteSelf),
+            .reference("maybeData", \Task.maybeData, onDelete: .none),
+            .references("related", \Task.related, onDelete: .none),
+            .references("maybeRelated", \Task.maybeRelated, onDelete: .none),
+            .asset("attachment", \Task.attachment),
+        ]
+    }
 
     /// Declared on `Task` itself, so each key path is the concrete type's own.
     public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Task>] {
@@ -365,46 +246,6 @@ extension Task: SyncCore.SyncModel {
 
     public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
         self.init(recordName: recordName, ownerName: ownerName, data: SyncCore.RecordReference.unset)
-    }
-
-    public func encodeRemoteFields() -> SyncCore.EncodedFields {
-        var fields = SyncCore.EncodedFields(capacity: 7)
-        fields.values.append("title", title.syncFieldValue)
-        if data.isSet { fields.values.append("data", data.syncFieldValue(action: .deleteSelf)) }
-        if let maybeData { fields.values.append("maybeData", maybeData.syncFieldValue(action: .none)) }
-        fields.values.append("related", related.syncFieldValue(action: .none))
-        if let maybeRelated { fields.values.append("maybeRelated", maybeRelated.syncFieldValue(action: .none)) }
-        fields.encodeAssetReference(attachment)
-        return fields
-    }
-
-    public mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("title", as: Swift.String.self) { title = value }
-        if let value = try record.decodeReference("data", to: Data.self) { data = value }
-        maybeData = try record.decodeReference("maybeData", to: Data.self)
-        if let value = try record.decodeReferences("related", to: Task.self) { related = value }
-        maybeRelated = try record.decodeReferences("maybeRelated", to: Task.self)
-        attachment = try record.decodeAssetReference()
-    }
-
-    public func encodeStoredFields() -> SyncCore.RecordFields {
-        var fields = SyncCore.RecordFields(minimumCapacity: 6)
-        fields.append("title", title.syncFieldValue)
-        if data.isSet { fields.append("data", data.syncFieldValue(action: .deleteSelf)) }
-        if let maybeData { fields.append("maybeData", maybeData.syncFieldValue(action: .none)) }
-        fields.append("related", related.syncFieldValue(action: .none))
-        if let maybeRelated { fields.append("maybeRelated", maybeRelated.syncFieldValue(action: .none)) }
-        if let attachment { fields.append("attachment", attachment.syncFieldValue) }
-        return fields
-    }
-
-    public mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("title", as: Swift.String.self) { title = value }
-        if let value = try record.decodeReference("data", to: Data.self) { data = value }
-        maybeData = try record.decodeReference("maybeData", to: Data.self)
-        if let value = try record.decodeReferences("related", to: Task.self) { related = value }
-        maybeRelated = try record.decodeReferences("maybeRelated", to: Task.self)
-        attachment = try record.decode("attachment", as: SyncCore.AssetReference.self)
     }
 }
 
@@ -446,9 +287,16 @@ extension Date: SyncCore.SyncModel {
     public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private, .shared]
     public static let parentRecordType: Swift.String? = nil
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
-    public static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
-        SyncCore.FieldDescriptor(name: "name", type: .string),
-    ]
+
+    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
+    public static let syncFields: SyncCore.ModelFields<Date> = fieldTable()
+
+    /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
+    private static func fieldTable() -> SyncCore.ModelFields<Date> {
+        [
+            .field("name", \Date.name),
+        ]
+    }
 
     /// Declared on `Date` itself, so each key path is the concrete type's own.
     public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Date>] {
@@ -462,26 +310,6 @@ extension Date: SyncCore.SyncModel {
 
     public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
         self.init(recordName: recordName, ownerName: ownerName)
-    }
-
-    public func encodeRemoteFields() -> SyncCore.EncodedFields {
-        var fields = SyncCore.EncodedFields(capacity: 1)
-        fields.values.append("name", name.syncFieldValue)
-        return fields
-    }
-
-    public mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("name", as: Swift.String.self) { name = value }
-    }
-
-    public func encodeStoredFields() -> SyncCore.RecordFields {
-        var fields = SyncCore.RecordFields(minimumCapacity: 1)
-        fields.append("name", name.syncFieldValue)
-        return fields
-    }
-
-    public mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("name", as: Swift.String.self) { name = value }
     }
 }
 
@@ -522,10 +350,17 @@ extension Author: SyncCore.SyncModel {
     public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private]
     public static let parentRecordType: Swift.String? = nil
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
-    public static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
-        SyncCore.FieldDescriptor(name: "name", type: .string),
-        SyncCore.FieldDescriptor(name: "email", type: .string),
-    ]
+
+    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
+    public static let syncFields: SyncCore.ModelFields<Author> = fieldTable()
+
+    /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
+    private static func fieldTable() -> SyncCore.ModelFields<Author> {
+        [
+            .field("name", \Author.name),
+            .field("email", \Author.email),
+        ]
+    }
 
     /// Declared on `Author` itself, so each key path is the concrete type's own.
     public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Author>] {
@@ -539,30 +374,6 @@ extension Author: SyncCore.SyncModel {
 
     public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
         self.init(recordName: recordName, ownerName: ownerName)
-    }
-
-    public func encodeRemoteFields() -> SyncCore.EncodedFields {
-        var fields = SyncCore.EncodedFields(capacity: 2)
-        fields.values.append("name", name.syncFieldValue)
-        fields.values.append("email", email.syncFieldValue)
-        return fields
-    }
-
-    public mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("name", as: Swift.String.self) { name = value }
-        if let value = try record.decode("email", as: Swift.String.self) { email = value }
-    }
-
-    public func encodeStoredFields() -> SyncCore.RecordFields {
-        var fields = SyncCore.RecordFields(minimumCapacity: 2)
-        fields.append("name", name.syncFieldValue)
-        fields.append("email", email.syncFieldValue)
-        return fields
-    }
-
-    public mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("name", as: Swift.String.self) { name = value }
-        if let value = try record.decode("email", as: Swift.String.self) { email = value }
     }
 }
 
@@ -608,9 +419,17 @@ extension PublicAuthor: SyncCore.SyncModel {
     public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.public]
     public static let parentRecordType: Swift.String? = nil
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
-    public static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
-        SyncCore.FieldDescriptor(name: "name", type: .string),
-    ]
+
+    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
+    public static let syncFields: SyncCore.ModelFields<PublicAuthor> = fieldTable()
+
+    /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
+    private static func fieldTable() -> SyncCore.ModelFields<PublicAuthor> {
+        [
+            .field("name", \PublicAuthor.name),
+            .publicationLifecycle(\PublicAuthor.publicationLifecycle),
+        ]
+    }
 
     /// Declared on `PublicAuthor` itself, so each key path is the concrete type's own.
     public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<PublicAuthor>] {
@@ -624,30 +443,6 @@ extension PublicAuthor: SyncCore.SyncModel {
 
     public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
         self.init(recordName: recordName, ownerName: ownerName)
-    }
-
-    public func encodeRemoteFields() -> SyncCore.EncodedFields {
-        var fields = SyncCore.EncodedFields(capacity: 4)
-        fields.values.append("name", name.syncFieldValue)
-        fields.encodePublicationLifecycle(publicationLifecycle)
-        return fields
-    }
-
-    public mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("name", as: Swift.String.self) { name = value }
-        publicationLifecycle = try record.decodePublicationLifecycle(updating: publicationLifecycle)
-    }
-
-    public func encodeStoredFields() -> SyncCore.RecordFields {
-        var fields = SyncCore.RecordFields(minimumCapacity: 2)
-        fields.append("name", name.syncFieldValue)
-        fields.append("publicationLifecycle", publicationLifecycle.syncFieldValue)
-        return fields
-    }
-
-    public mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("name", as: Swift.String.self) { name = value }
-        if let value = try record.decode("publicationLifecycle", as: SyncCore.PublicationLifecycle.self) { publicationLifecycle = value }
     }
 }
 
@@ -710,14 +505,21 @@ extension Article: SyncCore.SyncModel {
     public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private]
     public static let parentRecordType: Swift.String? = nil
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
-    public static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
-        SyncCore.FieldDescriptor(name: "headline", type: .string),
-        SyncCore.FieldDescriptor(name: "subtitle", type: .string, isOptional: true),
-        SyncCore.FieldDescriptor(name: "author", type: .reference(recordType: "Author", action: .none)),
-        SyncCore.FieldDescriptor(name: "coauthors", type: .list(.reference(recordType: "Author", action: .none))),
-        SyncCore.FieldDescriptor(name: "cover", type: .asset, isOptional: true),
-        SyncCore.FieldDescriptor(name: "privateNotes", type: .string),
-    ]
+
+    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
+    public static let syncFields: SyncCore.ModelFields<Article> = fieldTable()
+
+    /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
+    private static func fieldTable() -> SyncCore.ModelFields<Article> {
+        [
+            .field("headline", \Article.headline),
+            .field("subtitle", \Article.subtitle),
+            .reference("author", \Article.author, onDelete: .none),
+            .references("coauthors", \Article.coauthors, onDelete: .none),
+            .asset("cover", \Article.cover),
+            .field("privateNotes", \Article.privateNotes),
+        ]
+    }
 
     /// Declared on `Article` itself, so each key path is the concrete type's own.
     public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Article>] {
@@ -731,46 +533,6 @@ extension Article: SyncCore.SyncModel {
 
     public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
         self.init(recordName: recordName, ownerName: ownerName, author: SyncCore.RecordReference.unset)
-    }
-
-    public func encodeRemoteFields() -> SyncCore.EncodedFields {
-        var fields = SyncCore.EncodedFields(capacity: 7)
-        fields.values.append("headline", headline.syncFieldValue)
-        if let subtitle { fields.values.append("subtitle", subtitle.syncFieldValue) }
-        if author.isSet { fields.values.append("author", author.syncFieldValue(action: .none)) }
-        fields.values.append("coauthors", coauthors.syncFieldValue(action: .none))
-        fields.encodeAssetReference(cover)
-        fields.values.append("privateNotes", privateNotes.syncFieldValue)
-        return fields
-    }
-
-    public mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("headline", as: Swift.String.self) { headline = value }
-        subtitle = try record.decode("subtitle", as: Swift.String.self)
-        if let value = try record.decodeReference("author", to: Author.self) { author = value }
-        if let value = try record.decodeReferences("coauthors", to: Author.self) { coauthors = value }
-        cover = try record.decodeAssetReference()
-        if let value = try record.decode("privateNotes", as: Swift.String.self) { privateNotes = value }
-    }
-
-    public func encodeStoredFields() -> SyncCore.RecordFields {
-        var fields = SyncCore.RecordFields(minimumCapacity: 6)
-        fields.append("headline", headline.syncFieldValue)
-        if let subtitle { fields.append("subtitle", subtitle.syncFieldValue) }
-        if author.isSet { fields.append("author", author.syncFieldValue(action: .none)) }
-        fields.append("coauthors", coauthors.syncFieldValue(action: .none))
-        if let cover { fields.append("cover", cover.syncFieldValue) }
-        fields.append("privateNotes", privateNotes.syncFieldValue)
-        return fields
-    }
-
-    public mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("headline", as: Swift.String.self) { headline = value }
-        subtitle = try record.decode("subtitle", as: Swift.String.self)
-        if let value = try record.decodeReference("author", to: Author.self) { author = value }
-        if let value = try record.decodeReferences("coauthors", to: Author.self) { coauthors = value }
-        cover = try record.decode("cover", as: SyncCore.AssetReference.self)
-        if let value = try record.decode("privateNotes", as: Swift.String.self) { privateNotes = value }
     }
 }
 
@@ -852,15 +614,23 @@ extension PublicArticle: SyncCore.SyncModel {
     public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.public]
     public static let parentRecordType: Swift.String? = nil
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
-    public static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
-        SyncCore.FieldDescriptor(name: "headline", type: .string),
-        SyncCore.FieldDescriptor(name: "subtitle", type: .string, isOptional: true),
-        SyncCore.FieldDescriptor(name: "author", type: .reference(recordType: "PublicAuthor", action: .none)),
-        SyncCore.FieldDescriptor(name: "coauthors", type: .list(.reference(recordType: "PublicAuthor", action: .none))),
-        SyncCore.FieldDescriptor(name: "cover", type: .asset, isOptional: true),
-        SyncCore.FieldDescriptor(name: "likes", type: .int64, isServerOwned: true),
-        SyncCore.FieldDescriptor(name: "bookmarked", type: .bool, isLocalOnly: true),
-    ]
+
+    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
+    public static let syncFields: SyncCore.ModelFields<PublicArticle> = fieldTable()
+
+    /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
+    private static func fieldTable() -> SyncCore.ModelFields<PublicArticle> {
+        [
+            .field("headline", \PublicArticle.headline),
+            .field("subtitle", \PublicArticle.subtitle),
+            .reference("author", \PublicArticle.author, onDelete: .none),
+            .references("coauthors", \PublicArticle.coauthors, onDelete: .none),
+            .asset("cover", \PublicArticle.cover),
+            .field("likes", \PublicArticle.likes, .serverOwned),
+            .field("bookmarked", \PublicArticle.bookmarked, .localOnly),
+            .publicationLifecycle(\PublicArticle.publicationLifecycle),
+        ]
+    }
 
     /// Declared on `PublicArticle` itself, so each key path is the concrete type's own.
     public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<PublicArticle>] {
@@ -874,51 +644,6 @@ extension PublicArticle: SyncCore.SyncModel {
 
     public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
         self.init(recordName: recordName, ownerName: ownerName, author: SyncCore.RecordReference.unset)
-    }
-
-    public func encodeRemoteFields() -> SyncCore.EncodedFields {
-        var fields = SyncCore.EncodedFields(capacity: 9)
-        fields.values.append("headline", headline.syncFieldValue)
-        if let subtitle { fields.values.append("subtitle", subtitle.syncFieldValue) }
-        if author.isSet { fields.values.append("author", author.syncFieldValue(action: .none)) }
-        fields.values.append("coauthors", coauthors.syncFieldValue(action: .none))
-        fields.encodeAssetReference(cover)
-        fields.encodePublicationLifecycle(publicationLifecycle)
-        return fields
-    }
-
-    public mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("headline", as: Swift.String.self) { headline = value }
-        subtitle = try record.decode("subtitle", as: Swift.String.self)
-        if let value = try record.decodeReference("author", to: PublicAuthor.self) { author = value }
-        if let value = try record.decodeReferences("coauthors", to: PublicAuthor.self) { coauthors = value }
-        cover = try record.decodeAssetReference()
-        if let value = try record.decode("likes", as: Swift.Int64.self) { likes = value }
-        publicationLifecycle = try record.decodePublicationLifecycle(updating: publicationLifecycle)
-    }
-
-    public func encodeStoredFields() -> SyncCore.RecordFields {
-        var fields = SyncCore.RecordFields(minimumCapacity: 8)
-        fields.append("headline", headline.syncFieldValue)
-        if let subtitle { fields.append("subtitle", subtitle.syncFieldValue) }
-        if author.isSet { fields.append("author", author.syncFieldValue(action: .none)) }
-        fields.append("coauthors", coauthors.syncFieldValue(action: .none))
-        if let cover { fields.append("cover", cover.syncFieldValue) }
-        fields.append("likes", likes.syncFieldValue)
-        fields.append("bookmarked", bookmarked.syncFieldValue)
-        fields.append("publicationLifecycle", publicationLifecycle.syncFieldValue)
-        return fields
-    }
-
-    public mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("headline", as: Swift.String.self) { headline = value }
-        subtitle = try record.decode("subtitle", as: Swift.String.self)
-        if let value = try record.decodeReference("author", to: PublicAuthor.self) { author = value }
-        if let value = try record.decodeReferences("coauthors", to: PublicAuthor.self) { coauthors = value }
-        cover = try record.decode("cover", as: SyncCore.AssetReference.self)
-        if let value = try record.decode("likes", as: Swift.Int64.self) { likes = value }
-        if let value = try record.decode("bookmarked", as: Swift.Bool.self) { bookmarked = value }
-        if let value = try record.decode("publicationLifecycle", as: SyncCore.PublicationLifecycle.self) { publicationLifecycle = value }
     }
 }
 
@@ -979,7 +704,8 @@ extension Empty: SyncCore.SyncModel {
     public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private]
     public static let parentRecordType: Swift.String? = nil
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
-    public static let fieldDescriptors: [SyncCore.FieldDescriptor] = []
+
+    public static let syncFields: SyncCore.ModelFields<Empty> = []
 
     /// Declared on `Empty` itself, so each key path is the concrete type's own.
     public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Empty>] {
@@ -993,19 +719,5 @@ extension Empty: SyncCore.SyncModel {
 
     public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
         self.init(recordName: recordName, ownerName: ownerName)
-    }
-
-    public func encodeRemoteFields() -> SyncCore.EncodedFields {
-        SyncCore.EncodedFields()
-    }
-
-    public mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-    }
-
-    public func encodeStoredFields() -> SyncCore.RecordFields {
-        SyncCore.RecordFields()
-    }
-
-    public mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
     }
 }

@@ -30,9 +30,9 @@ extension NoteVersion1: SyncModel {
     static let syncScopes: Set<DatabaseScope> = [.private]
     static let parentRecordType: String? = nil
     static var childTypes: [any SyncModel.Type] { [] }
-    static let fieldDescriptors: [FieldDescriptor] = [
-        FieldDescriptor(name: "title", type: .string),
-        FieldDescriptor(name: "body", type: .string),
+    static let syncFields: ModelFields<NoteVersion1> = [
+        .field("title", \NoteVersion1.title),
+        .field("body", \NoteVersion1.body),
     ]
 
     static var tombstoneKeyPaths: [TombstoneKeyPath<NoteVersion1>] {
@@ -43,29 +43,5 @@ extension NoteVersion1: SyncModel {
 
     init(emptyRecordNamed recordName: String, ownerName: String) {
         self.init(recordName: recordName, ownerName: ownerName)
-    }
-
-    func encodeRemoteFields() -> EncodedFields {
-        var fields = EncodedFields(capacity: 2)
-        fields.values.append("title", title.syncFieldValue)
-        fields.values.append("body", body.syncFieldValue)
-        return fields
-    }
-
-    mutating func applyRemoteFields(from record: SyncRecord) throws(FieldDecodingError) {
-        if let value = try record.decode("title", as: String.self) { title = value }
-        if let value = try record.decode("body", as: String.self) { body = value }
-    }
-
-    func encodeStoredFields() -> RecordFields {
-        var fields = RecordFields(minimumCapacity: 2)
-        fields.append("title", title.syncFieldValue)
-        fields.append("body", body.syncFieldValue)
-        return fields
-    }
-
-    mutating func applyStoredFields(from record: SyncRecord) throws(FieldDecodingError) {
-        if let value = try record.decode("title", as: String.self) { title = value }
-        if let value = try record.decode("body", as: String.self) { body = value }
     }
 }

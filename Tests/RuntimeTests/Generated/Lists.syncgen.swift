@@ -39,11 +39,18 @@ extension SharedList: SyncCore.SyncModel {
     static let parentRecordType: Swift.String? = nil
     /// Deleting a `SharedList` deletes the `ListItem` and `Member` records under it too.
     static var childTypes: [any SyncCore.SyncModel.Type] { [ListItem.self, Member.self] }
-    static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
-        SyncCore.FieldDescriptor(name: "title", type: .string),
-        SyncCore.FieldDescriptor(name: "color", type: .string, isOptional: true),
-        SyncCore.FieldDescriptor(name: "pin", type: .string, isOptional: true, isEncrypted: true),
-    ]
+
+    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
+    static let syncFields: SyncCore.ModelFields<SharedList> = fieldTable()
+
+    /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
+    private static func fieldTable() -> SyncCore.ModelFields<SharedList> {
+        [
+            .field("title", \SharedList.title),
+            .field("color", \SharedList.color),
+            .field("pin", \SharedList.pin, .encrypted),
+        ]
+    }
 
     /// Declared on `SharedList` itself, so each key path is the concrete type's own.
     static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<SharedList>] {
@@ -57,34 +64,6 @@ extension SharedList: SyncCore.SyncModel {
 
     init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
         self.init(recordName: recordName, ownerName: ownerName)
-    }
-
-    func encodeRemoteFields() -> SyncCore.EncodedFields {
-        var fields = SyncCore.EncodedFields(capacity: 3)
-        fields.values.append("title", title.syncFieldValue)
-        if let color { fields.values.append("color", color.syncFieldValue) }
-        if let pin { fields.encryptedValues.append("pin", pin.syncFieldValue) }
-        return fields
-    }
-
-    mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("title", as: Swift.String.self) { title = value }
-        color = try record.decode("color", as: Swift.String.self)
-        pin = try record.decode("pin", as: Swift.String.self)
-    }
-
-    func encodeStoredFields() -> SyncCore.RecordFields {
-        var fields = SyncCore.RecordFields(minimumCapacity: 3)
-        fields.append("title", title.syncFieldValue)
-        if let color { fields.append("color", color.syncFieldValue) }
-        if let pin { fields.append("pin", pin.syncFieldValue) }
-        return fields
-    }
-
-    mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("title", as: Swift.String.self) { title = value }
-        color = try record.decode("color", as: Swift.String.self)
-        pin = try record.decode("pin", as: Swift.String.self)
     }
 }
 
@@ -129,10 +108,18 @@ extension Member: SyncCore.SyncModel {
     static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private, .shared]
     static let parentRecordType: Swift.String? = "SharedList"
     static var childTypes: [any SyncCore.SyncModel.Type] { [] }
-    static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
-        SyncCore.FieldDescriptor(name: "displayName", type: .string),
-        SyncCore.FieldDescriptor(name: "role", type: .string),
-    ]
+
+    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
+    static let syncFields: SyncCore.ModelFields<Member> = fieldTable()
+
+    /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
+    private static func fieldTable() -> SyncCore.ModelFields<Member> {
+        [
+            .parent(\Member.parent),
+            .field("displayName", \Member.displayName),
+            .field("role", \Member.role),
+        ]
+    }
 
     /// Declared on `Member` itself, so each key path is the concrete type's own.
     static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Member>] {
@@ -146,33 +133,6 @@ extension Member: SyncCore.SyncModel {
 
     init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
         self.init(recordName: recordName, ownerName: ownerName)
-    }
-
-    func encodeRemoteFields() -> SyncCore.EncodedFields {
-        var fields = SyncCore.EncodedFields(capacity: 2)
-        fields.values.append("displayName", displayName.syncFieldValue)
-        fields.values.append("role", role.syncFieldValue)
-        return fields
-    }
-
-    mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        parent = record.parentRecordName.map { SyncCore.RecordReference(recordName: $0) }
-        if let value = try record.decode("displayName", as: Swift.String.self) { displayName = value }
-        if let value = try record.decode("role", as: Swift.String.self) { role = value }
-    }
-
-    func encodeStoredFields() -> SyncCore.RecordFields {
-        var fields = SyncCore.RecordFields(minimumCapacity: 3)
-        if let parent { fields.append("parent", parent.syncFieldValue(action: .none)) }
-        fields.append("displayName", displayName.syncFieldValue)
-        fields.append("role", role.syncFieldValue)
-        return fields
-    }
-
-    mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        parent = try record.decodeReference("parent", to: SharedList.self)
-        if let value = try record.decode("displayName", as: Swift.String.self) { displayName = value }
-        if let value = try record.decode("role", as: Swift.String.self) { role = value }
     }
 }
 
@@ -222,14 +182,22 @@ extension ListItem: SyncCore.SyncModel {
     static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private, .shared]
     static let parentRecordType: Swift.String? = "SharedList"
     static var childTypes: [any SyncCore.SyncModel.Type] { [] }
-    static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
-        SyncCore.FieldDescriptor(name: "text", type: .string),
-        SyncCore.FieldDescriptor(name: "done", type: .bool),
-        SyncCore.FieldDescriptor(name: "quantity", type: .double),
-        SyncCore.FieldDescriptor(name: "assignee", type: .reference(recordType: "Member", action: .none)),
-        SyncCore.FieldDescriptor(name: "tags", type: .list(.string)),
-        SyncCore.FieldDescriptor(name: "note", type: .string, isOptional: true),
-    ]
+
+    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
+    static let syncFields: SyncCore.ModelFields<ListItem> = fieldTable()
+
+    /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
+    private static func fieldTable() -> SyncCore.ModelFields<ListItem> {
+        [
+            .parent(\ListItem.parent),
+            .field("text", \ListItem.text),
+            .field("done", \ListItem.done),
+            .field("quantity", \ListItem.quantity),
+            .reference("assignee", \ListItem.assignee, onDelete: .none),
+            .field("tags", \ListItem.tags),
+            .field("note", \ListItem.note),
+        ]
+    }
 
     /// Declared on `ListItem` itself, so each key path is the concrete type's own.
     static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<ListItem>] {
@@ -243,48 +211,5 @@ extension ListItem: SyncCore.SyncModel {
 
     init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
         self.init(recordName: recordName, ownerName: ownerName, assignee: SyncCore.RecordReference.unset)
-    }
-
-    func encodeRemoteFields() -> SyncCore.EncodedFields {
-        var fields = SyncCore.EncodedFields(capacity: 6)
-        fields.values.append("text", text.syncFieldValue)
-        fields.values.append("done", done.syncFieldValue)
-        fields.values.append("quantity", quantity.syncFieldValue)
-        if assignee.isSet { fields.values.append("assignee", assignee.syncFieldValue(action: .none)) }
-        fields.values.append("tags", tags.syncFieldValue)
-        if let note { fields.values.append("note", note.syncFieldValue) }
-        return fields
-    }
-
-    mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        parent = record.parentRecordName.map { SyncCore.RecordReference(recordName: $0) }
-        if let value = try record.decode("text", as: Swift.String.self) { text = value }
-        if let value = try record.decode("done", as: Swift.Bool.self) { done = value }
-        if let value = try record.decode("quantity", as: Swift.Double.self) { quantity = value }
-        if let value = try record.decodeReference("assignee", to: Member.self) { assignee = value }
-        if let value = try record.decode("tags", as: [Swift.String].self) { tags = value }
-        note = try record.decode("note", as: Swift.String.self)
-    }
-
-    func encodeStoredFields() -> SyncCore.RecordFields {
-        var fields = SyncCore.RecordFields(minimumCapacity: 7)
-        if let parent { fields.append("parent", parent.syncFieldValue(action: .none)) }
-        fields.append("text", text.syncFieldValue)
-        fields.append("done", done.syncFieldValue)
-        fields.append("quantity", quantity.syncFieldValue)
-        if assignee.isSet { fields.append("assignee", assignee.syncFieldValue(action: .none)) }
-        fields.append("tags", tags.syncFieldValue)
-        if let note { fields.append("note", note.syncFieldValue) }
-        return fields
-    }
-
-    mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        parent = try record.decodeReference("parent", to: SharedList.self)
-        if let value = try record.decode("text", as: Swift.String.self) { text = value }
-        if let value = try record.decode("done", as: Swift.Bool.self) { done = value }
-        if let value = try record.decode("quantity", as: Swift.Double.self) { quantity = value }
-        if let value = try record.decodeReference("assignee", to: Member.self) { assignee = value }
-        if let value = try record.decode("tags", as: [Swift.String].self) { tags = value }
-        note = try record.decode("note", as: Swift.String.self)
     }
 }

@@ -48,14 +48,21 @@ extension Note: SyncCore.SyncModel {
     static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private]
     static let parentRecordType: Swift.String? = nil
     static var childTypes: [any SyncCore.SyncModel.Type] { [] }
-    static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
-        SyncCore.FieldDescriptor(name: "title", type: .string),
-        SyncCore.FieldDescriptor(name: "body", type: .string),
-        SyncCore.FieldDescriptor(name: "createdAt", type: .date),
-        SyncCore.FieldDescriptor(name: "pinned", type: .bool),
-        SyncCore.FieldDescriptor(name: "cover", type: .asset, isOptional: true),
-        SyncCore.FieldDescriptor(name: "draftCursor", type: .int64, isLocalOnly: true),
-    ]
+
+    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
+    static let syncFields: SyncCore.ModelFields<Note> = fieldTable()
+
+    /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
+    private static func fieldTable() -> SyncCore.ModelFields<Note> {
+        [
+            .field("title", \Note.title),
+            .field("body", \Note.body),
+            .field("createdAt", \Note.createdAt),
+            .field("pinned", \Note.pinned),
+            .asset("cover", \Note.cover),
+            .field("draftCursor", \Note.draftCursor, .localOnly),
+        ]
+    }
 
     /// Declared on `Note` itself, so each key path is the concrete type's own.
     static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Note>] {
@@ -69,44 +76,6 @@ extension Note: SyncCore.SyncModel {
 
     init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
         self.init(recordName: recordName, ownerName: ownerName)
-    }
-
-    func encodeRemoteFields() -> SyncCore.EncodedFields {
-        var fields = SyncCore.EncodedFields(capacity: 6)
-        fields.values.append("title", title.syncFieldValue)
-        fields.values.append("body", body.syncFieldValue)
-        fields.values.append("createdAt", createdAt.syncFieldValue)
-        fields.values.append("pinned", pinned.syncFieldValue)
-        fields.encodeAssetReference(cover)
-        return fields
-    }
-
-    mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("title", as: Swift.String.self) { title = value }
-        if let value = try record.decode("body", as: Swift.String.self) { body = value }
-        if let value = try record.decode("createdAt", as: Foundation.Date.self) { createdAt = value }
-        if let value = try record.decode("pinned", as: Swift.Bool.self) { pinned = value }
-        cover = try record.decodeAssetReference()
-    }
-
-    func encodeStoredFields() -> SyncCore.RecordFields {
-        var fields = SyncCore.RecordFields(minimumCapacity: 6)
-        fields.append("title", title.syncFieldValue)
-        fields.append("body", body.syncFieldValue)
-        fields.append("createdAt", createdAt.syncFieldValue)
-        fields.append("pinned", pinned.syncFieldValue)
-        if let cover { fields.append("cover", cover.syncFieldValue) }
-        fields.append("draftCursor", draftCursor.syncFieldValue)
-        return fields
-    }
-
-    mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("title", as: Swift.String.self) { title = value }
-        if let value = try record.decode("body", as: Swift.String.self) { body = value }
-        if let value = try record.decode("createdAt", as: Foundation.Date.self) { createdAt = value }
-        if let value = try record.decode("pinned", as: Swift.Bool.self) { pinned = value }
-        cover = try record.decode("cover", as: SyncCore.AssetReference.self)
-        if let value = try record.decode("draftCursor", as: Swift.Int64.self) { draftCursor = value }
     }
 }
 
@@ -176,12 +145,20 @@ extension PublishedNote: SyncCore.SyncModel {
     static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.public]
     static let parentRecordType: Swift.String? = nil
     static var childTypes: [any SyncCore.SyncModel.Type] { [] }
-    static let fieldDescriptors: [SyncCore.FieldDescriptor] = [
-        SyncCore.FieldDescriptor(name: "title", type: .string),
-        SyncCore.FieldDescriptor(name: "createdAt", type: .date),
-        SyncCore.FieldDescriptor(name: "cover", type: .asset, isOptional: true),
-        SyncCore.FieldDescriptor(name: "likes", type: .int64, isServerOwned: true),
-    ]
+
+    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
+    static let syncFields: SyncCore.ModelFields<PublishedNote> = fieldTable()
+
+    /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
+    private static func fieldTable() -> SyncCore.ModelFields<PublishedNote> {
+        [
+            .field("title", \PublishedNote.title),
+            .field("createdAt", \PublishedNote.createdAt),
+            .asset("cover", \PublishedNote.cover),
+            .field("likes", \PublishedNote.likes, .serverOwned),
+            .publicationLifecycle(\PublishedNote.publicationLifecycle),
+        ]
+    }
 
     /// Declared on `PublishedNote` itself, so each key path is the concrete type's own.
     static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<PublishedNote>] {
@@ -195,41 +172,6 @@ extension PublishedNote: SyncCore.SyncModel {
 
     init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
         self.init(recordName: recordName, ownerName: ownerName)
-    }
-
-    func encodeRemoteFields() -> SyncCore.EncodedFields {
-        var fields = SyncCore.EncodedFields(capacity: 7)
-        fields.values.append("title", title.syncFieldValue)
-        fields.values.append("createdAt", createdAt.syncFieldValue)
-        fields.encodeAssetReference(cover)
-        fields.encodePublicationLifecycle(publicationLifecycle)
-        return fields
-    }
-
-    mutating func applyRemoteFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("title", as: Swift.String.self) { title = value }
-        if let value = try record.decode("createdAt", as: Foundation.Date.self) { createdAt = value }
-        cover = try record.decodeAssetReference()
-        if let value = try record.decode("likes", as: Swift.Int64.self) { likes = value }
-        publicationLifecycle = try record.decodePublicationLifecycle(updating: publicationLifecycle)
-    }
-
-    func encodeStoredFields() -> SyncCore.RecordFields {
-        var fields = SyncCore.RecordFields(minimumCapacity: 5)
-        fields.append("title", title.syncFieldValue)
-        fields.append("createdAt", createdAt.syncFieldValue)
-        if let cover { fields.append("cover", cover.syncFieldValue) }
-        fields.append("likes", likes.syncFieldValue)
-        fields.append("publicationLifecycle", publicationLifecycle.syncFieldValue)
-        return fields
-    }
-
-    mutating func applyStoredFields(from record: SyncCore.SyncRecord) throws(SyncCore.FieldDecodingError) {
-        if let value = try record.decode("title", as: Swift.String.self) { title = value }
-        if let value = try record.decode("createdAt", as: Foundation.Date.self) { createdAt = value }
-        cover = try record.decode("cover", as: SyncCore.AssetReference.self)
-        if let value = try record.decode("likes", as: Swift.Int64.self) { likes = value }
-        if let value = try record.decode("publicationLifecycle", as: SyncCore.PublicationLifecycle.self) { publicationLifecycle = value }
     }
 }
 

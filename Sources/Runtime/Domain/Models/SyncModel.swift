@@ -8,8 +8,10 @@ public protocol SyncModel: Sendable, Hashable {
     static var recordType: String { get }
     /// The databases the model's records may live in: `[private]`, `[private, shared]` or `[public]`.
     static var syncScopes: Set<DatabaseScope> { get }
-    /// Every schema field, in schema order.
-    static var fieldDescriptors: [FieldDescriptor] { get }
+    /// Every field, in schema order, each stated once with the property that holds it (and the
+    /// parent and a governed lifecycle): every direction the runtime encodes and decodes the model
+    /// in is read from this table.
+    static var syncFields: ModelFields<Self> { get }
     /// The record type of the model's CKRecord.parent, for models in a share hierarchy.
     static var parentRecordType: String? { get }
     /// The models whose CKRecord.parent is this model: deleting a record deletes its records of
@@ -29,6 +31,9 @@ public protocol SyncModel: Sendable, Hashable {
 
     /// A record with every field at its default, to decode a pulled record into.
     init(emptyRecordNamed recordName: String, ownerName: String)
+
+    // The bridge: each direction is read from `syncFields` by the default implementations
+    // (`ModelFields.swift`); a model declares none of them.
 
     /// The fields to upload: every field but local-only and server-owned ones, encrypted fields in
     /// the encrypted set.

@@ -9,6 +9,8 @@ public protocol SyncFieldConvertible: Sendable {
     static func fromSyncFieldValue(_ value: SyncFieldValue) -> Self?
     /// The CloudKit type name, for messages.
     static var syncTypeName: String { get }
+    /// The schema type a field of this Swift type has.
+    static var syncValueType: FieldDescriptor.ValueType { get }
 }
 
 extension String: SyncFieldConvertible {
@@ -18,6 +20,7 @@ extension String: SyncFieldConvertible {
         return nil
     }
     public static var syncTypeName: String { "string" }
+    public static var syncValueType: FieldDescriptor.ValueType { .string }
 }
 
 extension Int64: SyncFieldConvertible {
@@ -27,6 +30,7 @@ extension Int64: SyncFieldConvertible {
         return nil
     }
     public static var syncTypeName: String { "int64" }
+    public static var syncValueType: FieldDescriptor.ValueType { .int64 }
 }
 
 extension Double: SyncFieldConvertible {
@@ -40,6 +44,7 @@ extension Double: SyncFieldConvertible {
         }
     }
     public static var syncTypeName: String { "double" }
+    public static var syncValueType: FieldDescriptor.ValueType { .double }
 }
 
 /// CloudKit has no boolean: a bool travels as int64 0 or 1 (any non-zero reads as true).
@@ -50,6 +55,7 @@ extension Bool: SyncFieldConvertible {
         return nil
     }
     public static var syncTypeName: String { "int64 (bool)" }
+    public static var syncValueType: FieldDescriptor.ValueType { .bool }
 }
 
 extension Date: SyncFieldConvertible {
@@ -59,6 +65,7 @@ extension Date: SyncFieldConvertible {
         return nil
     }
     public static var syncTypeName: String { "date" }
+    public static var syncValueType: FieldDescriptor.ValueType { .date }
 }
 
 extension Data: SyncFieldConvertible {
@@ -68,6 +75,7 @@ extension Data: SyncFieldConvertible {
         return nil
     }
     public static var syncTypeName: String { "bytes" }
+    public static var syncValueType: FieldDescriptor.ValueType { .bytes }
 }
 
 extension SyncLocation: SyncFieldConvertible {
@@ -77,6 +85,7 @@ extension SyncLocation: SyncFieldConvertible {
         return nil
     }
     public static var syncTypeName: String { "location" }
+    public static var syncValueType: FieldDescriptor.ValueType { .location }
 }
 
 extension Array: SyncFieldConvertible where Element: SyncFieldConvertible {
@@ -92,6 +101,7 @@ extension Array: SyncFieldConvertible where Element: SyncFieldConvertible {
         return elements
     }
     public static var syncTypeName: String { "list of \(Element.syncTypeName)" }
+    public static var syncValueType: FieldDescriptor.ValueType { .list(Element.syncValueType) }
 }
 
 extension RecordReference {
@@ -180,7 +190,7 @@ extension SyncRecord {
     }
 
     @usableFromInline
-    func mismatch(_ field: String, expected: String, found value: SyncFieldValue) -> FieldDecodingError {
+    package func mismatch(_ field: String, expected: String, found value: SyncFieldValue) -> FieldDecodingError {
         FieldDecodingError(recordType: recordType, recordName: id.recordName, field: field, expected: expected, found: value.typeName)
     }
 }

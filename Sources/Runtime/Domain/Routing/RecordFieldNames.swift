@@ -42,6 +42,11 @@ public enum RecordFieldNames {
     public static let publicationServerFields = [reviewState, reviewNote, reviewedVersion]
     public static let publicationLifecycleFields = publicationClientFields + publicationServerFields
 
+    /// Keys of a model's own stored copy that are not schema fields: CloudKit reserves `parent`, the
+    /// runtime reserves `publicationLifecycle` (`modelMembers`), so neither can clash with a field.
+    package static let storedParent = "parent"
+    package static let storedLifecycle = "publicationLifecycle"
+
     /// Every field name the runtime adds to records.
     public static let runtimeFields = [ownerName, clientModifiedAt] + assetFields + publicationLifecycleFields
 

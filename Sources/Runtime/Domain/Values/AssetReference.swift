@@ -29,15 +29,22 @@ public struct AssetReference: Hashable, Sendable, Codable, CustomStringConvertib
 
 /// In the device's own store an asset reference is kept as `[suffix, size, digest]` (a store
 /// written before digests holds `[suffix, size]`).
-extension AssetReference: SyncFieldConvertible {
-    public var syncFieldValue: SyncFieldValue { .list([.string(suffix), .int64(byteSize), .string(digest)]) }
+extension AssetReference {
+    package var storedValue: SyncFieldValue { .list([.string(suffix), .int64(byteSize), .string(digest)]) }
 
-    public static func fromSyncFieldValue(_ value: SyncFieldValue) -> AssetReference? {
+    package static func fromStoredValue(_ value: SyncFieldValue) -> AssetReference? {
         guard case .list(let items) = value, items.count == 2 || items.count == 3, case .string(let suffix) = items[0], case .int64(let size) = items[1] else { return nil }
         guard items.count == 3 else { return AssetReference(suffix: suffix, byteSize: size) }
         guard case .string(let digest) = items[2] else { return nil }
         return AssetReference(suffix: suffix, byteSize: size, digest: digest)
     }
+}
 
-    public static var syncTypeName: String { "asset reference" }
+extension SyncRecord {
+    /// An asset reference as the device's own copy keeps it, under the field's name.
+    package func decodeStoredAssetReference(_ field: String) throws(FieldDecodingError) -> AssetReference? {
+        guard let value = self[field: field] else { return nil }
+        guard let reference = AssetReference.fromStoredValue(value) else { throw mismatch(field, expected: "asset reference", found: value) }
+        return reference
+    }
 }

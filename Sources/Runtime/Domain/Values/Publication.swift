@@ -72,13 +72,18 @@ extension SyncRecord {
 }
 
 /// In the device's own store a lifecycle is kept whole, as JSON bytes.
-extension PublicationLifecycle: SyncFieldConvertible {
-    public var syncFieldValue: SyncFieldValue { .bytes((try? JSONEncoder().encode(self)) ?? Data()) }
+extension PublicationLifecycle {
+    package var storedValue: SyncFieldValue { .bytes((try? JSONEncoder().encode(self)) ?? Data()) }
+}
 
-    public static func fromSyncFieldValue(_ value: SyncFieldValue) -> PublicationLifecycle? {
-        guard case .bytes(let data) = value else { return nil }
-        return try? JSONDecoder().decode(PublicationLifecycle.self, from: data)
+extension SyncRecord {
+    /// The lifecycle as the device's own copy keeps it.
+    package func decodeStoredLifecycle() throws(FieldDecodingError) -> PublicationLifecycle? {
+        let field = RecordFieldNames.storedLifecycle
+        guard let value = self[field: field] else { return nil }
+        guard case .bytes(let data) = value, let lifecycle = try? JSONDecoder().decode(PublicationLifecycle.self, from: data) else {
+            throw mismatch(field, expected: "publication lifecycle", found: value)
+        }
+        return lifecycle
     }
-
-    public static var syncTypeName: String { "publication lifecycle" }
 }

@@ -1,0 +1,314 @@
+import Foundation
+
+/// A model's fields, each stated once: its name, how it travels, and the property that holds it.
+///
+/// Generated code lists a model's fields in one table (`SyncModel.syncFields`); every direction
+/// the runtime moves a model in is read from that one list: the upload (`encodeRemoteFields`),
+/// the download (`applyRemoteFields`) and the device's own copy (`encodeStoredFields`,
+/// `applyStoredFields`), as well as the descriptors (`fieldDescriptors`). An encoder and a decoder
+/// cannot disagree about a field, since neither is written by hand or generated apart.
+///
+/// ```swift
+/// static let syncFields: SyncCore.ModelFields<ListItem> = [
+///     .parent(\.parent),
+///     .field("text", \.text),
+///     .field("note", \.note),                                   // String?: optional
+///     .field("pin", \.pin, .encrypted),
+///     .reference("assignee", \.assignee, onDelete: .none),
+///     .asset("photo", \.photo),
+/// ]
+/// ```
+public struct ModelFields<Model: SyncModel>: Sendable, ExpressibleByArrayLiteral {
+    @usableFromInline let fields: [ModelField<Model>]
+    /// The schema fields' descriptors, in table order (the parent and a lifecycle are not schema
+    /// fields).
+    public let descriptors: [FieldDescriptor]
+    /// How many values an upload and a stored copy hold at most: each encoder allocates once.
+    @usableFromInline let remoteCapacity: Int
+    @usableFromInline var storedCapacity: Int { fields.count }
+
+    public init(arrayLiteral fields: ModelField<Model>...) {
+        self.init(fields)
+    }
+
+    public init(_ fields: [ModelField<Model>]) {
+        self.fields = fields
+        descriptors = fields.compactMap(\.descriptor)
+        remoteCapacity = fields.reduce(0) { $0 + $1.remoteValueCount }
+    }
+}
+
+/// How a field travels, beyond its type.
+public struct FieldOptions: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+
+    public init(rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    /// Kept in CloudKit's encrypted values.
+    public static let encrypted = FieldOptions(rawValue: 1 << 0)
+    /// Kept on this device: never uploaded, never overwritten by a pull.
+    public static let localOnly = FieldOptions(rawValue: 1 << 1)
+    /// Owned by the server: never uploaded, always taken from the server.
+    public static let serverOwned = FieldOptions(rawValue: 1 << 2)
+}
+
+/// One row of a model's field table: built by the static functions below, read only by the
+/// runtime.
+///
+/// A row is one read and one write of the field's value under its key, which is how the device's
+/// own copy keeps every field, and how the cloud gets a plain value. The rules every plain value
+/// shares (a local-only or server-owned field is never uploaded, a local-only one never taken
+/// from a pull, an encrypted one travels in the encrypted values) are applied once, by the loops
+/// below. The fields the runtime keeps (the asset, the parent, a lifecycle) travel to and from
+/// the cloud in a form of their own: `remote`.
+public struct ModelField<Model: SyncModel>: Sendable {
+    /// The schema field, or nil for the parent and a publication lifecycle.
+    @usableFromInline let descriptor: FieldDescriptor?
+    /// The key in the device's own copy (and in the cloud, for a plain value).
+    @usableFromInline let key: String
+    @usableFromInline let read: @Sendable (Model) -> SyncFieldValue?
+    @usableFromInline let write: @Sendable (inout Model, SyncRecord) throws(FieldDecodingError) -> Void
+    /// How a field the runtime keeps travels to and from the cloud, instead of `read` and `write`.
+    @usableFromInline let remote: Remote?
+
+    @usableFromInline
+    struct Remote: Sendable {
+        /// How many values it adds to an upload at most.
+        let valueCount: Int
+        @usableFromInline let encode: @Sendable (Model, inout EncodedFields) -> Void
+        @usableFromInline let decode: @Sendable (inout Model, SyncRecord) throws(FieldDecodingError) -> Void
+    }
+
+    /// How many values the field adds to an upload at most.
+    var remoteValueCount: Int {
+        if let descriptor, !descriptor.isUploaded { return 0 }
+        return remote?.valueCount ?? 1
+    }
+
+    @usableFromInline
+    init(
+        _ name: String, _ type: FieldDescriptor.ValueType, isOptional: Bool, _ options: FieldOptions,
+        read: @escaping @Sendable (Model) -> SyncFieldValue?,
+        write: @escaping @Sendable (inout Model, SyncRecord) throws(FieldDecodingError) -> Void
+    ) {
+        self.init(
+            descriptor: FieldDescriptor(
+                name: name, type: type, isOptional: isOptional, isEncrypted: options.contains(.encrypted),
+                isLocalOnly: options.contains(.localOnly), isServerOwned: options.contains(.serverOwned)),
+            key: name, read: read, write: write, remote: nil)
+    }
+
+    init(
+        descriptor: FieldDescriptor?, key: String,
+        read: @escaping @Sendable (Model) -> SyncFieldValue?,
+        write: @escaping @Sendable (inout Model, SyncRecord) throws(FieldDecodingError) -> Void,
+        remote: Remote?
+    ) {
+        self.descriptor = descriptor
+        self.key = key
+        self.read = read
+        self.write = write
+        self.remote = remote
+    }
+
+    // MARK: - Values
+
+    /// A required field: a record without a value leaves the model's value as it is.
+    @inlinable
+    public static func field<Value: SyncFieldConvertible>(
+        _ name: String, _ keyPath: WritableKeyPath<Model, Value> & Sendable, _ options: FieldOptions = []
+    ) -> ModelField {
+        ModelField(
+            name, Value.syncValueType, isOptional: false, options,
+            read: { $0[keyPath: keyPath].syncFieldValue },
+            write: { model, record throws(FieldDecodingError) in
+                if let value = try record.decode(name, as: Value.self) { model[keyPath: keyPath] = value }
+            })
+    }
+
+    /// An optional field: a record without a value clears it.
+    @inlinable
+    public static func field<Value: SyncFieldConvertible>(
+        _ name: String, _ keyPath: WritableKeyPath<Model, Value?> & Sendable, _ options: FieldOptions = []
+    ) -> ModelField {
+        ModelField(
+            name, Value.syncValueType, isOptional: true, options,
+            read: { $0[keyPath: keyPath]?.syncFieldValue },
+            write: { model, record throws(FieldDecodingError) in
+                model[keyPath: keyPath] = try record.decode(name, as: Value.self)
+            })
+    }
+
+    // MARK: - References
+
+    /// A required reference: an unset one (`RecordReference.unset`) has no value.
+    @inlinable
+    public static func reference<Target>(
+        _ name: String, _ keyPath: WritableKeyPath<Model, RecordReference<Target>> & Sendable,
+        onDelete action: ReferenceAction, _ options: FieldOptions = []
+    ) -> ModelField {
+        ModelField(
+            name, .reference(recordType: Target.recordType, action: action), isOptional: false, options,
+            read: { model in
+                let reference = model[keyPath: keyPath]
+                return reference.isSet ? reference.syncFieldValue(action: action) : nil
+            },
+            write: { model, record throws(FieldDecodingError) in
+                if let value = try record.decodeReference(name, to: Target.self) { model[keyPath: keyPath] = value }
+            })
+    }
+
+    /// An optional reference: a record without a value clears it.
+    @inlinable
+    public static func reference<Target>(
+        _ name: String, _ keyPath: WritableKeyPath<Model, RecordReference<Target>?> & Sendable,
+        onDelete action: ReferenceAction, _ options: FieldOptions = []
+    ) -> ModelField {
+        ModelField(
+            name, .reference(recordType: Target.recordType, action: action), isOptional: true, options,
+            read: { $0[keyPath: keyPath]?.syncFieldValue(action: action) },
+            write: { model, record throws(FieldDecodingError) in
+                model[keyPath: keyPath] = try record.decodeReference(name, to: Target.self)
+            })
+    }
+
+    /// A required list of references.
+    @inlinable
+    public static func references<Target>(
+        _ name: String, _ keyPath: WritableKeyPath<Model, [RecordReference<Target>]> & Sendable,
+        onDelete action: ReferenceAction, _ options: FieldOptions = []
+    ) -> ModelField {
+        ModelField(
+            name, .list(.reference(recordType: Target.recordType, action: action)), isOptional: false, options,
+            read: { $0[keyPath: keyPath].syncFieldValue(action: action) },
+            write: { model, record throws(FieldDecodingError) in
+                if let value = try record.decodeReferences(name, to: Target.self) { model[keyPath: keyPath] = value }
+            })
+    }
+
+    /// An optional list of references.
+    @inlinable
+    public static func references<Target>(
+        _ name: String, _ keyPath: WritableKeyPath<Model, [RecordReference<Target>]?> & Sendable,
+        onDelete action: ReferenceAction, _ options: FieldOptions = []
+    ) -> ModelField {
+        ModelField(
+            name, .list(.reference(recordType: Target.recordType, action: action)), isOptional: true, options,
+            read: { $0[keyPath: keyPath]?.syncFieldValue(action: action) },
+            write: { model, record throws(FieldDecodingError) in
+                model[keyPath: keyPath] = try record.decodeReferences(name, to: Target.self)
+            })
+    }
+
+    // MARK: - Runtime-kept fields
+
+    /// The model's asset: uploaded as its markers (suffix, size, digest: `RecordFieldNames`), its
+    /// contents moved by the asset cache; stored whole under the field's name.
+    public static func asset(
+        _ name: String, _ keyPath: WritableKeyPath<Model, AssetReference?> & Sendable, _ options: FieldOptions = []
+    ) -> ModelField {
+        ModelField(
+            descriptor: FieldDescriptor(
+                name: name, type: .asset, isOptional: true, isLocalOnly: options.contains(.localOnly),
+                isServerOwned: options.contains(.serverOwned)),
+            key: name,
+            read: { $0[keyPath: keyPath]?.storedValue },
+            write: { model, record throws(FieldDecodingError) in model[keyPath: keyPath] = try record.decodeStoredAssetReference(name) },
+            remote: Remote(
+                valueCount: RecordFieldNames.assetMarkers.count,
+                encode: { model, fields in fields.encodeAssetReference(model[keyPath: keyPath]) },
+                decode: { model, record throws(FieldDecodingError) in model[keyPath: keyPath] = try record.decodeAssetReference() }))
+    }
+
+    /// The model's parent in a share hierarchy: CloudKit's `parent` in the cloud (the record's
+    /// parent, from `SyncModel.parentRecordName`, never a field), kept under the key `parent` in
+    /// the device's own copy.
+    public static func parent<Parent>(_ keyPath: WritableKeyPath<Model, RecordReference<Parent>?> & Sendable) -> ModelField {
+        ModelField(
+            descriptor: nil, key: RecordFieldNames.storedParent,
+            read: { $0[keyPath: keyPath]?.syncFieldValue(action: .none) },
+            write: { model, record throws(FieldDecodingError) in
+                model[keyPath: keyPath] = try record.decodeReference(RecordFieldNames.storedParent, to: Parent.self)
+            },
+            remote: Remote(
+                valueCount: 0,
+                encode: { _, _ in },
+                decode: { model, record throws(FieldDecodingError) in
+                    model[keyPath: keyPath] = record.parentRecordName.map { RecordReference(recordName: $0) }
+                }))
+    }
+
+    /// A governed projection's publication lifecycle: its client-owned fields uploaded, the
+    /// server's review taken from pulls, kept whole in the device's own copy.
+    public static func publicationLifecycle(_ keyPath: WritableKeyPath<Model, PublicationLifecycle> & Sendable) -> ModelField {
+        ModelField(
+            descriptor: nil, key: RecordFieldNames.storedLifecycle,
+            read: { $0[keyPath: keyPath].storedValue },
+            write: { model, record throws(FieldDecodingError) in
+                if let value = try record.decodeStoredLifecycle() { model[keyPath: keyPath] = value }
+            },
+            remote: Remote(
+                valueCount: RecordFieldNames.publicationClientFields.count,
+                encode: { model, fields in fields.encodePublicationLifecycle(model[keyPath: keyPath]) },
+                decode: { model, record throws(FieldDecodingError) in
+                    model[keyPath: keyPath] = try record.decodePublicationLifecycle(updating: model[keyPath: keyPath])
+                }))
+    }
+}
+
+// MARK: - Every direction, from the table
+
+/// The bridge's four directions, read from the table. They are `SyncModel` requirements with
+/// these defaults, inlinable, so each model's conformance gets them compiled for its own type:
+/// a loop over its own table with every row's type known, as fast as hand-written code.
+extension SyncModel {
+    /// Every schema field, in schema order (`syncFields`' descriptors).
+    public static var fieldDescriptors: [FieldDescriptor] { syncFields.descriptors }
+
+    @inlinable
+    public func encodeRemoteFields() -> EncodedFields {
+        let table = Self.syncFields
+        var fields = EncodedFields(capacity: table.remoteCapacity)
+        for field in table.fields {
+            if let descriptor = field.descriptor, !descriptor.isUploaded { continue }
+            if let remote = field.remote {
+                remote.encode(self, &fields)
+            } else if let value = field.read(self) {
+                if field.descriptor?.isEncrypted == true {
+                    fields.encryptedValues.append(field.key, value)
+                } else {
+                    fields.values.append(field.key, value)
+                }
+            }
+        }
+        return fields
+    }
+
+    @inlinable
+    public mutating func applyRemoteFields(from record: SyncRecord) throws(FieldDecodingError) {
+        for field in Self.syncFields.fields where field.descriptor?.isLocalOnly != true {
+            if let remote = field.remote {
+                try remote.decode(&self, record)
+            } else {
+                try field.write(&self, record)
+            }
+        }
+    }
+
+    @inlinable
+    public func encodeStoredFields() -> RecordFields {
+        let table = Self.syncFields
+        var fields = RecordFields(minimumCapacity: table.storedCapacity)
+        for field in table.fields {
+            if let value = field.read(self) { fields.append(field.key, value) }
+        }
+        return fields
+    }
+
+    @inlinable
+    public mutating func applyStoredFields(from record: SyncRecord) throws(FieldDecodingError) {
+        for field in Self.syncFields.fields { try field.write(&self, record) }
+    }
+}
