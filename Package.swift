@@ -3,6 +3,11 @@ import PackageDescription
 
 let package = Package(
     name: "syncgen",
+    // What the runtime's APIs need on Apple platforms: `Duration` (macOS 13, iOS 16), and the
+    // CloudKit facts the engine acts on: a zone deleted by an encrypted-data reset is told apart
+    // (`CKDatabase.DatabaseChange.Deletion.Reason`, macOS 14, iOS 17), and `CKDatabase` and
+    // `CKShare.Metadata` are `Sendable` from those SDKs on. Linux needs nothing.
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .executable(name: "syncgen", targets: ["syncgen"]),
         .library(name: "SyncGenerator", targets: ["SyncGenerator"]),

@@ -1,0 +1,157 @@
+import Foundation
+import SyncRuntime
+import SyncLocalCloud
+import SyncTesting
+
+// Every call docs/Runtime.md describes, in the order it describes them, as an app makes them.
+// Compiled, never run: what it proves is that each call exists, is public and takes what the
+// guide says it takes.
+
+/// "The runtime: store and engine": the common case.
+func startSyncing(storeFile: URL, cloudFile: URL) async throws -> (SyncStore, SyncEngine) {
+    let store = try SyncStore(url: storeFile)
+    let cloud = try LocalCloud.file(at: cloudFile)
+    let engine = SyncEngine(store: store, cloud: try cloud.device("phone", account: "alice"), schema: SyncSchema.self)
+    await engine.start()
+    try store.save(Note(title: "Buy milk"))
+    return (store, engine)
+}
+
+/// Every initialiser and configuration parameter, and what a pass returns.
+func constructionAndPasses(store: SyncStore, cloud: LocalCloud) async throws {
+    let clock = ManualClock()
+    let configuration = SyncConfiguration(
+        syncZoneName: "Sync", conflictPolicies: ["Note": .clientWins], defaultConflictPolicy: .lastWriterWins,
+        zoneChangesPageSize: 200, maxRequestBytes: CloudKitLimits.maxRequestBytes, debounce: 0.5,
+        subscriptionPrefix: "myapp", uploadEverythingOnSetup: false,
+        assetCacheRoot: URL(fileURLWithPath: "/tmp/assets"), assetCacheLimit: 512 * 1024 * 1024)
+    let engine = SyncEngine(
+        store: store, cloud: try cloud.device("tablet", account: "alice"), schema: SyncSchema.self,
+        clock: clock, configuration: configuration, assetFiles: nil)
+    let partial = SyncEngine(store: store, cloud: try cloud.device("watch", account: "alice"), models: [Note.self, PublishedNote.self])
+    _ = partial.configuration.syncZoneName
+    clock.advance(by: 1)
+
+    switch await engine.sync() {
+    case .completed:
+        break
+    case .failed(let error, let action):
+        print("pass failed: \(error.code), the engine's action: \(action)")
+    }
+    await engine.stop()
+}
+
+/// "The local store".
+func localStore(_ store: SyncStore) throws {
+    var note = Note(title: "Draft")
+    try store.save(note)
+    try store.save([note, Note(title: "Other")], author: .named("importer"))
+    note.title = "Final"
+    try store.write(author: .app) { writer in
+        try writer.save(note)
+        if let old = try writer.fetch(Note.self, recordName: "old") { try writer.delete(old) }
+        _ = try writer.fetchAll(Note.self)
+    }
+    _ = try store.fetch(Note.self, recordName: note.recordName)
+    _ = try store.fetchAll(Note.self, where: { $0.title.hasPrefix("F") }, sortedBy: { $0.title < $1.title })
+    _ = try store.count(Note.self)
+    try store.delete(note)
+    try store.delete(Note.self, recordName: "gone")
+    _ = try store.hasUnpushedChanges()
+    _ = store.changes()
+
+    do {
+        try store.save(Note(recordName: "_reserved"))
+    } catch let refusal as RecordRefusal {
+        switch refusal {
+        case .tooLarge(let recordType, let recordName, let bytes, let limit):
+            print("\(recordType) \(recordName): \(bytes) bytes, more than \(limit)")
+        case .invalidRecordName(let recordType, let recordName, let reason):
+            print("\(recordType) \(recordName): \(reason)")
+        }
+    }
+    _ = RecordSize.of(note.makeRecord())
+}
+
+/// "Assets".
+func assets(_ engine: SyncEngine, note: Note, jpegData: Data) async throws {
+    try await engine.attachAsset(jpegData, suffix: "jpg", to: Note.self, recordName: note.recordName, pinned: true)
+    let url = try await engine.assetFileURL(for: Note.self, recordName: note.recordName)
+    _ = url
+    try await engine.requestAssetDownload(for: PublishedNote.self, recordName: note.recordName)
+    try await engine.unpinAsset(for: Note.self, recordName: note.recordName)
+    for await state in engine.assetStates(for: Note.self, recordName: note.recordName) where state == .cached { break }
+    do {
+        _ = try AssetCacheLocation.defaultRoot()
+    } catch {
+        print(AssetError.noCacheFolder(error.description))
+    }
+}
+
+/// "Errors and recovery".
+func recovery(_ error: CloudError) {
+    let action = RecoveryPolicy.action(for: error)
+    _ = RecoveryPolicy.itemAction(for: error)
+    _ = RecoveryPolicy.retryDelay(after: action, failuresBefore: 2)
+    _ = error.retryAfter
+}
+
+/// "Changes the cloud refuses", "Accounts", "The user's data in the cloud".
+func decisions(_ engine: SyncEngine) async throws {
+    for failed in try await engine.failedChanges() {
+        print(failed.recordType, failed.recordName, failed.kind, failed.error, failed.failedAt)
+    }
+    if let failed = try await engine.failedChange(for: Note.self, recordName: "n") { print(failed.error) }
+    try await engine.retryFailedChange(for: Note.self, recordName: "n")
+    try await engine.revertFailedChange(for: Note.self, recordName: "n")
+
+    for parked in try await engine.parkedChanges() { print(parked.userRecordName, parked.count) }
+    try await engine.discardParkedChanges(of: "_alice")
+
+    _ = try await engine.userDeletedZones()
+    try await engine.uploadAgainAfterUserDeletedZone()
+    try await engine.removeLocalDataOfUserDeletedZone()
+    _ = try await engine.deleteAllCloudData()
+}
+
+/// "Publishing".
+func publishing(_ engine: SyncEngine, note: Note) async throws {
+    do {
+        try await engine.publish(note)
+        try await engine.unpublish(Note.self, recordName: note.recordName)
+        try await engine.takedown(PublishedNote.self, recordName: note.recordName)
+        try await engine.relist(PublishedNote.self, recordName: note.recordName)
+        try await engine.deleteDraft(note)
+    } catch .projectionNotRegistered(let type) {
+        print("\(type) is not one of the engine's models")
+    } catch .refused(let refusal) {
+        print(refusal)
+    } catch {
+        print(error)
+    }
+    let catalog = try SyncStore(url: nil).fetchAll(PublishedNote.self, where: { $0.publicationLifecycle.isVisibleInCatalog })
+    _ = catalog
+}
+
+/// "Events": structured values, never text.
+func events(_ engine: SyncEngine) async {
+    for await event in engine.events() {
+        switch event {
+        case .changeSetAside(let failed), .changeReverted(let failed):
+            print("badge \(failed.recordName)")
+        case .removedWithParent(let key, let parentRecordName):
+            print("\(key) went with \(parentRecordName)")
+        case .changesParked(let parked):
+            print("\(parked.count) changes wait for \(parked.userRecordName)")
+        case .retryScheduled(let after, let reason):
+            print("retry in \(after) s (\(reason))")
+        case .pullProgress(let scope, let zone, let records, let deletions):
+            print(scope, zone, records, deletions)
+        case .setupCompleted, .setupFailed, .accountUnavailable, .accountChanged, .parkedChangesRestored,
+             .pullStarted, .pullCompleted, .pushStarted, .pushCompleted, .pushFailed, .conflictResolved,
+             .shareEnded, .danglingReferences, .userDeletedZone, .encryptedDataReset, .waitingForNetwork,
+             .assetStateChanged, .assetTransferFailed, .error:
+            print(event)
+        }
+    }
+}
