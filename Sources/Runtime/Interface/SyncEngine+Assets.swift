@@ -55,7 +55,7 @@ extension SyncEngine {
 
     /// Runs the cache's transfers now (uploads, requested downloads, eviction) without a whole
     /// pass; every pass runs them too.
-    public func transferAssets() async throws(CloudError) {
+    public func transferAssets() async throws(SyncError) {
         try recoverOnce()
         try await AssetCacheUseCase(context: context).transfer(as: try storeAccount())
     }

@@ -37,32 +37,32 @@ extension SyncEngine {
     /// Shares a root record the current user owns; returns the saved share.
     public func share<Root: ShareableModel>(
         _ root: Root, title: String? = nil, with participants: [ShareParticipant] = [], publicPermission: SharePermission = .none
-    ) async throws(CloudError) -> ShareRecord {
+    ) async throws(SyncError) -> ShareRecord {
         try await ShareUseCase(context: context).share(root, title: title, participants: participants, publicPermission: publicPermission)
     }
 
-    public func invite<Root: ShareableModel>(_ participants: [ShareParticipant], to root: Root) async throws(CloudError) -> ShareRecord {
+    public func invite<Root: ShareableModel>(_ participants: [ShareParticipant], to root: Root) async throws(SyncError) -> ShareRecord {
         try await ShareUseCase(context: context).invite(participants, to: root)
     }
 
     /// Accepts a share and brings its records in (root first). If the cloud cannot be reached,
     /// the acceptance is remembered and completed by a later pass.
-    public func acceptShare(_ metadata: ShareMetadata) async throws(CloudError) {
+    public func acceptShare(_ metadata: ShareMetadata) async throws(SyncError) {
         try await ShareUseCase(context: context).accept(metadata)
         await sync()
     }
 
-    public func stopSharing<Root: ShareableModel>(_ root: Root) async throws(CloudError) {
+    public func stopSharing<Root: ShareableModel>(_ root: Root) async throws(SyncError) {
         try await ShareUseCase(context: context).stopSharing(root)
     }
 
-    public func leaveShare<Root: ShareableModel>(_ root: Root) async throws(CloudError) {
+    public func leaveShare<Root: ShareableModel>(_ root: Root) async throws(SyncError) {
         try await ShareUseCase(context: context).leave(root)
     }
 
     /// Deletes a shared root: the owner's deletion is pushed like any other; a participant's
     /// becomes leaving the share (they may not delete the owner's record).
-    public func deleteSharedRoot<Root: ShareableModel>(_ root: Root) async throws(CloudError) {
+    public func deleteSharedRoot<Root: ShareableModel>(_ root: Root) async throws(SyncError) {
         if root.resolvedScope == .shared {
             try await leaveShare(root)
         } else {
@@ -71,7 +71,7 @@ extension SyncEngine {
     }
 
     /// Completes acceptances that could not finish earlier.
-    func completePendingAcceptances() async throws(CloudError) {
+    func completePendingAcceptances() async throws(SyncError) {
         let shares = ShareUseCase(context: context)
         let pending = try shares.pendingAcceptances()
         guard !pending.isEmpty else { return }

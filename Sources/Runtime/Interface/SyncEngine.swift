@@ -80,7 +80,7 @@ public actor SyncEngine {
         case completed
         /// The pass stopped at this error; the action is what the engine does about it (a retry
         /// when it can help, scheduled by `start()`'s driver; `report` when only a change can).
-        case failed(CloudError, RecoveryAction)
+        case failed(SyncError, RecoveryAction)
     }
 
     // MARK: - Passes
@@ -127,17 +127,17 @@ public actor SyncEngine {
         }
     }
 
-    private func runPass() async throws(CloudError) {
+    private func runPass() async throws(SyncError) {
         try recoverOnce()
         let account: PassAccount
         switch try await AccountUseCase(context: context).check() {
         case .signedIn(let user):
-            account = PassAccount(user: user, gateway: context.gateway)
+            account = PassAccount(user: user, cloud: context.cloud)
         case .unavailable(let status):
             // Public catalogs need no account.
-            _ = try await PullUseCase(context: context, account: PassAccount(user: nil, gateway: context.gateway)).execute()
+            _ = try await PullUseCase(context: context, account: PassAccount(user: nil, cloud: context.cloud)).execute()
             if status == .temporarilyUnavailable {
-                throw CloudError(.accountTemporarilyUnavailable, "the iCloud account is temporarily unavailable")
+                throw .cloud(CloudError(.accountTemporarilyUnavailable, "the iCloud account is temporarily unavailable"))
             }
             return
         }
@@ -150,14 +150,14 @@ public actor SyncEngine {
         for zone in pulled.zonesToRebuild {
             // Its records are queued already; a zone the push still finds missing is created then.
             try await account.verify()
-            try await context.gateway.saveZones([zone])
+            try await context.cloud.saveZones([zone])
         }
         try Self.throwFirstFailure(of: try await push.execute())
         // After the push: an asset's record is in the cloud before its contents are uploaded.
         try await AssetCacheUseCase(context: context).transfer(as: account)
     }
 
-    private func setUp(_ account: PassAccount) async throws(CloudError) {
+    private func setUp(_ account: PassAccount) async throws(SyncError) {
         do {
             try await SetupUseCase(context: context).execute()
         } catch {
@@ -172,13 +172,13 @@ public actor SyncEngine {
         }
     }
 
-    private static func throwFirstFailure(of outcome: PushUseCase.Outcome) throws(CloudError) {
-        if let failure = outcome.failures.sorted(by: { $0.key.description < $1.key.description }).first?.value { throw failure }
+    private static func throwFirstFailure(of outcome: PushUseCase.Outcome) throws(SyncError) {
+        if let failure = outcome.failures.sorted(by: { $0.key.description < $1.key.description }).first?.value { throw .cloud(failure) }
     }
 
     /// Takes up what the previous run left in flight (asset transfers, files a restore had not
     /// moved back), once per engine, before any transfer of this run.
-    func recoverOnce() throws(CloudError) {
+    func recoverOnce() throws(SyncError) {
         guard !recovered else { return }
         try AccountUseCase(context: context).recoverParkedFiles()
         try AssetCacheUseCase(context: context).recoverInterruptedTransfers()
@@ -187,14 +187,14 @@ public actor SyncEngine {
 
     /// The account a call made outside a pass acts for: the one the store's data belongs to (nil
     /// before any account synced here), checked against the device's before each request.
-    func storeAccount() throws(CloudError) -> PassAccount {
-        PassAccount(user: try context.local { try $0.state(SyncStateKeys.account) }, gateway: context.gateway)
+    func storeAccount() throws(SyncError) -> PassAccount {
+        PassAccount(user: try context.local { try $0.state(SyncStateKeys.account) }, cloud: context.cloud)
     }
 
     /// `storeAccount()`, for calls that need one.
-    func signedInAccount() throws(CloudError) -> PassAccount {
+    func signedInAccount() throws(SyncError) -> PassAccount {
         let account = try storeAccount()
-        guard account.isSignedIn else { throw CloudError(.notAuthenticated, "no account has synced on this device yet") }
+        guard account.isSignedIn else { throw .cloud(CloudError(.notAuthenticated, "no account has synced on this device yet")) }
         return account
     }
 
@@ -202,7 +202,7 @@ public actor SyncEngine {
 
     /// Carries out what the policy decided for a failed pass: a retry after the wait the policy
     /// gives (never at once twice in a row), or none when only a change can help.
-    private func handle(_ error: CloudError, _ action: RecoveryAction) {
+    private func handle(_ error: SyncError, _ action: RecoveryAction) {
         let delay = RecoveryPolicy.retryDelay(after: action, failuresBefore: failuresInARow)
         failuresInARow += 1
         guard let delay else {
@@ -212,7 +212,7 @@ public actor SyncEngine {
         if action == .waitForNetwork {
             context.events.publish(.waitingForNetwork(retryAfter: delay))
         } else {
-            context.events.publish(.retryScheduled(after: delay, reason: error.code))
+            context.events.publish(.retryScheduled(after: delay, reason: error))
         }
         schedulePass(after: delay)
     }
@@ -243,7 +243,7 @@ public actor SyncEngine {
                 await self?.requestPass()
             }
         })
-        let notifications = context.gateway.notifications()
+        let notifications = context.cloud.notifications()
         background.append(Task { [weak self] in
             for await _ in notifications {
                 await self?.requestPass()

@@ -209,7 +209,7 @@ struct EngineAccountSafetyTests {
         world.clock.advance(by: RecoveryPolicy.defaultRetryAfter)
         #expect(try await eventually { try Self.aliceZone(world)["waiting"] != nil })
         let waits = events.collectedNow().compactMap { event -> TimeInterval? in
-            if case .retryScheduled(let wait, .accountTemporarilyUnavailable) = event { wait } else { nil }
+            if case .retryScheduled(let wait, let reason) = event, reason.cloudError?.code == .accountTemporarilyUnavailable { wait } else { nil }
         }
         #expect(waits == [RecoveryPolicy.defaultRetryAfter, RecoveryPolicy.defaultRetryAfter])
         await phone.engine.stop()

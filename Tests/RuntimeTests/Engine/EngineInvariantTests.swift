@@ -46,7 +46,7 @@ struct EngineInvariantTests {
             Issue.record("the push should have failed")
             return
         }
-        #expect(error.code == .serviceUnavailable && action == .retry(after: 3))
+        #expect(error.cloudError?.code == .serviceUnavailable && action == .retry(after: 3))
         #expect(try phone.store.hasUnpushedChanges())
         await phone.sync()
         await laptop.sync()
@@ -79,7 +79,7 @@ struct EngineInvariantTests {
             Issue.record("the pass should fail for now: \(result)")
             return
         }
-        #expect(error.code == .serviceUnavailable && action == .retry(after: 3))
+        #expect(error.cloudError?.code == .serviceUnavailable && action == .retry(after: 3))
         #expect(try phone.store.hasUnpushedChanges())
         let failures = await events.events().compactMap { event -> [RecordID: CloudError]? in
             if case .pushFailed(let failures) = event { failures } else { nil }

@@ -22,6 +22,51 @@ struct EngineRecoveryTests {
         #expect(RecoveryPolicy.action(for: CloudError(.serviceUnavailable)) == .retry(after: RecoveryPolicy.defaultRetryAfter))
     }
 
+    /// A failure of the local store is told apart from the cloud's errors, each with its own
+    /// action: a store another connection holds is tried again shortly, a full device is the
+    /// user's to free, a damaged or read-only store is reported. None reaches the app as a cloud
+    /// error (`invalidArguments` was what every store failure used to be, which the policy read
+    /// as a bug in a request).
+    @Test func localStoreFailuresHaveTheirOwnActions() {
+        let cases: [(Int32, LocalStoreError.Reason, RecoveryAction)] = [
+            (5 /* SQLITE_BUSY */, .busy, .retry(after: RecoveryPolicy.localStoreBusyRetryAfter)),
+            (6 /* SQLITE_LOCKED */, .busy, .retry(after: RecoveryPolicy.localStoreBusyRetryAfter)),
+            (13 /* SQLITE_FULL */, .full, .tellUserStorageFull),
+            (8 /* SQLITE_READONLY */, .readOnly, .report),
+            (11 /* SQLITE_CORRUPT */, .corrupt, .report),
+            (26 /* SQLITE_NOTADB */, .corrupt, .report),
+            (10 /* SQLITE_IOERR */, .other, .report),
+            (13 | (1 << 8) /* an extended code of SQLITE_FULL */, .full, .tellUserStorageFull),
+        ]
+        for (code, reason, action) in cases {
+            let error = SyncError(storeFailure: SQLiteError(code: code, message: "m"))
+            #expect(error == .localStore(LocalStoreError(reason, SQLiteError(code: code, message: "m").description)), "\(code)")
+            #expect(RecoveryPolicy.action(for: error) == action, "\(code)")
+        }
+        #expect(RecoveryPolicy.retryDelay(after: .tellUserStorageFull, failuresBefore: 0) == nil)
+        #expect(SyncError(storeFailure: CloudError(.zoneBusy)) == .cloud(CloudError(.zoneBusy)))
+        #expect(SyncError(storeFailure: AssetError.cacheFiles("x")) == .assetFiles(.cacheFiles("x")))
+    }
+
+    /// Through the engine: a pass whose store fails ends with the store's error, never with a
+    /// cloud error. Breaking it: reporting store failures as `CloudError(.invalidArguments)`
+    /// again (`SyncError.reportingStoreFailures`) fails the first expectation.
+    @Test func aPassWhoseStoreFailsSaysSo() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        try phone.store.save(Note(recordName: "n", title: "Milk"))
+        phone.store.crash(afterCommits: 0)
+        guard case .failed(let error, let action) = await phone.engine.sync() else {
+            Issue.record("the pass should fail: the store cannot commit")
+            return
+        }
+        guard case .localStore(let failure) = error else {
+            Issue.record("a store failure reported as \(error)")
+            return
+        }
+        #expect(failure.reason == .other && action == .report)
+    }
+
     /// Zone creation failing for now is tried again after the server's wait, by the engine's
     /// recovery policy, until setup succeeds; then the push follows. Breaking it: a failed setup
     /// that schedules nothing (the shipped T2.1) leaves the note local for good.
@@ -52,7 +97,7 @@ struct EngineRecoveryTests {
             Issue.record("setup should fail")
             return
         }
-        #expect(error.code == .quotaExceeded)
+        #expect(error.cloudError?.code == .quotaExceeded)
         let after = try world.cloud.counters()
         #expect(after["requests.modify"] == before["requests.modify"])
         #expect(after["requests.fetchDatabaseChanges"] == before["requests.fetchDatabaseChanges"])

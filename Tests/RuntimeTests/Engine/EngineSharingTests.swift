@@ -249,7 +249,7 @@ struct EngineSharingTests {
         let root = try #require(try alice.store.fetch(SharedList.self, recordName: "groceries"))
         let share = try await alice.engine.share(root, with: [ShareParticipant(userRecordName: "_bob", permission: .readWrite)])
         world.cloud.setNetworkAvailable(false, for: "bob-phone")
-        await #expect(throws: CloudError.self) { try await bob.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice")) }
+        await #expect(throws: SyncError.self) { try await bob.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice")) }
         world.cloud.setNetworkAvailable(true, for: "bob-phone")
         await bob.sync()
         #expect(try bob.store.fetch(SharedList.self, recordName: "groceries") != nil)
@@ -267,7 +267,7 @@ struct EngineSharingTests {
         let root = try #require(try alice.store.fetch(SharedList.self, recordName: "groceries"))
         let everyone = (1...CloudKitLimits.maxShareParticipants).map { ShareParticipant(userRecordName: "_guest\($0)", permission: .readOnly) }
         for _ in 0..<8 {
-            await #expect { _ = try await alice.engine.share(root, with: everyone) } throws: { ($0 as? CloudError)?.code == .tooManyParticipants }
+            await #expect { _ = try await alice.engine.share(root, with: everyone) } throws: { ($0 as? SyncError)?.cloudError?.code == .tooManyParticipants }
         }
         #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.shares.isEmpty == true)
     }

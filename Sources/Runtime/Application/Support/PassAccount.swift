@@ -7,22 +7,22 @@ struct PassAccount: Sendable {
     /// The user record name the pass started with; nil when no account was signed in (only public
     /// catalogs are read then, which are the same for everyone).
     let user: String?
-    let gateway: any CloudGateway
+    let cloud: CloudRequests
 
     var isSignedIn: Bool { user != nil }
 
     /// Throws when the device's account is no longer the pass's.
-    func verify() async throws(CloudError) {
+    func verify() async throws(SyncError) {
         guard let user else { return }
         let current: String
         do {
-            current = try await gateway.userRecordName()
-        } catch where error.code == .notAuthenticated {
+            current = try await cloud.userRecordName()
+        } catch .cloud(let error) where error.code == .notAuthenticated {
             throw Self.changed
         }
         guard current == user else { throw Self.changed }
     }
 
     /// What a pass that outlived its account ends with: the next pass handles the switch.
-    static let changed = CloudError(.notAuthenticated, "the iCloud account changed while the pass ran; nothing more was written for it")
+    static let changed = SyncError.cloud(CloudError(.notAuthenticated, "the iCloud account changed while the pass ran; nothing more was written for it"))
 }

@@ -62,6 +62,28 @@ public enum RecoveryPolicy {
         }
     }
 
+    /// What to do about a failed pass or call, whatever failed: a cloud error as CloudKit says
+    /// (`action(for: CloudError)`); a local store that another connection holds is tried again
+    /// shortly, a full device is the user's to free, and a store that cannot be written, is
+    /// damaged, or fails otherwise is reported; the asset cache's files failing is reported.
+    public static func action(for error: SyncError) -> RecoveryAction {
+        switch error {
+        case .cloud(let error):
+            action(for: error)
+        case .localStore(let error):
+            switch error.reason {
+            case .busy: .retry(after: localStoreBusyRetryAfter)
+            case .full: .tellUserStorageFull
+            case .readOnly, .corrupt, .other: .report
+            }
+        case .assetFiles:
+            .report
+        }
+    }
+
+    /// The wait before a pass tries again a store another connection held.
+    public static let localStoreBusyRetryAfter: TimeInterval = 1
+
     /// Whether a later attempt of the same request may succeed by itself (the network, a busy or
     /// unavailable server, a rate limit).
     public static func isTransient(_ error: CloudError) -> Bool {
@@ -94,7 +116,7 @@ public enum RecoveryPolicy {
             return networkBackoff(attempt: failuresBefore)
         case .resetToken, .recreateZone, .retryWithBatch, .mergeAndRetry, .uploadParentFirst, .splitBatch, .stopForAccount:
             return backoff(failuresBefore)
-        case .treatAsDone, .skipItem, .setAside, .askBeforeReuploading, .tellUserQuotaExceeded, .report:
+        case .treatAsDone, .skipItem, .setAside, .askBeforeReuploading, .tellUserQuotaExceeded, .tellUserStorageFull, .report:
             return nil
         }
     }

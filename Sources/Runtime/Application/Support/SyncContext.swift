@@ -50,7 +50,8 @@ public struct SyncConfiguration: Sendable {
 
 /// What every use case works with.
 struct SyncContext: Sendable {
-    let gateway: any CloudGateway
+    /// The cloud, as the use cases call it: its failures as `SyncError.cloud`.
+    let cloud: CloudRequests
     let store: any LocalStorePort
     let registry: ModelRegistry
     let events: EventHub
@@ -58,6 +59,19 @@ struct SyncContext: Sendable {
     let configuration: SyncConfiguration
     /// The asset cache's files, or why there are none (no durable folder could be found).
     let assetFiles: Result<any AssetFileStoring, AssetError>
+
+    init(
+        gateway: any CloudGateway, store: any LocalStorePort, registry: ModelRegistry, events: EventHub, clock: any SyncClock,
+        configuration: SyncConfiguration, assetFiles: Result<any AssetFileStoring, AssetError>
+    ) {
+        self.cloud = CloudRequests(gateway: gateway)
+        self.store = store
+        self.registry = registry
+        self.events = events
+        self.clock = clock
+        self.configuration = configuration
+        self.assetFiles = assetFiles
+    }
 
     var syncZone: ZoneID { ZoneID(zoneName: configuration.syncZoneName) }
 
@@ -67,23 +81,12 @@ struct SyncContext: Sendable {
     }
 
     /// Runs `body` in one transaction of the local store.
-    func local<T>(_ body: (any SyncStoreTransaction) throws -> T) throws(CloudError) -> T {
-        try Self.reportingStoreFailures { try store.transaction(body) }
+    func local<T>(_ body: (any SyncStoreTransaction) throws -> T) throws(SyncError) -> T {
+        try SyncError.reportingStoreFailures { try store.transaction(body) }
     }
 
     /// Writes as the app (publishing, a participant deleting a shared root).
-    func appWrite<T>(_ body: (any ModelWriter) throws -> T) throws(CloudError) -> T {
-        try Self.reportingStoreFailures { try store.write(author: .app, body) }
-    }
-
-    /// A local store failure, as the cloud error a caller can act on.
-    private static func reportingStoreFailures<T>(_ body: () throws -> T) throws(CloudError) -> T {
-        do {
-            return try body()
-        } catch let error as CloudError {
-            throw error
-        } catch {
-            throw CloudError(.invalidArguments, "the local store failed: \(error)")
-        }
+    func appWrite<T>(_ body: (any ModelWriter) throws -> T) throws(SyncError) -> T {
+        try SyncError.reportingStoreFailures { try store.write(author: .app, body) }
     }
 }

@@ -21,8 +21,8 @@ struct AccountUseCase {
 
     /// Checks the account at the start of a pass; on a change, parks and removes the previous
     /// account's data, and restores what the new account parked.
-    func check() async throws(CloudError) -> Check {
-        let status = try await context.gateway.accountStatus()
+    func check() async throws(SyncError) -> Check {
+        let status = try await context.cloud.accountStatus()
         let known = try context.local { try $0.state(SyncStateKeys.account) }
         guard status == .available else {
             // Restricted or temporarily unavailable is not signed out: the data stays.
@@ -32,7 +32,7 @@ struct AccountUseCase {
             context.events.publish(.accountUnavailable(status))
             return .unavailable(status)
         }
-        let user = try await context.gateway.userRecordName()
+        let user = try await context.cloud.userRecordName()
         if known != user {
             try switchAccount(from: known, to: user)
         }
@@ -43,7 +43,7 @@ struct AccountUseCase {
     /// rest of its data removed, `new`'s parked changes restored, in one transaction. Files move
     /// around it in steps that can be repeated, so a crash at any point resumes cleanly (see
     /// `recoverParkedFiles`).
-    private func switchAccount(from old: String?, to new: String?) throws(CloudError) {
+    private func switchAccount(from old: String?, to new: String?) throws(SyncError) {
         let files = try? context.assetFiles.get()
         if let old, let files {
             // The files first: parking is repeated harmlessly if the transaction never commits.
@@ -75,7 +75,7 @@ struct AccountUseCase {
 
     /// Files an account's restored changes still owe the cloud, left in its parking by a crash
     /// between the restore and the move: moved into place. Run once per engine, before transfers.
-    func recoverParkedFiles() throws(CloudError) {
+    func recoverParkedFiles() throws(SyncError) {
         guard case .success(let files) = context.assetFiles,
             let user = try context.local({ try $0.state(SyncStateKeys.account) })
         else { return }
@@ -85,23 +85,23 @@ struct AccountUseCase {
     }
 
     /// Accounts with parked changes.
-    func parkedChanges() throws(CloudError) -> [ParkedChanges] {
+    func parkedChanges() throws(SyncError) -> [ParkedChanges] {
         try context.local { try $0.parkedChanges() }
     }
 
     /// Forgets an account's parked changes, and their files.
-    func discardParked(of userRecordName: String) throws(CloudError) {
+    func discardParked(of userRecordName: String) throws(SyncError) {
         _ = try context.local { try $0.discardParked(account: userRecordName) }
         if case .success(let files) = context.assetFiles {
             try moveFile { try files.removeParked(for: userRecordName) }
         }
     }
 
-    private func moveFile(_ body: () throws -> Void) throws(CloudError) {
+    private func moveFile(_ body: () throws -> Void) throws(SyncError) {
         do {
             try body()
         } catch {
-            throw CloudError(.invalidArguments, "the asset cache could not move a file: \(error)")
+            throw .assetFiles(.cacheFiles("a file could not be moved: \(error)"))
         }
     }
 }

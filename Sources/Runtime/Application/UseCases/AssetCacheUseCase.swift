@@ -88,7 +88,7 @@ struct AssetCacheUseCase {
 
     /// Takes up transfers the app's end interrupted (`uploading` -> `local`, `downloading` ->
     /// `download`, `unload` -> `remote`) and removes half-written files.
-    func recoverInterruptedTransfers() throws(CloudError) {
+    func recoverInterruptedTransfers() throws(SyncError) {
         guard case .success(let files) = context.assetFiles else { return }
         for var entry in try context.local({ try $0.assetEntries(in: [.uploading, .downloading, .unload]) }) {
             if entry.state == .unload { try? files.removeFile(for: entry.key, suffix: entry.suffix) }
@@ -99,7 +99,7 @@ struct AssetCacheUseCase {
         do {
             try files.removeUnfinishedWrites()
         } catch {
-            throw CloudError(.invalidArguments, "the asset cache's unfinished files could not be removed: \(error)")
+            throw .assetFiles(.cacheFiles("the unfinished files could not be removed: \(error)"))
         }
     }
 
@@ -193,7 +193,7 @@ struct AssetCacheUseCase {
     /// failure of the whole request (the network) stops the transfers and fails the pass, to be
     /// retried with it. Each transfer is for `account`, checked again before it; with no account,
     /// only the local steps run.
-    func transfer(as account: PassAccount) async throws(CloudError) {
+    func transfer(as account: PassAccount) async throws(SyncError) {
         guard case .success(let files) = context.assetFiles else { return }
         try context.local { store in
             for entry in try store.orphanedAssetEntries() { try forget(entry, in: store) }
@@ -205,7 +205,7 @@ struct AssetCacheUseCase {
         try evict(files)
     }
 
-    private func upload(_ files: any AssetFileStoring, as account: PassAccount) async throws(CloudError) {
+    private func upload(_ files: any AssetFileStoring, as account: PassAccount) async throws(SyncError) {
         for var entry in try context.local({ try $0.assetEntries(in: [.local, .upload]) }) {
             guard let place = try place(of: entry) else { continue }
             // Never before the record itself is in the cloud: the upload would meet `unknownItem`.
@@ -216,7 +216,7 @@ struct AssetCacheUseCase {
             do {
                 switch try await save(contents, of: entry, onto: server, in: place.scope, as: account) {
                 case .success: try finish(entry)
-                case .failure(let error): try fail(entry, error)
+                case .failure(let error): try fail(entry, .cloud(error))
                 }
             } catch {
                 try fail(entry, error)
@@ -228,7 +228,7 @@ struct AssetCacheUseCase {
     /// Saves the record as the server has it with the asset's contents and markers set. When the
     /// server's record changed meanwhile, once more onto the version the conflict returned: only
     /// the asset's fields are this save's business.
-    private func save(_ contents: SyncAsset, of entry: AssetCacheEntry, onto server: SyncRecord, in scope: DatabaseScope, as account: PassAccount) async throws(CloudError) -> Result<Void, CloudError> {
+    private func save(_ contents: SyncAsset, of entry: AssetCacheEntry, onto server: SyncRecord, in scope: DatabaseScope, as account: PassAccount) async throws(SyncError) -> Result<Void, CloudError> {
         var base = server
         for attempt in 0..<2 {
             try await account.verify()
@@ -237,7 +237,7 @@ struct AssetCacheUseCase {
             record.fields[RecordFieldNames.assetSuffix] = .string(entry.suffix)
             record.fields[RecordFieldNames.assetSize] = .int64(entry.byteSize)
             if !entry.digest.isEmpty { record.fields[RecordFieldNames.assetDigest] = .string(entry.digest) }
-            let result = try await context.gateway.modify(ModifyRequest(recordsToSave: [record]), in: scope)
+            let result = try await context.cloud.modify(ModifyRequest(recordsToSave: [record]), in: scope)
             switch result.savedRecords[record.id] {
             case .success(let saved):
                 // The known server version is a merge's ancestor: it must be one the local model
@@ -259,7 +259,7 @@ struct AssetCacheUseCase {
         return .failure(CloudError(.serverRecordChanged, "the record of \(entry.key) kept changing on the server"))
     }
 
-    private func download(_ files: any AssetFileStoring, as account: PassAccount) async throws(CloudError) {
+    private func download(_ files: any AssetFileStoring, as account: PassAccount) async throws(SyncError) {
         for var entry in try context.local({ try $0.assetEntries(in: [.remote]) }) where entry.isPinned {
             try move(&entry, .downloadRequested)
         }
@@ -268,7 +268,7 @@ struct AssetCacheUseCase {
             try move(&entry, .transferStarted)
             let found: [RecordID: Result<SyncRecord, CloudError>]
             do {
-                found = try await context.gateway.fetchRecords([place.id], desiredKeys: RecordFieldNames.assetFields, in: place.scope)
+                found = try await context.cloud.fetchRecords([place.id], desiredKeys: RecordFieldNames.assetFields, in: place.scope)
                 try await account.verify()
             } catch {
                 // The request stands: the download is tried again with the next pass.
@@ -280,7 +280,7 @@ struct AssetCacheUseCase {
             switch found[place.id] {
             case .success(let record):
                 guard let contents = record.assetContents else {
-                    try fail(entry, CloudError(.unknownItem, "\(entry.key) has no asset contents in the cloud yet"))
+                    try fail(entry, .cloud(CloudError(.unknownItem, "\(entry.key) has no asset contents in the cloud yet")))
                     continue
                 }
                 let suffix = (try? record.decodeAssetReference())?.suffix ?? entry.suffix
@@ -288,7 +288,7 @@ struct AssetCacheUseCase {
                     let downloaded = try files.importFile(at: contents.fileURL, for: entry.key, suffix: suffix)
                     (entry.byteSize, entry.digest) = (downloaded.byteSize, downloaded.digest)
                 } catch {
-                    try fail(entry, CloudError(.invalidArguments, "the downloaded file could not be cached: \(error)"))
+                    try fail(entry, .assetFiles(.fileSystem(entry.key, "the downloaded file could not be cached: \(error)")))
                     continue
                 }
                 if suffix != entry.suffix { try? files.removeFile(for: entry.key, suffix: entry.suffix) }
@@ -296,15 +296,15 @@ struct AssetCacheUseCase {
                 entry.lastAccess = context.clock.now
                 try finish(entry)
             case .failure(let error):
-                try fail(entry, error)
+                try fail(entry, .cloud(error))
             case nil:
-                try fail(entry, CloudError(.serviceUnavailable, "no result for the asset of \(entry.key)"))
+                try fail(entry, .cloud(CloudError(.serviceUnavailable, "no result for the asset of \(entry.key)")))
             }
         }
     }
 
     /// Least recently read first; never a pinned file or one the cloud does not have yet.
-    private func evict(_ files: any AssetFileStoring) throws(CloudError) {
+    private func evict(_ files: any AssetFileStoring) throws(SyncError) {
         let entries = try context.local { try $0.assetEntries(in: nil) }
         var total = entries.filter(\.state.hasLocalFile).reduce(Int64(0)) { $0 + $1.byteSize }
         guard total > context.configuration.assetCacheLimit else { return }
@@ -322,7 +322,7 @@ struct AssetCacheUseCase {
 
     /// Where the asset's record lives: its zone by the one routing rule, from the stored model's
     /// owner. nil (and the entry forgotten) when the model is no longer stored.
-    private func place(of entry: AssetCacheEntry) throws(CloudError) -> (id: RecordID, scope: DatabaseScope)? {
+    private func place(of entry: AssetCacheEntry) throws(SyncError) -> (id: RecordID, scope: DatabaseScope)? {
         guard let type = context.registry.cacheableType(forRecordType: entry.key.recordType),
             let owner = try context.local({ try $0.parentAndOwner(type: type, recordName: entry.key.recordName) })?.owner
         else {
@@ -333,7 +333,7 @@ struct AssetCacheUseCase {
         return (RecordID(recordName: entry.key.recordName, zoneID: zone), DatabaseScope.forZone(zone))
     }
 
-    private func move(_ entry: inout AssetCacheEntry, _ event: AssetCacheEvent) throws(CloudError) {
+    private func move(_ entry: inout AssetCacheEntry, _ event: AssetCacheEvent) throws(SyncError) {
         guard let next = entry.state.after(event) else { return }
         entry.state = next
         try context.local { try $0.setAssetEntry(entry) }
@@ -341,7 +341,7 @@ struct AssetCacheUseCase {
     }
 
     /// A transfer ended well: `cached`, unless the app attached another file meanwhile.
-    private func finish(_ transferred: AssetCacheEntry) throws(CloudError) {
+    private func finish(_ transferred: AssetCacheEntry) throws(SyncError) {
         guard var current = try context.local({ try $0.assetEntry(transferred.key) }),
             current.state == transferred.state, current.suffix == transferred.suffix || transferred.state == .downloading
         else { return }
@@ -353,7 +353,7 @@ struct AssetCacheUseCase {
     }
 
     /// A transfer failed: back to `local` or `remote`, unless the app changed the asset meanwhile.
-    private func fail(_ entry: AssetCacheEntry, _ error: CloudError) throws(CloudError) {
+    private func fail(_ entry: AssetCacheEntry, _ error: SyncError) throws(SyncError) {
         if var current = try context.local({ try $0.assetEntry(entry.key) }), current.state == entry.state {
             try move(&current, .transferFailed)
         }

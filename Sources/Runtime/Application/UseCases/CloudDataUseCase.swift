@@ -7,7 +7,7 @@ struct CloudDataUseCase {
     let account: PassAccount
 
     /// Private zones the user deleted in Settings whose local data waits for the app's decision.
-    func userDeletedZones() throws(CloudError) -> [ZoneID] {
+    func userDeletedZones() throws(SyncError) -> [ZoneID] {
         try context.local { try $0.stateKeys(prefix: SyncStateKeys.userDeletedZonePrefix) }.map {
             ZoneID(zoneName: String($0.dropFirst(SyncStateKeys.userDeletedZonePrefix.count)))
         }
@@ -16,10 +16,10 @@ struct CloudDataUseCase {
     /// The user wants the data back: each zone is created again and every local record of it
     /// queued to go up as it now is (`ZoneRebuild`, in the transaction that ends the wait), then
     /// pushed.
-    func uploadAgain() async throws(CloudError) -> PushUseCase.Outcome {
+    func uploadAgain() async throws(SyncError) -> PushUseCase.Outcome {
         for zone in try userDeletedZones() {
             try await account.verify()
-            try await context.gateway.saveZones([zone])
+            try await context.cloud.saveZones([zone])
             try context.local { store in
                 try store.setState(SyncStateKeys.userDeletedZone(zone), nil)
                 try ZoneRebuild.queueEverything(of: zone, registry: context.registry, in: store)
@@ -30,10 +30,10 @@ struct CloudDataUseCase {
 
     /// The user meant it (Apple's guidance for a purge): this device's copy of each zone goes too,
     /// and the zone is created again, empty, so what the app writes from now on syncs.
-    func removeLocalData() async throws(CloudError) {
+    func removeLocalData() async throws(SyncError) {
         for zone in try userDeletedZones() {
             try await account.verify()
-            try await context.gateway.saveZones([zone])
+            try await context.cloud.saveZones([zone])
             try context.local { store in
                 for type in context.registry.zonedTypes {
                     for name in try store.recordNames(type: type, ownerName: zone.ownerName) {
@@ -51,15 +51,15 @@ struct CloudDataUseCase {
     /// ordinary deletions and drop their copies (a deleted zone would be rebuilt and uploaded
     /// again by them, as a zone another client deleted by mistake is). The next pass brings the
     /// deletions here too. Returns how many records were deleted.
-    func deleteAll() async throws(CloudError) -> Int {
+    func deleteAll() async throws(SyncError) -> Int {
         var deleted = 0
         var token: ChangeToken?
         let zone = context.syncZone
         while true {
             let page: ZoneChanges
             do {
-                page = try await context.gateway.fetchZoneChanges(in: zone, scope: .private, since: token, resultsLimit: nil, desiredKeys: [])
-            } catch where error.code == .zoneNotFound || error.code == .userDeletedZone {
+                page = try await context.cloud.fetchZoneChanges(in: zone, scope: .private, since: token, resultsLimit: nil, desiredKeys: [])
+            } catch .cloud(let error) where error.code == .zoneNotFound || error.code == .userDeletedZone {
                 break
             }
             deleted += try await delete(page.changedShares.map(\.id) + page.changedRecords.map(\.id), in: .private)
@@ -75,18 +75,18 @@ struct CloudDataUseCase {
     }
 
     /// Deletes records in requests of at most 400; a record already gone counts as done.
-    private func delete(_ ids: [RecordID], in scope: DatabaseScope) async throws(CloudError) -> Int {
+    private func delete(_ ids: [RecordID], in scope: DatabaseScope) async throws(SyncError) -> Int {
         var deleted = 0
         for start in stride(from: 0, to: ids.count, by: CloudKitLimits.maxItemsPerRequest) {
             let chunk = Array(ids[start..<min(start + CloudKitLimits.maxItemsPerRequest, ids.count)])
             try await account.verify()
-            let result = try await context.gateway.modify(ModifyRequest(recordIDsToDelete: chunk), in: scope)
+            let result = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: chunk), in: scope)
             for id in chunk {
                 switch result.deletedRecords[id] {
                 case .success: deleted += 1
                 case .failure(let error) where error.code == .unknownItem: continue
-                case .failure(let error): throw error
-                case nil: throw CloudError(.serviceUnavailable, "no result for \(id)")
+                case .failure(let error): throw .cloud(error)
+                case nil: throw .cloud(CloudError(.serviceUnavailable, "no result for \(id)"))
                 }
             }
         }

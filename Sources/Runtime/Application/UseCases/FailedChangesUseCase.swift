@@ -5,17 +5,17 @@ import Foundation
 struct FailedChangesUseCase {
     let context: SyncContext
 
-    func list() throws(CloudError) -> [FailedChange] {
+    func list() throws(SyncError) -> [FailedChange] {
         try context.local { try $0.failedChanges() }
     }
 
-    func change(recordType: String, recordName: String) throws(CloudError) -> FailedChange? {
+    func change(recordType: String, recordName: String) throws(SyncError) -> FailedChange? {
         try context.local { try $0.failedChange(recordType: recordType, recordName: recordName) }
     }
 
     /// Queues the change again, as the model now is (or its deletion): the next pass sends it.
     /// Nothing happens when no change of the record is set aside.
-    func retry(recordType: String, recordName: String) throws(CloudError) {
+    func retry(recordType: String, recordName: String) throws(SyncError) {
         try context.local { store in
             guard let failed = try store.failedChange(recordType: recordType, recordName: recordName) else { return }
             try store.removeFailedChange(recordType: recordType, recordName: recordName)
@@ -26,16 +26,16 @@ struct FailedChangesUseCase {
     /// Drops the change and takes the record as the cloud has it: fetched again and written over
     /// the model, or the model removed when the cloud has no such record (a record it never
     /// accepted).
-    func revert(_ type: any SyncModel.Type, recordName: String) async throws(CloudError) {
+    func revert(_ type: any SyncModel.Type, recordName: String) async throws(SyncError) {
         guard let failed = try change(recordType: type.recordType, recordName: recordName) else { return }
         let id = RecordID(recordName: recordName, zoneID: context.zone(scopes: type.syncScopes, ownerName: failed.ownerName))
-        let found = try await context.gateway.fetchRecords([id], desiredKeys: context.registry.keysWithoutAssetContents, in: id.scope)
+        let found = try await context.cloud.fetchRecords([id], desiredKeys: context.registry.keysWithoutAssetContents, in: id.scope)
         let cloudVersion: SyncRecord?
         switch found[id] {
         case .success(let record): cloudVersion = record
         case .failure(let error) where error.code == .unknownItem: cloudVersion = nil
-        case .failure(let error): throw error
-        case nil: throw CloudError(.serviceUnavailable, "no result for \(id)")
+        case .failure(let error): throw .cloud(error)
+        case nil: throw .cloud(CloudError(.serviceUnavailable, "no result for \(id)"))
         }
         try context.local { store in
             try store.removeFailedChange(recordType: type.recordType, recordName: recordName)

@@ -23,7 +23,7 @@ struct PullUseCase {
     }
 
     /// Pulls everything the pass's account may read. Signed out, only the public catalogs.
-    func execute() async throws(CloudError) -> Outcome {
+    func execute() async throws(SyncError) -> Outcome {
         var pulled = PullState(localChanges: try context.local { try LocalChanges(in: $0) })
         if account.isSignedIn {
             for scope in [DatabaseScope.private, .shared] {
@@ -84,7 +84,7 @@ struct PullUseCase {
 
     // MARK: - Private and shared databases
 
-    private func pullDatabase(_ scope: DatabaseScope, state: inout PullState) async throws(CloudError) {
+    private func pullDatabase(_ scope: DatabaseScope, state: inout PullState) async throws(SyncError) {
         context.events.publish(.pullStarted(scope))
         let key = SyncStateKeys.databaseToken(scope)
         var token = try context.local { try $0.state(key) }.map(ChangeToken.init)
@@ -92,8 +92,8 @@ struct PullUseCase {
         while true {
             let changes: DatabaseChanges
             do {
-                changes = try await context.gateway.fetchDatabaseChanges(in: scope, since: token)
-            } catch where error.code == .changeTokenExpired && !recovered {
+                changes = try await context.cloud.fetchDatabaseChanges(in: scope, since: token)
+            } catch .cloud(let error) where error.code == .changeTokenExpired && !recovered {
                 recovered = true
                 token = nil
                 continue
@@ -112,7 +112,7 @@ struct PullUseCase {
         context.events.publish(.pullCompleted(scope))
     }
 
-    private func pullZone(_ zone: ZoneID, scope: DatabaseScope, state: inout PullState) async throws(CloudError) {
+    private func pullZone(_ zone: ZoneID, scope: DatabaseScope, state: inout PullState) async throws(SyncError) {
         let key = SyncStateKeys.zoneToken(zone, scope)
         var token = try context.local { try $0.state(key) }.map(ChangeToken.init)
         var recovered = false
@@ -120,19 +120,19 @@ struct PullUseCase {
         while true {
             let page: ZoneChanges
             do {
-                page = try await context.gateway.fetchZoneChanges(
+                page = try await context.cloud.fetchZoneChanges(
                     in: zone, scope: scope, since: token, resultsLimit: context.configuration.zoneChangesPageSize,
                     desiredKeys: context.registry.keysWithoutAssetContents)
-            } catch where error.code == .changeTokenExpired && !recovered {
+            } catch .cloud(let error) where error.code == .changeTokenExpired && !recovered {
                 recovered = true
                 token = nil
                 continue
-            } catch where scope == .shared && (error.code == .permissionFailure || error.code == .zoneNotFound) {
+            } catch .cloud(let error) where scope == .shared && (error.code == .permissionFailure || error.code == .zoneNotFound) {
                 // No longer allowed in: this user has left the share, or was removed from it.
                 try await account.verify()
                 state.rebuild(try zoneWentAway(zone, reason: .deleted, scope: scope))
                 return
-            } catch where error.code == .userDeletedZone || error.code == .zoneNotFound {
+            } catch .cloud(let error) where error.code == .userDeletedZone || error.code == .zoneNotFound {
                 try await account.verify()
                 state.rebuild(try zoneWentAway(zone, reason: error.code == .userDeletedZone ? .purged : .deleted, scope: scope))
                 return
@@ -216,15 +216,15 @@ struct PullUseCase {
 
     /// After a share record was deleted: each local shared root of the zone is read back; only a
     /// root that is gone, or no longer readable, ends. A failed check keeps the data.
-    private func recheckSharedRoots(in zone: ZoneID) async throws(CloudError) {
+    private func recheckSharedRoots(in zone: ZoneID) async throws(SyncError) {
         for type in context.registry.sharedTypes where type is any ShareableModel.Type {
             let roots = try context.local { try $0.recordNames(type: type, ownerName: zone.ownerName) }
             guard !roots.isEmpty else { continue }
             let ids = roots.map { RecordID(recordName: $0, zoneID: zone) }
             let found: [RecordID: Result<SyncRecord, CloudError>]
             do {
-                found = try await context.gateway.fetchRecords(ids, desiredKeys: [], in: .shared)
-            } catch where error.code == .permissionFailure {
+                found = try await context.cloud.fetchRecords(ids, desiredKeys: [], in: .shared)
+            } catch .cloud(let error) where error.code == .permissionFailure {
                 try await account.verify()
                 _ = try zoneWentAway(zone, reason: .deleted, scope: .shared)
                 return
@@ -251,7 +251,7 @@ struct PullUseCase {
     ///   decides (`SyncEngine`'s `uploadAgainAfterUserDeletedZone` or
     ///   `removeLocalDataOfUserDeletedZone`).
     /// Returns the private zone to create again, if any.
-    private func zoneWentAway(_ zone: ZoneID, reason: ZoneDeletionReason, scope: DatabaseScope) throws(CloudError) -> ZoneID? {
+    private func zoneWentAway(_ zone: ZoneID, reason: ZoneDeletionReason, scope: DatabaseScope) throws(SyncError) -> ZoneID? {
         try context.local { store in
             try store.setState(SyncStateKeys.zoneToken(zone, scope), nil)
             for id in try store.serverRecordIDs(inZone: zone) { try store.removeServerRecord(id) }
@@ -299,7 +299,7 @@ struct PullUseCase {
     /// Every catalog type by a full query of the desired keys (asset contents never among them),
     /// each page applied in one transaction. Local copies the query did not return are deleted,
     /// but only after it succeeded: a failed query says nothing about what exists.
-    private func pullCatalogs(state: inout PullState) async throws(CloudError) {
+    private func pullCatalogs(state: inout PullState) async throws(SyncError) {
         guard !context.registry.catalogTypes.isEmpty else { return }
         context.events.publish(.pullStarted(.public))
         for type in context.registry.catalogTypes {
@@ -307,7 +307,7 @@ struct PullUseCase {
             var seen: Set<String> = []
             var count = 0
             repeat {
-                let page = try await context.gateway.query(query, in: .public)
+                let page = try await context.cloud.query(query, in: .public)
                 try await account.verify()
                 try context.local { store in
                     try state.localChanges.refresh(in: store)
@@ -335,7 +335,7 @@ struct PullUseCase {
 
     /// Fetches the targets of references that pointed at nothing, at most `repairRounds` times;
     /// what is still missing is reported, and the references stay as they are.
-    private func repairReferences(state: inout PullState) async throws(CloudError) {
+    private func repairReferences(state: inout PullState) async throws(SyncError) {
         for _ in 0..<Self.repairRounds {
             // A target pulled later in the same pass is no longer missing.
             state.missing = try stillMissing(state.missing)
@@ -346,7 +346,7 @@ struct PullUseCase {
                 guard scope == .public || account.isSignedIn else { continue }
                 let found: [RecordID: Result<SyncRecord, CloudError>]
                 do {
-                    found = try await context.gateway.fetchRecords(ids, desiredKeys: context.registry.keysWithoutAssetContents, in: scope)
+                    found = try await context.cloud.fetchRecords(ids, desiredKeys: context.registry.keysWithoutAssetContents, in: scope)
                 } catch {
                     for id in ids { state.missing[id] = wanted[id] }
                     continue
@@ -386,7 +386,7 @@ struct PullUseCase {
         }
     }
 
-    private func stillMissing(_ missing: [RecordID: MissingTarget]) throws(CloudError) -> [RecordID: MissingTarget] {
+    private func stillMissing(_ missing: [RecordID: MissingTarget]) throws(SyncError) -> [RecordID: MissingTarget] {
         try context.local { store in
             try missing.filter { try !store.isStored(RecordKey($0.value.recordType, $0.key.recordName)) }
         }

@@ -63,7 +63,7 @@ struct PushUseCase {
     /// History entries read per round: memory stays bounded by this, not by the number of changes.
     static let pageSize = 2_000
 
-    func execute() async throws(CloudError) -> Outcome {
+    func execute() async throws(SyncError) -> Outcome {
         var total = Outcome()
         var started = false
         while true {
@@ -98,7 +98,7 @@ struct PushUseCase {
 
     /// Pushes every local model of the zoned types, each into its own database, whatever the
     /// history says: the first upload.
-    func uploadEverything() async throws(CloudError) -> Outcome {
+    func uploadEverything() async throws(SyncError) -> Outcome {
         let items = try context.local { store in
             var items: [PushItem] = []
             for type in context.registry.zonedTypes {
@@ -161,7 +161,7 @@ struct PushUseCase {
         return false
     }
 
-    private func prepare(_ items: [PushItem]) async throws(CloudError) -> [PushItem] {
+    private func prepare(_ items: [PushItem]) async throws(SyncError) -> [PushItem] {
         try await ensureAncestors(try place(items))
     }
 
@@ -171,7 +171,7 @@ struct PushUseCase {
     /// zone than its save's is deleted once the save landed: the copy a move leaves, and one left
     /// by a move that landed while a crash took its results (a pull then put the model where the
     /// copy landed). Public records are never rewritten.
-    private func place(_ items: [PushItem]) throws(CloudError) -> [PushItem] {
+    private func place(_ items: [PushItem]) throws(SyncError) -> [PushItem] {
         try context.local { store in
             let chain = ParentChain(context: context)
             var placed = items
@@ -204,7 +204,7 @@ struct PushUseCase {
     /// Adds the parents the server does not have yet: parents are looked up locally, their
     /// existence on the server checked in one request per round (a failed check counts as
     /// existing: better to skip an upload than to duplicate), at most `maxAncestorDepth` rounds.
-    private func ensureAncestors(_ items: [PushItem]) async throws(CloudError) -> [PushItem] {
+    private func ensureAncestors(_ items: [PushItem]) async throws(SyncError) -> [PushItem] {
         var batch = items
         var present = Set(items.map(\.id))
         for _ in 0..<Self.maxAncestorDepth {
@@ -223,7 +223,7 @@ struct PushUseCase {
             var missing: [RecordID] = []
             for (scope, ids) in Dictionary(grouping: candidates.keys, by: \.scope) {
                 do {
-                    let found = try await context.gateway.fetchRecords(ids, desiredKeys: [], in: scope)
+                    let found = try await context.cloud.fetchRecords(ids, desiredKeys: [], in: scope)
                     for id in ids {
                         if case .failure(let error) = found[id], error.code == .unknownItem { missing.append(id) }
                     }
@@ -251,7 +251,7 @@ struct PushUseCase {
 
     /// Sends items zone by zone, in waves of parent depth (parents before children), in chunks
     /// within CloudKit's request limits.
-    private func send(_ items: [PushItem]) async throws(CloudError) -> Outcome {
+    private func send(_ items: [PushItem]) async throws(SyncError) -> Outcome {
         var outcome = Outcome()
         let byZone = Dictionary(grouping: items, by: \.id.zoneID)
         for zone in byZone.keys.sorted(by: { ($0.scope, $0.ownerName, $0.zoneName) < ($1.scope, $1.ownerName, $1.zoneName) }) {
@@ -313,7 +313,7 @@ struct PushUseCase {
         case recreateZone(ZoneID)
     }
 
-    private func sendChunk(_ chunk: [PushItem], scope: DatabaseScope, outcome: inout Outcome, attempt: Int) async throws(CloudError) {
+    private func sendChunk(_ chunk: [PushItem], scope: DatabaseScope, outcome: inout Outcome, attempt: Int) async throws(SyncError) {
         try await account.verify()
         let request = try context.local { store in
             var request = ModifyRequest()
@@ -330,8 +330,8 @@ struct PushUseCase {
         }
         let result: ModifyResult
         do {
-            result = try await context.gateway.modify(request, in: scope)
-        } catch where error.code == .limitExceeded || error.code == .invalidArguments {
+            result = try await context.cloud.modify(request, in: scope)
+        } catch .cloud(let error) where error.code == .limitExceeded || error.code == .invalidArguments {
             guard chunk.count > 1 else {
                 // One record the cloud will not take, alone in its request: set it aside.
                 try context.local { try setAside(chunk[0], error, in: $0, outcome: &outcome) }
@@ -380,12 +380,12 @@ struct PushUseCase {
         for followUp in followUps {
             switch followUp {
             case .leaveShare(let item, let shareID):
-                let left = try await context.gateway.modify(ModifyRequest(recordIDsToDelete: [shareID]), in: .shared)
+                let left = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: [shareID]), in: .shared)
                 if let error = left.itemErrors[shareID], error.code != .unknownItem {
                     try context.local { try setAside(item, error, in: $0, outcome: &outcome) }
                 }
             case .recreateZone(let zone):
-                try await context.gateway.saveZones([zone])
+                try await context.cloud.saveZones([zone])
             }
         }
         guard !retry.isEmpty else { return }

@@ -7,13 +7,13 @@ import Foundation
 struct SetupUseCase {
     let context: SyncContext
 
-    func execute() async throws(CloudError) {
-        try await context.gateway.saveZones([context.syncZone])
+    func execute() async throws(SyncError) {
+        try await context.cloud.saveZones([context.syncZone])
         let prefix = context.configuration.subscriptionPrefix
-        try await context.gateway.saveSubscription(.database(id: "\(prefix)-private", scope: .private))
-        try await context.gateway.saveSubscription(.database(id: "\(prefix)-shared", scope: .shared))
+        try await context.cloud.saveSubscription(.database(id: "\(prefix)-private", scope: .private))
+        try await context.cloud.saveSubscription(.database(id: "\(prefix)-shared", scope: .shared))
         for type in context.registry.catalogTypes {
-            try await context.gateway.saveSubscription(.query(id: "\(prefix)-\(type.recordType)", recordType: type.recordType))
+            try await context.cloud.saveSubscription(.query(id: "\(prefix)-\(type.recordType)", recordType: type.recordType))
         }
     }
 }

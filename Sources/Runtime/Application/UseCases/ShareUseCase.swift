@@ -9,16 +9,16 @@ struct ShareUseCase {
     /// The record name a root's share gets: chosen here, so it can be deleted by ID later.
     static func shareRecordName(forRoot root: String) -> String { "share-" + root }
 
-    func share<Root: ShareableModel>(_ root: Root, title: String?, participants: [ShareParticipant], publicPermission: SharePermission) async throws(CloudError) -> ShareRecord {
+    func share<Root: ShareableModel>(_ root: Root, title: String?, participants: [ShareParticipant], publicPermission: SharePermission) async throws(SyncError) -> ShareRecord {
         guard root.resolvedScope == .private else {
-            throw CloudError(.permissionFailure, "only the owner shares a record")
+            throw .cloud(CloudError(.permissionFailure, "only the owner shares a record"))
         }
         let (local, base) = try context.local { store -> (SyncRecord?, SyncRecord?) in
             guard let record = try store.uploadRecord(type: Root.self, recordName: root.recordName, syncZoneName: context.configuration.syncZoneName) else { return (nil, nil) }
             return (record, try store.serverRecord(record.id))
         }
         guard let local else {
-            throw CloudError(.unknownItem, "\(Root.recordType) \(root.recordName) is not stored")
+            throw .cloud(CloudError(.unknownItem, "\(Root.recordType) \(root.recordName) is not stored"))
         }
         let share = ShareRecord(
             id: RecordID(recordName: Self.shareRecordName(forRoot: root.recordName), zoneID: local.id.zoneID),
@@ -28,7 +28,7 @@ struct ShareUseCase {
         // not have yet goes whole.
         var sentRoot = base.map(Self.unchanged) ?? local
         for attempt in 0..<2 {
-            let result = try await context.gateway.modify(ModifyRequest(recordsToSave: [sentRoot], sharesToSave: [share]), in: .private)
+            let result = try await context.cloud.modify(ModifyRequest(recordsToSave: [sentRoot], sharesToSave: [share]), in: .private)
             if case .failure(let error) = result.savedRecords[sentRoot.id], error.code == .serverRecordChanged, let server = error.serverRecord, attempt == 0 {
                 // The root changed on the server since this device last saw it (a child saved
                 // under it is enough): go again with the server's tag, still changing nothing.
@@ -39,9 +39,9 @@ struct ShareUseCase {
                 // The zone commits atomically: the item that failed has its own error, its
                 // sibling only `batchRequestFailed`. The app hears the cause.
                 let cause = failure.itemErrors[share.id] ?? failure.itemErrors.values.first { $0.code != .batchRequestFailed }
-                throw cause ?? failure
+                throw .cloud(cause ?? failure)
             }
-            let savedRoot = try result.savedRecords[sentRoot.id]!.get()
+            let savedRoot = try result.savedRecords[sentRoot.id]!.value()
             try context.local { store in
                 guard var known = base else {
                     var whole = local
@@ -56,9 +56,9 @@ struct ShareUseCase {
                 known.shareRecordName = share.id.recordName
                 try store.setServerRecord(known)
             }
-            return try result.savedShares[share.id]!.get()
+            return try result.savedShares[share.id]!.value()
         }
-        throw CloudError(.serverRecordChanged, "\(Root.recordType) \(root.recordName) keeps changing on the server")
+        throw .cloud(CloudError(.serverRecordChanged, "\(Root.recordType) \(root.recordName) keeps changing on the server"))
     }
 
     /// A record as the server has it, to save again changing nothing but what comes with it.
@@ -67,38 +67,38 @@ struct ShareUseCase {
     }
 
     /// Adds participants to an existing share (again with the server's copy on a conflict).
-    func invite<Root: ShareableModel>(_ participants: [ShareParticipant], to root: Root) async throws(CloudError) -> ShareRecord {
+    func invite<Root: ShareableModel>(_ participants: [ShareParticipant], to root: Root) async throws(SyncError) -> ShareRecord {
         let id = try shareID(of: root)
         for attempt in 0..<2 {
-            guard case .success(var share) = try await context.gateway.fetchShares([id], in: .private)[id] else {
-                throw CloudError(.unknownItem, "\(root.recordName) is not shared")
+            guard case .success(var share) = try await context.cloud.fetchShares([id], in: .private)[id] else {
+                throw .cloud(CloudError(.unknownItem, "\(root.recordName) is not shared"))
             }
             for participant in participants where !share.participants.contains(where: { $0.userRecordName == participant.userRecordName }) {
                 share.participants.append(participant)
             }
-            let result = try await context.gateway.modify(ModifyRequest(sharesToSave: [share]), in: .private)
+            let result = try await context.cloud.modify(ModifyRequest(sharesToSave: [share]), in: .private)
             switch result.savedShares[id] {
             case .success(let saved): return saved
             case .failure(let error) where error.code == .serverRecordChanged && attempt == 0: continue
-            case .failure(let error): throw error
-            case nil: throw CloudError(.serviceUnavailable, "no result for the share")
+            case .failure(let error): throw .cloud(error)
+            case nil: throw .cloud(CloudError(.serviceUnavailable, "no result for the share"))
             }
         }
-        throw CloudError(.serverRecordChanged, "the share keeps changing")
+        throw .cloud(CloudError(.serverRecordChanged, "the share keeps changing"))
     }
 
     /// Stops sharing: the share is deleted by its ID, never looked for.
-    func stopSharing<Root: ShareableModel>(_ root: Root) async throws(CloudError) {
+    func stopSharing<Root: ShareableModel>(_ root: Root) async throws(SyncError) {
         let id = try shareID(of: root)
-        let result = try await context.gateway.modify(ModifyRequest(recordIDsToDelete: [id]), in: .private)
-        if let error = result.itemErrors[id], error.code != .unknownItem { throw error }
+        let result = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: [id]), in: .private)
+        if let error = result.itemErrors[id], error.code != .unknownItem { throw .cloud(error) }
         if var server = try context.local({ try $0.serverRecord(root.makeRecord(syncZoneName: context.configuration.syncZoneName).id) }) {
             server.shareRecordName = nil
             try context.local { try $0.setServerRecord(server) }
         }
     }
 
-    private func shareID<Root: ShareableModel>(of root: Root) throws(CloudError) -> RecordID {
+    private func shareID<Root: ShareableModel>(of root: Root) throws(SyncError) -> RecordID {
         let rootID = root.makeRecord(syncZoneName: context.configuration.syncZoneName).id
         let name = try context.local { try $0.serverRecord(rootID)?.shareRecordName } ?? Self.shareRecordName(forRoot: root.recordName)
         return RecordID(recordName: name, zoneID: rootID.zoneID)
@@ -107,12 +107,12 @@ struct ShareUseCase {
     /// Accepts a share. The shared database is then read from scratch (its token may already be
     /// past the zone), the root first so it shows at once. Offline or not ready, the acceptance
     /// is remembered and completed by a later pass.
-    func accept(_ metadata: ShareMetadata) async throws(CloudError) {
+    func accept(_ metadata: ShareMetadata) async throws(SyncError) {
         do {
-            try await context.gateway.acceptShare(metadata)
-        } catch where RecoveryPolicy.isTransient(error) {
+            try await context.cloud.acceptShare(metadata)
+        } catch .cloud(let error) where RecoveryPolicy.isTransient(error) {
             try remember(metadata)
-            throw error
+            throw .cloud(error)
         }
         let zone = ZoneID(zoneName: metadata.shareID.zoneID.zoneName, ownerName: metadata.ownerName)
         try context.local { store in
@@ -122,7 +122,7 @@ struct ShareUseCase {
         }
         if let root = metadata.rootRecordName {
             let id = RecordID(recordName: root, zoneID: zone)
-            if case .success(let record) = try await context.gateway.fetchRecords([id], desiredKeys: context.registry.keysWithoutAssetContents, in: .shared)[id],
+            if case .success(let record) = try await context.cloud.fetchRecords([id], desiredKeys: context.registry.keysWithoutAssetContents, in: .shared)[id],
                 let type = context.registry.type(forRecordType: record.recordType)
             {
                 try context.local { store in
@@ -134,13 +134,13 @@ struct ShareUseCase {
         }
     }
 
-    private func remember(_ metadata: ShareMetadata) throws(CloudError) {
+    private func remember(_ metadata: ShareMetadata) throws(SyncError) {
         let json = String(decoding: (try? JSONEncoder().encode(metadata)) ?? Data(), as: UTF8.self)
         try context.local { try $0.setState(SyncStateKeys.pendingAcceptance(metadata), json) }
     }
 
     /// Acceptances that could not complete before; `accept` forgets each once it completes.
-    func pendingAcceptances() throws(CloudError) -> [ShareMetadata] {
+    func pendingAcceptances() throws(SyncError) -> [ShareMetadata] {
         try context.local { store in
             try store.stateKeys(prefix: SyncStateKeys.pendingAcceptancePrefix).compactMap { key in
                 try store.state(key).flatMap { try? JSONDecoder().decode(ShareMetadata.self, from: Data($0.utf8)) }
@@ -150,14 +150,14 @@ struct ShareUseCase {
 
     /// Leaves someone else's share: deletes the share in the shared database and removes only
     /// the shared subtree locally (the owner's other shared lists in the zone stay).
-    func leave<Root: ShareableModel>(_ root: Root) async throws(CloudError) {
+    func leave<Root: ShareableModel>(_ root: Root) async throws(SyncError) {
         let rootID = RecordID(recordName: root.recordName, zoneID: ZoneID(zoneName: context.configuration.syncZoneName, ownerName: root.ownerName))
         let shareName = try context.local { try $0.serverRecord(rootID)?.shareRecordName } ?? Self.shareRecordName(forRoot: root.recordName)
         let id = RecordID(recordName: shareName, zoneID: rootID.zoneID)
-        let result = try await context.gateway.modify(ModifyRequest(recordIDsToDelete: [id]), in: .shared)
-        if let error = result.itemErrors[id], error.code != .unknownItem { throw error }
+        let result = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: [id]), in: .shared)
+        if let error = result.itemErrors[id], error.code != .unknownItem { throw .cloud(error) }
         try context.local { store in
-            try PullUseCase(context: context, account: PassAccount(user: nil, gateway: context.gateway)).removeSharedSubtree(root: root.recordName, type: Root.self, zone: rootID.zoneID, in: store)
+            try PullUseCase(context: context, account: PassAccount(user: nil, cloud: context.cloud)).removeSharedSubtree(root: root.recordName, type: Root.self, zone: rootID.zoneID, in: store)
         }
     }
 }

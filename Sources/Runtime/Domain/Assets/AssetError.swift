@@ -10,6 +10,10 @@ public enum AssetError: Error, Sendable, Hashable, CustomStringConvertible {
     case noCacheFolder(String)
     /// A file could not be written, read or removed.
     case fileSystem(AssetKey, String)
+    /// The cache's files as a whole could not be moved or cleaned up (an account's parked files,
+    /// the half-written files an interrupted run left).
+    case cacheFiles(String)
+    /// The local store failed while the asset call ran.
     case store(String)
 
     public var description: String {
@@ -19,6 +23,7 @@ public enum AssetError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notCacheable(let type): "\(type) is not one of the engine's models with an asset"
         case .noCacheFolder(let reason): "the asset cache has no folder: \(reason)"
         case .fileSystem(let key, let reason): "the file of \(key) failed: \(reason)"
+        case .cacheFiles(let reason): "the asset cache's files failed: \(reason)"
         case .store(let message): "the local store failed: \(message)"
         }
     }

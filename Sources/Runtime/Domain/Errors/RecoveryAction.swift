@@ -32,6 +32,9 @@ public enum RecoveryAction: Sendable, Hashable {
     case askBeforeReuploading
     /// iCloud is full: tell the user, keep everything local.
     case tellUserQuotaExceeded
+    /// The device is full: the local store cannot grow. Tell the user; nothing is lost, and the
+    /// next write, notification or `sync()` tries again.
+    case tellUserStorageFull
     /// A bug in the request or something unexpected: report it.
     case report
 }

@@ -4,7 +4,8 @@ import Foundation
 /// language, and tests assert on them. Never pre-rendered text.
 public enum SyncEvent: Sendable, Hashable {
     case setupCompleted
-    case setupFailed(CloudError)
+    /// Setup (the zone, the subscriptions) failed; nothing is pulled or pushed until it succeeds.
+    case setupFailed(SyncError)
     /// No usable account: only public catalogs are read until there is one.
     case accountUnavailable(AccountStatus)
     /// The account signed out, or another signed in: the previous account's local data was
@@ -46,13 +47,16 @@ public enum SyncEvent: Sendable, Hashable {
     /// The user reset their encrypted data: the zone was created again and its records are
     /// uploaded again from this device.
     case encryptedDataReset(ZoneID)
-    /// A failed pass will be retried at `date` (virtual time under a manual clock).
-    case retryScheduled(after: TimeInterval, reason: CloudErrorCode)
+    /// A failed pass will be retried after this many seconds (virtual time under a manual clock),
+    /// because of `reason`.
+    case retryScheduled(after: TimeInterval, reason: SyncError)
     /// The network is gone; the engine checks again at `date`.
     case waitingForNetwork(retryAfter: TimeInterval)
     /// A record's asset changed state on this device.
     case assetStateChanged(AssetKey, AssetCacheState)
     /// An asset transfer failed; the asset fell back (`local` or `remote`) and is tried again later.
-    case assetTransferFailed(AssetKey, CloudError)
-    case error(CloudError)
+    case assetTransferFailed(AssetKey, SyncError)
+    /// A pass failed for a reason no retry fixes by itself (`RecoveryPolicy.retryDelay` gives
+    /// none): the next app write, notification or `sync()` tries again.
+    case error(SyncError)
 }

@@ -15,6 +15,23 @@ package struct SQLiteError: Error, CustomStringConvertible, Sendable {
 
     /// The database is locked by another connection for longer than the busy timeout.
     package var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
+
+    /// The primary result codes a caller acts on differently.
+    package enum PrimaryCode: Sendable {
+        case busy, locked, full, readOnly, corrupt, notADatabase, other
+    }
+
+    package var primaryCode: PrimaryCode {
+        switch code & 0xFF {
+        case SQLITE_BUSY: .busy
+        case SQLITE_LOCKED: .locked
+        case SQLITE_FULL: .full
+        case SQLITE_READONLY: .readOnly
+        case SQLITE_CORRUPT: .corrupt
+        case SQLITE_NOTADB: .notADatabase
+        default: .other
+        }
+    }
 }
 
 /// A value SQLite stores in a column or binds to a parameter.

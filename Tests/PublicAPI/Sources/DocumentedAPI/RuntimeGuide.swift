@@ -35,8 +35,12 @@ func constructionAndPasses(store: SyncStore, cloud: LocalCloud) async throws {
     switch await engine.sync() {
     case .completed:
         break
-    case .failed(let error, let action):
-        print("pass failed: \(error.code), the engine's action: \(action)")
+    case .failed(.cloud(let error), let action):
+        print("the cloud: \(error.code), the engine's action: \(action)")
+    case .failed(.localStore(let error), let action):
+        print("this device's store: \(error.reason), the engine's action: \(action)")  // .tellUserStorageFull when full
+    case .failed(.assetFiles(let error), _):
+        print("the asset cache: \(error)")
     }
     await engine.stop()
 }
@@ -89,7 +93,9 @@ func assets(_ engine: SyncEngine, note: Note, jpegData: Data) async throws {
 }
 
 /// "Errors and recovery".
-func recovery(_ error: CloudError) {
+func recovery(_ failure: SyncError, _ error: CloudError) {
+    _ = RecoveryPolicy.action(for: failure)
+    _ = failure.cloudError
     let action = RecoveryPolicy.action(for: error)
     _ = RecoveryPolicy.itemAction(for: error)
     _ = RecoveryPolicy.retryDelay(after: action, failuresBefore: 2)

@@ -21,7 +21,7 @@ func aliceShares(store: SyncStore, engine: SyncEngine) async throws -> ShareReco
     } catch {
         // `alreadyShared`: the list, a record above it or one under it is in another share;
         // `tooManyParticipants`: more than 100.
-        print("cannot share: \(error.code)")
+        print("cannot share: \(error.cloudError?.code.description ?? error.description)")
         throw error
     }
     print("shared with", share.participants.map(\.userRecordName), "owner:", share.owner?.userRecordName ?? "?")

@@ -1,0 +1,78 @@
+import Foundation
+
+/// The cloud gateway as the use cases call it: each request's `CloudError` comes out as a
+/// `SyncError.cloud`, so one function can make requests and write the store, and every failure
+/// keeps what it is (`SyncError`).
+struct CloudRequests: Sendable {
+    let gateway: any CloudGateway
+
+    private static func request<T>(_ body: () async throws(CloudError) -> T) async throws(SyncError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw .cloud(error)
+        }
+    }
+
+    func accountStatus() async throws(SyncError) -> AccountStatus {
+        try await Self.request { () async throws(CloudError) in try await gateway.accountStatus() }
+    }
+
+    func userRecordName() async throws(SyncError) -> String {
+        try await Self.request { () async throws(CloudError) in try await gateway.userRecordName() }
+    }
+
+    func saveZones(_ zones: [ZoneID]) async throws(SyncError) {
+        try await Self.request { () async throws(CloudError) in try await gateway.saveZones(zones) }
+    }
+
+    func modify(_ request: ModifyRequest, in scope: DatabaseScope) async throws(SyncError) -> ModifyResult {
+        try await Self.request { () async throws(CloudError) in try await gateway.modify(request, in: scope) }
+    }
+
+    func fetchRecords(_ ids: [RecordID], desiredKeys: [String]?, in scope: DatabaseScope) async throws(SyncError) -> [RecordID: Result<SyncRecord, CloudError>] {
+        try await Self.request { () async throws(CloudError) in try await gateway.fetchRecords(ids, desiredKeys: desiredKeys, in: scope) }
+    }
+
+    func fetchDatabaseChanges(in scope: DatabaseScope, since token: ChangeToken?) async throws(SyncError) -> DatabaseChanges {
+        try await Self.request { () async throws(CloudError) in try await gateway.fetchDatabaseChanges(in: scope, since: token) }
+    }
+
+    func fetchZoneChanges(
+        in zone: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int?, desiredKeys: [String]?
+    ) async throws(SyncError) -> ZoneChanges {
+        try await Self.request { () async throws(CloudError) in
+            try await gateway.fetchZoneChanges(in: zone, scope: scope, since: token, resultsLimit: resultsLimit, desiredKeys: desiredKeys)
+        }
+    }
+
+    func query(_ query: RecordQuery, in scope: DatabaseScope) async throws(SyncError) -> QueryPage {
+        try await Self.request { () async throws(CloudError) in try await gateway.query(query, in: scope) }
+    }
+
+    func fetchShares(_ ids: [RecordID], in scope: DatabaseScope) async throws(SyncError) -> [RecordID: Result<ShareRecord, CloudError>] {
+        try await Self.request { () async throws(CloudError) in try await gateway.fetchShares(ids, in: scope) }
+    }
+
+    func acceptShare(_ metadata: ShareMetadata) async throws(SyncError) {
+        try await Self.request { () async throws(CloudError) in try await gateway.acceptShare(metadata) }
+    }
+
+    func saveSubscription(_ subscription: CloudSubscription) async throws(SyncError) {
+        try await Self.request { () async throws(CloudError) in try await gateway.saveSubscription(subscription) }
+    }
+
+    func notifications() -> AsyncStream<CloudNotification> {
+        gateway.notifications()
+    }
+}
+
+extension Result where Failure == CloudError {
+    /// One item's result of a request: its value, or its error as a `SyncError`.
+    func value() throws(SyncError) -> Success {
+        switch self {
+        case .success(let value): return value
+        case .failure(let error): throw .cloud(error)
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+extension SyncError {
+    /// Runs work on the local store, each failure as what it is: the store's database
+    /// (`localStore`, with SQLite's reason), or a `SyncError` the work threw itself (a request
+    /// made inside it, a file of the asset cache).
+    static func reportingStoreFailures<T>(_ body: () throws -> T) throws(SyncError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw SyncError(storeFailure: error)
+        }
+    }
+
+    /// A failure met while working on the local store.
+    init(storeFailure error: any Error) {
+        switch error {
+        case let error as SyncError: self = error
+        case let error as CloudError: self = .cloud(error)
+        case let error as AssetError: self = .assetFiles(error)
+        case let error as SQLiteError: self = .localStore(LocalStoreError(error))
+        default: self = .localStore(LocalStoreError(.other, "\(error)"))
+        }
+    }
+}
+
+extension LocalStoreError {
+    /// SQLite's primary result code, as the reason a store failed.
+    init(_ error: SQLiteError) {
+        let reason: Reason = switch error.primaryCode {
+        case .busy, .locked: .busy
+        case .full: .full
+        case .readOnly: .readOnly
+        case .corrupt, .notADatabase: .corrupt
+        default: .other
+        }
+        self.init(reason, error.description)
+    }
+}
