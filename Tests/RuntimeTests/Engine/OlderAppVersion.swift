@@ -45,3 +45,39 @@ extension NoteVersion1: SyncModel {
         self.init(recordName: recordName, ownerName: ownerName)
     }
 }
+
+/// A hand-written model whose field is a computed property.
+struct ComputedTitleNote: Sendable, Hashable {
+    var recordName: String
+    var ownerName: String
+    var words: [String]
+    /// The field the table names: computed from `words`.
+    var title: String {
+        get { words.joined(separator: " ") }
+        set { words = newValue.split(separator: " ").map(String.init) }
+    }
+
+    init(recordName: String = "computed", ownerName: String = SyncConstants.currentUserOwnerName, words: [String] = []) {
+        self.recordName = recordName
+        self.ownerName = ownerName
+        self.words = words
+    }
+}
+
+extension ComputedTitleNote: SyncModel {
+    static let recordType = "Note"
+    static let syncScopes: Set<DatabaseScope> = [.private]
+    static let parentRecordType: String? = nil
+    static var childTypes: [any SyncModel.Type] { [] }
+    static let syncFields: ModelFields<ComputedTitleNote> = [.field("title", \ComputedTitleNote.title)]
+
+    static var tombstoneKeyPaths: [TombstoneKeyPath<ComputedTitleNote>] {
+        [TombstoneKeyPath("recordName", \ComputedTitleNote.recordName), TombstoneKeyPath("ownerName", \ComputedTitleNote.ownerName)]
+    }
+
+    var parentRecordName: String? { nil }
+
+    init(emptyRecordNamed recordName: String, ownerName: String) {
+        self.init(recordName: recordName, ownerName: ownerName)
+    }
+}

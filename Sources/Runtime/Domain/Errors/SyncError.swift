@@ -27,6 +27,7 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// A failure of the local store's database on this device.
 public struct LocalStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure it was: what decides the recovery.
     public enum Reason: String, Sendable, Hashable {
         /// Another connection (an app extension, another process) holds the database for longer
         /// than the store waits: trying again later goes through.
@@ -46,6 +47,7 @@ public struct LocalStoreError: Error, Sendable, Hashable, CustomStringConvertibl
     /// What the store reported.
     public var message: String
 
+    /// A failure of this kind, with what the store reported.
     public init(_ reason: Reason, _ message: String) {
         self.reason = reason
         self.message = message

@@ -27,10 +27,12 @@ public struct ModelFields<Model: SyncModel>: Sendable, ExpressibleByArrayLiteral
     @usableFromInline let remoteCapacity: Int
     @usableFromInline var storedCapacity: Int { fields.count }
 
+    /// The table of these rows, in schema order (the parent first, a lifecycle last).
     public init(arrayLiteral fields: ModelField<Model>...) {
         self.init(fields)
     }
 
+    /// The table of these rows, in schema order (the parent first, a lifecycle last).
     public init(_ fields: [ModelField<Model>]) {
         self.fields = fields
         descriptors = fields.compactMap(\.descriptor)

@@ -144,7 +144,7 @@ public struct FieldDecodingError: Error, Hashable, Sendable, CustomStringConvert
 extension SyncRecord {
     /// The value of `field`, or nil when the record has none.
     @inlinable
-    public func decode<Value: SyncFieldConvertible>(_ field: String, as type: Value.Type) throws(FieldDecodingError) -> Value? {
+    package func decode<Value: SyncFieldConvertible>(_ field: String, as type: Value.Type) throws(FieldDecodingError) -> Value? {
         guard let value = self[field: field] else { return nil }
         guard let decoded = Value.fromSyncFieldValue(value) else {
             throw mismatch(field, expected: Value.syncTypeName, found: value)
@@ -154,7 +154,7 @@ extension SyncRecord {
 
     /// A reference field, typed by its target model.
     @inlinable
-    public func decodeReference<Target>(_ field: String, to target: Target.Type) throws(FieldDecodingError) -> RecordReference<Target>? {
+    package func decodeReference<Target>(_ field: String, to target: Target.Type) throws(FieldDecodingError) -> RecordReference<Target>? {
         guard let value = self[field: field] else { return nil }
         guard case .reference(let reference) = value else {
             throw mismatch(field, expected: "reference", found: value)
@@ -164,7 +164,7 @@ extension SyncRecord {
 
     /// A list-of-references field, typed by its target model.
     @inlinable
-    public func decodeReferences<Target>(_ field: String, to target: Target.Type) throws(FieldDecodingError) -> [RecordReference<Target>]? {
+    package func decodeReferences<Target>(_ field: String, to target: Target.Type) throws(FieldDecodingError) -> [RecordReference<Target>]? {
         guard let value = self[field: field] else { return nil }
         guard case .list(let items) = value else {
             throw mismatch(field, expected: "list of reference", found: value)
@@ -183,7 +183,7 @@ extension SyncRecord {
     /// The asset markers (`assetSuffix`, `assetSize`, `assetDigest`), or nil when the record
     /// carries no asset.
     @inlinable
-    public func decodeAssetReference() throws(FieldDecodingError) -> AssetReference? {
+    package func decodeAssetReference() throws(FieldDecodingError) -> AssetReference? {
         guard let suffix = try decode(RecordFieldNames.assetSuffix, as: String.self) else { return nil }
         let size = try decode(RecordFieldNames.assetSize, as: Int64.self) ?? 0
         return AssetReference(suffix: suffix, byteSize: size, digest: try decode(RecordFieldNames.assetDigest, as: String.self) ?? "")
@@ -198,7 +198,7 @@ extension SyncRecord {
 extension EncodedFields {
     /// Writes the asset markers for `asset` (nothing for no asset).
     @inlinable
-    public mutating func encodeAssetReference(_ asset: AssetReference?) {
+    package mutating func encodeAssetReference(_ asset: AssetReference?) {
         guard let asset else { return }
         values.append(RecordFieldNames.assetSuffix, .string(asset.suffix))
         values.append(RecordFieldNames.assetSize, .int64(asset.byteSize))

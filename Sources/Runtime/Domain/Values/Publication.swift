@@ -43,7 +43,7 @@ extension EncodedFields {
     /// Writes the lifecycle fields the publishing device owns; the review fields are the server's
     /// and never leave the device.
     @inlinable
-    public mutating func encodePublicationLifecycle(_ lifecycle: PublicationLifecycle) {
+    package mutating func encodePublicationLifecycle(_ lifecycle: PublicationLifecycle) {
         values.append(RecordFieldNames.publicationState, .string(lifecycle.state.rawValue))
         values.append(RecordFieldNames.publicationVersion, .int64(lifecycle.version))
         if let publishedAt = lifecycle.publishedAt {
@@ -54,7 +54,7 @@ extension EncodedFields {
 
 extension SyncRecord {
     /// The lifecycle as the server knows it, starting from `current` for fields the record lacks.
-    public func decodePublicationLifecycle(updating current: PublicationLifecycle) throws(FieldDecodingError) -> PublicationLifecycle {
+    package func decodePublicationLifecycle(updating current: PublicationLifecycle) throws(FieldDecodingError) -> PublicationLifecycle {
         var lifecycle = current
         if let state = try decode(RecordFieldNames.publicationState, as: String.self) {
             guard let parsed = PublicationState(rawValue: state) else {
