@@ -39,9 +39,11 @@ struct GeneratedBridgeTests {
         #expect(decoded == original)
     }
 
-    /// A row may name a computed property (a hand-written model's): every direction goes through
-    /// its key path, like a stored one's.
+    /// A row may name a computed property (a hand-written model's): it has no offset in the model,
+    /// and every direction goes through its key path. Breaking it: reaching every property at an
+    /// offset (`ModelField.Property`) would read and write memory that is not the property.
     @Test func aComputedPropertyFieldTravelsThroughItsKeyPath() throws {
+        #expect(MemoryLayout<ComputedTitleNote>.offset(of: \ComputedTitleNote.title) == nil)
         let note = ComputedTitleNote(words: ["buy", "milk"])
         let record = note.makeRecord()
         #expect(record.fields["title"] == .string("buy milk"))

@@ -70,8 +70,9 @@ public struct ModelField<Model: SyncModel>: Sendable {
     @usableFromInline let descriptor: FieldDescriptor?
     /// The key in the device's own copy (and in the cloud, for a plain value).
     @usableFromInline let key: String
-    @usableFromInline let read: @Sendable (Model) -> SyncFieldValue?
-    @usableFromInline let write: @Sendable (inout Model, SyncRecord) throws(FieldDecodingError) -> Void
+    /// Reads and writes the value in a model, given the model's address (`Property`).
+    @usableFromInline let read: @Sendable (UnsafeRawPointer) -> SyncFieldValue?
+    @usableFromInline let write: @Sendable (UnsafeMutableRawPointer, SyncRecord) throws(FieldDecodingError) -> Void
     /// How a field the runtime keeps travels to and from the cloud, instead of `read` and `write`.
     @usableFromInline let remote: Remote?
 
@@ -79,8 +80,8 @@ public struct ModelField<Model: SyncModel>: Sendable {
     struct Remote: Sendable {
         /// How many values it adds to an upload at most.
         let valueCount: Int
-        @usableFromInline let encode: @Sendable (Model, inout EncodedFields) -> Void
-        @usableFromInline let decode: @Sendable (inout Model, SyncRecord) throws(FieldDecodingError) -> Void
+        @usableFromInline let encode: @Sendable (UnsafeRawPointer, inout EncodedFields) -> Void
+        @usableFromInline let decode: @Sendable (UnsafeMutableRawPointer, SyncRecord) throws(FieldDecodingError) -> Void
     }
 
     /// How many values the field adds to an upload at most.
@@ -92,8 +93,8 @@ public struct ModelField<Model: SyncModel>: Sendable {
     @usableFromInline
     init(
         _ name: String, _ type: FieldDescriptor.ValueType, isOptional: Bool, _ options: FieldOptions,
-        read: @escaping @Sendable (Model) -> SyncFieldValue?,
-        write: @escaping @Sendable (inout Model, SyncRecord) throws(FieldDecodingError) -> Void
+        read: @escaping @Sendable (UnsafeRawPointer) -> SyncFieldValue?,
+        write: @escaping @Sendable (UnsafeMutableRawPointer, SyncRecord) throws(FieldDecodingError) -> Void
     ) {
         self.init(
             descriptor: FieldDescriptor(
@@ -104,8 +105,8 @@ public struct ModelField<Model: SyncModel>: Sendable {
 
     init(
         descriptor: FieldDescriptor?, key: String,
-        read: @escaping @Sendable (Model) -> SyncFieldValue?,
-        write: @escaping @Sendable (inout Model, SyncRecord) throws(FieldDecodingError) -> Void,
+        read: @escaping @Sendable (UnsafeRawPointer) -> SyncFieldValue?,
+        write: @escaping @Sendable (UnsafeMutableRawPointer, SyncRecord) throws(FieldDecodingError) -> Void,
         remote: Remote?
     ) {
         self.descriptor = descriptor
@@ -115,6 +116,38 @@ public struct ModelField<Model: SyncModel>: Sendable {
         self.remote = remote
     }
 
+    /// A property of the model, read and written through the model's address. A stored property
+    /// of the model itself (every generated field is one) is reached at its offset
+    /// (`MemoryLayout.offset(of:)`, which exists for this use): no key path is applied per field,
+    /// which takes about a third off what encoding and decoding cost. Any other property (a
+    /// computed one of a hand-written model) goes through its key path.
+    @usableFromInline
+    struct Property<Value>: Sendable {
+        @usableFromInline let offset: Int?
+        @usableFromInline let keyPath: WritableKeyPath<Model, Value> & Sendable
+
+        @inlinable
+        init(_ keyPath: WritableKeyPath<Model, Value> & Sendable) {
+            self.keyPath = keyPath
+            offset = MemoryLayout<Model>.offset(of: keyPath)
+        }
+
+        @inlinable @inline(__always)
+        func get(_ model: UnsafeRawPointer) -> Value {
+            if let offset { return (model + offset).assumingMemoryBound(to: Value.self).pointee }
+            return model.assumingMemoryBound(to: Model.self).pointee[keyPath: keyPath]
+        }
+
+        @inlinable @inline(__always)
+        func set(_ model: UnsafeMutableRawPointer, _ value: Value) {
+            if let offset {
+                (model + offset).assumingMemoryBound(to: Value.self).pointee = value
+            } else {
+                model.assumingMemoryBound(to: Model.self).pointee[keyPath: keyPath] = value
+            }
+        }
+    }
+
     // MARK: - Values
 
     /// A required field: a record without a value leaves the model's value as it is.
@@ -122,11 +155,12 @@ public struct ModelField<Model: SyncModel>: Sendable {
     public static func field<Value: SyncFieldConvertible>(
         _ name: String, _ keyPath: WritableKeyPath<Model, Value> & Sendable, _ options: FieldOptions = []
     ) -> ModelField {
-        ModelField(
+        let property = Property(keyPath)
+        return ModelField(
             name, Value.syncValueType, isOptional: false, options,
-            read: { $0[keyPath: keyPath].syncFieldValue },
+            read: { property.get($0).syncFieldValue },
             write: { model, record throws(FieldDecodingError) in
-                if let value = try record.decode(name, as: Value.self) { model[keyPath: keyPath] = value }
+                if let value = try record.decode(name, as: Value.self) { property.set(model, value) }
             })
     }
 
@@ -135,11 +169,12 @@ public struct ModelField<Model: SyncModel>: Sendable {
     public static func field<Value: SyncFieldConvertible>(
         _ name: String, _ keyPath: WritableKeyPath<Model, Value?> & Sendable, _ options: FieldOptions = []
     ) -> ModelField {
-        ModelField(
+        let property = Property(keyPath)
+        return ModelField(
             name, Value.syncValueType, isOptional: true, options,
-            read: { $0[keyPath: keyPath]?.syncFieldValue },
+            read: { property.get($0)?.syncFieldValue },
             write: { model, record throws(FieldDecodingError) in
-                model[keyPath: keyPath] = try record.decode(name, as: Value.self)
+                property.set(model, try record.decode(name, as: Value.self))
             })
     }
 
@@ -151,14 +186,15 @@ public struct ModelField<Model: SyncModel>: Sendable {
         _ name: String, _ keyPath: WritableKeyPath<Model, RecordReference<Target>> & Sendable,
         onDelete action: ReferenceAction, _ options: FieldOptions = []
     ) -> ModelField {
-        ModelField(
+        let property = Property(keyPath)
+        return ModelField(
             name, .reference(recordType: Target.recordType, action: action), isOptional: false, options,
             read: { model in
-                let reference = model[keyPath: keyPath]
+                let reference = property.get(model)
                 return reference.isSet ? reference.syncFieldValue(action: action) : nil
             },
             write: { model, record throws(FieldDecodingError) in
-                if let value = try record.decodeReference(name, to: Target.self) { model[keyPath: keyPath] = value }
+                if let value = try record.decodeReference(name, to: Target.self) { property.set(model, value) }
             })
     }
 
@@ -168,11 +204,12 @@ public struct ModelField<Model: SyncModel>: Sendable {
         _ name: String, _ keyPath: WritableKeyPath<Model, RecordReference<Target>?> & Sendable,
         onDelete action: ReferenceAction, _ options: FieldOptions = []
     ) -> ModelField {
-        ModelField(
+        let property = Property(keyPath)
+        return ModelField(
             name, .reference(recordType: Target.recordType, action: action), isOptional: true, options,
-            read: { $0[keyPath: keyPath]?.syncFieldValue(action: action) },
+            read: { property.get($0)?.syncFieldValue(action: action) },
             write: { model, record throws(FieldDecodingError) in
-                model[keyPath: keyPath] = try record.decodeReference(name, to: Target.self)
+                property.set(model, try record.decodeReference(name, to: Target.self))
             })
     }
 
@@ -182,11 +219,12 @@ public struct ModelField<Model: SyncModel>: Sendable {
         _ name: String, _ keyPath: WritableKeyPath<Model, [RecordReference<Target>]> & Sendable,
         onDelete action: ReferenceAction, _ options: FieldOptions = []
     ) -> ModelField {
-        ModelField(
+        let property = Property(keyPath)
+        return ModelField(
             name, .list(.reference(recordType: Target.recordType, action: action)), isOptional: false, options,
-            read: { $0[keyPath: keyPath].syncFieldValue(action: action) },
+            read: { property.get($0).syncFieldValue(action: action) },
             write: { model, record throws(FieldDecodingError) in
-                if let value = try record.decodeReferences(name, to: Target.self) { model[keyPath: keyPath] = value }
+                if let value = try record.decodeReferences(name, to: Target.self) { property.set(model, value) }
             })
     }
 
@@ -196,11 +234,12 @@ public struct ModelField<Model: SyncModel>: Sendable {
         _ name: String, _ keyPath: WritableKeyPath<Model, [RecordReference<Target>]?> & Sendable,
         onDelete action: ReferenceAction, _ options: FieldOptions = []
     ) -> ModelField {
-        ModelField(
+        let property = Property(keyPath)
+        return ModelField(
             name, .list(.reference(recordType: Target.recordType, action: action)), isOptional: true, options,
-            read: { $0[keyPath: keyPath]?.syncFieldValue(action: action) },
+            read: { property.get($0)?.syncFieldValue(action: action) },
             write: { model, record throws(FieldDecodingError) in
-                model[keyPath: keyPath] = try record.decodeReferences(name, to: Target.self)
+                property.set(model, try record.decodeReferences(name, to: Target.self))
             })
     }
 
@@ -211,51 +250,54 @@ public struct ModelField<Model: SyncModel>: Sendable {
     public static func asset(
         _ name: String, _ keyPath: WritableKeyPath<Model, AssetReference?> & Sendable, _ options: FieldOptions = []
     ) -> ModelField {
-        ModelField(
+        let property = Property(keyPath)
+        return ModelField(
             descriptor: FieldDescriptor(
                 name: name, type: .asset, isOptional: true, isLocalOnly: options.contains(.localOnly),
                 isServerOwned: options.contains(.serverOwned)),
             key: name,
-            read: { $0[keyPath: keyPath]?.storedValue },
-            write: { model, record throws(FieldDecodingError) in model[keyPath: keyPath] = try record.decodeStoredAssetReference(name) },
+            read: { property.get($0)?.storedValue },
+            write: { model, record throws(FieldDecodingError) in property.set(model, try record.decodeStoredAssetReference(name)) },
             remote: Remote(
                 valueCount: RecordFieldNames.assetMarkers.count,
-                encode: { model, fields in fields.encodeAssetReference(model[keyPath: keyPath]) },
-                decode: { model, record throws(FieldDecodingError) in model[keyPath: keyPath] = try record.decodeAssetReference() }))
+                encode: { model, fields in fields.encodeAssetReference(property.get(model)) },
+                decode: { model, record throws(FieldDecodingError) in property.set(model, try record.decodeAssetReference()) }))
     }
 
     /// The model's parent in a share hierarchy: CloudKit's `parent` in the cloud (the record's
     /// parent, from `SyncModel.parentRecordName`, never a field), kept under the key `parent` in
     /// the device's own copy.
     public static func parent<Parent>(_ keyPath: WritableKeyPath<Model, RecordReference<Parent>?> & Sendable) -> ModelField {
-        ModelField(
+        let property = Property(keyPath)
+        return ModelField(
             descriptor: nil, key: RecordFieldNames.storedParent,
-            read: { $0[keyPath: keyPath]?.syncFieldValue(action: .none) },
+            read: { property.get($0)?.syncFieldValue(action: .none) },
             write: { model, record throws(FieldDecodingError) in
-                model[keyPath: keyPath] = try record.decodeReference(RecordFieldNames.storedParent, to: Parent.self)
+                property.set(model, try record.decodeReference(RecordFieldNames.storedParent, to: Parent.self))
             },
             remote: Remote(
                 valueCount: 0,
                 encode: { _, _ in },
                 decode: { model, record throws(FieldDecodingError) in
-                    model[keyPath: keyPath] = record.parentRecordName.map { RecordReference(recordName: $0) }
+                    property.set(model, record.parentRecordName.map { RecordReference(recordName: $0) })
                 }))
     }
 
     /// A governed projection's publication lifecycle: its client-owned fields uploaded, the
     /// server's review taken from pulls, kept whole in the device's own copy.
     public static func publicationLifecycle(_ keyPath: WritableKeyPath<Model, PublicationLifecycle> & Sendable) -> ModelField {
-        ModelField(
+        let property = Property(keyPath)
+        return ModelField(
             descriptor: nil, key: RecordFieldNames.storedLifecycle,
-            read: { $0[keyPath: keyPath].storedValue },
+            read: { property.get($0).storedValue },
             write: { model, record throws(FieldDecodingError) in
-                if let value = try record.decodeStoredLifecycle() { model[keyPath: keyPath] = value }
+                if let value = try record.decodeStoredLifecycle() { property.set(model, value) }
             },
             remote: Remote(
                 valueCount: RecordFieldNames.publicationClientFields.count,
-                encode: { model, fields in fields.encodePublicationLifecycle(model[keyPath: keyPath]) },
+                encode: { model, fields in fields.encodePublicationLifecycle(property.get(model)) },
                 decode: { model, record throws(FieldDecodingError) in
-                    model[keyPath: keyPath] = try record.decodePublicationLifecycle(updating: model[keyPath: keyPath])
+                    property.set(model, try record.decodePublicationLifecycle(updating: property.get(model)))
                 }))
     }
 }
@@ -273,15 +315,18 @@ extension SyncModel {
     public func encodeRemoteFields() -> EncodedFields {
         let table = Self.syncFields
         var fields = EncodedFields(capacity: table.remoteCapacity)
-        for field in table.fields {
-            if let descriptor = field.descriptor, !descriptor.isUploaded { continue }
-            if let remote = field.remote {
-                remote.encode(self, &fields)
-            } else if let value = field.read(self) {
-                if field.descriptor?.isEncrypted == true {
-                    fields.encryptedValues.append(field.key, value)
-                } else {
-                    fields.values.append(field.key, value)
+        withUnsafePointer(to: self) { pointer in
+            let model = UnsafeRawPointer(pointer)
+            for field in table.fields {
+                if let descriptor = field.descriptor, !descriptor.isUploaded { continue }
+                if let remote = field.remote {
+                    remote.encode(model, &fields)
+                } else if let value = field.read(model) {
+                    if field.descriptor?.isEncrypted == true {
+                        fields.encryptedValues.append(field.key, value)
+                    } else {
+                        fields.values.append(field.key, value)
+                    }
                 }
             }
         }
@@ -290,11 +335,15 @@ extension SyncModel {
 
     @inlinable
     public mutating func applyRemoteFields(from record: SyncRecord) throws(FieldDecodingError) {
-        for field in Self.syncFields.fields where field.descriptor?.isLocalOnly != true {
-            if let remote = field.remote {
-                try remote.decode(&self, record)
-            } else {
-                try field.write(&self, record)
+        let table = Self.syncFields
+        try withUnsafeMutablePointer(to: &self) { (pointer) throws(FieldDecodingError) in
+            let model = UnsafeMutableRawPointer(pointer)
+            for field in table.fields where field.descriptor?.isLocalOnly != true {
+                if let remote = field.remote {
+                    try remote.decode(model, record)
+                } else {
+                    try field.write(model, record)
+                }
             }
         }
     }
@@ -303,14 +352,21 @@ extension SyncModel {
     public func encodeStoredFields() -> RecordFields {
         let table = Self.syncFields
         var fields = RecordFields(minimumCapacity: table.storedCapacity)
-        for field in table.fields {
-            if let value = field.read(self) { fields.append(field.key, value) }
+        withUnsafePointer(to: self) { pointer in
+            let model = UnsafeRawPointer(pointer)
+            for field in table.fields {
+                if let value = field.read(model) { fields.append(field.key, value) }
+            }
         }
         return fields
     }
 
     @inlinable
     public mutating func applyStoredFields(from record: SyncRecord) throws(FieldDecodingError) {
-        for field in Self.syncFields.fields { try field.write(&self, record) }
+        let table = Self.syncFields
+        try withUnsafeMutablePointer(to: &self) { (pointer) throws(FieldDecodingError) in
+            let model = UnsafeMutableRawPointer(pointer)
+            for field in table.fields { try field.write(model, record) }
+        }
     }
 }
