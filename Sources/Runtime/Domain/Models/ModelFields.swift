@@ -119,7 +119,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
     /// A property of the model, read and written through the model's address. A stored property
     /// of the model itself (every generated field is one) is reached at its offset
     /// (`MemoryLayout.offset(of:)`, which exists for this use): no key path is applied per field,
-    /// which takes about a third off what encoding and decoding cost. Any other property (a
+    /// which takes about a quarter off what encoding and decoding cost. Any other property (a
     /// computed one of a hand-written model) goes through its key path.
     @usableFromInline
     struct Property<Value>: Sendable {
