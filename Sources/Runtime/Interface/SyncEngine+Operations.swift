@@ -26,6 +26,7 @@ extension SyncEngine {
         try PublishUseCase(context: context).setState(.delisted, of: type, recordName: recordName)
     }
 
+    /// Lists a taken-down projection again (a local write, pushed by the next pass); its version stays.
     public func relist<Projection: PublicationGovernedModel>(_ type: Projection.Type, recordName: String) throws(PublishError) {
         try PublishUseCase(context: context).setState(.listed, of: type, recordName: recordName)
     }
@@ -41,6 +42,7 @@ extension SyncEngine {
         try await ShareUseCase(context: context).share(root, title: title, participants: participants, publicPermission: publicPermission)
     }
 
+    /// Adds participants to the root's share; returns the share as the cloud saved it.
     public func invite<Root: ShareableModel>(_ participants: [ShareParticipant], to root: Root) async throws(SyncError) -> ShareRecord {
         try await ShareUseCase(context: context).invite(participants, to: root)
     }
@@ -52,10 +54,12 @@ extension SyncEngine {
         await sync()
     }
 
+    /// Ends the root's share (deleted by its ID): participants lose it, the records stay the owner's.
     public func stopSharing<Root: ShareableModel>(_ root: Root) async throws(SyncError) {
         try await ShareUseCase(context: context).stopSharing(root)
     }
 
+    /// Leaves someone else's share: deletes it in the shared database and removes that root's subtree here.
     public func leaveShare<Root: ShareableModel>(_ root: Root) async throws(SyncError) {
         try await ShareUseCase(context: context).leave(root)
     }

@@ -252,6 +252,7 @@ public actor SyncEngine {
         requestPass()
     }
 
+    /// Stops the passes `start()` runs (and any retry it scheduled); `sync()` still runs one on request.
     public func stop() {
         for task in background { task.cancel() }
         background = []

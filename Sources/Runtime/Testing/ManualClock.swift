@@ -16,10 +16,12 @@ public final class ManualClock: SyncClock, @unchecked Sendable {
 
     private let state: Locked<State>
 
+    /// A clock standing at `start`, which moves only when `advance(by:)` is called.
     public init(start: Date = Date(timeIntervalSince1970: 1_700_000_000)) {
         state = Locked(State(now: start))
     }
 
+    /// The clock's current time.
     public var now: Date { state.withLock { $0.now } }
 
     /// Moves time forward and wakes every sleeper whose deadline has come.
@@ -41,6 +43,7 @@ public final class ManualClock: SyncClock, @unchecked Sendable {
     /// How many tasks are waiting on this clock.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
+    /// Returns once the clock has been advanced to `deadline`; throws when the task is cancelled.
     public func sleep(until deadline: Date) async throws {
         let id = UUID()
         try await withTaskCancellationHandler {

@@ -3,10 +3,12 @@
 public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
+    /// A source that gives the same sequence for the same seed.
     public init(seed: UInt64) {
         state = seed
     }
 
+    /// The next number of the sequence.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -8,6 +8,7 @@ import Foundation
 /// tried again is `retryDelay`: never sooner than the server asks, never at once twice in a row,
 /// and never for an error a retry cannot fix.
 public enum RecoveryPolicy {
+    /// What to do about a CloudKit error that ended a request or a pass.
     public static func action(for error: CloudError) -> RecoveryAction {
         switch error.code {
         case .networkUnavailable, .networkFailure:

@@ -43,6 +43,7 @@ public struct LocalStoreError: Error, Sendable, Hashable, CustomStringConvertibl
         case other
     }
 
+    /// What kind of failure it was.
     public var reason: Reason
     /// What the store reported.
     public var message: String

@@ -42,8 +42,10 @@ public struct ModelFields<Model: SyncModel>: Sendable, ExpressibleByArrayLiteral
 
 /// How a field travels, beyond its type.
 public struct FieldOptions: OptionSet, Sendable, Hashable {
+    /// The options' bits.
     public let rawValue: Int
 
+    /// Options from their bits.
     public init(rawValue: Int) {
         self.rawValue = rawValue
     }
@@ -311,6 +313,7 @@ extension SyncModel {
     /// Every schema field, in schema order (`syncFields`' descriptors).
     public static var fieldDescriptors: [FieldDescriptor] { syncFields.descriptors }
 
+    /// The upload, from the table (see `SyncModel.encodeRemoteFields()`).
     @inlinable
     public func encodeRemoteFields() -> EncodedFields {
         let table = Self.syncFields
@@ -333,6 +336,7 @@ extension SyncModel {
         return fields
     }
 
+    /// The download, from the table (see `SyncModel.applyRemoteFields(from:)`).
     @inlinable
     public mutating func applyRemoteFields(from record: SyncRecord) throws(FieldDecodingError) {
         let table = Self.syncFields
@@ -348,6 +352,7 @@ extension SyncModel {
         }
     }
 
+    /// The device's own copy, from the table (see `SyncModel.encodeStoredFields()`).
     @inlinable
     public func encodeStoredFields() -> RecordFields {
         let table = Self.syncFields
@@ -361,6 +366,7 @@ extension SyncModel {
         return fields
     }
 
+    /// The device's own copy read back, from the table (see `SyncModel.applyStoredFields(from:)`).
     @inlinable
     public mutating func applyStoredFields(from record: SyncRecord) throws(FieldDecodingError) {
         let table = Self.syncFields

@@ -6,7 +6,9 @@ import Foundation
 /// keeps the change meanwhile (pulled changes are merged into it, never written over it), until
 /// the app retries it or reverts it to the cloud's version.
 public struct FailedChange: Sendable, Hashable {
+    /// The type of the record set aside.
     public var recordType: String
+    /// The name of the record set aside.
     public var recordName: String
     /// The owner of the zone the change was for.
     public var ownerName: String
@@ -14,8 +16,10 @@ public struct FailedChange: Sendable, Hashable {
     public var kind: ChangeKind
     /// Why the cloud refused it.
     public var error: CloudError
+    /// When the cloud refused it (the engine's clock).
     public var failedAt: Date
 
+    /// A change set aside with its error.
     public init(recordType: String, recordName: String, ownerName: String, kind: ChangeKind, error: CloudError, failedAt: Date) {
         self.recordType = recordType
         self.recordName = recordName
@@ -34,6 +38,7 @@ public struct ParkedChanges: Sendable, Hashable {
     /// How many records have changes waiting.
     public var count: Int
 
+    /// An account's parked changes.
     public init(userRecordName: String, count: Int) {
         self.userRecordName = userRecordName
         self.count = count

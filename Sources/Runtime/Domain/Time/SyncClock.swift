@@ -10,10 +10,13 @@ public protocol SyncClock: Sendable {
 
 /// The real clock.
 public struct SystemClock: SyncClock {
+    /// The system clock.
     public init() {}
 
+    /// The current time.
     public var now: Date { Date() }
 
+    /// Waits until `deadline`, in real time; throws when the task is cancelled.
     public func sleep(until deadline: Date) async throws {
         let seconds = deadline.timeIntervalSince(now)
         if seconds > 0 { try await Task.sleep(for: .seconds(seconds)) }

@@ -139,6 +139,7 @@ public final class SyncStore: Sendable {
         try write(author: author) { try $0.delete(model) }
     }
 
+    /// Deletes the stored model of that type and name, if any, with the records under it.
     public func delete<Model: SyncModel>(_ type: Model.Type, recordName: String, author: StoreAuthor = .app) throws {
         try write(author: author) { writer in
             if let model = try writer.fetch(type, recordName: recordName) { try writer.delete(model) }
@@ -179,6 +180,7 @@ public final class SyncStore: Sendable {
 
     // MARK: - Reading
 
+    /// The stored model of that type and name, or nil.
     public func fetch<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> Model? {
         try database.withLock { try StoreReader(database: $0).fetch(type, recordName: recordName) }
     }
@@ -189,6 +191,7 @@ public final class SyncStore: Sendable {
         return areInIncreasingOrder.map { models.sorted(by: $0) } ?? models
     }
 
+    /// How many models of the type are stored.
     public func count<Model: SyncModel>(_ type: Model.Type) throws -> Int {
         try database.withLock { Int(try $0.query("SELECT COUNT(*) FROM models WHERE type = ?", [.text(type.recordType)]).first?.integer(0) ?? 0) }
     }
@@ -375,10 +378,12 @@ public final class StoreWriter: ModelWriter {
         if !author.isEngine { wroteAppChange = true }
     }
 
+    /// The model of that type and name as this transaction sees it, or nil.
     public func fetch<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> Model? {
         try StoreReader(database: database).fetch(type, recordName: recordName)
     }
 
+    /// Every model of the type as this transaction sees it.
     public func fetchAll<Model: SyncModel>(_ type: Model.Type) throws -> [Model] {
         try StoreReader(database: database).fetchAll(type)
     }
