@@ -308,7 +308,9 @@ public struct ModelField<Model: SyncModel>: Sendable {
 
 /// The bridge's four directions, read from the table. They are `SyncModel` requirements with
 /// these defaults, inlinable, so each model's conformance gets them compiled for its own type:
-/// a loop over its own table with every row's type known, as fast as hand-written code.
+/// a loop over its own table with every row's type known. The loops read the rows in place (by
+/// index in the table's buffer) rather than copying each one out, which costs a retain and a
+/// release per closure of the row.
 extension SyncModel {
     /// Every schema field, in schema order (`syncFields`' descriptors).
     public static var fieldDescriptors: [FieldDescriptor] { syncFields.descriptors }
@@ -320,15 +322,17 @@ extension SyncModel {
         var fields = EncodedFields(capacity: table.remoteCapacity)
         withUnsafePointer(to: self) { pointer in
             let model = UnsafeRawPointer(pointer)
-            for field in table.fields {
-                if let descriptor = field.descriptor, !descriptor.isUploaded { continue }
-                if let remote = field.remote {
-                    remote.encode(model, &fields)
-                } else if let value = field.read(model) {
-                    if field.descriptor?.isEncrypted == true {
-                        fields.encryptedValues.append(field.key, value)
-                    } else {
-                        fields.values.append(field.key, value)
+            table.fields.withUnsafeBufferPointer { rows in
+                for index in rows.indices {
+                    if let descriptor = rows[index].descriptor, !descriptor.isUploaded { continue }
+                    if let remote = rows[index].remote {
+                        remote.encode(model, &fields)
+                    } else if let value = rows[index].read(model) {
+                        if rows[index].descriptor?.isEncrypted == true {
+                            fields.encryptedValues.append(rows[index].key, value)
+                        } else {
+                            fields.values.append(rows[index].key, value)
+                        }
                     }
                 }
             }
@@ -342,11 +346,13 @@ extension SyncModel {
         let table = Self.syncFields
         try withUnsafeMutablePointer(to: &self) { (pointer) throws(FieldDecodingError) in
             let model = UnsafeMutableRawPointer(pointer)
-            for field in table.fields where field.descriptor?.isLocalOnly != true {
-                if let remote = field.remote {
-                    try remote.decode(model, record)
-                } else {
-                    try field.write(model, record)
+            try table.fields.withUnsafeBufferPointer { (rows) throws(FieldDecodingError) in
+                for index in rows.indices where rows[index].descriptor?.isLocalOnly != true {
+                    if let remote = rows[index].remote {
+                        try remote.decode(model, record)
+                    } else {
+                        try rows[index].write(model, record)
+                    }
                 }
             }
         }
@@ -359,8 +365,10 @@ extension SyncModel {
         var fields = RecordFields(minimumCapacity: table.storedCapacity)
         withUnsafePointer(to: self) { pointer in
             let model = UnsafeRawPointer(pointer)
-            for field in table.fields {
-                if let value = field.read(model) { fields.append(field.key, value) }
+            table.fields.withUnsafeBufferPointer { rows in
+                for index in rows.indices {
+                    if let value = rows[index].read(model) { fields.append(rows[index].key, value) }
+                }
             }
         }
         return fields
@@ -372,7 +380,9 @@ extension SyncModel {
         let table = Self.syncFields
         try withUnsafeMutablePointer(to: &self) { (pointer) throws(FieldDecodingError) in
             let model = UnsafeMutableRawPointer(pointer)
-            for field in table.fields { try field.write(model, record) }
+            try table.fields.withUnsafeBufferPointer { (rows) throws(FieldDecodingError) in
+                for index in rows.indices { try rows[index].write(model, record) }
+            }
         }
     }
 }
