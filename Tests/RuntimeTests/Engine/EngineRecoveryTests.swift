@@ -39,7 +39,7 @@ struct EngineRecoveryTests {
             (13 | (1 << 8) /* an extended code of SQLITE_FULL */, .full, .tellUserStorageFull),
         ]
         for (code, reason, action) in cases {
-            let error = SyncError(storeFailure: SQLiteError(code: code, message: "m"))
+            let error = SyncError(storeFailure: LocalStoreError(SQLiteError(code: code, message: "m")))
             #expect(error == .localStore(LocalStoreError(reason, SQLiteError(code: code, message: "m").description)), "\(code)")
             #expect(RecoveryPolicy.action(for: error) == action, "\(code)")
         }

@@ -2,7 +2,7 @@ import Foundation
 
 extension SyncError {
     /// Runs work on the local store, each failure as what it is: the store's database
-    /// (`localStore`, with SQLite's reason), or a `SyncError` the work threw itself (a request
+    /// (`localStore`, with the store's reason), or a `SyncError` the work threw itself (a request
     /// made inside it, a file of the asset cache).
     static func reportingStoreFailures<T>(_ body: () throws -> T) throws(SyncError) -> T {
         do {
@@ -18,22 +18,8 @@ extension SyncError {
         case let error as SyncError: self = error
         case let error as CloudError: self = .cloud(error)
         case let error as AssetError: self = .assetFiles(error)
-        case let error as SQLiteError: self = .localStore(LocalStoreError(error))
+        case let error as LocalStoreError: self = .localStore(error)
         default: self = .localStore(LocalStoreError(.other, "\(error)"))
         }
-    }
-}
-
-extension LocalStoreError {
-    /// SQLite's primary result code, as the reason a store failed.
-    init(_ error: SQLiteError) {
-        let reason: Reason = switch error.primaryCode {
-        case .busy, .locked: .busy
-        case .full: .full
-        case .readOnly: .readOnly
-        case .corrupt, .notADatabase: .corrupt
-        default: .other
-        }
-        self.init(reason, error.description)
     }
 }

@@ -25,12 +25,14 @@ public final class SyncStore: Sendable {
         if let url {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
-        let database = try SQLiteDatabase(url.map { .file($0) } ?? .memory)
-        try database.transaction {
-            try database.execute(Self.schema)
-            try Self.migrate(database)
+        self.database = try Self.reportingFailures {
+            let database = try SQLiteDatabase(url.map { .file($0) } ?? .memory)
+            try database.transaction {
+                try database.execute(Self.schema)
+                try Self.migrate(database)
+            }
+            return Locked(database)
         }
-        self.database = Locked(database)
     }
 
     /// Brings a store of an earlier layout up to this one, keeping everything it holds.
@@ -163,10 +165,25 @@ public final class SyncStore: Sendable {
         }
     }
 
+    /// The database under the store's lock.
+    private func withDatabase<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+        try Self.reportingFailures { try database.withLock { try body($0) } }
+    }
+
+    /// Runs work on the database, a failure of SQLite's as the store's own (`LocalStoreError`,
+    /// with the reason its recovery depends on): SQLite's errors never leave the store.
+    private static func reportingFailures<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SQLiteError {
+            throw LocalStoreError(error)
+        }
+    }
+
     /// One transaction of the database, under the store's lock. `body` says whether the app
     /// wrote, so the change stream fires once the transaction commits.
     private func inTransaction<T>(_ body: (SQLiteDatabase) throws -> (T, appWrote: Bool)) throws -> T {
-        let (value, appWrote) = try database.withLock { database in
+        let (value, appWrote) = try withDatabase { database in
             try database.transaction {
                 let before = database.totalChanges
                 let result = try body(database)
@@ -182,18 +199,18 @@ public final class SyncStore: Sendable {
 
     /// The stored model of that type and name, or nil.
     public func fetch<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> Model? {
-        try database.withLock { try StoreReader(database: $0).fetch(type, recordName: recordName) }
+        try withDatabase { try StoreReader(database: $0).fetch(type, recordName: recordName) }
     }
 
     /// Every stored model of a type, optionally filtered and sorted.
     public func fetchAll<Model: SyncModel>(_ type: Model.Type, where isIncluded: (Model) -> Bool = { _ in true }, sortedBy areInIncreasingOrder: ((Model, Model) -> Bool)? = nil) throws -> [Model] {
-        let models = try database.withLock { try StoreReader(database: $0).fetchAll(type) }.filter(isIncluded)
+        let models = try withDatabase { try StoreReader(database: $0).fetchAll(type) }.filter(isIncluded)
         return areInIncreasingOrder.map { models.sorted(by: $0) } ?? models
     }
 
     /// How many models of the type are stored.
     public func count<Model: SyncModel>(_ type: Model.Type) throws -> Int {
-        try database.withLock { Int(try $0.query("SELECT COUNT(*) FROM models WHERE type = ?", [.text(type.recordType)]).first?.integer(0) ?? 0) }
+        try withDatabase { Int(try $0.query("SELECT COUNT(*) FROM models WHERE type = ?", [.text(type.recordType)]).first?.integer(0) ?? 0) }
     }
 
     /// Whether any change of the app waits to be pushed (set-aside changes do not wait).

@@ -14,7 +14,7 @@ package struct SQLiteError: Error, CustomStringConvertible, Sendable {
     package var description: String { "SQLite error \(code): \(message)" }
 
     /// The database is locked by another connection for longer than the busy timeout.
-    package var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
+    package var isBusy: Bool { primaryCode == .busy || primaryCode == .locked }
 
     /// The primary result codes a caller acts on differently.
     package enum PrimaryCode: Sendable {
