@@ -26,7 +26,7 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
-        // SQLite, wrapped once by SyncRuntime's Infrastructure/SQLite.
+        // SQLite, wrapped once by SyncStorage.
         .systemLibrary(
             name: "CSQLite",
             path: "Sources/CSQLite",
@@ -40,19 +40,53 @@ let package = Package(
             name: "SyncCore",
             path: "Sources/Runtime/Domain"
         ),
-        // The sync engine, the local store and LocalCloud, over the rules (re-exported: an app
-        // imports SyncRuntime alone).
+        // The ports: what the engine needs from a cloud (CloudKit, LocalCloud) and from a local
+        // store, and nothing of how either is built.
+        .target(
+            name: "SyncPorts",
+            dependencies: ["SyncCore"],
+            path: "Sources/Runtime/Application/Ports"
+        ),
+        // The sync engine: the use cases over the ports, and `SyncEngine`, which runs them. It
+        // cannot see SQLite, the store or LocalCloud: only the ports.
+        .target(
+            name: "SyncEngineKit",
+            dependencies: ["SyncCore", "SyncPorts"],
+            path: "Sources/Runtime",
+            exclude: ["Application/Ports", "Domain", "Infrastructure", "Testing", "Umbrella"],
+            sources: ["Application/UseCases", "Application/Support", "Interface"]
+        ),
+        // SQLite, wrapped once, and the compact binary form records are kept in: what the local
+        // store and LocalCloud's file both stand on. Package API only.
+        .target(
+            name: "SyncStorage",
+            dependencies: ["CSQLite", "SyncCore"],
+            path: "Sources/Runtime/Infrastructure",
+            exclude: ["AssetCache", "LocalCloud", "LocalStore"],
+            sources: ["SQLite", "Storage"]
+        ),
+        // The local store (SQLite: models, history, server versions, tokens) and the asset cache's
+        // files, implementing the store ports.
+        .target(
+            name: "SyncLocalStore",
+            dependencies: ["SyncCore", "SyncPorts", "SyncStorage"],
+            path: "Sources/Runtime/Infrastructure",
+            exclude: ["LocalCloud", "SQLite", "Storage"],
+            sources: ["LocalStore", "AssetCache"]
+        ),
+        // What an app imports: the rules, the engine and the local store, with the engine's
+        // initialisers over the SQLite store.
         .target(
             name: "SyncRuntime",
-            dependencies: ["CSQLite", "SyncCore"],
-            path: "Sources/Runtime",
-            exclude: ["Domain", "Testing", "Infrastructure/LocalCloud"]
+            dependencies: ["SyncCore", "SyncPorts", "SyncEngineKit", "SyncLocalStore"],
+            path: "Sources/Runtime/Umbrella"
         ),
         // LocalCloud, the CloudKit-faithful local cloud: its own library, so an app for Apple
-        // platforms can leave the simulator out of its binary.
+        // platforms can leave the simulator out of its binary. A cloud behind the gateway port;
+        // it knows nothing of the engine.
         .target(
             name: "SyncLocalCloud",
-            dependencies: ["SyncRuntime", "SyncTesting"],
+            dependencies: ["SyncCore", "SyncPorts", "SyncStorage", "SyncTesting"],
             path: "Sources/Runtime/Infrastructure/LocalCloud"
         ),
         // Test support an app's own tests can use too: a clock that moves only when told to, a
@@ -93,7 +127,7 @@ let package = Package(
         // Benchmarks, run in release: `swift run -c release syncgen-bench`.
         .executableTarget(
             name: "syncgen-bench",
-            dependencies: ["SyncGenerator", "SyncRuntime", "SyncLocalCloud"],
+            dependencies: ["SyncGenerator", "SyncRuntime", "SyncLocalCloud", "SyncStorage"],
             path: "Sources/syncgen-bench",
             exclude: ["Schema"]
         ),
@@ -117,14 +151,17 @@ let package = Package(
         // A second process for LocalCloud's multi-process tests.
         .executableTarget(
             name: "LocalCloudProbe",
-            dependencies: ["SyncLocalCloud"],
+            dependencies: ["SyncCore", "SyncPorts", "SyncLocalCloud"],
             path: "Tests/LocalCloudProbe"
         ),
         // The runtime's tests. Generated/ holds the code generated from Examples/Notes/Sources/NotesDemo/Schema (internal
         // access), compiled here with warnings as errors and used by the tests as their models.
         .testTarget(
             name: "SyncRuntimeTests",
-            dependencies: ["SyncRuntime", "SyncLocalCloud", "SyncTesting", "GeneratedCoverage", "LocalCloudProbe"],
+            dependencies: [
+                "SyncRuntime", "SyncEngineKit", "SyncLocalStore", "SyncStorage", "SyncLocalCloud", "SyncTesting",
+                "GeneratedCoverage", "LocalCloudProbe",
+            ],
             path: "Tests/RuntimeTests",
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),

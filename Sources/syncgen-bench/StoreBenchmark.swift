@@ -1,5 +1,6 @@
 import Foundation
 import SyncRuntime
+import SyncStorage
 import SyncLocalCloud
 
 /// Local store writes (typed models: encoding, the row, the history entry) beside raw SQLite

@@ -1,5 +1,6 @@
 import Foundation
-import SyncRuntime
+import SyncCore
+import SyncPorts
 import SyncLocalCloud
 
 // A second process for LocalCloud's multi-process tests: opens a LocalCloud file as one device.

@@ -1,4 +1,6 @@
 import Foundation
+import SyncCore
+import SyncPorts
 
 // MARK: - Changes the cloud refused
 

@@ -1,4 +1,6 @@
 import Foundation
+import SyncCore
+import SyncPorts
 
 // MARK: - Publishing (local writes, pushed by the next pass)
 

@@ -1,4 +1,6 @@
 import Foundation
+import SyncCore
+import SyncPorts
 
 /// Syncs a local store with the cloud: the one object an app creates. Everything it needs is
 /// given at construction (the schema's models, the store, the cloud, the clock, the
@@ -27,42 +29,15 @@ public actor SyncEngine {
     /// Callers of `sync()` waiting for the next pass to end.
     private var waiting: [CheckedContinuation<PassResult, Never>] = []
 
-    /// An engine for the generated schema's models (`SyncSchema.self`): the common case.
-    ///
-    /// - Parameters:
-    ///   - store: the local store the app reads and writes (`SyncStore`).
-    ///   - cloud: a LocalCloud device, or the CloudKit gateway on Apple platforms.
-    ///   - clock: the time every retry waits on and every save is stamped with (tests inject one).
-    ///   - configuration: the zone name, conflict policies, paging, debounce, asset cache; fixed.
-    ///   - assetFiles: replaces the file system cache under `configuration.assetCacheRoot`.
-    public init(
-        store: SyncStore, cloud: any CloudGateway, schema: any SyncSchemaDefinition.Type,
-        clock: any SyncClock = SystemClock(), configuration: SyncConfiguration = SyncConfiguration(),
-        assetFiles: (any AssetFileStoring)? = nil
-    ) {
-        self.init(store: store, cloud: cloud, models: schema.models, clock: clock, configuration: configuration, assetFiles: assetFiles)
-    }
-
-    /// An engine for a list of models (a part of a schema, or hand-written models); otherwise as
-    /// `init(store:cloud:schema:clock:configuration:assetFiles:)`.
-    public init(
-        store: SyncStore, cloud: any CloudGateway, models: [any SyncModel.Type],
-        clock: any SyncClock = SystemClock(), configuration: SyncConfiguration = SyncConfiguration(),
-        assetFiles: (any AssetFileStoring)? = nil
+    /// An engine over any store and asset files that implement the ports; an app builds one
+    /// with `SyncStore` (SyncRuntime's initialisers), this package's tests with anything.
+    package init(
+        store: any LocalStorePort, cloud: any CloudGateway, models: [any SyncModel.Type], clock: any SyncClock,
+        configuration: SyncConfiguration, assetFiles: Result<any AssetFileStoring, AssetError>
     ) {
         context = SyncContext(
             gateway: cloud, store: store, registry: ModelRegistry(models), events: EventHub(), clock: clock,
-            configuration: configuration, assetFiles: Self.assetFiles(assetFiles, configuration: configuration))
-    }
-
-    private static func assetFiles(_ given: (any AssetFileStoring)?, configuration: SyncConfiguration) -> Result<any AssetFileStoring, AssetError> {
-        if let given { return .success(given) }
-        if let root = configuration.assetCacheRoot { return .success(AssetFileStore(root: root)) }
-        do {
-            return .success(AssetFileStore(root: try AssetCacheLocation.defaultRoot()))
-        } catch {
-            return .failure(.noCacheFolder(error.description))
-        }
+            configuration: configuration, assetFiles: assetFiles)
     }
 
     /// The configuration the engine was built with. It cannot change: a configuration changed

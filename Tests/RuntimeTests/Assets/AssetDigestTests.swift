@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import SyncRuntime
+@testable import SyncEngineKit
+@testable import SyncLocalStore
+import SyncRuntime
 @testable import SyncLocalCloud
 
 /// The content digest of an asset's file: SHA-256 as FIPS 180-4 defines it, checked against the

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import SyncRuntime
+@testable import SyncEngineKit
+@testable import SyncLocalStore
+import SyncRuntime
 @testable import SyncLocalCloud
 
 @Suite("Engine: conflicts")

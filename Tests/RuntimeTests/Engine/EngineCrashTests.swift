@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import SyncRuntime
+@testable import SyncEngineKit
+@testable import SyncLocalStore
+@testable import SyncStorage
+import SyncRuntime
 @testable import SyncLocalCloud
 
 /// A process can die between any two writes. The phone's store is a file; its pass is cut at

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import SyncRuntime
+@testable import SyncEngineKit
+@testable import SyncLocalStore
+import SyncRuntime
 @testable import SyncLocalCloud
 
 /// What a save changes on the server: the fields the model sets, the fields it cleared, and

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import SyncRuntime
+@testable import SyncEngineKit
+@testable import SyncLocalStore
+import SyncRuntime
 @testable import SyncLocalCloud
 
 /// When passes run: after the app's writes, on the cloud's notifications, and exactly once more

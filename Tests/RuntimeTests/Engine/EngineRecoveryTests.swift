@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import SyncRuntime
+@testable import SyncEngineKit
+@testable import SyncLocalStore
+@testable import SyncStorage
+import SyncRuntime
 @testable import SyncLocalCloud
 
 @Suite("Engine: setup, errors and recovery")

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import SyncRuntime
+@testable import SyncEngineKit
+@testable import SyncLocalStore
+import SyncRuntime
 @testable import SyncLocalCloud
 
 /// The user's data in the cloud as a whole: reset with their encrypted data, deleted by them in

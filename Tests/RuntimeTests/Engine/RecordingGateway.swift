@@ -1,5 +1,7 @@
 import Foundation
-@testable import SyncRuntime
+@testable import SyncEngineKit
+@testable import SyncLocalStore
+import SyncRuntime
 @testable import SyncLocalCloud
 
 /// A gateway that records every modify request on its way to the real one, so tests can see

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SyncRuntime
+import SyncStorage
 import SyncLocalCloud
 import SyncTesting
 

@@ -1,5 +1,7 @@
 import Foundation
-@testable import SyncRuntime
+@testable import SyncEngineKit
+@testable import SyncLocalStore
+import SyncRuntime
 @testable import SyncLocalCloud
 
 /// What tests read (and now and then set) of a store's engine state, each in one transaction of

@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 
 /// The asset cache's files, as the engine sees them: one file per asset, under one root. Every
 /// write lands atomically (a temporary file in the same folder, then a move), so the file at an

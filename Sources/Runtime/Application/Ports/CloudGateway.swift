@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 
 /// The cloud, as the sync engine sees it: CloudKit's own operations, for one device signed in to
 /// one account. `LocalCloud` implements it everywhere; a CloudKit-backed gateway does on Apple

@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 
 /// The local store as the sync engine sees it. `SyncStore` implements it; only the engine (and
 /// this package's tests) reach it: an app reads and writes through `SyncStore`'s own API.

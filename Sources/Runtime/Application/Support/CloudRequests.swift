@@ -1,4 +1,6 @@
 import Foundation
+import SyncCore
+import SyncPorts
 
 /// The cloud gateway as the use cases call it: each request's `CloudError` comes out as a
 /// `SyncError.cloud`, so one function can make requests and write the store, and every failure

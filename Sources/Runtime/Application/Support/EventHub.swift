@@ -1,3 +1,5 @@
+import SyncCore
+import SyncPorts
 /// Hands every event to every subscriber. A subscriber that comes late first gets the latest
 /// event, so whenever an app starts listening it learns where sync stands.
 final class EventHub: Sendable {

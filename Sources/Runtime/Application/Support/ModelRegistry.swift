@@ -1,3 +1,5 @@
+import SyncCore
+import SyncPorts
 /// The schema's models, known from the start: looked up by record type, with what the engine
 /// needs to know about each (scopes, parent type, catalogs). Built once at construction, so a
 /// model cannot be registered too late and silently never sync.

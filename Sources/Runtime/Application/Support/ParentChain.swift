@@ -1,3 +1,5 @@
+import SyncCore
+import SyncPorts
 /// Where a record belongs in its share hierarchy, and what becomes of the records under a parent
 /// that is gone: the one place the push's placement, a refused child and a pulled orphan take
 /// these rules from.

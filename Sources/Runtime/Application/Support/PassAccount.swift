@@ -1,3 +1,5 @@
+import SyncCore
+import SyncPorts
 /// The account a pass works for, checked again before anything is written for it: before a pulled
 /// page is applied, before a request uploads anything. A device can sign out, or another account
 /// can sign in, while a pass waits on the network; what was fetched under one account is then

@@ -1,4 +1,6 @@
 import Foundation
+import SyncCore
+import SyncPorts
 
 /// Decides, for every CloudKit error, what to do: pure functions, so the same error always gets
 /// the same answer and every code has a decision (an unclassified error would retry forever).

@@ -1,3 +1,5 @@
+import SyncCore
+import SyncPorts
 /// A server version of a record meeting the local model: the one place a pull and a push's
 /// conflict apply what the cloud has. It runs inside the transaction that records the version, so
 /// the decision is made on the store as it is at that moment: an app write cannot slip in between

@@ -1,4 +1,6 @@
 import Foundation
+import SyncCore
+import SyncPorts
 
 extension SyncError {
     /// Runs work on the local store, each failure as what it is: the store's database

@@ -1,4 +1,6 @@
 import Foundation
+import SyncCore
+import SyncPorts
 
 /// How an engine syncs: fixed when it is built, never changed behind its back.
 public struct SyncConfiguration: Sendable {

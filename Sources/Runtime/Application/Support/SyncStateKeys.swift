@@ -1,3 +1,5 @@
+import SyncCore
+import SyncPorts
 /// The keys of the engine's small state in the local store, in one place: each is written and
 /// read through here, so no two spellings of one key can drift apart.
 enum SyncStateKeys {

@@ -1,4 +1,6 @@
 import Foundation
+import SyncCore
+import SyncPorts
 
 /// A private zone the cloud no longer has (another client deleted it, the user reset their
 /// encrypted data, a save found it missing, or the user wants back what they deleted in

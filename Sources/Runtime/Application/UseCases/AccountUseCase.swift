@@ -1,4 +1,6 @@
 import Foundation
+import SyncCore
+import SyncPorts
 
 /// Whose data the store holds, and what happens when that changes.
 ///

@@ -1,4 +1,6 @@
 import Foundation
+import SyncCore
+import SyncPorts
 
 /// The asset cache: a record's asset is a file in the cache plus CKAsset contents in the cloud,
 /// moved between them by the state machine of `AssetCacheState`.

@@ -1,4 +1,6 @@
 import Foundation
+import SyncCore
+import SyncPorts
 
 /// The app's decisions about the user's data in the cloud as a whole: after the user deleted it
 /// in Settings, upload it again or let it go; or delete it all.

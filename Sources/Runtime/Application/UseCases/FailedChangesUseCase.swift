@@ -1,4 +1,6 @@
 import Foundation
+import SyncCore
+import SyncPorts
 
 /// The app's side of changes the cloud refused for good: list them, send one again, or give it
 /// up for the cloud's version of the record.

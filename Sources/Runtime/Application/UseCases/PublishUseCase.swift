@@ -1,4 +1,6 @@
 import Foundation
+import SyncCore
+import SyncPorts
 
 /// Why publishing could not happen. Never silent.
 public enum PublishError: Error, Sendable, Hashable, CustomStringConvertible {

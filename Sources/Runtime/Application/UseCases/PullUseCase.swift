@@ -1,4 +1,6 @@
 import Foundation
+import SyncCore
+import SyncPorts
 
 /// The cloud -> local changes: the private and shared databases through their change feeds
 /// (database, then zone, both paged until `moreComing` is false), the public catalogs by full

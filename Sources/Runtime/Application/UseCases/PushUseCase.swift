@@ -1,4 +1,6 @@
 import Foundation
+import SyncCore
+import SyncPorts
 
 /// One record to push: a save (the record as the model now is) or a deletion.
 struct PushItem: Sendable {

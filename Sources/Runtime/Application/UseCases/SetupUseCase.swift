@@ -1,4 +1,6 @@
 import Foundation
+import SyncCore
+import SyncPorts
 
 /// What has to be in place before anything syncs: the sync zone and the subscriptions that wake
 /// the engine when something changes. A failure fails the pass, and the engine's recovery policy

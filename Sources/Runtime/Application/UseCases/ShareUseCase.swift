@@ -1,4 +1,6 @@
 import Foundation
+import SyncCore
+import SyncPorts
 
 /// Share lifecycle: create (the root and its share in one request), invite, accept (the shared
 /// database read again from scratch, the root stored first), stop (by the share's known ID),

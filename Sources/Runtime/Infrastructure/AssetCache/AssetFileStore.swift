@@ -1,4 +1,6 @@
 import Foundation
+import SyncCore
+import SyncPorts
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

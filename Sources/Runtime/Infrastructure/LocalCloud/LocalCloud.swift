@@ -1,5 +1,7 @@
 import Foundation
-import SyncRuntime
+import SyncCore
+import SyncPorts
+import SyncStorage
 
 /// A CloudKit-faithful cloud on this machine: private, shared and public databases for any number
 /// of accounts, with CloudKit's rules, limits and errors (docs/LocalCloud.md lists them). The

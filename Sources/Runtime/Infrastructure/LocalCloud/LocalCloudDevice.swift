@@ -1,5 +1,6 @@
 import Foundation
-import SyncRuntime
+import SyncCore
+import SyncPorts
 
 /// One device's view of a LocalCloud: the CloudGateway the engine talks to.
 public struct LocalCloudDevice: CloudGateway {

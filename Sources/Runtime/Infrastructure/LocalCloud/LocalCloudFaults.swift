@@ -1,5 +1,5 @@
 import Foundation
-import SyncRuntime
+import SyncCore
 import SyncTesting
 
 /// The kinds of request a device makes, for counting and for aiming faults.

@@ -1,5 +1,5 @@
 import Foundation
-import SyncRuntime
+import SyncCore
 
 /// The whole server state, for tests to assert on: every zone with its live records, tombstones
 /// and shares, every membership, and the counters.

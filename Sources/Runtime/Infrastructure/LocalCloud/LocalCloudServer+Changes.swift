@@ -1,5 +1,6 @@
 import Foundation
-import SyncRuntime
+import SyncCore
+import SyncPorts
 
 extension LocalCloudServer {
     /// Apple, `CKError.badDatabase`: the operation went to a database that does not serve it. The

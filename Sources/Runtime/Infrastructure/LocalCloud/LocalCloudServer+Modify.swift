@@ -1,5 +1,7 @@
 import Foundation
-import SyncRuntime
+import SyncCore
+import SyncPorts
+import SyncStorage
 
 extension LocalCloudServer {
     /// Saves and deletes records and shares: every rule of a CloudKit modify request. Returns each

@@ -1,5 +1,7 @@
 import Foundation
-import SyncRuntime
+import SyncCore
+import SyncPorts
+import SyncStorage
 
 extension LocalCloudServer {
     /// Saves a subscription of the caller's user, for every device of theirs (Apple,

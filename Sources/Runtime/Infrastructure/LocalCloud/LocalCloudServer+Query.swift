@@ -1,5 +1,7 @@
 import Foundation
-import SyncRuntime
+import SyncCore
+import SyncPorts
+import SyncStorage
 
 extension LocalCloudServer {
     /// One page of records of a type, filtered by equal fields and sorted; the cursor is where the

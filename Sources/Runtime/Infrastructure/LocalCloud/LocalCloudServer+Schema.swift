@@ -1,5 +1,5 @@
 import Foundation
-import SyncRuntime
+import SyncCore
 
 /// A field as the container's schema knows it: its value type and whether it is encrypted.
 struct SchemaField: Hashable, Sendable {

@@ -1,5 +1,6 @@
 import Foundation
-import SyncRuntime
+import SyncCore
+import SyncStorage
 
 extension LocalCloudServer {
     /// A live share of the zone, by name.

@@ -1,5 +1,7 @@
 import Foundation
-import SyncRuntime
+import SyncCore
+import SyncPorts
+import SyncStorage
 
 /// Who makes a request: a device, signed in to an account or not.
 struct Caller: Sendable {

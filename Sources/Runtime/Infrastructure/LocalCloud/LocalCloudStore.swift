@@ -1,5 +1,6 @@
 import Foundation
-import SyncRuntime
+import SyncCore
+import SyncStorage
 
 /// The server's state in SQLite: the same tables in memory (tests) and in a file that several
 /// processes share (devices of several users). Every rule of LocalCloud is written once, over this

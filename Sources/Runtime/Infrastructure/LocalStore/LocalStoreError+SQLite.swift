@@ -1,4 +1,6 @@
 import Foundation
+import SyncCore
+import SyncStorage
 
 extension LocalStoreError {
     /// SQLite's primary result code, as the reason a store failed.

@@ -1,4 +1,7 @@
 import Foundation
+import SyncCore
+import SyncPorts
+import SyncStorage
 
 /// The app's models on this device, in SQLite (WAL): typed saves, deletions and fetches, in
 /// transactions. Every write is stamped with an author and recorded in a history the engine reads

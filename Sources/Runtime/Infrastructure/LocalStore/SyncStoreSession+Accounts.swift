@@ -1,4 +1,6 @@
 import Foundation
+import SyncCore
+import SyncStorage
 
 /// An account's unpushed changes, parked when it signs out and restored when it signs in again.
 /// Rows move between tables as they are: nothing is decoded, so nothing can be lost in the move.

@@ -1,4 +1,6 @@
 import Foundation
+import SyncCore
+import SyncStorage
 
 /// The asset cache's bookkeeping, in the store's own table beside the models.
 extension SyncStoreSession {

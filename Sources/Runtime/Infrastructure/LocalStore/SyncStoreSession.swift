@@ -1,4 +1,7 @@
 import Foundation
+import SyncCore
+import SyncPorts
+import SyncStorage
 
 extension SyncStore: LocalStorePort {
     package func transaction<T>(_ body: (any SyncStoreTransaction) throws -> T) throws -> T {

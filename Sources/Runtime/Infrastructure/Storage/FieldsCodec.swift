@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 
 /// The binary form record fields take in SQLite, for LocalCloud and the local store alike: compact,
 /// exact (doubles keep every bit) and fast to read back.

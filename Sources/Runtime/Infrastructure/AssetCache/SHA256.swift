@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 
 /// SHA-256 (FIPS 180-4), the content digest of an asset's file. Written here because the runtime
 /// takes no dependency beyond the toolchain: CryptoKit is Apple's only, and an asset digest needs
