@@ -30,5 +30,5 @@ let package = Package(
 )
 
 var misuses: [String] {
-    ["StoreTransaction", "StorePort", "WriteAsEngine", "History", "SQLite", "EngineInternals"]
+    ["StoreTransaction", "StorePort", "WriteAsEngine", "History", "SQLite", "EngineInternals", "GeneratedCodeHook", "EngineOverPort"]
 }

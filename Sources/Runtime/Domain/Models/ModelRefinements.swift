@@ -52,10 +52,14 @@ public protocol SyncSchemaDefinition {
 
 /// Generated code conforms a private type to this protocol. When generator and runtime disagree
 /// on the API version, the build fails here, with this name in the error, instead of misbehaving
-/// at run time.
+/// at run time. A hook of generated code, not app API: an SPI the generated file imports
+/// (`@_spi(SyncgenGenerated) import SyncCore`), so an app's autocomplete never offers it.
+@_spi(SyncgenGenerated)
 public protocol SyncgenRuntimeAPIVersion1 {}
 
-/// The API version the generator must name (`SyncgenRuntimeAPIVersion1`).
-public enum RuntimeAPI {
-    public static let versionCheckProtocol = "SyncgenRuntimeAPIVersion1"
+/// The API version the generator must name (`SyncgenRuntimeAPIVersion1`), and the SPI that
+/// holds it.
+package enum RuntimeAPI {
+    package static let versionCheckProtocol = "SyncgenRuntimeAPIVersion1"
+    package static let generatedCodeSPI = "SyncgenGenerated"
 }
