@@ -70,6 +70,33 @@ struct EngineRecoveryTests {
         #expect(failure.reason == .other && action == .report)
     }
 
+    /// An app call whose store cannot commit says so with the store's own error, whose reason
+    /// decides what the app does: a publish as `PublishError.store`, an asset call as
+    /// `AssetError.store`, each carrying the `LocalStoreError`. Breaking it: the message-only
+    /// `.store(String)` of before cannot be matched for its reason (this test no longer compiles),
+    /// and a failure caught as anything but the store's reports `.other` as another case.
+    @Test func appCallsWhoseStoreFailsCarryTheStoresError() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        let note = Note(recordName: "n", title: "Milk")
+        try phone.store.save(note)
+        phone.store.crash(afterCommits: 0)
+        do {
+            try await phone.engine.publish(note)
+            Issue.record("the publish should fail: the store cannot commit")
+        } catch {
+            guard case .store(let failure) = error else { Issue.record("a store failure reported as \(error)"); return }
+            #expect(failure.reason == .other)
+        }
+        do {
+            try await phone.engine.attachAsset(Data("cover".utf8), suffix: "jpg", to: Note.self, recordName: "n")
+            Issue.record("the attach should fail: the store cannot commit")
+        } catch {
+            guard case .store(let failure) = error else { Issue.record("a store failure reported as \(error)"); return }
+            #expect(failure.reason == .other)
+        }
+    }
+
     /// Zone creation failing for now is tried again after the server's wait, by the engine's
     /// recovery policy, until setup succeeds; then the push follows. Breaking it: a failed setup
     /// that schedules nothing (the shipped T2.1) leaves the note local for good.

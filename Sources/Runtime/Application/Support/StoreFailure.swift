@@ -19,9 +19,17 @@ extension SyncError {
         switch error {
         case let error as SyncError: self = error
         case let error as CloudError: self = .cloud(error)
+        case AssetError.store(let failure): self = .localStore(failure)
         case let error as AssetError: self = .assetFiles(error)
-        case let error as LocalStoreError: self = .localStore(error)
-        default: self = .localStore(LocalStoreError(.other, "\(error)"))
+        default: self = .localStore(LocalStoreError(storeFailure: error))
         }
+    }
+}
+
+extension LocalStoreError {
+    /// A failure met inside a call to the local store, as the store's error: what the store
+    /// threw itself (its database, with the reason), or anything else as `other`.
+    init(storeFailure error: any Error) {
+        self = error as? LocalStoreError ?? LocalStoreError(.other, "\(error)")
     }
 }

@@ -370,8 +370,10 @@ struct AssetCacheUseCase {
     private func local<T>(_ body: (any SyncStoreTransaction) throws -> T) throws(AssetError) -> T {
         do {
             return try context.store.transaction(body)
+        } catch let error as AssetError {
+            throw error
         } catch {
-            throw .store("\(error)")
+            throw .store(LocalStoreError(storeFailure: error))
         }
     }
 }

@@ -10,7 +10,8 @@ public enum PublishError: Error, Sendable, Hashable, CustomStringConvertible {
     case projectionNotPublic(String)
     /// No such record to publish, unpublish, take down or relist.
     case notFound(recordType: String, recordName: String)
-    case store(String)
+    /// The local store failed: the projection was not written.
+    case store(LocalStoreError)
     /// The projection is a record CloudKit would refuse (too large, a name it rejects).
     case refused(RecordRefusal)
     /// The projection was saved, but the draft's asset file could not be given to it.
@@ -21,7 +22,7 @@ public enum PublishError: Error, Sendable, Hashable, CustomStringConvertible {
         case .projectionNotRegistered(let type): "\(type) is not one of the engine's models, so it would never be pushed"
         case .projectionNotPublic(let type): "\(type) does not live in the public database"
         case .notFound(let type, let name): "no \(type) named \(name)"
-        case .store(let message): "the local store failed: \(message)"
+        case .store(let error): "the local store failed: \(error)"
         case .refused(let refusal): "\(refusal)"
         case .asset(let error): "the asset could not be published: \(error)"
         }
@@ -106,7 +107,7 @@ struct PublishUseCase {
         } catch let refusal as RecordRefusal {
             throw .refused(refusal)
         } catch {
-            throw .store("\(error)")
+            throw .store(LocalStoreError(storeFailure: error))
         }
     }
 }

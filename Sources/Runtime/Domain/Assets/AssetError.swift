@@ -14,7 +14,7 @@ public enum AssetError: Error, Sendable, Hashable, CustomStringConvertible {
     /// the half-written files an interrupted run left).
     case cacheFiles(String)
     /// The local store failed while the asset call ran.
-    case store(String)
+    case store(LocalStoreError)
 
     public var description: String {
         switch self {
@@ -24,7 +24,7 @@ public enum AssetError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noCacheFolder(let reason): "the asset cache has no folder: \(reason)"
         case .fileSystem(let key, let reason): "the file of \(key) failed: \(reason)"
         case .cacheFiles(let reason): "the asset cache's files failed: \(reason)"
-        case .store(let message): "the local store failed: \(message)"
+        case .store(let error): "the local store failed: \(error)"
         }
     }
 }
