@@ -62,14 +62,20 @@ extension CloudGateway {
 
 /// Records and shares to save, and records to delete, in one database: one request.
 public struct ModifyRequest: Sendable, Hashable {
+    /// Records to save: new ones, and changes to records the server has (carrying its change tag).
     public var recordsToSave: [SyncRecord]
+    /// Shares to save, each with the root record it shares saved in the same request.
     public var sharesToSave: [ShareRecord]
+    /// Records to delete.
     public var recordIDsToDelete: [RecordID]
+    /// How each save treats the server's copy (`ifServerRecordUnchanged` by default).
     public var savePolicy: SavePolicy
     /// Whether one failed item fails every item of its custom zone (CloudKit's `isAtomic`, true by
     /// default). The default zones never commit atomically.
     public var isAtomic: Bool
 
+    /// A request; by default every save is conditional on the server's change tag and a custom
+    /// zone's items commit atomically.
     public init(
         recordsToSave: [SyncRecord] = [], sharesToSave: [ShareRecord] = [], recordIDsToDelete: [RecordID] = [],
         savePolicy: SavePolicy = .ifServerRecordUnchanged, isAtomic: Bool = true
@@ -87,10 +93,14 @@ public struct ModifyRequest: Sendable, Hashable {
 
 /// Each item's outcome: saved records come back with their new change tags.
 public struct ModifyResult: Sendable {
+    /// Each saved record's outcome: the record as the server now has it (new change tag), or why not.
     public var savedRecords: [RecordID: Result<SyncRecord, CloudError>]
+    /// Each saved share's outcome.
     public var savedShares: [RecordID: Result<ShareRecord, CloudError>]
+    /// Each deletion's outcome (deleting a record the server does not have succeeds).
     public var deletedRecords: [RecordID: Result<Void, CloudError>]
 
+    /// A result; the gateway fills in one outcome per item of the request.
     public init(
         savedRecords: [RecordID: Result<SyncRecord, CloudError>] = [:],
         savedShares: [RecordID: Result<ShareRecord, CloudError>] = [:],
@@ -128,12 +138,18 @@ public enum ZoneDeletionReason: String, Sendable, Hashable, Codable {
     case encryptedDataReset
 }
 
+/// What changed in one database since a token: the zones to fetch changes of, the zones gone.
 public struct DatabaseChanges: Sendable, Hashable {
+    /// Zones with changes since the token.
     public var changedZones: [ZoneID]
+    /// Zones that left the database, each with why (the engine acts differently on each).
     public var deletedZones: [ZoneID: ZoneDeletionReason]
+    /// The token to pass next time; commit it only once the changes are applied.
     public var newToken: ChangeToken
+    /// Whether more changes wait: fetch again with `newToken` before acting on the whole.
     public var moreComing: Bool
 
+    /// The changes of one page.
     public init(changedZones: [ZoneID], deletedZones: [ZoneID: ZoneDeletionReason], newToken: ChangeToken, moreComing: Bool) {
         self.changedZones = changedZones
         self.deletedZones = deletedZones
@@ -144,24 +160,32 @@ public struct DatabaseChanges: Sendable, Hashable {
 
 /// A deleted record: its ID and the type it had.
 public struct DeletedRecord: Sendable, Hashable {
+    /// The deleted record's ID.
     public var id: RecordID
+    /// Its record type when it was deleted.
     public var recordType: String
 
+    /// A deletion.
     public init(id: RecordID, recordType: String) {
         self.id = id
         self.recordType = recordType
     }
 }
 
+/// What changed in one zone since a token: saved records and shares, deleted records.
 public struct ZoneChanges: Sendable, Hashable {
     /// Saved records, in the order they changed.
     public var changedRecords: [SyncRecord]
     /// Shares saved in the zone (a share is a record too).
     public var changedShares: [ShareRecord]
+    /// Deleted records (shares included).
     public var deletedRecords: [DeletedRecord]
+    /// The token to pass next time; commit it only once the page is applied.
     public var newToken: ChangeToken
+    /// Whether more changes wait after this page.
     public var moreComing: Bool
 
+    /// The changes of one page.
     public init(changedRecords: [SyncRecord], changedShares: [ShareRecord], deletedRecords: [DeletedRecord], newToken: ChangeToken, moreComing: Bool) {
         self.changedRecords = changedRecords
         self.changedShares = changedShares
@@ -173,6 +197,7 @@ public struct ZoneChanges: Sendable, Hashable {
 
 /// A query for records of one type: all of them, or those whose fields equal given values.
 public struct RecordQuery: Sendable, Hashable {
+    /// The record type searched.
     public var recordType: String
     /// The zone to search; nil searches every zone of the database. The shared database takes
     /// one zone at a time, and the public database has only its default zone.
@@ -184,10 +209,12 @@ public struct RecordQuery: Sendable, Hashable {
     /// The fields to return; nil returns all. Asset contents are transferred only when the
     /// asset's field is desired.
     public var desiredKeys: [String]?
+    /// At most this many records per page; nil lets the cloud choose.
     public var resultsLimit: Int?
     /// Where the previous page ended.
     public var cursor: QueryCursor?
 
+    /// A query; with no conditions, every record of the type.
     public init(
         recordType: String, in zoneID: ZoneID? = nil, equalTo: RecordFields = [:], sortedBy: [String] = [], desiredKeys: [String]? = nil,
         resultsLimit: Int? = nil, cursor: QueryCursor? = nil
@@ -202,19 +229,25 @@ public struct RecordQuery: Sendable, Hashable {
     }
 }
 
+/// Where a query's page ended, opaque to clients: pass it back to get the next page.
 public struct QueryCursor: Sendable, Hashable, Codable {
+    /// The cloud's own encoding of the position.
     public var value: String
 
+    /// A cursor with this encoding (a gateway builds them; clients only hand them back).
     public init(_ value: String) {
         self.value = value
     }
 }
 
+/// One page of a query's results.
 public struct QueryPage: Sendable, Hashable {
+    /// The matching records of this page, in the query's order.
     public var records: [SyncRecord]
     /// Set when more records match: pass it in the next query.
     public var cursor: QueryCursor?
 
+    /// A page.
     public init(records: [SyncRecord], cursor: QueryCursor?) {
         self.records = records
         self.cursor = cursor
@@ -229,6 +262,7 @@ public enum CloudSubscription: Sendable, Hashable {
     /// (CloudKit has none for the shared one).
     case query(id: String, recordType: String, scope: DatabaseScope = .public)
 
+    /// The subscription's ID: one per subscription and user, the same on every device.
     public var id: String {
         switch self {
         case .database(let id, _), .query(let id, _, _): id
@@ -238,9 +272,12 @@ public enum CloudSubscription: Sendable, Hashable {
 
 /// A subscription fired.
 public struct CloudNotification: Sendable, Hashable {
+    /// The ID of the subscription that fired.
     public var subscriptionID: String
+    /// The database it watches.
     public var scope: DatabaseScope
 
+    /// A notification of a subscription in a database.
     public init(subscriptionID: String, scope: DatabaseScope) {
         self.subscriptionID = subscriptionID
         self.scope = scope

@@ -8,6 +8,7 @@ public struct SyncConfiguration: Sendable {
     public var syncZoneName: String
     /// How fields both sides changed are settled, per record type; others use the default.
     public var conflictPolicies: [String: ConflictPolicy]
+    /// How fields both sides changed are settled for record types `conflictPolicies` does not name.
     public var defaultConflictPolicy: ConflictPolicy
     /// Records per page of zone changes (nil: the cloud's default).
     public var zoneChangesPageSize: Int?
@@ -27,6 +28,7 @@ public struct SyncConfiguration: Sendable {
     /// cloud and not pinned are evicted (they can be downloaded again).
     public var assetCacheLimit: Int64
 
+    /// A configuration; every value has a default, so an app names only what it changes.
     public init(
         syncZoneName: String = SyncConstants.defaultSyncZoneName, conflictPolicies: [String: ConflictPolicy] = [:],
         defaultConflictPolicy: ConflictPolicy = .lastWriterWins, zoneChangesPageSize: Int? = nil,

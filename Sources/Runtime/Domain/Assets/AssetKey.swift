@@ -4,14 +4,18 @@ import Foundation
 /// share one recordName, and an asset named by the record name alone would land on whichever of
 /// the two was found first.
 public struct AssetKey: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The record type of the model the asset belongs to.
     public var recordType: String
+    /// The record name of that model.
     public var recordName: String
 
+    /// The asset of a record type and name.
     public init(recordType: String, recordName: String) {
         self.recordType = recordType
         self.recordName = recordName
     }
 
+    /// The asset of a model type's record of this name.
     public init<Model: CacheableModel>(_ type: Model.Type, recordName: String) {
         self.init(recordType: type.recordType, recordName: recordName)
     }
@@ -25,7 +29,9 @@ public struct AssetKey: Sendable, Hashable, Comparable, CustomStringConvertible 
 
 /// What the cache keeps about one asset.
 public struct AssetCacheEntry: Sendable, Hashable {
+    /// Which asset.
     public var key: AssetKey
+    /// Where the asset's file stands (see `AssetCacheState`).
     public var state: AssetCacheState
     /// The file name suffix ("jpg"), as the record's marker says.
     public var suffix: String
@@ -38,6 +44,7 @@ public struct AssetCacheEntry: Sendable, Hashable {
     /// When the app last read the file: the least recently used are evicted first.
     public var lastAccess: Date
 
+    /// An entry; the cache builds them, tests compare against them.
     public init(
         key: AssetKey, state: AssetCacheState, suffix: String, byteSize: Int64, digest: String = "", isPinned: Bool = false,
         lastAccess: Date = Date(timeIntervalSince1970: 0)

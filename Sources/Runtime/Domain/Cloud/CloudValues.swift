@@ -7,8 +7,10 @@ public enum AccountStatus: String, Sendable, Hashable, CaseIterable {
 
 /// A position in a change feed, opaque to clients: they keep the last one and hand it back.
 public struct ChangeToken: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The cloud's own encoding of the position.
     public var value: String
 
+    /// A token with this encoding (a gateway builds them; clients only keep them).
     public init(_ value: String) {
         self.value = value
     }
@@ -33,20 +35,26 @@ public enum SharePermission: String, Sendable, Hashable, Codable {
 
 /// One person a share is shared with.
 public struct ShareParticipant: Sendable, Hashable, Codable {
+    /// What a participant is to the share.
     public enum Role: String, Sendable, Hashable, Codable {
         case owner, privateUser, publicUser
     }
 
+    /// Whether a participant has accepted the share.
     public enum AcceptanceStatus: String, Sendable, Hashable, Codable {
         case pending, accepted, removed
     }
 
     /// The participant's user record name.
     public var userRecordName: String
+    /// Owner, invited person, or anyone with the link.
     public var role: Role
+    /// What the participant may do with the shared records.
     public var permission: SharePermission
+    /// Whether the participant has accepted, is yet to, or was removed.
     public var acceptanceStatus: AcceptanceStatus
 
+    /// A participant; by default an invited person who has not accepted yet.
     public init(userRecordName: String, role: Role = .privateUser, permission: SharePermission, acceptanceStatus: AcceptanceStatus = .pending) {
         self.userRecordName = userRecordName
         self.role = role
@@ -67,13 +75,16 @@ public struct ShareRecord: Sendable, Hashable {
     public var id: RecordID
     /// The shared root's record name; nil for a zone-wide share.
     public var rootRecordName: String?
+    /// The title the share shows in the system's sharing UI.
     public var title: String
     /// Everyone the owner added, the owner included (role `owner`).
     public var participants: [ShareParticipant]
     /// What anyone with the link may do (`none`: only the participants listed).
     public var publicPermission: SharePermission
+    /// The server's change tag of the share; nil before it is first saved.
     public var changeTag: String?
 
+    /// A share of `rootRecordName` (nil: the whole zone), with its participants.
     public init(
         id: RecordID, rootRecordName: String?, title: String = "", participants: [ShareParticipant] = [],
         publicPermission: SharePermission = .none, changeTag: String? = nil
@@ -93,11 +104,16 @@ public struct ShareRecord: Sendable, Hashable {
 
 /// What a participant needs to accept a share: which share, whose zone, which root.
 public struct ShareMetadata: Sendable, Hashable, Codable {
+    /// The share's ID, in the owner's zone.
     public var shareID: RecordID
+    /// The owner of the shared zone.
     public var ownerName: String
+    /// The shared root's record name; nil for a zone-wide share.
     public var rootRecordName: String?
+    /// The share's title.
     public var title: String
 
+    /// Metadata of a share.
     public init(shareID: RecordID, ownerName: String, rootRecordName: String?, title: String) {
         self.shareID = shareID
         self.ownerName = ownerName

@@ -58,7 +58,9 @@ public enum CloudErrorCode: Int, Sendable, Hashable, CaseIterable, CustomStringC
 /// An error from the cloud, shaped like a CKError: a code, a message, and what comes with some
 /// codes (the wait before retrying, the server's record on a conflict, each item's error).
 public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, as CloudKit's `CKError.Code` would say.
     public var code: CloudErrorCode
+    /// What the cloud said, for a log.
     public var message: String
     /// How long to wait before retrying (`serviceUnavailable`, `requestRateLimited`, `zoneBusy`).
     public var retryAfter: TimeInterval?
@@ -72,6 +74,7 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Each failed item's own error (`partialFailure`).
     public var itemErrors: [RecordID: CloudError]
 
+    /// An error of a code, with what that code carries.
     public init(
         _ code: CloudErrorCode, _ message: String = "", retryAfter: TimeInterval? = nil,
         serverRecord: SyncRecord? = nil, clientRecord: SyncRecord? = nil, ancestorRecord: SyncRecord? = nil,

@@ -1,5 +1,6 @@
 /// One field of a model as the runtime sees it: its name, CloudKit type and how it travels.
 public struct FieldDescriptor: Hashable, Sendable {
+    /// A field's CloudKit type, as the schema names it.
     public indirect enum ValueType: Hashable, Sendable {
         case string, int64, double, bool, date, bytes, asset, location
         case reference(recordType: String, action: ReferenceAction)
@@ -15,8 +16,11 @@ public struct FieldDescriptor: Hashable, Sendable {
         }
     }
 
+    /// The field's name: the CloudKit record key.
     public var name: String
+    /// The field's CloudKit type.
     public var type: ValueType
+    /// Whether the field may have no value.
     public var isOptional: Bool
     /// Stored in CloudKit's encrypted values.
     public var isEncrypted: Bool
@@ -25,6 +29,7 @@ public struct FieldDescriptor: Hashable, Sendable {
     /// Never uploaded; always taken from the server on pull.
     public var isServerOwned: Bool
 
+    /// A field; by default required, plain, uploaded and pulled.
     public init(
         name: String, type: ValueType, isOptional: Bool = false, isEncrypted: Bool = false,
         isLocalOnly: Bool = false, isServerOwned: Bool = false
@@ -43,9 +48,12 @@ public struct FieldDescriptor: Hashable, Sendable {
 
 /// A value a deleted record keeps, so its deletion can be routed and identified like its saves.
 public struct TombstoneKeyPath<Model: SyncModel> {
+    /// The record key the deleted record keeps.
     public var name: String
+    /// The property that holds its value.
     public var keyPath: KeyPath<Model, String>
 
+    /// A value kept under `name`, read from `keyPath`.
     public init(_ name: String, _ keyPath: KeyPath<Model, String>) {
         self.name = name
         self.keyPath = keyPath

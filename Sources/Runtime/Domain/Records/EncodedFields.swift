@@ -1,9 +1,12 @@
 /// What a model uploads: its field values, plain and encrypted. A field without a value is absent;
 /// the engine clears it on the server record, so "absent" always means "no value".
 public struct EncodedFields: Hashable, Sendable {
+    /// Plain field values.
     public var values: RecordFields
+    /// Field values CloudKit stores encrypted (`encryptedValues`).
     public var encryptedValues: RecordFields
 
+    /// Encoded fields.
     public init(values: RecordFields = [:], encryptedValues: RecordFields = [:]) {
         self.values = values
         self.encryptedValues = encryptedValues

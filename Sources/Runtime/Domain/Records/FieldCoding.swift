@@ -122,12 +122,18 @@ extension Array {
 /// A remote field whose value is not of the type the model declares: reported with the record and
 /// field it came from, never a crash.
 public struct FieldDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The record type of the record that held the value.
     public var recordType: String
+    /// The record's name.
     public var recordName: String
+    /// The field whose value did not decode.
     public var field: String
+    /// The type the model declares, as the schema names it.
     public var expected: String
+    /// What the record held instead.
     public var found: String
 
+    /// An error for one field of one record.
     public init(recordType: String, recordName: String, field: String, expected: String, found: String) {
         self.recordType = recordType
         self.recordName = recordName

@@ -5,19 +5,23 @@
 /// Swift stores inline) beats hashing every name, the cost that dominates encoding and decoding.
 /// Equality and hashing ignore order.
 public struct RecordFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+    /// A field: its name and value.
     public typealias Element = (name: String, value: SyncFieldValue)
 
     @usableFromInline var entries: [Element]
 
+    /// No fields.
     public init() {
         entries = []
     }
 
+    /// No fields, with room for `minimumCapacity` before it grows.
     public init(minimumCapacity: Int) {
         entries = []
         entries.reserveCapacity(minimumCapacity)
     }
 
+    /// Fields from a literal; a repeated name keeps its last value.
     public init(dictionaryLiteral elements: (String, SyncFieldValue)...) {
         entries = []
         for (name, value) in elements { self[name] = value }
@@ -47,9 +51,13 @@ public struct RecordFields: Sendable, Hashable, Sequence, ExpressibleByDictionar
         entries.append((name, value))
     }
 
+    /// How many fields have a value.
     public var count: Int { entries.count }
+    /// Whether no field has a value.
     public var isEmpty: Bool { entries.isEmpty }
+    /// The fields' names, in the order they were set.
     public var names: [String] { entries.map(\.name) }
+    /// The fields' values, in the order they were set.
     public var values: [SyncFieldValue] { entries.map(\.value) }
 
     public func makeIterator() -> IndexingIterator<[Element]> {

@@ -52,5 +52,6 @@ public enum RecordRefusal: Error, Sendable, Hashable, CustomStringConvertible {
         name.count > 40 ? name.prefix(40) + "..." : name
     }
 
+    /// The refusal as the error CloudKit would answer the save with.
     public var cloudError: CloudError { CloudError(code, description) }
 }

@@ -6,10 +6,12 @@
 /// included, in the runtime's compact binary form (`FieldsCodec`): each name and value, asset
 /// contents excluded (an asset counts as its reference). It is computed without encoding.
 public enum RecordSize {
+    /// The size of a record: its plain and encrypted fields.
     public static func of(_ record: SyncRecord) -> Int {
         of(record.fields) + of(record.encryptedFields)
     }
 
+    /// The size of a set of fields.
     public static func of(_ fields: RecordFields) -> Int {
         var total = varint(fields.count)
         for (name, value) in fields {

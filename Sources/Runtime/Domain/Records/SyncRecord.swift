@@ -3,8 +3,11 @@ import Foundation
 /// A record as it travels between the local store and the cloud: the shape of a CKRecord, without
 /// CloudKit.
 public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
+    /// The CloudKit record type.
     public var recordType: String
+    /// The record's name and zone (and so its database).
     public var id: RecordID
+    /// Plain field values; a key absent here and in `clearedKeys` is left as the server has it.
     public var fields: RecordFields
     /// Values CloudKit stores end-to-end encrypted.
     public var encryptedFields: RecordFields
@@ -27,6 +30,7 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
     /// (another app version's field, a key a fetch did not ask for). Only on records to save.
     public var clearedKeys: Set<String> = []
 
+    /// A record; change tag and server metadata are the cloud's to fill in.
     public init(
         recordType: String, id: RecordID, fields: RecordFields = [:],
         encryptedFields: RecordFields = [:], parentRecordName: String? = nil,

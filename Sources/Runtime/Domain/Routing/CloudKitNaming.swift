@@ -24,6 +24,6 @@ public enum CloudKitNaming {
 }
 
 extension Unicode.Scalar {
-    public var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
-    public var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+    package var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+    package var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

@@ -25,21 +25,30 @@ public enum RecordFieldNames {
     /// The asset's size in bytes and the SHA-256 of its contents (hex): the fingerprint that tells
     /// another device its copy is stale, without downloading anything.
     public static let assetSize = "assetSize"
+    /// The SHA-256 of the asset's contents (hex).
     public static let assetDigest = "assetDigest"
     /// The markers beside the contents: what pulls read.
     public static let assetMarkers = [assetSuffix, assetSize, assetDigest]
+    /// Every key of an asset: contents and markers, cleared together when it is detached.
     public static let assetFields = [assetData] + assetMarkers
 
     /// Publication lifecycle of governed catalog models, set by the publishing device.
     public static let publicationState = "publicationState"
+    /// Bumped by every publish of new content.
     public static let publicationVersion = "publicationVersion"
+    /// When the record was first published.
     public static let publishedAt = "publishedAt"
     /// Publication lifecycle set by the server (review), never uploaded.
     public static let reviewState = "reviewState"
+    /// What the reviewer wrote.
     public static let reviewNote = "reviewNote"
+    /// The version the review applies to.
     public static let reviewedVersion = "reviewedVersion"
+    /// The lifecycle keys the publishing device writes.
     public static let publicationClientFields = [publicationState, publicationVersion, publishedAt]
+    /// The lifecycle keys the server writes; never uploaded.
     public static let publicationServerFields = [reviewState, reviewNote, reviewedVersion]
+    /// Every lifecycle key.
     public static let publicationLifecycleFields = publicationClientFields + publicationServerFields
 
     /// Keys of a model's own stored copy that are not schema fields: CloudKit reserves `parent`, the

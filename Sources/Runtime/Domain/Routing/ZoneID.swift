@@ -1,8 +1,11 @@
 /// A record zone: a name and the user who owns it.
 public struct ZoneID: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The zone's name, unique within its owner's database.
     public var zoneName: String
+    /// The user who owns the zone (`SyncConstants.currentUserOwnerName` for the current user).
     public var ownerName: String
 
+    /// A zone; by default one of the current user's.
     public init(zoneName: String, ownerName: String = SyncConstants.currentUserOwnerName) {
         self.zoneName = zoneName
         self.ownerName = ownerName

@@ -12,6 +12,7 @@ public struct AssetReference: Hashable, Sendable, Codable, CustomStringConvertib
     /// another of the same size is told apart.
     public var digest: String
 
+    /// The markers of a file: its suffix, size and (when known) digest.
     public init(suffix: String, byteSize: Int64, digest: String = "") {
         self.suffix = suffix
         self.byteSize = byteSize

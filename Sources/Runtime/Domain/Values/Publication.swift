@@ -12,6 +12,7 @@ public enum PublicationState: String, Hashable, Sendable, Codable, CaseIterable 
 /// `version` and `publishedAt`; the server owns the review fields, which are never uploaded, so a
 /// client's update can never overwrite a review verdict.
 public struct PublicationLifecycle: Hashable, Sendable, Codable {
+    /// Where the record stands: draft, published, unpublished, taken down.
     public var state: PublicationState
     /// Bumped by every publish of new content.
     public var version: Int64
@@ -19,10 +20,12 @@ public struct PublicationLifecycle: Hashable, Sendable, Codable {
     public var publishedAt: Date?
     /// The review verdict, as the server reports it ("approved", "rejected", ...).
     public var reviewState: String?
+    /// What the reviewer wrote, as the server reports it.
     public var reviewNote: String?
     /// The `version` the review applies to.
     public var reviewedVersion: Int64?
 
+    /// A lifecycle; the review fields are the server's to fill in.
     public init(
         state: PublicationState, version: Int64 = 0, publishedAt: Date? = nil, reviewState: String? = nil,
         reviewNote: String? = nil, reviewedVersion: Int64? = nil

@@ -46,9 +46,12 @@ public enum SyncFieldValue: Hashable, Sendable, CustomStringConvertible {
 
 /// A geographic position.
 public struct SyncLocation: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Degrees north of the equator (negative: south).
     public var latitude: Double
+    /// Degrees east of Greenwich (negative: west).
     public var longitude: Double
 
+    /// A position.
     public init(latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = longitude
@@ -64,9 +67,12 @@ public enum ReferenceAction: String, Hashable, Sendable, Codable {
 
 /// A reference field's value: another record of the same zone, by name.
 public struct SyncReference: Hashable, Sendable, CustomStringConvertible {
+    /// The target record's name (in the same zone).
     public var recordName: String
+    /// What CloudKit does to the referencing record when the target is deleted.
     public var action: ReferenceAction
 
+    /// A reference to the record of this name.
     public init(recordName: String, action: ReferenceAction = .none) {
         self.recordName = recordName
         self.action = action
@@ -77,8 +83,10 @@ public struct SyncReference: Hashable, Sendable, CustomStringConvertible {
 
 /// An asset's contents: a file on this device.
 public struct SyncAsset: Hashable, Sendable, CustomStringConvertible {
+    /// Where the file is on this device.
     public var fileURL: URL
 
+    /// The contents of the file at `fileURL`.
     public init(fileURL: URL) {
         self.fileURL = fileURL
     }

@@ -14,8 +14,10 @@ import Darwin
 /// account parked live under `<root>/.parked/<account>/`, a folder no record type can be named
 /// (names are percent-encoded, `.` included).
 public struct AssetFileStore: AssetFileStoring {
+    /// The folder every cached file lives under.
     public let root: URL
 
+    /// The cache's files under `root` (created when first written).
     public init(root: URL) {
         self.root = root.standardizedFileURL
     }
@@ -177,6 +179,7 @@ public struct AssetFileStore: AssetFileStoring {
 /// Where the asset cache lives by default: a folder the system keeps, never a temporary one
 /// (the system empties those, and every cached file would vanish and download again).
 public enum AssetCacheLocation {
+    /// The system offers no durable folder for the cache (no home, no Application Support).
     public struct NoDurableFolder: Error, CustomStringConvertible {
         public var description: String
     }

@@ -11,6 +11,7 @@ import SyncStorage
 /// as devices of some users. Both modes run the same code over the same tables. Time comes from
 /// an injected clock; nothing sleeps. Faults are injected deterministically.
 public final class LocalCloud: Sendable {
+    /// Page sizes and the downloads folder: what CloudKit decides for itself.
     public struct Configuration: Sendable {
         /// Records per page of zone changes when the client sets no limit.
         public var zoneChangesPageSize = 200
@@ -21,6 +22,7 @@ public final class LocalCloud: Sendable {
         /// Where fetched assets are written for devices to read.
         public var downloadsFolder: URL
 
+        /// A configuration; downloads go to a new temporary folder unless one is given.
         public init(downloadsFolder: URL? = nil) {
             self.downloadsFolder = downloadsFolder
                 ?? FileManager.default.temporaryDirectory.appendingPathComponent("LocalCloud-\(UUID().uuidString)")
@@ -71,6 +73,7 @@ public final class LocalCloud: Sendable {
         try withServer { try $0.ensureAccount(account) }
     }
 
+    /// Sets what `accountStatus()` answers for an account (signed out, restricted, ...).
     public func setAccountStatus(_ account: String, _ status: AccountStatus) throws {
         try withServer { try $0.setAccountStatus(account, status) }
     }

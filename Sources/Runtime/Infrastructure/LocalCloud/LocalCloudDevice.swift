@@ -4,7 +4,9 @@ import SyncPorts
 
 /// One device's view of a LocalCloud: the CloudGateway the engine talks to.
 public struct LocalCloudDevice: CloudGateway {
+    /// The cloud the device talks to.
     public let cloud: LocalCloud
+    /// The device's name: which notifications are its own, and its counters.
     public let name: String
 
     public func accountStatus() async throws(CloudError) -> AccountStatus {

@@ -11,11 +11,16 @@ public enum CloudRequestKind: String, Sendable, Hashable, CaseIterable {
 /// "The next `count` requests of `kind` (by `account`) fail with `error`." A `serverResponseLost`
 /// error is applied first and its reply lost, as when a connection drops after the server wrote.
 public struct ScriptedFault: Sendable {
+    /// The kind of request that fails; nil: any.
     public var kind: CloudRequestKind?
+    /// The account whose requests fail; nil: any.
     public var account: String?
+    /// How many more requests fail.
     public var remaining: Int
+    /// The error they fail with.
     public var error: CloudError
 
+    /// The next `count` requests of `kind` by `account` fail with `error`.
     public init(_ error: CloudError, times count: Int = 1, on kind: CloudRequestKind? = nil, account: String? = nil) {
         self.error = error
         self.remaining = count
@@ -26,12 +31,15 @@ public struct ScriptedFault: Sendable {
 
 /// Faults that strike at random, with a probability per request kind, from a seeded source.
 public struct RandomFaults: Sendable {
+    /// The probability that a request of each kind fails; kinds not named never do.
     public var probabilities: [CloudRequestKind: Double]
     /// Codes to choose from; transient ones carry `retryAfter`.
     public var codes: [CloudErrorCode]
+    /// The wait transient codes carry.
     public var retryAfter: TimeInterval
     var random: SeededRandom
 
+    /// Faults drawn from `seed`, so a failing run can be replayed.
     public init(seed: UInt64, probabilities: [CloudRequestKind: Double], codes: [CloudErrorCode], retryAfter: TimeInterval = 5) {
         self.probabilities = probabilities
         self.codes = codes
@@ -58,9 +66,12 @@ public struct RandomFaults: Sendable {
 /// a client that asks too often (Apple, `CKError.Code.requestRateLimited`: "An error that occurs
 /// when CloudKit rate-limits requests"; the error's `retryAfterSeconds` says how long to wait).
 public struct RequestRateLimit: Sendable, Hashable {
+    /// Requests allowed per window.
     public var requests: Int
+    /// The window's length.
     public var seconds: TimeInterval
 
+    /// At most `requests` requests in each window of `seconds`.
     public init(requests: Int, per seconds: TimeInterval) {
         self.requests = requests
         self.seconds = seconds

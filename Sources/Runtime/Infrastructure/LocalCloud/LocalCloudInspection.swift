@@ -4,9 +4,11 @@ import SyncCore
 /// The whole server state, for tests to assert on: every zone with its live records, tombstones
 /// and shares, every membership, and the counters.
 public struct LocalCloudSnapshot: Sendable {
+    /// One zone as the server has it.
     public struct Zone: Sendable {
         /// The owner's user record name (`__public__` for the public database).
         public var owner: String
+        /// The zone's name.
         public var name: String
         /// live, deleted, purged or reset (an encrypted data reset).
         public var state: String
@@ -14,19 +16,29 @@ public struct LocalCloudSnapshot: Sendable {
         public var records: [String: SyncRecord]
         /// Names of deleted records the server still remembers.
         public var tombstones: Set<String>
+        /// Shares by record name.
         public var shares: [String: ShareRecord]
     }
 
+    /// One user's membership of a shared zone.
     public struct Membership: Sendable, Hashable {
+        /// The member's user record name.
         public var user: String
+        /// The zone owner's user record name.
         public var owner: String
+        /// The shared zone's name.
         public var zone: String
+        /// The record name of the share that grants it.
         public var share: String
+        /// What the member may do.
         public var permission: SharePermission
+        /// Whether the membership is accepted and not removed.
         public var isActive: Bool
     }
 
+    /// Every zone, by owner and name.
     public var zones: [Zone]
+    /// Every membership.
     public var memberships: [Membership]
     /// Requests by kind (`requests.modify`...), `records.saved`, `records.deleted`,
     /// `records.fetched`, `bytes.uploaded`, `assetBytes.uploaded`, `assetBytes.downloaded`, and
@@ -44,10 +56,12 @@ public struct LocalCloudSnapshot: Sendable {
         zone(SyncConstants.publicZoneName, ofAccount: nil)?.records ?? [:]
     }
 
+    /// A counter's value (0 when it never moved).
     public func counter(_ name: String) -> Int64 { counters[name] ?? 0 }
 }
 
 extension LocalCloud {
+    /// The whole server state now: zones, records, tombstones, shares, memberships, counters.
     public func snapshot() throws -> LocalCloudSnapshot {
         try withServer { server in
             var zones: [LocalCloudSnapshot.Zone] = []
