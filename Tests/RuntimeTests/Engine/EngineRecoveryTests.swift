@@ -18,11 +18,45 @@ struct EngineRecoveryTests {
             .zoneNotFound: .recreateZone, .limitExceeded: .splitBatch, .userDeletedZone: .askBeforeReuploading,
             .referenceViolation: .uploadParentFirst, .serverResponseLost: .retry(after: 0),
             .badDatabase: .report, .tooManyParticipants: .report, .alreadyShared: .report,
+            .internalError: .report, .badContainer: .report, .missingEntitlement: .report, .resultsTruncated: .report,
+            .serverRejectedRequest: .report, .assetFileNotFound: .report, .assetFileModified: .retry(after: 7),
+            .incompatibleVersion: .report, .constraintViolation: .report, .operationCancelled: .retry(after: 7),
+            .managedAccountRestricted: .stopForAccount, .participantMayNeedVerification: .report,
+            .assetNotAvailable: .report, .participantAlreadyInvited: .report, .unrecognized: .report,
         ]
         for code in CloudErrorCode.allCases {
             #expect(RecoveryPolicy.action(for: CloudError(code, retryAfter: 7)) == expected[code], "\(code)")
         }
         #expect(RecoveryPolicy.action(for: CloudError(.serviceUnavailable)) == .retry(after: RecoveryPolicy.defaultRetryAfter))
+    }
+
+    /// Every number CloudKit defines (Apple, "CKError.Code": internalError 1 to
+    /// participantAlreadyInvited 37) is a code of its own, and a number of a later SDK is
+    /// `unrecognized` with the number kept, so it is never mistaken for another code and still
+    /// has an action. Breaking it: an unknown number read as `invalidArguments` (what a stored
+    /// failed change of an unknown code used to come back as) fails the last expectations.
+    @Test func everyCloudKitNumberMapsToADefinedCode() {
+        let known = Set(CloudErrorCode.allCases.map(\.rawValue)).subtracting([CloudErrorCode.unrecognized.rawValue])
+        #expect(known == Set(1...37))
+        for number in 1...37 {
+            let error = CloudError(cloudKitCode: number, "from CloudKit")
+            #expect(error.code.rawValue == number && error.cloudKitCode == number)
+        }
+        let later = CloudError(cloudKitCode: 112, "a code of a later SDK")
+        #expect(later.code == .unrecognized && later.cloudKitCode == 112)
+        #expect(later.description.hasPrefix("unrecognized (112)"))
+        #expect(RecoveryPolicy.action(for: later) == .report)
+        #expect(RecoveryPolicy.itemAction(for: later) == .setAside)
+    }
+
+    /// One record's refusal this version cannot act on (a refusal CloudKit does not explain, a
+    /// constraint, an unknown code) is set aside: left waiting, it would block every change
+    /// behind it. Breaking it: these codes falling to `action(for:)` (report) leaves them in the
+    /// queue for good.
+    @Test func anItemRefusedForGoodIsSetAside() {
+        for code in [CloudErrorCode.invalidArguments, .limitExceeded, .serverRejectedRequest, .constraintViolation, .unrecognized] {
+            #expect(RecoveryPolicy.itemAction(for: CloudError(code)) == .setAside, "\(code)")
+        }
     }
 
     /// A failure of the local store is told apart from the cloud's errors, each with its own

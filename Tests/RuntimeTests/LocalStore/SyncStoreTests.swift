@@ -44,6 +44,22 @@ struct SyncStoreTests {
         #expect(try reopened.fetch(ListItem.self, recordName: "i") == item)
     }
 
+    /// A change set aside with an error of a code this version does not know comes back from
+    /// the store with CloudKit's number, never as another code. Breaking it: storing `code`'s raw
+    /// value (-1 for `unrecognized`) or reading an unknown number as `invalidArguments` (as the
+    /// store did) loses which error the cloud gave.
+    @Test func aFailedChangeKeepsCloudKitsNumber() throws {
+        let store = try SyncStore(url: nil)
+        try store.save(Note(recordName: "n"))
+        let refused = FailedChange(
+            recordType: Note.recordType, recordName: "n", ownerName: SyncConstants.currentUserOwnerName, kind: .save,
+            error: CloudError(cloudKitCode: 112, "a code of a later SDK"), failedAt: Date(timeIntervalSince1970: 60))
+        try store.session { try $0.setAside(refused) }
+        let stored = try #require(try store.failedChanges().first)
+        #expect(stored.error.code == .unrecognized && stored.error.cloudKitCode == 112)
+        #expect(stored == refused)
+    }
+
     @Test func fetchAllFiltersAndSorts() throws {
         let store = try SyncStore(url: nil)
         try store.save([SharedList(recordName: "a", title: "b"), SharedList(recordName: "b", title: "a"), SharedList(recordName: "c", title: "c")])

@@ -45,9 +45,21 @@ public enum RecoveryPolicy {
             return .uploadParentFirst
         case .partialFailure:
             return .report
-        case .badDatabase, .alreadyShared, .tooManyParticipants:
+        case .badDatabase, .alreadyShared, .tooManyParticipants, .participantMayNeedVerification, .participantAlreadyInvited:
             // A request the database cannot serve, a record shared already, a share that is
-            // full: the app's call, never retried as it is.
+            // full, a participant who must act first: the app's call, never retried as it is.
+            return .report
+        case .assetFileModified, .operationCancelled:
+            // The file changed under the upload, the request was cancelled: the same request
+            // later goes through.
+            return .retry(after: error.retryAfter ?? defaultRetryAfter)
+        case .managedAccountRestricted:
+            return .stopForAccount
+        case .internalError, .badContainer, .missingEntitlement, .resultsTruncated, .serverRejectedRequest,
+            .assetFileNotFound, .incompatibleVersion, .constraintViolation, .assetNotAvailable, .unrecognized:
+            // CloudKit's own failure, an app that is misconfigured or too old, a refusal the
+            // server does not explain, a code this version does not know: only a change (of the
+            // app, its setup or its data) can fix it.
             return .report
         }
     }
@@ -58,7 +70,12 @@ public enum RecoveryPolicy {
     /// later attempt can fix keeps the change waiting, as `action(for:)` says.
     public static func itemAction(for error: CloudError) -> RecoveryAction {
         switch error.code {
-        case .invalidArguments, .limitExceeded:
+        case .invalidArguments, .limitExceeded, .serverRejectedRequest, .constraintViolation, .unrecognized:
+            // Refused for good, or for a reason this version cannot act on: waiting in the queue
+            // it would block every change behind it, so it is set aside, visible to the app.
+            // (Whether CloudKit answers a save of a record rebuilt without its system fields with
+            // serverRejectedRequest rather than serverRecordChanged is unverified: either way the
+            // change is kept, never dropped.)
             return .setAside
         default:
             return action(for: error)

@@ -260,7 +260,7 @@ final class SyncStoreSession: SyncStoreTransaction {
         try database.query(
             "INSERT OR REPLACE INTO failed_changes (type, name, owner, kind, code, message, failed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [.text(change.recordType), .text(change.recordName), .text(change.ownerName), .integer(Int64(change.kind.rawValue)),
-             .integer(Int64(change.error.code.rawValue)), .text(change.error.message), .real(change.failedAt.timeIntervalSince1970)])
+             .integer(Int64(change.error.cloudKitCode)), .text(change.error.message), .real(change.failedAt.timeIntervalSince1970)])
     }
 
     func failedChanges() throws -> [FailedChange] {
@@ -279,7 +279,7 @@ final class SyncStoreSession: SyncStoreTransaction {
         FailedChange(
             recordType: row.text(0), recordName: row.text(1), ownerName: row.text(2),
             kind: ChangeKind(rawValue: Int(row.integer(3))) ?? .save,
-            error: CloudError(CloudErrorCode(rawValue: Int(row.integer(4))) ?? .invalidArguments, row.text(5)),
+            error: CloudError(cloudKitCode: Int(row.integer(4)), row.text(5)),
             failedAt: Date(timeIntervalSince1970: row.real(6)))
     }
 
