@@ -150,11 +150,11 @@ struct LocalCloudChangeTests {
         #expect(saved.assetContents?.fileURL.isFileURL == false)
         // A model's push leaves the contents out (it holds only the markers): they stay.
         var edited = record("post", type: "Post", in: SyncConstants.publicZone, fields: ["title": .string("Edited"), "assetSize": .int64(3_000)])
-        edited.changeTag = saved.changeTag
+        edited.base(onServerVersionOf: saved)
         let again = try await phone.modify(ModifyRequest(recordsToSave: [edited]), in: .public).savedRecords[post.id]!.get()
         // A conflict hands back the server's record with its asset as a reference, not a download.
         var stale = edited
-        stale.changeTag = saved.changeTag
+        stale.base(onServerVersionOf: saved)
         let conflict = try await phone.modify(ModifyRequest(recordsToSave: [stale]), in: .public).savedRecords[post.id]
         guard case .failure(let error) = conflict else {
             Issue.record("no conflict")

@@ -47,8 +47,11 @@ final class CloudHarness {
 
 let myZone = ZoneID(zoneName: "Zone")
 
-func record(_ name: String, type: String = "Item", in zone: ZoneID = myZone, fields: RecordFields = ["title": .string("t")], parent: String? = nil, tag: String? = nil) -> SyncRecord {
-    SyncRecord(recordType: type, id: RecordID(recordName: name, zoneID: zone), fields: fields, parentRecordName: parent, changeTag: tag)
+/// A record to save; `basedOn` a version the cloud returned, the save is conditional on it.
+func record(_ name: String, type: String = "Item", in zone: ZoneID = myZone, fields: RecordFields = ["title": .string("t")], parent: String? = nil, basedOn server: SyncRecord? = nil) -> SyncRecord {
+    var record = SyncRecord(recordType: type, id: RecordID(recordName: name, zoneID: zone), fields: fields, parentRecordName: parent)
+    record.base(onServerVersionOf: server)
+    return record
 }
 
 extension CloudGateway {

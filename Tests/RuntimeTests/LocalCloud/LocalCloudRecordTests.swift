@@ -75,6 +75,34 @@ struct LocalCloudRecordTests {
         #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records["r"]?.fields["title"] == .string("merged"))
     }
 
+    /// Apple, `CKRecord.recordChangeTag` (`var recordChangeTag: String? { get }`): a client cannot
+    /// set the tag, so a save "over the version I know" is a record rebuilt from that version's
+    /// archived system fields (Apple, `CKRecord.encodeSystemFields(with:)`: "Encodes the record's
+    /// system fields... use this method to save only the record's metadata"). LocalCloud bases a
+    /// conditional save on the system fields alone: a record carrying the server's current tag
+    /// but no system fields is a new record, and meets the server's. System fields of another
+    /// record are refused. Breaking it: reading the expected tag from `changeTag` again lets the
+    /// tag-only save through.
+    @Test(arguments: CloudMode.allCases)
+    func aSaveIsBasedOnItsSystemFieldsNotOnAChangeTag(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        let saved = try await phone.save([record("r", fields: ["title": .string("one")]), record("other")])
+        #expect(saved[0].systemFields != nil && saved[0].systemFields != saved[1].systemFields)
+        var tagOnly = record("r", fields: ["title": .string("two")])
+        tagOnly.changeTag = saved[0].changeTag
+        #expect(try await phone.modify(ModifyRequest(recordsToSave: [tagOnly]), in: .private).error(tagOnly.id)?.code == .serverRecordChanged)
+        var foreign = record("r", fields: ["title": .string("two")])
+        foreign.systemFields = saved[1].systemFields
+        #expect(try await phone.modify(ModifyRequest(recordsToSave: [foreign]), in: .private).error(foreign.id)?.code == .invalidArguments)
+        let based = record("r", fields: ["title": .string("two")], basedOn: saved[0])
+        let second = try await phone.save([based])[0]
+        #expect(second.changeTag != saved[0].changeTag && second.systemFields != saved[0].systemFields)
+        // Fetched, the record carries the system fields of its current version.
+        let fetched = try await phone.fetchRecords([based.id], desiredKeys: nil, in: .private)[based.id]!.get()
+        #expect(fetched.systemFields == second.systemFields)
+    }
+
     /// Apple, `CKError.clientRecord` ("The local version of the record that includes any
     /// changes") and `CKError.ancestorRecord` ("The original version of the record"): a conflict
     /// carries both beside the server's record. LocalCloud knows one version back, so the ancestor
@@ -128,7 +156,7 @@ struct LocalCloudRecordTests {
         let harness = try CloudHarness(mode)
         let phone = try await harness.deviceWithZone("phone", "alice")
         let first = try await phone.save([record("r", fields: ["a": .int64(1), "b": .int64(2), "secret": .string("x")])])[0]
-        var next = record("r", fields: ["a": .int64(10)], tag: first.changeTag)
+        var next = record("r", fields: ["a": .int64(10)], basedOn: first)
         next.clearedKeys = ["secret"]
         try await phone.save([next])
         #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records["r"]?.fields == ["a": .int64(10), "b": .int64(2)])

@@ -160,6 +160,44 @@ struct SyncStoreTests {
         listener.cancel()
     }
 
+    /// The last known server version keeps its system fields (what the next save is based on),
+    /// through reopening the store and through an account parked and restored. A store of the
+    /// layout before system fields opens with its server versions kept, without them. Breaking it:
+    /// dropping the column from the stored columns loses the fields, and every later save of the
+    /// record is a new record to CloudKit.
+    @Test func serverVersionsKeepTheirSystemFields() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: url) }
+        var version = Note(recordName: "n", title: "server").makeRecord()
+        version.changeTag = "7"
+        version.systemFields = SystemFields(archive: Data("archived by the gateway".utf8))
+        do {
+            let store = try SyncStore(url: url)
+            try store.save(Note(recordName: "n", title: "mine"))
+            try store.session { try $0.setServerRecord(version) }
+        }
+        let reopened = try SyncStore(url: url)
+        #expect(try reopened.serverRecord(version.id)?.systemFields == version.systemFields)
+        _ = try reopened.session { try $0.parkAndPurge(account: "alice") }
+        #expect(try reopened.serverRecord(version.id) == nil)
+        _ = try reopened.session { try $0.restoreParked(account: "alice") }
+        #expect(try reopened.serverRecord(version.id)?.systemFields == version.systemFields)
+
+        // The layout before: no system fields column. Opening it keeps the version it holds.
+        let old = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: old) }
+        do {
+            let store = try SyncStore(url: old)
+            try store.session { try $0.setServerRecord(version) }
+        }
+        do {
+            let database = try SQLiteDatabase(.file(old))
+            try database.execute("ALTER TABLE sync_records DROP COLUMN system_fields; ALTER TABLE parked_sync_records DROP COLUMN system_fields")
+        }
+        let migrated = try #require(try SyncStore(url: old).serverRecord(version.id))
+        #expect(migrated.changeTag == "7" && migrated.systemFields == nil)
+    }
+
     @Test func pulledRecordsKeepLocalOnlyFieldsAndReportMissingTargets() throws {
         let store = try SyncStore(url: nil)
         try store.save(Note(recordName: "n", title: "mine", draftCursor: 42))

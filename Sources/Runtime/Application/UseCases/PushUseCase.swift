@@ -322,7 +322,7 @@ struct PushUseCase {
             for item in chunk {
                 switch item.operation {
                 case .save(var record):
-                    record.changeTag = try store.serverRecord(item.id)?.changeTag
+                    record.base(onServerVersionOf: try store.serverRecord(item.id))
                     request.recordsToSave.append(record)
                 case .delete:
                     request.recordIDsToDelete.append(item.id)

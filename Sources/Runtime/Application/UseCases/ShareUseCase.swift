@@ -47,14 +47,14 @@ struct ShareUseCase {
             try context.local { store in
                 guard var known = base else {
                     var whole = local
-                    whole.changeTag = savedRoot.changeTag
+                    whole.base(onServerVersionOf: savedRoot)
                     whole.modificationDate = savedRoot.modificationDate
                     whole.shareRecordName = share.id.recordName
                     return try store.setServerRecord(whole)
                 }
                 // The tag moves only when the server's copy was the one this device knew: a root
                 // edited elsewhere keeps the older tag, so its next push merges.
-                if sentRoot.changeTag == known.changeTag { known.changeTag = savedRoot.changeTag }
+                if sentRoot.changeTag == known.changeTag { known.base(onServerVersionOf: savedRoot) }
                 known.shareRecordName = share.id.recordName
                 try store.setServerRecord(known)
             }
@@ -65,7 +65,9 @@ struct ShareUseCase {
 
     /// A record as the server has it, to save again changing nothing but what comes with it.
     private static func unchanged(_ record: SyncRecord) -> SyncRecord {
-        SyncRecord(recordType: record.recordType, id: record.id, parentRecordName: record.parentRecordName, changeTag: record.changeTag)
+        var unchanged = SyncRecord(recordType: record.recordType, id: record.id, parentRecordName: record.parentRecordName)
+        unchanged.base(onServerVersionOf: record)
+        return unchanged
     }
 
     /// Adds participants to an existing share (again with the server's copy on a conflict).

@@ -81,8 +81,12 @@ public struct ShareRecord: Sendable, Hashable {
     public var participants: [ShareParticipant]
     /// What anyone with the link may do (`none`: only the participants listed).
     public var publicPermission: SharePermission
-    /// The server's change tag of the share; nil before it is first saved.
+    /// The server's change tag of the share; nil before it is first saved. Read only: a save is
+    /// conditional on `systemFields`.
     public var changeTag: String?
+    /// The server's metadata of the share's version (its gateway's archive); nil before it is
+    /// first saved.
+    public var systemFields: SystemFields?
 
     /// A share of `rootRecordName` (nil: the whole zone), with its participants.
     public init(

@@ -14,8 +14,12 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
     /// The name of the CKRecord.parent (action none). A parent always lives in its child's zone,
     /// so moving a record to another zone moves its parent reference with it.
     public var parentRecordName: String?
-    /// The server's version of the record; nil for a record the server has not seen.
+    /// The server's version of the record, as the cloud reported it; nil for a record the server
+    /// has not seen. Read only: a save is conditional on `systemFields`, never on this.
     public var changeTag: String?
+    /// The server's metadata of the version this record is based on (its gateway's archive);
+    /// nil for a record the server has not seen. What makes a save "over the version I know".
+    public var systemFields: SystemFields?
     /// The record name of the share this record is the root of (CKRecord.share), set by the
     /// server.
     public var shareRecordName: String?
@@ -43,6 +47,13 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
         self.parentRecordName = parentRecordName
         self.changeTag = changeTag
         self.modificationDate = modificationDate
+    }
+
+    /// Bases this record on `server`'s version (its change tag and system fields), or on none
+    /// (a record the server has not seen): what the next save is conditional on.
+    public mutating func base(onServerVersionOf server: SyncRecord?) {
+        changeTag = server?.changeTag
+        systemFields = server?.systemFields
     }
 
     /// The parent's full ID: same zone as this record.

@@ -168,14 +168,20 @@ private struct ZoneWriter {
             return CloudError(.invalidArguments, "record \(name) is a \(live.type), not a \(record.recordType)")
         }
         if request.savePolicy == .ifServerRecordUnchanged {
-            if let live, record.changeTag != live.changeTag {
+            let basedTag: String?
+            do {
+                basedTag = try LocalCloudSystemFields.basedTag(of: record.systemFields, recordType: record.recordType, id: record.id)
+            } catch {
+                return error
+            }
+            if let live, basedTag != live.changeTag {
                 let serverRecord = try server.clientRecord(live, zone: zone, scope: scope, desiredKeys: nil, viewer: user, downloadingAssets: false)
-                let ancestor = try record.changeTag.flatMap { try server.previousVersion(of: live, taggedAs: $0, in: zone) }
+                let ancestor = try basedTag.flatMap { try server.previousVersion(of: live, taggedAs: $0, in: zone) }
                 return CloudError(
                     .serverRecordChanged, "record \(name) changed on the server", serverRecord: serverRecord, clientRecord: record,
                     ancestorRecord: try ancestor.map { try server.clientRecord($0, zone: zone, scope: scope, desiredKeys: nil, viewer: user, downloadingAssets: false) })
             }
-            if live == nil, record.changeTag != nil {
+            if live == nil, basedTag != nil {
                 return CloudError(.unknownItem, "record \(name) no longer exists on the server")
             }
         }
@@ -235,10 +241,16 @@ private struct ZoneWriter {
         }
         let existing = try server.share(named: share.id.recordName, in: zone)
         if request.savePolicy == .ifServerRecordUnchanged {
-            if let existing, share.changeTag != existing.changeTag {
+            let basedTag: String?
+            do {
+                basedTag = try LocalCloudSystemFields.basedTag(of: share.systemFields, recordType: ShareRecord.recordType, id: share.id)
+            } catch {
+                return error
+            }
+            if let existing, basedTag != existing.changeTag {
                 return CloudError(.serverRecordChanged, "share \(share.id.recordName) changed on the server")
             }
-            if existing == nil, share.changeTag != nil {
+            if existing == nil, basedTag != nil {
                 return CloudError(.unknownItem, "share \(share.id.recordName) no longer exists on the server")
             }
         }
@@ -428,6 +440,7 @@ private struct ZoneWriter {
         saved.encryptedFields = uploaded.encrypted
         saved.clearedKeys = []
         saved.changeTag = String(seq)
+        saved.systemFields = LocalCloudSystemFields.archive(recordType: saved.recordType, id: saved.id, changeTag: String(seq))
         saved.modificationDate = now
         saved.creatorUserRecordName = LocalCloudServer.creatorName(existing?.creator ?? user, viewer: user)
         return saved
@@ -489,6 +502,7 @@ private struct ZoneWriter {
         var saved = share
         saved.participants = participants
         saved.changeTag = String(seq)
+        saved.systemFields = LocalCloudSystemFields.archive(recordType: ShareRecord.recordType, id: saved.id, changeTag: String(seq))
         try server.writeShare(saved, in: zone, seq: seq)
         return saved
     }

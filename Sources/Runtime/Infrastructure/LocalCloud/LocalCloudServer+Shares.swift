@@ -9,11 +9,13 @@ extension LocalCloudServer {
             "SELECT root, title, participants, public_permission, change_tag FROM shares WHERE owner = ? AND zone = ? AND name = ? AND deleted = 0",
             [.text(zone.owner), .text(zone.name), .text(name)])
         guard let row = rows.first else { return nil }
-        return ShareRecord(
+        var share = ShareRecord(
             id: RecordID(recordName: name, zoneID: ZoneID(zoneName: zone.name, ownerName: zone.owner)),
             rootRecordName: row.optionalText(0), title: row.text(1),
             participants: (try? JSONDecoder().decode([ShareParticipant].self, from: Data(row.text(2).utf8))) ?? [],
             publicPermission: SharePermission(rawValue: row.text(3)) ?? .none, changeTag: row.text(4))
+        share.systemFields = LocalCloudSystemFields.archive(recordType: ShareRecord.recordType, id: share.id, changeTag: row.text(4))
+        return share
     }
 
     func writeShare(_ share: ShareRecord, in zone: StoredZone, seq: Int64) throws {
@@ -61,6 +63,7 @@ extension LocalCloudServer {
         }
         let seq = try store.nextSequence()
         share.changeTag = String(seq)
+        share.systemFields = LocalCloudSystemFields.archive(recordType: ShareRecord.recordType, id: share.id, changeTag: String(seq))
         try writeShare(share, in: zone, seq: seq)
         try database.query(
             """

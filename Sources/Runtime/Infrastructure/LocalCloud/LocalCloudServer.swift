@@ -297,6 +297,7 @@ final class LocalCloudServer {
             fields: try deliver(stored.fields, desiredKeys: desiredKeys, downloadingAssets: downloadingAssets),
             encryptedFields: try deliver(stored.encrypted, desiredKeys: desiredKeys, downloadingAssets: downloadingAssets),
             parentRecordName: stored.parent, changeTag: stored.changeTag, modificationDate: stored.modified)
+        record.systemFields = LocalCloudSystemFields.archive(recordType: stored.type, id: record.id, changeTag: stored.changeTag)
         record.creatorUserRecordName = Self.creatorName(stored.creator, viewer: viewer)
         record.shareRecordName = try database.query(
             "SELECT name FROM shares WHERE owner = ? AND zone = ? AND root = ? AND deleted = 0",

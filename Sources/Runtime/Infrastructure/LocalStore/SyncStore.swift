@@ -44,6 +44,11 @@ public final class SyncStore: Sendable {
         if !columns.contains("creator") {
             try database.execute("ALTER TABLE sync_records ADD COLUMN creator TEXT")
         }
+        // Server versions kept before system fields were: their next save is a new record to the
+        // cloud, which answers with its version to merge onto (nothing is lost).
+        for table in ["sync_records", "parked_sync_records"] where try !database.query("PRAGMA table_info(\(table))").map({ $0.text(1) }).contains("system_fields") {
+            try database.execute("ALTER TABLE \(table) ADD COLUMN system_fields BLOB")
+        }
         for table in ["asset_cache", "parked_assets"] where try !database.query("PRAGMA table_info(\(table))").map({ $0.text(1) }).contains("digest") {
             try database.execute("ALTER TABLE \(table) ADD COLUMN digest TEXT NOT NULL DEFAULT ''")
         }
@@ -78,6 +83,7 @@ public final class SyncStore: Sendable {
             parent TEXT,
             share TEXT,
             creator TEXT,
+            system_fields BLOB,
             PRIMARY KEY (zone_owner, zone, name));
         -- A record's copies in every zone (a move leaves one behind until it is deleted); only
         -- records under a parent move, so the others cost nothing.
@@ -115,7 +121,7 @@ public final class SyncStore: Sendable {
             account TEXT NOT NULL,
             zone_owner TEXT NOT NULL, zone TEXT NOT NULL, name TEXT NOT NULL,
             type TEXT NOT NULL, change_tag TEXT, fields BLOB NOT NULL, encrypted BLOB NOT NULL,
-            modified REAL, parent TEXT, share TEXT, creator TEXT,
+            modified REAL, parent TEXT, share TEXT, creator TEXT, system_fields BLOB,
             PRIMARY KEY (account, zone_owner, zone, name));
         CREATE TABLE IF NOT EXISTS parked_assets (
             account TEXT NOT NULL, type TEXT NOT NULL, name TEXT NOT NULL,

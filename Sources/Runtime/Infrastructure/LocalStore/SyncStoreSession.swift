@@ -215,27 +215,28 @@ final class SyncStoreSession: SyncStoreTransaction {
 
     // MARK: - Server records
 
-    static let syncRecordColumns = "zone_owner, zone, name, type, change_tag, fields, encrypted, modified, parent, share, creator"
+    static let syncRecordColumns = "zone_owner, zone, name, type, change_tag, fields, encrypted, modified, parent, share, creator, system_fields"
 
     func serverRecord(_ id: RecordID) throws -> SyncRecord? {
-        let rows = try database.query("SELECT type, change_tag, fields, encrypted, modified, parent, share, creator FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)])
+        let rows = try database.query("SELECT type, change_tag, fields, encrypted, modified, parent, share, creator, system_fields FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)])
         guard let row = rows.first else { return nil }
         var record = SyncRecord(
             recordType: row.text(0), id: id, fields: try FieldsCodec.decode(row.blob(2)), encryptedFields: try FieldsCodec.decode(row.blob(3)),
             parentRecordName: row.optionalText(5), changeTag: row.optionalText(1), modificationDate: row.isNull(4) ? nil : Date(timeIntervalSince1970: row.real(4)))
         record.shareRecordName = row.optionalText(6)
         record.creatorUserRecordName = row.optionalText(7)
+        record.systemFields = row.isNull(8) ? nil : SystemFields(archive: row.blob(8))
         return record
     }
 
     func setServerRecord(_ record: SyncRecord) throws {
         try database.query(
-            "INSERT OR REPLACE INTO sync_records (\(Self.syncRecordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO sync_records (\(Self.syncRecordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [.text(record.id.zoneID.ownerName), .text(record.id.zoneID.zoneName), .text(record.id.recordName), .text(record.recordType),
              record.changeTag.map(SQLiteValue.text) ?? .null, .blob(FieldsCodec.encode(record.fields)), .blob(FieldsCodec.encode(record.encryptedFields)),
              record.modificationDate.map { .real($0.timeIntervalSince1970) } ?? .null,
              record.parentRecordName.map(SQLiteValue.text) ?? .null, record.shareRecordName.map(SQLiteValue.text) ?? .null,
-             record.creatorUserRecordName.map(SQLiteValue.text) ?? .null])
+             record.creatorUserRecordName.map(SQLiteValue.text) ?? .null, record.systemFields.map { .blob($0.archive) } ?? .null])
     }
 
     func removeServerRecord(_ id: RecordID) throws {
