@@ -276,6 +276,33 @@ struct EngineRecoveryTests {
         #expect(try world.cloud.counters()["records.fetched"] ?? 0 == fetched)
     }
 
+    /// Change tokens are the gateway's opaque archives (CloudKit's `CKServerChangeToken` has no
+    /// usable initialiser and is archived with `NSSecureCoding`), kept in the store as text.
+    /// Any bytes survive the round trip, and a store written when tokens were LocalCloud's plain
+    /// text keeps its place in the feeds: nothing is fetched again. Breaking it: reading a stored
+    /// value only as base64 turns every legacy token into garbage, and the laptop fetches
+    /// everything again (or fails on a token the cloud did not write).
+    @Test func storedTokensSurviveAsArchivesAndFromTheLayoutBefore() async throws {
+        let bytes = Data([0, 1, 0xFE, 0xFF, 0x3A])
+        #expect(ChangeToken(storedValue: ChangeToken(archive: bytes).storedValue).archive == bytes)
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        try phone.store.save((0..<20).map { Note(recordName: "n\($0)") })
+        await phone.sync()
+        let laptop = try world.device("alice-laptop", account: "alice")
+        await laptop.sync()
+        let zone = ZoneID(zoneName: SyncConstants.defaultSyncZoneName)
+        try laptop.store.session { store in
+            for key in [SyncStateKeys.databaseToken(.private), SyncStateKeys.zoneToken(zone, .private)] {
+                let stored = try #require(try store.state(key))
+                try store.setState(key, String(decoding: ChangeToken(storedValue: stored).archive, as: UTF8.self))
+            }
+        }
+        let fetched = try world.cloud.counters()["records.fetched"] ?? 0
+        #expect(await laptop.sync() == .completed)
+        #expect(try world.cloud.counters()["records.fetched"] ?? 0 == fetched)
+    }
+
     @Test func anExpiredTokenIsResetAndEverythingFetchedAgain() async throws {
         let world = try SyncWorld()
         let phone = try world.device("alice-phone", account: "alice")

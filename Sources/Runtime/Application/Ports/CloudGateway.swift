@@ -229,14 +229,16 @@ public struct RecordQuery: Sendable, Hashable {
     }
 }
 
-/// Where a query's page ended, opaque to clients: pass it back to get the next page.
+/// Where a query's page ended, opaque to clients: pass it back to get the next page. CloudKit's
+/// `CKQueryOperation.Cursor` has no usable initialiser; its gateway archives it
+/// (`NSSecureCoding`), and LocalCloud writes its own form.
 public struct QueryCursor: Sendable, Hashable, Codable {
-    /// The cloud's own encoding of the position.
-    public var value: String
+    /// The gateway's archive of the position.
+    public var archive: Data
 
-    /// A cursor with this encoding (a gateway builds them; clients only hand them back).
-    public init(_ value: String) {
-        self.value = value
+    /// A cursor as its gateway archived it (a gateway builds them; clients only hand them back).
+    public init(archive: Data) {
+        self.archive = archive
     }
 }
 

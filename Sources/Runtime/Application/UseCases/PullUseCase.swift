@@ -89,7 +89,7 @@ struct PullUseCase {
     private func pullDatabase(_ scope: DatabaseScope, state: inout PullState) async throws(SyncError) {
         context.events.publish(.pullStarted(scope))
         let key = SyncStateKeys.databaseToken(scope)
-        var token = try context.local { try $0.state(key) }.map(ChangeToken.init)
+        var token = try context.local { try $0.state(key) }.map(ChangeToken.init(storedValue:))
         var recovered = false
         while true {
             let changes: DatabaseChanges
@@ -108,7 +108,7 @@ struct PullUseCase {
                 try await pullZone(zone, scope: scope, state: &state)
             }
             token = changes.newToken
-            try context.local { try $0.setState(key, changes.newToken.value) }
+            try context.local { try $0.setState(key, changes.newToken.storedValue) }
             if !changes.moreComing { break }
         }
         context.events.publish(.pullCompleted(scope))
@@ -116,7 +116,7 @@ struct PullUseCase {
 
     private func pullZone(_ zone: ZoneID, scope: DatabaseScope, state: inout PullState) async throws(SyncError) {
         let key = SyncStateKeys.zoneToken(zone, scope)
-        var token = try context.local { try $0.state(key) }.map(ChangeToken.init)
+        var token = try context.local { try $0.state(key) }.map(ChangeToken.init(storedValue:))
         var recovered = false
         var shareDeleted = false
         while true {
@@ -157,7 +157,7 @@ struct PullUseCase {
                     if saved.contains(RecordKey(deleted.recordType, deleted.id.recordName)) { continue }
                     try removeLocally(deleted.id, recordType: deleted.recordType, scope: scope, deletedInPage: deletedInPage, in: store)
                 }
-                try store.setState(key, page.newToken.value)
+                try store.setState(key, page.newToken.storedValue)
             }
             context.events.publish(.pullProgress(scope: scope, zone: zone, records: page.changedRecords.count, deletions: page.deletedRecords.count))
             token = page.newToken

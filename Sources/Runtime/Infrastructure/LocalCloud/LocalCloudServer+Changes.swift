@@ -47,7 +47,7 @@ extension LocalCloudServer {
         }
         let page = events.prefix(pageSize)
         let newSeq = page.count < events.count ? page.last!.seq : try store.currentSequence()
-        var changes = DatabaseChanges(changedZones: [], deletedZones: [:], newToken: ChangeToken("db:\(newSeq)"), moreComing: page.count < events.count)
+        var changes = DatabaseChanges(changedZones: [], deletedZones: [:], newToken: ChangeToken(localCloud: "db:\(newSeq)"), moreComing: page.count < events.count)
         for event in page {
             let zoneID = clientZoneID(event.zone, scope: scope)
             if let reason = event.deleted {
@@ -68,7 +68,7 @@ extension LocalCloudServer {
         let epoch = info.integer(0)
         var after: Int64 = 0
         if let token {
-            let parts = token.value.split(separator: ":")
+            let parts = token.localCloudText.split(separator: ":")
             guard parts.count == 3, parts[0] == "zone", let tokenEpoch = Int64(parts[1]), let seq = Int64(parts[2]) else {
                 throw CloudError(.invalidArguments, "not a zone change token: \(token)")
             }
@@ -130,7 +130,7 @@ extension LocalCloudServer {
     /// A zone's change token: `zone:<epoch>:<sequence>`, read back by `zoneChanges`. The epoch
     /// changes when the zone is created again, so older tokens expire.
     private static func zoneToken(epoch: Int64, sequence: Int64) -> ChangeToken {
-        ChangeToken("zone:\(epoch):\(sequence)")
+        ChangeToken(localCloud: "zone:\(epoch):\(sequence)")
     }
 
     private func currentZoneSequence(_ zone: StoredZone) throws -> Int64 {
@@ -191,9 +191,19 @@ extension LocalCloudServer {
     /// The sequence number in a `prefix:<seq>` token (0 for none).
     static func sequence(of token: ChangeToken?, prefix: String) throws -> Int64 {
         guard let token else { return 0 }
-        guard token.value.hasPrefix(prefix + ":"), let seq = Int64(token.value.dropFirst(prefix.count + 1)) else {
+        let text = token.localCloudText
+        guard text.hasPrefix(prefix + ":"), let seq = Int64(text.dropFirst(prefix.count + 1)) else {
             throw CloudError(.invalidArguments, "not a \(prefix) change token: \(token)")
         }
         return seq
     }
+}
+
+/// LocalCloud's change tokens: text (`db:<seq>`, `zone:<epoch>:<seq>`) as their archive.
+extension ChangeToken {
+    init(localCloud text: String) {
+        self.init(archive: Data(text.utf8))
+    }
+
+    var localCloudText: String { String(decoding: archive, as: UTF8.self) }
 }

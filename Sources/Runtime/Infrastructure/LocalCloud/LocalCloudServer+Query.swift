@@ -31,7 +31,7 @@ extension LocalCloudServer {
         matches.sort { lhs, rhs in
             Self.precedes(lhs.record, rhs.record, by: query.sortedBy) ?? ((lhs.zone.name, lhs.record.name) < (rhs.zone.name, rhs.record.name))
         }
-        let offset = Int(query.cursor.flatMap { Int($0.value) } ?? 0)
+        let offset = try query.cursor.map(Self.offset(of:)) ?? 0
         let limit = query.resultsLimit ?? defaultLimit
         let page = matches.dropFirst(offset).prefix(limit)
         var records: [SyncRecord] = []
@@ -40,7 +40,7 @@ extension LocalCloudServer {
         }
         try store.count("records.fetched", by: Int64(records.count))
         let next = offset + page.count
-        return QueryPage(records: records, cursor: next < matches.count ? QueryCursor(String(next)) : nil)
+        return QueryPage(records: records, cursor: next < matches.count ? QueryCursor(archive: Data("query:\(next)".utf8)) : nil)
     }
 
     /// The zones a query searches: the one it names, or every zone of the database (Apple,
@@ -84,5 +84,15 @@ extension LocalCloudServer {
         case (.date(let a), .date(let b)): a < b
         default: nil
         }
+    }
+
+    /// Where a cursor of LocalCloud's (`query:<offset>`) resumes; a cursor it did not write is
+    /// refused as CloudKit refuses a malformed request.
+    static func offset(of cursor: QueryCursor) throws(CloudError) -> Int {
+        let text = String(decoding: cursor.archive, as: UTF8.self)
+        guard text.hasPrefix("query:"), let offset = Int(text.dropFirst("query:".count)), offset >= 0 else {
+            throw CloudError(.invalidArguments, "not a query cursor of this cloud")
+        }
+        return offset
     }
 }
