@@ -44,15 +44,42 @@ extension SyncEngine {
         try await ShareUseCase(context: context).share(root, title: title, participants: participants, publicPermission: publicPermission)
     }
 
+    /// Shares a root record the current user owns with the people `invitations` name, looked up
+    /// in the cloud first (by email address, phone number or user record name); returns the saved
+    /// share, whose `url` is the link to send them. One person who cannot be found fails the call.
+    public func share<Root: ShareableModel>(
+        _ root: Root, title: String? = nil, inviting invitations: [ShareInvitation], publicPermission: SharePermission = .none
+    ) async throws(SyncError) -> ShareRecord {
+        let shares = ShareUseCase(context: context)
+        return try await shares.share(root, title: title, participants: try await shares.participants(for: invitations), publicPermission: publicPermission)
+    }
+
     /// Adds participants to the root's share; returns the share as the cloud saved it.
     public func invite<Root: ShareableModel>(_ participants: [ShareParticipant], to root: Root) async throws(SyncError) -> ShareRecord {
         try await ShareUseCase(context: context).invite(participants, to: root)
     }
 
+    /// Adds the people `invitations` name to the root's share, looked up in the cloud first;
+    /// returns the share as the cloud saved it. One person who cannot be found fails the call.
+    public func invite<Root: ShareableModel>(_ invitations: [ShareInvitation], to root: Root) async throws(SyncError) -> ShareRecord {
+        let shares = ShareUseCase(context: context)
+        return try await shares.invite(try await shares.participants(for: invitations), to: root)
+    }
+
     /// Accepts a share and brings its records in (root first). If the cloud cannot be reached,
-    /// the acceptance is remembered and completed by a later pass.
+    /// the acceptance is remembered and completed by a later pass. The metadata comes from the
+    /// system (on Apple platforms, the CloudKit gateway's conversion of the `CKShare.Metadata` a
+    /// tapped link hands the app) or from `acceptShare(at:)`.
     public func acceptShare(_ metadata: ShareMetadata) async throws(SyncError) {
         try await ShareUseCase(context: context).accept(metadata)
+        await sync()
+    }
+
+    /// Accepts the share a link leads to (a share's `url`, opened by the app): its metadata is
+    /// looked up in the cloud, then accepted as `acceptShare(_:)` does. Offline, the lookup fails
+    /// and the error says so; nothing is remembered, since nothing is known of the share yet.
+    public func acceptShare(at url: URL) async throws(SyncError) {
+        try await ShareUseCase(context: context).accept(at: url)
         await sync()
     }
 

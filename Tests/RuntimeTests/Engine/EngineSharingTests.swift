@@ -32,6 +32,33 @@ struct EngineSharingTests {
         var aliceZoneForBob: ZoneID { ZoneID(zoneName: SyncConstants.defaultSyncZoneName, ownerName: "_alice") }
     }
 
+    /// The flow an app on CloudKit has, where participants and metadata cannot be made in code:
+    /// Alice invites Bob by email (the cloud looks him up), sends him the share's link, and Bob
+    /// accepts from the link. Someone the cloud cannot find fails the invitation, naming how they
+    /// were looked up, and inviting a participant again adds nobody. Breaking it: adding the
+    /// invitation without its lookup leaves Bob out of the share, and his acceptance is refused.
+    @Test func anInvitationByEmailIsAcceptedFromTheSharesLink() async throws {
+        let world = try SyncWorld()
+        try world.cloud.addAccount("bob", emailAddress: "bob@example.com")
+        let alice = try world.device("alice-phone", account: "alice")
+        let bob = try world.device("bob-phone", account: "bob")
+        try alice.store.save(SharedList(recordName: "groceries", title: "Groceries"))
+        await alice.sync()
+        let root = try #require(try alice.store.fetch(SharedList.self, recordName: "groceries"))
+        let share = try await alice.engine.share(root, inviting: [ShareInvitation(.emailAddress("bob@example.com"), permission: .readWrite)])
+        #expect(share.participants.contains { $0.userRecordName == "_bob" && $0.permission == .readWrite })
+        try await bob.engine.acceptShare(at: try #require(share.url))
+        #expect(try bob.store.fetchAll(SharedList.self).map(\.recordName) == ["groceries"])
+        do {
+            _ = try await alice.engine.invite([ShareInvitation(.userRecordName("_nobody"), permission: .readOnly)], to: root)
+            Issue.record("an invitation of nobody went through")
+        } catch {
+            #expect(error.cloudError?.code == .unknownItem && error.description.contains("_nobody"))
+        }
+        let again = try await alice.engine.invite([ShareInvitation(.userRecordName("_bob"), permission: .readWrite)], to: root)
+        #expect(again.participants.filter { $0.userRecordName == "_bob" }.count == 1)
+    }
+
     @Test func theShareAndItsRootGoInOneRequest() async throws {  // trap: T8.1
         let household = try await Household()
         let request = try #require(household.alice.gateway.modifies.last { !$0.request.sharesToSave.isEmpty }?.request)

@@ -90,7 +90,11 @@ final class RecordingGateway: CloudGateway, @unchecked Sendable {
         try await wrapped.fetchShares(ids, in: scope)
     }
 
+    func shareMetadata(for url: URL) async throws(CloudError) -> ShareMetadata { try await wrapped.shareMetadata(for: url) }
     func acceptShare(_ metadata: ShareMetadata) async throws(CloudError) { try await wrapped.acceptShare(metadata) }
+    func participants(for lookups: [ParticipantLookup]) async throws(CloudError) -> [ParticipantLookup: Result<ShareParticipant, CloudError>] {
+        try await wrapped.participants(for: lookups)
+    }
     func saveSubscription(_ subscription: CloudSubscription) async throws(CloudError) { try await wrapped.saveSubscription(subscription) }
     func notifications() -> AsyncStream<CloudNotification> { wrapped.notifications() }
 }

@@ -39,6 +39,79 @@ struct LocalCloudShareTests {
         }
     }
 
+    /// Apple, `CKShare.url` ("The URL for inviting participants to the share") and
+    /// `CKContainer.shareMetadata(for:)` ("Fetches the share metadata for the specified share
+    /// URL"): a saved share carries its link, and the link leads to the metadata a participant
+    /// accepts with. Metadata is never made up by the app: CloudKit's `CKShare.Metadata` has no
+    /// public initialiser. A link to a share that ended is `unknownItem`; a link this cloud did
+    /// not make is `invalidArguments`. Breaking it: metadata that does not name the owner's zone
+    /// fails the acceptance below.
+    @Test(arguments: CloudMode.allCases)
+    func aSharesLinkLeadsToTheMetadataToAcceptItWith(_ mode: CloudMode) async throws {
+        let household = try await Household(mode)
+        let url = try #require(household.share.url)
+        let metadata = try await household.bob.shareMetadata(for: url)
+        #expect(metadata.shareID == RecordID(recordName: "share-list-1", zoneID: household.sharedZone))
+        #expect(metadata.rootRecordName == "list-1" && metadata.title == "Groceries" && metadata.url == url)
+        try await household.bob.acceptShare(metadata)
+        #expect(try await household.bob.fetchRecords([RecordID(recordName: "list-1", zoneID: household.sharedZone)], desiredKeys: nil, in: .shared).values.first.map { (try? $0.get()) != nil } == true)
+        // Fetched again, the share keeps its link.
+        let fetched = try await household.alice.fetchShares([household.share.id], in: .private)[household.share.id]?.get()
+        #expect(fetched?.url == url)
+        let elsewhere = URL(string: "https://example.com/share/x")!
+        do {
+            _ = try await household.bob.shareMetadata(for: elsewhere)
+            Issue.record("a link of another site led to a share")
+        } catch {
+            #expect(error.code == .invalidArguments)
+        }
+        _ = try await household.alice.modify(ModifyRequest(recordIDsToDelete: [household.share.id]), in: .private)
+        do {
+            _ = try await household.carol.shareMetadata(for: url)
+            Issue.record("the link of a share that ended still leads somewhere")
+        } catch {
+            #expect(error.code == .unknownItem)
+        }
+    }
+
+    /// Apple, `CKShare.Participant` has no public initialiser: participants come from a lookup
+    /// (`CKContainer.shareParticipant(forEmailAddress:)`, `(forPhoneNumber:)`,
+    /// `(forUserRecordID:)`). Apple, `CKUserIdentity`: "When creating participants, CloudKit
+    /// tries to find iCloud accounts it can use to populate their identities. If CloudKit doesn't
+    /// find an account, it sets the identity's hasiCloudAccount to false". LocalCloud finds an
+    /// account by the email address or phone number it registered, and a user record name only
+    /// if an account has it.
+    @Test(arguments: CloudMode.allCases)
+    func participantsAreLookedUpByEmailPhoneOrUserRecord(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        try harness.cloud.addAccount("bob", emailAddress: "Bob@Example.com", phoneNumber: "+1 (555) 010-0000")
+        let alice = try harness.device("alice-phone", "alice")
+        let lookups: [ParticipantLookup] = [
+            .emailAddress("bob@example.com"), .phoneNumber("+15550100000"), .userRecordName("_bob"),
+            .emailAddress("nobody@example.com"), .userRecordName("_nobody"),
+        ]
+        let found = try await alice.participants(for: lookups)
+        for lookup in lookups.prefix(3) {
+            #expect(try found[lookup]?.get().userRecordName == "_bob", "\(lookup)")
+            #expect(try found[lookup]?.get().lookup == lookup)
+        }
+        let accountless = try #require(try found[.emailAddress("nobody@example.com")]?.get())
+        #expect(accountless.userRecordName == nil && accountless.acceptanceStatus == .pending)
+        guard case .failure(let error) = found[.userRecordName("_nobody")] else {
+            Issue.record("a user record name no account has was found")
+            return
+        }
+        #expect(error.code == .unknownItem)
+        // Nobody signed in finds nobody.
+        let signedOut = try harness.device("kiosk", nil)
+        do {
+            _ = try await signedOut.participants(for: [.emailAddress("bob@example.com")])
+            Issue.record("a signed-out device looked people up")
+        } catch {
+            #expect(error.code == .notAuthenticated)
+        }
+    }
+
     /// Apple, `CKShare.init(rootRecord:shareID:)`: "When saving a newly created CKShare, you save both
     /// the share and its rootRecord in the same CKModifyRecordsOperation batch."
     @Test(arguments: CloudMode.allCases)

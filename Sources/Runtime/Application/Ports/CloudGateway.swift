@@ -42,8 +42,18 @@ public protocol CloudGateway: Sendable {
     /// The shares (`cloudkit.share` records) by ID, as `fetchRecords` does for records.
     func fetchShares(_ ids: [RecordID], in scope: DatabaseScope) async throws(CloudError) -> [RecordID: Result<ShareRecord, CloudError>]
 
-    /// Accepts a share: its zone appears in this user's shared database.
+    /// What a share's link leads to (CloudKit: `CKContainer.shareMetadata(for:)`): the metadata to
+    /// accept it with.
+    func shareMetadata(for url: URL) async throws(CloudError) -> ShareMetadata
+
+    /// Accepts a share, from metadata a link or the system gave: its zone appears in this user's
+    /// shared database.
     func acceptShare(_ metadata: ShareMetadata) async throws(CloudError)
+
+    /// People to share with, looked up by email address, phone number or user record name
+    /// (CloudKit creates participants no other way), each with its own outcome. A participant
+    /// found comes with no permission; the engine sets the invitation's before adding it.
+    func participants(for lookups: [ParticipantLookup]) async throws(CloudError) -> [ParticipantLookup: Result<ShareParticipant, CloudError>]
 
     /// Registers a subscription; the cloud then notifies this device when it fires.
     func saveSubscription(_ subscription: CloudSubscription) async throws(CloudError)

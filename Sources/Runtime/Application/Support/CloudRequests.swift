@@ -56,8 +56,16 @@ struct CloudRequests: Sendable {
         try await Self.request { () async throws(CloudError) in try await gateway.fetchShares(ids, in: scope) }
     }
 
+    func shareMetadata(for url: URL) async throws(SyncError) -> ShareMetadata {
+        try await Self.request { () async throws(CloudError) in try await gateway.shareMetadata(for: url) }
+    }
+
     func acceptShare(_ metadata: ShareMetadata) async throws(SyncError) {
         try await Self.request { () async throws(CloudError) in try await gateway.acceptShare(metadata) }
+    }
+
+    func participants(for lookups: [ParticipantLookup]) async throws(SyncError) -> [ParticipantLookup: Result<ShareParticipant, CloudError>] {
+        try await Self.request { () async throws(CloudError) in try await gateway.participants(for: lookups) }
     }
 
     func saveSubscription(_ subscription: CloudSubscription) async throws(SyncError) {

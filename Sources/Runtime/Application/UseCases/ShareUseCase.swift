@@ -77,7 +77,7 @@ struct ShareUseCase {
             guard case .success(var share) = try await context.cloud.fetchShares([id], in: .private)[id] else {
                 throw .cloud(CloudError(.unknownItem, "\(root.recordName) is not shared"))
             }
-            for participant in participants where !share.participants.contains(where: { $0.userRecordName == participant.userRecordName }) {
+            for participant in participants where !share.participants.contains(where: { $0.isSamePerson(as: participant) }) {
                 share.participants.append(participant)
             }
             let result = try await context.cloud.modify(ModifyRequest(sharesToSave: [share]), in: .private)
@@ -106,6 +106,33 @@ struct ShareUseCase {
         let rootID = root.makeRecord(syncZoneName: context.configuration.syncZoneName).id
         let name = try context.local { try $0.serverRecord(rootID)?.shareRecordName } ?? Self.shareRecordName(forRoot: root.recordName)
         return RecordID(recordName: name, zoneID: rootID.zoneID)
+    }
+
+    /// The people invitations name, looked up in the cloud (the only way CloudKit makes
+    /// participants), each with the invitation's permission. One that cannot be found fails the
+    /// call, naming how it was looked up: a share never goes out to fewer people than asked.
+    func participants(for invitations: [ShareInvitation]) async throws(SyncError) -> [ShareParticipant] {
+        guard !invitations.isEmpty else { return [] }
+        let found = try await context.cloud.participants(for: invitations.map(\.lookup))
+        var participants: [ShareParticipant] = []
+        for invitation in invitations {
+            switch found[invitation.lookup] {
+            case .success(var participant):
+                participant.permission = invitation.permission
+                participants.append(participant)
+            case .failure(let error):
+                throw .cloud(CloudError(error.code, "\(invitation.lookup) could not be found: \(error.message)", retryAfter: error.retryAfter))
+            case nil:
+                throw .cloud(CloudError(.serviceUnavailable, "no answer for \(invitation.lookup)"))
+            }
+        }
+        return participants
+    }
+
+    /// Accepts the share a link leads to: its metadata is looked up, then accepted as below.
+    /// Offline, the lookup fails and says so: there is nothing to remember yet.
+    func accept(at url: URL) async throws(SyncError) {
+        try await accept(try await context.cloud.shareMetadata(for: url))
     }
 
     /// Accepts a share. The shared database is then read from scratch (its token may already be

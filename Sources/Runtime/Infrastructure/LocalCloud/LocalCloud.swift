@@ -68,9 +68,13 @@ public final class LocalCloud: Sendable {
         LocalCloudServer.userRecordName(forAccount: account)
     }
 
-    /// Creates an account (nothing happens if it exists), available.
-    public func addAccount(_ account: String) throws {
-        try withServer { try $0.ensureAccount(account) }
+    /// Creates an account (nothing happens if it exists), available, found by others who share
+    /// with it by its email address or phone number when given.
+    public func addAccount(_ account: String, emailAddress: String? = nil, phoneNumber: String? = nil) throws {
+        try withServer { server in
+            try server.ensureAccount(account)
+            try server.setContacts(ofAccount: account, emailAddress: emailAddress, phoneNumber: phoneNumber)
+        }
     }
 
     /// Sets what `accountStatus()` answers for an account (signed out, restricted, ...).
@@ -97,11 +101,14 @@ public final class LocalCloud: Sendable {
         state.withLock { $0.devices[device, default: DeviceState()].networkAvailable = available }
     }
 
-    /// What a participant opening the owner's share link learns.
+    /// What a participant opening the owner's share link learns, without a request: for tests
+    /// that hand metadata over directly. An app opens the link (`SyncEngine.acceptShare(at:)`).
     public func shareMetadata(for share: ShareRecord, ownerAccount: String) -> ShareMetadata {
-        ShareMetadata(
-            shareID: RecordID(recordName: share.id.recordName, zoneID: ZoneID(zoneName: share.id.zoneID.zoneName, ownerName: Self.userRecordName(forAccount: ownerAccount))),
-            ownerName: Self.userRecordName(forAccount: ownerAccount), rootRecordName: share.rootRecordName, title: share.title)
+        let owner = Self.userRecordName(forAccount: ownerAccount)
+        return ShareMetadata(
+            shareID: RecordID(recordName: share.id.recordName, zoneID: ZoneID(zoneName: share.id.zoneID.zoneName, ownerName: owner)),
+            ownerName: owner, rootRecordName: share.rootRecordName, title: share.title,
+            url: LocalCloudShareLink.url(ofShare: share.id.recordName, in: StoredZone(owner: owner, name: share.id.zoneID.zoneName)))
     }
 
     // MARK: - What happens outside the app

@@ -89,6 +89,18 @@ public struct LocalCloudDevice: CloudGateway {
         }
     }
 
+    public func shareMetadata(for url: URL) async throws(CloudError) -> ShareMetadata {
+        try cloud.perform(.fetchShareMetadata, device: name) { server, caller in
+            try server.shareMetadata(for: url, caller: caller)
+        }
+    }
+
+    public func participants(for lookups: [ParticipantLookup]) async throws(CloudError) -> [ParticipantLookup: Result<ShareParticipant, CloudError>] {
+        try cloud.perform(.fetchParticipants, device: name) { server, caller in
+            try server.participants(for: lookups, caller: caller)
+        }
+    }
+
     public func acceptShare(_ metadata: ShareMetadata) async throws(CloudError) {
         try cloud.perform(.acceptShare, device: name) { server, caller in
             let zone = try server.acceptShare(metadata, caller: caller)

@@ -5,7 +5,7 @@ import SyncTesting
 /// The kinds of request a device makes, for counting and for aiming faults.
 public enum CloudRequestKind: String, Sendable, Hashable, CaseIterable {
     case accountStatus, saveZones, deleteZones, modify, fetchRecords, fetchDatabaseChanges, fetchZoneChanges
-    case query, fetchShares, acceptShare, saveSubscription
+    case query, fetchShares, fetchShareMetadata, acceptShare, fetchParticipants, saveSubscription
 }
 
 /// "The next `count` requests of `kind` (by `account`) fail with `error`." A `serverResponseLost`

@@ -235,7 +235,7 @@ private struct ZoneWriter {
         guard share.rootRecordName != nil || share.id.recordName == ShareRecord.zoneWideRecordName else {
             return CloudError(.invalidArguments, "a zone-wide share is named \(ShareRecord.zoneWideRecordName)")
         }
-        let participants = Set(share.participants.filter { $0.role != .owner }.map(\.userRecordName)).count + 1
+        let participants = Set(share.participants.filter { $0.role != .owner }.map(\.person)).count + 1
         if participants > CloudKitLimits.maxShareParticipants {
             return CloudError(.tooManyParticipants, "a share takes at most \(CloudKitLimits.maxShareParticipants) participants, its owner included; this one has \(participants)")
         }
@@ -484,7 +484,7 @@ private struct ZoneWriter {
         // Participants already accepted stay accepted; everyone the owner dropped loses access.
         let previous = try server.share(named: share.id.recordName, in: zone)?.participants ?? []
         for index in participants.indices {
-            if let before = previous.first(where: { $0.userRecordName == participants[index].userRecordName }), before.acceptanceStatus == .accepted {
+            if let before = previous.first(where: { $0.isSamePerson(as: participants[index]) }), before.acceptanceStatus == .accepted {
                 participants[index].acceptanceStatus = .accepted
             }
         }
@@ -492,17 +492,22 @@ private struct ZoneWriter {
         if share.publicPermission == .none {
             participants.removeAll { $0.role == .publicUser }
         }
-        for dropped in previous where dropped.role != .owner && !participants.contains(where: { $0.userRecordName == dropped.userRecordName }) {
-            try server.endMembership(user: dropped.userRecordName, share: share.id.recordName, in: zone, seq: seq)
+        // Only people with an account can have accepted, and so hold a membership.
+        for dropped in previous where dropped.role != .owner && !participants.contains(where: { $0.isSamePerson(as: dropped) }) {
+            if let user = dropped.userRecordName {
+                try server.endMembership(user: user, share: share.id.recordName, in: zone, seq: seq)
+            }
         }
         for participant in participants where participant.role != .owner && participant.acceptanceStatus == .accepted {
+            guard let user = participant.userRecordName else { continue }
             try database.query("UPDATE memberships SET permission = ? WHERE user = ? AND owner = ? AND zone = ? AND share = ?",
-                [.text(participant.permission.rawValue), .text(participant.userRecordName), .text(zone.owner), .text(zone.name), .text(share.id.recordName)])
+                [.text(participant.permission.rawValue), .text(user), .text(zone.owner), .text(zone.name), .text(share.id.recordName)])
         }
         var saved = share
         saved.participants = participants
         saved.changeTag = String(seq)
         saved.systemFields = LocalCloudSystemFields.archive(recordType: ShareRecord.recordType, id: saved.id, changeTag: String(seq))
+        saved.url = LocalCloudShareLink.url(ofShare: saved.id.recordName, in: zone)
         try server.writeShare(saved, in: zone, seq: seq)
         return saved
     }

@@ -15,6 +15,7 @@ extension LocalCloudServer {
             participants: (try? JSONDecoder().decode([ShareParticipant].self, from: Data(row.text(2).utf8))) ?? [],
             publicPermission: SharePermission(rawValue: row.text(3)) ?? .none, changeTag: row.text(4))
         share.systemFields = LocalCloudSystemFields.archive(recordType: ShareRecord.recordType, id: share.id, changeTag: row.text(4))
+        share.url = LocalCloudShareLink.url(ofShare: name, in: zone)
         return share
     }
 
@@ -87,4 +88,68 @@ extension LocalCloudServer {
         if let root = share.rootRecordName { return roots[root] != nil }
         return zoneWide != nil
     }
+}
+
+// MARK: - Links and people
+
+extension LocalCloudServer {
+    /// What a signed-in user opening a share's link learns (Apple, `CKContainer.shareMetadata(for:)`):
+    /// which share, whose zone, which root. Anyone signed in may look a link up; only the
+    /// invited (or anyone, for a public link) may then accept.
+    func shareMetadata(for url: URL, caller: Caller) throws -> ShareMetadata {
+        _ = try signedIn(caller)
+        guard let (zone, name) = LocalCloudShareLink.share(at: url) else {
+            throw CloudError(.invalidArguments, "\(url) is not a share link of this cloud")
+        }
+        guard try zoneState(zone) == 0, let share = try share(named: name, in: zone) else {
+            throw CloudError(.unknownItem, "the share of \(url) no longer exists")
+        }
+        return ShareMetadata(
+            shareID: RecordID(recordName: name, zoneID: ZoneID(zoneName: zone.name, ownerName: zone.owner)),
+            ownerName: zone.owner, rootRecordName: share.rootRecordName, title: share.title, url: url)
+    }
+
+    /// People to share with, as CloudKit finds them (Apple, `CKContainer.shareParticipant(forEmailAddress:)`,
+    /// `(forPhoneNumber:)`, `(forUserRecordID:)`): a user record name must name an account; an
+    /// email address or phone number no account registered finds a person without an iCloud
+    /// account (CloudKit's `hasiCloudAccount` false), who is invited but cannot accept.
+    func participants(for lookups: [ParticipantLookup], caller: Caller) throws -> [ParticipantLookup: Result<ShareParticipant, CloudError>] {
+        _ = try signedIn(caller)
+        var found: [ParticipantLookup: Result<ShareParticipant, CloudError>] = [:]
+        for lookup in lookups {
+            let account: String?
+            switch lookup {
+            case .userRecordName(let name):
+                account = try database.query("SELECT name FROM accounts").map { $0.text(0) }.first { Self.userRecordName(forAccount: $0) == name }
+                if account == nil {
+                    found[lookup] = .failure(CloudError(.unknownItem, "no user has the record name \(name)"))
+                    continue
+                }
+            case .emailAddress(let address):
+                account = try contact("email", Self.normalized(email: address))
+            case .phoneNumber(let number):
+                account = try contact("phone", Self.normalized(phone: number))
+            }
+            found[lookup] = .success(ShareParticipant(userRecordName: account.map(Self.userRecordName(forAccount:)), lookup: lookup, permission: .none))
+        }
+        return found
+    }
+
+    /// Registers how others find an account.
+    func setContacts(ofAccount account: String, emailAddress: String?, phoneNumber: String?) throws {
+        if let emailAddress {
+            try database.query("INSERT OR REPLACE INTO contacts (kind, value, account) VALUES ('email', ?, ?)", [.text(Self.normalized(email: emailAddress)), .text(account)])
+        }
+        if let phoneNumber {
+            try database.query("INSERT OR REPLACE INTO contacts (kind, value, account) VALUES ('phone', ?, ?)", [.text(Self.normalized(phone: phoneNumber)), .text(account)])
+        }
+    }
+
+    private func contact(_ kind: String, _ value: String) throws -> String? {
+        try database.query("SELECT account FROM contacts WHERE kind = ? AND value = ?", [.text(kind), .text(value)]).first?.text(0)
+    }
+
+    /// Email addresses compare without case; phone numbers by their digits (and a leading +).
+    private static func normalized(email: String) -> String { email.trimmingCharacters(in: .whitespaces).lowercased() }
+    private static func normalized(phone: String) -> String { String(phone.filter { $0.isNumber || $0 == "+" }) }
 }

@@ -46,6 +46,11 @@ final class LocalCloudStore {
         CREATE TABLE IF NOT EXISTS accounts (
             name TEXT PRIMARY KEY,
             status TEXT NOT NULL);
+        -- How people find an account to share with: an email address or a phone number.
+        CREATE TABLE IF NOT EXISTS contacts (
+            kind TEXT NOT NULL, value TEXT NOT NULL,
+            account TEXT NOT NULL,
+            PRIMARY KEY (kind, value));
         CREATE TABLE IF NOT EXISTS zones (
             owner TEXT NOT NULL, name TEXT NOT NULL,
             epoch INTEGER NOT NULL,

@@ -1,0 +1,179 @@
+import Foundation
+
+/// Who may do what with a shared record.
+public enum SharePermission: String, Sendable, Hashable, Codable {
+    case none, readOnly, readWrite
+}
+
+/// How a person to share with is found: CloudKit creates a share's participants only by looking
+/// people up (`CKShare.Participant` has no public initialiser), by email address, phone number or
+/// user record name (`CKUserIdentity.LookupInfo`).
+public enum ParticipantLookup: Sendable, Hashable, Codable, CustomStringConvertible {
+    case emailAddress(String)
+    case phoneNumber(String)
+    /// The record name of the person's user record (what `SyncEngine` reports as an account).
+    case userRecordName(String)
+
+    public var description: String {
+        switch self {
+        case .emailAddress(let address): "email \(address)"
+        case .phoneNumber(let number): "phone \(number)"
+        case .userRecordName(let name): "user \(name)"
+        }
+    }
+}
+
+/// A person to invite to a share, and what they may do: what an app hands `SyncEngine.share` and
+/// `invite`, which look the person up first.
+public struct ShareInvitation: Sendable, Hashable {
+    /// How the person is found.
+    public var lookup: ParticipantLookup
+    /// What they may do with the shared records.
+    public var permission: SharePermission
+
+    /// An invitation for the person `lookup` finds.
+    public init(_ lookup: ParticipantLookup, permission: SharePermission) {
+        self.lookup = lookup
+        self.permission = permission
+    }
+}
+
+/// One person a share is shared with, as the cloud knows them: a gateway builds participants
+/// (from a lookup, or from a fetched share); an app changes only their permission.
+public struct ShareParticipant: Sendable, Hashable, Codable {
+    /// What a participant is to the share.
+    public enum Role: String, Sendable, Hashable, Codable {
+        case owner, privateUser, publicUser
+    }
+
+    /// Whether a participant has accepted the share.
+    public enum AcceptanceStatus: String, Sendable, Hashable, Codable {
+        case pending, accepted, removed
+    }
+
+    /// The participant's user record name; nil for a person looked up by email or phone for whom
+    /// the cloud found no iCloud account (CloudKit: `hasiCloudAccount` false). Such a person is
+    /// invited, but nobody can accept for them until they have an account.
+    public var userRecordName: String?
+    /// How the participant was looked up, when they were (an invitation's email or phone).
+    public var lookup: ParticipantLookup?
+    /// Owner, invited person, or anyone with the link.
+    public var role: Role
+    /// What the participant may do with the shared records.
+    public var permission: SharePermission
+    /// Whether the participant has accepted, is yet to, or was removed.
+    public var acceptanceStatus: AcceptanceStatus
+    /// The gateway's archive of its own participant object (CloudKit's `CKShare.Participant`,
+    /// `NSSecureCoding`), which it adds to the share; nil where the gateway needs none.
+    public var archive: Data?
+
+    /// A participant; by default an invited person who has not accepted yet.
+    public init(
+        userRecordName: String?, lookup: ParticipantLookup? = nil, role: Role = .privateUser, permission: SharePermission,
+        acceptanceStatus: AcceptanceStatus = .pending, archive: Data? = nil
+    ) {
+        self.userRecordName = userRecordName
+        self.lookup = lookup
+        self.role = role
+        self.permission = permission
+        self.acceptanceStatus = acceptanceStatus
+        self.archive = archive
+    }
+
+    /// Whether two participants are one person: the same user record, or, for people without one
+    /// yet, the same lookup.
+    public func isSamePerson(as other: ShareParticipant) -> Bool {
+        person == other.person
+    }
+
+    /// Who the participant is, as a key: their user record, else how they were looked up.
+    package var person: Person {
+        if let userRecordName { return .user(userRecordName) }
+        if let lookup { return .lookedUp(lookup) }
+        return .unknown
+    }
+
+    /// A participant's identity (see `person`).
+    package enum Person: Hashable {
+        case user(String)
+        case lookedUp(ParticipantLookup)
+        case unknown
+    }
+}
+
+/// A CKShare: the record that shares a root record and its descendants, or a whole zone.
+public struct ShareRecord: Sendable, Hashable {
+    /// The record type CloudKit gives shares.
+    public static let recordType = "cloudkit.share"
+    /// The record name of a zone-wide share.
+    public static let zoneWideRecordName = "cloudkit.zoneshare"
+
+    /// The share's own ID, in the shared zone; chosen by the client so it can delete the share by
+    /// ID later.
+    public var id: RecordID
+    /// The shared root's record name; nil for a zone-wide share.
+    public var rootRecordName: String?
+    /// The title the share shows in the system's sharing UI.
+    public var title: String
+    /// Everyone the owner added, the owner included (role `owner`).
+    public var participants: [ShareParticipant]
+    /// What anyone with the link may do (`none`: only the participants listed).
+    public var publicPermission: SharePermission
+    /// The link participants open to accept (CKShare's `url`), set by the cloud when the share is
+    /// saved; nil before.
+    public var url: URL?
+    /// The server's change tag of the share; nil before it is first saved. Read only: a save is
+    /// conditional on `systemFields`.
+    public var changeTag: String?
+    /// The server's metadata of the share's version (its gateway's archive); nil before it is
+    /// first saved.
+    public var systemFields: SystemFields?
+
+    /// A share of `rootRecordName` (nil: the whole zone), with its participants.
+    public init(
+        id: RecordID, rootRecordName: String?, title: String = "", participants: [ShareParticipant] = [],
+        publicPermission: SharePermission = .none, changeTag: String? = nil
+    ) {
+        self.id = id
+        self.rootRecordName = rootRecordName
+        self.title = title
+        self.participants = participants
+        self.publicPermission = publicPermission
+        self.changeTag = changeTag
+    }
+
+    /// The share's owner: the participant whose role is `owner` (never decided by comparing
+    /// participants, which is unreliable across instances).
+    public var owner: ShareParticipant? { participants.first { $0.role == .owner } }
+}
+
+/// What a participant needs to accept a share: which share, whose zone, which root. It is never
+/// made up: it comes from the share's link (`SyncEngine.acceptShare(at:)`, the gateway's
+/// `shareMetadata(for:)`) or from the system, which hands an app on Apple platforms a
+/// `CKShare.Metadata` when the user taps a link (the CloudKit gateway turns it into this).
+public struct ShareMetadata: Sendable, Hashable, Codable {
+    /// The share's ID, in the owner's zone.
+    public var shareID: RecordID
+    /// The owner of the shared zone.
+    public var ownerName: String
+    /// The shared root's record name; nil for a zone-wide share.
+    public var rootRecordName: String?
+    /// The share's title.
+    public var title: String
+    /// The link it came from, when it came from one.
+    public var url: URL?
+    /// The gateway's archive of the system's metadata (CloudKit's `CKShare.Metadata`,
+    /// `NSSecureCoding`), which acceptance hands back to the system; nil where the gateway needs
+    /// none, or the metadata came from a link (acceptance then looks the link up again).
+    public var archive: Data?
+
+    /// Metadata of a share, as a gateway builds it.
+    public init(shareID: RecordID, ownerName: String, rootRecordName: String?, title: String, url: URL? = nil, archive: Data? = nil) {
+        self.shareID = shareID
+        self.ownerName = ownerName
+        self.rootRecordName = rootRecordName
+        self.title = title
+        self.url = url
+        self.archive = archive
+    }
+}
