@@ -224,7 +224,36 @@ public actor SyncEngine {
                 await self?.requestPass()
             }
         })
+        // A pass checks the account first: a switch is handled there.
+        let accountChanges = context.cloud.accountChanges()
+        background.append(Task { [weak self] in
+            for await _ in accountChanges {
+                await self?.requestPass()
+            }
+        })
         requestPass()
+    }
+
+    // MARK: - Pushes the app receives
+
+    /// Handles a push the app received (on Apple platforms, the `userInfo` of
+    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`): when it is one of
+    /// the engine's subscriptions, a pass runs, and the result says whether it brought changes
+    /// in. Hand the result to the system (`.newData` or `.noData`; `.notForSync` is the app's own
+    /// push to handle). It never reports a failure: a failed pass is retried by the engine.
+    public nonisolated func handleRemoteNotification(_ userInfo: [AnyHashable: Any]) async -> RemoteNotificationResult {
+        guard let payload = RemoteNotificationPayload(userInfo: userInfo) else { return .notForSync }
+        return await handleRemoteNotification(payload)
+    }
+
+    /// `handleRemoteNotification(_:)` for a payload already taken out of its dictionary.
+    public func handleRemoteNotification(_ payload: RemoteNotificationPayload) async -> RemoteNotificationResult {
+        guard let notification = context.cloud.notification(fromRemotePayload: payload),
+            notification.subscriptionID.hasPrefix(context.configuration.subscriptionPrefix)
+        else { return .notForSync }
+        let before = context.events.pulledChanges
+        await sync()
+        return context.events.pulledChanges > before ? .newData : .noData
     }
 
     /// Stops the passes `start()` runs (and any retry it scheduled); `sync()` still runs one on request.

@@ -87,6 +87,47 @@ struct EnginePassTests {
         await phone.engine.stop()
     }
 
+    /// On Apple platforms pushes reach the app, which hands them to the engine: a push of one of
+    /// the engine's subscriptions runs a pass and says whether it brought changes (the system's
+    /// background fetch result); any other push is not the engine's, and nothing runs. Breaking
+    /// it: answering `.newData` without looking at what the pass pulled makes the second push
+    /// report new data; taking every CloudKit push as the engine's runs a pass for another
+    /// engine's subscription.
+    @Test func aPushTheAppReceivesRunsAPassAndSaysWhetherItBroughtChanges() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        let laptop = try world.device("alice-laptop", account: "alice")
+        await laptop.sync()
+        try phone.store.save(Note(recordName: "from the phone"))
+        await phone.sync()
+        let prefix = laptop.engine.configuration.subscriptionPrefix
+        let push = world.cloud.remotePayload(for: CloudNotification(subscriptionID: "\(prefix)-private", scope: .private))
+        #expect(await laptop.engine.handleRemoteNotification(push) == .newData)
+        #expect(try laptop.store.fetch(Note.self, recordName: "from the phone") != nil)
+        #expect(await laptop.engine.handleRemoteNotification(push) == .noData)
+        let passes = try world.cloud.counters()["requests.accountStatus"] ?? 0
+        let other = world.cloud.remotePayload(for: CloudNotification(subscriptionID: "another-engine-private", scope: .private))
+        #expect(await laptop.engine.handleRemoteNotification(other) == .notForSync)
+        #expect(await laptop.engine.handleRemoteNotification(["aps": ["alert": "a chat message"]]) == .notForSync)
+        #expect(await laptop.engine.handleRemoteNotification([1: "not a property list of strings"]) == .notForSync)
+        #expect(try world.cloud.counters()["requests.accountStatus"] ?? 0 == passes, "a pass ran for a push that is not the engine's")
+    }
+
+    /// The system tells an app when the device's account changes (CloudKit: `CKAccountChanged`);
+    /// a running engine then runs a pass, whose account check takes the switch in. Breaking it:
+    /// not listening to the gateway's account changes leaves the engine idle, still holding the
+    /// old account's data, until something else starts a pass.
+    @Test func anAccountChangeStartsAPass() async throws {
+        let world = try SyncWorld()
+        let laptop = try world.device("alice-laptop", account: "alice")
+        let events = laptop.recordEvents()
+        await laptop.engine.start()
+        #expect(await eventually { events.hasPulled(1) })
+        try world.cloud.signIn("alice-laptop", account: "bob")
+        #expect(await eventually { events.collectedNow().contains(.accountChanged) })
+        await laptop.engine.stop()
+    }
+
     /// Everything an engine is told comes at construction. Changing the value afterwards changes
     /// nothing, and nothing can set it: the key paths to it are read-only. Breaking it: making
     /// the context's or the engine's configuration settable turns a key path writable.

@@ -97,4 +97,6 @@ final class RecordingGateway: CloudGateway, @unchecked Sendable {
     }
     func saveSubscription(_ subscription: CloudSubscription) async throws(CloudError) { try await wrapped.saveSubscription(subscription) }
     func notifications() -> AsyncStream<CloudNotification> { wrapped.notifications() }
+    func notification(fromRemotePayload payload: RemoteNotificationPayload) -> CloudNotification? { wrapped.notification(fromRemotePayload: payload) }
+    func accountChanges() -> AsyncStream<Void> { wrapped.accountChanges() }
 }

@@ -61,6 +61,14 @@ public protocol CloudGateway: Sendable {
     /// Notifications for this device's subscriptions. Subscribing late loses nothing that is still
     /// pending.
     func notifications() -> AsyncStream<CloudNotification>
+
+    /// A push the app received, as one of this cloud's notifications; nil when it is not one
+    /// (another service's push). On Apple platforms pushes reach the app, not the gateway.
+    func notification(fromRemotePayload payload: RemoteNotificationPayload) -> CloudNotification?
+
+    /// Fires when this device's account changes: signed in, out, or to another (CloudKit: the
+    /// system's `CKAccountChanged` notification).
+    func accountChanges() -> AsyncStream<Void>
 }
 
 extension CloudGateway {

@@ -75,6 +75,14 @@ struct CloudRequests: Sendable {
     func notifications() -> AsyncStream<CloudNotification> {
         gateway.notifications()
     }
+
+    func notification(fromRemotePayload payload: RemoteNotificationPayload) -> CloudNotification? {
+        gateway.notification(fromRemotePayload: payload)
+    }
+
+    func accountChanges() -> AsyncStream<Void> {
+        gateway.accountChanges()
+    }
 }
 
 extension Result where Failure == CloudError {

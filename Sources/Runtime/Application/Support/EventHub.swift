@@ -8,6 +8,7 @@ final class EventHub: Sendable {
         var observers: [@Sendable (SyncEvent) -> Void] = []
         var nextID: UInt64 = 0
         var latest: SyncEvent?
+        var pulledChanges = 0
     }
 
     private let state = Locked(State())
@@ -15,6 +16,7 @@ final class EventHub: Sendable {
     func publish(_ event: SyncEvent) {
         let (subscribers, observers) = state.withLock { state in
             state.latest = event
+            if case .pullProgress(_, _, let records, let deletions) = event { state.pulledChanges += records + deletions }
             return (Array(state.subscribers.values), state.observers)
         }
         for observer in observers { observer(event) }
@@ -26,6 +28,10 @@ final class EventHub: Sendable {
     func observe(_ observer: @escaping @Sendable (SyncEvent) -> Void) {
         state.withLock { $0.observers.append(observer) }
     }
+
+    /// Records and deletions pulled so far (what `pullProgress` events reported): whether a pass
+    /// brought anything in.
+    var pulledChanges: Int { state.withLock { $0.pulledChanges } }
 
     func stream() -> AsyncStream<SyncEvent> {
         let (stream, continuation) = AsyncStream<SyncEvent>.makeStream()

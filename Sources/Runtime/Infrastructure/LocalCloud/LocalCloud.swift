@@ -33,6 +33,7 @@ public final class LocalCloud: Sendable {
         var account: String?
         var networkAvailable = true
         var streams: [UUID: AsyncStream<CloudNotification>.Continuation] = [:]
+        var accountStreams: [UUID: AsyncStream<Void>.Continuation] = [:]
     }
 
     struct State {
@@ -80,6 +81,7 @@ public final class LocalCloud: Sendable {
     /// Sets what `accountStatus()` answers for an account (signed out, restricted, ...).
     public func setAccountStatus(_ account: String, _ status: AccountStatus) throws {
         try withServer { try $0.setAccountStatus(account, status) }
+        announceAccountChange { $0.account == account }
     }
 
     /// A device of this process, signed in to `account` (nil: signed out), which is created if
@@ -93,7 +95,27 @@ public final class LocalCloud: Sendable {
     public func signIn(_ device: String, account: String?) throws {
         if let account { try addAccount(account) }
         try withServer { try $0.registerDevice(device, user: account.map(Self.userRecordName(forAccount:))) }
-        state.withLock { $0.devices[device, default: DeviceState()].account = account }
+        let changed = state.withLock { state in
+            defer { state.devices[device, default: DeviceState()].account = account }
+            return state.devices[device]?.account != account
+        }
+        if changed { announceAccountChange(onDevice: device) }
+    }
+
+    /// Tells the devices `affected` picks that their account changed, as the system posts
+    /// `CKAccountChanged` on each device.
+    private func announceAccountChange(onDevice device: String? = nil, _ affected: (DeviceState) -> Bool = { _ in true }) {
+        let streams = state.withLock { state in
+            state.devices.filter { name, deviceState in (device == nil || name == device) && affected(deviceState) }.flatMap(\.value.accountStreams.values)
+        }
+        for stream in streams { stream.yield() }
+    }
+
+    /// A push as Apple's push service would hand it to the app for one of LocalCloud's
+    /// notifications: what an app's delegate passes to `SyncEngine.handleRemoteNotification`. The
+    /// shape follows CloudKit's (a `ck` dictionary beside `aps`); only LocalCloud reads it.
+    public func remotePayload(for notification: CloudNotification) -> [AnyHashable: Any] {
+        ["aps": ["content-available": 1], "ck": ["sid": notification.subscriptionID, "dbs": notification.scope.rawValue]]
     }
 
     /// Cuts a device off the network (or reconnects it).
@@ -257,6 +279,16 @@ public final class LocalCloud: Sendable {
         let id = UUID()
         state.withLock { $0.devices[device, default: DeviceState()].streams[id] = continuation }
         return id
+    }
+
+    func addAccountStream(_ continuation: AsyncStream<Void>.Continuation, device: String) -> UUID {
+        let id = UUID()
+        state.withLock { $0.devices[device, default: DeviceState()].accountStreams[id] = continuation }
+        return id
+    }
+
+    func removeAccountStream(_ id: UUID, device: String) {
+        state.withLock { _ = $0.devices[device]?.accountStreams.removeValue(forKey: id) }
     }
 
     func removeStream(_ id: UUID, device: String) {

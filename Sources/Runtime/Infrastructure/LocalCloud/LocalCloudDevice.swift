@@ -120,4 +120,19 @@ public struct LocalCloudDevice: CloudGateway {
         continuation.onTermination = { [cloud, name] _ in cloud.removeStream(id, device: name) }
         return stream
     }
+
+    /// Reads a payload `LocalCloud.remotePayload(for:)` made; nil for any other push.
+    public func notification(fromRemotePayload payload: RemoteNotificationPayload) -> CloudNotification? {
+        guard let ck = payload.dictionary["ck"] as? [String: Any], let id = ck["sid"] as? String,
+            let scope = (ck["dbs"] as? String).flatMap(DatabaseScope.init(rawValue:))
+        else { return nil }
+        return CloudNotification(subscriptionID: id, scope: scope)
+    }
+
+    public func accountChanges() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream<Void>.makeStream()
+        let id = cloud.addAccountStream(continuation, device: name)
+        continuation.onTermination = { [cloud, name] _ in cloud.removeAccountStream(id, device: name) }
+        return stream
+    }
 }

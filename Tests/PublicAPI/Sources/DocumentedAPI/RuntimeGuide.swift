@@ -45,6 +45,15 @@ func constructionAndPasses(store: SyncStore, cloud: LocalCloud) async throws {
     await engine.stop()
 }
 
+/// "A sync pass": a push the app's delegate received, handed to the engine.
+func remoteNotification(_ engine: SyncEngine, userInfo: [AnyHashable: Any]) async -> Bool? {
+    switch await engine.handleRemoteNotification(userInfo) {
+    case .newData: true
+    case .noData: false
+    case .notForSync: nil  // the app's own push
+    }
+}
+
 /// "The local store".
 func localStore(_ store: SyncStore) throws {
     var note = Note(title: "Draft")
