@@ -62,7 +62,7 @@ let package = Package(
             name: "SyncStorage",
             dependencies: ["CSQLite", "SyncCore"],
             path: "Sources/Runtime/Infrastructure",
-            exclude: ["AssetCache", "LocalCloud", "LocalStore"],
+            exclude: ["AssetCache", "CloudKitGateway", "CloudKitStandIn", "LocalCloud", "LocalStore"],
             sources: ["SQLite", "Storage"]
         ),
         // The local store (SQLite: models, history, server versions, tokens) and the asset cache's
@@ -71,7 +71,7 @@ let package = Package(
             name: "SyncLocalStore",
             dependencies: ["SyncCore", "SyncPorts", "SyncStorage"],
             path: "Sources/Runtime/Infrastructure",
-            exclude: ["LocalCloud", "SQLite", "Storage"],
+            exclude: ["CloudKitGateway", "CloudKitStandIn", "LocalCloud", "SQLite", "Storage"],
             sources: ["LocalStore", "AssetCache"]
         ),
         // What an app imports: the rules, the engine and the local store, with the engine's
@@ -88,6 +88,22 @@ let package = Package(
             name: "SyncLocalCloud",
             dependencies: ["SyncCore", "SyncPorts", "SyncStorage", "SyncTesting"],
             path: "Sources/Runtime/Infrastructure/LocalCloud"
+        ),
+        // CloudKit's API as the CloudKit gateway uses it, with Apple's spellings and rules, for
+        // platforms without CloudKit: the gateway's one source compiles against it here.
+        .target(
+            name: "CloudKitStandIn",
+            path: "Sources/Runtime/Infrastructure/CloudKitStandIn"
+        ),
+        // The CloudKit gateway: the port over CloudKit's async API. One source: it imports CloudKit
+        // on Apple platforms and the stand-in elsewhere.
+        .target(
+            name: "CloudKitGateway",
+            dependencies: [
+                "SyncCore", "SyncPorts",
+                .target(name: "CloudKitStandIn", condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd])),
+            ],
+            path: "Sources/Runtime/Infrastructure/CloudKitGateway"
         ),
         // Test support an app's own tests can use too: a clock that moves only when told to, a
         // seeded random source (LocalCloud's faults draw from it).
@@ -160,7 +176,7 @@ let package = Package(
             name: "SyncRuntimeTests",
             dependencies: [
                 "SyncRuntime", "SyncEngineKit", "SyncLocalStore", "SyncStorage", "SyncLocalCloud", "SyncTesting",
-                "GeneratedCoverage", "LocalCloudProbe",
+                "CloudKitGateway", "CloudKitStandIn", "GeneratedCoverage", "LocalCloudProbe",
             ],
             path: "Tests/RuntimeTests",
             swiftSettings: [.treatAllWarnings(as: .error)]

@@ -1,0 +1,163 @@
+#if canImport(CloudKit)
+import CloudKit
+import CoreLocation
+#else
+import CloudKitStandIn
+#endif
+import Foundation
+import SyncCore
+
+/// Records between the port and CloudKit, both ways. A CloudKit object never leaves the function
+/// that made it: `CKRecord` is not `Sendable`, the port's values are.
+enum CloudKitRecords {
+    static func zoneID(_ zone: ZoneID) -> CKRecordZone.ID {
+        CKRecordZone.ID(zoneName: zone.zoneName, ownerName: zone.ownerName)
+    }
+
+    static func zoneID(_ zone: CKRecordZone.ID) -> ZoneID {
+        ZoneID(zoneName: zone.zoneName, ownerName: zone.ownerName)
+    }
+
+    static func recordID(_ id: RecordID) -> CKRecord.ID {
+        CKRecord.ID(recordName: id.recordName, zoneID: zoneID(id.zoneID))
+    }
+
+    static func recordID(_ id: CKRecord.ID) -> RecordID {
+        RecordID(recordName: id.recordName, zoneID: zoneID(id.zoneID))
+    }
+
+    // MARK: To CloudKit
+
+    /// The CloudKit record a save sends. Based on a known version (`systemFields`), it is that
+    /// version rebuilt from its archive, so CloudKit compares its change tag; otherwise it is new.
+    /// It carries the keys the record sets and clears (`nil`), nothing else: CloudKit keeps every
+    /// other key of its copy.
+    static func ckRecord(_ record: SyncRecord) throws(CloudError) -> CKRecord {
+        let ck = try record.systemFields.map { (fields) throws(CloudError) in try rebuilt(fields, as: record) }
+            ?? CKRecord(recordType: record.recordType, recordID: recordID(record.id))
+        for (name, value) in record.fields {
+            ck.setObject(try objectValue(value, in: record.id.zoneID, field: name, of: record), forKey: name)
+        }
+        for (name, value) in record.encryptedFields {
+            switch value {
+            case .reference, .asset:
+                // Apple, `CKRecord.encryptedValues`: encrypted values take neither.
+                throw CloudError(.invalidArguments, "\(record.recordType) \(record.id.recordName): the encrypted field \(name) cannot hold a reference or an asset")
+            default:
+                ck.encryptedValues.setObject(try objectValue(value, in: record.id.zoneID, field: name, of: record), forKey: name)
+            }
+        }
+        for name in record.clearedKeys.sorted() {
+            ck.setObject(nil, forKey: name)
+        }
+        // A parent's action is always none (CloudKit refuses any other).
+        ck.parent = record.parentID.map { CKRecord.Reference(recordID: recordID($0), action: .none) }
+        return ck
+    }
+
+    /// The version `fields` archived, as a record to save again; refused when it is not an
+    /// archive of this record's system fields.
+    private static func rebuilt(_ fields: SystemFields, as record: SyncRecord) throws(CloudError) -> CKRecord {
+        let rebuilt: CKRecord?
+        do {
+            let unarchiver = try NSKeyedUnarchiver(forReadingFrom: fields.archive)
+            unarchiver.requiresSecureCoding = true
+            // A damaged archive fails the save, never the process.
+            unarchiver.decodingFailurePolicy = .setErrorAndReturn
+            rebuilt = CKRecord(coder: unarchiver)
+            unarchiver.finishDecoding()
+        } catch {
+            throw CloudError(.invalidArguments, "the system fields of \(record.id.recordName) are not an archive: \(error)")
+        }
+        guard let rebuilt, rebuilt.recordID == recordID(record.id), rebuilt.recordType == record.recordType else {
+            throw CloudError(.invalidArguments, "the system fields kept for \(record.recordType) \(record.id.recordName) are not that record's")
+        }
+        return rebuilt
+    }
+
+    private static func objectValue(_ value: SyncFieldValue, in zone: ZoneID, field: String, of record: SyncRecord) throws(CloudError) -> any __CKRecordObjCValue {
+        switch value {
+        case .string(let string): return string as NSString
+        case .int64(let number): return NSNumber(value: number)
+        case .double(let number): return NSNumber(value: number)
+        case .date(let date): return date as NSDate
+        case .bytes(let data): return data as NSData
+        case .location(let location): return CLLocation(latitude: location.latitude, longitude: location.longitude)
+        case .reference(let reference):
+            return CKRecord.Reference(recordID: recordID(RecordID(recordName: reference.recordName, zoneID: zone)), action: referenceAction(reference.action))
+        case .asset(let asset): return CKAsset(fileURL: asset.fileURL)
+        case .list(let elements):
+            var objects: [Any] = []
+            for element in elements {
+                if case .list = element {
+                    throw CloudError(.invalidArguments, "\(record.recordType) \(record.id.recordName): the field \(field) holds a list of lists, which CloudKit does not store")
+                }
+                objects.append(try objectValue(element, in: zone, field: field, of: record))
+            }
+            return objects as NSArray
+        }
+    }
+
+    private static func referenceAction(_ action: ReferenceAction) -> CKRecord.Reference.Action {
+        switch action {
+        case .none: .none
+        case .deleteSelf: .deleteSelf
+        }
+    }
+
+    // MARK: From CloudKit
+
+    /// A record CloudKit returned, with its system fields archived for the next save.
+    static func syncRecord(_ ck: CKRecord) throws(CloudError) -> SyncRecord {
+        let id = recordID(ck.recordID)
+        var record = SyncRecord(recordType: ck.recordType, id: id, parentRecordName: ck.parent?.recordID.recordName, changeTag: ck.recordChangeTag, modificationDate: ck.modificationDate)
+        for name in ck.allKeys() {
+            if let object = ck.object(forKey: name), let value = try fieldValue(object, field: name, of: ck) { record.fields[name] = value }
+        }
+        for name in ck.encryptedValues.allKeys() {
+            if let object = ck.encryptedValues.object(forKey: name), let value = try fieldValue(object, field: name, of: ck) { record.encryptedFields[name] = value }
+        }
+        record.shareRecordName = ck.share?.recordID.recordName
+        record.creatorUserRecordName = ck.creatorUserRecordID?.recordName
+        record.systemFields = systemFields(of: ck)
+        return record
+    }
+
+    /// CloudKit's archive of a record's metadata (`encodeSystemFields(with:)`).
+    static func systemFields(of ck: CKRecord) -> SystemFields {
+        let archiver = NSKeyedArchiver(requiringSecureCoding: true)
+        ck.encodeSystemFields(with: archiver)
+        archiver.finishEncoding()
+        return SystemFields(archive: archiver.encodedData)
+    }
+
+    /// A field's value; nil for an asset CloudKit did not download (its key was not desired).
+    private static func fieldValue(_ object: Any, field: String, of ck: CKRecord) throws(CloudError) -> SyncFieldValue? {
+        switch object {
+        case let reference as CKRecord.Reference:
+            return .reference(SyncReference(recordName: reference.recordID.recordName, action: reference.action == .deleteSelf ? .deleteSelf : .none))
+        case let asset as CKAsset:
+            return asset.fileURL.map { .asset(SyncAsset(fileURL: $0)) }
+        case let location as CLLocation:
+            return .location(SyncLocation(latitude: location.coordinate.latitude, longitude: location.coordinate.longitude))
+        case let string as NSString:
+            return .string(string as String)
+        case let date as NSDate:
+            return .date(date as Date)
+        case let data as NSData:
+            return .bytes(data as Data)
+        case let number as NSNumber:
+            // CloudKit keeps a number as it was written: a double stays a double.
+            let type = String(cString: number.objCType)
+            return type == "d" || type == "f" ? .double(number.doubleValue) : .int64(number.int64Value)
+        case let array as NSArray:
+            var elements: [SyncFieldValue] = []
+            for element in array {
+                if let value = try fieldValue(element, field: field, of: ck) { elements.append(value) }
+            }
+            return .list(elements)
+        default:
+            throw CloudError(.invalidArguments, "\(ck.recordType) \(ck.recordID.recordName): the field \(field) holds a \(type(of: object)), which no model field takes")
+        }
+    }
+}
