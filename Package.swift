@@ -90,9 +90,11 @@ let package = Package(
             path: "Sources/Runtime/Infrastructure/LocalCloud"
         ),
         // CloudKit's API as the CloudKit gateway uses it, with Apple's spellings and rules, for
-        // platforms without CloudKit: the gateway's one source compiles against it here.
+        // platforms without CloudKit: the gateway's one source compiles against it here, and
+        // LocalCloud answers behind it.
         .target(
             name: "CloudKitStandIn",
+            dependencies: ["SyncCore", "SyncPorts", "SyncLocalCloud"],
             path: "Sources/Runtime/Infrastructure/CloudKitStandIn"
         ),
         // The CloudKit gateway: the port over CloudKit's async API. One source: it imports CloudKit

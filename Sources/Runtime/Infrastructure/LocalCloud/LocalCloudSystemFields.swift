@@ -8,7 +8,7 @@ import SyncCore
 /// (Apple, "CKRecord.recordChangeTag": `var recordChangeTag: String? { get }`), and a record
 /// rebuilt from archived system fields (Apple, "CKRecord.encodeSystemFields(with:)") is the only
 /// way to save over a known version. A record saved without them is new to the cloud.
-enum LocalCloudSystemFields {
+package enum LocalCloudSystemFields {
     private static let header = "LocalCloud.systemFields.1"
     /// Never part of a record type, zone or record name CloudKit accepts.
     private static let separator: Character = "\u{1F}"
@@ -16,7 +16,7 @@ enum LocalCloudSystemFields {
     /// The system fields of a record's version. The owner is left out: a zone's owner is named
     /// differently by its owner (`__defaultOwner__`) and by others, and the zone is told by name
     /// within the database the request goes to.
-    static func archive(recordType: String, id: RecordID, changeTag: String) -> SystemFields {
+    package static func archive(recordType: String, id: RecordID, changeTag: String) -> SystemFields {
         let text = [header, recordType, id.zoneID.zoneName, id.recordName, changeTag].joined(separator: String(separator))
         return SystemFields(archive: Data(text.utf8))
     }

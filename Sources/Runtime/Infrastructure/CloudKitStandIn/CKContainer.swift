@@ -1,0 +1,52 @@
+import Foundation
+import SyncLocalCloud
+
+/// Where an account stands (Apple, `CKAccountStatus`).
+public enum CKAccountStatus: Int, Sendable {
+    case couldNotDetermine = 0
+    case available = 1
+    case restricted = 2
+    case noAccount = 3
+    case temporarilyUnavailable = 4
+}
+
+/// An app's container (Apple, `CKContainer`): its three databases and the account. The stand-in's
+/// is one LocalCloud device.
+public final class CKContainer: NSObject, Sendable {
+    let device: LocalCloudDevice
+
+    /// A container over a LocalCloud device: the stand-in's only way to make one (an app's
+    /// container is CloudKit's `CKContainer(identifier:)`).
+    package init(device: LocalCloudDevice) {
+        self.device = device
+    }
+
+    public var privateCloudDatabase: CKDatabase { database(with: .private) }
+    public var sharedCloudDatabase: CKDatabase { database(with: .shared) }
+    public var publicCloudDatabase: CKDatabase { database(with: .public) }
+
+    public func database(with databaseScope: CKDatabase.Scope) -> CKDatabase {
+        CKDatabase(device: device, databaseScope: databaseScope)
+    }
+
+    public func accountStatus() async throws -> CKAccountStatus {
+        do {
+            switch try await device.accountStatus() {
+            case .available: return .available
+            case .noAccount: return .noAccount
+            case .restricted: return .restricted
+            case .temporarilyUnavailable: return .temporarilyUnavailable
+            }
+        } catch {
+            throw StandInErrors.ckError(error)
+        }
+    }
+
+    public func userRecordID() async throws -> CKRecord.ID {
+        do {
+            return CKRecord.ID(recordName: try await device.userRecordName(), zoneID: CKRecordZone.ID.default)
+        } catch {
+            throw StandInErrors.ckError(error)
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import SyncCore
+import SyncLocalCloud
+import SyncPorts
+
+/// How a save treats the server's copy (Apple, `CKModifyRecordsOperation.RecordSavePolicy`).
+public final class CKModifyRecordsOperation: NSObject {
+    public enum RecordSavePolicy: Int, Sendable {
+        case ifServerRecordUnchanged = 0
+        case changedKeys = 1
+        case allKeys = 2
+    }
+}
+
+/// One of a container's databases (Apple, `CKDatabase`), its async API. The stand-in's answers
+/// LocalCloud's, turned into CloudKit's objects the way CloudKit's server returns them.
+public final class CKDatabase: NSObject, Sendable {
+    /// Which database (Apple, `CKDatabase.Scope`).
+    public enum Scope: Int, Sendable {
+        case `public` = 1
+        case `private` = 2
+        case shared = 3
+    }
+
+    /// A record zone's change (Apple, `CKDatabase.RecordZoneChange`).
+    public enum RecordZoneChange {
+        public struct Modification {
+            public let recordID: CKRecord.ID
+            public let record: CKRecord
+        }
+
+        public struct Deletion {
+            public let recordID: CKRecord.ID
+            public let recordType: CKRecord.RecordType
+        }
+    }
+
+    /// A database's change (Apple, `CKDatabase.DatabaseChange`).
+    public enum DatabaseChange {
+        public struct Modification {
+            public let zoneID: CKRecordZone.ID
+        }
+
+        public struct Deletion {
+            /// Why a zone went away (Apple, `CKDatabase.DatabaseChange.Deletion.Reason`).
+            public enum Reason: Sendable {
+                case deleted, purged, encryptedDataReset
+            }
+
+            public let zoneID: CKRecordZone.ID
+            public let purged: Bool
+            public let reason: CKDatabase.DatabaseChange.Deletion.Reason
+        }
+    }
+
+    public let databaseScope: CKDatabase.Scope
+    private let device: LocalCloudDevice
+
+    init(device: LocalCloudDevice, databaseScope: CKDatabase.Scope) {
+        self.device = device
+        self.databaseScope = databaseScope
+    }
+
+    private var scope: DatabaseScope {
+        switch databaseScope {
+        case .public: .public
+        case .private: .private
+        case .shared: .shared
+        }
+    }
+
+    public func modifyRecordZones(
+        saving recordZonesToSave: [CKRecordZone], deleting recordZoneIDsToDelete: [CKRecordZone.ID]
+    ) async throws -> (saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>], deleteResults: [CKRecordZone.ID: Result<Void, any Error>]) {
+        guard databaseScope == .private || (recordZonesToSave.isEmpty && recordZoneIDsToDelete.isEmpty) else {
+            throw CKError(.badDatabase)
+        }
+        do {
+            try await device.saveZones(recordZonesToSave.map { StandInRecords.zoneID($0.zoneID) })
+            try await device.deleteZones(recordZoneIDsToDelete.map(StandInRecords.zoneID))
+        } catch {
+            throw StandInErrors.ckError(error)
+        }
+        var saved: [CKRecordZone.ID: Result<CKRecordZone, any Error>] = [:]
+        for zone in recordZonesToSave { saved[zone.zoneID] = .success(zone) }
+        var deleted: [CKRecordZone.ID: Result<Void, any Error>] = [:]
+        for id in recordZoneIDsToDelete { deleted[id] = .success(()) }
+        return (saved, deleted)
+    }
+
+    /// Saves and deletes records. As CloudKit does, a save sends only the record's changed keys
+    /// (a key set to nil removes it), and is based on the version its system fields name: a
+    /// record made with `init(recordType:recordID:)` is new to the server.
+    public func modifyRecords(
+        saving recordsToSave: [CKRecord], deleting recordIDsToDelete: [CKRecord.ID],
+        savePolicy: CKModifyRecordsOperation.RecordSavePolicy = .ifServerRecordUnchanged, atomically: Bool = true
+    ) async throws -> (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]) {
+        var saveResults: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
+        var toSave: [SyncRecord] = []
+        for record in recordsToSave {
+            switch StandInRecords.save(record) {
+            case .success(let save): toSave.append(save)
+            case .failure(let refusal): saveResults[record.recordID] = .failure(refusal)
+            }
+        }
+        let request = ModifyRequest(
+            recordsToSave: toSave, recordIDsToDelete: recordIDsToDelete.map(StandInRecords.recordID),
+            savePolicy: StandInRecords.savePolicy(savePolicy), isAtomic: atomically)
+        let result: ModifyResult
+        do {
+            result = try await device.modify(request, in: scope)
+        } catch {
+            throw StandInErrors.ckError(error)
+        }
+        for (id, outcome) in result.savedRecords {
+            saveResults[StandInRecords.recordID(id)] = outcome.map(StandInRecords.ckRecord).mapError { StandInErrors.ckError($0) }
+        }
+        var deleteResults: [CKRecord.ID: Result<Void, any Error>] = [:]
+        for (id, outcome) in result.deletedRecords {
+            deleteResults[StandInRecords.recordID(id)] = outcome.mapError { StandInErrors.ckError($0) }
+        }
+        return (saveResults, deleteResults)
+    }
+
+    public func records(
+        for ids: [CKRecord.ID], desiredKeys: [CKRecord.FieldKey]? = nil
+    ) async throws -> [CKRecord.ID: Result<CKRecord, any Error>] {
+        do {
+            let fetched = try await device.fetchRecords(ids.map(StandInRecords.recordID), desiredKeys: desiredKeys, in: scope)
+            var results: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
+            for (id, outcome) in fetched {
+                results[StandInRecords.recordID(id)] = outcome.map(StandInRecords.ckRecord).mapError { StandInErrors.ckError($0) }
+            }
+            return results
+        } catch {
+            throw StandInErrors.ckError(error)
+        }
+    }
+
+    public func recordZoneChanges(
+        inZoneWith zoneID: CKRecordZone.ID, since changeToken: CKServerChangeToken?, desiredKeys: [CKRecord.FieldKey]? = nil, resultsLimit: Int? = nil
+    ) async throws -> (
+        modificationResultsByID: [CKRecord.ID: Result<CKDatabase.RecordZoneChange.Modification, any Error>],
+        deletions: [CKDatabase.RecordZoneChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool
+    ) {
+        let changes: ZoneChanges
+        do {
+            changes = try await device.fetchZoneChanges(
+                in: StandInRecords.zoneID(zoneID), scope: scope, since: changeToken.map { ChangeToken(archive: $0.archive) },
+                resultsLimit: resultsLimit, desiredKeys: desiredKeys)
+        } catch {
+            throw StandInErrors.ckError(error)
+        }
+        var modifications: [CKRecord.ID: Result<CKDatabase.RecordZoneChange.Modification, any Error>] = [:]
+        for record in changes.changedRecords {
+            let ck = StandInRecords.ckRecord(record)
+            modifications[ck.recordID] = .success(CKDatabase.RecordZoneChange.Modification(recordID: ck.recordID, record: ck))
+        }
+        let deletions = changes.deletedRecords.map { CKDatabase.RecordZoneChange.Deletion(recordID: StandInRecords.recordID($0.id), recordType: $0.recordType) }
+        return (modifications, deletions, CKServerChangeToken(archive: changes.newToken.archive), changes.moreComing)
+    }
+
+    public func databaseChanges(
+        since changeToken: CKServerChangeToken?, resultsLimit: Int? = nil
+    ) async throws -> (
+        modifications: [CKDatabase.DatabaseChange.Modification], deletions: [CKDatabase.DatabaseChange.Deletion],
+        changeToken: CKServerChangeToken, moreComing: Bool
+    ) {
+        let changes: DatabaseChanges
+        do {
+            changes = try await device.fetchDatabaseChanges(in: scope, since: changeToken.map { ChangeToken(archive: $0.archive) })
+        } catch {
+            throw StandInErrors.ckError(error)
+        }
+        let modifications = changes.changedZones.map { CKDatabase.DatabaseChange.Modification(zoneID: StandInRecords.zoneID($0)) }
+        let deletions = changes.deletedZones.sorted { $0.key.description < $1.key.description }.map { zone, reason in
+            let why: CKDatabase.DatabaseChange.Deletion.Reason = switch reason {
+            case .deleted: .deleted
+            case .purged: .purged
+            case .encryptedDataReset: .encryptedDataReset
+            }
+            return CKDatabase.DatabaseChange.Deletion(zoneID: StandInRecords.zoneID(zone), purged: why == .purged, reason: why)
+        }
+        return (modifications, deletions, CKServerChangeToken(archive: changes.newToken.archive), changes.moreComing)
+    }
+}
