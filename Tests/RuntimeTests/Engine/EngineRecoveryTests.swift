@@ -264,13 +264,19 @@ struct EngineRecoveryTests {
         #expect(try bob.store.fetch(PublishedNote.self, recordName: "p")?.title == "Alice's")
     }
 
-    @Test func tokensArePersistedNotRefetchedFromScratch() async throws {  // trap: T20.3
+    /// Alice's phone uploads twenty notes, and her laptop syncs them down.
+    private static func twentyNotesOnALaptop() async throws -> (world: SyncWorld, laptop: SyncWorld.Device) {
         let world = try SyncWorld()
         let phone = try world.device("alice-phone", account: "alice")
         try phone.store.save((0..<20).map { Note(recordName: "n\($0)") })
         await phone.sync()
         let laptop = try world.device("alice-laptop", account: "alice")
         await laptop.sync()
+        return (world, laptop)
+    }
+
+    @Test func tokensArePersistedNotRefetchedFromScratch() async throws {  // trap: T20.3
+        let (world, laptop) = try await Self.twentyNotesOnALaptop()
         let fetched = try world.cloud.counters()["records.fetched"] ?? 0
         await laptop.sync()
         #expect(try world.cloud.counters()["records.fetched"] ?? 0 == fetched)
@@ -285,12 +291,7 @@ struct EngineRecoveryTests {
     @Test func storedTokensSurviveAsArchivesAndFromTheLayoutBefore() async throws {
         let bytes = Data([0, 1, 0xFE, 0xFF, 0x3A])
         #expect(ChangeToken(storedValue: ChangeToken(archive: bytes).storedValue).archive == bytes)
-        let world = try SyncWorld()
-        let phone = try world.device("alice-phone", account: "alice")
-        try phone.store.save((0..<20).map { Note(recordName: "n\($0)") })
-        await phone.sync()
-        let laptop = try world.device("alice-laptop", account: "alice")
-        await laptop.sync()
+        let (world, laptop) = try await Self.twentyNotesOnALaptop()
         let zone = ZoneID(zoneName: SyncConstants.defaultSyncZoneName)
         try laptop.store.session { store in
             for key in [SyncStateKeys.databaseToken(.private), SyncStateKeys.zoneToken(zone, .private)] {
