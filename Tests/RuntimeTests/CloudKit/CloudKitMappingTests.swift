@@ -71,10 +71,13 @@ struct CloudKitMappingTests {
         var edit = try CloudKitRecords.syncRecord(server)
         #expect(edit.changeTag == "tag-7" && edit.systemFields != nil)
         edit.fields = ["title": .string("new")]
-        edit.clearedKeys = ["due"]
+        edit.clearedKeys = ["due", "secret"]
+        edit.clearedEncryptedKeys = ["secret"]
         let save = try CloudKitRecords.ckRecord(edit)
         #expect(save.recordChangeTag == "tag-7")
         #expect(save.changedKeys() == ["due", "title"])
+        // An encrypted field is cleared among the encrypted values, where CloudKit keeps it.
+        #expect(save.encryptedValues.changedKeys() == ["secret"])
         #expect(save.object(forKey: "body") == nil, "a rebuilt record holds no field it did not set")
         #expect(try CloudKitRecords.ckRecord(Self.record()).recordChangeTag == nil)
         var foreign = Self.record("other")
@@ -83,6 +86,17 @@ struct CloudKitMappingTests {
         var garbage = Self.record()
         garbage.systemFields = SystemFields(archive: Data("LocalCloud.systemFields.1".utf8))
         #expect(throws: CloudError.self) { try CloudKitRecords.ckRecord(garbage) }
+    }
+
+    /// A model's encrypted field without a value is cleared among the encrypted values, its
+    /// plain fields among the plain ones. Breaking it: clearing `pin` with the plain setter would
+    /// leave CloudKit's encrypted value in place.
+    @Test func aModelsClearedEncryptedFieldIsClearedWhereCloudKitKeepsIt() throws {
+        let record = SharedList(recordName: "l", title: "Groceries", pin: nil).makeRecord()
+        #expect(record.clearedEncryptedKeys == ["pin"] && record.clearedKeys.contains("pin"))
+        let ck = try CloudKitRecords.ckRecord(record)
+        #expect(ck.encryptedValues.changedKeys() == ["pin"])
+        #expect(!ck.changedKeys().contains("pin"))
     }
 
     /// Apple, `CKServerChangeToken`: no usable initialiser, `NSSecureCoding`. A token travels as

@@ -73,6 +73,11 @@ extension SyncModel {
             fields: encoded.values, encryptedFields: encoded.encryptedValues,
             parentRecordName: parentRecordName)
         record.clearedKeys = Self.keysWithoutValue(in: encoded)
+        if !record.clearedKeys.isEmpty {
+            for field in Self.fieldDescriptors where field.isEncrypted && record.clearedKeys.contains(field.name) {
+                record.clearedEncryptedKeys.insert(field.name)
+            }
+        }
         return record
     }
 

@@ -33,6 +33,9 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
     /// key of the server's record stays as it is, as CloudKit keeps a key a client did not set
     /// (another app version's field, a key a fetch did not ask for). Only on records to save.
     public var clearedKeys: Set<String> = []
+    /// Of `clearedKeys`, the fields CloudKit stores encrypted: a gateway clears them among the
+    /// encrypted values (CloudKit keeps the two apart).
+    public var clearedEncryptedKeys: Set<String> = []
 
     /// A record; change tag and server metadata are the cloud's to fill in.
     public init(

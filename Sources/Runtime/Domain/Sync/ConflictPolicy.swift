@@ -22,6 +22,7 @@ public enum RecordMerge {
     public static func merge(ancestor: SyncRecord?, local: SyncRecord, server: SyncRecord, policy: ConflictPolicy) -> SyncRecord {
         var merged = server
         merged.clearedKeys = []
+        merged.clearedEncryptedKeys = []
         let localTime = local.clientModifiedAt ?? .distantPast
         let serverTime = server.clientModifiedAt ?? .distantPast
         let localWins: Bool

@@ -48,7 +48,11 @@ enum CloudKitRecords {
             }
         }
         for name in record.clearedKeys.sorted() {
-            ck.setObject(nil, forKey: name)
+            if record.clearedEncryptedKeys.contains(name) {
+                ck.encryptedValues.setObject(nil, forKey: name)
+            } else {
+                ck.setObject(nil, forKey: name)
+            }
         }
         // A parent's action is always none (CloudKit refuses any other).
         ck.parent = record.parentID.map { CKRecord.Reference(recordID: recordID($0), action: .none) }

@@ -38,6 +38,7 @@ enum StandInRecords {
         for key in ck.encryptedValues.changedKeys() {
             guard let object = ck.encryptedValues.object(forKey: key) else {
                 save.clearedKeys.insert(key)
+                save.clearedEncryptedKeys.insert(key)
                 continue
             }
             // Apple, `CKRecord.encryptedValues`: any type "except CKAsset ... and CKRecord.Reference".

@@ -439,6 +439,7 @@ private struct ZoneWriter {
         saved.fields = uploaded.fields
         saved.encryptedFields = uploaded.encrypted
         saved.clearedKeys = []
+        saved.clearedEncryptedKeys = []
         saved.changeTag = String(seq)
         saved.systemFields = LocalCloudSystemFields.archive(recordType: saved.recordType, id: saved.id, changeTag: String(seq))
         saved.modificationDate = now
