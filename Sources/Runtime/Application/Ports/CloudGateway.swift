@@ -80,7 +80,8 @@ extension CloudGateway {
 
 /// Records and shares to save, and records to delete, in one database: one request.
 public struct ModifyRequest: Sendable, Hashable {
-    /// Records to save: new ones, and changes to records the server has (carrying its change tag).
+    /// Records to save: new ones, and changes to records the server has (based on the version
+    /// their system fields name).
     public var recordsToSave: [SyncRecord]
     /// Shares to save, each with the root record it shares saved in the same request.
     public var sharesToSave: [ShareRecord]
@@ -92,8 +93,8 @@ public struct ModifyRequest: Sendable, Hashable {
     /// default). The default zones never commit atomically.
     public var isAtomic: Bool
 
-    /// A request; by default every save is conditional on the server's change tag and a custom
-    /// zone's items commit atomically.
+    /// A request; by default every save is conditional on the version its system fields name,
+    /// and a custom zone's items commit atomically.
     public init(
         recordsToSave: [SyncRecord] = [], sharesToSave: [ShareRecord] = [], recordIDsToDelete: [RecordID] = [],
         savePolicy: SavePolicy = .ifServerRecordUnchanged, isAtomic: Bool = true
