@@ -96,8 +96,9 @@ public final class LocalCloud: Sendable {
         if let account { try addAccount(account) }
         try withServer { try $0.registerDevice(device, user: account.map(Self.userRecordName(forAccount:))) }
         let changed = state.withLock { state in
-            defer { state.devices[device, default: DeviceState()].account = account }
-            return state.devices[device]?.account != account
+            let before = state.devices[device]?.account
+            state.devices[device, default: DeviceState()].account = account
+            return before != account
         }
         if changed { announceAccountChange(onDevice: device) }
     }
