@@ -111,7 +111,9 @@ public struct ShareRecord: Sendable, Hashable {
     /// The share's own ID, in the shared zone; chosen by the client so it can delete the share by
     /// ID later.
     public var id: RecordID
-    /// The shared root's record name; nil for a zone-wide share.
+    /// The shared root's record name; nil for a zone-wide share. CloudKit does not return it (the
+    /// root names its share, not the other way round), so a share fetched through the CloudKit
+    /// gateway carries it only when the request that saved it is at hand.
     public var rootRecordName: String?
     /// The title the share shows in the system's sharing UI.
     public var title: String

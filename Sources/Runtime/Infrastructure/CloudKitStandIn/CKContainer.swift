@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 import SyncLocalCloud
 
 /// Where an account stands (Apple, `CKAccountStatus`).
@@ -40,6 +41,49 @@ public final class CKContainer: NSObject, Sendable {
         } catch {
             throw StandInErrors.ckError(error)
         }
+    }
+
+    public func shareParticipant(forEmailAddress emailAddress: String) async throws -> CKShare.Participant {
+        try await participant(.emailAddress(emailAddress))
+    }
+
+    public func shareParticipant(forPhoneNumber phoneNumber: String) async throws -> CKShare.Participant {
+        try await participant(.phoneNumber(phoneNumber))
+    }
+
+    public func shareParticipant(forUserRecordID userRecordID: CKRecord.ID) async throws -> CKShare.Participant {
+        try await participant(.userRecordName(userRecordID.recordName))
+    }
+
+    private func participant(_ lookup: ParticipantLookup) async throws -> CKShare.Participant {
+        let found: [ParticipantLookup: Result<ShareParticipant, CloudError>]
+        do {
+            found = try await device.participants(for: [lookup])
+        } catch {
+            throw StandInErrors.ckError(error)
+        }
+        switch found[lookup] {
+        case .success(let participant): return StandInShares.ckParticipant(participant)
+        case .failure(let error): throw StandInErrors.ckError(error)
+        case nil: throw CKError(.internalError)
+        }
+    }
+
+    public func shareMetadata(for url: URL) async throws -> CKShare.Metadata {
+        do {
+            return StandInShares.metadata(try await device.shareMetadata(for: url))
+        } catch {
+            throw StandInErrors.ckError(error)
+        }
+    }
+
+    public func accept(_ metadata: CKShare.Metadata) async throws -> CKShare {
+        do {
+            try await device.acceptShare(StandInShares.shareMetadata(metadata))
+        } catch {
+            throw StandInErrors.ckError(error)
+        }
+        return metadata.share
     }
 
     public func userRecordID() async throws -> CKRecord.ID {

@@ -97,14 +97,19 @@ public final class CKDatabase: NSObject, Sendable {
     ) async throws -> (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]) {
         var saveResults: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
         var toSave: [SyncRecord] = []
+        var sharesToSave: [ShareRecord] = []
         for record in recordsToSave {
+            if let share = record as? CKShare {
+                sharesToSave.append(StandInShares.save(share))
+                continue
+            }
             switch StandInRecords.save(record) {
             case .success(let save): toSave.append(save)
             case .failure(let refusal): saveResults[record.recordID] = .failure(refusal)
             }
         }
         let request = ModifyRequest(
-            recordsToSave: toSave, recordIDsToDelete: recordIDsToDelete.map(StandInRecords.recordID),
+            recordsToSave: toSave, sharesToSave: sharesToSave, recordIDsToDelete: recordIDsToDelete.map(StandInRecords.recordID),
             savePolicy: StandInRecords.savePolicy(savePolicy), isAtomic: atomically)
         let result: ModifyResult
         do {
@@ -114,6 +119,9 @@ public final class CKDatabase: NSObject, Sendable {
         }
         for (id, outcome) in result.savedRecords {
             saveResults[StandInRecords.recordID(id)] = outcome.map(StandInRecords.ckRecord).mapError { StandInErrors.ckError($0) }
+        }
+        for (id, outcome) in result.savedShares {
+            saveResults[StandInRecords.recordID(id)] = outcome.map { StandInShares.ckShare($0) as CKRecord }.mapError { StandInErrors.ckError($0) }
         }
         var deleteResults: [CKRecord.ID: Result<Void, any Error>] = [:]
         for (id, outcome) in result.deletedRecords {
@@ -130,6 +138,13 @@ public final class CKDatabase: NSObject, Sendable {
             var results: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
             for (id, outcome) in fetched {
                 results[StandInRecords.recordID(id)] = outcome.map(StandInRecords.ckRecord).mapError { StandInErrors.ckError($0) }
+            }
+            // A share is a record too: IDs no record has may be shares.
+            let missing = fetched.compactMap { id, outcome in if case .failure(let error) = outcome, error.code == .unknownItem { id } else { nil } }
+            if !missing.isEmpty {
+                for (id, outcome) in try await device.fetchShares(missing, in: scope) {
+                    if case .success(let share) = outcome { results[StandInRecords.recordID(id)] = .success(StandInShares.ckShare(share)) }
+                }
             }
             return results
         } catch {
@@ -154,6 +169,10 @@ public final class CKDatabase: NSObject, Sendable {
         var modifications: [CKRecord.ID: Result<CKDatabase.RecordZoneChange.Modification, any Error>] = [:]
         for record in changes.changedRecords {
             let ck = StandInRecords.ckRecord(record)
+            modifications[ck.recordID] = .success(CKDatabase.RecordZoneChange.Modification(recordID: ck.recordID, record: ck))
+        }
+        for share in changes.changedShares {
+            let ck = StandInShares.ckShare(share)
             modifications[ck.recordID] = .success(CKDatabase.RecordZoneChange.Modification(recordID: ck.recordID, record: ck))
         }
         let deletions = changes.deletedRecords.map { CKDatabase.RecordZoneChange.Deletion(recordID: StandInRecords.recordID($0.id), recordType: $0.recordType) }

@@ -211,12 +211,12 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
         else { return nil }
         self.recordID = recordID
         self.recordType = recordType as String
-        recordChangeTag = coder.decodeObject(of: NSString.self, forKey: "recordChangeTag") as String?
-        creationDate = coder.decodeObject(of: NSDate.self, forKey: "creationDate") as Date?
-        modificationDate = coder.decodeObject(of: NSDate.self, forKey: "modificationDate") as Date?
-        creatorUserRecordID = coder.decodeObject(of: CKRecordID.self, forKey: "creatorUserRecordID")
-        lastModifiedUserRecordID = coder.decodeObject(of: CKRecordID.self, forKey: "lastModifiedUserRecordID")
-        share = coder.decodeObject(of: CKReference.self, forKey: "share")
+        recordChangeTag = coder.decodeIfPresent(NSString.self, forKey: "recordChangeTag") as String?
+        creationDate = coder.decodeIfPresent(NSDate.self, forKey: "creationDate") as Date?
+        modificationDate = coder.decodeIfPresent(NSDate.self, forKey: "modificationDate") as Date?
+        creatorUserRecordID = coder.decodeIfPresent(CKRecordID.self, forKey: "creatorUserRecordID")
+        lastModifiedUserRecordID = coder.decodeIfPresent(CKRecordID.self, forKey: "lastModifiedUserRecordID")
+        share = coder.decodeIfPresent(CKReference.self, forKey: "share")
     }
 
     public func copy(with zone: NSZone? = nil) -> Any {

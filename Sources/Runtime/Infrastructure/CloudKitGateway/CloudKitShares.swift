@@ -1,0 +1,128 @@
+#if canImport(CloudKit)
+import CloudKit
+#else
+import CloudKitStandIn
+#endif
+import Foundation
+import SyncCore
+
+/// Shares, participants and share metadata between the port and CloudKit. CloudKit makes neither
+/// participants nor metadata in code: each travels as its archive (`NSSecureCoding`) and is
+/// unarchived to be handed back, so a participant a lookup found can be added to a share later,
+/// and metadata the system handed over can be accepted later.
+enum CloudKitShares {
+    /// A share CloudKit returned, each participant with its archive. CloudKit does not say which
+    /// root a share shares (the root's `share` names the share, not the other way round): the
+    /// caller passes the root it knows (the request's), nil when it knows none.
+    static func shareRecord(_ ck: CKShare, rootRecordName: String?) throws(CloudError) -> ShareRecord {
+        let id = CloudKitRecords.recordID(ck.recordID)
+        var share = ShareRecord(
+            id: id, rootRecordName: rootRecordName, title: (ck[CKShare.SystemFieldKey.title] as? NSString).map { $0 as String } ?? "",
+            participants: try ck.participants.map { (participant) throws(CloudError) in try self.participant(participant) },
+            publicPermission: permission(ck.publicPermission), changeTag: ck.recordChangeTag)
+        share.url = ck.url
+        share.systemFields = CloudKitRecords.systemFields(of: ck)
+        return share
+    }
+
+    /// A participant as the port carries it, with its archive.
+    static func participant(_ ck: CKShare.Participant) throws(CloudError) -> ShareParticipant {
+        let info = ck.userIdentity.lookupInfo
+        let lookup: ParticipantLookup? = if let address = info?.emailAddress { .emailAddress(address) }
+            else if let number = info?.phoneNumber { .phoneNumber(number) }
+            else if let id = info?.userRecordID { .userRecordName(id.recordName) }
+            else { nil }
+        let role: ShareParticipant.Role = ck.role == .owner ? .owner : ck.role == .publicUser ? .publicUser : .privateUser
+        let status: ShareParticipant.AcceptanceStatus = ck.acceptanceStatus == .accepted ? .accepted : ck.acceptanceStatus == .removed ? .removed : .pending
+        return ShareParticipant(
+            userRecordName: ck.userIdentity.userRecordID?.recordName, lookup: lookup, role: role, permission: permission(ck.permission),
+            acceptanceStatus: status, archive: try archive(ck))
+    }
+
+    /// The `CKShare` a save sends: the share as CloudKit has it (`current`, fetched just before),
+    /// or a new one of `root` (a zone-wide one without), with the port's title, public
+    /// permission and participants: one already there gets its permission; one a lookup found is
+    /// unarchived and added; one no longer listed is removed. The owner is CloudKit's to keep.
+    static func ckShare(_ share: ShareRecord, current: CKShare?, root: CKRecord?) throws(CloudError) -> CKShare {
+        let ck: CKShare
+        if let current {
+            ck = current
+        } else if let root {
+            ck = CKShare(rootRecord: root, shareID: CloudKitRecords.recordID(share.id))
+        } else if share.rootRecordName == nil {
+            ck = CKShare(recordZoneID: CloudKitRecords.zoneID(share.id.zoneID))
+        } else {
+            throw CloudError(.invalidArguments, "a new share of \(share.rootRecordName ?? "") is saved with its root record")
+        }
+        ck[CKShare.SystemFieldKey.title] = share.title as NSString
+        ck.publicPermission = ckPermission(share.publicPermission)
+        for wanted in share.participants where wanted.role != .owner {
+            if let present = ck.participants.first(where: { isSamePerson($0, wanted) }) {
+                present.permission = ckPermission(wanted.permission)
+                continue
+            }
+            guard let archive = wanted.archive,
+                let found = try? NSKeyedUnarchiver.unarchivedObject(ofClass: CKShare.Participant.self, from: archive)
+            else {
+                throw CloudError(.invalidArguments, "\(wanted.lookup?.description ?? wanted.userRecordName ?? "a participant") was not looked up: CloudKit adds only participants a lookup found")
+            }
+            found.permission = ckPermission(wanted.permission)
+            ck.addParticipant(found)
+        }
+        for present in ck.participants where present.role != .owner && !share.participants.contains(where: { isSamePerson(present, $0) }) {
+            ck.removeParticipant(present)
+        }
+        return ck
+    }
+
+    /// Whether a CloudKit participant is the port's: the same user record, else the same lookup.
+    private static func isSamePerson(_ ck: CKShare.Participant, _ participant: ShareParticipant) -> Bool {
+        if let name = ck.userIdentity.userRecordID?.recordName, let other = participant.userRecordName { return name == other }
+        let info = ck.userIdentity.lookupInfo
+        switch participant.lookup {
+        case .emailAddress(let address): return info?.emailAddress == address
+        case .phoneNumber(let number): return info?.phoneNumber == number
+        case .userRecordName(let name): return info?.userRecordID?.recordName == name
+        case nil: return false
+        }
+    }
+
+    // MARK: Metadata
+
+    /// Metadata the system or a link lookup handed over, with its archive for acceptance.
+    static func shareMetadata(_ ck: CKShare.Metadata) throws(CloudError) -> ShareMetadata {
+        let id = CloudKitRecords.recordID(ck.share.recordID)
+        return ShareMetadata(
+            shareID: id, ownerName: id.zoneID.ownerName, rootRecordName: ck.hierarchicalRootRecordID?.recordName,
+            title: (ck.share[CKShare.SystemFieldKey.title] as? NSString).map { $0 as String } ?? "", url: ck.share.url,
+            archive: try archive(ck))
+    }
+
+    /// The system's metadata again, from its archive; nil when the metadata has none (it came
+    /// from another cloud, or only its link is known: look the link up instead).
+    static func ckMetadata(_ metadata: ShareMetadata) -> CKShare.Metadata? {
+        metadata.archive.flatMap { try? NSKeyedUnarchiver.unarchivedObject(ofClass: CKShare.Metadata.self, from: $0) }
+    }
+
+    // MARK: Values
+
+    private static func archive(_ object: NSObject & NSSecureCoding) throws(CloudError) -> Data {
+        do {
+            return try NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: true)
+        } catch {
+            throw CloudError(.internalError, "CloudKit's \(type(of: object)) could not be archived: \(error)")
+        }
+    }
+
+    private static func permission(_ permission: CKShare.ParticipantPermission) -> SharePermission {
+        permission == .readWrite ? .readWrite : permission == .readOnly ? .readOnly : .none
+    }
+
+    private static func ckPermission(_ permission: SharePermission) -> CKShare.ParticipantPermission {
+        switch permission {
+        case .readWrite: .readWrite
+        case .readOnly: .readOnly
+        case .none: .none
+        }
+    }
+}
