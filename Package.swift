@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SyncCore", targets: ["SyncCore"]),
         .library(name: "SyncTesting", targets: ["SyncTesting"]),
         .library(name: "SyncLocalCloud", targets: ["SyncLocalCloud"]),
+        .library(name: "CloudKitGateway", targets: ["CloudKitGateway"]),
         .plugin(name: "SyncGenPlugin", targets: ["SyncGenPlugin"]),
         .plugin(name: "SyncGenValidate", targets: ["SyncGenValidate"]),
     ],
@@ -94,7 +95,7 @@ let package = Package(
         // LocalCloud answers behind it.
         .target(
             name: "CloudKitStandIn",
-            dependencies: ["SyncCore", "SyncPorts", "SyncLocalCloud"],
+            dependencies: ["SyncCore", "SyncPorts", "SyncStorage", "SyncLocalCloud"],
             path: "Sources/Runtime/Infrastructure/CloudKitStandIn"
         ),
         // The CloudKit gateway: the port over CloudKit's async API. One source: it imports CloudKit

@@ -5,11 +5,16 @@ import Testing
 import SyncRuntime
 @testable import SyncLocalCloud
 import SyncTesting
+import CloudKitGateway
+import CloudKitStandIn
 
 /// One LocalCloud and any number of devices, each with its own store and engine, on one clock.
+/// Through CloudKit, every device talks to LocalCloud through the CloudKit gateway over the
+/// CloudKit stand-in, as an app on Apple platforms talks to iCloud.
 final class SyncWorld {
     let clock = ManualClock()
     let cloud: LocalCloud
+    let throughCloudKit: Bool
     /// Each device's asset cache is a folder in here (named after the device); removed with the world.
     let assetFolder = FileManager.default.temporaryDirectory.appendingPathComponent("syncgen-assets-\(UUID().uuidString)")
     private(set) var devices: [String: Device] = [:]
@@ -39,7 +44,8 @@ final class SyncWorld {
         }
     }
 
-    init(configure: (inout LocalCloud.Configuration) -> Void = { _ in }) throws {
+    init(throughCloudKit: Bool = false, configure: (inout LocalCloud.Configuration) -> Void = { _ in }) throws {
+        self.throughCloudKit = throughCloudKit
         var configuration = LocalCloud.Configuration(downloadsFolder: assetFolder.appendingPathComponent("LocalCloud downloads"))
         configure(&configuration)
         cloud = try LocalCloud.inMemory(clock: clock, configuration: configuration)
@@ -56,7 +62,8 @@ final class SyncWorld {
         _ name: String, account: String?, configuration: SyncConfiguration = SyncConfiguration(),
         store: SyncStore? = nil, assetFiles: (any AssetFileStoring)? = nil, models: [any SyncModel.Type] = SyncSchema.models
     ) throws -> Device {
-        let gateway = RecordingGateway(try cloud.device(name, account: account))
+        let cloudDevice = try cloud.device(name, account: account)
+        let gateway = RecordingGateway(throughCloudKit ? CloudKitGateway(container: CKContainer(device: cloudDevice)) as any CloudGateway : cloudDevice)
         let store = try store ?? SyncStore(url: nil, clock: clock)
         var configuration = configuration
         if configuration.assetCacheRoot == nil {

@@ -9,7 +9,7 @@ import SyncRuntime
 /// before a request goes out, or change what comes back (as CloudKit may answer where
 /// LocalCloud never does).
 final class RecordingGateway: CloudGateway, @unchecked Sendable {
-    let wrapped: LocalCloudDevice
+    let wrapped: any CloudGateway
     private let log = Locked<[(scope: DatabaseScope, request: ModifyRequest)]>([])
 
     /// Test hooks; each is used as long as it is set.
@@ -26,7 +26,7 @@ final class RecordingGateway: CloudGateway, @unchecked Sendable {
 
     let hooks = Locked(Hooks())
 
-    init(_ wrapped: LocalCloudDevice) {
+    init(_ wrapped: any CloudGateway) {
         self.wrapped = wrapped
     }
 

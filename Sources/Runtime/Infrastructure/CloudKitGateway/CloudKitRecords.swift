@@ -102,6 +102,14 @@ enum CloudKitRecords {
         }
     }
 
+    /// A value as a query's predicate compares it (an object CloudKit stores; nil for an asset,
+    /// which no query compares).
+    static func queryValue(_ value: SyncFieldValue, in zone: ZoneID?) throws(CloudError) -> NSObject? {
+        if case .asset = value { return nil }
+        let record = SyncRecord(recordType: "", id: RecordID(recordName: "", zoneID: zone ?? ZoneID(zoneName: "")))
+        return try objectValue(value, in: record.id.zoneID, field: "", of: record) as? NSObject
+    }
+
     private static func referenceAction(_ action: ReferenceAction) -> CKRecord.Reference.Action {
         switch action {
         case .none: .none

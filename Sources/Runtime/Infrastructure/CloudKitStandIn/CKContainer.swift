@@ -15,11 +15,23 @@ public enum CKAccountStatus: Int, Sendable {
 /// is one LocalCloud device.
 public final class CKContainer: NSObject, Sendable {
     let device: LocalCloudDevice
+    private let accountWatch: Task<Void, Never>
 
     /// A container over a LocalCloud device: the stand-in's only way to make one (an app's
-    /// container is CloudKit's `CKContainer(identifier:)`).
+    /// container is CloudKit's `CKContainer(identifier:)`). The device's account changes are
+    /// posted as the system posts them: `CKAccountChanged` on the default notification center.
     package init(device: LocalCloudDevice) {
         self.device = device
+        let changes = device.accountChanges()
+        accountWatch = Task {
+            for await _ in changes {
+                NotificationCenter.default.post(name: .CKAccountChanged, object: nil)
+            }
+        }
+    }
+
+    deinit {
+        accountWatch.cancel()
     }
 
     public var privateCloudDatabase: CKDatabase { database(with: .private) }
@@ -93,4 +105,10 @@ public final class CKContainer: NSObject, Sendable {
             throw StandInErrors.ckError(error)
         }
     }
+}
+
+extension Notification.Name {
+    /// Posted when the device's iCloud account changes (Apple, `Notification.Name.CKAccountChanged`).
+    /// The stand-in's containers post it for their LocalCloud device's sign-ins and status changes.
+    public static let CKAccountChanged = Notification.Name("CKAccountNotificationChanged")
 }

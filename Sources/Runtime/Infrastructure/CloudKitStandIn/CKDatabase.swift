@@ -54,14 +54,14 @@ public final class CKDatabase: NSObject, Sendable {
     }
 
     public let databaseScope: CKDatabase.Scope
-    private let device: LocalCloudDevice
+    let device: LocalCloudDevice
 
     init(device: LocalCloudDevice, databaseScope: CKDatabase.Scope) {
         self.device = device
         self.databaseScope = databaseScope
     }
 
-    private var scope: DatabaseScope {
+    var scope: DatabaseScope {
         switch databaseScope {
         case .public: .public
         case .private: .private
@@ -201,5 +201,25 @@ public final class CKDatabase: NSObject, Sendable {
             return CKDatabase.DatabaseChange.Deletion(zoneID: StandInRecords.zoneID(zone), purged: why == .purged, reason: why)
         }
         return (modifications, deletions, CKServerChangeToken(archive: changes.newToken.archive), changes.moreComing)
+    }
+
+    /// One page of a query, from LocalCloud.
+    func page(
+        _ query: CKQuery, zoneID: CKRecordZone.ID?, desiredKeys: [CKRecord.FieldKey]?, resultsLimit: Int, cursor: QueryCursor?
+    ) async throws -> (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: CKQueryOperation.Cursor?) {
+        let request = RecordQuery(
+            recordType: query.recordType, in: zoneID.map(StandInRecords.zoneID), equalTo: query.equalTo, sortedBy: query.sortedBy,
+            desiredKeys: desiredKeys, resultsLimit: resultsLimit == CKQueryOperation.maximumResults ? nil : resultsLimit, cursor: cursor)
+        let page: QueryPage
+        do {
+            page = try await device.query(request, in: scope)
+        } catch {
+            throw StandInErrors.ckError(error)
+        }
+        let results = page.records.map { record -> (CKRecord.ID, Result<CKRecord, any Error>) in
+            let ck = StandInRecords.ckRecord(record)
+            return (ck.recordID, .success(ck))
+        }
+        return (results, page.cursor.map { CKQueryCursor(query: query, zoneID: zoneID, archive: $0.archive) })
     }
 }

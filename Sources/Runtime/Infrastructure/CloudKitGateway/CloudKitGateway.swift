@@ -1,0 +1,337 @@
+#if canImport(CloudKit)
+import CloudKit
+#else
+import CloudKitStandIn
+#endif
+import Foundation
+import SyncCore
+import SyncPorts
+
+/// The cloud gateway over CloudKit: the port's calls on CloudKit's async `CKContainer` and
+/// `CKDatabase` API, for the private, shared and public databases. Not CKSyncEngine: the engine
+/// keeps its own scheduling, tokens, waves and recovery. CloudKit's objects never leave the call
+/// that made them; what crosses is the port's values (system fields, tokens, cursors,
+/// participants and share metadata as CloudKit's archives).
+public final class CloudKitGateway: CloudGateway {
+    private let container: CKContainer
+
+    /// A gateway over an app's container (`CKContainer(identifier:)` on Apple platforms).
+    public init(container: CKContainer) {
+        self.container = container
+    }
+
+    private func database(_ scope: DatabaseScope) -> CKDatabase {
+        switch scope {
+        case .private: container.privateCloudDatabase
+        case .shared: container.sharedCloudDatabase
+        case .public: container.publicCloudDatabase
+        }
+    }
+
+    /// A CloudKit call, its error as the port's.
+    private func call<T>(_ body: () async throws -> T) async throws(CloudError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw CloudKitErrors.cloudError(error)
+        }
+    }
+
+    // MARK: Account and zones
+
+    public func accountStatus() async throws(CloudError) -> AccountStatus {
+        let status = try await call { try await container.accountStatus() }
+        if status == .available { return .available }
+        if status == .noAccount { return .noAccount }
+        if status == .restricted { return .restricted }
+        // Temporarily unavailable, or CloudKit could not tell: the engine tries again later.
+        return .temporarilyUnavailable
+    }
+
+    public func userRecordName() async throws(CloudError) -> String {
+        try await call { try await container.userRecordID().recordName }
+    }
+
+    public func saveZones(_ zones: [ZoneID]) async throws(CloudError) {
+        let results = try await call {
+            try await container.privateCloudDatabase.modifyRecordZones(saving: zones.map { CKRecordZone(zoneID: CloudKitRecords.zoneID($0)) }, deleting: [])
+        }
+        for (_, outcome) in results.saveResults {
+            if case .failure(let error) = outcome { throw CloudKitErrors.cloudError(error) }
+        }
+    }
+
+    public func deleteZones(_ zones: [ZoneID]) async throws(CloudError) {
+        let results = try await call {
+            try await container.privateCloudDatabase.modifyRecordZones(saving: [], deleting: zones.map(CloudKitRecords.zoneID))
+        }
+        for (_, outcome) in results.deleteResults {
+            if case .failure(let error) = outcome { throw CloudKitErrors.cloudError(error) }
+        }
+    }
+
+    // MARK: Records
+
+    /// Saves and deletes in one request. Shares already in the cloud are fetched first and saved
+    /// as CloudKit has them, with the request's changes; a new share is made of its root in the
+    /// request. A record the mapping refuses never reaches CloudKit: in an atomic request, the
+    /// others then fail with `batchRequestFailed`, as CloudKit would fail them.
+    public func modify(_ request: ModifyRequest, in scope: DatabaseScope) async throws(CloudError) -> ModifyResult {
+        let database = database(scope)
+        var toSave: [CKRecord] = []
+        var roots: [String: CKRecord] = [:]
+        var refused: [RecordID: CloudError] = [:]
+        for record in request.recordsToSave {
+            do {
+                let ck = try CloudKitRecords.ckRecord(record)
+                toSave.append(ck)
+                roots[record.id.recordName] = ck
+            } catch {
+                refused[record.id] = error
+            }
+        }
+        let known = request.sharesToSave.filter { $0.systemFields != nil }.map { CloudKitRecords.recordID($0.id) }
+        let current = known.isEmpty ? [:] : try await call { try await database.records(for: known, desiredKeys: nil) }
+        for share in request.sharesToSave {
+            let currentShare = current[CloudKitRecords.recordID(share.id)].flatMap { try? $0.get() } as? CKShare
+            do {
+                toSave.append(try CloudKitShares.ckShare(share, current: currentShare, root: share.rootRecordName.flatMap { roots[$0] }))
+            } catch {
+                refused[share.id] = error
+            }
+        }
+        var result = ModifyResult()
+        let shareRoots = Dictionary(request.sharesToSave.map { ($0.id, $0.rootRecordName) }, uniquingKeysWith: { first, _ in first })
+        func fail(_ id: RecordID, _ error: CloudError) {
+            if shareRoots[id] != nil { result.savedShares[id] = .failure(error) } else { result.savedRecords[id] = .failure(error) }
+        }
+        if !refused.isEmpty && request.isAtomic {
+            for (id, error) in refused { fail(id, error) }
+            let others = (request.recordsToSave.map(\.id) + request.sharesToSave.map(\.id)).filter { refused[$0] == nil }
+            for id in others { fail(id, CloudError(.batchRequestFailed, "another item of the atomic request was refused")) }
+            for id in request.recordIDsToDelete { result.deletedRecords[id] = .failure(CloudError(.batchRequestFailed, "another item of the atomic request was refused")) }
+            return result
+        }
+        for (id, error) in refused { fail(id, error) }
+        let outcome = try await call {
+            try await database.modifyRecords(
+                saving: toSave, deleting: request.recordIDsToDelete.map(CloudKitRecords.recordID),
+                savePolicy: Self.savePolicy(request.savePolicy), atomically: request.isAtomic)
+        }
+        for (ckID, saved) in outcome.saveResults {
+            let id = CloudKitRecords.recordID(ckID)
+            switch saved {
+            case .success(let share as CKShare):
+                result.savedShares[id] = Result { () throws(CloudError) in try CloudKitShares.shareRecord(share, rootRecordName: shareRoots[id] ?? nil) }
+            case .success(let record):
+                result.savedRecords[id] = Result { () throws(CloudError) in try CloudKitRecords.syncRecord(record) }
+            case .failure(let error):
+                fail(id, CloudKitErrors.cloudError(error))
+            }
+        }
+        for (ckID, deleted) in outcome.deleteResults {
+            result.deletedRecords[CloudKitRecords.recordID(ckID)] = deleted.mapError(CloudKitErrors.cloudError)
+        }
+        return result
+    }
+
+    private static func savePolicy(_ policy: SavePolicy) -> CKModifyRecordsOperation.RecordSavePolicy {
+        switch policy {
+        case .ifServerRecordUnchanged: .ifServerRecordUnchanged
+        case .changedKeys: .changedKeys
+        case .allKeys: .allKeys
+        }
+    }
+
+    public func fetchRecords(_ ids: [RecordID], desiredKeys: [String]?, in scope: DatabaseScope) async throws(CloudError) -> [RecordID: Result<SyncRecord, CloudError>] {
+        let database = database(scope)
+        let fetched = try await call { try await database.records(for: ids.map(CloudKitRecords.recordID), desiredKeys: desiredKeys) }
+        var results: [RecordID: Result<SyncRecord, CloudError>] = [:]
+        for (ckID, outcome) in fetched {
+            results[CloudKitRecords.recordID(ckID)] = outcome.mapError(CloudKitErrors.cloudError).flatMap { record in
+                Result { () throws(CloudError) in try CloudKitRecords.syncRecord(record) }
+            }
+        }
+        return results
+    }
+
+    public func fetchShares(_ ids: [RecordID], in scope: DatabaseScope) async throws(CloudError) -> [RecordID: Result<ShareRecord, CloudError>] {
+        let database = database(scope)
+        let fetched = try await call { try await database.records(for: ids.map(CloudKitRecords.recordID), desiredKeys: nil) }
+        var results: [RecordID: Result<ShareRecord, CloudError>] = [:]
+        for (ckID, outcome) in fetched {
+            let id = CloudKitRecords.recordID(ckID)
+            switch outcome {
+            case .success(let share as CKShare):
+                results[id] = Result { () throws(CloudError) in try CloudKitShares.shareRecord(share, rootRecordName: nil) }
+            case .success:
+                results[id] = .failure(CloudError(.invalidArguments, "\(id.recordName) is a record, not a share"))
+            case .failure(let error):
+                results[id] = .failure(CloudKitErrors.cloudError(error))
+            }
+        }
+        return results
+    }
+
+    // MARK: Changes and queries
+
+    public func fetchDatabaseChanges(in scope: DatabaseScope, since token: ChangeToken?) async throws(CloudError) -> DatabaseChanges {
+        let database = database(scope)
+        let since = try token.map { (token) throws(CloudError) in try CloudKitArchives.serverChangeToken(token) }
+        let changes = try await call { try await database.databaseChanges(since: since, resultsLimit: nil) }
+        var deleted: [ZoneID: ZoneDeletionReason] = [:]
+        for deletion in changes.deletions {
+            deleted[CloudKitRecords.zoneID(deletion.zoneID)] =
+                deletion.reason == .encryptedDataReset ? .encryptedDataReset : deletion.reason == .purged ? .purged : .deleted
+        }
+        return DatabaseChanges(
+            changedZones: changes.modifications.map { CloudKitRecords.zoneID($0.zoneID) }, deletedZones: deleted,
+            newToken: try CloudKitArchives.changeToken(changes.changeToken), moreComing: changes.moreComing)
+    }
+
+    /// A zone's changes. CloudKit's async API returns them by record ID, without their order:
+    /// they come sorted by modification date (then name), so parents saved first come first.
+    public func fetchZoneChanges(
+        in zone: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int?, desiredKeys: [String]?
+    ) async throws(CloudError) -> ZoneChanges {
+        let database = database(scope)
+        let since = try token.map { (token) throws(CloudError) in try CloudKitArchives.serverChangeToken(token) }
+        let changes = try await call {
+            try await database.recordZoneChanges(inZoneWith: CloudKitRecords.zoneID(zone), since: since, desiredKeys: desiredKeys, resultsLimit: resultsLimit)
+        }
+        var records: [SyncRecord] = []
+        var shares: [ShareRecord] = []
+        for (_, outcome) in changes.modificationResultsByID {
+            let modification = try outcome.mapError(CloudKitErrors.cloudError).get()
+            if let share = modification.record as? CKShare {
+                shares.append(try CloudKitShares.shareRecord(share, rootRecordName: nil))
+            } else {
+                records.append(try CloudKitRecords.syncRecord(modification.record))
+            }
+        }
+        records.sort { ($0.modificationDate ?? .distantPast, $0.id.recordName) < ($1.modificationDate ?? .distantPast, $1.id.recordName) }
+        shares.sort { $0.id.recordName < $1.id.recordName }
+        return ZoneChanges(
+            changedRecords: records, changedShares: shares,
+            deletedRecords: changes.deletions.map { DeletedRecord(id: CloudKitRecords.recordID($0.recordID), recordType: $0.recordType) },
+            newToken: try CloudKitArchives.changeToken(changes.changeToken), moreComing: changes.moreComing)
+    }
+
+    public func query(_ query: RecordQuery, in scope: DatabaseScope) async throws(CloudError) -> QueryPage {
+        let database = database(scope)
+        let limit = query.resultsLimit ?? CKQueryOperation.maximumResults
+        let page: (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: CKQueryOperation.Cursor?)
+        if let cursor = query.cursor {
+            let resumed = try CloudKitArchives.queryCursor(cursor)
+            page = try await call { try await database.records(continuingMatchFrom: resumed, desiredKeys: query.desiredKeys, resultsLimit: limit) }
+        } else {
+            let ckQuery = try CloudKitPlatform.query(recordType: query.recordType, equalTo: query.equalTo, sortedBy: query.sortedBy, in: query.zoneID)
+            page = try await call {
+                try await database.records(matching: ckQuery, inZoneWith: query.zoneID.map(CloudKitRecords.zoneID), desiredKeys: query.desiredKeys, resultsLimit: limit)
+            }
+        }
+        var records: [SyncRecord] = []
+        for (_, outcome) in page.matchResults {
+            records.append(try CloudKitRecords.syncRecord(try outcome.mapError(CloudKitErrors.cloudError).get()))
+        }
+        return QueryPage(records: records, cursor: try page.queryCursor.map { (cursor) throws(CloudError) in try CloudKitArchives.queryCursor(cursor) })
+    }
+
+    // MARK: Sharing
+
+    public func shareMetadata(for url: URL) async throws(CloudError) -> ShareMetadata {
+        let metadata = try await call { try await container.shareMetadata(for: url) }
+        return try CloudKitShares.shareMetadata(metadata)
+    }
+
+    /// Accepts from the system's metadata (its archive); metadata known only by its link is
+    /// looked up again.
+    public func acceptShare(_ metadata: ShareMetadata) async throws(CloudError) {
+        let ckMetadata: CKShare.Metadata
+        if let archived = CloudKitShares.ckMetadata(metadata) {
+            ckMetadata = archived
+        } else if let url = metadata.url {
+            ckMetadata = try await call { try await container.shareMetadata(for: url) }
+        } else {
+            throw CloudError(.invalidArguments, "the share's metadata has neither CloudKit's archive nor a link")
+        }
+        _ = try await call { try await container.accept(ckMetadata) }
+    }
+
+    public func participants(for lookups: [ParticipantLookup]) async throws(CloudError) -> [ParticipantLookup: Result<ShareParticipant, CloudError>] {
+        var found: [ParticipantLookup: Result<ShareParticipant, CloudError>] = [:]
+        for lookup in lookups {
+            do throws(CloudError) {
+                let participant = try await call { () async throws -> CKShare.Participant in
+                    switch lookup {
+                    case .emailAddress(let address): try await container.shareParticipant(forEmailAddress: address)
+                    case .phoneNumber(let number): try await container.shareParticipant(forPhoneNumber: number)
+                    case .userRecordName(let name): try await container.shareParticipant(forUserRecordID: CKRecord.ID(recordName: name, zoneID: CKRecordZone.ID.default))
+                    }
+                }
+                found[lookup] = .success(try CloudKitShares.participant(participant))
+            } catch {
+                found[lookup] = .failure(error)
+            }
+        }
+        return found
+    }
+
+    // MARK: Subscriptions and pushes
+
+    public func saveSubscription(_ subscription: CloudSubscription) async throws(CloudError) {
+        let ck: CKSubscription
+        let scope: DatabaseScope
+        switch subscription {
+        case .database(let id, let databaseScope):
+            ck = CKDatabaseSubscription(subscriptionID: id)
+            scope = databaseScope
+        case .query(let id, let recordType, let databaseScope):
+            ck = CKQuerySubscription(
+                recordType: recordType, predicate: NSPredicate(value: true), subscriptionID: id,
+                options: [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion])
+            scope = databaseScope
+        }
+        // A silent push that wakes the app to sync.
+        let info = CKSubscription.NotificationInfo()
+        info.shouldSendContentAvailable = true
+        ck.notificationInfo = info
+        let database = database(scope)
+        let results = try await call { try await database.modifySubscriptions(saving: [ck], deleting: []) }
+        if case .failure(let error) = results.saveResults[ck.subscriptionID] { throw CloudKitErrors.cloudError(error) }
+    }
+
+    /// Pushes reach the app, not the gateway: the app hands them to
+    /// `SyncEngine.handleRemoteNotification`. This stream ends at once.
+    public func notifications() -> AsyncStream<CloudNotification> {
+        AsyncStream { $0.finish() }
+    }
+
+    public func notification(fromRemotePayload payload: RemoteNotificationPayload) -> CloudNotification? {
+        guard let notification = CKNotification(fromRemoteNotificationDictionary: payload.dictionary),
+            let id = notification.subscriptionID, let ckScope = CloudKitPlatform.scope(of: notification)
+        else { return nil }
+        let scope: DatabaseScope = ckScope == .shared ? .shared : ckScope == .public ? .public : .private
+        return CloudNotification(subscriptionID: id, scope: scope)
+    }
+
+    /// The system's `CKAccountChanged` notifications.
+    public func accountChanges() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream<Void>.makeStream()
+        let observer = NotificationCenter.default.addObserver(forName: .CKAccountChanged, object: nil, queue: nil) { _ in
+            continuation.yield()
+        }
+        let token = ObserverToken(observer)
+        continuation.onTermination = { _ in NotificationCenter.default.removeObserver(token.observer) }
+        return stream
+    }
+}
+
+/// A notification center observer, held to be removed when its stream ends.
+private final class ObserverToken: @unchecked Sendable {
+    let observer: any NSObjectProtocol
+
+    init(_ observer: any NSObjectProtocol) {
+        self.observer = observer
+    }
+}

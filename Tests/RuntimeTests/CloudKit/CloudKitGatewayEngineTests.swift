@@ -1,0 +1,64 @@
+import CloudKitGateway
+import Foundation
+import SyncLocalCloud
+import SyncRuntime
+import Testing
+
+/// The engine with every device going through the CloudKit gateway over the stand-in: the path
+/// an app on Apple platforms takes to iCloud, down to LocalCloud here.
+@Suite("CloudKit gateway: the engine through CloudKit's API")
+struct CloudKitGatewayEngineTests {
+    /// Two devices of one account: a note made on the phone reaches the laptop, the laptop's
+    /// edit reaches the phone (a save over the version CloudKit's system fields name), and
+    /// concurrent edits of two fields merge. Breaking it: saves rebuilt without their system
+    /// fields are new records to CloudKit and conflict forever.
+    @Test func twoDevicesSyncEditAndMergeThroughCloudKit() async throws {
+        let world = try SyncWorld(throughCloudKit: true)
+        let phone = try world.device("alice-phone", account: "alice")
+        let laptop = try world.device("alice-laptop", account: "alice")
+        try phone.store.save(Note(recordName: "n", title: "Milk", body: "2 litres"))
+        await phone.sync()
+        await laptop.sync()
+        var note = try #require(try laptop.store.fetch(Note.self, recordName: "n"))
+        #expect(note.title == "Milk")
+        note.title = "Oat milk"
+        try laptop.store.save(note)
+        await laptop.sync()
+        await phone.sync()
+        #expect(try phone.store.fetch(Note.self, recordName: "n")?.title == "Oat milk")
+        // Concurrent edits of two fields: both kept, on both devices.
+        var onPhone = try #require(try phone.store.fetch(Note.self, recordName: "n"))
+        onPhone.body = "1 litre"
+        try phone.store.save(onPhone)
+        var onLaptop = try #require(try laptop.store.fetch(Note.self, recordName: "n"))
+        onLaptop.title = "Almond milk"
+        try laptop.store.save(onLaptop)
+        await phone.sync()
+        await laptop.sync()
+        await phone.sync()
+        for device in [phone, laptop] {
+            let merged = try #require(try device.store.fetch(Note.self, recordName: "n"))
+            #expect(merged.title == "Almond milk" && merged.body == "1 litre", "\(device.name)")
+        }
+        #expect(try !phone.store.hasUnpushedChanges() && !laptop.store.hasUnpushedChanges())
+    }
+
+    /// Sharing as an app on CloudKit does it: Alice invites Bob by email, Bob accepts at the
+    /// share's link, Bob's item reaches Alice.
+    @Test func aShareInvitedByEmailIsAcceptedAtItsLinkThroughCloudKit() async throws {
+        let world = try SyncWorld(throughCloudKit: true)
+        try world.cloud.addAccount("bob", emailAddress: "bob@example.com")
+        let alice = try world.device("alice-phone", account: "alice")
+        let bob = try world.device("bob-phone", account: "bob")
+        try alice.store.save(SharedList(recordName: "groceries", title: "Groceries"))
+        await alice.sync()
+        let root = try #require(try alice.store.fetch(SharedList.self, recordName: "groceries"))
+        let share = try await alice.engine.share(root, inviting: [ShareInvitation(.emailAddress("bob@example.com"), permission: .readWrite)])
+        try await bob.engine.acceptShare(at: try #require(share.url))
+        #expect(try bob.store.fetchAll(SharedList.self).map(\.recordName) == ["groceries"])
+        try bob.store.save(ListItem(recordName: "eggs", parent: RecordReference(recordName: "groceries"), text: "Eggs", assignee: .unset))
+        await bob.sync()
+        await alice.sync()
+        #expect(try alice.store.fetch(ListItem.self, recordName: "eggs")?.text == "Eggs")
+    }
+}
