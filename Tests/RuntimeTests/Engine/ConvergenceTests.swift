@@ -75,8 +75,8 @@ struct ConvergenceTests {
         try players[2].device.store.save(SharedList(recordName: "bob-list", title: "Bob's"))
         await alicePhone.sync()
         let root = try #require(try alicePhone.store.fetch(SharedList.self, recordName: "list"))
-        let share = try await alicePhone.engine.share(root, with: [
-            ShareParticipant(userRecordName: "_bob", permission: .readWrite), ShareParticipant(userRecordName: "_carol", permission: .readOnly),
+        let share = try await alicePhone.engine.share(root, inviting: [
+            ShareInvitation(.userRecordName("_bob"), permission: .readWrite), ShareInvitation(.userRecordName("_carol"), permission: .readOnly),
         ])
         try await players[2].device.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
         try await players[3].device.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))

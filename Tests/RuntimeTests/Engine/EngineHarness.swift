@@ -44,7 +44,7 @@ final class SyncWorld {
         }
     }
 
-    init(throughCloudKit: Bool = false, configure: (inout LocalCloud.Configuration) -> Void = { _ in }) throws {
+    init(throughCloudKit: Bool = ProcessInfo.processInfo.environment["SYNCGEN_THROUGH_CLOUDKIT"] == "1", configure: (inout LocalCloud.Configuration) -> Void = { _ in }) throws {
         self.throughCloudKit = throughCloudKit
         var configuration = LocalCloud.Configuration(downloadsFolder: assetFolder.appendingPathComponent("LocalCloud downloads"))
         configure(&configuration)
@@ -63,7 +63,10 @@ final class SyncWorld {
         store: SyncStore? = nil, assetFiles: (any AssetFileStoring)? = nil, models: [any SyncModel.Type] = SyncSchema.models
     ) throws -> Device {
         let cloudDevice = try cloud.device(name, account: account)
-        let gateway = RecordingGateway(throughCloudKit ? CloudKitGateway(container: CKContainer(device: cloudDevice)) as any CloudGateway : cloudDevice)
+        // Each device its own notification center, as each device of the real world has one.
+        let center = NotificationCenter()
+        let gateway = RecordingGateway(
+            throughCloudKit ? CloudKitGateway(container: CKContainer(device: cloudDevice, notificationCenter: center), notificationCenter: center) as any CloudGateway : cloudDevice)
         let store = try store ?? SyncStore(url: nil, clock: clock)
         var configuration = configuration
         if configuration.assetCacheRoot == nil {

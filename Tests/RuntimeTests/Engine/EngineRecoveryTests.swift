@@ -265,8 +265,7 @@ struct EngineRecoveryTests {
     }
 
     /// Alice's phone uploads twenty notes, and her laptop syncs them down.
-    private static func twentyNotesOnALaptop() async throws -> (world: SyncWorld, laptop: SyncWorld.Device) {
-        let world = try SyncWorld()
+    private static func twentyNotesOnALaptop(in world: SyncWorld) async throws -> (world: SyncWorld, laptop: SyncWorld.Device) {
         let phone = try world.device("alice-phone", account: "alice")
         try phone.store.save((0..<20).map { Note(recordName: "n\($0)") })
         await phone.sync()
@@ -276,7 +275,7 @@ struct EngineRecoveryTests {
     }
 
     @Test func tokensArePersistedNotRefetchedFromScratch() async throws {  // trap: T20.3
-        let (world, laptop) = try await Self.twentyNotesOnALaptop()
+        let (world, laptop) = try await Self.twentyNotesOnALaptop(in: try SyncWorld())
         let fetched = try world.cloud.counters()["records.fetched"] ?? 0
         await laptop.sync()
         #expect(try world.cloud.counters()["records.fetched"] ?? 0 == fetched)
@@ -291,7 +290,8 @@ struct EngineRecoveryTests {
     @Test func storedTokensSurviveAsArchivesAndFromTheLayoutBefore() async throws {
         let bytes = Data([0, 1, 0xFE, 0xFF, 0x3A])
         #expect(ChangeToken(storedValue: ChangeToken(archive: bytes).storedValue).archive == bytes)
-        let (world, laptop) = try await Self.twentyNotesOnALaptop()
+        // The layout before held LocalCloud's tokens: LocalCloud's world, whatever the run.
+        let (world, laptop) = try await Self.twentyNotesOnALaptop(in: try SyncWorld(throughCloudKit: false))
         let zone = ZoneID(zoneName: SyncConstants.defaultSyncZoneName)
         try laptop.store.session { store in
             for key in [SyncStateKeys.databaseToken(.private), SyncStateKeys.zoneToken(zone, .private)] {

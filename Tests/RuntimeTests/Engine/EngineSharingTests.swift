@@ -25,7 +25,7 @@ struct EngineSharingTests {
             await alice.sync()
             await bob.sync()
             let root = try #require(try alice.store.fetch(SharedList.self, recordName: "groceries"))
-            share = try await alice.engine.share(root, with: [ShareParticipant(userRecordName: "_bob", permission: permission)])
+            share = try await alice.engine.share(root, inviting: [ShareInvitation(.userRecordName("_bob"), permission: permission)])
             try await bob.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
         }
 
@@ -107,8 +107,9 @@ struct EngineSharingTests {
         let zone = ZoneID(zoneName: SyncConstants.defaultSyncZoneName)
         let rootID = RecordID(recordName: "groceries", zoneID: zone)
         let rootRecord = try await household.alice.gateway.fetchRecords([rootID], desiredKeys: nil, in: .private)[rootID]!.get()
-        let replacement = ShareRecord(id: RecordID(recordName: "share-groceries-again", zoneID: zone), rootRecordName: "groceries",
-            participants: [ShareParticipant(userRecordName: "_bob", permission: .readWrite)])
+        var bob = try await household.alice.gateway.participants(for: [.userRecordName("_bob")])[.userRecordName("_bob")]!.get()
+        bob.permission = .readWrite
+        let replacement = ShareRecord(id: RecordID(recordName: "share-groceries-again", zoneID: zone), rootRecordName: "groceries", participants: [bob])
         let saved = try await household.alice.gateway.modify(ModifyRequest(recordsToSave: [rootRecord], sharesToSave: [replacement]), in: .private).savedShares[replacement.id]!.get()
         // Bob joins from another device of his (straight through the cloud): his phone's tokens stay.
         try await household.bob.gateway.acceptShare(household.world.cloud.shareMetadata(for: saved, ownerAccount: "alice"))
@@ -123,7 +124,7 @@ struct EngineSharingTests {
         let household = try await Household()
         let root = try #require(try household.alice.store.fetch(SharedList.self, recordName: "groceries"))
         try await household.alice.engine.stopSharing(root)
-        _ = try await household.alice.engine.share(root, with: [ShareParticipant(userRecordName: "_bob", permission: .readWrite)])
+        _ = try await household.alice.engine.share(root, inviting: [ShareInvitation(.userRecordName("_bob"), permission: .readWrite)])
         let metadata = household.world.cloud.shareMetadata(for: ShareRecord(id: RecordID(recordName: ShareUseCase.shareRecordName(forRoot: "groceries"), zoneID: ZoneID(zoneName: SyncConstants.defaultSyncZoneName)), rootRecordName: "groceries"), ownerAccount: "alice")
         try await household.bob.engine.acceptShare(metadata)
         await household.bob.sync()
@@ -190,7 +191,7 @@ struct EngineSharingTests {
         let household = try await Household()
         // Alice shares "chores" too; Bob leaves "groceries" and keeps "chores".
         let chores = try #require(try household.alice.store.fetch(SharedList.self, recordName: "chores"))
-        let choresShare = try await household.alice.engine.share(chores, with: [ShareParticipant(userRecordName: "_bob", permission: .readWrite)])
+        let choresShare = try await household.alice.engine.share(chores, inviting: [ShareInvitation(.userRecordName("_bob"), permission: .readWrite)])
         try await household.bob.engine.acceptShare(household.world.cloud.shareMetadata(for: choresShare, ownerAccount: "alice"))
         #expect(try household.bob.store.fetchAll(SharedList.self).map(\.recordName) == ["chores", "groceries"])
         let groceries = try #require(try household.bob.store.fetch(SharedList.self, recordName: "groceries"))
@@ -276,7 +277,7 @@ struct EngineSharingTests {
         await alice.sync()
         await bob.sync()
         let root = try #require(try alice.store.fetch(SharedList.self, recordName: "groceries"))
-        let share = try await alice.engine.share(root, with: [ShareParticipant(userRecordName: "_bob", permission: .readWrite)])
+        let share = try await alice.engine.share(root, inviting: [ShareInvitation(.userRecordName("_bob"), permission: .readWrite)])
         world.cloud.setNetworkAvailable(false, for: "bob-phone")
         await #expect(throws: SyncError.self) { try await bob.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice")) }
         world.cloud.setNetworkAvailable(true, for: "bob-phone")
@@ -294,9 +295,10 @@ struct EngineSharingTests {
         try alice.store.save(SharedList(recordName: "groceries", title: "Groceries"))
         await alice.sync()
         let root = try #require(try alice.store.fetch(SharedList.self, recordName: "groceries"))
-        let everyone = (1...CloudKitLimits.maxShareParticipants).map { ShareParticipant(userRecordName: "_guest\($0)", permission: .readOnly) }
+        // People without an iCloud account count too: found by an address no account registered.
+        let everyone = (1...CloudKitLimits.maxShareParticipants).map { ShareInvitation(.emailAddress("guest\($0)@example.com"), permission: .readOnly) }
         for _ in 0..<8 {
-            await #expect { _ = try await alice.engine.share(root, with: everyone) } throws: { ($0 as? SyncError)?.cloudError?.code == .tooManyParticipants }
+            await #expect { _ = try await alice.engine.share(root, inviting: everyone) } throws: { ($0 as? SyncError)?.cloudError?.code == .tooManyParticipants }
         }
         #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.shares.isEmpty == true)
     }
@@ -308,6 +310,7 @@ struct EngineSharingTests {
     /// fails the share with `batchRequestFailed`.
     @Test func sharingARootChangedElsewhereKeepsItsChanges() async throws {
         let world = try SyncWorld()
+        try world.cloud.addAccount("bob")
         let phone = try world.device("alice-phone", account: "alice")
         let laptop = try world.device("alice-laptop", account: "alice")
         try phone.store.save(SharedList(recordName: "groceries", title: "Groceries"))
@@ -319,7 +322,7 @@ struct EngineSharingTests {
         try laptop.store.save(renamed)
         await laptop.sync()
         let root = try #require(try phone.store.fetch(SharedList.self, recordName: "groceries"))
-        let share = try await phone.engine.share(root, with: [ShareParticipant(userRecordName: "_bob", permission: .readWrite)])
+        let share = try await phone.engine.share(root, inviting: [ShareInvitation(.userRecordName("_bob"), permission: .readWrite)])
         #expect(share.rootRecordName == "groceries")
         let zone = try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")
         #expect(zone?.records["groceries"]?.fields["title"] == .string("Weekly groceries"))

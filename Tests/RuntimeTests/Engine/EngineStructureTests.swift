@@ -204,7 +204,7 @@ struct EngineStructureTests {
             await alice.sync()
             await bob.sync()
             let root = try #require(try alice.store.fetch(SharedList.self, recordName: "groceries"))
-            let share = try await alice.engine.share(root, with: [ShareParticipant(userRecordName: "_bob", permission: permission)])
+            let share = try await alice.engine.share(root, inviting: [ShareInvitation(.userRecordName("_bob"), permission: permission)])
             let metadata = world.cloud.shareMetadata(for: share, ownerAccount: "alice")
             try await bob.engine.acceptShare(metadata)
             try await laptop.engine.acceptShare(metadata)

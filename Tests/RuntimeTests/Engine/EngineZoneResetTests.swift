@@ -150,7 +150,7 @@ struct EngineZoneResetTests {
         await phone.sync()
         try await phone.engine.publish(try #require(try phone.store.fetch(Note.self, recordName: "n1")))
         try bob.store.save(PublishedNote(recordName: "bobs-post", title: "Bob's"))
-        let share = try await phone.engine.share(try #require(try phone.store.fetch(SharedList.self, recordName: "list")), with: [ShareParticipant(userRecordName: "_bob", permission: .readWrite)])
+        let share = try await phone.engine.share(try #require(try phone.store.fetch(SharedList.self, recordName: "list")), inviting: [ShareInvitation(.userRecordName("_bob"), permission: .readWrite)])
         try await bob.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
         await world.syncAll()
         #expect(try bob.store.fetch(ListItem.self, recordName: "milk") != nil)

@@ -14,10 +14,13 @@ import SyncPorts
 /// participants and share metadata as CloudKit's archives).
 public final class CloudKitGateway: CloudGateway {
     private let container: CKContainer
+    private let notificationCenter: NotificationCenter
 
     /// A gateway over an app's container (`CKContainer(identifier:)` on Apple platforms).
-    public init(container: CKContainer) {
+    /// `notificationCenter` is where the system posts `CKAccountChanged`: the default one.
+    public init(container: CKContainer, notificationCenter: NotificationCenter = .default) {
         self.container = container
+        self.notificationCenter = notificationCenter
     }
 
     private func database(_ scope: DatabaseScope) -> CKDatabase {
@@ -318,20 +321,23 @@ public final class CloudKitGateway: CloudGateway {
     /// The system's `CKAccountChanged` notifications.
     public func accountChanges() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream<Void>.makeStream()
-        let observer = NotificationCenter.default.addObserver(forName: .CKAccountChanged, object: nil, queue: nil) { _ in
+        let observer = notificationCenter.addObserver(forName: .CKAccountChanged, object: nil, queue: nil) { _ in
             continuation.yield()
         }
-        let token = ObserverToken(observer)
-        continuation.onTermination = { _ in NotificationCenter.default.removeObserver(token.observer) }
+        let token = ObserverToken(observer, center: notificationCenter)
+        continuation.onTermination = { _ in token.center.removeObserver(token.observer) }
         return stream
     }
 }
 
-/// A notification center observer, held to be removed when its stream ends.
+/// A notification center observer, held to be removed when its stream ends (an observer token
+/// is not `Sendable`; it is only ever handed back to its center).
 private final class ObserverToken: @unchecked Sendable {
     let observer: any NSObjectProtocol
+    let center: NotificationCenter
 
-    init(_ observer: any NSObjectProtocol) {
+    init(_ observer: any NSObjectProtocol, center: NotificationCenter) {
         self.observer = observer
+        self.center = center
     }
 }

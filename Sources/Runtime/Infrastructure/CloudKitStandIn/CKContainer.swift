@@ -15,23 +15,22 @@ public enum CKAccountStatus: Int, Sendable {
 /// is one LocalCloud device.
 public final class CKContainer: NSObject, Sendable {
     let device: LocalCloudDevice
-    private let accountWatch: Task<Void, Never>
+    private let accountObserver: UUID
 
     /// A container over a LocalCloud device: the stand-in's only way to make one (an app's
     /// container is CloudKit's `CKContainer(identifier:)`). The device's account changes are
-    /// posted as the system posts them: `CKAccountChanged` on the default notification center.
-    package init(device: LocalCloudDevice) {
+    /// posted as the system posts them, `CKAccountChanged`, on `notificationCenter` (the default
+    /// one, or one per device, so that devices in one process do not hear each other).
+    package init(device: LocalCloudDevice, notificationCenter: NotificationCenter = .default) {
         self.device = device
-        let changes = device.accountChanges()
-        accountWatch = Task {
-            for await _ in changes {
-                NotificationCenter.default.post(name: .CKAccountChanged, object: nil)
-            }
+        let center = notificationCenter
+        accountObserver = device.observeAccountChanges {
+            center.post(name: .CKAccountChanged, object: nil)
         }
     }
 
     deinit {
-        accountWatch.cancel()
+        device.stopObservingAccountChanges(accountObserver)
     }
 
     public var privateCloudDatabase: CKDatabase { database(with: .private) }

@@ -34,6 +34,8 @@ public final class LocalCloud: Sendable {
         var networkAvailable = true
         var streams: [UUID: AsyncStream<CloudNotification>.Continuation] = [:]
         var accountStreams: [UUID: AsyncStream<Void>.Continuation] = [:]
+        /// Called at once when the account changes (what the system's notification center does).
+        var accountObservers: [UUID: @Sendable () -> Void] = [:]
     }
 
     struct State {
@@ -106,9 +108,11 @@ public final class LocalCloud: Sendable {
     /// Tells the devices `affected` picks that their account changed, as the system posts
     /// `CKAccountChanged` on each device.
     private func announceAccountChange(onDevice device: String? = nil, _ affected: (DeviceState) -> Bool = { _ in true }) {
-        let streams = state.withLock { state in
-            state.devices.filter { name, deviceState in (device == nil || name == device) && affected(deviceState) }.flatMap(\.value.accountStreams.values)
+        let (streams, observers) = state.withLock { state in
+            let devices = state.devices.filter { name, deviceState in (device == nil || name == device) && affected(deviceState) }
+            return (devices.flatMap(\.value.accountStreams.values), devices.flatMap(\.value.accountObservers.values))
         }
+        for observer in observers { observer() }
         for stream in streams { stream.yield() }
     }
 
@@ -286,6 +290,16 @@ public final class LocalCloud: Sendable {
         let id = UUID()
         state.withLock { $0.devices[device, default: DeviceState()].accountStreams[id] = continuation }
         return id
+    }
+
+    func addAccountObserver(_ observer: @escaping @Sendable () -> Void, device: String) -> UUID {
+        let id = UUID()
+        state.withLock { $0.devices[device, default: DeviceState()].accountObservers[id] = observer }
+        return id
+    }
+
+    func removeAccountObserver(_ id: UUID, device: String) {
+        state.withLock { _ = $0.devices[device]?.accountObservers.removeValue(forKey: id) }
     }
 
     func removeAccountStream(_ id: UUID, device: String) {

@@ -129,6 +129,18 @@ public struct LocalCloudDevice: CloudGateway {
         return CloudNotification(subscriptionID: id, scope: scope)
     }
 
+    /// Calls `observer` at once, on the changing thread, whenever this device's account changes:
+    /// what the system's notification center does for `CKAccountChanged` (the CloudKit
+    /// stand-in posts it from here). Returns the key to stop observing with.
+    package func observeAccountChanges(_ observer: @escaping @Sendable () -> Void) -> UUID {
+        cloud.addAccountObserver(observer, device: name)
+    }
+
+    /// Stops an observer `observeAccountChanges` added.
+    package func stopObservingAccountChanges(_ key: UUID) {
+        cloud.removeAccountObserver(key, device: name)
+    }
+
     public func accountChanges() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream<Void>.makeStream()
         let id = cloud.addAccountStream(continuation, device: name)
