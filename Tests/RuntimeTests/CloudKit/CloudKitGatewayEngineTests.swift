@@ -1,4 +1,5 @@
 import CloudKitGateway
+import CloudKitStandIn
 import Foundation
 import SyncLocalCloud
 import SyncRuntime
@@ -60,5 +61,21 @@ struct CloudKitGatewayEngineTests {
         await bob.sync()
         await alice.sync()
         #expect(try alice.store.fetch(ListItem.self, recordName: "eggs")?.text == "Eggs")
+    }
+
+    /// The system hands an app the metadata of a tapped link (`userDidAcceptCloudKitShareWith`);
+    /// the gateway turns it into the engine's, which accepts from CloudKit's archive of it.
+    @Test func metadataTheSystemHandsOverIsAccepted() async throws {
+        let world = try SyncWorld(throughCloudKit: true)
+        let alice = try world.device("alice-phone", account: "alice")
+        let bob = try world.device("bob-phone", account: "bob")
+        try alice.store.save(SharedList(recordName: "groceries", title: "Groceries"))
+        await alice.sync()
+        let root = try #require(try alice.store.fetch(SharedList.self, recordName: "groceries"))
+        let share = try await alice.engine.share(root, inviting: [ShareInvitation(.userRecordName("_bob"), permission: .readOnly)])
+        // What the system would hand Bob's app: CloudKit's metadata of the link.
+        let fromSystem = try await CKContainer(device: try world.cloud.device("bob-phone", account: "bob")).shareMetadata(for: try #require(share.url))
+        try await bob.engine.acceptShare(try CloudKitGateway.shareMetadata(fromSystem))
+        #expect(try bob.store.fetchAll(SharedList.self).map(\.recordName) == ["groceries"])
     }
 }

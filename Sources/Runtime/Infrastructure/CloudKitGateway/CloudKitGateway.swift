@@ -242,6 +242,12 @@ public final class CloudKitGateway: CloudGateway {
 
     // MARK: Sharing
 
+    /// The metadata the system hands an app when the user taps a share's link (a scene or app
+    /// delegate's `userDidAcceptCloudKitShareWith`), for `SyncEngine.acceptShare(_:)`.
+    public static func shareMetadata(_ metadata: CKShare.Metadata) throws(CloudError) -> ShareMetadata {
+        try CloudKitShares.shareMetadata(metadata)
+    }
+
     public func shareMetadata(for url: URL) async throws(CloudError) -> ShareMetadata {
         let metadata = try await call { try await container.shareMetadata(for: url) }
         return try CloudKitShares.shareMetadata(metadata)
