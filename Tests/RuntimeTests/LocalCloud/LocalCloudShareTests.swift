@@ -112,6 +112,37 @@ struct LocalCloudShareTests {
         }
     }
 
+    /// Apple, `CKContainer.shareParticipant(forEmailAddress:)`: "If the email address doesn't
+    /// correspond to a known iCloud account, then at share-accept-time, CloudKit offers the
+    /// accepting participant a vetting process ... to link the email address to an iCloud
+    /// account." Someone invited by an address no account had accepts once an account that
+    /// registered it opens the link, and becomes that participant; anyone else is still refused.
+    /// Breaking it: matching participants by record name alone leaves such an invitation
+    /// unacceptable for good.
+    @Test(arguments: CloudMode.allCases)
+    func someoneInvitedBeforeTheyHadAnAccountAcceptsWithIt(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let alice = try await harness.deviceWithZone("alice-phone", "alice", zone: "Lists")
+        var dana = try #require(try await alice.participants(for: [.emailAddress("Dana@Example.com")]).values.first?.get())
+        #expect(dana.userRecordName == nil)
+        dana.permission = .readWrite
+        let share = ShareRecord(id: RecordID(recordName: "share-list", zoneID: Self.lists), rootRecordName: "list", title: "List", participants: [dana])
+        let saved = try await alice.modify(ModifyRequest(recordsToSave: [record("list", type: "List", in: Self.lists)], sharesToSave: [share]), in: .private).savedShares[share.id]!.get()
+        let link = try #require(saved.url)
+        let eve = try harness.device("eve-phone", "eve")
+        do {
+            try await eve.acceptShare(try await eve.shareMetadata(for: link))
+            Issue.record("someone not invited accepted")
+        } catch {
+            #expect(error.code == .permissionFailure)
+        }
+        try harness.cloud.addAccount("dana", emailAddress: "dana@example.com")
+        let danaPhone = try harness.device("dana-phone", "dana")
+        try await danaPhone.acceptShare(try await danaPhone.shareMetadata(for: link))
+        let stored = try #require(try harness.cloud.snapshot().zone("Lists", ofAccount: "alice")?.shares["share-list"])
+        #expect(stored.participants.contains { $0.userRecordName == "_dana" && $0.acceptanceStatus == .accepted && $0.permission == .readWrite })
+    }
+
     /// Apple, `CKShare.init(rootRecord:shareID:)`: "When saving a newly created CKShare, you save both
     /// the share and its rootRecord in the same CKModifyRecordsOperation batch."
     @Test(arguments: CloudMode.allCases)

@@ -53,7 +53,8 @@ public struct ShareParticipant: Sendable, Hashable, Codable {
 
     /// The participant's user record name; nil for a person looked up by email or phone for whom
     /// the cloud found no iCloud account (CloudKit: `hasiCloudAccount` false). Such a person is
-    /// invited, but nobody can accept for them until they have an account.
+    /// invited, and accepts once they have an account with that address (CloudKit links the two
+    /// at acceptance).
     public var userRecordName: String?
     /// How the participant was looked up, when they were (an invitation's email or phone).
     public var lookup: ParticipantLookup?

@@ -54,8 +54,8 @@ public final class CKContainer: NSObject, Sendable {
         }
     }
 
-    public func shareParticipant(forEmailAddress emailAddress: String) async throws -> CKShare.Participant {
-        try await participant(.emailAddress(emailAddress))
+    public func shareParticipant(forEmailAddress email: String) async throws -> CKShare.Participant {
+        try await participant(.emailAddress(email))
     }
 
     public func shareParticipant(forPhoneNumber phoneNumber: String) async throws -> CKShare.Participant {

@@ -53,8 +53,18 @@ extension LocalCloudServer {
             throw CloudError(.unknownItem, "the share no longer exists")
         }
         let permission: SharePermission
-        if let index = share.participants.firstIndex(where: { $0.userRecordName == user && $0.acceptanceStatus != .removed }) {
+        // Invited by record name, or by an email address or phone number this account registered:
+        // Apple, `CKContainer.shareParticipant(forEmailAddress:)`: "If the email address doesn't
+        // correspond to a known iCloud account, then at share-accept-time, CloudKit offers the
+        // accepting participant a vetting process ... to link the email address to an iCloud
+        // account". LocalCloud's vetting is the account's registered contacts.
+        let contacts = try self.contacts(ofUser: user)
+        if let index = share.participants.firstIndex(where: { participant in
+            participant.acceptanceStatus != .removed
+                && (participant.userRecordName == user || (participant.userRecordName == nil && participant.lookup.map { contacts.contains(Self.normalized($0)) } == true))
+        }) {
             permission = share.participants[index].permission
+            share.participants[index].userRecordName = user
             share.participants[index].acceptanceStatus = .accepted
         } else if share.publicPermission != .none {
             permission = share.publicPermission
@@ -112,7 +122,7 @@ extension LocalCloudServer {
     /// People to share with, as CloudKit finds them (Apple, `CKContainer.shareParticipant(forEmailAddress:)`,
     /// `(forPhoneNumber:)`, `(forUserRecordID:)`): a user record name must name an account; an
     /// email address or phone number no account registered finds a person without an iCloud
-    /// account (CloudKit's `hasiCloudAccount` false), who is invited but cannot accept.
+    /// account (CloudKit's `hasiCloudAccount` false), who accepts once an account registers the address.
     func participants(for lookups: [ParticipantLookup], caller: Caller) throws -> [ParticipantLookup: Result<ShareParticipant, CloudError>] {
         _ = try signedIn(caller)
         var found: [ParticipantLookup: Result<ShareParticipant, CloudError>] = [:]
@@ -145,8 +155,29 @@ extension LocalCloudServer {
         }
     }
 
+    /// The lookups that find a user: their record name, and the contacts their account registered.
+    private func contacts(ofUser user: String) throws -> Set<ParticipantLookup> {
+        var lookups: Set<ParticipantLookup> = [.userRecordName(user)]
+        let accounts = try database.query("SELECT name FROM accounts").map { $0.text(0) }.filter { Self.userRecordName(forAccount: $0) == user }
+        for account in accounts {
+            for row in try database.query("SELECT kind, value FROM contacts WHERE account = ?", [.text(account)]) {
+                lookups.insert(row.text(0) == "email" ? .emailAddress(row.text(1)) : .phoneNumber(row.text(1)))
+            }
+        }
+        return lookups
+    }
+
     private func contact(_ kind: String, _ value: String) throws -> String? {
         try database.query("SELECT account FROM contacts WHERE kind = ? AND value = ?", [.text(kind), .text(value)]).first?.text(0)
+    }
+
+    /// A lookup as contacts are kept.
+    private static func normalized(_ lookup: ParticipantLookup) -> ParticipantLookup {
+        switch lookup {
+        case .emailAddress(let address): .emailAddress(normalized(email: address))
+        case .phoneNumber(let number): .phoneNumber(normalized(phone: number))
+        case .userRecordName: lookup
+        }
     }
 
     /// Email addresses compare without case; phone numbers by their digits (and a leading +).
