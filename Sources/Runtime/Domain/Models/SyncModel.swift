@@ -72,21 +72,18 @@ extension SyncModel {
             id: RecordID(recordName: recordName, zoneID: zoneID(syncZoneName: syncZoneName)),
             fields: encoded.values, encryptedFields: encoded.encryptedValues,
             parentRecordName: parentRecordName)
-        record.clearedKeys = Self.keysWithoutValue(in: encoded)
-        if !record.clearedKeys.isEmpty {
-            for field in Self.fieldDescriptors where field.isEncrypted && record.clearedKeys.contains(field.name) {
-                record.clearedEncryptedKeys.insert(field.name)
-            }
-        }
+        (record.clearedKeys, record.clearedEncryptedKeys) = Self.keysWithoutValue(in: encoded)
         return record
     }
 
     /// The record keys this model owns that `encoded` has no value for: its uploaded fields (an
     /// asset as its contents and markers, cleared together when the asset is detached) and a
     /// governed model's lifecycle fields. Keys the model does not know are never among them: a
-    /// field another app version added is left as the server has it.
-    static func keysWithoutValue(in encoded: EncodedFields) -> Set<String> {
+    /// field another app version added is left as the server has it. `encrypted` holds those of
+    /// them CloudKit stores encrypted.
+    static func keysWithoutValue(in encoded: EncodedFields) -> (cleared: Set<String>, encrypted: Set<String>) {
         var cleared: Set<String> = []
+        var encrypted: Set<String> = []
         for field in fieldDescriptors where field.isUploaded {
             if case .asset = field.type {
                 if encoded.values[RecordFieldNames.assetSuffix] == nil {
@@ -96,12 +93,13 @@ extension SyncModel {
                 }
             } else if encoded.values[field.name] == nil && encoded.encryptedValues[field.name] == nil {
                 cleared.insert(field.name)
+                if field.isEncrypted { encrypted.insert(field.name) }
             }
         }
         if self is any PublicationGovernedModel.Type {
             for name in RecordFieldNames.publicationClientFields where encoded.values[name] == nil { cleared.insert(name) }
         }
-        return cleared
+        return (cleared, encrypted)
     }
 
     /// A model decoded from a pulled record.

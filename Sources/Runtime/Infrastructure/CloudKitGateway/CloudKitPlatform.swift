@@ -18,7 +18,7 @@ enum CloudKitPlatform {
         #if canImport(CloudKit)
         var conditions: [NSPredicate] = []
         for (name, value) in equalTo {
-            guard let object = try CloudKitRecords.queryValue(value, in: zone) else {
+            guard let object = try CloudKitRecords.queryValue(value, field: name, in: zone) else {
                 throw CloudError(.invalidArguments, "\(recordType) cannot be queried by \(name)")
             }
             conditions.append(NSPredicate(format: "%K == %@", name, object))

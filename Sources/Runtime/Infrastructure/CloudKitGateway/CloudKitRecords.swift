@@ -36,7 +36,7 @@ enum CloudKitRecords {
         let ck = try record.systemFields.map { (fields) throws(CloudError) in try rebuilt(fields, as: record) }
             ?? CKRecord(recordType: record.recordType, recordID: recordID(record.id))
         for (name, value) in record.fields {
-            ck.setObject(try objectValue(value, in: record.id.zoneID, field: name, of: record), forKey: name)
+            ck.setObject(try objectValue(value, in: record.id.zoneID, field: name, of: "\(record.recordType) \(record.id.recordName)"), forKey: name)
         }
         for (name, value) in record.encryptedFields {
             switch value {
@@ -44,7 +44,7 @@ enum CloudKitRecords {
                 // Apple, `CKRecord.encryptedValues`: encrypted values take neither.
                 throw CloudError(.invalidArguments, "\(record.recordType) \(record.id.recordName): the encrypted field \(name) cannot hold a reference or an asset")
             default:
-                ck.encryptedValues.setObject(try objectValue(value, in: record.id.zoneID, field: name, of: record), forKey: name)
+                ck.encryptedValues.setObject(try objectValue(value, in: record.id.zoneID, field: name, of: "\(record.recordType) \(record.id.recordName)"), forKey: name)
             }
         }
         for name in record.clearedKeys.sorted() {
@@ -79,7 +79,8 @@ enum CloudKitRecords {
         return rebuilt
     }
 
-    private static func objectValue(_ value: SyncFieldValue, in zone: ZoneID, field: String, of record: SyncRecord) throws(CloudError) -> any __CKRecordObjCValue {
+    /// The object CloudKit stores for a value; `owner` names the record in an error.
+    private static func objectValue(_ value: SyncFieldValue, in zone: ZoneID, field: String, of owner: String) throws(CloudError) -> any __CKRecordObjCValue {
         switch value {
         case .string(let string): return string as NSString
         case .int64(let number): return NSNumber(value: number)
@@ -94,9 +95,9 @@ enum CloudKitRecords {
             var objects: [Any] = []
             for element in elements {
                 if case .list = element {
-                    throw CloudError(.invalidArguments, "\(record.recordType) \(record.id.recordName): the field \(field) holds a list of lists, which CloudKit does not store")
+                    throw CloudError(.invalidArguments, "\(owner): the field \(field) holds a list of lists, which CloudKit does not store")
                 }
-                objects.append(try objectValue(element, in: zone, field: field, of: record))
+                objects.append(try objectValue(element, in: zone, field: field, of: owner))
             }
             return objects as NSArray
         }
@@ -104,10 +105,9 @@ enum CloudKitRecords {
 
     /// A value as a query's predicate compares it (an object CloudKit stores; nil for an asset,
     /// which no query compares).
-    static func queryValue(_ value: SyncFieldValue, in zone: ZoneID?) throws(CloudError) -> NSObject? {
+    static func queryValue(_ value: SyncFieldValue, field: String, in zone: ZoneID?) throws(CloudError) -> NSObject? {
         if case .asset = value { return nil }
-        let record = SyncRecord(recordType: "", id: RecordID(recordName: "", zoneID: zone ?? ZoneID(zoneName: "")))
-        return try objectValue(value, in: record.id.zoneID, field: "", of: record) as? NSObject
+        return try objectValue(value, in: zone ?? SyncConstants.publicZone, field: field, of: "a query") as? NSObject
     }
 
     private static func referenceAction(_ action: ReferenceAction) -> CKRecord.Reference.Action {
