@@ -2,8 +2,8 @@
 import PackageDescription
 
 // The runtime's public API, seen from outside the package as an app sees it (`.ci/public-api`):
-// - DocumentedAPI uses every call docs/Runtime.md describes, with models the build plugin
-//   generates; it must compile, warning-free.
+// - DocumentedAPI uses every call docs/Runtime.md describes, and docs/CloudKit.md's setup of an
+//   app, with models the build plugin generates; it must compile, warning-free.
 // - Each Misuse* target makes one call an app must not be able to make (an engine-only store
 //   operation, a write as the engine, an internal of the engine); each must fail to compile, for
 //   the reason its first line names.
@@ -20,6 +20,7 @@ let package = Package(
                 .product(name: "SyncRuntime", package: "syncgen"),
                 .product(name: "SyncLocalCloud", package: "syncgen"),
                 .product(name: "SyncTesting", package: "syncgen"),
+                .product(name: "CloudKitGateway", package: "syncgen"),
             ],
             plugins: [.plugin(name: "SyncGenPlugin", package: "syncgen")]
         ),

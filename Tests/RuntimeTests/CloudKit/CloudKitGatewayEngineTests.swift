@@ -45,6 +45,26 @@ struct CloudKitGatewayEngineTests {
         #expect(try !phone.store.hasUnpushedChanges() && !laptop.store.hasUnpushedChanges())
     }
 
+    /// The app setup of docs/CloudKit.md, run here: an engine over the container an app names
+    /// (`CKContainer(identifier:)`) syncs, and a second container of that identifier is another
+    /// device of the same account, while another identifier is another cloud. Breaking it: a
+    /// container per call over a fresh cloud, and the laptop never sees the phone's note.
+    @Test func theContainerAnAppNamesSyncs() async throws {
+        let identifier = "iCloud.com.example.notes.\(UUID().uuidString)"
+        let phoneStore = try SyncStore(url: nil)
+        let phone = SyncEngine(store: phoneStore, cloud: CloudKitGateway(container: CKContainer(identifier: identifier)), schema: SyncSchema.self)
+        try phoneStore.save(Note(recordName: "n", title: "Milk"))
+        #expect(await phone.sync() == .completed)
+        let laptopStore = try SyncStore(url: nil)
+        let laptop = SyncEngine(store: laptopStore, cloud: CloudKitGateway(container: CKContainer(identifier: identifier)), schema: SyncSchema.self)
+        #expect(await laptop.sync() == .completed)
+        #expect(try laptopStore.fetch(Note.self, recordName: "n")?.title == "Milk")
+        let elsewhereStore = try SyncStore(url: nil)
+        let elsewhere = SyncEngine(store: elsewhereStore, cloud: CloudKitGateway(container: CKContainer(identifier: identifier + ".other")), schema: SyncSchema.self)
+        #expect(await elsewhere.sync() == .completed)
+        #expect(try elsewhereStore.fetch(Note.self, recordName: "n") == nil)
+    }
+
     /// The system hands an app the metadata of a tapped link (`userDidAcceptCloudKitShareWith`);
     /// the gateway turns it into the engine's, which accepts from CloudKit's archive of it.
     @Test func metadataTheSystemHandsOverIsAccepted() async throws {

@@ -36,7 +36,7 @@ struct CloudKitMappingTests {
         #expect(String(cString: (ck.object(forKey: "price") as! NSNumber).objCType) == "d")
         #expect((ck.object(forKey: "list") as? CKRecord.Reference)?.action == .deleteSelf)
         #expect((ck.object(forKey: "list") as? CKRecord.Reference)?.recordID.zoneID == ck.recordID.zoneID)
-        #expect(ck.parent?.action == CKRecord.Reference.Action.none && ck.parent?.recordID.recordName == "l")
+        #expect(ck.parent?.action == CKRecord.ReferenceAction.none && ck.parent?.recordID.recordName == "l")
         #expect(ck.encryptedValues.object(forKey: "secret") as? NSString == "s")
         #expect(ck.object(forKey: "secret") == nil)
         let back = try CloudKitRecords.syncRecord(ck)

@@ -110,7 +110,7 @@ enum CloudKitRecords {
         return try objectValue(value, in: zone ?? SyncConstants.publicZone, field: field, of: "a query") as? NSObject
     }
 
-    private static func referenceAction(_ action: ReferenceAction) -> CKRecord.Reference.Action {
+    private static func referenceAction(_ action: ReferenceAction) -> CKRecord.ReferenceAction {
         switch action {
         case .none: .none
         case .deleteSelf: .deleteSelf

@@ -29,6 +29,13 @@ public final class CKContainer: NSObject, Sendable {
         }
     }
 
+    /// The container an app names (Apple, `init(identifier:)`). The stand-in's is a device of an
+    /// in-memory LocalCloud this process keeps for the identifier, signed in to one account: enough
+    /// for code written for CloudKit, such as docs/CloudKit.md's setup, to run here.
+    public convenience init(identifier containerIdentifier: String) {
+        self.init(device: StandInContainers.device(for: containerIdentifier))
+    }
+
     deinit {
         device.stopObservingAccountChanges(accountObserver)
     }
@@ -109,5 +116,23 @@ public final class CKContainer: NSObject, Sendable {
 extension Notification.Name {
     /// Posted when the device's iCloud account changes (Apple, `Notification.Name.CKAccountChanged`).
     /// The stand-in's containers post it for their LocalCloud device's sign-ins and status changes.
-    public static let CKAccountChanged = Notification.Name("CKAccountNotificationChanged")
+    public static let CKAccountChanged: NSNotification.Name = Notification.Name("CKAccountNotificationChanged")
+}
+
+/// The LocalCloud devices behind `CKContainer(identifier:)`: one per identifier, for the process.
+private enum StandInContainers {
+    static let devices = Locked<[String: LocalCloudDevice]>([:])
+
+    static func device(for identifier: String) -> LocalCloudDevice {
+        devices.withLock { devices in
+            if let device = devices[identifier] { return device }
+            // An in-memory SQLite database opens unless the process is out of memory, and
+            // `init(identifier:)` cannot throw, as Apple declares it.
+            guard let device = try? LocalCloud.inMemory().device(identifier, account: "stand-in user") else {
+                fatalError("CKContainer(identifier: \(identifier)): the stand-in could not open an in-memory LocalCloud")
+            }
+            devices[identifier] = device
+            return device
+        }
+    }
 }

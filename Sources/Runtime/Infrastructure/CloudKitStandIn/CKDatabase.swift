@@ -25,7 +25,6 @@ public final class CKDatabase: NSObject, Sendable {
     /// A record zone's change (Apple, `CKDatabase.RecordZoneChange`).
     public enum RecordZoneChange {
         public struct Modification {
-            public let recordID: CKRecord.ID
             public let record: CKRecord
         }
 
@@ -169,11 +168,11 @@ public final class CKDatabase: NSObject, Sendable {
         var modifications: [CKRecord.ID: Result<CKDatabase.RecordZoneChange.Modification, any Error>] = [:]
         for record in changes.changedRecords {
             let ck = StandInRecords.ckRecord(record)
-            modifications[ck.recordID] = .success(CKDatabase.RecordZoneChange.Modification(recordID: ck.recordID, record: ck))
+            modifications[ck.recordID] = .success(CKDatabase.RecordZoneChange.Modification(record: ck))
         }
         for share in changes.changedShares {
             let ck = StandInShares.ckShare(share)
-            modifications[ck.recordID] = .success(CKDatabase.RecordZoneChange.Modification(recordID: ck.recordID, record: ck))
+            modifications[ck.recordID] = .success(CKDatabase.RecordZoneChange.Modification(record: ck))
         }
         let deletions = changes.deletedRecords.map { CKDatabase.RecordZoneChange.Deletion(recordID: StandInRecords.recordID($0.id), recordType: $0.recordType) }
         return (modifications, deletions, CKServerChangeToken(archive: changes.newToken.archive), changes.moreComing)

@@ -63,9 +63,6 @@ public protocol CKRecordKeyValueSetting: NSObjectProtocol {
 
 /// A relationship to another record of the same zone (Apple, `CKRecord.Reference`).
 public final class CKReference: NSObject, NSSecureCoding, NSCopying, __CKRecordObjCValue {
-    /// Apple, `CKRecord.Reference.Action`.
-    public typealias Action = CKRecord.ReferenceAction
-
     public static var supportsSecureCoding: Bool { true }
 
     public let recordID: CKRecord.ID

@@ -53,12 +53,15 @@ public final class CKQuerySubscription: CKSubscription {
         public static let firesOnce = Options(rawValue: 1 << 3)
     }
 
-    public let recordType: CKRecord.RecordType
+    /// Optional as Apple declares it (a subscription of another kind has none); a query
+    /// subscription made here always has one.
+    public var recordType: CKRecord.RecordType? { queriedType }
+    let queriedType: CKRecord.RecordType
     public let predicate: NSPredicate
     public let querySubscriptionOptions: CKQuerySubscription.Options
 
     public init(recordType: CKRecord.RecordType, predicate: NSPredicate, subscriptionID: CKSubscription.ID, options querySubscriptionOptions: CKQuerySubscription.Options) {
-        self.recordType = recordType
+        queriedType = recordType
         self.predicate = predicate
         self.querySubscriptionOptions = querySubscriptionOptions
         super.init(subscriptionID: subscriptionID)
@@ -96,7 +99,7 @@ extension CKDatabase {
             let port: CloudSubscription
             switch subscription {
             case let query as CKQuerySubscription:
-                port = .query(id: query.subscriptionID, recordType: query.recordType, scope: scope)
+                port = .query(id: query.subscriptionID, recordType: query.queriedType, scope: scope)
             default:
                 port = .database(id: subscription.subscriptionID, scope: scope)
             }

@@ -1,12 +1,15 @@
 import Foundation
 
+/// A latitude or longitude in degrees, as CoreLocation names it.
+public typealias CLLocationDegrees = Double
+
 /// A geographic position, as CoreLocation declares it (`CLLocationCoordinate2D`), for the
 /// location fields of records.
 public struct CLLocationCoordinate2D: Sendable {
-    public var latitude: Double
-    public var longitude: Double
+    public var latitude: CLLocationDegrees
+    public var longitude: CLLocationDegrees
 
-    public init(latitude: Double, longitude: Double) {
+    public init(latitude: CLLocationDegrees, longitude: CLLocationDegrees) {
         self.latitude = latitude
         self.longitude = longitude
     }
@@ -18,7 +21,7 @@ public final class CLLocation: NSObject, NSSecureCoding, __CKRecordObjCValue {
 
     public let coordinate: CLLocationCoordinate2D
 
-    public init(latitude: Double, longitude: Double) {
+    public init(latitude: CLLocationDegrees, longitude: CLLocationDegrees) {
         coordinate = CLLocationCoordinate2D(latitude: latitude, longitude: longitude)
     }
 
