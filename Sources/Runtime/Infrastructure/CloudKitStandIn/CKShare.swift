@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 
 /// How a person was looked up (Apple, `CKUserIdentity.LookupInfo`).
 public final class CKUserIdentityLookupInfo: NSObject, NSSecureCoding {
@@ -70,18 +71,32 @@ public final class CKUserIdentity: NSObject, NSSecureCoding {
 /// One person a share is shared with (Apple, `CKShare.Participant`): no public initialiser, so a
 /// participant comes from a lookup (`CKContainer.shareParticipant(forEmailAddress:)` and its
 /// siblings) or from a fetched share.
-public final class CKShareParticipant: NSObject, NSSecureCoding {
+public final class CKShareParticipant: NSObject, NSSecureCoding, @unchecked Sendable {
+    // Sendable as Apple marks it, though its role and permission change: they live behind a lock.
+    private struct Standing {
+        var role: CKShare.ParticipantRole
+        var permission: CKShare.ParticipantPermission
+    }
+
     public static var supportsSecureCoding: Bool { true }
 
-    public var role: CKShare.ParticipantRole
-    public var permission: CKShare.ParticipantPermission
-    public private(set) var acceptanceStatus: CKShare.ParticipantAcceptanceStatus
+    private let standing: Locked<Standing>
+    public let acceptanceStatus: CKShare.ParticipantAcceptanceStatus
     public let userIdentity: CKUserIdentity
+
+    public var role: CKShare.ParticipantRole {
+        get { standing.withLock { $0.role } }
+        set { standing.withLock { $0.role = newValue } }
+    }
+
+    public var permission: CKShare.ParticipantPermission {
+        get { standing.withLock { $0.permission } }
+        set { standing.withLock { $0.permission = newValue } }
+    }
 
     package init(userIdentity: CKUserIdentity, role: CKShare.ParticipantRole, permission: CKShare.ParticipantPermission, acceptanceStatus: CKShare.ParticipantAcceptanceStatus) {
         self.userIdentity = userIdentity
-        self.role = role
-        self.permission = permission
+        standing = Locked(Standing(role: role, permission: permission))
         self.acceptanceStatus = acceptanceStatus
     }
 
@@ -99,8 +114,7 @@ public final class CKShareParticipant: NSObject, NSSecureCoding {
             let status = CKShare.ParticipantAcceptanceStatus(rawValue: coder.decodeInteger(forKey: "acceptanceStatus"))
         else { return nil }
         userIdentity = identity
-        self.role = role
-        self.permission = permission
+        standing = Locked(Standing(role: role, permission: permission))
         acceptanceStatus = status
     }
 }
