@@ -17,9 +17,10 @@ public final class SyncStore: Sendable {
     let database: Locked<SQLiteDatabase>
     let clock: any SyncClock
     private let changeStreams = Locked<[UUID: AsyncStream<Void>.Continuation]>([:])
+    private let commitStreams = Locked<[UUID: AsyncStream<StoreCommit>.Continuation]>([:])
     /// Test support: commits allowed before the store "crashes" (every later commit fails), and
     /// how many transactions that wrote have committed.
-    private let commits = Locked(CommitCount())
+    private let commitCount = Locked(CommitCount())
 
     /// Opens (creating if needed) a store in a file, or in memory when `url` is nil. `clock`
     /// stamps every save: the modification time last-writer-wins merges compare.
@@ -160,16 +161,16 @@ public final class SyncStore: Sendable {
     /// Runs `body` in one transaction: all its writes land, or none. Observers hear of the app's
     /// writes once it commits.
     public func write<T>(author: StoreAuthor = .app, _ body: (StoreWriter) throws -> T) throws -> T {
-        try inTransaction { database in
-            let writer = StoreWriter(database: database, author: author, now: clock.now)
+        try inTransaction { database, changes in
+            let writer = StoreWriter(database: database, author: author, now: clock.now, changes: changes)
             return (try body(writer), writer.wroteAppChange)
         }
     }
 
     /// The engine's transactions (`LocalStorePort.transaction`).
     func session<T>(_ body: (SyncStoreSession) throws -> T) throws -> T {
-        try inTransaction { database in
-            let session = SyncStoreSession(database: database, now: clock.now)
+        try inTransaction { database, changes in
+            let session = SyncStoreSession(database: database, now: clock.now, changes: changes)
             return (try body(session), session.appWrote)
         }
     }
@@ -190,17 +191,20 @@ public final class SyncStore: Sendable {
     }
 
     /// One transaction of the database, under the store's lock. `body` says whether the app
-    /// wrote, so the change stream fires once the transaction commits.
-    private func inTransaction<T>(_ body: (SQLiteDatabase) throws -> (T, appWrote: Bool)) throws -> T {
+    /// wrote, so the change stream fires once the transaction commits, and notes each model it
+    /// changed, so the commit feed hears of them then (a transaction that rolls back says nothing).
+    private func inTransaction<T>(_ body: (SQLiteDatabase, TransactionChanges) throws -> (T, appWrote: Bool)) throws -> T {
+        let changes = TransactionChanges()
         let (value, appWrote) = try withDatabase { database in
             try database.transaction {
                 let before = database.totalChanges
-                let result = try body(database)
+                let result = try body(database, changes)
                 if database.totalChanges != before { try spendCommit() }
                 return result
             }
         }
         if appWrote { notifyChange() }
+        if !changes.list.isEmpty { publish(StoreCommit(changes: changes.list)) }
         return value
     }
 
@@ -243,6 +247,22 @@ public final class SyncStore: Sendable {
         for continuation in changeStreams.withLock({ Array($0.values) }) { continuation.yield() }
     }
 
+    /// Every committed transaction that saved or deleted a model, whoever wrote it: the app, or
+    /// the sync engine applying pulled, merged or deleted records (`StoreChange.isFromSync`).
+    /// One element per transaction, naming each record it changed, in order; none is dropped,
+    /// so a list can be updated in place from them.
+    public func commits() -> AsyncStream<StoreCommit> {
+        let (stream, continuation) = AsyncStream<StoreCommit>.makeStream(bufferingPolicy: .unbounded)
+        let id = UUID()
+        commitStreams.withLock { $0[id] = continuation }
+        continuation.onTermination = { [commitStreams] _ in _ = commitStreams.withLock { $0.removeValue(forKey: id) } }
+        return stream
+    }
+
+    private func publish(_ commit: StoreCommit) {
+        for continuation in commitStreams.withLock({ Array($0.values) }) { continuation.yield(commit) }
+    }
+
     // MARK: - Crash simulation (tests)
 
     private struct CommitCount {
@@ -254,14 +274,14 @@ public final class SyncStore: Sendable {
     /// that write commit, and every later one rolls back, as the transaction a process dies in
     /// does. Reopen the file with a new `SyncStore` to "restart".
     func crash(afterCommits count: Int) {
-        commits.withLock { $0.crashAt = $0.committed + count }
+        commitCount.withLock { $0.crashAt = $0.committed + count }
     }
 
     /// How many transactions that wrote have committed so far.
-    var writeCommits: Int { commits.withLock { $0.committed } }
+    var writeCommits: Int { commitCount.withLock { $0.committed } }
 
     private func spendCommit() throws {
-        try commits.withLock { (state: inout CommitCount) throws(SimulatedCrash) in
+        try commitCount.withLock { (state: inout CommitCount) throws(SimulatedCrash) in
             if let crashAt = state.crashAt, state.committed >= crashAt { throw SimulatedCrash() }
             state.committed += 1
         }
@@ -323,11 +343,14 @@ public final class StoreWriter: ModelWriter {
     private(set) var wroteAppChange = false
     /// The records this writer deleted, a parent's subtree included, in the order they went.
     private(set) var deleted: [RecordKey] = []
+    /// The transaction's changed models, for the commit feed.
+    private let changes: TransactionChanges
 
-    init(database: SQLiteDatabase, author: StoreAuthor, now: Date) {
+    init(database: SQLiteDatabase, author: StoreAuthor, now: Date, changes: TransactionChanges) {
         self.database = database
         self.author = author
         self.now = now
+        self.changes = changes
     }
 
     /// Saves a model. The app's saves are checked against what CloudKit accepts first
@@ -350,6 +373,7 @@ public final class StoreWriter: ModelWriter {
              model.parentRecordName.map(SQLiteValue.text) ?? .null, .blob(stored),
              .real(modified.timeIntervalSince1970)])
         try recordHistory(type: Model.recordType, name: model.recordName, kind: .save, tombstone: nil)
+        changes.note(Model.recordType, model.recordName, .save, by: author)
     }
 
     /// Throws the `RecordRefusal` CloudKit would answer the model's upload with.
@@ -389,6 +413,7 @@ public final class StoreWriter: ModelWriter {
             tombstone[keyPath.name] = .string(model[keyPath: keyPath.keyPath])
         }
         try recordHistory(type: Model.recordType, name: model.recordName, kind: .delete, tombstone: tombstone)
+        changes.note(Model.recordType, model.recordName, .delete, by: author)
     }
 
     private func deleteChildren<Child: SyncModel>(_ type: Child.Type, of parent: String) throws {
@@ -412,5 +437,15 @@ public final class StoreWriter: ModelWriter {
     /// Every model of the type as this transaction sees it.
     public func fetchAll<Model: SyncModel>(_ type: Model.Type) throws -> [Model] {
         try StoreReader(database: database).fetchAll(type)
+    }
+}
+
+/// The models one transaction saved and deleted, in order: what the commit feed announces once
+/// the transaction commits. Lives as long as the transaction.
+final class TransactionChanges {
+    private(set) var list: [StoreChange] = []
+
+    func note(_ recordType: String, _ recordName: String, _ kind: ChangeKind, by author: StoreAuthor) {
+        list.append(StoreChange(recordType: recordType, recordName: recordName, kind: kind, author: author))
     }
 }

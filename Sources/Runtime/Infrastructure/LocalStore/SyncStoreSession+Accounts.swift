@@ -64,9 +64,12 @@ extension SyncStoreSession {
                         "INSERT OR REPLACE INTO models (type, name, owner, parent, fields, modified) SELECT type, name, owner, parent, fields, modified FROM parked_changes WHERE account = ? AND type = ? AND name = ?",
                         [.text(account), .text(type), .text(name)])
                     try writer.recordHistory(type: type, name: name, kind: .save, tombstone: nil)
+                    changes.note(type, name, .save, by: .app)
                 } else {
                     try database.query("DELETE FROM models WHERE type = ? AND name = ?", [.text(type), .text(name)])
+                    let removed = database.changes > 0
                     try writer.recordHistory(type: type, name: name, kind: .delete, tombstone: [RecordFieldNames.recordName: .string(name), RecordFieldNames.ownerName: .string(owner)])
+                    if removed { changes.note(type, name, .delete, by: .app) }
                 }
             }
         }

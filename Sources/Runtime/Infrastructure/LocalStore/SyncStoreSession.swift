@@ -22,14 +22,17 @@ final class SyncStoreSession: SyncStoreTransaction {
     /// Whether the session wrote a change of the app (an attached asset, a requeued change): the
     /// change stream fires once it commits.
     private(set) var appWrote = false
+    /// The models the transaction changed, for the commit feed.
+    let changes: TransactionChanges
 
-    init(database: SQLiteDatabase, now: Date) {
+    init(database: SQLiteDatabase, now: Date, changes: TransactionChanges) {
         self.database = database
         self.now = now
+        self.changes = changes
     }
 
     private func writer(_ author: StoreAuthor) -> StoreWriter {
-        StoreWriter(database: database, author: author, now: now)
+        StoreWriter(database: database, author: author, now: now, changes: changes)
     }
 
     /// Runs app-authored writes, marking the session so the change stream fires.
@@ -285,6 +288,9 @@ final class SyncStoreSession: SyncStoreTransaction {
     }
 
     func purgeEverything() throws {
+        try database.forEachRow("SELECT type, name FROM models ORDER BY type, name", []) { row in
+            changes.note(row.text(0), row.text(1), .delete, by: .sync)
+        }
         try database.execute("DELETE FROM models; DELETE FROM history; DELETE FROM sync_records; DELETE FROM sync_state; DELETE FROM asset_cache; DELETE FROM failed_changes;")
     }
 

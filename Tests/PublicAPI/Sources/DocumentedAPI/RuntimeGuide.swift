@@ -170,3 +170,20 @@ func events(_ engine: SyncEngine) async {
         }
     }
 }
+
+/// "Screens that follow the store": a list that follows the store, and the records each commit changed.
+@MainActor
+func followTheStore(_ store: SyncStore) async throws {
+    let notes = LiveQuery(store, Note.self, where: { !$0.title.isEmpty }, sortedBy: { $0.title < $1.title })
+    print(notes.results.map(\.title), notes.error == nil)
+    for try await titles in store.observe(Note.self).map({ $0.map(\.title) }) {
+        print("now:", titles)
+        break
+    }
+    for await commit in store.commits() {
+        for change in commit.changes(of: Note.self) where change.isFromSync {
+            print("sync \(change.kind == .save ? "saved" : "deleted") \(change.recordName), as \(change.author)")
+        }
+        if commit.touches(Note.self) { break }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Observation
+import SyncCore
+
+/// A query's results that stay current, for a view to hold: `results` changes after every
+/// committed transaction that saves or deletes a model of the type, whoever wrote it (the app, or
+/// the sync engine applying what it pulled). Observable (the Observation module), so a SwiftUI
+/// view that reads `results` redraws when they change. The results are read once at once, so a
+/// view's first frame has them; the query stops when the object is released.
+///
+/// ```swift
+/// struct NotesList: View {
+///     @State private var notes = LiveQuery(store, Note.self, sortedBy: { $0.title < $1.title })
+///     var body: some View {
+///         List(notes.results) { note in Text(note.title) }
+///     }
+/// }
+/// ```
+@MainActor @Observable
+public final class LiveQuery<Model: SyncModel> {
+    /// The models that match, in order, as of the last commit that changed one of the type.
+    public private(set) var results: [Model]
+    /// Why the results stopped following the store: a read that failed. Nil while they follow it.
+    public private(set) var error: (any Error)?
+    @ObservationIgnored private var following: Following?
+
+    /// The models of `type` that `isIncluded` keeps, sorted by `areInIncreasingOrder`, kept current.
+    public init(
+        _ store: SyncStore, _ type: Model.Type = Model.self,
+        where isIncluded: @escaping @Sendable (Model) -> Bool = { _ in true },
+        sortedBy areInIncreasingOrder: (@Sendable (Model, Model) -> Bool)? = nil
+    ) {
+        let changes = store.observe(type, where: isIncluded, sortedBy: areInIncreasingOrder)
+        do {
+            results = try store.fetchAll(type, where: isIncluded, sortedBy: areInIncreasingOrder)
+        } catch {
+            results = []
+            self.error = error
+        }
+        following = Following(Task { [weak self] in
+            do {
+                for try await results in changes where self?.results != results { self?.results = results }
+            } catch {
+                self?.error = error
+            }
+        })
+    }
+
+    /// The task that follows the store, cancelled with the query that owns it.
+    private final class Following: Sendable {
+        let task: Task<Void, Never>
+        init(_ task: Task<Void, Never>) { self.task = task }
+        deinit { task.cancel() }
+    }
+}
