@@ -13,6 +13,7 @@ import SyncPorts
 /// clock. Status comes as structured events.
 public actor SyncEngine {
     nonisolated let context: SyncContext
+    private nonisolated let statusHub = StatusHub()
     /// The account setup last succeeded for: a new account is set up again.
     private var setUpFor: String?
     /// Whether the previous run's interrupted transfers have been taken up.
@@ -38,6 +39,7 @@ public actor SyncEngine {
         context = SyncContext(
             gateway: cloud, store: store, registry: ModelRegistry(models), events: EventHub(), clock: clock,
             configuration: configuration, assetFiles: assetFiles)
+        context.events.observe { [statusHub] event in statusHub.update { $0.applying(event) } }
     }
 
     /// The configuration the engine was built with. It cannot change: a configuration changed
@@ -47,6 +49,15 @@ public actor SyncEngine {
     /// The engine's events. Subscribe at any time: a late subscriber first gets the latest event.
     public nonisolated func events() -> AsyncStream<SyncEvent> {
         context.events.stream()
+    }
+
+    /// What the engine is doing now, and how its last pass went.
+    public nonisolated var status: EngineStatus { statusHub.status }
+
+    /// The engine's status at once, then after each change of it: a pass starting, its phases,
+    /// its end, the network going away. A reader slower than the changes gets the newest.
+    public nonisolated func statusUpdates() -> AsyncStream<EngineStatus> {
+        statusHub.stream()
     }
 
     /// How one pass ended.
@@ -91,15 +102,27 @@ public actor SyncEngine {
     }
 
     private func onePass() async -> PassResult {
+        let pendingAtStart = pendingChanges()
+        statusHub.update { $0.passStarted(pendingChanges: pendingAtStart) }
         do {
             try await runPass()
             failuresInARow = 0
+            let (now, pending) = (context.clock.now, pendingChanges())
+            statusHub.update { $0.passEnded(error: nil, at: now, pendingChanges: pending) }
             return .completed
         } catch {
             let action = RecoveryPolicy.action(for: error)
             handle(error, action)
+            let (now, pending) = (context.clock.now, pendingChanges())
+            statusHub.update { $0.passEnded(error: error, at: now, pendingChanges: pending) }
             return .failed(error, action)
         }
+    }
+
+    /// Records with a change of this device waiting or set aside; the last count when the store
+    /// cannot be read (the pass reports that failure itself).
+    private func pendingChanges() -> Int {
+        (try? context.store.transaction { try $0.recordsWithLocalChanges().records.count }) ?? statusHub.status.pendingChanges
     }
 
     private func runPass() async throws(SyncError) {

@@ -2,11 +2,14 @@ import Foundation
 import Observation
 import Testing
 @testable import SyncLocalStore
+@testable import SyncStorage
+import SyncTesting
 import SyncRuntime
 
 /// What a screen sees of the store: the commit feed (every committed transaction, naming each
-/// record it changed and whether sync made it) and the live results built on it, whoever wrote.
-@Suite("Store: commits and live results", .timeLimit(.minutes(1)))
+/// record it changed and whether sync made it), the live results built on it, whoever wrote, and
+/// each record's sync status; and what it sees of the engine: its status.
+@Suite("Store and engine: what a screen sees", .timeLimit(.minutes(1)))
 struct StoreObservationTests {
     /// Counts the reads of an observed query: `where` runs once per stored model per read.
     final class Reads: Sendable {
@@ -164,6 +167,116 @@ struct StoreObservationTests {
         await Self.waitUntil(query) { $0.map(\.title) == ["Apples", "Bread"] }
         try laptop.store.delete(Note.self, recordName: "a")
         await Self.waitUntil(query) { $0.map(\.title) == ["Bread"] }
+    }
+
+    /// A record's badge follows its change: waiting since the save (the engine's clock), synced
+    /// once pushed, refused with the cloud's error when set aside, and the time of the conflict
+    /// sync resolved on it by itself. Breaking it: reading "waiting" from the model's last save
+    /// instead of its oldest waiting change dates a second edit's wait from the second edit, and
+    /// a merge that notes nothing leaves `lastConflictResolution` nil.
+    @Test func aRecordsStatusFollowsItsChange() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        let laptop = try world.device("alice-laptop", account: "alice")
+        #expect(try phone.store.syncStatus(of: Note.self, recordName: "n") == nil)
+        var statuses = phone.store.observeSyncStatus(of: Note.self, recordName: "n").makeAsyncIterator()
+        #expect(try await statuses.next() == .some(nil))
+
+        let saved = world.clock.now
+        try phone.store.save(Note(recordName: "n", title: "Milk"))
+        #expect(try await statuses.next() == RecordSyncStatus(state: .waitingToUpload(since: saved)))
+        world.clock.advance(by: 60)
+        var edited = try #require(try phone.store.fetch(Note.self, recordName: "n"))
+        edited.body = "2 litres"
+        try phone.store.save(edited)
+        #expect(try phone.store.syncStatus(of: Note.self, recordName: "n")?.state == .waitingToUpload(since: saved))
+        await phone.sync()
+        #expect(try await statuses.next() == RecordSyncStatus(state: .synced))
+
+        // Both devices edit; the phone's push meets the laptop's version and merges.
+        await laptop.sync()
+        var onLaptop = try #require(try laptop.store.fetch(Note.self, recordName: "n"))
+        onLaptop.title = "Oat milk"
+        try laptop.store.save(onLaptop)
+        await laptop.sync()
+        var onPhone = try #require(try phone.store.fetch(Note.self, recordName: "n"))
+        onPhone.body = "1 litre"
+        try phone.store.save(onPhone)
+        world.clock.advance(by: 60)
+        let merging = world.clock.now
+        await phone.sync()
+        let afterMerge = try #require(try phone.store.syncStatus(of: Note.self, recordName: "n"))
+        #expect(afterMerge.lastConflictResolution == merging && afterMerge.state == .synced)
+
+        let refusal = FailedChange(recordType: "Note", recordName: "n", ownerName: SyncConstants.currentUserOwnerName, kind: .save,
+                                   error: CloudError(.permissionFailure, "not yours"), failedAt: merging)
+        try phone.store.session { try $0.setAside(refusal) }
+        #expect(try phone.store.syncStatus(of: Note.self, recordName: "n") == RecordSyncStatus(state: .failed(refusal), lastConflictResolution: merging))
+    }
+
+    /// A store whose history was written before entries carried their time opens, and a change
+    /// waiting from then shows the model's last save as its time. Breaking it: no migration,
+    /// and the first save of the reopened store fails on the missing column.
+    @Test func historyWithoutTimesIsMigrated() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let clock = ManualClock()
+        try SyncStore(url: url, clock: clock).save(Note(recordName: "old", title: "from before"))
+        do {
+            let database = try SQLiteDatabase(.file(url))
+            try database.execute("ALTER TABLE history DROP COLUMN at")
+        }
+        clock.advance(by: 3600)
+        let reopened = try SyncStore(url: url, clock: clock)
+        try reopened.save(Note(recordName: "new", title: "after"))
+        #expect(try reopened.syncStatus(of: Note.self, recordName: "old")?.state == .waitingToUpload(since: clock.now - 3600))
+        #expect(try reopened.syncStatus(of: Note.self, recordName: "new")?.state == .waitingToUpload(since: clock.now))
+    }
+
+    /// The engine's status after its passes: the last one that went through and when, what
+    /// waits, the network gone and back. Breaking it: keeping the offline flag after a pass that
+    /// reached the cloud, and the banner never goes away.
+    @Test func theEngineStatusSaysHowThePassesWent() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        #expect(phone.engine.status == EngineStatus())
+        var updates = phone.engine.statusUpdates().makeAsyncIterator()
+        #expect(await updates.next() == EngineStatus())
+        try phone.store.save(Note(recordName: "a", title: "A"))
+        await phone.sync()
+        #expect(phone.engine.status.phase == .idle && phone.engine.status.lastCompletedPass == world.clock.now)
+        #expect(phone.engine.status.pendingChanges == 0 && phone.engine.status.lastError == nil && !phone.engine.status.isOffline)
+        let completed = world.clock.now
+
+        world.cloud.setNetworkAvailable(false, for: "alice-phone")
+        try phone.store.save([Note(recordName: "b", title: "B"), Note(recordName: "c", title: "C")])
+        world.clock.advance(by: 60)
+        _ = await phone.engine.sync()
+        let offline = phone.engine.status
+        #expect(offline.isOffline && offline.pendingChanges == 2 && offline.lastCompletedPass == completed)
+        #expect(offline.lastError?.cloudError?.code == .networkUnavailable)
+        world.cloud.setNetworkAvailable(true, for: "alice-phone")
+        await phone.sync()
+        #expect(!phone.engine.status.isOffline && phone.engine.status.pendingChanges == 0 && phone.engine.status.lastError == nil)
+        var latest = EngineStatus()
+        while latest != phone.engine.status, let next = await updates.next() { latest = next }
+        #expect(latest == phone.engine.status)
+    }
+
+    /// The status a pass's events add up to: each phase in turn, an asset transfer only inside
+    /// a pass. Breaking it: taking an asset the app attached between passes for a transfer.
+    @Test func theStatusFollowsAPassPhases() {
+        let key = AssetKey(recordType: "Note", recordName: "n")
+        let idle = EngineStatus()
+        #expect(idle.applying(.assetStateChanged(key, .uploading)).phase == .idle)
+        let starting = idle.passStarted(pendingChanges: 3)
+        #expect(starting.phase == .starting && starting.pendingChanges == 3)
+        let pulling = starting.applying(.pullStarted(.private))
+        #expect(pulling.phase == .pulling)
+        let pushing = pulling.applying(.pushStarted(items: 3))
+        #expect(pushing.phase == .pushing)
+        #expect(pushing.applying(.assetStateChanged(key, .uploading)).phase == .transferringAssets)
+        #expect(pushing.applying(.waitingForNetwork(retryAfter: 30)).isOffline)
     }
 
     /// Waits, without sleeping, until the query's results satisfy `condition`: each change of

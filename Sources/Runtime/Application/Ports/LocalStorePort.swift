@@ -96,6 +96,11 @@ package protocol SyncStoreTransaction: AnyObject {
     func failedChange(recordType: String, recordName: String) throws -> FailedChange?
     func removeFailedChange(recordType: String, recordName: String) throws
 
+    // MARK: Conflicts
+
+    /// Notes that sync resolved a conflict on the record by itself, now (its status shows it).
+    func noteConflictResolution(recordType: String, recordName: String) throws
+
     // MARK: Accounts
 
     /// Moves every unpushed change (waiting or set aside) of the signed-in account out of reach,

@@ -38,6 +38,7 @@ struct ServerVersion {
         var merged = RecordMerge.merge(ancestor: ancestor, local: local, server: server, policy: context.configuration.conflictPolicy(for: server.recordType))
         merged.id = server.id
         let missing = try store.applyPulled(merged, as: type)
+        try store.noteConflictResolution(recordType: server.recordType, recordName: server.id.recordName)
         context.events.publish(.conflictResolved(server.id))
         return Applied(record: merged, missingTargets: missing, merged: true)
     }

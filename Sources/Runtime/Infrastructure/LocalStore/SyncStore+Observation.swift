@@ -31,3 +31,36 @@ extension SyncStore {
         return stream
     }
 }
+
+extension SyncStore {
+    /// Where a record stands with the cloud (synced, waiting to upload, refused), and when sync
+    /// last resolved a conflict on it; nil for a record the store neither holds nor has a
+    /// change of (a deletion waiting to go up still has a status).
+    public func syncStatus<Model: SyncModel>(of type: Model.Type, recordName: String) throws -> RecordSyncStatus? {
+        try session { try $0.syncStatus(recordType: Model.recordType, recordName: recordName) }
+    }
+
+    /// The record's status at once, and again each time a committed transaction changes it: an
+    /// edit, a push, a refusal, a retry, a merge. A reader slower than the changes gets the
+    /// newest status. The stream ends with the store's error if a read fails.
+    public func observeSyncStatus<Model: SyncModel>(of type: Model.Type, recordName: String) -> AsyncThrowingStream<RecordSyncStatus?, any Error> {
+        let writes = writes()
+        let (stream, continuation) = AsyncThrowingStream<RecordSyncStatus?, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let reading = Task {
+            do {
+                var last = try syncStatus(of: type, recordName: recordName)
+                continuation.yield(last)
+                for await _ in writes {
+                    let now = try syncStatus(of: type, recordName: recordName)
+                    if now != last { continuation.yield(now) }
+                    last = now
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in reading.cancel() }
+        return stream
+    }
+}

@@ -18,6 +18,9 @@ public final class SyncStore: Sendable {
     let clock: any SyncClock
     private let changeStreams = Locked<[UUID: AsyncStream<Void>.Continuation]>([:])
     private let commitStreams = Locked<[UUID: AsyncStream<StoreCommit>.Continuation]>([:])
+    /// Fired after every committed transaction that wrote anything, the engine's bookkeeping
+    /// (a pushed token, a change set aside) included: what a record's status follows.
+    private let writeStreams = Locked<[UUID: AsyncStream<Void>.Continuation]>([:])
     /// Test support: commits allowed before the store "crashes" (every later commit fails), and
     /// how many transactions that wrote have committed.
     private let commitCount = Locked(CommitCount())
@@ -50,6 +53,11 @@ public final class SyncStore: Sendable {
         for table in ["sync_records", "parked_sync_records"] where try !database.query("PRAGMA table_info(\(table))").map({ $0.text(1) }).contains("system_fields") {
             try database.execute("ALTER TABLE \(table) ADD COLUMN system_fields BLOB")
         }
+        // History written before entries carried their time: a waiting change of then shows the
+        // model's last save as its time.
+        if try !database.query("PRAGMA table_info(history)").map({ $0.text(1) }).contains("at") {
+            try database.execute("ALTER TABLE history ADD COLUMN at REAL")
+        }
         for table in ["asset_cache", "parked_assets"] where try !database.query("PRAGMA table_info(\(table))").map({ $0.text(1) }).contains("digest") {
             try database.execute("ALTER TABLE \(table) ADD COLUMN digest TEXT NOT NULL DEFAULT ''")
         }
@@ -74,7 +82,13 @@ public final class SyncStore: Sendable {
             type TEXT NOT NULL, name TEXT NOT NULL,
             kind INTEGER NOT NULL,
             author TEXT NOT NULL,
-            tombstone BLOB);
+            tombstone BLOB,
+            at REAL);
+        -- When sync last resolved a conflict on a record by itself (its status shows it).
+        CREATE TABLE IF NOT EXISTS conflict_resolutions (
+            type TEXT NOT NULL, name TEXT NOT NULL,
+            resolved_at REAL NOT NULL,
+            PRIMARY KEY (type, name));
         CREATE TABLE IF NOT EXISTS sync_records (
             zone_owner TEXT NOT NULL, zone TEXT NOT NULL, name TEXT NOT NULL,
             type TEXT NOT NULL,
@@ -195,16 +209,19 @@ public final class SyncStore: Sendable {
     /// changed, so the commit feed hears of them then (a transaction that rolls back says nothing).
     private func inTransaction<T>(_ body: (SQLiteDatabase, TransactionChanges) throws -> (T, appWrote: Bool)) throws -> T {
         let changes = TransactionChanges()
+        var wrote = false
         let (value, appWrote) = try withDatabase { database in
             try database.transaction {
                 let before = database.totalChanges
                 let result = try body(database, changes)
-                if database.totalChanges != before { try spendCommit() }
+                wrote = database.totalChanges != before
+                if wrote { try spendCommit() }
                 return result
             }
         }
         if appWrote { notifyChange() }
         if !changes.list.isEmpty { publish(StoreCommit(changes: changes.list)) }
+        if wrote { Self.fire(writeStreams) }
         return value
     }
 
@@ -236,15 +253,29 @@ public final class SyncStore: Sendable {
     /// Fires after every committed write not made by the sync engine. Cheap to over-trigger: the
     /// engine debounces it and reads the history to see what is really pending.
     public func changes() -> AsyncStream<Void> {
-        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let id = UUID()
-        changeStreams.withLock { $0[id] = continuation }
-        continuation.onTermination = { [changeStreams] _ in _ = changeStreams.withLock { $0.removeValue(forKey: id) } }
-        return stream
+        Self.signal(from: changeStreams)
     }
 
     private func notifyChange() {
-        for continuation in changeStreams.withLock({ Array($0.values) }) { continuation.yield() }
+        Self.fire(changeStreams)
+    }
+
+    private static func fire(_ streams: Locked<[UUID: AsyncStream<Void>.Continuation]>) {
+        for continuation in streams.withLock({ Array($0.values) }) { continuation.yield() }
+    }
+
+    /// A stream fired by `streams`' owner, newest signal only.
+    private static func signal(from streams: Locked<[UUID: AsyncStream<Void>.Continuation]>) -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        streams.withLock { $0[id] = continuation }
+        continuation.onTermination = { _ in _ = streams.withLock { $0.removeValue(forKey: id) } }
+        return stream
+    }
+
+    /// Every committed transaction that wrote anything, bookkeeping included.
+    func writes() -> AsyncStream<Void> {
+        Self.signal(from: writeStreams)
     }
 
     /// Every committed transaction that saved or deleted a model, whoever wrote it: the app, or
@@ -424,8 +455,9 @@ public final class StoreWriter: ModelWriter {
 
     /// One history entry, stamped with this writer's author.
     func recordHistory(type: String, name: String, kind: ChangeKind, tombstone: RecordFields?) throws {
-        try database.query("INSERT INTO history (type, name, kind, author, tombstone) VALUES (?, ?, ?, ?, ?)",
-            [.text(type), .text(name), .integer(Int64(kind.rawValue)), .text(author.storedValue), tombstone.map { .blob(FieldsCodec.encode($0)) } ?? .null])
+        try database.query("INSERT INTO history (type, name, kind, author, tombstone, at) VALUES (?, ?, ?, ?, ?, ?)",
+            [.text(type), .text(name), .integer(Int64(kind.rawValue)), .text(author.storedValue), tombstone.map { .blob(FieldsCodec.encode($0)) } ?? .null,
+             .real(now.timeIntervalSince1970)])
         if !author.isEngine { wroteAppChange = true }
     }
 

@@ -47,7 +47,7 @@ final class SyncStoreSession: SyncStoreTransaction {
 
     private static let historyTokenKey = "history.token"
     /// History entries that are app changes (`StoreAuthor.isEngine`, in SQL).
-    private static let appChangesOnly = "author != '\(StoreAuthor.sync.storedValue)'"
+    static let appChangesOnly = "author != '\(StoreAuthor.sync.storedValue)'"
 
     func historyToken() throws -> Int64 {
         Int64(try state(Self.historyTokenKey) ?? "0") ?? 0
@@ -291,7 +291,7 @@ final class SyncStoreSession: SyncStoreTransaction {
         try database.forEachRow("SELECT type, name FROM models ORDER BY type, name", []) { row in
             changes.note(row.text(0), row.text(1), .delete, by: .sync)
         }
-        try database.execute("DELETE FROM models; DELETE FROM history; DELETE FROM sync_records; DELETE FROM sync_state; DELETE FROM asset_cache; DELETE FROM failed_changes;")
+        try database.execute("DELETE FROM models; DELETE FROM history; DELETE FROM sync_records; DELETE FROM sync_state; DELETE FROM asset_cache; DELETE FROM failed_changes; DELETE FROM conflict_resolutions;")
     }
 
     // MARK: - State

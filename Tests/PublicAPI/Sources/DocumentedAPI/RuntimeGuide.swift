@@ -187,3 +187,22 @@ func followTheStore(_ store: SyncStore) async throws {
         if commit.touches(Note.self) { break }
     }
 }
+
+/// "A record's badge" and "The engine's status": what a row and a status line show.
+func badge(for note: Note, store: SyncStore, engine: SyncEngine) async throws -> String {
+    for try await status in store.observeSyncStatus(of: Note.self, recordName: note.recordName) {
+        switch status?.state {
+        case .synced?, nil: break
+        case .waitingToUpload(let since)?: return "waiting since \(since)"
+        case .failed(let change)?: return "refused: \(change.error.code)"
+        }
+        if let merged = status?.lastConflictResolution { return "merged at \(merged)" }
+        break
+    }
+    let status = engine.status
+    for await update in engine.statusUpdates() where update.phase == .idle {
+        print(update.pendingChanges, update.lastCompletedPass ?? .distantPast, update.isOffline, update.lastError?.description ?? "")
+        break
+    }
+    return status.isOffline ? "offline" : "synced"
+}
