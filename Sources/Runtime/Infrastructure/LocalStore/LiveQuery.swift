@@ -10,7 +10,7 @@ import SyncCore
 ///
 /// ```swift
 /// struct NotesList: View {
-///     @State private var notes = LiveQuery(store, Note.self, sortedBy: { $0.title < $1.title })
+///     @State private var notes = LiveQuery(store, Query<Note>().sorted(by: \.title))
 ///     var body: some View {
 ///         List(notes.results) { note in Text(note.title) }
 ///     }
@@ -25,14 +25,25 @@ public final class LiveQuery<Model: SyncModel> {
     @ObservationIgnored private var following: Following?
 
     /// The models of `type` that `isIncluded` keeps, sorted by `areInIncreasingOrder`, kept current.
-    public init(
+    public convenience init(
         _ store: SyncStore, _ type: Model.Type = Model.self,
         where isIncluded: @escaping @Sendable (Model) -> Bool = { _ in true },
         sortedBy areInIncreasingOrder: (@Sendable (Model, Model) -> Bool)? = nil
     ) {
-        let changes = store.observe(type, where: isIncluded, sortedBy: areInIncreasingOrder)
+        self.init(store.observe(type, where: isIncluded, sortedBy: areInIncreasingOrder)) {
+            try store.fetchAll(type, where: isIncluded, sortedBy: areInIncreasingOrder)
+        }
+    }
+
+    /// The query's results, kept current.
+    public convenience init(_ store: SyncStore, _ query: Query<Model>) {
+        self.init(store.observe(query)) { try store.fetch(query) }
+    }
+
+    /// Results read now by `read`, then followed in `changes`.
+    private init(_ changes: AsyncThrowingStream<[Model], any Error>, read: () throws -> [Model]) {
         do {
-            results = try store.fetchAll(type, where: isIncluded, sortedBy: areInIncreasingOrder)
+            results = try read()
         } catch {
             results = []
             self.error = error

@@ -13,14 +13,25 @@ extension SyncStore {
         where isIncluded: @escaping @Sendable (Model) -> Bool = { _ in true },
         sortedBy areInIncreasingOrder: (@Sendable (Model, Model) -> Bool)? = nil
     ) -> AsyncThrowingStream<[Model], any Error> {
+        observe(type) { store in try store.fetchAll(type, where: isIncluded, sortedBy: areInIncreasingOrder) }
+    }
+
+    /// The query's results at once, and again after every committed transaction that saved or
+    /// deleted a model of its type: `observe(_:where:sortedBy:)` for a `Query`.
+    public func observe<Model: SyncModel>(_ query: Query<Model>) -> AsyncThrowingStream<[Model], any Error> {
+        observe(Model.self) { store in try store.fetch(query) }
+    }
+
+    /// `read`'s results at once, and again after each commit that changed a model of the type.
+    private func observe<Model: SyncModel>(_ type: Model.Type, read: @escaping @Sendable (SyncStore) throws -> [Model]) -> AsyncThrowingStream<[Model], any Error> {
         // Listening starts before the first read, so no commit falls between the two.
         let commits = commits()
         let (stream, continuation) = AsyncThrowingStream<[Model], any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let reading = Task {
             do {
-                continuation.yield(try fetchAll(type, where: isIncluded, sortedBy: areInIncreasingOrder))
+                continuation.yield(try read(self))
                 for await commit in commits where commit.touches(type) {
-                    continuation.yield(try fetchAll(type, where: isIncluded, sortedBy: areInIncreasingOrder))
+                    continuation.yield(try read(self))
                 }
                 continuation.finish()
             } catch {

@@ -238,6 +238,16 @@ public final class SyncStore: Sendable {
         return areInIncreasingOrder.map { models.sorted(by: $0) } ?? models
     }
 
+    /// The models a query keeps, in its order, its page.
+    public func fetch<Model: SyncModel>(_ query: Query<Model>) throws -> [Model] {
+        query.apply(to: try withDatabase { try StoreReader(database: $0).fetchAll(Model.self) })
+    }
+
+    /// How many models a query keeps (its limit and offset apply).
+    public func count<Model: SyncModel>(_ query: Query<Model>) throws -> Int {
+        try fetch(query).count
+    }
+
     /// How many models of the type are stored.
     public func count<Model: SyncModel>(_ type: Model.Type) throws -> Int {
         try withDatabase { Int(try $0.query("SELECT COUNT(*) FROM models WHERE type = ?", [.text(type.recordType)]).first?.integer(0) ?? 0) }

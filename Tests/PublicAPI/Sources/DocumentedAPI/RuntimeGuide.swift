@@ -206,3 +206,15 @@ func badge(for note: Note, store: SyncStore, engine: SyncEngine) async throws ->
     }
     return status.isOffline ? "offline" : "synced"
 }
+
+/// "Typed queries": which items, in what order, how many.
+func typedQueries(_ store: SyncStore, groceries: Checklist) throws {
+    let open = Query<ChecklistItem>()
+        .filter(.isChild(of: groceries.recordName) && \.done == false)
+        .sorted(by: \.done, .descending)
+        .sorted(by: \.text)
+        .limit(20, offset: 0)
+    let items: [ChecklistItem] = try store.fetch(open)
+    let toBuy = try store.count(Query<ChecklistItem>().filter(.hasPrefix(\.text, "Buy") && !.contains(\.text, "milk") || \.text != ""))
+    print(items.count, toBuy)
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// A typed query of one model type: which models (`filter`), in what order (`sorted(by:)`), how
+/// many (`limit`). A value: build it once, run it with `SyncStore.fetch(_:)`, `count(_:)`,
+/// `observe(_:)` or a `LiveQuery`.
+///
+/// ```swift
+/// let urgent = Query<Note>()
+///     .filter(\.priority >= 3 && !.hasPrefix(\.title, "Draft"))
+///     .sorted(by: \.priority, .descending)
+///     .sorted(by: \.title)
+///     .limit(20)
+/// ```
+///
+/// Models with equal sort keys (or a query without any) come by record name. A field that holds
+/// no value sorts before every value, ascending.
+public struct Query<Model: SyncModel>: Sendable {
+    /// Which way a sort key orders.
+    public enum Direction: Sendable, Hashable {
+        case ascending, descending
+    }
+
+    package struct SortKey: Sendable {
+        package let field: QueryPredicate<Model>.Field
+        package let direction: Direction
+    }
+
+    package private(set) var predicate: QueryPredicate<Model>?
+    package private(set) var sortKeys: [SortKey] = []
+    package private(set) var limit: Int?
+    package private(set) var offset = 0
+
+    /// Every model of the type, by record name.
+    public init(_ type: Model.Type = Model.self) {}
+
+    /// Only the models `predicate` keeps (and those the query kept already).
+    public func filter(_ predicate: QueryPredicate<Model>) -> Query {
+        var query = self
+        query.predicate = self.predicate.map { $0 && predicate } ?? predicate
+        return query
+    }
+
+    /// Ordered by the field (after the sort keys already given).
+    public func sorted<Value: QueryComparable>(by keyPath: KeyPath<Model, Value> & Sendable, _ direction: Direction = .ascending) -> Query {
+        sorted(by: QueryPredicate.field(keyPath), direction)
+    }
+
+    /// Ordered by the optional field, those without a value first when ascending.
+    public func sorted<Value: QueryComparable>(by keyPath: KeyPath<Model, Value?> & Sendable, _ direction: Direction = .ascending) -> Query {
+        sorted(by: QueryPredicate.field(keyPath), direction)
+    }
+
+    private func sorted(by field: QueryPredicate<Model>.Field, _ direction: Direction) -> Query {
+        var query = self
+        query.sortKeys.append(SortKey(field: field, direction: direction))
+        return query
+    }
+
+    /// At most `count` models, after skipping the first `offset`.
+    public func limit(_ count: Int, offset: Int = 0) -> Query {
+        var query = self
+        query.limit = max(0, count)
+        query.offset = max(0, offset)
+        return query
+    }
+
+    /// The query run over models in memory: what it keeps, in its order, its page.
+    package func apply(to models: [Model]) -> [Model] {
+        var kept = predicate.map { predicate in models.filter(predicate.matches) } ?? models
+        kept.sort(by: isInIncreasingOrder)
+        let page = kept.dropFirst(offset)
+        return Array(limit.map { page.prefix($0) } ?? page)
+    }
+
+    private func isInIncreasingOrder(_ left: Model, _ right: Model) -> Bool {
+        for key in sortKeys {
+            let order = Self.compare(key.field.value(left), key.field.value(right))
+            if order != 0 { return key.direction == .ascending ? order < 0 : order > 0 }
+        }
+        return left.recordName.utf8.lexicographicallyPrecedes(right.recordName.utf8)
+    }
+
+    /// Nil before every value; values in `QueryValueOrder`'s order.
+    private static func compare(_ left: SyncFieldValue?, _ right: SyncFieldValue?) -> Int {
+        switch (left, right) {
+        case (nil, nil): 0
+        case (nil, _): -1
+        case (_, nil): 1
+        case (let left?, let right?): QueryValueOrder.compare(left, right) ?? 0
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// The one order a query puts field values in, wherever it runs: strings by their UTF-8 bytes
+/// (what SQLite's default collation does), numbers by value (an integer and a double compare as
+/// numbers), dates by time, bytes byte by byte. Values of different kinds, locations, assets and
+/// lists only equal themselves.
+package enum QueryValueOrder {
+    /// Negative, zero or positive as `left` is before, equal to or after `right`; nil when the two
+    /// cannot be ordered (and are not equal).
+    package static func compare(_ left: SyncFieldValue, _ right: SyncFieldValue) -> Int? {
+        switch (left, right) {
+        case (.string(let a), .string(let b)): return bytes(Array(a.utf8), Array(b.utf8))
+        case (.int64(let a), .int64(let b)): return a < b ? -1 : a == b ? 0 : 1
+        case (.int64, .double), (.double, .int64), (.double, .double):
+            guard let a = number(left), let b = number(right), !a.isNaN, !b.isNaN else { return nil }
+            return a < b ? -1 : a == b ? 0 : 1
+        case (.date(let a), .date(let b)): return a < b ? -1 : a == b ? 0 : 1
+        case (.bytes(let a), .bytes(let b)): return bytes(Array(a), Array(b))
+        case (.reference(let a), .reference(let b)): return a.recordName == b.recordName ? 0 : nil
+        default: return left == right ? 0 : nil
+        }
+    }
+
+    /// Whether `text` holds `part`, byte for byte.
+    package static func contains(_ text: String, _ part: String) -> Bool {
+        let (text, part) = (Array(text.utf8), Array(part.utf8))
+        guard !part.isEmpty else { return true }
+        guard part.count <= text.count else { return false }
+        return (0...(text.count - part.count)).contains { text[$0..<($0 + part.count)].elementsEqual(part) }
+    }
+
+    private static func number(_ value: SyncFieldValue) -> Double? {
+        switch value {
+        case .int64(let number): Double(number)
+        case .double(let number): number
+        default: nil
+        }
+    }
+
+    private static func bytes(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        for (x, y) in zip(a, b) where x != y { return x < y ? -1 : 1 }
+        return a.count < b.count ? -1 : a.count == b.count ? 0 : 1
+    }
+}
+
+/// A field type a query can order by and compare with `<`, `<=`, `>`, `>=`.
+public protocol QueryComparable: SyncFieldConvertible {}
+
+extension String: QueryComparable {}
+extension Int64: QueryComparable {}
+extension Double: QueryComparable {}
+extension Date: QueryComparable {}
+extension Bool: QueryComparable {}
