@@ -57,6 +57,7 @@ let failingCases: [FailingCase] = [
     // Rule 4: reserved names.
     FailingCase(.reservedFieldName, field("      ownerName: string"), Finding(.reservedFieldName, line: 4, column: 7)),
     FailingCase(.reservedFieldName, field("      shareTitle: string"), Finding(.reservedFieldName, line: 4, column: 7)),
+    FailingCase(.reservedFieldName, field("      id: string"), Finding(.reservedFieldName, line: 4, column: 7)),
     FailingCase(.reservedRecordTypeName, "models:\n  Users:\n    fields: {}\n", Finding(.reservedRecordTypeName, line: 2, column: 3)),
     // Rule 5: duplicates.
     FailingCase(.duplicateModel, "models:\n  A:\n    fields: {}\n  A:\n    fields: {}\n", Finding(.duplicateModel, line: 4, column: 3)),

@@ -43,6 +43,7 @@ struct StoreQueryTests {
         let store = try Self.store()
         let all = Query<ListItem>()
         #expect(try Self.names(store, all) == ["1", "2", "3", "4", "5"])
+        #expect(try store.fetch(all).map(\.id) == ["1", "2", "3", "4", "5"], "Identifiable by record name, for SwiftUI's lists")
         #expect(try Self.names(store, all.filter(\.text == "Milk")) == ["1"])
         #expect(try Self.names(store, all.filter(\.text != "Milk")) == ["2", "3", "4", "5"])
         #expect(try Self.names(store, all.filter(\.done == true)) == ["1", "5"])

@@ -3,7 +3,7 @@
 /// Every member the runtime reads from generic code is a requirement, never only an extension
 /// default, so a model's own declaration is always the one that runs (an extension default would
 /// be dispatched statically and silently win in generic code).
-public protocol SyncModel: Sendable, Hashable {
+public protocol SyncModel: Sendable, Hashable, Identifiable where ID == String {
     /// The CloudKit record type.
     static var recordType: String { get }
     /// The databases the model's records may live in: `[private]`, `[private, shared]` or `[public]`.
@@ -52,6 +52,10 @@ public protocol SyncModel: Sendable, Hashable {
 }
 
 extension SyncModel {
+    /// The record's name (`Identifiable`): what SwiftUI's lists and `ForEach` tell models apart
+    /// by, the same on every device.
+    public var id: String { recordName }
+
     /// The database this record lives in, by the one routing rule (`DatabaseScope.resolve`).
     public var resolvedScope: DatabaseScope {
         DatabaseScope.resolve(scopes: Self.syncScopes, ownerName: ownerName)
