@@ -220,8 +220,8 @@ public final class SyncStore: Sendable {
             }
         }
         if appWrote { notifyChange() }
-        if !changes.list.isEmpty { publish(StoreCommit(changes: changes.list)) }
-        if wrote { Self.fire(writeStreams) }
+        if !changes.list.isEmpty { Self.publish(StoreCommit(changes: changes.list), to: commitStreams) }
+        if wrote { Self.publish((), to: writeStreams) }
         return value
     }
 
@@ -263,29 +263,16 @@ public final class SyncStore: Sendable {
     /// Fires after every committed write not made by the sync engine. Cheap to over-trigger: the
     /// engine debounces it and reads the history to see what is really pending.
     public func changes() -> AsyncStream<Void> {
-        Self.signal(from: changeStreams)
+        Self.subscribe(to: changeStreams)
     }
 
     private func notifyChange() {
-        Self.fire(changeStreams)
-    }
-
-    private static func fire(_ streams: Locked<[UUID: AsyncStream<Void>.Continuation]>) {
-        for continuation in streams.withLock({ Array($0.values) }) { continuation.yield() }
-    }
-
-    /// A stream fired by `streams`' owner, newest signal only.
-    private static func signal(from streams: Locked<[UUID: AsyncStream<Void>.Continuation]>) -> AsyncStream<Void> {
-        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let id = UUID()
-        streams.withLock { $0[id] = continuation }
-        continuation.onTermination = { _ in _ = streams.withLock { $0.removeValue(forKey: id) } }
-        return stream
+        Self.publish((), to: changeStreams)
     }
 
     /// Every committed transaction that wrote anything, bookkeeping included.
     func writes() -> AsyncStream<Void> {
-        Self.signal(from: writeStreams)
+        Self.subscribe(to: writeStreams)
     }
 
     /// Every committed transaction that saved or deleted a model, whoever wrote it: the app, or
@@ -293,15 +280,23 @@ public final class SyncStore: Sendable {
     /// One element per transaction, naming each record it changed, in order; none is dropped,
     /// so a list can be updated in place from them.
     public func commits() -> AsyncStream<StoreCommit> {
-        let (stream, continuation) = AsyncStream<StoreCommit>.makeStream(bufferingPolicy: .unbounded)
+        Self.subscribe(to: commitStreams, buffering: .unbounded)
+    }
+
+    /// A new stream of what is published to `streams`; a signal keeps only its newest element.
+    private static func subscribe<Element: Sendable>(
+        to streams: Locked<[UUID: AsyncStream<Element>.Continuation]>,
+        buffering policy: AsyncStream<Element>.Continuation.BufferingPolicy = .bufferingNewest(1)
+    ) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: policy)
         let id = UUID()
-        commitStreams.withLock { $0[id] = continuation }
-        continuation.onTermination = { [commitStreams] _ in _ = commitStreams.withLock { $0.removeValue(forKey: id) } }
+        streams.withLock { $0[id] = continuation }
+        continuation.onTermination = { _ in _ = streams.withLock { $0.removeValue(forKey: id) } }
         return stream
     }
 
-    private func publish(_ commit: StoreCommit) {
-        for continuation in commitStreams.withLock({ Array($0.values) }) { continuation.yield(commit) }
+    private static func publish<Element: Sendable>(_ element: Element, to streams: Locked<[UUID: AsyncStream<Element>.Continuation]>) {
+        for continuation in streams.withLock({ Array($0.values) }) { continuation.yield(element) }
     }
 
     // MARK: - Crash simulation (tests)
