@@ -3,6 +3,18 @@ import Foundation
 /// Wall-clock timing for benchmarks: the best of several runs, which is the least disturbed by
 /// whatever else the machine is doing.
 enum Measurement {
+    /// The middle of several measurements: what interleaved runs report.
+    static func median(_ values: [Double]) -> Double {
+        values.sorted()[values.count / 2]
+    }
+
+    /// How long `body` takes, once.
+    static func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
     static func bestSeconds(runs: Int = 5, _ body: () -> Void) -> Double {
         var best = Double.infinity
         for _ in 0..<runs {

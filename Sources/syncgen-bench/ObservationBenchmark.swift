@@ -30,7 +30,7 @@ enum ObservationBenchmark {
                 _ = try store.fetch(query)
                 reads.append(Double(DispatchTime.now().uptimeNanoseconds - readStart) / 1e9)
             }
-            let (latency, read) = (median(latencies), median(reads))
+            let (latency, read) = (Measurement.median(latencies), Measurement.median(reads))
             print("  the query read alone        \(Measurement.milliseconds(read)) (median)")
             print("  commit to observed results  \(Measurement.milliseconds(latency)) (median), \(String(format: "%.2f", latency / read)) times the read")
             return true
@@ -38,9 +38,5 @@ enum ObservationBenchmark {
             print("  failed: \(error)")
             return false
         }
-    }
-
-    private static func median(_ values: [Double]) -> Double {
-        values.sorted()[values.count / 2]
     }
 }

@@ -195,6 +195,7 @@ struct ModelGenerator {
         if field.isEncrypted { options.append(".encrypted") }
         if field.isLocalOnly { options.append(".localOnly") }
         if field.isServerOwned { options.append(".serverOwned") }
+        if !field.indexes.isEmpty { options.append(".indexed") }
         if options.count == 1 { arguments.append(options[0]) }
         if options.count > 1 { arguments.append("[\(options.joined(separator: ", "))]") }
         return ".\(builder)(\(arguments.joined(separator: ", ")))"

@@ -48,7 +48,7 @@ extension BenchNote: SyncCore.SyncModel {
         [
             .field("title", \BenchNote.title),
             .field("body", \BenchNote.body),
-            .field("rank", \BenchNote.rank),
+            .field("rank", \BenchNote.rank, .indexed),
             .field("done", \BenchNote.done),
         ]
     }

@@ -55,9 +55,9 @@ extension Note: SyncCore.SyncModel {
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
     private static func fieldTable() -> SyncCore.ModelFields<Note> {
         [
-            .field("title", \Note.title),
+            .field("title", \Note.title, .indexed),
             .field("body", \Note.body),
-            .field("createdAt", \Note.createdAt),
+            .field("createdAt", \Note.createdAt, .indexed),
             .field("pinned", \Note.pinned),
             .asset("cover", \Note.cover),
             .field("draftCursor", \Note.draftCursor, .localOnly),
@@ -152,8 +152,8 @@ extension PublishedNote: SyncCore.SyncModel {
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
     private static func fieldTable() -> SyncCore.ModelFields<PublishedNote> {
         [
-            .field("title", \PublishedNote.title),
-            .field("createdAt", \PublishedNote.createdAt),
+            .field("title", \PublishedNote.title, .indexed),
+            .field("createdAt", \PublishedNote.createdAt, .indexed),
             .asset("cover", \PublishedNote.cover),
             .field("likes", \PublishedNote.likes, .serverOwned),
             .publicationLifecycle(\PublishedNote.publicationLifecycle),

@@ -77,6 +77,27 @@ struct StoreQueryTests {
         #expect(try Self.names(store, all.filter(.isChild(of: "groceries")).filter(\.done == false)) == ["2", "3"], "two filters both apply")
     }
 
+    /// Every kind of condition but a list's elements runs in SQL over the model's table, with its
+    /// sort keys and page; a list's elements run in Swift over the rows. Breaking it: a condition
+    /// without an SQL form silently dropped from the SQL, and the query returns every row.
+    @Test func queriesRunInSQLWhereTheyCan() throws {
+        let store = try Self.store()
+        let table = try store.session { try $0.changes.tables.table(for: ListItem.self) }
+        let inSQL: [QueryPredicate<ListItem>] = [
+            \.text == "Milk", \.quantity > 1, \.done == true, \.note == nil, .isIn(\.text, ["Bread"]), .hasPrefix(\.text, "Mi"),
+            .contains(\.note, "a"), .isChild(of: "groceries"), \.assignee == RecordReference(Self.alice), \.tags == ["sweet"],
+            \.recordName == "3", !(\.text == "Milk") || \.ownerName == SyncConstants.currentUserOwnerName,
+        ]
+        for (index, predicate) in inSQL.enumerated() {
+            let query = Query<ListItem>().filter(predicate).sorted(by: \.quantity, .descending).limit(3, offset: 1)
+            #expect(QuerySQL(query, table: table) != nil, "condition \(index)")
+            #expect(try store.fetch(query) == query.apply(to: try store.fetchAll(ListItem.self)))
+        }
+        let elements = Query<ListItem>().filter(.contains(\.tags, "dairy") && \.done == false)
+        #expect(QuerySQL(elements, table: table) == nil)
+        #expect(try Self.names(store, elements) == ["2"])
+    }
+
     /// Local-only and encrypted fields are the device's own copy like any other: both query.
     @Test func localOnlyAndEncryptedFieldsQuery() throws {
         let store = try SyncStore(url: nil)
@@ -170,6 +191,8 @@ struct StoreQueryTests {
                 return a.recordName < b.recordName
             }.dropFirst(offset).prefix(limit).map(\.recordName)
             #expect(try Self.names(store, query) == Array(expected), "seed \(seed)")
+            #expect(try store.fetch(query) == query.apply(to: try store.fetchAll(ListItem.self)), "SQL and Swift agree, seed \(seed)")
+            #expect(try store.count(query) == expected.count)
         }
     }
 }

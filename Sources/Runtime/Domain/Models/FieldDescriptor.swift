@@ -28,11 +28,13 @@ public struct FieldDescriptor: Hashable, Sendable {
     public var isLocalOnly: Bool
     /// Never uploaded; always taken from the server on pull.
     public var isServerOwned: Bool
+    /// The schema gives it an `index:`: the local store keeps an SQL index of its column too.
+    public var isIndexed: Bool
 
-    /// A field; by default required, plain, uploaded and pulled.
+    /// A field; by default required, plain, uploaded and pulled, not indexed.
     public init(
         name: String, type: ValueType, isOptional: Bool = false, isEncrypted: Bool = false,
-        isLocalOnly: Bool = false, isServerOwned: Bool = false
+        isLocalOnly: Bool = false, isServerOwned: Bool = false, isIndexed: Bool = false
     ) {
         self.name = name
         self.type = type
@@ -40,6 +42,7 @@ public struct FieldDescriptor: Hashable, Sendable {
         self.isEncrypted = isEncrypted
         self.isLocalOnly = isLocalOnly
         self.isServerOwned = isServerOwned
+        self.isIndexed = isIndexed
     }
 
     /// Whether the device sends this field to the cloud.

@@ -56,6 +56,8 @@ public struct FieldOptions: OptionSet, Sendable, Hashable {
     public static let localOnly = FieldOptions(rawValue: 1 << 1)
     /// Owned by the server: never uploaded, always taken from the server.
     public static let serverOwned = FieldOptions(rawValue: 1 << 2)
+    /// Indexed (the schema's `index:`): the local store keeps an SQL index of the field's column.
+    public static let indexed = FieldOptions(rawValue: 1 << 3)
 }
 
 /// One row of a model's field table: built by the static functions below, read only by the
@@ -77,6 +79,16 @@ public struct ModelField<Model: SyncModel>: Sendable {
     @usableFromInline let write: @Sendable (UnsafeMutableRawPointer, SyncRecord) throws(FieldDecodingError) -> Void
     /// How a field the runtime keeps travels to and from the cloud, instead of `read` and `write`.
     @usableFromInline let remote: Remote?
+    /// The model's property that holds the field: what a query names the field by.
+    @usableFromInline var keyPath: (AnyKeyPath & Sendable)?
+
+    /// The row, read through `keyPath`.
+    @inlinable
+    func reading(_ keyPath: AnyKeyPath & Sendable) -> ModelField {
+        var field = self
+        field.keyPath = keyPath
+        return field
+    }
 
     @usableFromInline
     struct Remote: Sendable {
@@ -101,7 +113,8 @@ public struct ModelField<Model: SyncModel>: Sendable {
         self.init(
             descriptor: FieldDescriptor(
                 name: name, type: type, isOptional: isOptional, isEncrypted: options.contains(.encrypted),
-                isLocalOnly: options.contains(.localOnly), isServerOwned: options.contains(.serverOwned)),
+                isLocalOnly: options.contains(.localOnly), isServerOwned: options.contains(.serverOwned),
+                isIndexed: options.contains(.indexed)),
             key: name, read: read, write: write, remote: nil)
     }
 
@@ -163,7 +176,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
             read: { property.get($0).syncFieldValue },
             write: { model, record throws(FieldDecodingError) in
                 if let value = try record.decode(name, as: Value.self) { property.set(model, value) }
-            })
+            }).reading(keyPath)
     }
 
     /// An optional field: a record without a value clears it.
@@ -177,7 +190,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
             read: { property.get($0)?.syncFieldValue },
             write: { model, record throws(FieldDecodingError) in
                 property.set(model, try record.decode(name, as: Value.self))
-            })
+            }).reading(keyPath)
     }
 
     // MARK: - References
@@ -197,7 +210,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
             },
             write: { model, record throws(FieldDecodingError) in
                 if let value = try record.decodeReference(name, to: Target.self) { property.set(model, value) }
-            })
+            }).reading(keyPath)
     }
 
     /// An optional reference: a record without a value clears it.
@@ -212,7 +225,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
             read: { property.get($0)?.syncFieldValue(action: action) },
             write: { model, record throws(FieldDecodingError) in
                 property.set(model, try record.decodeReference(name, to: Target.self))
-            })
+            }).reading(keyPath)
     }
 
     /// A required list of references.
@@ -227,7 +240,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
             read: { property.get($0).syncFieldValue(action: action) },
             write: { model, record throws(FieldDecodingError) in
                 if let value = try record.decodeReferences(name, to: Target.self) { property.set(model, value) }
-            })
+            }).reading(keyPath)
     }
 
     /// An optional list of references.
@@ -242,7 +255,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
             read: { property.get($0)?.syncFieldValue(action: action) },
             write: { model, record throws(FieldDecodingError) in
                 property.set(model, try record.decodeReferences(name, to: Target.self))
-            })
+            }).reading(keyPath)
     }
 
     // MARK: - Runtime-kept fields
@@ -263,7 +276,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
             remote: Remote(
                 valueCount: RecordFieldNames.assetMarkers.count,
                 encode: { model, fields in fields.encodeAssetReference(property.get(model)) },
-                decode: { model, record throws(FieldDecodingError) in property.set(model, try record.decodeAssetReference()) }))
+                decode: { model, record throws(FieldDecodingError) in property.set(model, try record.decodeAssetReference()) })).reading(keyPath)
     }
 
     /// The model's parent in a share hierarchy: CloudKit's `parent` in the cloud (the record's
@@ -282,7 +295,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
                 encode: { _, _ in },
                 decode: { model, record throws(FieldDecodingError) in
                     property.set(model, record.parentRecordName.map { RecordReference(recordName: $0) })
-                }))
+                })).reading(keyPath)
     }
 
     /// A governed projection's publication lifecycle: its client-owned fields uploaded, the
@@ -300,7 +313,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
                 encode: { model, fields in fields.encodePublicationLifecycle(property.get(model)) },
                 decode: { model, record throws(FieldDecodingError) in
                     property.set(model, try record.decodePublicationLifecycle(updating: property.get(model)))
-                }))
+                })).reading(keyPath)
     }
 }
 
@@ -314,6 +327,15 @@ public struct ModelField<Model: SyncModel>: Sendable {
 extension SyncModel {
     /// Every schema field, in schema order (`syncFields`' descriptors).
     public static var fieldDescriptors: [FieldDescriptor] { syncFields.descriptors }
+
+    /// The keys of the device's own copy (`encodeStoredFields`): the fields, the parent, the
+    /// asset, the lifecycle.
+    package static var storedKeys: [String] { syncFields.fields.map(\.key) }
+
+    /// The schema field a key path of the model names, or nil for a property that is not one.
+    package static func fieldName(for keyPath: AnyKeyPath) -> String? {
+        syncFields.fields.first { field in field.descriptor != nil && field.keyPath.map { $0 as AnyKeyPath == keyPath } == true }?.key
+    }
 
     /// The upload, from the table (see `SyncModel.encodeRemoteFields()`).
     @inlinable

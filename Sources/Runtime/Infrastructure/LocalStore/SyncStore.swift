@@ -16,6 +16,8 @@ import SyncStorage
 public final class SyncStore: Sendable {
     let database: Locked<SQLiteDatabase>
     let clock: any SyncClock
+    /// The model tables committed transactions found or grew.
+    let tableCache = TableCache()
     private let changeStreams = Locked<[UUID: AsyncStream<Void>.Continuation]>([:])
     private let commitStreams = Locked<[UUID: AsyncStream<StoreCommit>.Continuation]>([:])
     /// Fired after every committed transaction that wrote anything, the engine's bookkeeping
@@ -35,7 +37,7 @@ public final class SyncStore: Sendable {
         self.database = try Self.reportingFailures {
             let database = try SQLiteDatabase(url.map { .file($0) } ?? .memory)
             try database.transaction {
-                try database.execute(Self.schema)
+                try database.execute(Self.schema + ModelTables.catalog)
                 try Self.migrate(database)
             }
             return Locked(database)
@@ -58,23 +60,14 @@ public final class SyncStore: Sendable {
         if try !database.query("PRAGMA table_info(history)").map({ $0.text(1) }).contains("at") {
             try database.execute("ALTER TABLE history ADD COLUMN at REAL")
         }
+        // Models of one table, their fields in a blob: each type moves to a table of its own.
+        try ModelTables.moveLegacyModels(database)
         for table in ["asset_cache", "parked_assets"] where try !database.query("PRAGMA table_info(\(table))").map({ $0.text(1) }).contains("digest") {
             try database.execute("ALTER TABLE \(table) ADD COLUMN digest TEXT NOT NULL DEFAULT ''")
         }
     }
 
     private static let schema = """
-        CREATE TABLE IF NOT EXISTS models (
-            type TEXT NOT NULL, name TEXT NOT NULL,
-            owner TEXT NOT NULL,
-            parent TEXT,
-            fields BLOB NOT NULL,
-            modified REAL NOT NULL,
-            PRIMARY KEY (type, name));
-        CREATE INDEX IF NOT EXISTS models_by_name ON models (name);
-        CREATE INDEX IF NOT EXISTS models_by_owner ON models (owner, type);
-        -- A parent's children, found when it is deleted (records without a parent cost nothing).
-        CREATE INDEX IF NOT EXISTS models_by_parent_and_type ON models (parent, type) WHERE parent IS NOT NULL;
         -- Sequence numbers only grow: pruning always keeps the newest entry read, so a new entry
         -- never reuses a number at or below the committed token.
         CREATE TABLE IF NOT EXISTS history (
@@ -189,6 +182,13 @@ public final class SyncStore: Sendable {
         }
     }
 
+    /// The model's table, grown to its fields: made (or grown, or filled from the layout
+    /// before) in a transaction of its own the first time this store meets the model.
+    private func prepared<Model: SyncModel>(_ type: Model.Type) throws -> ModelTable {
+        if let entry = tableCache.entry(Model.recordType), entry.ready { return entry.table }
+        return try inTransaction { _, scope in (try scope.tables.table(for: type), false) }
+    }
+
     /// The database under the store's lock.
     private func withDatabase<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         try Self.reportingFailures { try database.withLock { try body($0) } }
@@ -208,19 +208,22 @@ public final class SyncStore: Sendable {
     /// wrote, so the change stream fires once the transaction commits, and notes each model it
     /// changed, so the commit feed hears of them then (a transaction that rolls back says nothing).
     private func inTransaction<T>(_ body: (SQLiteDatabase, TransactionChanges) throws -> (T, appWrote: Bool)) throws -> T {
-        let changes = TransactionChanges()
+        var changes: TransactionChanges?
         var wrote = false
         let (value, appWrote) = try withDatabase { database in
             try database.transaction {
                 let before = database.totalChanges
-                let result = try body(database, changes)
+                let scope = TransactionChanges(tables: TransactionTables(database: database, cache: tableCache))
+                changes = scope
+                let result = try body(database, scope)
                 wrote = database.totalChanges != before
                 if wrote { try spendCommit() }
                 return result
             }
         }
+        if let changes { tableCache.merge(changes.tables.found) }
         if appWrote { notifyChange() }
-        if !changes.list.isEmpty { Self.publish(StoreCommit(changes: changes.list), to: commitStreams) }
+        if let changes, !changes.list.isEmpty { Self.publish(StoreCommit(changes: changes.list), to: commitStreams) }
         if wrote { Self.publish((), to: writeStreams) }
         return value
     }
@@ -229,28 +232,41 @@ public final class SyncStore: Sendable {
 
     /// The stored model of that type and name, or nil.
     public func fetch<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> Model? {
-        try withDatabase { try StoreReader(database: $0).fetch(type, recordName: recordName) }
+        let table = try prepared(type)
+        return try withDatabase { try StoreReader(database: $0, table: table).fetch(type, recordName: recordName) }
     }
 
     /// Every stored model of a type, optionally filtered and sorted.
     public func fetchAll<Model: SyncModel>(_ type: Model.Type, where isIncluded: (Model) -> Bool = { _ in true }, sortedBy areInIncreasingOrder: ((Model, Model) -> Bool)? = nil) throws -> [Model] {
-        let models = try withDatabase { try StoreReader(database: $0).fetchAll(type) }.filter(isIncluded)
+        let table = try prepared(type)
+        let models = try withDatabase { try StoreReader(database: $0, table: table).fetchAll(type) }.filter(isIncluded)
         return areInIncreasingOrder.map { models.sorted(by: $0) } ?? models
     }
 
-    /// The models a query keeps, in its order, its page.
+    /// The models a query keeps, in its order, its page: in SQL over the model's table (a query
+    /// with a part SQL cannot say runs in Swift over the table's rows, with the same answers).
     public func fetch<Model: SyncModel>(_ query: Query<Model>) throws -> [Model] {
-        query.apply(to: try withDatabase { try StoreReader(database: $0).fetchAll(Model.self) })
+        let table = try prepared(Model.self)
+        return try withDatabase { database in
+            let reader = StoreReader(database: database, table: table)
+            guard let sql = QuerySQL(query, table: table) else { return query.apply(to: try reader.fetchAll(Model.self)) }
+            return try reader.fetch(Model.self, sql)
+        }
     }
 
     /// How many models a query keeps (its limit and offset apply).
     public func count<Model: SyncModel>(_ query: Query<Model>) throws -> Int {
-        try fetch(query).count
+        let table = try prepared(Model.self)
+        guard let sql = QuerySQL(query, table: table) else { return try fetch(query).count }
+        return try withDatabase { database in
+            Int(try database.query("SELECT COUNT(*) FROM (SELECT 1 FROM \(table.sqlName) \(sql.filter) \(sql.order) \(sql.page))", sql.arguments)[0].integer(0))
+        }
     }
 
     /// How many models of the type are stored.
     public func count<Model: SyncModel>(_ type: Model.Type) throws -> Int {
-        try withDatabase { Int(try $0.query("SELECT COUNT(*) FROM models WHERE type = ?", [.text(type.recordType)]).first?.integer(0) ?? 0) }
+        let table = try prepared(type)
+        return try withDatabase { Int(try $0.query("SELECT COUNT(*) FROM \(table.sqlName)").first?.integer(0) ?? 0) }
     }
 
     /// Whether any change of the app waits to be pushed (set-aside changes do not wait).
@@ -329,30 +345,35 @@ public final class SyncStore: Sendable {
     }
 }
 
-/// Reads models from the store's tables.
+/// Reads models of one type from its table.
 struct StoreReader {
     let database: SQLiteDatabase
+    let table: ModelTable
 
     func fetch<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> Model? {
-        let rows = try database.query("SELECT owner, fields FROM models WHERE type = ? AND name = ?", [.text(type.recordType), .text(recordName)])
-        guard let row = rows.first else { return nil }
-        return try model(type, name: recordName, owner: row.text(0), fields: row.blob(1))
+        guard let row = try database.query("SELECT \(table.selectList) FROM \(table.sqlName) WHERE _name = ?", [.text(recordName)]).first else { return nil }
+        return try model(type, row)
     }
 
-    /// Names of the stored models of `type` whose parent is `parentRecordName`.
-    func childNames(type: any SyncModel.Type, parentRecordName: String) throws -> [String] {
-        // Named: without statistics SQLite would scan the type's rows by the primary key instead.
-        try database.query(
-            "SELECT name FROM models INDEXED BY models_by_parent_and_type WHERE parent = ? AND type = ? AND parent IS NOT NULL ORDER BY name",
-            [.text(parentRecordName), .text(type.recordType)]
-        ).map { $0.text(0) }
+    /// Names of the stored models whose parent is `parentRecordName`.
+    func childNames(parentRecordName: String) throws -> [String] {
+        try database.query("SELECT _name FROM \(table.sqlName) WHERE _parent = ? ORDER BY _name", [.text(parentRecordName)]).map { $0.text(0) }
     }
 
     func fetchAll<Model: SyncModel>(_ type: Model.Type) throws -> [Model] {
+        try models(type, "SELECT \(table.selectList) FROM \(table.sqlName) ORDER BY _name", [])
+    }
+
+    /// The models a query's SQL selects.
+    func fetch<Model: SyncModel>(_ type: Model.Type, _ query: QuerySQL) throws -> [Model] {
+        try models(type, "SELECT \(table.selectList) FROM \(table.sqlName) \(query.filter) \(query.order) \(query.page)", query.arguments)
+    }
+
+    private func models<Model: SyncModel>(_ type: Model.Type, _ sql: String, _ arguments: [SQLiteValue]) throws -> [Model] {
         var models: [Model] = []
-        try database.forEachRow("SELECT name, owner, fields FROM models WHERE type = ? ORDER BY name", [.text(type.recordType)]) { row throws(SQLiteError) in
+        try database.forEachRow(sql, arguments) { row throws(SQLiteError) in
             do {
-                models.append(try model(type, name: row.text(0), owner: row.text(1), fields: row.blob(2)))
+                models.append(try model(type, row))
             } catch {
                 throw SQLiteError(code: -1, message: "stored \(type.recordType) '\(row.text(0))' cannot be read: \(error)")
             }
@@ -360,9 +381,10 @@ struct StoreReader {
         return models
     }
 
-    private func model<Model: SyncModel>(_ type: Model.Type, name: String, owner: String, fields: Data) throws -> Model {
-        var model = Model(emptyRecordNamed: name, ownerName: owner)
-        let record = SyncRecord(recordType: type.recordType, id: RecordID(recordName: name, zoneID: ZoneID(zoneName: "", ownerName: owner)), fields: try FieldsCodec.decode(fields))
+    private func model<Model: SyncModel>(_ type: Model.Type, _ row: SQLiteRow) throws -> Model {
+        let stored = try table.record(row)
+        var model = Model(emptyRecordNamed: stored.name, ownerName: stored.owner)
+        let record = SyncRecord(recordType: type.recordType, id: RecordID(recordName: stored.name, zoneID: ZoneID(zoneName: "", ownerName: stored.owner)), fields: stored.fields)
         try model.applyStoredFields(from: record)
         return model
     }
@@ -397,17 +419,10 @@ public final class StoreWriter: ModelWriter {
 
     /// Saves with a given modification time: a pulled record keeps the time its writer edited it.
     func save<Model: SyncModel>(_ model: Model, modified: Date, checked: Bool = false) throws {
-        let stored = FieldsCodec.encode(model.encodeStoredFields())
-        if checked { try Self.refuseWhatCloudKitWould(model, storedBytes: stored.count, modified: modified) }
-        try database.query(
-            """
-            INSERT INTO models (type, name, owner, parent, fields, modified) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT(type, name) DO UPDATE SET owner = excluded.owner, parent = excluded.parent,
-                fields = excluded.fields, modified = excluded.modified
-            """,
-            [.text(Model.recordType), .text(model.recordName), .text(model.ownerName),
-             model.parentRecordName.map(SQLiteValue.text) ?? .null, .blob(stored),
-             .real(modified.timeIntervalSince1970)])
+        let stored = model.encodeStoredFields()
+        if checked { try Self.refuseWhatCloudKitWould(model, storedBytes: RecordSize.of(stored), modified: modified) }
+        let table = try changes.tables.writing(Model.self)
+        try database.query(table.upsert, table.row(name: model.recordName, owner: model.ownerName, parent: model.parentRecordName, modified: modified, fields: stored))
         try recordHistory(type: Model.recordType, name: model.recordName, kind: .save, tombstone: nil)
         changes.note(Model.recordType, model.recordName, .save, by: author)
     }
@@ -441,7 +456,7 @@ public final class StoreWriter: ModelWriter {
     /// parents; each tombstone keeps the values of its tombstone key paths.
     public func delete<Model: SyncModel>(_ model: Model) throws {
         for childType in Model.childTypes { try deleteChildren(childType, of: model.recordName) }
-        try database.query("DELETE FROM models WHERE type = ? AND name = ?", [.text(Model.recordType), .text(model.recordName)])
+        try database.query("DELETE FROM \(try changes.tables.table(for: Model.self).sqlName) WHERE _name = ?", [.text(model.recordName)])
         guard database.changes > 0 else { return }
         deleted.append(RecordKey(Model.recordType, model.recordName))
         var tombstone = RecordFields()
@@ -453,7 +468,7 @@ public final class StoreWriter: ModelWriter {
     }
 
     private func deleteChildren<Child: SyncModel>(_ type: Child.Type, of parent: String) throws {
-        for name in try StoreReader(database: database).childNames(type: type, parentRecordName: parent) {
+        for name in try StoreReader(database: database, table: changes.tables.table(for: type)).childNames(parentRecordName: parent) {
             if let child = try fetch(type, recordName: name) { try delete(child) }
         }
     }
@@ -468,19 +483,25 @@ public final class StoreWriter: ModelWriter {
 
     /// The model of that type and name as this transaction sees it, or nil.
     public func fetch<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> Model? {
-        try StoreReader(database: database).fetch(type, recordName: recordName)
+        try StoreReader(database: database, table: changes.tables.table(for: type)).fetch(type, recordName: recordName)
     }
 
     /// Every model of the type as this transaction sees it.
     public func fetchAll<Model: SyncModel>(_ type: Model.Type) throws -> [Model] {
-        try StoreReader(database: database).fetchAll(type)
+        try StoreReader(database: database, table: changes.tables.table(for: type)).fetchAll(type)
     }
 }
 
-/// The models one transaction saved and deleted, in order: what the commit feed announces once
-/// the transaction commits. Lives as long as the transaction.
+/// What one transaction did beyond its SQL: the models it saved and deleted, in order (what the
+/// commit feed announces once it commits), and the tables it found or grew (what the store's
+/// cache keeps once it commits). Lives as long as the transaction.
 final class TransactionChanges {
     private(set) var list: [StoreChange] = []
+    let tables: TransactionTables
+
+    init(tables: TransactionTables) {
+        self.tables = tables
+    }
 
     func note(_ recordType: String, _ recordName: String, _ kind: ChangeKind, by author: StoreAuthor) {
         list.append(StoreChange(recordType: recordType, recordName: recordName, kind: kind, author: author))

@@ -31,10 +31,12 @@ extension SyncStoreSession {
         for key in changed {
             let (type, name) = (key.recordType, key.recordName)
             let record: [SQLiteValue] = [.text(type), .text(name)]
-            try database.query(
-                "INSERT OR REPLACE INTO parked_changes (account, type, name, kind, owner, parent, fields, modified) SELECT ?, type, name, 0, owner, parent, fields, modified FROM models WHERE type = ? AND name = ?",
-                [.text(account)] + record)
-            if database.changes == 0 {
+            if let stored = try changes.tables.row(recordType: type, recordName: name) {
+                try database.query(
+                    "INSERT OR REPLACE INTO parked_changes (account, type, name, kind, owner, parent, fields, modified) VALUES (?, ?, ?, 0, ?, ?, ?, ?)",
+                    [.text(account)] + record + [.text(stored.owner), stored.parent.map(SQLiteValue.text) ?? .null,
+                                                 .blob(FieldsCodec.encode(stored.fields)), .real(stored.modified.timeIntervalSince1970)])
+            } else {
                 try database.query(
                     "INSERT OR REPLACE INTO parked_changes (account, type, name, kind, owner) VALUES (?, ?, ?, 1, ?)",
                     [.text(account)] + record + [.text(try deletedOwner(type: type, name: name))])
@@ -60,14 +62,20 @@ extension SyncStoreSession {
             for row in rows {
                 let (type, name, owner) = (row.text(0), row.text(1), row.text(3))
                 if row.integer(2) == ChangeKind.save.rawValue {
-                    try database.query(
-                        "INSERT OR REPLACE INTO models (type, name, owner, parent, fields, modified) SELECT type, name, owner, parent, fields, modified FROM parked_changes WHERE account = ? AND type = ? AND name = ?",
-                        [.text(account), .text(type), .text(name)])
+                    let parked = try database.query("SELECT owner, parent, fields, modified FROM parked_changes WHERE account = ? AND type = ? AND name = ?",
+                                                    [.text(account), .text(type), .text(name)])[0]
+                    let table = try changes.tables.ensureTable(named: type)
+                    try database.query(table.upsert, table.row(
+                        name: name, owner: parked.text(0), parent: parked.optionalText(1),
+                        modified: Date(timeIntervalSince1970: parked.real(3)), fields: try FieldsCodec.decode(parked.blob(2))))
                     try writer.recordHistory(type: type, name: name, kind: .save, tombstone: nil)
                     changes.note(type, name, .save, by: .app)
                 } else {
-                    try database.query("DELETE FROM models WHERE type = ? AND name = ?", [.text(type), .text(name)])
-                    let removed = database.changes > 0
+                    var removed = false
+                    if let table = try changes.tables.table(named: type) {
+                        try database.query("DELETE FROM \(table.sqlName) WHERE _name = ?", [.text(name)])
+                        removed = database.changes > 0
+                    }
                     try writer.recordHistory(type: type, name: name, kind: .delete, tombstone: [RecordFieldNames.recordName: .string(name), RecordFieldNames.ownerName: .string(owner)])
                     if removed { changes.note(type, name, .delete, by: .app) }
                 }

@@ -23,13 +23,9 @@ extension SyncStoreSession {
     }
 
     func orphanedAssetEntries() throws -> [AssetCacheEntry] {
-        try database.query(
-            """
-            SELECT \(Self.assetColumns) FROM asset_cache a
-            WHERE NOT EXISTS (SELECT 1 FROM models m WHERE m.type = a.type AND m.name = a.name)
-            ORDER BY type, name
-            """, []
-        ).map(Self.assetEntry)
+        try database.query("SELECT \(Self.assetColumns) FROM asset_cache ORDER BY type, name").map(Self.assetEntry).filter { entry in
+            try !changes.tables.isStored(recordType: entry.key.recordType, recordName: entry.key.recordName)
+        }
     }
 
     func setAssetEntry(_ entry: AssetCacheEntry) throws {

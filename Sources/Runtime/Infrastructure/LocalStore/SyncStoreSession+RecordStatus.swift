@@ -19,7 +19,7 @@ extension SyncStoreSession {
         if let failed = try failedChange(recordType: recordType, recordName: recordName) {
             return RecordSyncStatus(state: .failed(failed), lastConflictResolution: resolved)
         }
-        let modified = try database.query("SELECT modified FROM models WHERE type = ? AND name = ?", record).first.map { Date(timeIntervalSince1970: $0.real(0)) }
+        let modified = try changes.tables.row(recordType: recordType, recordName: recordName)?.modified
         let waiting = try database.query(
             "SELECT COUNT(*), MIN(at) FROM history WHERE seq > ? AND type = ? AND name = ? AND \(Self.appChangesOnly)",
             [.integer(try historyToken())] + record)[0]

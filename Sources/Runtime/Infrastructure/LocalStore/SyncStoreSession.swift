@@ -116,8 +116,7 @@ final class SyncStoreSession: SyncStoreTransaction {
     }
 
     func requeue(recordType: String, recordName: String, ownerName: String) throws {
-        let stored = try !database.query("SELECT 1 FROM models WHERE type = ? AND name = ?", [.text(recordType), .text(recordName)]).isEmpty
-        guard stored else { return try queueDeletion(recordType: recordType, recordName: recordName, ownerName: ownerName) }
+        guard try changes.tables.isStored(recordType: recordType, recordName: recordName) else { return try queueDeletion(recordType: recordType, recordName: recordName, ownerName: ownerName) }
         try asApp { try $0.recordHistory(type: recordType, name: recordName, kind: .save, tombstone: nil) }
     }
 
@@ -129,14 +128,15 @@ final class SyncStoreSession: SyncStoreTransaction {
     // MARK: - Models as records
 
     func uploadRecord(type: any SyncModel.Type, recordName: String, syncZoneName: String) throws -> SyncRecord? {
-        let rows = try database.query("SELECT modified FROM models WHERE type = ? AND name = ?", [.text(type.recordType), .text(recordName)])
-        guard let row = rows.first, var record = try fetch(type, recordName: recordName)?.makeRecord(syncZoneName: syncZoneName) else { return nil }
-        record.fields[RecordFieldNames.clientModifiedAt] = .date(Date(timeIntervalSince1970: row.real(0)))
+        guard let stored = try changes.tables.row(recordType: type.recordType, recordName: recordName),
+            var record = try fetch(type, recordName: recordName)?.makeRecord(syncZoneName: syncZoneName)
+        else { return nil }
+        record.fields[RecordFieldNames.clientModifiedAt] = .date(stored.modified)
         return record
     }
 
     private func fetch<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> Model? {
-        try StoreReader(database: database).fetch(type, recordName: recordName)
+        try StoreReader(database: database, table: changes.tables.table(for: type)).fetch(type, recordName: recordName)
     }
 
     func applyPulled(_ record: SyncRecord, as type: any SyncModel.Type) throws -> [RecordKey] {
@@ -194,26 +194,29 @@ final class SyncStoreSession: SyncStoreTransaction {
     }
 
     func recordNames(type: any SyncModel.Type, ownerName: String?) throws -> [String] {
+        guard let table = try changes.tables.table(named: type.recordType) else { return [] }
         if let ownerName {
-            return try database.query("SELECT name FROM models WHERE type = ? AND owner = ? ORDER BY name", [.text(type.recordType), .text(ownerName)]).map { $0.text(0) }
+            return try database.query("SELECT _name FROM \(table.sqlName) WHERE _owner = ? ORDER BY _name", [.text(ownerName)]).map { $0.text(0) }
         }
-        return try database.query("SELECT name FROM models WHERE type = ? ORDER BY name", [.text(type.recordType)]).map { $0.text(0) }
+        return try database.query("SELECT _name FROM \(table.sqlName) ORDER BY _name").map { $0.text(0) }
     }
 
     func isStored(type: any SyncModel.Type, recordName: String) throws -> Bool {
-        try !database.query("SELECT 1 FROM models WHERE type = ? AND name = ?", [.text(type.recordType), .text(recordName)]).isEmpty
+        try changes.tables.isStored(recordType: type.recordType, recordName: recordName)
     }
 
     func isStored(_ key: RecordKey) throws -> Bool {
-        try !database.query("SELECT 1 FROM models WHERE type = ? AND name = ?", [.text(key.recordType), .text(key.recordName)]).isEmpty
+        try changes.tables.isStored(recordType: key.recordType, recordName: key.recordName)
     }
 
     func childNames(type: any SyncModel.Type, parentRecordName: String) throws -> [String] {
-        try StoreReader(database: database).childNames(type: type, parentRecordName: parentRecordName)
+        guard let table = try changes.tables.table(named: type.recordType) else { return [] }
+        return try StoreReader(database: database, table: table).childNames(parentRecordName: parentRecordName)
     }
 
     func parentAndOwner(type: any SyncModel.Type, recordName: String) throws -> (parent: String?, owner: String)? {
-        try database.query("SELECT parent, owner FROM models WHERE type = ? AND name = ?", [.text(type.recordType), .text(recordName)]).first.map { ($0.optionalText(0), $0.text(1)) }
+        guard let table = try changes.tables.table(named: type.recordType) else { return nil }
+        return try database.query("SELECT _parent, _owner FROM \(table.sqlName) WHERE _name = ?", [.text(recordName)]).first.map { ($0.optionalText(0), $0.text(1)) }
     }
 
     // MARK: - Server records
@@ -288,10 +291,13 @@ final class SyncStoreSession: SyncStoreTransaction {
     }
 
     func purgeEverything() throws {
-        try database.forEachRow("SELECT type, name FROM models ORDER BY type, name", []) { row in
-            changes.note(row.text(0), row.text(1), .delete, by: .sync)
+        for table in try changes.tables.all() {
+            try database.forEachRow("SELECT _name FROM \(table.sqlName) ORDER BY _name") { row in
+                changes.note(table.recordType, row.text(0), .delete, by: .sync)
+            }
+            try database.execute("DELETE FROM \(table.sqlName)")
         }
-        try database.execute("DELETE FROM models; DELETE FROM history; DELETE FROM sync_records; DELETE FROM sync_state; DELETE FROM asset_cache; DELETE FROM failed_changes; DELETE FROM conflict_resolutions;")
+        try database.execute("DELETE FROM history; DELETE FROM sync_records; DELETE FROM sync_state; DELETE FROM asset_cache; DELETE FROM failed_changes; DELETE FROM conflict_resolutions;")
     }
 
     // MARK: - State

@@ -1,0 +1,213 @@
+import Foundation
+import SyncCore
+import SyncStorage
+
+/// One model type's table: a row per record, with the runtime's columns (`_name`, `_owner`,
+/// `_parent`, `_modified`), one typed column per schema field, and `_extra` for what the device
+/// keeps beside the fields (the parent reference, an asset's markers, a publication lifecycle,
+/// and the values of fields a later schema no longer has). Underscored names cannot clash with
+/// fields: a CloudKit field name starts with a letter.
+///
+/// The columns are the store's own record of the table (`model_columns`), so a row reads back
+/// into its fields without the Swift type: what parking an account's changes needs.
+struct ModelTable: Sendable, Hashable {
+    /// How a column keeps its values.
+    enum Kind: Sendable, Hashable {
+        case text, integer, real, bytes
+        /// Seconds since 2001 (`timeIntervalSinceReferenceDate`), as `Date` keeps them: exact.
+        case date
+        /// The target's record name; the action is the field's.
+        case reference(ReferenceAction)
+        /// A location, a list or an asset (or any value, for a field the schema dropped whose
+        /// values were not all of one kind), in the store's binary form (`FieldsCodec`).
+        case encoded
+
+        /// The kind a value of a field no schema describes any more is kept in.
+        init(of value: SyncFieldValue) {
+            switch value {
+            case .string: self = .text
+            case .int64: self = .integer
+            case .double: self = .real
+            case .date: self = .date
+            case .bytes: self = .bytes
+            case .reference(let reference): self = .reference(reference.action)
+            case .location, .asset, .list: self = .encoded
+            }
+        }
+
+        init(_ type: FieldDescriptor.ValueType) {
+            switch type {
+            case .string: self = .text
+            case .int64, .bool: self = .integer
+            case .double: self = .real
+            case .date: self = .date
+            case .bytes: self = .bytes
+            case .reference(_, let action): self = .reference(action)
+            case .asset, .location, .list: self = .encoded
+            }
+        }
+
+        /// How the catalog spells it.
+        var storedValue: String {
+            switch self {
+            case .text: "text"
+            case .integer: "integer"
+            case .real: "real"
+            case .bytes: "bytes"
+            case .date: "date"
+            case .reference(let action): "reference." + (action == .deleteSelf ? "deleteSelf" : "none")
+            case .encoded: "encoded"
+            }
+        }
+
+        init?(storedValue: String) {
+            switch storedValue {
+            case "text": self = .text
+            case "integer": self = .integer
+            case "real": self = .real
+            case "bytes": self = .bytes
+            case "date": self = .date
+            case "reference.none": self = .reference(.none)
+            case "reference.deleteSelf": self = .reference(.deleteSelf)
+            case "encoded": self = .encoded
+            default: return nil
+            }
+        }
+
+        /// The column's declared SQL type.
+        var sqlType: String {
+            switch self {
+            case .text, .reference: "TEXT"
+            case .integer: "INTEGER"
+            case .real, .date: "REAL"
+            case .bytes, .encoded: "BLOB"
+            }
+        }
+
+        /// The column's value for a field's value, or nil when the value is not of this kind
+        /// (it is kept in `_extra` then: nothing is lost).
+        func column(_ value: SyncFieldValue) -> SQLiteValue? {
+            switch (self, value) {
+            case (.text, .string(let text)): .text(text)
+            case (.integer, .int64(let number)): .integer(number)
+            case (.real, .double(let number)): .real(number)
+            case (.date, .date(let date)): .real(date.timeIntervalSinceReferenceDate)
+            case (.bytes, .bytes(let data)): .blob(data)
+            case (.reference(let action), .reference(let reference)) where reference.action == action: .text(reference.recordName)
+            case (.encoded, _): .blob(Self.encode(value))
+            default: nil
+            }
+        }
+
+        /// The field's value in a row's column; nil for NULL.
+        func value(_ row: SQLiteRow, _ column: Int) throws -> SyncFieldValue? {
+            let index = Int32(column)
+            guard !row.isNull(index) else { return nil }
+            switch self {
+            case .text: return .string(row.text(index))
+            case .integer: return .int64(row.integer(index))
+            case .real: return .double(row.real(index))
+            case .date: return .date(Date(timeIntervalSinceReferenceDate: row.real(index)))
+            case .bytes: return .bytes(row.blob(index))
+            case .reference(let action): return .reference(SyncReference(recordName: row.text(index), action: action))
+            case .encoded: return try FieldsCodec.decode(row.blob(index))[""]
+            }
+        }
+
+        private static func encode(_ value: SyncFieldValue) -> Data {
+            var fields = RecordFields()
+            fields.append("", value)
+            return FieldsCodec.encode(fields)
+        }
+    }
+
+    /// A field's column.
+    struct Column: Sendable, Hashable {
+        var name: String
+        var kind: Kind
+    }
+
+    let recordType: String
+    /// The field columns, in the order the table has them.
+    let columns: [Column]
+    /// Every column a row is written and read with: the runtime's, then the fields'.
+    let selectList: String
+    /// The upsert of a row: a new record's row, or the columns of an existing one rewritten
+    /// (columns this table has beyond `columns`, of fields the schema dropped, keep their values).
+    let upsert: String
+    private let columnIndex: [String: Int]
+
+    init(recordType: String, columns: [Column]) {
+        self.recordType = recordType
+        self.columns = columns
+        let all = Self.runtimeColumns + columns.map(\.name)
+        selectList = all.map(Self.quoted).joined(separator: ", ")
+        let updates = all.dropFirst().map { "\(Self.quoted($0)) = excluded.\(Self.quoted($0))" }.joined(separator: ", ")
+        upsert = """
+            INSERT INTO \(Self.sqlName(recordType)) (\(selectList)) VALUES (\(Array(repeating: "?", count: all.count).joined(separator: ", ")))
+            ON CONFLICT(_name) DO UPDATE SET \(updates)
+            """
+        columnIndex = Dictionary(columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The table with one more column.
+    func adding(_ column: Column) -> ModelTable {
+        ModelTable(recordType: recordType, columns: columns + [column])
+    }
+
+    /// The table's name in SQL (quoted): `model_` and the record type.
+    var sqlName: String { Self.sqlName(recordType) }
+
+    static func sqlName(_ recordType: String) -> String { "\"model_\(recordType)\"" }
+
+    static func quoted(_ column: String) -> String { "\"\(column)\"" }
+
+    /// The runtime's columns, first in every table, in this order.
+    static let runtimeColumns = ["_name", "_owner", "_parent", "_modified", "_extra"]
+
+    /// The columns of a row for a record's stored fields: each field in its column when its
+    /// value is of the column's kind, everything else in `_extra`.
+    func row(name: String, owner: String, parent: String?, modified: Date, fields: RecordFields) -> [SQLiteValue] {
+        var values = [SQLiteValue](repeating: .null, count: columns.count)
+        var extra = RecordFields()
+        for (key, value) in fields {
+            if let index = columnIndex[key], let column = columns[index].kind.column(value) {
+                values[index] = column
+            } else {
+                extra.append(key, value)
+            }
+        }
+        return [.text(name), .text(owner), parent.map(SQLiteValue.text) ?? .null, .real(modified.timeIntervalSince1970),
+                extra.isEmpty ? .null : .blob(FieldsCodec.encode(extra))] + values
+    }
+
+    /// A row read with `selectList` (from column `offset` on): its runtime values and fields.
+    func record(_ row: SQLiteRow, offset: Int = 0) throws -> StoredRow {
+        let at = { (column: Int) in Int32(offset + column) }
+        let hasExtra = !row.isNull(at(4))
+        var fields = hasExtra ? try FieldsCodec.decode(row.blob(at(4))) : RecordFields(minimumCapacity: columns.count)
+        for (index, column) in columns.enumerated() {
+            guard let value = try column.kind.value(row, offset + Self.runtimeColumns.count + index) else { continue }
+            // A column's key is in `_extra` only while it is promoted into the column: looked for then.
+            if hasExtra { fields[column.name] = value } else { fields.append(column.name, value) }
+        }
+        return StoredRow(
+            name: row.text(at(0)), owner: row.text(at(1)), parent: row.optionalText(at(2)),
+            modified: Date(timeIntervalSince1970: row.real(at(3))), fields: fields)
+    }
+
+    /// The table as a model writes it: only the columns of `names` (a column of a field the
+    /// model no longer has is left as it is).
+    func writing(_ names: Set<String>) -> ModelTable {
+        ModelTable(recordType: recordType, columns: columns.filter { names.contains($0.name) })
+    }
+}
+
+/// A record's row as the store keeps it.
+struct StoredRow {
+    var name: String
+    var owner: String
+    var parent: String?
+    var modified: Date
+    var fields: RecordFields
+}

@@ -1,0 +1,92 @@
+import Foundation
+import SyncCore
+import SyncStorage
+
+/// The model tables this store's transactions have committed, for the next ones to find without
+/// reading the catalog: each table as the catalog has it, and whether it has grown to the Swift
+/// model this process writes (`ready`).
+final class TableCache: Sendable {
+    struct Entry: Sendable {
+        var table: ModelTable
+        var ready: Bool
+    }
+
+    private let entries = Locked<[String: Entry]>([:])
+
+    func entry(_ recordType: String) -> Entry? {
+        entries.withLock { $0[recordType] }
+    }
+
+    /// What a transaction that committed found or changed.
+    func merge(_ found: [String: Entry]) {
+        guard !found.isEmpty else { return }
+        entries.withLock { $0.merge(found) { _, new in new } }
+    }
+}
+
+/// The tables one transaction uses: the committed ones, and those it read from the catalog,
+/// made or grew itself, which the store remembers only once it commits.
+final class TransactionTables {
+    let database: SQLiteDatabase
+    private let cache: TableCache
+    private(set) var found: [String: TableCache.Entry] = [:]
+    private var writingViews: [String: ModelTable] = [:]
+
+    init(database: SQLiteDatabase, cache: TableCache) {
+        self.database = database
+        self.cache = cache
+    }
+
+    private func entry(_ recordType: String) -> TableCache.Entry? {
+        found[recordType] ?? cache.entry(recordType)
+    }
+
+    /// The model's table, grown to its fields.
+    func table<Model: SyncModel>(for type: Model.Type) throws -> ModelTable {
+        if let entry = entry(Model.recordType), entry.ready { return entry.table }
+        let table = try ModelTables.ensure(type, database)
+        found[Model.recordType] = TableCache.Entry(table: table, ready: true)
+        return table
+    }
+
+    /// The model's table as its saves write it: its fields' columns (see `ModelTable.writing`).
+    func writing<Model: SyncModel>(_ type: Model.Type) throws -> ModelTable {
+        if let view = writingViews[Model.recordType] { return view }
+        let view = try table(for: type).writing(Set(Model.fieldDescriptors.map(\.name)))
+        writingViews[Model.recordType] = view
+        return view
+    }
+
+    /// The table of a record type, or nil if the store never held one of the type.
+    func table(named recordType: String) throws -> ModelTable? {
+        if let entry = entry(recordType) { return entry.table }
+        guard let table = try ModelTables.load(recordType, database) else { return nil }
+        found[recordType] = TableCache.Entry(table: table, ready: false)
+        return table
+    }
+
+    /// The table of a record type, made if missing.
+    func ensureTable(named recordType: String) throws -> ModelTable {
+        if let table = try table(named: recordType) { return table }
+        let table = try ModelTables.ensure(recordType: recordType, database)
+        found[recordType] = TableCache.Entry(table: table, ready: false)
+        return table
+    }
+
+    /// Every model table.
+    func all() throws -> [ModelTable] {
+        try ModelTables.recordTypes(database).compactMap { try table(named: $0) }
+    }
+
+    /// Whether a record of that type and name is stored.
+    func isStored(recordType: String, recordName: String) throws -> Bool {
+        guard let table = try table(named: recordType) else { return false }
+        return try !database.query("SELECT 1 FROM \(table.sqlName) WHERE _name = ?", [.text(recordName)]).isEmpty
+    }
+
+    /// A record's stored row, read without its Swift type.
+    func row(recordType: String, recordName: String) throws -> StoredRow? {
+        guard let table = try table(named: recordType) else { return nil }
+        return try database.query("SELECT \(table.selectList) FROM \(table.sqlName) WHERE _name = ?", [.text(recordName)]).first.map { try table.record($0) }
+    }
+}

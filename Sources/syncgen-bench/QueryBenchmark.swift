@@ -1,0 +1,54 @@
+import Foundation
+import SyncRuntime
+import SyncStorage
+
+/// An indexed query returning 100 of 100,000 models, three ways in one run, interleaved, the
+/// median of each: the typed query (SQL over the model's table, by the field's index), the same
+/// question as `fetchAll(where:sortedBy:)` (every row decoded, filtered in Swift), and raw SQLite
+/// selecting the same rows by the same index (reading their columns, making no models).
+enum QueryBenchmark {
+    static let rowCount = 100_000
+    static let runs = 5
+    static let fasterThanFetchAll = 50.0
+    static let withinRaw = 2.0
+
+    static func run() -> Bool {
+        print("query: 100 of \(rowCount) models by an indexed field, sorted (median of \(runs) interleaved runs)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("query-bench-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: url) }
+        do {
+            let store = try SyncStore(url: url)
+            let notes = (0..<rowCount).map { BenchNote(recordName: "note-\($0)", title: "Note \($0)", body: String(repeating: "b", count: 80), rank: Int64($0), done: $0 % 2 == 0) }
+            for first in stride(from: 0, to: rowCount, by: 1_000) { try store.save(Array(notes[first..<first + 1_000])) }
+            let (low, high): (Int64, Int64) = (50_000, 50_100)
+            let query = Query<BenchNote>().filter(\.rank >= low && \.rank < high).sorted(by: \.rank)
+            let raw = try SQLiteDatabase(.file(url))
+            var typed: [Double] = [], scanned: [Double] = [], direct: [Double] = []
+            for _ in 0..<runs {
+                typed.append(try Measurement.seconds { let found = try store.fetch(query); precondition(found.count == 100) })
+                scanned.append(try Measurement.seconds {
+                    let found = try store.fetchAll(BenchNote.self, where: { $0.rank >= low && $0.rank < high }, sortedBy: { $0.rank < $1.rank })
+                    precondition(found.count == 100)
+                })
+                direct.append(try Measurement.seconds {
+                    var count = 0
+                    try raw.forEachRow("SELECT _name, _owner, title, body, rank, done FROM model_BenchNote WHERE rank >= ? AND rank < ? ORDER BY rank", [.integer(low), .integer(high)]) { row in
+                        _ = (row.text(0), row.text(1), row.text(2), row.text(3), row.integer(4), row.integer(5))
+                        count += 1
+                    }
+                    precondition(count == 100)
+                })
+            }
+            let (typedQuery, fetchAll, sqlite) = (Measurement.median(typed), Measurement.median(scanned), Measurement.median(direct))
+            print("  raw SQLite by the index     \(Measurement.milliseconds(sqlite))")
+            print("  store.fetch(query)          \(Measurement.milliseconds(typedQuery))   \(String(format: "%.2f", typedQuery / sqlite)) times raw SQLite")
+            print("  fetchAll(where:sortedBy:)   \(Measurement.milliseconds(fetchAll))   \(String(format: "%.0f", fetchAll / typedQuery)) times the query")
+            let met = fetchAll / typedQuery >= fasterThanFetchAll && typedQuery / sqlite <= withinRaw
+            print("  targets: at least \(Int(fasterThanFetchAll)) times faster than fetchAll(where:), within \(Int(withinRaw)) times raw SQLite: \(met ? "met" : "MISSED")")
+            return met
+        } catch {
+            print("  failed: \(error)")
+            return false
+        }
+    }
+}
