@@ -164,9 +164,9 @@ struct StoreObservationTests {
         try phone.store.save(Note(recordName: "b", title: "Bread"))
         await phone.sync()
         await laptop.sync()
-        await Self.waitUntil(query) { $0.map(\.title) == ["Apples", "Bread"] }
+        await Self.waitUntil { query.results.map(\.title) == ["Apples", "Bread"] }
         try laptop.store.delete(Note.self, recordName: "a")
-        await Self.waitUntil(query) { $0.map(\.title) == ["Bread"] }
+        await Self.waitUntil { query.results.map(\.title) == ["Bread"] }
     }
 
     /// A record's badge follows its change: waiting since the save (the engine's clock), synced
@@ -279,13 +279,28 @@ struct StoreObservationTests {
         #expect(pushing.applying(.waitingForNetwork(retryAfter: 30)).isOffline)
     }
 
-    /// Waits, without sleeping, until the query's results satisfy `condition`: each change of
-    /// `results` is observed as it is made (on the main actor, where the query updates them).
+    /// A badge and a status line follow the store and the engine the same way, on the main
+    /// actor. Breaking it: a status read once, and the badge says "waiting" after the push.
+    @MainActor @Test func liveStatusesFollowTheRecordAndTheEngine() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        try phone.store.save(Note(recordName: "n", title: "Milk"))
+        let badge = LiveRecordStatus(phone.store, Note.self, recordName: "n")
+        let line = LiveEngineStatus(phone.engine)
+        #expect(badge.status?.state == .waitingToUpload(since: world.clock.now) && line.status.lastCompletedPass == nil)
+        await phone.sync()
+        await Self.waitUntil { badge.status?.state == .synced }
+        await Self.waitUntil { line.status.lastCompletedPass == world.clock.now && line.status.phase == .idle }
+        #expect(badge.error == nil)
+    }
+
+    /// Waits, without sleeping, until `condition` holds: each change of what it reads of an
+    /// observable object is observed as it is made (on the main actor, where the objects change).
     @MainActor
-    static func waitUntil<Model: SyncModel>(_ query: LiveQuery<Model>, _ condition: ([Model]) -> Bool) async {
-        while !condition(query.results) {
+    static func waitUntil(_ condition: @MainActor () -> Bool) async {
+        while !condition() {
             await withCheckedContinuation { (resumed: CheckedContinuation<Void, Never>) in
-                withObservationTracking { _ = query.results } onChange: { resumed.resume() }
+                withObservationTracking { _ = condition() } onChange: { resumed.resume() }
             }
         }
     }

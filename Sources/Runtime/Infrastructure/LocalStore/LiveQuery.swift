@@ -22,7 +22,7 @@ public final class LiveQuery<Model: SyncModel> {
     public private(set) var results: [Model]
     /// Why the results stopped following the store: a read that failed. Nil while they follow it.
     public private(set) var error: (any Error)?
-    @ObservationIgnored private var following: Following?
+    @ObservationIgnored private var following: FollowingTask?
 
     /// The models of `type` that `isIncluded` keeps, sorted by `areInIncreasingOrder`, kept current.
     public convenience init(
@@ -48,19 +48,12 @@ public final class LiveQuery<Model: SyncModel> {
             results = []
             self.error = error
         }
-        following = Following(Task { [weak self] in
+        following = FollowingTask(Task { [weak self] in
             do {
                 for try await results in changes where self?.results != results { self?.results = results }
             } catch {
                 self?.error = error
             }
         })
-    }
-
-    /// The task that follows the store, cancelled with the query that owns it.
-    private final class Following: Sendable {
-        let task: Task<Void, Never>
-        init(_ task: Task<Void, Never>) { self.task = task }
-        deinit { task.cancel() }
     }
 }

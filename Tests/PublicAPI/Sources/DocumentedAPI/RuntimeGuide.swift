@@ -218,3 +218,14 @@ func typedQueries(_ store: SyncStore, groceries: Checklist) throws {
     let toBuy = try store.count(Query<ChecklistItem>().filter(.hasPrefix(\.text, "Buy") && !.contains(\.text, "milk") || \.text != ""))
     print(items.count, toBuy)
 }
+
+/// "Screens": a list, a detail, a badge and a status line, as views hold them.
+@MainActor
+func screens(store: SyncStore, engine: SyncEngine, groceries: Checklist) -> (LiveQuery<ChecklistItem>, LiveQuery<Checklist>, LiveRecordStatus<Checklist>, LiveEngineStatus) {
+    let list = LiveQuery(store, Query<ChecklistItem>().filter(.isChild(of: groceries.recordName)).sorted(by: \.done).sorted(by: \.text))
+    let detail = LiveQuery(store, Query<Checklist>().filter(\.recordName == groceries.recordName))
+    let badge = LiveRecordStatus(store, Checklist.self, recordName: groceries.recordName)
+    let line = LiveEngineStatus(engine)
+    print(list.results.map(\.id), detail.results.first?.title ?? "gone", badge.status?.state == .synced, line.status.isOffline)
+    return (list, detail, badge, line)
+}
