@@ -70,6 +70,14 @@ struct StoreTableTests {
         let database = try SQLiteDatabase(.file(url))
         let row = try #require(try database.query("SELECT title, pinned, mood FROM model_Note").first)
         #expect(row.text(0) == "Edited" && row.integer(1) == 0 && row.text(2) == "happy")
+
+        // Until the app says it no longer needs them.
+        #expect(try store.discardDroppedFields(of: Note.self) == ["mood"])
+        #expect(try database.query("SELECT name FROM pragma_table_info('model_Note') WHERE name = 'mood'").isEmpty)
+        note.body = "after"
+        try store.save(note)
+        #expect(try store.fetch(Note.self, recordName: "n")?.body == "after")
+        #expect(try store.discardDroppedFields(of: Note.self) == [])
     }
 
     /// A store of the layout before opens with every record intact: the models of this app

@@ -112,6 +112,21 @@ enum ModelTables {
         }
     }
 
+    /// Drops the columns of fields the model no longer has, with their values: what the app
+    /// asks for once it no longer needs them (`SyncStore.discardDroppedFields(of:)`). Returns
+    /// the names dropped.
+    static func discardDroppedFields<Model: SyncModel>(of type: Model.Type, _ database: SQLiteDatabase) throws -> [String] {
+        let table = try ensure(type, database)
+        let current = Set(Model.fieldDescriptors.map(\.name))
+        let dropped = table.columns.map(\.name).filter { !current.contains($0) }
+        for name in dropped {
+            try database.execute("DROP INDEX IF EXISTS \(index(Model.recordType, name))")
+            try database.execute("ALTER TABLE \(table.sqlName) DROP COLUMN \(ModelTable.quoted(name))")
+            try database.query("DELETE FROM model_columns WHERE type = ? AND name = ?", [.text(Model.recordType), .text(name)])
+        }
+        return dropped
+    }
+
     /// Moves the models of a store of the layout before (one `models` table, each record's
     /// fields in one blob) into tables of their types, blob and all, as `_extra`: nothing is
     /// decoded, so nothing can be lost. A model's fields move into their columns when its

@@ -263,6 +263,15 @@ public final class SyncStore: Sendable {
         }
     }
 
+    /// Drops what the store keeps of fields the model's schema no longer has: their columns, with
+    /// every value in them. The store never does it by itself (an older app version, or a later
+    /// schema that brings the field back, may still want them); call it once they are no longer
+    /// needed. Returns the names of the fields dropped.
+    @discardableResult
+    public func discardDroppedFields<Model: SyncModel>(of type: Model.Type) throws -> [String] {
+        try inTransaction { _, scope in (try scope.tables.discardDroppedFields(of: type), false) }
+    }
+
     /// How many models of the type are stored.
     public func count<Model: SyncModel>(_ type: Model.Type) throws -> Int {
         let table = try prepared(type)

@@ -65,6 +65,15 @@ final class TransactionTables {
         return table
     }
 
+    /// Drops the columns of fields the model no longer has (`ModelTables.discardDroppedFields`).
+    func discardDroppedFields<Model: SyncModel>(of type: Model.Type) throws -> [String] {
+        let dropped = try ModelTables.discardDroppedFields(of: type, database)
+        let table = try ModelTables.ensure(type, database)
+        found[Model.recordType] = TableCache.Entry(table: table, ready: true)
+        writingViews[Model.recordType] = nil
+        return dropped
+    }
+
     /// The table of a record type, made if missing.
     func ensureTable(named recordType: String) throws -> ModelTable {
         if let table = try table(named: recordType) { return table }

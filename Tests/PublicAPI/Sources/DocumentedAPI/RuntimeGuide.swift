@@ -229,3 +229,9 @@ func screens(store: SyncStore, engine: SyncEngine, groceries: Checklist) -> (Liv
     print(list.results.map(\.id), detail.results.first?.title ?? "gone", badge.status?.state == .synced, line.status.isOffline)
     return (list, detail, badge, line)
 }
+
+/// "The local store": the columns of fields the schema dropped, let go once no longer needed.
+func letDroppedFieldsGo(_ store: SyncStore) throws {
+    let dropped: [String] = try store.discardDroppedFields(of: Note.self)
+    print("dropped", dropped)
+}
