@@ -23,9 +23,15 @@ extension SyncStoreSession {
     }
 
     func orphanedAssetEntries() throws -> [AssetCacheEntry] {
-        try database.query("SELECT \(Self.assetColumns) FROM asset_cache ORDER BY type, name").map(Self.assetEntry).filter { entry in
-            try !changes.tables.isStored(recordType: entry.key.recordType, recordName: entry.key.recordName)
+        var orphans: [AssetCacheEntry] = []
+        // One query per record type with cached assets, against that type's table.
+        for recordType in try database.query("SELECT DISTINCT type FROM asset_cache ORDER BY type").map({ $0.text(0) }) {
+            let unmatched = try changes.tables.table(named: recordType).map { "AND NOT EXISTS (SELECT 1 FROM \($0.sqlName) m WHERE m._name = a.name)" } ?? ""
+            orphans += try database.query(
+                "SELECT \(Self.assetColumns) FROM asset_cache a WHERE a.type = ? \(unmatched) ORDER BY name", [.text(recordType)]
+            ).map(Self.assetEntry)
         }
+        return orphans
     }
 
     func setAssetEntry(_ entry: AssetCacheEntry) throws {
