@@ -185,7 +185,7 @@ public final class SyncStore: Sendable {
     /// The model's table, grown to its fields: made (or grown, or filled from the layout
     /// before) in a transaction of its own the first time this store meets the model.
     private func prepared<Model: SyncModel>(_ type: Model.Type) throws -> ModelTable {
-        if let entry = tableCache.entry(Model.recordType), entry.ready { return entry.table }
+        if let entry = tableCache.entry(Model.recordType), entry.writing != nil { return entry.table }
         return try inTransaction { _, scope in (try scope.tables.table(for: type), false) }
     }
 

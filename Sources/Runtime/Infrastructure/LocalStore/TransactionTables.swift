@@ -3,12 +3,14 @@ import SyncCore
 import SyncStorage
 
 /// The model tables this store's transactions have committed, for the next ones to find without
-/// reading the catalog: each table as the catalog has it, and whether it has grown to the Swift
-/// model this process writes (`ready`).
+/// reading the catalog: each table as the catalog has it, and, once it has grown to the Swift
+/// model this process writes, the view its saves write it through (`writing`).
 final class TableCache: Sendable {
     struct Entry: Sendable {
         var table: ModelTable
-        var ready: Bool
+        /// The table as the model's saves write it (`ModelTable.writing`); nil until the table has
+        /// met the model in this process.
+        var writing: ModelTable?
     }
 
     private let entries = Locked<[String: Entry]>([:])
@@ -30,7 +32,6 @@ final class TransactionTables {
     let database: SQLiteDatabase
     private let cache: TableCache
     private(set) var found: [String: TableCache.Entry] = [:]
-    private var writingViews: [String: ModelTable] = [:]
 
     init(database: SQLiteDatabase, cache: TableCache) {
         self.database = database
@@ -43,34 +44,42 @@ final class TransactionTables {
 
     /// The model's table, grown to its fields.
     func table<Model: SyncModel>(for type: Model.Type) throws -> ModelTable {
-        if let entry = entry(Model.recordType), entry.ready { return entry.table }
-        let table = try ModelTables.ensure(type, database)
-        found[Model.recordType] = TableCache.Entry(table: table, ready: true)
-        return table
+        try grown(type).table
     }
 
-    /// The model's table as its saves write it: its fields' columns (see `ModelTable.writing`).
+    /// The model's table as its saves write it: its fields' columns (see `ModelTable.writing`),
+    /// made once per process, not once per transaction.
     func writing<Model: SyncModel>(_ type: Model.Type) throws -> ModelTable {
-        if let view = writingViews[Model.recordType] { return view }
-        let view = try table(for: type).writing(Set(Model.fieldDescriptors.map(\.name)))
-        writingViews[Model.recordType] = view
-        return view
+        try grown(type).writing
+    }
+
+    /// The model's table grown to its fields, and the view its saves write it through.
+    private func grown<Model: SyncModel>(_ type: Model.Type) throws -> (table: ModelTable, writing: ModelTable) {
+        if let entry = entry(Model.recordType), let writing = entry.writing { return (entry.table, writing) }
+        return try regrow(type)
+    }
+
+    /// Grows the model's table from the catalog as this transaction has it, and remembers it.
+    @discardableResult
+    private func regrow<Model: SyncModel>(_ type: Model.Type) throws -> (table: ModelTable, writing: ModelTable) {
+        let table = try ModelTables.ensure(type, database)
+        let writing = table.writing(Set(Model.fieldDescriptors.map(\.name)))
+        found[Model.recordType] = TableCache.Entry(table: table, writing: writing)
+        return (table, writing)
     }
 
     /// The table of a record type, or nil if the store never held one of the type.
     func table(named recordType: String) throws -> ModelTable? {
         if let entry = entry(recordType) { return entry.table }
         guard let table = try ModelTables.load(recordType, database) else { return nil }
-        found[recordType] = TableCache.Entry(table: table, ready: false)
+        found[recordType] = TableCache.Entry(table: table)
         return table
     }
 
     /// Drops the columns of fields the model no longer has (`ModelTables.discardDroppedFields`).
     func discardDroppedFields<Model: SyncModel>(of type: Model.Type) throws -> [String] {
         let dropped = try ModelTables.discardDroppedFields(of: type, database)
-        let table = try ModelTables.ensure(type, database)
-        found[Model.recordType] = TableCache.Entry(table: table, ready: true)
-        writingViews[Model.recordType] = nil
+        try regrow(type)
         return dropped
     }
 
@@ -78,7 +87,7 @@ final class TransactionTables {
     func ensureTable(named recordType: String) throws -> ModelTable {
         if let table = try table(named: recordType) { return table }
         let table = try ModelTables.ensure(recordType: recordType, database)
-        found[recordType] = TableCache.Entry(table: table, ready: false)
+        found[recordType] = TableCache.Entry(table: table)
         return table
     }
 
