@@ -1,9 +1,24 @@
 import Foundation
 
-/// Wall-clock timing for benchmarks: the best of several runs, which is the least disturbed by
-/// whatever else the machine is doing.
+/// Wall-clock timing for benchmarks. Figures compared with each other are measured interleaved:
+/// run one of each, then the next round, so whatever else the machine does falls on all of them
+/// alike; each is the median of its rounds, printed with its spread.
 enum Measurement {
-    /// The middle of several measurements: what interleaved runs report.
+    /// The runs of one measured body.
+    struct Timing {
+        var samples: [Double]
+
+        var median: Double { Measurement.median(samples) }
+        var low: Double { samples.min() ?? 0 }
+        var high: Double { samples.max() ?? 0 }
+
+        /// "12.34 ms (11.90-13.10)": the median and the range of the runs.
+        var description: String {
+            String(format: "%9.2f ms (%.2f-%.2f)", median * 1000, low * 1000, high * 1000)
+        }
+    }
+
+    /// The middle of several measurements.
     static func median(_ values: [Double]) -> Double {
         values.sorted()[values.count / 2]
     }
@@ -15,16 +30,24 @@ enum Measurement {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 
-    static func bestSeconds(runs: Int = 5, _ body: () -> Void) -> Double {
-        var best = Double.infinity
+    /// Each body `runs` times, interleaved (one run of each per round): their timings, in order.
+    /// A body that throws is a broken benchmark, and stops it.
+    static func interleaved(runs: Int = 5, _ bodies: [() throws -> Void]) -> [Timing] {
+        var timings = Array(repeating: Timing(samples: []), count: bodies.count)
         for _ in 0..<runs {
-            let start = DispatchTime.now().uptimeNanoseconds
-            body()
-            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            best = min(best, elapsed)
+            for (index, body) in bodies.enumerated() {
+                do {
+                    timings[index].samples.append(try seconds(body))
+                } catch {
+                    fatalError("benchmark body \(index) failed: \(error)")
+                }
+            }
         }
-        return best
+        return timings
     }
+
+    /// "met" or "MISSED", for a target line.
+    static func verdict(_ met: Bool) -> String { met ? "met" : "MISSED" }
 
     /// Peak resident memory of this process since start (or the last reset), in MiB (Linux:
     /// VmHWM; elsewhere 0).

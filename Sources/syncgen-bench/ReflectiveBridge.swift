@@ -126,63 +126,23 @@ private struct FieldContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func superDecoder(forKey key: Key) throws -> any Decoder { throw mismatch(Any.self, key) }
 }
 
-/// The bridge that goes through JSON: `JSONEncoder` to a JSON object whose values become fields,
-/// and back through `JSONSerialization` and `JSONDecoder`. CloudKit has no boolean, so the bridge
-/// learns once (from a prototype, by Mirror) which fields are booleans to turn 0/1 back into them.
-struct JSONBridge<Model: Codable & Sendable> {
-    private let booleanFields: Set<String>
-
-    init(prototype: Model) {
-        booleanFields = Set(Mirror(reflecting: prototype).children.compactMap { $0.value is Bool ? $0.label : nil })
-    }
+/// The bridge that goes through JSON, in its best ordinary use: one `JSONEncoder` and one
+/// `JSONDecoder`, made once and kept, and one JSON pass each way. The whole model is one JSON
+/// value in one bytes field (what apps that store Codable blobs in a record do), which is faster
+/// than a field per property, though CloudKit can then neither index nor query the fields.
+final class JSONBridge<Model: Codable> {
+    static var payloadField: String { "payload" }
+    private let encoder = JSONEncoder()
+    private let decoder = JSONDecoder()
 
     func encode(_ model: Model) throws -> [String: SyncFieldValue] {
-        let data = try JSONEncoder().encode(model)
-        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
-        var fields: [String: SyncFieldValue] = [:]
-        for (key, value) in object where key != "recordName" {
-            fields[key] = Self.fieldValue(value)
-        }
-        return fields
+        [Self.payloadField: .bytes(try encoder.encode(model))]
     }
 
-    private static func fieldValue(_ value: Any) -> SyncFieldValue {
-        switch value {
-        case let text as String: return .string(text)
-        case let number as NSNumber:
-            switch String(cString: number.objCType) {
-            case "c": return .int64(number.boolValue ? 1 : 0)
-            case "d", "f": return .double(number.doubleValue)
-            default: return .int64(number.int64Value)
-            }
-        case let list as [Any]: return .list(list.map(fieldValue))
-        case let object as [String: Any]:
-            return .bytes((try? JSONSerialization.data(withJSONObject: object)) ?? Data())
-        default: return .string("\(value)")
+    func decode(fields: [String: SyncFieldValue]) throws -> Model {
+        guard case .bytes(let data) = fields[Self.payloadField] else {
+            throw DecodingError.valueNotFound(Data.self, .init(codingPath: [], debugDescription: "no payload"))
         }
-    }
-
-    func decode(recordName: String, fields: [String: SyncFieldValue]) throws -> Model {
-        var object: [String: Any] = ["recordName": recordName]
-        for (key, value) in fields {
-            if booleanFields.contains(key), case .int64(let number) = value {
-                object[key] = number != 0
-            } else {
-                object[key] = Self.jsonValue(value)
-            }
-        }
-        let data = try JSONSerialization.data(withJSONObject: object)
-        return try JSONDecoder().decode(Model.self, from: data)
-    }
-
-    private static func jsonValue(_ value: SyncFieldValue) -> Any {
-        switch value {
-        case .string(let text): text
-        case .int64(let number): NSNumber(value: number)
-        case .double(let number): NSNumber(value: number)
-        case .list(let items): items.map(jsonValue)
-        case .bytes(let data): (try? JSONSerialization.jsonObject(with: data)) ?? [:]
-        default: NSNull()
-        }
+        return try decoder.decode(Model.self, from: data)
     }
 }

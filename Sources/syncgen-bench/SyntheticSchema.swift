@@ -2,15 +2,16 @@ import SyncGenerator
 
 /// Writes valid schemas of any size that use every construct of the language, for benchmarks.
 enum SyntheticSchema {
-    /// `modelCount` models of `fieldsPerModel` fields each, in files of at most 50 models.
-    /// Every tenth model is a shareable root whose neighbour is its child; every fifth pair is a
-    /// draft with a public projection.
-    static func sources(modelCount: Int, fieldsPerModel: Int = 20) -> [SchemaSource] {
+    /// `modelCount` models of `fieldsPerModel` fields each, in files of at most `modelsPerFile`
+    /// models (nil: all in one file). Every tenth model is a shareable root whose neighbour is its
+    /// child; every fifth pair is a draft with a public projection.
+    static func sources(modelCount: Int, fieldsPerModel: Int = 20, modelsPerFile: Int? = nil) -> [SchemaSource] {
+        let perFile = modelsPerFile ?? modelCount
         var sources: [SchemaSource] = []
         var text = ""
         for index in 0..<modelCount {
             text += model(index, of: modelCount, fields: fieldsPerModel)
-            if (index + 1) % 50 == 0 || index == modelCount - 1 {
+            if (index + 1) % perFile == 0 || index == modelCount - 1 {
                 sources.append(SchemaSource(path: "Schema/Part\(sources.count).yaml", text: "version: 1\nmodels:\n" + text))
                 text = ""
             }
@@ -52,5 +53,34 @@ enum SyntheticSchema {
             }
         }
         return (lines + fieldLines).joined(separator: "\n") + "\n"
+    }
+
+    // MARK: - Shapes that once cost the square of their size
+
+    /// One model of `fieldCount` fields, each line padded by a comment to about 200 bytes: a
+    /// 20 MB file at 100,000 fields.
+    static func wideModel(fieldCount: Int) -> SchemaSource {
+        var text = "version: 1\nmodels:\n  Wide:\n    fields:\n"
+        let padding = String(repeating: "-", count: 150)
+        for index in 0..<fieldCount {
+            text += "      field\(index): { type: string, optional: true }  # \(padding)\n"
+        }
+        return SchemaSource(path: "Schema/Wide.yaml", text: text)
+    }
+
+    /// A public model whose catalog lists every one of its `count` fields as a desired key: one
+    /// list of `count` items.
+    static func longList(count: Int) -> SchemaSource {
+        var text = "version: 1\nmodels:\n  Listing:\n    scopes: [public]\n    catalog:\n      desiredKeys: [\(( 0..<count).map { "k\($0)" }.joined(separator: ", "))]\n    fields:\n"
+        for index in 0..<count { text += "      k\(index): string\n" }
+        return SchemaSource(path: "Schema/Listing.yaml", text: text)
+    }
+
+    /// `count` top-level `x-` keys (the place for anchors), then one small model.
+    static func manyExtensionKeys(count: Int) -> SchemaSource {
+        var text = "version: 1\n"
+        for index in 0..<count { text += "x-anchor\(index): { type: string }\n" }
+        text += "models:\n  Small:\n    fields:\n      title: string\n"
+        return SchemaSource(path: "Schema/Anchors.yaml", text: text)
     }
 }

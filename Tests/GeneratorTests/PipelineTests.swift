@@ -55,6 +55,17 @@ struct PipelineTests {
             """)
     }
 
+    /// Each model is walked once, so a walk that starts outside a cycle (at `A`) finds it first;
+    /// the cycle is still told once, from its model declared first (`B`), and `A` is not in it.
+    @Test func parentCycleEnteredFromOutsideIsToldFromItsFirstModel() {
+        let result = validate("models:\n  A:\n    parent: C\n    fields: {}\n  B:\n    parent: C\n    fields: {}\n  C:\n    parent: B\n    fields: {}\n")
+        #expect(result.rendered == """
+            Schema.yaml:6:13: error: parent chain of model 'B' is a cycle: B -> C -> B [SG0805]
+            Schema.yaml:9:13: note: 'C' names its parent here
+
+            """)
+    }
+
     @Test func fileOrderNeverChangesTheOutput() {
         let files = ["b.yaml": "models:\n  B:\n    fields: { x: Strin }\n", "a.yaml": "models:\n  A:\n    fields: { y: nope }\n"]
         let forward = SchemaPipeline().validate(files.sorted { $0.key < $1.key }.map { SchemaSource(path: $0.key, text: $0.value) })

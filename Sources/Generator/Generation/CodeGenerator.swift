@@ -33,9 +33,10 @@ public struct CodeGenerator: Sendable {
         let ordered = files.sorted { $0.relativePath < $1.relativePath }
         let names = try GeneratedFileNaming.outputNames(forSchemasAt: ordered.map(\.relativePath)).get()
         let context = GenerationContext(schema: schema, access: accessLevel == .public ? "public " : "")
+        let modelsByFile = Dictionary(grouping: schema.models, by: \.location.file)
         var generated: [GeneratedFile] = []
         for (file, name) in zip(ordered, names) {
-            let models = schema.models.filter { $0.location.file == file.path }
+            let models = modelsByFile[file.path] ?? []
             generated.append(GeneratedFile(name: name, contents: modelFile(models, source: file.relativePath, context: context)))
         }
         generated.append(GeneratedFile(name: GeneratedFileNaming.schemaListFile, contents: schemaListFile(schema, context: context)))
@@ -92,11 +93,4 @@ struct GenerationContext {
     let schema: Schema
     /// `"public "` or `""` (internal), ready to prefix a declaration.
     let access: String
-    let modelsByName: [String: Model]
-
-    init(schema: Schema, access: String) {
-        self.schema = schema
-        self.access = access
-        self.modelsByName = Dictionary(schema.models.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-    }
 }

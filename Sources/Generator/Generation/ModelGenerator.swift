@@ -31,7 +31,7 @@ struct ModelGenerator {
             printer.line()
             printCatalog(catalog, into: &printer)
         }
-        if let projection = model.publishAs.flatMap({ context.modelsByName[$0] }) {
+        if let projection = model.publishAs.flatMap(context.schema.model(named:)) {
             printer.line()
             printPublishable(into: projection, printer: &printer)
         }
@@ -118,9 +118,9 @@ struct ModelGenerator {
         printer.block("extension \(name): SyncCore.SyncModel") { body in
             body.line("\(access)static let recordType: Swift.String = \(SwiftSpelling.stringLiteral(model.recordType))")
             body.line("\(access)static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [\(model.scopes.scopes.map { ".\($0.rawValue)" }.joined(separator: ", "))]")
-            let parentType = model.parent.flatMap { context.modelsByName[$0]?.recordType }.map(SwiftSpelling.stringLiteral) ?? "nil"
+            let parentType = model.parent.flatMap { context.schema.model(named: $0)?.recordType }.map(SwiftSpelling.stringLiteral) ?? "nil"
             body.line("\(access)static let parentRecordType: Swift.String? = \(parentType)")
-            let children = context.modelsByName.values.filter { $0.parent == model.name }.map(\.name).sorted()
+            let children = context.schema.childNames(of: model.name)
             if !children.isEmpty {
                 body.documentation("Deleting a `\(name)` deletes the \(children.map { "`\($0)`" }.joined(separator: " and ")) records under it too.")
             }

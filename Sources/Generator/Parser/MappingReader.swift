@@ -1,12 +1,15 @@
 /// Reads one YAML mapping of the schema: looks values up by key, and reports unknown keys (with a
 /// suggestion) and repeated keys (with a note at the first one).
+///
+/// Only known keys are kept, and a mapping has a dozen at most, so they are searched in order
+/// rather than hashed: a schema has one of these per field, and this is cheaper.
 struct MappingReader {
-    private var entries: [String: YAMLMappingEntry] = [:]
+    private var entries: [YAMLMappingEntry] = []
 
     /// `ignoringPrefix`: keys starting with it are skipped without a word (the file level's `x-`
     /// keys, which exist to hold anchors).
     init(
-        _ mapping: [YAMLMappingEntry], knownKeys: [String], in context: String,
+        _ mapping: [YAMLMappingEntry], knownKeys: [String], in context: @autoclosure () -> String,
         ignoringPrefix: String? = nil, diagnostics: inout [Diagnostic]
     ) {
         for entry in mapping {
@@ -15,19 +18,19 @@ struct MappingReader {
             guard knownKeys.contains(key) else {
                 diagnostics.append(Diagnostic(
                     .unknownKey,
-                    "unknown key '\(key.truncatedForMessage)' in \(context)\(Suggestion.didYouMean(key, among: knownKeys))",
+                    "unknown key '\(key.truncatedForMessage)' in \(context())\(Suggestion.didYouMean(key, among: knownKeys))",
                     at: entry.keyLocation))
                 continue
             }
-            if let first = entries[key] {
+            if let first = self[key] {
                 diagnostics.append(Diagnostic(
-                    .duplicateKey, "key '\(key)' appears twice in \(context)", at: entry.keyLocation,
+                    .duplicateKey, "key '\(key)' appears twice in \(context())", at: entry.keyLocation,
                     notes: [.init("'\(key)' is first written here", at: first.keyLocation)]))
                 continue
             }
-            entries[key] = entry
+            entries.append(entry)
         }
     }
 
-    subscript(key: String) -> YAMLMappingEntry? { entries[key] }
+    subscript(key: String) -> YAMLMappingEntry? { entries.first { $0.key.text == key } }
 }

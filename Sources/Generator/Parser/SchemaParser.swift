@@ -106,42 +106,48 @@ private struct Parser {
         guard let mapping = entries(of: entry.value, describedAs: "'fields' of model '\(model)' must be a mapping of field names to types") else {
             return []
         }
-        return mapping.compactMap { parseField($0, model: model) }
+        var fields: [FieldDeclaration] = []
+        fields.reserveCapacity(mapping.count)
+        for entry in mapping {
+            if let field = parseField(entry, model: model) { fields.append(field) }
+        }
+        return fields
     }
 
     private mutating func parseField(_ entry: YAMLMappingEntry, model: String) -> FieldDeclaration? {
         let name = Located(entry.key.text, at: entry.keyLocation)
-        let context = "field '\(name.value)' of model '\(model)'"
+        // Built only for a message: a schema has many fields and few mistakes.
+        let context = { "field '\(name.value)' of model '\(model)'" }
         switch entry.value.content {
         case .scalar(let scalar):
             // Shorthand: `name: type`.
             guard case .string(let word) = scalar.value else {
                 if scalar.value == .null {
-                    diagnostics.append(Diagnostic(.missingRequiredKey, "\(context) has no type", at: name.location))
+                    diagnostics.append(Diagnostic(.missingRequiredKey, "\(context()) has no type", at: name.location))
                 } else {
-                    diagnostics.append(Diagnostic(.wrongValueKind, "\(context) must be a type name or a mapping, not \(entry.value.kindDescription)", at: entry.value.location))
+                    diagnostics.append(Diagnostic(.wrongValueKind, "\(context()) must be a type name or a mapping, not \(entry.value.kindDescription)", at: entry.value.location))
                 }
                 return FieldDeclaration(name: name, type: nil)
             }
             return FieldDeclaration(name: name, type: Located(word, at: entry.value.location))
         case .sequence:
-            diagnostics.append(Diagnostic(.wrongValueKind, "\(context) must be a type name or a mapping, not a list (for a list field write '{ type: list, of: TYPE }')", at: entry.value.location))
+            diagnostics.append(Diagnostic(.wrongValueKind, "\(context()) must be a type name or a mapping, not a list (for a list field write '{ type: list, of: TYPE }')", at: entry.value.location))
             return FieldDeclaration(name: name, type: nil)
         case .mapping(let mapping):
-            let reader = MappingReader(mapping, knownKeys: SchemaVocabulary.fieldKeys, in: context, diagnostics: &diagnostics)
-            var field = FieldDeclaration(name: name, type: reader["type"].flatMap { text($0, in: context) })
+            let reader = MappingReader(mapping, knownKeys: SchemaVocabulary.fieldKeys, in: context(), diagnostics: &diagnostics)
+            var field = FieldDeclaration(name: name, type: reader["type"].flatMap { text($0, in: context()) })
             if reader["type"] == nil {
-                diagnostics.append(Diagnostic(.missingRequiredKey, "\(context) needs a 'type'", at: name.location))
+                diagnostics.append(Diagnostic(.missingRequiredKey, "\(context()) needs a 'type'", at: name.location))
             }
-            field.optional = reader["optional"].flatMap { bool($0, in: context) }
+            field.optional = reader["optional"].flatMap { bool($0, in: context()) }
             field.defaultValue = reader["default"]?.value
-            field.to = reader["to"].flatMap { text($0, in: context) }
-            field.onDelete = reader["onDelete"].flatMap { text($0, in: context) }
-            field.of = reader["of"].flatMap { text($0, in: context) }
-            field.encrypted = reader["encrypted"].flatMap { bool($0, in: context) }
-            field.localOnly = reader["localOnly"].flatMap { bool($0, in: context) }
-            field.serverOwned = reader["serverOwned"].flatMap { bool($0, in: context) }
-            field.index = reader["index"].flatMap { words($0, in: context) }?.value ?? []
+            field.to = reader["to"].flatMap { text($0, in: context()) }
+            field.onDelete = reader["onDelete"].flatMap { text($0, in: context()) }
+            field.of = reader["of"].flatMap { text($0, in: context()) }
+            field.encrypted = reader["encrypted"].flatMap { bool($0, in: context()) }
+            field.localOnly = reader["localOnly"].flatMap { bool($0, in: context()) }
+            field.serverOwned = reader["serverOwned"].flatMap { bool($0, in: context()) }
+            field.index = reader["index"].flatMap { words($0, in: context()) }?.value ?? []
             return field
         }
     }
@@ -157,27 +163,27 @@ private struct Parser {
         return nil
     }
 
-    private mutating func bool(_ entry: YAMLMappingEntry, in context: String) -> Located<Bool>? {
+    private mutating func bool(_ entry: YAMLMappingEntry, in context: @autoclosure () -> String) -> Located<Bool>? {
         if let scalar = entry.value.scalar, case .bool(let flag) = scalar.value {
             return Located(flag, at: entry.value.location)
         }
-        diagnostics.append(Diagnostic(.wrongValueKind, "'\(entry.key.text)' of \(context) must be true or false, not \(entry.value.kindDescription)", at: entry.value.location))
+        diagnostics.append(Diagnostic(.wrongValueKind, "'\(entry.key.text)' of \(context()) must be true or false, not \(entry.value.kindDescription)", at: entry.value.location))
         return nil
     }
 
     /// A name or word: any non-empty text, plain or quoted.
-    private mutating func text(_ entry: YAMLMappingEntry, in context: String) -> Located<String>? {
+    private mutating func text(_ entry: YAMLMappingEntry, in context: @autoclosure () -> String) -> Located<String>? {
         if let scalar = entry.value.scalar, case .string(let text) = scalar.value, !text.isEmpty {
             return Located(text, at: entry.value.location)
         }
-        diagnostics.append(Diagnostic(.wrongValueKind, "'\(entry.key.text)' of \(context) must be a name, not \(entry.value.kindDescription)", at: entry.value.location))
+        diagnostics.append(Diagnostic(.wrongValueKind, "'\(entry.key.text)' of \(context()) must be a name, not \(entry.value.kindDescription)", at: entry.value.location))
         return nil
     }
 
     /// A list of names or words.
-    private mutating func words(_ entry: YAMLMappingEntry, in context: String) -> Located<[Located<String>]>? {
+    private mutating func words(_ entry: YAMLMappingEntry, in context: @autoclosure () -> String) -> Located<[Located<String>]>? {
         guard let items = entry.value.sequence else {
-            diagnostics.append(Diagnostic(.wrongValueKind, "'\(entry.key.text)' of \(context) must be a list, not \(entry.value.kindDescription)", at: entry.value.location))
+            diagnostics.append(Diagnostic(.wrongValueKind, "'\(entry.key.text)' of \(context()) must be a list, not \(entry.value.kindDescription)", at: entry.value.location))
             return nil
         }
         var words: [Located<String>] = []
@@ -185,7 +191,7 @@ private struct Parser {
             if let scalar = item.scalar, case .string(let text) = scalar.value, !text.isEmpty {
                 words.append(Located(text, at: item.location))
             } else {
-                diagnostics.append(Diagnostic(.wrongValueKind, "each entry of '\(entry.key.text)' of \(context) must be a name, not \(item.kindDescription)", at: item.location))
+                diagnostics.append(Diagnostic(.wrongValueKind, "each entry of '\(entry.key.text)' of \(context()) must be a name, not \(item.kindDescription)", at: item.location))
             }
         }
         return Located(words, at: entry.value.location)

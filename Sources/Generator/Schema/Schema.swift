@@ -3,19 +3,43 @@
 /// reading it can rely on every rule of the schema language holding.
 public struct Schema: Sendable, Equatable {
     /// Models in file order (files sorted by path), then in the order each file declares them.
-    public var models: [Model]
+    public let models: [Model]
+    /// Lookups made once, so that generating and exporting stay linear in the schema.
+    private let modelIndexByName: [String: Int]
+    private let draftIndexByProjection: [String: Int]
+    private let childNamesByParent: [String: [String]]
 
     public init(models: [Model]) {
         self.models = models
+        var byName: [String: Int] = [:]
+        var drafts: [String: Int] = [:]
+        var children: [String: [String]] = [:]
+        for (index, model) in models.enumerated() {
+            if byName[model.name] == nil { byName[model.name] = index }
+            if let projection = model.publishAs, drafts[projection] == nil { drafts[projection] = index }
+            if let parent = model.parent { children[parent, default: []].append(model.name) }
+        }
+        self.modelIndexByName = byName
+        self.draftIndexByProjection = drafts
+        self.childNamesByParent = children.mapValues { $0.sorted() }
     }
 
     public func model(named name: String) -> Model? {
-        models.first { $0.name == name }
+        modelIndexByName[name].map { models[$0] }
     }
 
     /// The draft that publishes into `projection`, if any.
     public func draft(publishingInto projection: String) -> Model? {
-        models.first { $0.publishAs == projection }
+        draftIndexByProjection[projection].map { models[$0] }
+    }
+
+    /// The names of the models whose parent is `parent`, sorted.
+    public func childNames(of parent: String) -> [String] {
+        childNamesByParent[parent] ?? []
+    }
+
+    public static func == (lhs: Schema, rhs: Schema) -> Bool {
+        lhs.models == rhs.models
     }
 }
 

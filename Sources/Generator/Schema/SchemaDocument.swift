@@ -40,6 +40,15 @@ public struct ModelDeclaration: Sendable, Equatable {
         self.catalog = catalog
         self.fields = fields
     }
+
+    /// Each field name to the position of its first declaration.
+    var fieldIndexByName: [String: Int] {
+        var indexes: [String: Int] = [:]
+        for (index, field) in fields.enumerated() where indexes[field.name.value] == nil {
+            indexes[field.name.value] = index
+        }
+        return indexes
+    }
 }
 
 /// A public model's `catalog:` block.

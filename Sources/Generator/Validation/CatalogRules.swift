@@ -31,9 +31,11 @@ extension ValidationContext {
             }
         }
         var names: [String] = []
+        var named = Set<String>()
+        let fieldIndexByName = model.fieldIndexByName
         var valid = true
         for key in keys {
-            guard let index = model.fields.firstIndex(where: { $0.name.value == key.value }) else {
+            guard let index = fieldIndexByName[key.value] else {
                 valid = false
                 report(Diagnostic(.unknownDesiredKey, "desired key '\(key.value.truncatedForMessage)' of model '\(model.name.value)' names no field\(Suggestion.didYouMean(key.value, among: model.fields.map(\.name.value)))", at: key.location))
                 continue
@@ -47,7 +49,7 @@ extension ValidationContext {
             if field(fieldID).isLocalOnly {
                 report(Diagnostic(.localOnlyDesiredKey, "desired key '\(key.value)' of model '\(model.name.value)' is localOnly, so it is never uploaded and queries return nothing for it", at: key.location))
             }
-            if !names.contains(key.value) { names.append(key.value) }
+            if named.insert(key.value).inserted { names.append(key.value) }
         }
         return valid ? names : nil
     }

@@ -4,26 +4,28 @@ extension ValidationContext {
         for id in allModelIDs {
             for fieldID in fieldIDs(of: id) {
                 let field = field(fieldID)
-                let subject = "field '\(field.name.value)' of model '\(model(id).name.value)'"
-                if let kinds = resolveIndexes(of: field, subject: subject) {
+                // Built only for a message.
+                let modelName = model(id).name.value
+                let subject = { "field '\(field.name.value)' of model '\(modelName)'" }
+                if let kinds = resolveIndexes(of: field, subject: subject()) {
                     indexes[fieldID] = kinds
                 }
-                checkEncryption(of: field, type: fieldTypes[fieldID], scopes: scopes[id], subject: subject)
-                checkDeviceFields(field, subject: subject)
+                checkEncryption(of: field, type: fieldTypes[fieldID], scopes: scopes[id], subject: subject())
+                checkDeviceFields(field, subject: subject())
                 if let type = fieldTypes[fieldID] {
-                    checkIndexTypes(field, type: type, subject: subject)
+                    checkIndexTypes(field, type: type, subject: subject())
                 }
             }
         }
     }
 
-    private mutating func resolveIndexes(of field: FieldDeclaration, subject: String) -> [IndexKind]? {
+    private mutating func resolveIndexes(of field: FieldDeclaration, subject: @autoclosure () -> String) -> [IndexKind]? {
         var kinds: [IndexKind] = []
         var valid = true
         for word in field.index {
             guard let kind = IndexKind(rawValue: word.value) else {
                 valid = false
-                report(Diagnostic(.unknownIndex, "unknown index '\(word.value.truncatedForMessage)' on \(subject)\(Suggestion.hint(word.value, choices: IndexKind.allCases.map(\.rawValue), noun: "indexes"))", at: word.location))
+                report(Diagnostic(.unknownIndex, "unknown index '\(word.value.truncatedForMessage)' on \(subject())\(Suggestion.hint(word.value, choices: IndexKind.allCases.map(\.rawValue), noun: "indexes"))", at: word.location))
                 continue
             }
             if !kinds.contains(kind) { kinds.append(kind) }
@@ -31,47 +33,47 @@ extension ValidationContext {
         return valid ? kinds : nil
     }
 
-    private mutating func checkEncryption(of field: FieldDeclaration, type: FieldType?, scopes: ScopeSet?, subject: String) {
+    private mutating func checkEncryption(of field: FieldDeclaration, type: FieldType?, scopes: ScopeSet?, subject: @autoclosure () -> String) {
         guard let encrypted = field.encrypted, encrypted.value else { return }
         if type?.isReferenceOrListOfReferences == true {
-            report(Diagnostic(.encryptedReference, "\(subject) is a reference, which cannot be encrypted: CloudKit must read references on the server", at: encrypted.location))
+            report(Diagnostic(.encryptedReference, "\(subject()) is a reference, which cannot be encrypted: CloudKit must read references on the server", at: encrypted.location))
         }
         if type == .asset {
-            report(Diagnostic(.encryptedAssetRedundant, "'encrypted' on asset \(subject) is redundant: CloudKit always encrypts assets", at: encrypted.location))
+            report(Diagnostic(.encryptedAssetRedundant, "'encrypted' on asset \(subject()) is redundant: CloudKit always encrypts assets", at: encrypted.location))
         }
         if scopes == .publicOnly {
-            report(Diagnostic(.encryptedInPublicModel, "\(subject) is encrypted, but the public database stores no encrypted values", at: encrypted.location))
+            report(Diagnostic(.encryptedInPublicModel, "\(subject()) is encrypted, but the public database stores no encrypted values", at: encrypted.location))
         }
         if let index = field.index.first {
-            report(Diagnostic(.encryptedIndexed, "\(subject) is encrypted, and CloudKit cannot index encrypted values; remove 'index' or 'encrypted'", at: index.location))
+            report(Diagnostic(.encryptedIndexed, "\(subject()) is encrypted, and CloudKit cannot index encrypted values; remove 'index' or 'encrypted'", at: index.location))
         }
     }
 
     /// localOnly and serverOwned fields never travel up, so encryption and indexes mean nothing
     /// for them, and a field cannot be both.
-    private mutating func checkDeviceFields(_ field: FieldDeclaration, subject: String) {
+    private mutating func checkDeviceFields(_ field: FieldDeclaration, subject: @autoclosure () -> String) {
         guard field.isLocalOnly || field.isServerOwned else { return }
         let word = field.isLocalOnly ? "localOnly" : "serverOwned"
         if field.isLocalOnly && field.isServerOwned, let serverOwned = field.serverOwned {
-            report(Diagnostic(.localOnlyAndServerOwned, "\(subject) cannot be both localOnly (never uploaded, never overwritten) and serverOwned (always taken from the server)", at: serverOwned.location))
+            report(Diagnostic(.localOnlyAndServerOwned, "\(subject()) cannot be both localOnly (never uploaded, never overwritten) and serverOwned (always taken from the server)", at: serverOwned.location))
         }
         if let encrypted = field.encrypted, encrypted.value {
-            report(Diagnostic(.deviceFieldEncrypted, "\(subject) is \(word) and is never uploaded, so it cannot be encrypted", at: encrypted.location))
+            report(Diagnostic(.deviceFieldEncrypted, "\(subject()) is \(word) and is never uploaded, so it cannot be encrypted", at: encrypted.location))
         }
         if let index = field.index.first {
-            report(Diagnostic(.deviceFieldIndexed, "\(subject) is \(word) and is never uploaded, so it cannot have an index", at: index.location))
+            report(Diagnostic(.deviceFieldIndexed, "\(subject()) is \(word) and is never uploaded, so it cannot have an index", at: index.location))
         }
     }
 
-    private mutating func checkIndexTypes(_ field: FieldDeclaration, type: FieldType, subject: String) {
+    private mutating func checkIndexTypes(_ field: FieldDeclaration, type: FieldType, subject: @autoclosure () -> String) {
         for word in field.index {
             switch IndexKind(rawValue: word.value) {
             case .searchable where type != .string && type != .list(of: .string):
-                report(Diagnostic(.searchableNonString, "'searchable' needs a string or a list of strings, but \(subject) is \(type)", at: word.location))
+                report(Diagnostic(.searchableNonString, "'searchable' needs a string or a list of strings, but \(subject()) is \(type)", at: word.location))
             case .sortable:
                 switch type {
                 case .data, .asset, .location, .reference, .list:
-                    report(Diagnostic(.sortableUnsupported, "'sortable' is not available for \(type), the type of \(subject)", at: word.location))
+                    report(Diagnostic(.sortableUnsupported, "'sortable' is not available for \(type), the type of \(subject())", at: word.location))
                 default:
                     break
                 }

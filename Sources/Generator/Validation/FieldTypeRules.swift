@@ -19,66 +19,67 @@ extension ValidationContext {
     }
 
     private mutating func resolveType(of field: FieldDeclaration, model: String) -> FieldType? {
-        let subject = "field '\(field.name.value)' of model '\(model)'"
-        guard let word = field.type, let kind = resolveKind(word, subject: subject, listHint: false) else { return nil }
+        // Built only for a message.
+        let subject = { "field '\(field.name.value)' of model '\(model)'" }
+        guard let word = field.type, let kind = resolveKind(word, subject: subject(), listHint: false) else { return nil }
         var element: FieldKind?
         if kind == .list {
-            element = resolveElement(of: field, subject: subject)
+            element = resolveElement(of: field, subject: subject())
         } else if let of = field.of {
-            report(Diagnostic(.elementTypeOnNonList, "'of' is only for lists, but \(subject) is \(kind.rawValue)", at: of.location))
+            report(Diagnostic(.elementTypeOnNonList, "'of' is only for lists, but \(subject()) is \(kind.rawValue)", at: of.location))
         }
         let isReference = kind == .reference || element == .reference
         if !isReference {
             if let to = field.to {
-                report(Diagnostic(.referenceTargetOnNonReference, "'to' is only for references, but \(subject) is \(kind.rawValue)", at: to.location))
+                report(Diagnostic(.referenceTargetOnNonReference, "'to' is only for references, but \(subject()) is \(kind.rawValue)", at: to.location))
             }
             if let onDelete = field.onDelete {
-                report(Diagnostic(.onDeleteOnNonReference, "'onDelete' is only for references, but \(subject) is \(kind.rawValue)", at: onDelete.location))
+                report(Diagnostic(.onDeleteOnNonReference, "'onDelete' is only for references, but \(subject()) is \(kind.rawValue)", at: onDelete.location))
             }
         }
         switch kind {
         case .list:
             guard let element else { return nil }
             guard element == .reference else { return .list(of: scalarType(element)) }
-            return resolveReference(of: field, subject: subject).map { .list(of: $0) }
+            return resolveReference(of: field, subject: subject()).map { .list(of: $0) }
         case .reference:
-            return resolveReference(of: field, subject: subject)
+            return resolveReference(of: field, subject: subject())
         default:
             return scalarType(kind)
         }
     }
 
-    private mutating func resolveKind(_ word: Located<String>, subject: String, listHint: Bool) -> FieldKind? {
+    private mutating func resolveKind(_ word: Located<String>, subject: @autoclosure () -> String, listHint: Bool) -> FieldKind? {
         if let kind = FieldKind(rawValue: word.value) { return kind }
         if let target = modelID(named: word.value) {
             let spelling = listHint ? "{ type: list, of: reference, to: \(word.value) }" : "{ type: reference, to: \(word.value) }"
-            report(Diagnostic(.modelNameUsedAsType, "\(subject) uses model '\(word.value)' as a type; a reference is written \(spelling)", at: word.location, notes: [declaredHere(target)]))
+            report(Diagnostic(.modelNameUsedAsType, "\(subject()) uses model '\(word.value)' as a type; a reference is written \(spelling)", at: word.location, notes: [declaredHere(target)]))
             return nil
         }
         let types = FieldKind.allCases.map(\.rawValue)
-        report(Diagnostic(.unknownType, "unknown type '\(word.value.truncatedForMessage)' for \(subject)\(Suggestion.hint(word.value, choices: types, noun: "types"))", at: word.location))
+        report(Diagnostic(.unknownType, "unknown type '\(word.value.truncatedForMessage)' for \(subject())\(Suggestion.hint(word.value, choices: types, noun: "types"))", at: word.location))
         return nil
     }
 
-    private mutating func resolveElement(of field: FieldDeclaration, subject: String) -> FieldKind? {
+    private mutating func resolveElement(of field: FieldDeclaration, subject: @autoclosure () -> String) -> FieldKind? {
         guard let of = field.of else {
-            report(Diagnostic(.missingListElementType, "\(subject) is a list but does not say what it holds; add 'of: TYPE'", at: (field.type ?? field.name).location))
+            report(Diagnostic(.missingListElementType, "\(subject()) is a list but does not say what it holds; add 'of: TYPE'", at: (field.type ?? field.name).location))
             return nil
         }
-        guard let element = resolveKind(of, subject: subject, listHint: true) else { return nil }
+        guard let element = resolveKind(of, subject: subject(), listHint: true) else { return nil }
         switch element {
         case .list:
-            report(Diagnostic(.nestedList, "\(subject) is a list of lists, which CloudKit cannot store", at: of.location))
+            report(Diagnostic(.nestedList, "\(subject()) is a list of lists, which CloudKit cannot store", at: of.location))
             return nil
         case .asset:
-            report(Diagnostic(.listOfAssets, "\(subject) is a list of assets, which syncgen does not support; use a child model with one asset each", at: of.location))
+            report(Diagnostic(.listOfAssets, "\(subject()) is a list of assets, which syncgen does not support; use a child model with one asset each", at: of.location))
             return nil
         default:
             return element
         }
     }
 
-    private mutating func resolveReference(of field: FieldDeclaration, subject: String) -> FieldType? {
+    private mutating func resolveReference(of field: FieldDeclaration, subject: @autoclosure () -> String) -> FieldType? {
         var action = DeleteActionName.none
         var valid = true
         if let onDelete = field.onDelete {
@@ -86,11 +87,11 @@ extension ValidationContext {
                 action = parsed
             } else {
                 valid = false
-                report(Diagnostic(.unknownDeleteAction, "unknown 'onDelete' action '\(onDelete.value.truncatedForMessage)' for \(subject)\(Suggestion.hint(onDelete.value, choices: DeleteActionName.allCases.map(\.rawValue), noun: "actions"))", at: onDelete.location))
+                report(Diagnostic(.unknownDeleteAction, "unknown 'onDelete' action '\(onDelete.value.truncatedForMessage)' for \(subject())\(Suggestion.hint(onDelete.value, choices: DeleteActionName.allCases.map(\.rawValue), noun: "actions"))", at: onDelete.location))
             }
         }
         guard let to = field.to else {
-            report(Diagnostic(.missingReferenceTarget, "\(subject) is a reference but does not say to which model; add 'to: ModelName'", at: (field.type ?? field.name).location))
+            report(Diagnostic(.missingReferenceTarget, "\(subject()) is a reference but does not say to which model; add 'to: ModelName'", at: (field.type ?? field.name).location))
             return nil
         }
         guard modelID(named: to.value) != nil else {

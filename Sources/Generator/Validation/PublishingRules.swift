@@ -38,11 +38,12 @@ extension ValidationContext {
     private mutating func checkProjectionFields(draft draftID: ModelID, projection projectionID: ModelID) {
         let draft = model(draftID)
         let projection = model(projectionID)
+        let draftFieldIndexByName = draft.fieldIndexByName
         for fieldID in fieldIDs(of: projectionID) {
             let field = field(fieldID)
             guard !field.isServerOwned && !field.isLocalOnly else { continue }
             let subject = "field '\(field.name.value)' of projection '\(projection.name.value)'"
-            guard let draftIndex = draft.fields.firstIndex(where: { $0.name.value == field.name.value }) else {
+            guard let draftIndex = draftFieldIndexByName[field.name.value] else {
                 let similar = Suggestion.didYouMean(field.name.value, among: draft.fields.map(\.name.value))
                 report(Diagnostic(.projectionFieldMissingInDraft, "\(subject) does not exist in draft '\(draft.name.value)', so it would never be published\(similar)", at: field.name.location, notes: [.init("'\(draft.name.value)' publishes as '\(projection.name.value)' here", at: draft.publishAs!.location)]))
                 continue

@@ -39,6 +39,21 @@ struct FieldID: Hashable {
     var index: Int
 }
 
+/// A value for some fields of the schema, stored by position rather than hashed: the rules read
+/// and write one for every field, so this is the validator's innermost loop.
+struct FieldTable<Value> {
+    private var values: [[Value?]]
+
+    init(fieldCounts: [Int]) {
+        values = fieldCounts.map { Array(repeating: nil, count: $0) }
+    }
+
+    subscript(id: FieldID) -> Value? {
+        get { values[id.model][id.index] }
+        set { values[id.model][id.index] = newValue }
+    }
+}
+
 /// What the rules share: every declaration, the name index, and what has been resolved so far.
 struct ValidationContext {
     let models: [ModelDeclaration]
@@ -48,9 +63,9 @@ struct ValidationContext {
     /// Scopes of each declaration whose `scopes` are valid.
     var scopes: [ModelID: ScopeSet] = [:]
     /// Types of each field whose type is valid.
-    var fieldTypes: [FieldID: FieldType] = [:]
-    var defaults: [FieldID: FieldDefault] = [:]
-    var indexes: [FieldID: [IndexKind]] = [:]
+    var fieldTypes: FieldTable<FieldType>
+    var defaults: FieldTable<FieldDefault>
+    var indexes: FieldTable<[IndexKind]>
     var catalogs: [ModelID: Catalog] = [:]
     /// Models declared in schema files beside the given ones, which this run does not check.
     let declaredBesides: [String: SourceLocation]
@@ -62,6 +77,10 @@ struct ValidationContext {
             ids[model.name.value] = id
         }
         modelIDs = ids
+        let fieldCounts = models.map(\.fields.count)
+        fieldTypes = FieldTable(fieldCounts: fieldCounts)
+        defaults = FieldTable(fieldCounts: fieldCounts)
+        indexes = FieldTable(fieldCounts: fieldCounts)
         var besideNames: [String: SourceLocation] = [:]
         for model in besides.sorted(by: { $0.file < $1.file }).flatMap(\.models) where besideNames[model.name.value] == nil {
             besideNames[model.name.value] = model.name.location
@@ -83,9 +102,9 @@ struct ValidationContext {
         models[model].fields.indices.map { FieldID(model: model, index: $0) }
     }
 
-    func field(_ id: FieldID) -> FieldDeclaration { models[id.model].fields[id.index] }
+    @inline(__always) func field(_ id: FieldID) -> FieldDeclaration { models[id.model].fields[id.index] }
 
-    func model(_ id: ModelID) -> ModelDeclaration { models[id] }
+    @inline(__always) func model(_ id: ModelID) -> ModelDeclaration { models[id] }
 
     /// "'Note' is declared here", the note that follows a message naming another model.
     func declaredHere(_ id: ModelID) -> Diagnostic.Note {

@@ -31,18 +31,31 @@ extension ValidationContext {
         }
     }
 
-    /// Reports each cycle once, at the declaration of its first model in schema order.
+    /// Reports each cycle once, at the declaration of its first model in schema order. Each model
+    /// is walked once: a walk stops at a model an earlier walk finished, so a long chain costs its
+    /// length, not its length squared.
     private mutating func checkParentCycles() {
-        var reported = Set<ModelID>()
-        for start in canonicalModelIDs where !reported.contains(start) {
+        var finished = Set<ModelID>()
+        var cycles: [[ModelID]] = []
+        for start in canonicalModelIDs where !finished.contains(start) {
             var path: [ModelID] = []
+            var positionOnPath: [ModelID: Int] = [:]
             var current: ModelID? = start
-            while let id = current, !path.contains(id) {
+            while let id = current, !finished.contains(id), positionOnPath[id] == nil {
+                positionOnPath[id] = path.count
                 path.append(id)
                 current = model(id).parent.flatMap { modelID(named: $0.value) }
             }
-            guard let repeated = current, repeated == start else { continue }
-            reported.formUnion(path)
+            if let repeated = current, let entry = positionOnPath[repeated] {
+                let cycle = path[entry...]
+                // Told from the model the schema declares first, wherever the walk entered it.
+                let first = cycle.firstIndex(of: cycle.min()!)!
+                cycles.append(Array(cycle[first...] + cycle[..<first]))
+            }
+            finished.formUnion(path)
+        }
+        for path in cycles.sorted(by: { $0[0] < $1[0] }) {
+            let start = path[0]
             let names = (path + [start]).map { model($0).name.value }
             let notes: [Diagnostic.Note] = path.dropFirst().map { id in
                 .init("'\(model(id).name.value)' names its parent here", at: model(id).parent!.location)

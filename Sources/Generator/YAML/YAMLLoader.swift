@@ -37,21 +37,73 @@ public struct YAMLLoader: Sendable {
 
     public func load(_ bytes: [UInt8], file: String) -> Result {
         var builder = TreeBuilder(file: file, limits: limits, bytes: bytes)
-        bytes.withUnsafeBufferPointer { buffer in
-            builder.run(buffer)
+        let started = withParser(reading: bytes) { parser -> Bool in
+            builder.run(&parser)
+            return true
+        }
+        if started == nil {
+            builder.diagnostics.append(Diagnostic(.yamlSyntax, "could not start the YAML parser (out of memory)", at: SourceLocation(file: file, line: 1, column: 1)))
         }
         let isComplete = builder.isComplete
         return Result(root: isComplete ? builder.root : nil, diagnostics: builder.diagnostics, isComplete: isComplete)
+    }
+
+    /// libyaml's own event parse of `bytes` and nothing else (no strings, no tree): the floor the
+    /// benchmark measures loading against. The number of events, or nil at a syntax error.
+    @_spi(Benchmarks) public static func countEvents(in bytes: [UInt8]) -> Int? {
+        withParser(reading: bytes) { parser -> Int? in
+            var event = yaml_event_t()
+            var count = 0
+            while yaml_parser_parse(&parser, &event) != 0 {
+                count += 1
+                let finished = event.type == YAML_STREAM_END_EVENT
+                yaml_event_delete(&event)
+                if finished { return count }
+            }
+            return nil
+        } ?? nil
+    }
+}
+
+/// Runs `body` with a libyaml parser reading `bytes`; nil when libyaml cannot start (out of memory).
+private func withParser<T>(reading bytes: [UInt8], _ body: (inout yaml_parser_t) -> T) -> T? {
+    bytes.withUnsafeBufferPointer { buffer -> T? in
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) != 0 else { return nil }
+        defer { yaml_parser_delete(&parser) }
+        // libyaml needs a valid pointer even for empty input.
+        var empty: UInt8 = 0
+        if let base = buffer.baseAddress, buffer.count > 0 {
+            yaml_parser_set_input_string(&parser, base, buffer.count)
+        } else {
+            yaml_parser_set_input_string(&parser, &empty, 0)
+        }
+        return body(&parser)
     }
 }
 
 /// Turns libyaml events into a node tree with an explicit stack.
 private struct TreeBuilder {
-    private enum Frame {
-        case sequence(items: [YAMLNode], location: SourceLocation, anchor: String?, size: Int)
-        case mapping(
-            entries: [YAMLMappingEntry], pendingKey: (YAMLScalar, SourceLocation)?,
-            skipValue: Bool, location: SourceLocation, anchor: String?, size: Int)
+    /// A mapping or sequence being read. Frames are changed in place on the stack (never taken
+    /// off and put back), so appending an entry never copies the entries before it: loading stays
+    /// linear however long one mapping or list is.
+    private struct Frame {
+        enum Kind { case sequence, mapping }
+        let kind: Kind
+        let location: SourceLocation
+        let anchor: String?
+        var items: [YAMLNode] = []
+        var entries: [YAMLMappingEntry] = []
+        /// A mapping's key whose value is still to come.
+        var pendingKey: (key: YAMLScalar, location: SourceLocation, skipValue: Bool)?
+        /// The nodes this one expands to, itself included.
+        var size = 1
+
+        init(_ kind: Kind, at location: SourceLocation, anchor: String?) {
+            self.kind = kind
+            self.location = location
+            self.anchor = anchor
+        }
     }
 
     let file: String
@@ -72,20 +124,7 @@ private struct TreeBuilder {
         self.bytes = bytes
     }
 
-    mutating func run(_ buffer: UnsafeBufferPointer<UInt8>) {
-        var parser = yaml_parser_t()
-        guard yaml_parser_initialize(&parser) != 0 else {
-            diagnostics.append(Diagnostic(.yamlSyntax, "could not start the YAML parser (out of memory)", at: location(line: 0, column: 0)))
-            return
-        }
-        defer { yaml_parser_delete(&parser) }
-        // libyaml needs a valid pointer even for empty input.
-        var empty: UInt8 = 0
-        if let base = buffer.baseAddress, buffer.count > 0 {
-            yaml_parser_set_input_string(&parser, base, buffer.count)
-        } else {
-            yaml_parser_set_input_string(&parser, &empty, 0)
-        }
+    mutating func run(_ parser: inout yaml_parser_t) {
         var event = yaml_event_t()
         while true {
             guard yaml_parser_parse(&parser, &event) != 0 else {
@@ -141,20 +180,19 @@ private struct TreeBuilder {
                 diagnostics.append(Diagnostic(.tagUnsupported, "YAML tags ('\(tag(data.tag))') are not supported", at: here))
             }
             guard push(at: here) else { return false }
-            stack.append(.sequence(items: [], location: here, anchor: cString(data.anchor), size: 1))
+            stack.append(Frame(.sequence, at: here, anchor: cString(data.anchor)))
         case YAML_MAPPING_START_EVENT:
             let data = event.data.mapping_start
             if data.tag != nil {
                 diagnostics.append(Diagnostic(.tagUnsupported, "YAML tags ('\(tag(data.tag))') are not supported", at: here))
             }
             guard push(at: here) else { return false }
-            stack.append(.mapping(entries: [], pendingKey: nil, skipValue: false, location: here, anchor: cString(data.anchor), size: 1))
+            stack.append(Frame(.mapping, at: here, anchor: cString(data.anchor)))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-            switch stack.removeLast() {
-            case .sequence(let items, let location, let anchor, let size):
-                add(YAMLNode(.sequence(items), at: location), size: size, anchor: anchor)
-            case .mapping(let entries, _, _, let location, let anchor, let size):
-                add(YAMLNode(.mapping(entries), at: location), size: size, anchor: anchor)
+            let frame = stack.removeLast()
+            switch frame.kind {
+            case .sequence: add(YAMLNode(.sequence(frame.items), at: frame.location), size: frame.size, anchor: frame.anchor)
+            case .mapping: add(YAMLNode(.mapping(frame.entries), at: frame.location), size: frame.size, anchor: frame.anchor)
             }
         default:
             break
@@ -186,7 +224,7 @@ private struct TreeBuilder {
         if let anchor {
             anchors[anchor] = (node, size)
         }
-        guard let top = stack.popLast() else {
+        guard !stack.isEmpty else {
             if case .scalar(let scalar) = node.content, scalar.value == .null {
                 root = nil
             } else {
@@ -194,19 +232,20 @@ private struct TreeBuilder {
             }
             return
         }
-        switch top {
-        case .sequence(var items, let location, let anchor, let total):
-            items.append(node)
-            stack.append(.sequence(items: items, location: location, anchor: anchor, size: total + size))
-        case .mapping(var entries, let pendingKey, let skipValue, let location, let anchor, let total):
-            if let (key, keyLocation) = pendingKey {
-                if !skipValue {
-                    entries.append(YAMLMappingEntry(key: key, keyLocation: keyLocation, value: node))
+        let top = stack.count - 1
+        stack[top].size += size
+        switch stack[top].kind {
+        case .sequence:
+            stack[top].items.append(node)
+        case .mapping:
+            if let pending = stack[top].pendingKey {
+                if !pending.skipValue {
+                    stack[top].entries.append(YAMLMappingEntry(key: pending.key, keyLocation: pending.location, value: node))
                 }
-                stack.append(.mapping(entries: entries, pendingKey: nil, skipValue: false, location: location, anchor: anchor, size: total + size))
+                stack[top].pendingKey = nil
             } else {
                 let (key, skip) = mappingKey(node)
-                stack.append(.mapping(entries: entries, pendingKey: (key, node.location), skipValue: skip, location: location, anchor: anchor, size: total + size))
+                stack[top].pendingKey = (key, node.location, skip)
             }
         }
     }

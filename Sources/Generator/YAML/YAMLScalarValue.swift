@@ -30,7 +30,9 @@ public enum YAMLScalarValue: Hashable, Sendable {
         case ".nan", ".NaN", ".NAN":
             self = .double(.nan)
         default:
-            if let integer = Self.integer(text) {
+            if !Self.mayBeNumber(text) {
+                self = .string(text)
+            } else if let integer = Self.integer(text) {
                 self = integer
             } else if Self.isFloatLiteral(text), let number = Double(text) {
                 self = .double(number)
@@ -38,6 +40,13 @@ public enum YAMLScalarValue: Hashable, Sendable {
                 self = .string(text)
             }
         }
+    }
+
+    /// Whether `text` starts as every number does, with a digit, a sign or a dot. Most scalars of a
+    /// schema are names, which this tells apart without a number parse.
+    private static func mayBeNumber(_ text: String) -> Bool {
+        guard let first = text.utf8.first else { return false }
+        return (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) || first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
     }
 
     /// `[-+]?[0-9]+`, `0x[0-9a-fA-F]+`, `0o[0-7]+`.
