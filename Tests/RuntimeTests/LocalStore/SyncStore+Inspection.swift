@@ -47,3 +47,13 @@ extension SyncStore {
         try session { try $0.state(key) }
     }
 }
+
+extension SyncStore {
+    func cachedAssetBytes() throws -> Int64 {
+        try session { try $0.cachedAssetBytes() }
+    }
+
+    func takeOrphanedAssetEntries() throws -> [AssetCacheEntry] {
+        try session { try $0.takeOrphanedAssetEntries() }
+    }
+}

@@ -133,8 +133,16 @@ package protocol SyncStoreTransaction: AnyObject {
     /// Entries in any of `states` (every entry when nil), in key order.
     func assetEntries(in states: Set<AssetCacheState>?) throws -> [AssetCacheEntry]
     func setAssetEntry(_ entry: AssetCacheEntry) throws
-    /// Entries whose model is no longer stored (deleted here or by a pull).
-    func orphanedAssetEntries() throws -> [AssetCacheEntry]
+    /// Pinned entries in any of `states`, in key order.
+    func pinnedAssetEntries(in states: Set<AssetCacheState>) throws -> [AssetCacheEntry]
+    /// The bytes of the asset files on this device (entries in a state with a local file), kept
+    /// by the store as entries change: reading it costs the same whatever the cache holds.
+    func cachedAssetBytes() throws -> Int64
+    /// Entries eviction may remove (cached, not pinned), least recently read first.
+    func evictionCandidates() throws -> [AssetCacheEntry]
+    /// Entries whose model was deleted (here or by a pull) since the last call, and is still not
+    /// stored; the store then forgets them as candidates. Costs the deletions, not the cache.
+    func takeOrphanedAssetEntries() throws -> [AssetCacheEntry]
     func removeAssetEntry(_ key: AssetKey) throws
     /// Sets a stored model's asset markers, as the app (so they are pushed), and writes its asset
     /// entry: the markers the model uploads and the file the cache holds never disagree. False

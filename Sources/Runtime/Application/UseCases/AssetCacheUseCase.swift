@@ -198,7 +198,7 @@ struct AssetCacheUseCase {
     func transfer(as account: PassAccount) async throws(SyncError) {
         guard case .success(let files) = context.assetFiles else { return }
         try context.local { store in
-            for entry in try store.orphanedAssetEntries() { try forget(entry, in: store) }
+            for entry in try store.takeOrphanedAssetEntries() { try forget(entry, in: store) }
         }
         if account.isSignedIn {
             try await upload(files, as: account)
@@ -262,7 +262,7 @@ struct AssetCacheUseCase {
     }
 
     private func download(_ files: any AssetFileStoring, as account: PassAccount) async throws(SyncError) {
-        for var entry in try context.local({ try $0.assetEntries(in: [.remote]) }) where entry.isPinned {
+        for var entry in try context.local({ try $0.pinnedAssetEntries(in: [.remote]) }) {
             try move(&entry, .downloadRequested)
         }
         for var entry in try context.local({ try $0.assetEntries(in: [.download]) }) {
@@ -305,13 +305,12 @@ struct AssetCacheUseCase {
         }
     }
 
-    /// Least recently read first; never a pinned file or one the cloud does not have yet.
+    /// Least recently read first; never a pinned file or one the cloud does not have yet. Under
+    /// the budget, this reads one number.
     private func evict(_ files: any AssetFileStoring) throws(SyncError) {
-        let entries = try context.local { try $0.assetEntries(in: nil) }
-        var total = entries.filter(\.state.hasLocalFile).reduce(Int64(0)) { $0 + $1.byteSize }
+        var total = try context.local { try $0.cachedAssetBytes() }
         guard total > context.configuration.assetCacheLimit else { return }
-        let candidates = entries.filter { $0.state == .cached && !$0.isPinned }.sorted { ($0.lastAccess, $0.key) < ($1.lastAccess, $1.key) }
-        for var entry in candidates {
+        for var entry in try context.local({ try $0.evictionCandidates() }) {
             guard total > context.configuration.assetCacheLimit else { break }
             try move(&entry, .evictionChosen)
             try? files.removeFile(for: entry.key, suffix: entry.suffix)

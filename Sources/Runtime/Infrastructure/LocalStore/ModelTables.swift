@@ -40,6 +40,7 @@ enum ModelTables {
             CREATE INDEX \(index(recordType, "parent")) ON \(name) (_parent) WHERE _parent IS NOT NULL;
             """)
         try database.query("INSERT INTO model_tables (type) VALUES (?)", [.text(recordType)])
+        try AssetCacheBookkeeping.watchDeletions(of: recordType, database)
         return ModelTable(recordType: recordType, columns: [])
     }
 

@@ -39,6 +39,7 @@ public final class SyncStore: Sendable {
             try database.transaction {
                 try database.execute(Self.schema + ModelTables.catalog)
                 try Self.migrate(database)
+                try AssetCacheBookkeeping.install(database)
             }
             return Locked(database)
         }
@@ -62,6 +63,7 @@ public final class SyncStore: Sendable {
         }
         // Models of one table, their fields in a blob: each type moves to a table of its own.
         try ModelTables.moveLegacyModels(database)
+        try database.execute("DROP INDEX IF EXISTS asset_cache_by_state")
         for table in ["asset_cache", "parked_assets"] where try !database.query("PRAGMA table_info(\(table))").map({ $0.text(1) }).contains("digest") {
             try database.execute("ALTER TABLE \(table) ADD COLUMN digest TEXT NOT NULL DEFAULT ''")
         }
@@ -108,7 +110,9 @@ public final class SyncStore: Sendable {
             last_access REAL NOT NULL,
             digest TEXT NOT NULL DEFAULT '',
             PRIMARY KEY (type, name));
-        CREATE INDEX IF NOT EXISTS asset_cache_by_state ON asset_cache (state);
+        -- Entries by state, then pinned, then least recently read: a pass finds the few it has
+        -- work for, and eviction its candidates in order, without reading the rest.
+        CREATE INDEX IF NOT EXISTS asset_cache_by_use ON asset_cache (state, pinned, last_access);
         -- Changes the cloud refused for good: set aside with their error, out of the queue.
         CREATE TABLE IF NOT EXISTS failed_changes (
             type TEXT NOT NULL, name TEXT NOT NULL,

@@ -22,16 +22,36 @@ extension SyncStoreSession {
         ).map(Self.assetEntry)
     }
 
-    func orphanedAssetEntries() throws -> [AssetCacheEntry] {
-        var orphans: [AssetCacheEntry] = []
-        // One query per record type with cached assets, against that type's table.
-        for recordType in try database.query("SELECT DISTINCT type FROM asset_cache ORDER BY type").map({ $0.text(0) }) {
-            let unmatched = try changes.tables.table(named: recordType).map { "AND NOT EXISTS (SELECT 1 FROM \($0.sqlName) m WHERE m._name = a.name)" } ?? ""
-            orphans += try database.query(
-                "SELECT \(Self.assetColumns) FROM asset_cache a WHERE a.type = ? \(unmatched) ORDER BY name", [.text(recordType)]
-            ).map(Self.assetEntry)
+    func pinnedAssetEntries(in states: Set<AssetCacheState>) throws -> [AssetCacheEntry] {
+        let wanted = states.map(\.rawValue).sorted()
+        return try database.query(
+            "SELECT \(Self.assetColumns) FROM asset_cache WHERE state IN (\(Array(repeating: "?", count: wanted.count).joined(separator: ", "))) AND pinned = 1 ORDER BY type, name",
+            wanted.map(SQLiteValue.text)
+        ).map(Self.assetEntry)
+    }
+
+    func cachedAssetBytes() throws -> Int64 {
+        try database.query("SELECT bytes FROM asset_cache_bytes WHERE id = 0").first?.integer(0) ?? 0
+    }
+
+    func evictionCandidates() throws -> [AssetCacheEntry] {
+        try database.query(
+            "SELECT \(Self.assetColumns) FROM asset_cache WHERE state = ? AND pinned = 0 ORDER BY last_access, type, name",
+            [.text(AssetCacheState.cached.rawValue)]
+        ).map(Self.assetEntry)
+    }
+
+    func takeOrphanedAssetEntries() throws -> [AssetCacheEntry] {
+        // The candidates the deletion triggers noted (`AssetCacheBookkeeping`): a model saved
+        // again since it was deleted is no orphan.
+        let candidates = try database.query(
+            "SELECT \(Self.assetColumns) FROM asset_cache WHERE (type, name) IN (SELECT type, name FROM asset_cache_orphans) ORDER BY type, name"
+        ).map(Self.assetEntry)
+        try database.execute("DELETE FROM asset_cache_orphans")
+        return try candidates.filter { entry in
+            guard let table = try changes.tables.table(named: entry.key.recordType) else { return true }
+            return try database.query("SELECT 1 FROM \(table.sqlName) WHERE _name = ?", [.text(entry.key.recordName)]).isEmpty
         }
-        return orphans
     }
 
     func setAssetEntry(_ entry: AssetCacheEntry) throws {
