@@ -1,6 +1,6 @@
 import Foundation
 
-/// `swift run -c release syncgen-bench [validate] [generate] [bridge] [localcloud] [store] [engine] [query] [observation]`: the project's performance figures, each
+/// `swift run -c release syncgen-bench [validate] [generate] [bridge] [localcloud] [store] [engine] [idle] [query] [observation]`: the project's performance figures, each
 /// printed beside its baseline and target. Exits 1 when a target is missed.
 @main
 enum Bench {
@@ -13,6 +13,7 @@ enum Bench {
             ("localcloud", { await LocalCloudBenchmark.run() }),
             ("store", { StoreBenchmark.run() }),
             ("engine", { await EngineBenchmark.run() }),
+            ("idle", { await IdlePassBenchmark.run() }),
             ("query", { QueryBenchmark.run() }),
             ("observation", { await ObservationBenchmark.run() }),
         ]

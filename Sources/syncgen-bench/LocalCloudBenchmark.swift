@@ -65,6 +65,54 @@ enum LocalCloudBenchmark {
             }
         }
         print("  target: memory while fetching bounded by the page, not the record count: \(bounded ? "met" : "MISSED")")
-        return bounded
+        let linear = await catalogPaging()
+        return bounded && linear
+    }
+
+    /// A whole public catalog queried page by page, at 1,600 and 16,000 records: the time per
+    /// record must not grow with the catalog (a query that re-read it for every page would cost
+    /// the square of its size).
+    private static func catalogPaging() async -> Bool {
+        let sizes = [1_600, 16_000]
+        let runs = 3
+        print("  catalog query, paged by \(pageSize), at \(sizes.map(String.init).joined(separator: " and ")) records (median of \(runs) interleaved runs, range)")
+        do {
+            var devices: [any CloudGateway] = []
+            for size in sizes {
+                let cloud = try LocalCloud.inMemory(configuration: LocalCloud.Configuration(downloadsFolder: FileManager.default.temporaryDirectory.appendingPathComponent("catalog-bench-\(UUID().uuidString)")))
+                let device = try cloud.device("bench", account: "bench")
+                for start in stride(from: 0, to: size, by: pageSize) {
+                    let records = (start..<min(start + pageSize, size)).map { index in
+                        SyncRecord(recordType: "Listing", id: RecordID(recordName: "listing-\(index)", zoneID: SyncConstants.publicZone), fields: ["title": .string("Listing \(index)")])
+                    }
+                    _ = try await device.modify(ModifyRequest(recordsToSave: records), in: .public)
+                }
+                devices.append(device)
+            }
+            var samples = Array(repeating: [Double](), count: sizes.count)
+            for _ in 0..<runs {
+                for (index, device) in devices.enumerated() {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    var query = RecordQuery(recordType: "Listing", resultsLimit: pageSize)
+                    var count = 0
+                    repeat {
+                        let page = try await device.query(query, in: .public)
+                        count += page.records.count
+                        query.cursor = page.cursor
+                    } while query.cursor != nil
+                    precondition(count == sizes[index])
+                    samples[index].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                }
+            }
+            let timings = samples.map(Measurement.Timing.init(samples:))
+            for (size, timing) in zip(sizes, timings) { print("    \(Measurement.pad(size, 6)) records   \(timing.description)") }
+            let growth = timings[1].median / timings[0].median
+            let met = growth <= 12
+            print(String(format: "  target: 10x the catalog at most 12x the time (%.1fx): %@", growth, Measurement.verdict(met)))
+            return met
+        } catch {
+            print("  catalog paging failed: \(error)")
+            return false
+        }
     }
 }

@@ -103,6 +103,40 @@ struct LocalCloudChangeTests {
         #expect(odd.records.map(\.id.recordName) == ["p5", "p3", "p1"])
     }
 
+    /// Apple, `CKQueryOperation.Cursor`: "a cursor to continue fetching results from where the
+    /// last query ended". A query without sort keys pages in record name order, and each page
+    /// seeks from its cursor: it reads the page (and one more record), not the records before it.
+    /// Records saved or deleted between pages neither repeat nor hide the others. Breaking it:
+    /// read past the page (drop the LIMIT), or page by offset over all the records again, and the
+    /// reads grow with the catalog.
+    @Test(arguments: CloudMode.allCases)
+    func unsortedQueriesSeekFromTheirCursor(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try harness.device("phone", "alice")
+        let names = (0..<50).map { String(format: "c%02d", $0) }
+        try await phone.save(names.map { record($0, type: "Card", in: SyncConstants.publicZone) }, in: .public)
+        var query = RecordQuery(recordType: "Card", resultsLimit: 10)
+        var seen: [String] = []
+        var reads: [Int64] = []
+        repeat {
+            let before = try harness.cloud.counters()["query.recordsRead"] ?? 0
+            let page = try await phone.query(query, in: .public)
+            reads.append((try harness.cloud.counters()["query.recordsRead"] ?? 0) - before)
+            seen += page.records.map(\.id.recordName)
+            if seen.count == 20 {
+                // Between pages: one record before the cursor goes, one after it arrives.
+                _ = try await phone.delete([RecordID(recordName: "c05", zoneID: SyncConstants.publicZone)], in: .public)
+                _ = try await phone.save([record("c25x", type: "Card", in: SyncConstants.publicZone)], in: .public)
+            }
+            query.cursor = page.cursor
+        } while query.cursor != nil
+        #expect(seen == names.prefix(26) + ["c25x"] + names.dropFirst(26))
+        #expect(reads.allSatisfy { $0 <= 11 }, "each page reads at most the page and one more: \(reads)")
+        var malformed = RecordQuery(recordType: "Card")
+        malformed.cursor = QueryCursor(archive: Data("query:3".utf8))
+        #expect(await cloudError { _ = try await phone.query(malformed, in: .public) }?.code == .invalidArguments)
+    }
+
     /// Apple, `CKFetchRecordsOperation.desiredKeys` and `CKQueryOperation.desiredKeys`: only the
     /// fields named are fetched, so an asset whose key is left out is not downloaded.
     @Test(arguments: CloudMode.allCases)

@@ -6,41 +6,103 @@ import SyncStorage
 extension LocalCloudServer {
     /// One page of records of a type, filtered by equal fields and sorted; the cursor is where the
     /// page ended (records changed between pages may move across the boundary, as in CloudKit).
+    ///
+    /// A query without sort keys is in zone and record name order, and each page seeks from its
+    /// cursor (the last zone and name it returned), reading no more than it returns and the
+    /// records it filters out: paging through a catalog costs its size, not its size squared.
+    /// A sorted query reads the type's records to sort them, and resumes at an offset.
     func query(_ query: RecordQuery, scope: DatabaseScope, caller: Caller, defaultLimit: Int) throws -> QueryPage {
         // Apple, `CKRecord.encryptedValues`: "CloudKit doesn't support indexes on encrypted fields.
         // Don't include encrypted fields in your predicate or sort descriptors".
         for field in query.equalTo.names + query.sortedBy where try isEncryptedInSchema(field, of: query.recordType) {
             throw CloudError(.invalidArguments, "field '\(field)' of record type \(query.recordType) is encrypted; a query can neither filter nor sort on it")
         }
-        var matches: [(record: StoredRecord, zone: StoredZone, access: ZoneAccess)] = []
-        for (zone, access) in try zonesToSearch(for: query, scope: scope, caller: caller) {
-            try database.forEachRow(
+        let limit = query.resultsLimit ?? defaultLimit
+        let zones = try zonesToSearch(for: query, scope: scope, caller: caller)
+        let (page, cursor) = query.sortedBy.isEmpty
+            ? try seekingPage(of: query, in: zones, limit: limit)
+            : try sortedPage(of: query, in: zones, limit: limit)
+        var records: [SyncRecord] = []
+        for match in page where try isVisible(match.record.name, in: match.zone, access: match.access) {
+            records.append(try clientRecord(match.record, zone: match.zone, scope: scope, desiredKeys: query.desiredKeys, viewer: caller.user))
+        }
+        try store.count("records.fetched", by: Int64(records.count))
+        return QueryPage(records: records, cursor: cursor)
+    }
+
+    private typealias Match = (record: StoredRecord, zone: StoredZone, access: ZoneAccess)
+
+    /// The next `limit` matches in zone and name order after the cursor's place, and the cursor
+    /// of the page after them (nil when none is left).
+    private func seekingPage(of query: RecordQuery, in zones: [(StoredZone, ZoneAccess)], limit: Int) throws -> ([Match], QueryCursor?) {
+        let after = try query.cursor.map(Self.place(of:))
+        var matches: [Match] = []
+        for (zone, access) in zones.sorted(by: { $0.0.name.utf8.lexicographicallyPrecedes($1.0.name.utf8) }) {
+            if let after, zone.name.utf8.lexicographicallyPrecedes(after.zone.utf8) { continue }
+            let resume = after.flatMap { $0.zone == zone.name ? $0.name : nil }
+            var sql = "SELECT \(Self.recordColumns) FROM records WHERE owner = ? AND zone = ? AND type = ? AND deleted = 0"
+            var arguments: [SQLiteValue] = [.text(zone.owner), .text(zone.name), .text(query.recordType)]
+            if let resume {
+                sql += " AND name > ?"
+                arguments.append(.text(resume))
+            }
+            sql += " ORDER BY name"
+            if query.equalTo.names.isEmpty {
+                // Every row matches: SQLite reads no further than the page (and one more).
+                sql += " LIMIT ?"
+                arguments.append(.integer(Int64(limit + 1 - matches.count)))
+            }
+            try forEachMatch(sql, arguments, of: query) { stored in
+                matches.append((stored, zone, access))
+                // One more than the page tells whether another page follows.
+                return matches.count <= limit
+            }
+            if matches.count > limit { break }
+        }
+        guard matches.count > limit else { return (matches, nil) }
+        let page = Array(matches.prefix(limit))
+        let last = page[page.count - 1]
+        return (page, QueryCursor(archive: Data("after:\(last.zone.name)\u{0}\(last.record.name)".utf8)))
+    }
+
+    /// Every match, sorted by the query's keys, and the `limit` after the cursor's offset.
+    private func sortedPage(of query: RecordQuery, in zones: [(StoredZone, ZoneAccess)], limit: Int) throws -> ([Match], QueryCursor?) {
+        var matches: [Match] = []
+        for (zone, access) in zones {
+            try forEachMatch(
                 "SELECT \(Self.recordColumns) FROM records WHERE owner = ? AND zone = ? AND type = ? AND deleted = 0",
-                [.text(zone.owner), .text(zone.name), .text(query.recordType)]
-            ) { row throws(SQLiteError) in
-                do {
-                    let stored = try storedRecord(row)
-                    if query.equalTo.allSatisfy({ stored.fields[$0.name] == $0.value }) {
-                        matches.append((stored, zone, access))
-                    }
-                } catch {
-                    throw SQLiteError(code: -1, message: "corrupt record: \(error)")
-                }
+                [.text(zone.owner), .text(zone.name), .text(query.recordType)], of: query
+            ) { stored in
+                matches.append((stored, zone, access))
+                return true
             }
         }
         matches.sort { lhs, rhs in
             Self.precedes(lhs.record, rhs.record, by: query.sortedBy) ?? ((lhs.zone.name, lhs.record.name) < (rhs.zone.name, rhs.record.name))
         }
         let offset = try query.cursor.map(Self.offset(of:)) ?? 0
-        let limit = query.resultsLimit ?? defaultLimit
-        let page = matches.dropFirst(offset).prefix(limit)
-        var records: [SyncRecord] = []
-        for match in page where try isVisible(match.record.name, in: match.zone, access: match.access) {
-            records.append(try clientRecord(match.record, zone: match.zone, scope: scope, desiredKeys: query.desiredKeys, viewer: caller.user))
-        }
-        try store.count("records.fetched", by: Int64(records.count))
+        let page = Array(matches.dropFirst(offset).prefix(limit))
         let next = offset + page.count
-        return QueryPage(records: records, cursor: next < matches.count ? QueryCursor(archive: Data("query:\(next)".utf8)) : nil)
+        return (page, next < matches.count ? QueryCursor(archive: Data("query:\(next)".utf8)) : nil)
+    }
+
+    /// The records `sql` reads that match the query's equal fields, each handed to `body` until
+    /// it returns false.
+    /// Counts the records read in `query.recordsRead`: what a page cost the server.
+    private func forEachMatch(_ sql: String, _ arguments: [SQLiteValue], of query: RecordQuery, _ body: (StoredRecord) -> Bool) throws {
+        var going = true
+        var read: Int64 = 0
+        defer { try? store.count("query.recordsRead", by: read) }
+        try database.forEachRow(sql, arguments) { row throws(SQLiteError) in
+            read += 1
+            guard going else { return }
+            do {
+                let stored = try storedRecord(row)
+                if query.equalTo.allSatisfy({ stored.fields[$0.name] == $0.value }) { going = body(stored) }
+            } catch {
+                throw SQLiteError(code: -1, message: "corrupt record: \(error)")
+            }
+        }
     }
 
     /// The zones a query searches: the one it names, or every zone of the database (Apple,
@@ -86,7 +148,18 @@ extension LocalCloudServer {
         }
     }
 
-    /// Where a cursor of LocalCloud's (`query:<offset>`) resumes; a cursor it did not write is
+    /// Where a seeking cursor of LocalCloud's (`after:<zone>\0<name>`) resumes; a cursor it did
+    /// not write, or one of a sorted query, is refused as CloudKit refuses a malformed request.
+    static func place(of cursor: QueryCursor) throws(CloudError) -> (zone: String, name: String) {
+        let text = String(decoding: cursor.archive, as: UTF8.self)
+        let parts = text.dropFirst("after:".count).split(separator: "\u{0}", maxSplits: 1, omittingEmptySubsequences: false)
+        guard text.hasPrefix("after:"), parts.count == 2 else {
+            throw CloudError(.invalidArguments, "not a cursor of this query")
+        }
+        return (String(parts[0]), String(parts[1]))
+    }
+
+    /// Where a cursor of a sorted query (`query:<offset>`) resumes; a cursor it did not write is
     /// refused as CloudKit refuses a malformed request.
     static func offset(of cursor: QueryCursor) throws(CloudError) -> Int {
         let text = String(decoding: cursor.archive, as: UTF8.self)

@@ -1,0 +1,64 @@
+import Foundation
+import SyncRuntime
+import SyncStorage
+import SyncLocalCloud
+
+/// An idle engine pass (nothing to push, pull or transfer) with 10 and with 10,000 cached assets,
+/// interleaved: the pass must cost the same whatever the cache holds.
+enum IdlePassBenchmark {
+    static let sizes = [10, 10_000]
+    static let passes = 21
+    static let maxRatio = 1.5
+
+    static func run() async -> Bool {
+        print("idle pass: an engine pass with nothing to do, with \(sizes.map(String.init).joined(separator: " and ")) cached assets (median of \(passes) interleaved passes, range)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("idle-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let cloud = try LocalCloud.inMemory(configuration: LocalCloud.Configuration(downloadsFolder: folder.appendingPathComponent("downloads")))
+            var engines: [SyncEngine] = []
+            for size in sizes {
+                let url = folder.appendingPathComponent("store-\(size).sqlite")
+                try SyncStore(url: url).save(EngineBenchmark.notes(0..<size))
+                try cacheEntries(for: size, in: url)
+                let configuration = SyncConfiguration(assetCacheRoot: folder.appendingPathComponent("assets-\(size)"))
+                let engine = SyncEngine(store: try SyncStore(url: url), cloud: try cloud.device("device-\(size)", account: "bench-\(size)"), schema: SyncSchema.self, configuration: configuration)
+                guard case .completed = await engine.sync() else { throw CloudError(.serviceUnavailable, "the first pass failed") }
+                engines.append(engine)
+            }
+            var samples = Array(repeating: [Double](), count: sizes.count)
+            for _ in 0..<passes {
+                for (index, engine) in engines.enumerated() {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    guard case .completed = await engine.sync() else { throw CloudError(.serviceUnavailable, "an idle pass failed") }
+                    samples[index].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                }
+            }
+            let timings = samples.map(Measurement.Timing.init(samples:))
+            for (size, timing) in zip(sizes, timings) {
+                print("  \(Measurement.pad(size, 6)) cached assets   \(timing.description)")
+            }
+            let ratio = timings[1].median / timings[0].median
+            let met = ratio <= maxRatio
+            print(String(format: "  target: about the same cost (%.2fx, at most %.1fx): %@", ratio, maxRatio, Measurement.verdict(met)))
+            return met
+        } catch {
+            print("  failed: \(error)")
+            return false
+        }
+    }
+
+    /// Gives each of the first `count` notes a cached asset entry, as a cache that downloaded
+    /// them would hold (the files themselves an idle pass never opens).
+    private static func cacheEntries(for count: Int, in url: URL) throws {
+        let database = try SQLiteDatabase(.file(url))
+        try database.transaction {
+            for index in 0..<count {
+                try database.query(
+                    "INSERT INTO asset_cache (type, name, state, suffix, size, pinned, last_access, digest) VALUES (?, ?, 'cached', 'jpg', 1000, 0, ?, '')",
+                    [.text(BenchNote.recordType), .text("note-\(index)"), .real(Double(index))])
+            }
+        }
+    }
+}
