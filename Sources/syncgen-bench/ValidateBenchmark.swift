@@ -8,6 +8,8 @@ enum ValidateBenchmark {
     static let target = 0.5
     static let maxGrowth = 12.0
     static let maxOverLibYAML = 4.0
+    /// How much faster than libyaml's parse (or than 10x) validation may grow with 10x the shape.
+    static let maxShapeExcess = 1.2
     static let runs = 3
 
     static func run() -> Bool {
@@ -25,23 +27,27 @@ enum ValidateBenchmark {
             }
         }
         // Shapes that once cost the square of their size, each at two sizes: the growth shows
-        // whether the cost follows the input.
+        // whether the cost follows the input. At these sizes libyaml's own parse grows by more
+        // than 10x too (caches), so validation's growth is held against libyaml's.
         var shapeGrowth: [Double] = []
         for (shape, make, sizes) in [
             ("fields in one model", SyntheticSchema.wideModel(fieldCount:), [10_000, 100_000]),
             ("items in one list", SyntheticSchema.longList(count:), [2_000, 20_000]),
             ("top-level x- keys", SyntheticSchema.manyExtensionKeys(count:), [5_000, 50_000]),
         ] {
-            let timings = sizes.map { size in measure([make(size)], label: "\(size) \(shape)").1 }
-            shapeGrowth.append(timings[1].median / timings[0].median)
+            let timings = sizes.map { size in measure([make(size)], label: "\(size) \(shape)") }
+            let growth = timings[1].1.median / timings[0].1.median
+            let floorGrowth = timings[1].0.median / timings[0].0.median
+            print(String(format: "    10x the %@: %.1fx the time; libyaml's own parse %.1fx", shape, growth, floorGrowth))
+            shapeGrowth.append(growth / max(floorGrowth, 10))
         }
         let growth = oneFile[10_000]! / oneFile[1_000]!
         let worstOverLibYAML = overLibYAML.max()!
-        let worstShapeGrowth = shapeGrowth.max()!
+        let worstShapeGrowth = shapeGrowth.max()!  // beyond 10x, or beyond libyaml's own growth
         let checks = [
             ("1,000 models in one file under \(Int(target * 1000)) ms", oneFile[1_000]! < target),
             (String(format: "10x the models in one file at most %.0fx the time (%.1fx)", maxGrowth, growth), growth <= maxGrowth),
-            (String(format: "10x the fields, items or keys at most %.0fx the time (worst %.1fx)", maxGrowth, worstShapeGrowth), worstShapeGrowth <= maxGrowth),
+            (String(format: "10x the fields, items or keys: the time grows at most %.1f times as much as libyaml's own (or 10x) (worst %.2f)", maxShapeExcess, worstShapeGrowth), worstShapeGrowth <= maxShapeExcess),
             (String(format: "the synthetic schemas within %.0fx libyaml's own parse (worst %.1fx)", maxOverLibYAML, worstOverLibYAML), worstOverLibYAML <= maxOverLibYAML),
         ]
         for (text, met) in checks { print("  target: \(text): \(Measurement.verdict(met))") }
