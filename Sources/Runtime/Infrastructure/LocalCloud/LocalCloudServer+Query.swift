@@ -17,7 +17,8 @@ extension LocalCloudServer {
         for field in query.equalTo.names + query.sortedBy where try isEncryptedInSchema(field, of: query.recordType) {
             throw CloudError(.invalidArguments, "field '\(field)' of record type \(query.recordType) is encrypted; a query can neither filter nor sort on it")
         }
-        let limit = query.resultsLimit ?? defaultLimit
+        // At least one record a page, as zone changes: a page of none would never end.
+        let limit = max(1, query.resultsLimit ?? defaultLimit)
         let zones = try zonesToSearch(for: query, scope: scope, caller: caller)
         let (page, cursor) = query.sortedBy.isEmpty
             ? try seekingPage(of: query, in: zones, limit: limit)
