@@ -27,15 +27,11 @@ enum IdlePassBenchmark {
                 guard case .completed = await engine.sync() else { throw CloudError(.serviceUnavailable, "the first pass failed") }
                 engines.append(engine)
             }
-            var samples = Array(repeating: [Double](), count: sizes.count)
-            for _ in 0..<passes {
-                for (index, engine) in engines.enumerated() {
-                    let start = DispatchTime.now().uptimeNanoseconds
+            let timings = await Measurement.interleaved(runs: passes, engines.map { engine in
+                {
                     guard case .completed = await engine.sync() else { throw CloudError(.serviceUnavailable, "an idle pass failed") }
-                    samples[index].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
                 }
-            }
-            let timings = samples.map(Measurement.Timing.init(samples:))
+            })
             for (size, timing) in zip(sizes, timings) {
                 print("  \(Measurement.pad(size, 6)) cached assets   \(timing.description)")
             }

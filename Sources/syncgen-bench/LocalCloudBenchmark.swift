@@ -89,10 +89,8 @@ enum LocalCloudBenchmark {
                 }
                 devices.append(device)
             }
-            var samples = Array(repeating: [Double](), count: sizes.count)
-            for _ in 0..<runs {
-                for (index, device) in devices.enumerated() {
-                    let start = DispatchTime.now().uptimeNanoseconds
+            let timings = await Measurement.interleaved(runs: runs, zip(sizes, devices).map { size, device in
+                {
                     var query = RecordQuery(recordType: "Listing", resultsLimit: pageSize)
                     var count = 0
                     repeat {
@@ -100,11 +98,9 @@ enum LocalCloudBenchmark {
                         count += page.records.count
                         query.cursor = page.cursor
                     } while query.cursor != nil
-                    precondition(count == sizes[index])
-                    samples[index].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                    precondition(count == size)
                 }
-            }
-            let timings = samples.map(Measurement.Timing.init(samples:))
+            })
             for (size, timing) in zip(sizes, timings) { print("    \(Measurement.pad(size, 6)) records   \(timing.description)") }
             let growth = timings[1].median / timings[0].median
             let met = growth <= 12

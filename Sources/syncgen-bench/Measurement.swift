@@ -46,6 +46,23 @@ enum Measurement {
         return timings
     }
 
+    /// `interleaved` for bodies that await (engine passes, cloud requests).
+    static func interleaved(runs: Int = 5, _ bodies: [() async throws -> Void]) async -> [Timing] {
+        var timings = Array(repeating: Timing(samples: []), count: bodies.count)
+        for _ in 0..<runs {
+            for (index, body) in bodies.enumerated() {
+                let start = DispatchTime.now().uptimeNanoseconds
+                do {
+                    try await body()
+                } catch {
+                    fatalError("benchmark body \(index) failed: \(error)")
+                }
+                timings[index].samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            }
+        }
+        return timings
+    }
+
     /// "met" or "MISSED", for a target line.
     static func verdict(_ met: Bool) -> String { met ? "met" : "MISSED" }
 

@@ -14,19 +14,22 @@ extension SyncStoreSession {
     }
 
     func assetEntries(in states: Set<AssetCacheState>?) throws -> [AssetCacheEntry] {
-        let wanted = states.map { $0.map(\.rawValue).sorted() }
-        let filter = wanted.map { " WHERE state IN (" + Array(repeating: "?", count: $0.count).joined(separator: ", ") + ")" } ?? ""
-        return try database.query(
-            "SELECT \(Self.assetColumns) FROM asset_cache\(filter) ORDER BY type, name",
-            (wanted ?? []).map(SQLiteValue.text)
-        ).map(Self.assetEntry)
+        try assetEntries(in: states, pinnedOnly: false)
     }
 
     func pinnedAssetEntries(in states: Set<AssetCacheState>) throws -> [AssetCacheEntry] {
-        let wanted = states.map(\.rawValue).sorted()
+        try assetEntries(in: states, pinnedOnly: true)
+    }
+
+    /// Entries in any of `states` (every state when nil), pinned ones only or all, in key order.
+    private func assetEntries(in states: Set<AssetCacheState>?, pinnedOnly: Bool) throws -> [AssetCacheEntry] {
+        let wanted = states.map { $0.map(\.rawValue).sorted() }
+        var conditions = wanted.map { ["state IN (" + Array(repeating: "?", count: $0.count).joined(separator: ", ") + ")"] } ?? []
+        if pinnedOnly { conditions.append("pinned = 1") }
+        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         return try database.query(
-            "SELECT \(Self.assetColumns) FROM asset_cache WHERE state IN (\(Array(repeating: "?", count: wanted.count).joined(separator: ", "))) AND pinned = 1 ORDER BY type, name",
-            wanted.map(SQLiteValue.text)
+            "SELECT \(Self.assetColumns) FROM asset_cache\(filter) ORDER BY type, name",
+            (wanted ?? []).map(SQLiteValue.text)
         ).map(Self.assetEntry)
     }
 
