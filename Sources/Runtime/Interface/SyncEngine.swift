@@ -243,7 +243,8 @@ public actor SyncEngine {
         })
         let notifications = context.cloud.notifications()
         background.append(Task { [weak self] in
-            for await _ in notifications {
+            for await notification in notifications {
+                await self?.heard(notification)
                 await self?.requestPass()
             }
         })
@@ -274,9 +275,36 @@ public actor SyncEngine {
         guard let notification = context.cloud.notification(fromRemotePayload: payload),
             notification.subscriptionID.hasPrefix(context.configuration.subscriptionPrefix)
         else { return .notForSync }
+        heard(notification)
         let before = context.events.pulledChanges
         await sync()
         return context.events.pulledChanges > before ? .newData : .noData
+    }
+
+    /// A public catalog's query subscription fired: the next pass refreshes that catalog. The
+    /// request is kept in the store, so a relaunch before that pass keeps it too; a store that
+    /// cannot be written reports it, and the catalog waits for its maximum age.
+    private func heard(_ notification: CloudNotification) {
+        let types = CatalogRefresh.types(notifiedBy: notification, prefix: context.configuration.subscriptionPrefix, among: context.registry.catalogRecordTypes)
+        requestCatalogRefresh(types)
+    }
+
+    private func requestCatalogRefresh(_ types: [String]) {
+        guard !types.isEmpty else { return }
+        do {
+            try context.local { try CatalogRefresh.request(types, in: $0) }
+        } catch {
+            context.events.publish(.error(error))
+        }
+    }
+
+    /// Queries every public catalog again in a pass, now (a pull-to-refresh). Otherwise a pass
+    /// queries a catalog when its subscription fires, when it was never synced to its end, or
+    /// when it is older than `SyncConfiguration.catalogMaximumAge`; a private write never does.
+    @discardableResult
+    public func refreshCatalogs() async -> PassResult {
+        requestCatalogRefresh(context.registry.catalogRecordTypes)
+        return await sync()
     }
 
     /// Stops the passes `start()` runs (and any retry it scheduled); `sync()` still runs one on request.

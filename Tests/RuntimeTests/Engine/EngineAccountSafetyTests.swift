@@ -119,6 +119,76 @@ struct EngineAccountSafetyTests {
         #expect(try Self.aliceZone(world).isEmpty)
     }
 
+    /// Bob, with Alice's list shared with him, moves "bread" from his own list into hers; the
+    /// save lands, the deletion of the copy left in his zone does not (the network drops).
+    /// Returns the world and both devices.
+    static func aMoveWhoseLeftCopyIsStillInTheCloud() async throws -> (world: SyncWorld, alice: SyncWorld.Device, bob: SyncWorld.Device) {
+        let world = try SyncWorld()
+        let alice = try world.device("alice-phone", account: "alice")
+        let bob = try world.device("bob-phone", account: "bob")
+        try alice.store.save(SharedList(recordName: "groceries", title: "Groceries"))
+        try bob.store.save(SharedList(recordName: "mine", title: "Mine"))
+        try bob.store.save(ListItem(recordName: "bread", parent: RecordReference(recordName: "mine"), text: "Bread", assignee: .unset))
+        await alice.sync()
+        await bob.sync()
+        let root = try #require(try alice.store.fetch(SharedList.self, recordName: "groceries"))
+        let share = try await alice.engine.share(root, inviting: [ShareInvitation(.userRecordName("_bob"), permission: .readWrite)])
+        try await bob.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
+
+        var bread = try #require(try bob.store.fetch(ListItem.self, recordName: "bread"))
+        bread.parent = RecordReference(recordName: "groceries")
+        try bob.store.save(bread)
+        let cloud = world.cloud
+        let saved = Once()
+        bob.gateway.hooks.withLock {
+            $0.after[.modify] = { if saved.first() { cloud.setNetworkAvailable(false, for: "bob-phone") } }
+        }
+        #expect(await bob.engine.sync() != .completed)
+        bob.gateway.hooks.withLock { $0.after = [:] }
+        world.cloud.setNetworkAvailable(true, for: "bob-phone")
+        #expect(try aliceZone(world)["bread"] != nil, "the move's save did not land")
+        #expect(try bobZone(world)["bread"] != nil, "the copy the move left is gone already")
+        return (world, alice, bob)
+    }
+
+    /// After that move Bob deletes "bread", signs out and back in: parking keeps one change per
+    /// record, the later deletion. Both copies still go from the cloud. Breaking it: a deletion
+    /// deleting only the copy its tombstone names (as before) leaves "bread" in Bob's zone for
+    /// good, and his devices never see it.
+    @Test func aDeletionFoldedByParkingStillTakesTheCopyAMoveLeft() async throws {  // trap: T21.13, T21.4
+        let (world, _, bob) = try await Self.aMoveWhoseLeftCopyIsStillInTheCloud()
+        try bob.store.delete(ListItem.self, recordName: "bread")
+        try world.cloud.signIn("bob-phone", account: nil)
+        await bob.sync()
+        #expect(try await bob.engine.parkedChanges() == [ParkedChanges(userRecordName: "_bob", count: 1)])
+        try world.cloud.signIn("bob-phone", account: "bob")
+        await bob.sync()
+        #expect(try Self.aliceZone(world)["bread"] == nil)
+        #expect(try Self.bobZone(world)["bread"] == nil, "the copy the move left is still in Bob's zone")
+        #expect(try !bob.store.hasUnpushedChanges())
+    }
+
+    /// After that move Bob signs out (parking folds the deletion of the left copy into the
+    /// record's save), Alice deletes "bread", and Bob signs in again: her deletion wins over his
+    /// parked save, and the copy in his zone goes too. Breaking it: the pull deleting the model
+    /// without the copies a move of it left leaves "bread" in Bob's zone under his list, on no
+    /// device.
+    @Test func aDeletionHeardFromTheCloudTakesTheCopyAMoveLeft() async throws {  // trap: T21.13, T21.4
+        let (world, alice, bob) = try await Self.aMoveWhoseLeftCopyIsStillInTheCloud()
+        try world.cloud.signIn("bob-phone", account: nil)
+        await bob.sync()
+        #expect(try await bob.engine.parkedChanges() == [ParkedChanges(userRecordName: "_bob", count: 1)])
+        await alice.sync()
+        try alice.store.delete(ListItem.self, recordName: "bread")
+        await alice.sync()
+        try world.cloud.signIn("bob-phone", account: "bob")
+        await bob.sync()
+        #expect(try bob.store.fetch(ListItem.self, recordName: "bread") == nil)
+        #expect(try Self.aliceZone(world)["bread"] == nil)
+        #expect(try Self.bobZone(world)["bread"] == nil, "the copy the move left is still in Bob's zone")
+        #expect(try !bob.store.hasUnpushedChanges())
+    }
+
     /// The phone switches to Bob while its pull waits for Alice's zone: the page that comes back
     /// is Bob's, and none of it is written to Alice's store; Alice's unpushed note is not
     /// uploaded into Bob's zone. The next pass switches cleanly. Breaking it: not checking the
@@ -166,7 +236,8 @@ struct EngineAccountSafetyTests {
         phone.gateway.hooks.withLock {
             $0.before[.query] = { try? cloud.signIn("phone", account: "bob") }
         }
-        guard case .failed(let error, _) = await phone.engine.sync() else {
+        // The catalog was read by the first pass: this one reads it because the app asks.
+        guard case .failed(let error, _) = await phone.engine.refreshCatalogs() else {
             Issue.record("the pass should stop at the switch")
             return
         }

@@ -24,12 +24,23 @@ final class SyncWorld {
         let store: SyncStore
         let engine: SyncEngine
         let gateway: RecordingGateway
+        private let cloud: LocalCloud
 
-        init(name: String, store: SyncStore, engine: SyncEngine, gateway: RecordingGateway) {
+        init(name: String, store: SyncStore, engine: SyncEngine, gateway: RecordingGateway, cloud: LocalCloud) {
             self.name = name
             self.store = store
             self.engine = engine
             self.gateway = gateway
+            self.cloud = cloud
+        }
+
+        /// Hands the pushes the device received since the last call to its engine, as an app's
+        /// delegate does (each runs a pass). Returns how many there were.
+        @discardableResult
+        func receivePushes() async -> Int {
+            let pushes = cloud.takePushes(for: name)
+            for push in pushes { _ = await engine.handleRemoteNotification(cloud.remotePayload(for: push)) }
+            return pushes.count
         }
 
         /// Events from now on, collected as they come.
@@ -73,7 +84,7 @@ final class SyncWorld {
             configuration.assetCacheRoot = assetFolder.appendingPathComponent(name)
         }
         let engine = SyncEngine(store: store, cloud: gateway, models: models, clock: clock, configuration: configuration, assetFiles: assetFiles)
-        let device = Device(name: name, store: store, engine: engine, gateway: gateway)
+        let device = Device(name: name, store: store, engine: engine, gateway: gateway, cloud: cloud)
         devices[name] = device
         return device
     }

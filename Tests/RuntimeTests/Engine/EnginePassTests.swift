@@ -175,9 +175,10 @@ struct EnginePassTests {
 }
 
 extension EventRecorder {
-    /// Whether at least `count` pulls ran to their end (a pull ends with the public catalogs).
+    /// Whether at least `count` signed-in pulls read both databases (the public catalogs are
+    /// read only when due).
     func hasPulled(_ count: Int) -> Bool {
-        collectedNow().filter { $0 == .pullCompleted(.public) }.count >= count
+        collectedNow().filter { $0 == .pullCompleted(.shared) }.count >= count
     }
 
     func retries() -> Int {

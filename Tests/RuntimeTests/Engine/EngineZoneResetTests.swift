@@ -165,6 +165,7 @@ struct EngineZoneResetTests {
         #expect(try phone.store.fetchAll(PublishedNote.self).map(\.recordName) == ["bobs-post"])
 
         await world.syncAll()
+        await reader.receivePushes()
         #expect(try laptop.store.fetchAll(Note.self).map(\.recordName) == ["laptop-offline"])
         #expect(try laptop.store.fetchAll(ListItem.self).isEmpty)
         #expect(try bob.store.fetchAll(SharedList.self).isEmpty && bob.store.fetchAll(ListItem.self).isEmpty)

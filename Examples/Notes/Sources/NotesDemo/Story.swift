@@ -85,7 +85,7 @@ struct Story {
         await reader.sync()
         let published = try reader.store.fetchAll(PublishedNote.self).filter(\.publicationLifecycle.isVisibleInCatalog)
         let beforeAsking = try cloud.counters()["assetBytes.downloaded"] ?? 0
-        say("Carol's tablet lists \(published.map { "\"\($0.title)\"" }.joined(separator: ", ")); the cover is known (\(published.first?.cover.map { "\($0.suffix), \($0.byteSize / 1024) KB" } ?? "none")) and, after two refreshes, not downloaded: \(beforeAsking) bytes transferred")
+        say("Carol's tablet lists \(published.map { "\"\($0.title)\"" }.joined(separator: ", ")); the cover is known (\(published.first?.cover.map { "\($0.suffix), \($0.byteSize / 1024) KB" } ?? "none")) and, after two passes, not downloaded: \(beforeAsking) bytes transferred")
         say("the draft's body stays private: the public copy has no body field")
         expect(published.map(\.title) == ["Plan the trip"] && beforeAsking == 0, "the reader should see the published note, without its cover's bytes")
         try await reader.engine.requestAssetDownload(for: PublishedNote.self, recordName: "note-trip")
@@ -93,7 +93,7 @@ struct Story {
         await reader.sync()
         let downloaded = try cloud.counters()["assetBytes.downloaded"] ?? 0
         let cover = try await reader.engine.assetFileURL(for: PublishedNote.self, recordName: "note-trip")
-        say("Carol opens the note: the cover is downloaded once (\(downloaded / 1024) KB, still \(downloaded / 1024) KB after another refresh) to \(cover?.lastPathComponent ?? "nowhere")")
+        say("Carol opens the note: the cover is downloaded once (\(downloaded / 1024) KB, still \(downloaded / 1024) KB after another pass) to \(cover?.lastPathComponent ?? "nowhere")")
         expect(cover.flatMap { try? Data(contentsOf: $0) } == photo && downloaded == Int64(photo.count), "the reader's cover should be Alice's photo, downloaded once")
         expect(uploaded == 2 * Int64(photo.count), "the cover should be uploaded once for the draft and once for its public copy")
 

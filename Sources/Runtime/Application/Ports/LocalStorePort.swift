@@ -126,6 +126,17 @@ package protocol SyncStoreTransaction: AnyObject {
     /// Keys of the engine's state that start with `prefix`.
     func stateKeys(prefix: String) throws -> [String]
 
+    // MARK: Catalog refresh
+
+    /// Forgets the records a catalog refresh noted as received: one begins, or one ended.
+    func clearCatalogReceived(recordType: String) throws
+    /// Notes records a catalog refresh received, page by page, so that what it did not receive
+    /// is found at its end without the catalog held in memory.
+    func noteCatalogReceived(recordType: String, recordNames: [String]) throws
+    /// Up to `limit` names of the stored models of a catalog type that the refresh under way has
+    /// not noted as received, in name order after `after` (from the first when nil).
+    func catalogRecordsNotReceived(type: any SyncModel.Type, after: String?, limit: Int) throws -> [String]
+
     // MARK: Asset cache
 
     /// The asset cache's entries: one per record that has an asset this device knows of.

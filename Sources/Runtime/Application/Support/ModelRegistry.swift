@@ -28,6 +28,11 @@ struct ModelRegistry: Sendable {
         types.compactMap { $0 as? any PublicCatalogModel.Type }
     }
 
+    /// The record types of the public models.
+    var catalogRecordTypes: [String] {
+        catalogTypes.map { $0.recordType }
+    }
+
     /// Models that can live in the private or shared database.
     var zonedTypes: [any SyncModel.Type] {
         types.filter { $0.syncScopes.contains(.private) }

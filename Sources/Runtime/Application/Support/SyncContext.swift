@@ -27,14 +27,20 @@ public struct SyncConfiguration: Sendable {
     /// The cache's size budget in bytes: beyond it, the least recently read files that are in the
     /// cloud and not pinned are evicted (they can be downloaded again).
     public var assetCacheLimit: Int64
+    /// How old a public catalog may grow before a pass queries it again by itself (an hour by
+    /// default); nil: only when its query subscription fires or the app calls
+    /// `SyncEngine.refreshCatalogs()`. A catalog never synced is queried by the first pass.
+    public var catalogMaximumAge: TimeInterval?
 
     /// A configuration; every value has a default, so an app names only what it changes.
     public init(
         syncZoneName: String = SyncConstants.defaultSyncZoneName, conflictPolicies: [String: ConflictPolicy] = [:],
         defaultConflictPolicy: ConflictPolicy = .lastWriterWins, zoneChangesPageSize: Int? = nil,
         maxRequestBytes: Int = CloudKitLimits.maxRequestBytes, debounce: TimeInterval = 0.5, subscriptionPrefix: String = "syncgen",
-        uploadEverythingOnSetup: Bool = false, assetCacheRoot: URL? = nil, assetCacheLimit: Int64 = 512 * 1024 * 1024
+        uploadEverythingOnSetup: Bool = false, assetCacheRoot: URL? = nil, assetCacheLimit: Int64 = 512 * 1024 * 1024,
+        catalogMaximumAge: TimeInterval? = 3600
     ) {
+        self.catalogMaximumAge = catalogMaximumAge
         self.assetCacheRoot = assetCacheRoot
         self.assetCacheLimit = assetCacheLimit
         self.uploadEverythingOnSetup = uploadEverythingOnSetup

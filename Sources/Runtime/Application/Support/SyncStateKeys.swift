@@ -29,4 +29,18 @@ enum SyncStateKeys {
     static func pendingAcceptance(_ metadata: ShareMetadata) -> String {
         "\(pendingAcceptancePrefix)\(metadata.ownerName).\(metadata.shareID.zoneID.zoneName).\(metadata.shareID.recordName)"
     }
+
+    /// When a catalog type was last refreshed to its end (seconds since 1970), as the clock read
+    /// it when that refresh began.
+    static func catalogRefreshed(_ recordType: String) -> String {
+        "catalog.refreshed.\(recordType)"
+    }
+
+    /// A refresh of a catalog type asked for (by its subscription or the app) and not done yet:
+    /// the number of requests so far, so one made while a refresh runs outlives that refresh.
+    static let catalogRequestedPrefix = "catalog.requested."
+
+    static func catalogRequested(_ recordType: String) -> String {
+        catalogRequestedPrefix + recordType
+    }
 }

@@ -73,6 +73,10 @@ struct CloudDataUseCase {
             try store.serverRecordIDs(inZone: SyncConstants.publicZone).filter { try store.serverRecord($0)?.isCreated(byUser: user) == true }
         }
         deleted += try await delete(published, in: .public)
+        if !published.isEmpty {
+            // The next pass reads the catalogs again: the user's publications leave them here.
+            try context.local { try CatalogRefresh.request(context.registry.catalogRecordTypes, in: $0) }
+        }
         return deleted
     }
 

@@ -3,8 +3,9 @@ import SyncCore
 import SyncPorts
 
 /// The cloud -> local changes: the private and shared databases through their change feeds
-/// (database, then zone, both paged until `moreComing` is false), the public catalogs by full
-/// queries, then a bounded repair of references whose targets had not arrived.
+/// (database, then zone, both paged until `moreComing` is false), the public catalogs that are
+/// due by full queries (`CatalogRefresh`), then a bounded repair of references whose targets had
+/// not arrived.
 ///
 /// Each page applies in one transaction: its records (merged into models the app changed), their
 /// server versions, its deletions and the zone's new change token land together or not at all,
@@ -209,6 +210,14 @@ struct PullUseCase {
         try store.removeFailedChange(recordType: recordType, recordName: id.recordName)
         let removed = try store.deletePulled(type: type, recordName: id.recordName)
         let key = RecordKey(recordType, id.recordName)
+        if removed.contains(key) {
+            // The record lived here: a copy a move of it left in another zone goes too. The
+            // deletion the move queued for it may be gone, folded by parking into a change of
+            // the record that this deletion voids.
+            for copy in try store.serverRecordIDs(recordType: recordType, recordName: id.recordName) where copy.scope != .public {
+                try store.queueDeletion(recordType: recordType, recordName: id.recordName, ownerName: copy.zoneID.ownerName)
+            }
+        }
         try ParentChain(context: context).settle(subtree: removed.filter { $0 != key }, under: id.recordName, in: id.zoneID, deletedAlready: deletedInPage, in: store)
         if scope == .shared && type is any ShareableModel.Type {
             // A strong signal: the owner deleted the shared root; its subtree went with it.
@@ -298,15 +307,29 @@ struct PullUseCase {
 
     // MARK: - Public catalogs
 
-    /// Every catalog type by a full query of the desired keys (asset contents never among them),
-    /// each page applied in one transaction. Local copies the query did not return are deleted,
-    /// but only after it succeeded: a failed query says nothing about what exists.
+    /// Each catalog type due by a full query of the desired keys (asset contents never among
+    /// them), each page applied in one transaction with a note of the names it brought. Then the
+    /// local copies no page brought are deleted, a batch at a time, but only after the query
+    /// reached its end: a failed query says nothing about what exists. The last batch's
+    /// transaction also dates the refresh and settles the requests it answered
+    /// (`CatalogRefresh`). A record already known at its version is not written again, so an
+    /// unchanged catalog costs its pages of requests and no record writes.
     private func pullCatalogs(state: inout PullState) async throws(SyncError) {
-        guard !context.registry.catalogTypes.isEmpty else { return }
+        let catalogs = context.registry.catalogTypes
+        guard !catalogs.isEmpty else { return }
+        let dueTypes = try context.local { store in
+            try CatalogRefresh.due(catalogs.map { $0.recordType }, now: context.clock.now, maximumAge: context.configuration.catalogMaximumAge, in: store)
+        }
+        let due = catalogs.filter { dueTypes.contains($0.recordType) }
+        guard !due.isEmpty else { return }
         context.events.publish(.pullStarted(.public))
-        for type in context.registry.catalogTypes {
+        for type in due {
+            let began = context.clock.now
+            let requests = try context.local { store in
+                try store.clearCatalogReceived(recordType: type.recordType)
+                return try CatalogRefresh.requests(of: type.recordType, in: store)
+            }
             var query = RecordQuery(recordType: type.recordType, desiredKeys: type.catalogDesiredKeys)
-            var seen: Set<String> = []
             var count = 0
             repeat {
                 let page = try await context.cloud.query(query, in: .public)
@@ -314,23 +337,47 @@ struct PullUseCase {
                 try context.local { store in
                     try state.localChanges.refresh(in: store)
                     for record in page.records {
-                        seen.insert(record.id.recordName)
                         try apply(record, scope: .public, in: store, state: &state)
                     }
+                    try store.noteCatalogReceived(recordType: type.recordType, recordNames: page.records.map(\.id.recordName))
                 }
                 count += page.records.count
                 query.cursor = page.cursor
             } while query.cursor != nil
-            try context.local { store in
-                try state.localChanges.refresh(in: store)
-                for name in try store.recordNames(type: type, ownerName: nil) where !seen.contains(name) && !state.localChanges.contains(type.recordType, name) {
-                    try store.removeServerRecord(RecordID(recordName: name, zoneID: SyncConstants.publicZone))
-                    try store.deletePulled(type: type, recordName: name)
-                }
+            let deletions = try removeUnreceived(type, state: &state) { store in
+                try store.clearCatalogReceived(recordType: type.recordType)
+                try CatalogRefresh.finish(type.recordType, began: began, answering: requests, in: store)
             }
-            context.events.publish(.pullProgress(scope: .public, zone: SyncConstants.publicZone, records: count, deletions: 0))
+            context.events.publish(.pullProgress(scope: .public, zone: SyncConstants.publicZone, records: count, deletions: deletions))
         }
         context.events.publish(.pullCompleted(.public))
+    }
+
+    /// How many local copies of a catalog one transaction of its reconciliation reads.
+    static let reconciliationBatch = 500
+
+    /// Deletes the local copies of a catalog type its refresh did not receive (a model the app
+    /// changed here stays, to be pushed), a batch per transaction; `finish` runs in the last one.
+    /// Returns how many were deleted.
+    private func removeUnreceived(_ type: any PublicCatalogModel.Type, state: inout PullState, finish: (any SyncStoreTransaction) throws -> Void) throws(SyncError) -> Int {
+        var after: String?
+        var deleted = 0
+        var done = false
+        while !done {
+            try context.local { store in
+                try state.localChanges.refresh(in: store)
+                let names = try store.catalogRecordsNotReceived(type: type, after: after, limit: Self.reconciliationBatch)
+                for name in names where !state.localChanges.contains(type.recordType, name) {
+                    try store.removeServerRecord(RecordID(recordName: name, zoneID: SyncConstants.publicZone))
+                    try store.deletePulled(type: type, recordName: name)
+                    deleted += 1
+                }
+                after = names.last
+                done = names.count < Self.reconciliationBatch
+                if done { try finish(store) }
+            }
+        }
+        return deleted
     }
 
     // MARK: - References

@@ -172,18 +172,30 @@ struct PushUseCase {
     /// when their saves land. Every copy this device knows of a record with a parent in another
     /// zone than its save's is deleted once the save landed: the copy a move leaves, and one left
     /// by a move that landed while a crash took its results (a pull then put the model where the
-    /// copy landed). Public records are never rewritten.
+    /// copy landed). The deletion of a record no longer stored here takes every copy too: the
+    /// deletion queued for the copy a move left can be folded into the record's own later
+    /// deletion (parking keeps one change per record). Public records are never rewritten.
     private func place(_ items: [PushItem]) throws(SyncError) -> [PushItem] {
         try context.local { store in
             let chain = ParentChain(context: context)
             var placed = items
             var known = Set(items.map { RecordKey($0.type.recordType, $0.id.recordName) })
+            var present = Set(items.map(\.id))
             var index = 0
             while index < placed.count {
                 defer { index += 1 }
-                guard case .save(var record) = placed[index].operation, record.id.scope != .public else { continue }
                 let type = placed[index].type
-                guard context.registry.parentType(of: type) != nil else { continue }
+                guard placed[index].id.scope != .public, context.registry.parentType(of: type) != nil else { continue }
+                guard case .save(var record) = placed[index].operation else {
+                    let name = placed[index].id.recordName
+                    // A record still stored here lives on in one zone: only this copy goes.
+                    guard try !store.isStored(type: type, recordName: name) else { continue }
+                    for copy in try store.serverRecordIDs(recordType: type.recordType, recordName: name)
+                    where copy.scope != .public && present.insert(copy).inserted {
+                        placed.append(PushItem(id: copy, type: type, operation: .delete))
+                    }
+                    continue
+                }
                 if let owner = try chain.owner(under: record.parentRecordName, type: type, in: store), owner != record.id.zoneID.ownerName {
                     let from = record.id
                     record.id = RecordID(recordName: from.recordName, zoneID: context.zone(scopes: type.syncScopes, ownerName: owner))
@@ -435,8 +447,9 @@ struct PushUseCase {
             return item
         case .skipItem where scope == .public:
             // Another user's public record: not ours to change. Forgetting the server's version
-            // makes the next pull restore it here.
+            // and asking for its catalog makes the next pass restore it here.
             try store.removeServerRecord(item.id)
+            try CatalogRefresh.request([item.type.recordType], in: store)
             return nil
         case .skipItem where scope == .shared:
             if case .delete = item.operation, let share = try store.serverRecord(item.id)?.shareRecordName {

@@ -15,7 +15,7 @@ struct SetupUseCase {
         try await context.cloud.saveSubscription(.database(id: "\(prefix)-private", scope: .private))
         try await context.cloud.saveSubscription(.database(id: "\(prefix)-shared", scope: .shared))
         for type in context.registry.catalogTypes {
-            try await context.cloud.saveSubscription(.query(id: "\(prefix)-\(type.recordType)", recordType: type.recordType))
+            try await context.cloud.saveSubscription(.query(id: CatalogRefresh.subscriptionID(for: type.recordType, prefix: prefix), recordType: type.recordType))
         }
     }
 }

@@ -36,7 +36,14 @@ public final class LocalCloud: Sendable {
         var accountStreams: [UUID: AsyncStream<Void>.Continuation] = [:]
         /// Called at once when the account changes (what the system's notification center does).
         var accountObservers: [UUID: @Sendable () -> Void] = [:]
+        /// The pushes Apple's push service would have handed the app, oldest first, at most
+        /// `pushesKept` (`takePushes`).
+        var pushes: [CloudNotification] = []
     }
+
+    /// How many pushes a device keeps for `takePushes`; older ones are dropped (Apple's push
+    /// service may coalesce pushes too: the engine never counts on each arriving).
+    static let pushesKept = 100
 
     struct State {
         let server: LocalCloudServer
@@ -121,6 +128,16 @@ public final class LocalCloud: Sendable {
     /// shape follows CloudKit's (a `ck` dictionary beside `aps`); only LocalCloud reads it.
     public func remotePayload(for notification: CloudNotification) -> [AnyHashable: Any] {
         ["aps": ["content-available": 1], "ck": ["sid": notification.subscriptionID, "dbs": notification.scope.rawValue]]
+    }
+
+    /// The pushes a device received since the last call, oldest first: what an app's delegate
+    /// would have been handed (each goes to `SyncEngine.handleRemoteNotification` through
+    /// `remotePayload(for:)`). Received whether or not an engine listens to `notifications()`.
+    public func takePushes(for device: String) -> [CloudNotification] {
+        state.withLock { state in
+            defer { state.devices[device]?.pushes = [] }
+            return state.devices[device]?.pushes ?? []
+        }
     }
 
     /// Cuts a device off the network (or reconnects it).
@@ -244,6 +261,10 @@ public final class LocalCloud: Sendable {
                 try state.devices.keys.sorted().map { (name: $0, notifications: try server.takeNotifications(for: $0)) }
             }
             for (name, notifications) in pending where !notifications.isEmpty {
+                state.devices[name]?.pushes.append(contentsOf: notifications)
+                if let count = state.devices[name]?.pushes.count, count > Self.pushesKept {
+                    state.devices[name]?.pushes.removeFirst(count - Self.pushesKept)
+                }
                 let streams = Array(state.devices[name]?.streams.values ?? [:].values)
                 for notification in notifications {
                     for stream in streams { deliveries.append((stream, notification)) }

@@ -99,6 +99,8 @@ public final class SyncStore: Sendable {
         -- records under a parent move, so the others cost nothing.
         CREATE INDEX IF NOT EXISTS sync_records_by_name ON sync_records (name) WHERE parent IS NOT NULL;
         CREATE TABLE IF NOT EXISTS sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        -- The records a catalog refresh under way has received (`catalogRecordsNotReceived`).
+        CREATE TABLE IF NOT EXISTS catalog_received (type TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (type, name));
         -- The asset cache: one row per record whose asset this device knows, keyed by record type
         -- and name (a draft and its projection share a name). The state is never null.
         CREATE TABLE IF NOT EXISTS asset_cache (
