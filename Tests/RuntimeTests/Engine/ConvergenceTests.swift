@@ -24,7 +24,13 @@ import SyncTesting
 @Suite("Engine: randomized convergence")
 struct ConvergenceTests {
     /// `CONVERGENCE_SEED=104 swift test --filter ConvergenceTests` runs one seed alone.
-    static let seeds: [UInt64] = ProcessInfo.processInfo.environment["CONVERGENCE_SEED"].flatMap(UInt64.init).map { [$0] } ?? Array(1...300)
+    static let seeds: [UInt64] = ProcessInfo.processInfo.environment["CONVERGENCE_SEED"].flatMap(UInt64.init).map { [$0] } ?? Array(1...300) + foundBugs
+
+    /// Seeds past the usual range that once found a bug, run every time. 311: a device holding a
+    /// parked move of an item hears the deletion of the item's old copy that another device's
+    /// move of it made; taking the copy in the zone the item now lives in for one a move left
+    /// (`removeLocally`'s home) deleted the item from the cloud.
+    static let foundBugs: [UInt64] = [311]
 
     /// Faults from every transient or recoverable code of the semantics table.
     static let faultCodes: [CloudErrorCode] = [

@@ -199,22 +199,26 @@ struct PullUseCase {
     }
 
     /// A record deleted in the cloud goes here too, with the records under it: a deletion wins
-    /// over a local change, and a change set aside for it is void. A record deleted from a zone it
-    /// has moved out of stays: its copy is in the zone it moved to.
+    /// over a local change, and a change set aside for it is void, and the copies a move of it
+    /// left in other zones go too. A record deleted from a zone it has moved out of stays: its
+    /// copy is in the zone it moved to.
     private func removeLocally(_ id: RecordID, recordType: String, scope: DatabaseScope, deletedInPage: Set<RecordKey>, in store: any SyncStoreTransaction) throws {
         guard let type = context.registry.type(forRecordType: recordType) else { return }
         try store.removeServerRecord(id)
-        if let stored = try store.parentAndOwner(type: type, recordName: id.recordName), context.zone(scopes: type.syncScopes, ownerName: stored.owner) != id.zoneID {
+        let stored = try store.parentAndOwner(type: type, recordName: id.recordName)
+        if let stored, context.zone(scopes: type.syncScopes, ownerName: stored.owner) != id.zoneID {
             return
         }
+        // Where the record belongs by its parent chain: a copy in any other zone is one a move
+        // of it left.
+        let home = try stored.map { try ParentChain(context: context).owner(under: $0.parent, type: type, in: store) ?? $0.owner }
         try store.removeFailedChange(recordType: recordType, recordName: id.recordName)
         let removed = try store.deletePulled(type: type, recordName: id.recordName)
         let key = RecordKey(recordType, id.recordName)
-        if removed.contains(key) {
-            // The record lived here: a copy a move of it left in another zone goes too. The
-            // deletion the move queued for it may be gone, folded by parking into a change of
-            // the record that this deletion voids.
-            for copy in try store.serverRecordIDs(recordType: recordType, recordName: id.recordName) where copy.scope != .public {
+        if let home {
+            // The copies a move left go with the record: the deletion the move queued for them
+            // may be gone, folded by parking into a change of the record that this deletion voids.
+            for copy in try store.serverRecordIDs(recordType: recordType, recordName: id.recordName) where copy.scope != .public && copy.zoneID.ownerName != home {
                 try store.queueDeletion(recordType: recordType, recordName: id.recordName, ownerName: copy.zoneID.ownerName)
             }
         }
