@@ -77,6 +77,9 @@ package protocol SyncStoreTransaction: AnyObject {
 
     // MARK: Server records
 
+    /// The change tag of the server version kept for a record: nil when none is kept, `.some(nil)`
+    /// for one without a tag. Reads nothing else, so a pull can skip a version it has cheaply.
+    func serverChangeTag(_ id: RecordID) throws -> String??
     /// The last server record known for a record ID (change tag and fields: a merge's ancestor).
     func serverRecord(_ id: RecordID) throws -> SyncRecord?
     func setServerRecord(_ record: SyncRecord) throws

@@ -174,7 +174,7 @@ struct PullUseCase {
     private func apply(_ record: SyncRecord, scope: DatabaseScope, in store: any SyncStoreTransaction, state: inout PullState) throws {
         guard let type = context.registry.type(forRecordType: record.recordType) else { return }
         // A version this device already has (it pushed it): nothing to apply.
-        if let tag = record.changeTag, let known = try store.serverRecord(record.id), known.changeTag == tag,
+        if let tag = record.changeTag, try store.serverChangeTag(record.id) == tag,
             try store.isStored(type: type, recordName: record.id.recordName)
         {
             return

@@ -360,6 +360,13 @@ struct PushUseCase {
         var followUps: [FollowUp] = []
         let retry = try context.local { store in
             var retry: [PushItem] = []
+            // Changes set aside are few: read once, a landed item forgets its own.
+            let setAside = Set(try store.failedChanges().map { RecordKey($0.recordType, $0.recordName) })
+            func landed(_ item: PushItem) throws {
+                if setAside.contains(RecordKey(item.type.recordType, item.id.recordName)) {
+                    try store.removeFailedChange(recordType: item.type.recordType, recordName: item.id.recordName)
+                }
+            }
             for item in chunk {
                 let error: CloudError
                 switch item.operation {
@@ -367,7 +374,7 @@ struct PushUseCase {
                     switch result.savedRecords[item.id] {
                     case .success(let saved):
                         try store.setServerRecord(saved)
-                        try store.removeFailedChange(recordType: item.type.recordType, recordName: item.id.recordName)
+                        try landed(item)
                         if item.isMove || !item.leaves.isEmpty { try landMove(item, in: store) }
                         outcome.saved += 1
                         continue
@@ -378,7 +385,7 @@ struct PushUseCase {
                     switch result.deletedRecords[item.id] {
                     case .success:
                         try store.removeServerRecord(item.id)
-                        try store.removeFailedChange(recordType: item.type.recordType, recordName: item.id.recordName)
+                        try landed(item)
                         outcome.deleted += 1
                         continue
                     case .failure(let failure): error = failure

@@ -397,7 +397,11 @@ struct StoreReader {
     }
 
     private func model<Model: SyncModel>(_ type: Model.Type, _ row: SQLiteRow) throws -> Model {
-        let stored = try table.record(row)
+        try model(type, try table.record(row))
+    }
+
+    /// The model a row read from this table holds.
+    func model<Model: SyncModel>(_ type: Model.Type, _ stored: StoredRow) throws -> Model {
         var model = Model(emptyRecordNamed: stored.name, ownerName: stored.owner)
         let record = SyncRecord(recordType: type.recordType, id: RecordID(recordName: stored.name, zoneID: ZoneID(zoneName: "", ownerName: stored.owner)), fields: stored.fields)
         try model.applyStoredFields(from: record)

@@ -128,15 +128,17 @@ final class SyncStoreSession: SyncStoreTransaction {
     // MARK: - Models as records
 
     func uploadRecord(type: any SyncModel.Type, recordName: String, syncZoneName: String) throws -> SyncRecord? {
-        guard let stored = try changes.tables.row(recordType: type.recordType, recordName: recordName),
-            var record = try fetch(type, recordName: recordName)?.makeRecord(syncZoneName: syncZoneName)
-        else { return nil }
-        record.fields[RecordFieldNames.clientModifiedAt] = .date(stored.modified)
-        return record
+        try uploadRecord(type, recordName: recordName, syncZoneName: syncZoneName)
     }
 
-    private func fetch<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> Model? {
-        try StoreReader(database: database, table: changes.tables.table(for: type)).fetch(type, recordName: recordName)
+    /// The row is read once: it gives the model and the time of its last save.
+    private func uploadRecord<Model: SyncModel>(_ type: Model.Type, recordName: String, syncZoneName: String) throws -> SyncRecord? {
+        guard let table = try changes.tables.table(named: type.recordType),
+            let stored = try changes.tables.row(recordType: type.recordType, recordName: recordName)
+        else { return nil }
+        var record = try StoreReader(database: database, table: table).model(type, stored).makeRecord(syncZoneName: syncZoneName)
+        record.fields[RecordFieldNames.clientModifiedAt] = .date(stored.modified)
+        return record
     }
 
     func applyPulled(_ record: SyncRecord, as type: any SyncModel.Type) throws -> [RecordKey] {
@@ -159,8 +161,9 @@ final class SyncStoreSession: SyncStoreTransaction {
     private func missingReferenceTargets<Model: SyncModel>(of model: Model) throws -> [RecordKey] {
         var targets: [RecordKey] = []
         if let parent = model.parentRecordName, let parentType = Model.parentRecordType { targets.append(RecordKey(parentType, parent)) }
-        let values = model.encodeRemoteFields().values
-        for field in Model.fieldDescriptors {
+        let references = Model.fieldDescriptors.filter { $0.type.referenceTarget != nil }
+        let values = references.isEmpty ? [:] : model.encodeRemoteFields().values
+        for field in references {
             guard let targetType = field.type.referenceTarget, let value = values[field.name] else { continue }
             switch value {
             case .reference(let reference): targets.append(RecordKey(targetType, reference.recordName))
@@ -233,6 +236,11 @@ final class SyncStoreSession: SyncStoreTransaction {
         record.creatorUserRecordName = row.optionalText(7)
         record.systemFields = row.isNull(8) ? nil : SystemFields(archive: row.blob(8))
         return record
+    }
+
+    func serverChangeTag(_ id: RecordID) throws -> String?? {
+        try database.query("SELECT change_tag FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)])
+            .first.map { $0.optionalText(0) }
     }
 
     func setServerRecord(_ record: SyncRecord) throws {

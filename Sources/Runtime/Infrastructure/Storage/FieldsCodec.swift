@@ -23,7 +23,7 @@ package enum FieldsCodec {
             writer.string(name)
             writer.value(value)
         }
-        return writer.data
+        return Data(writer.bytes)
     }
 
     package static func decode(_ data: Data) throws(DecodingError) -> RecordFields {
@@ -37,8 +37,14 @@ package enum FieldsCodec {
         return fields
     }
 
+    /// Writes into an array, made `Data` once at the end: appending to `Data` byte by byte
+    /// costs several times as much.
     private struct Writer {
-        var data = Data()
+        var bytes: [UInt8] = []
+
+        init() {
+            bytes.reserveCapacity(256)
+        }
 
         mutating func varint(_ value: UInt64) {
             var remaining = value
@@ -46,50 +52,50 @@ package enum FieldsCodec {
                 var byte = UInt8(remaining & 0x7F)
                 remaining >>= 7
                 if remaining != 0 { byte |= 0x80 }
-                data.append(byte)
+                bytes.append(byte)
             } while remaining != 0
         }
 
         mutating func fixed(_ value: UInt64) {
-            withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
         }
 
         mutating func string(_ text: String) {
             varint(UInt64(text.utf8.count))
-            data.append(contentsOf: text.utf8)
+            bytes.append(contentsOf: text.utf8)
         }
 
         mutating func value(_ value: SyncFieldValue) {
             switch value {
             case .string(let text):
-                data.append(Tag.string.rawValue)
+                bytes.append(Tag.string.rawValue)
                 string(text)
             case .int64(let number):
-                data.append(Tag.int64.rawValue)
+                bytes.append(Tag.int64.rawValue)
                 fixed(UInt64(bitPattern: number))
             case .double(let number):
-                data.append(Tag.double.rawValue)
+                bytes.append(Tag.double.rawValue)
                 fixed(number.bitPattern)
             case .date(let date):
-                data.append(Tag.date.rawValue)
+                bytes.append(Tag.date.rawValue)
                 fixed(date.timeIntervalSinceReferenceDate.bitPattern)
-            case .bytes(let bytes):
-                data.append(Tag.bytes.rawValue)
-                varint(UInt64(bytes.count))
-                data.append(bytes)
+            case .bytes(let contents):
+                bytes.append(Tag.bytes.rawValue)
+                varint(UInt64(contents.count))
+                bytes.append(contentsOf: contents)
             case .location(let location):
-                data.append(Tag.location.rawValue)
+                bytes.append(Tag.location.rawValue)
                 fixed(location.latitude.bitPattern)
                 fixed(location.longitude.bitPattern)
             case .reference(let reference):
-                data.append(Tag.reference.rawValue)
+                bytes.append(Tag.reference.rawValue)
                 string(reference.recordName)
-                data.append(reference.action == .deleteSelf ? 1 : 0)
+                bytes.append(reference.action == .deleteSelf ? 1 : 0)
             case .asset(let asset):
-                data.append(Tag.asset.rawValue)
+                bytes.append(Tag.asset.rawValue)
                 string(asset.fileURL.absoluteString)
             case .list(let items):
-                data.append(Tag.list.rawValue)
+                bytes.append(Tag.list.rawValue)
                 varint(UInt64(items.count))
                 for item in items { self.value(item) }
             }

@@ -1,0 +1,94 @@
+import Foundation
+import Synchronization
+import SyncRuntime
+
+/// A gateway that forwards every request and adds up the time spent inside them: the engine's
+/// own cost of a pass is the pass's time less the cloud's. Against CloudKit the server's work is
+/// not the device's; against LocalCloud it would otherwise hide what the engine costs.
+final class TimedGateway: CloudGateway {
+    private let base: any CloudGateway
+    private let nanoseconds = Mutex<UInt64>(0)
+
+    init(_ base: any CloudGateway) {
+        self.base = base
+    }
+
+    /// The time spent in requests so far, in seconds.
+    var seconds: Double { Double(nanoseconds.withLock { $0 }) / 1e9 }
+
+    private func timed<T>(_ request: () async throws(CloudError) -> T) async throws(CloudError) -> T {
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { nanoseconds.withLock { $0 += DispatchTime.now().uptimeNanoseconds - start } }
+        return try await request()
+    }
+
+    func accountStatus() async throws(CloudError) -> AccountStatus {
+        try await timed { () async throws(CloudError) in try await base.accountStatus() }
+    }
+
+    func userRecordName() async throws(CloudError) -> String {
+        try await timed { () async throws(CloudError) in try await base.userRecordName() }
+    }
+
+    func saveZones(_ zones: [ZoneID]) async throws(CloudError) {
+        try await timed { () async throws(CloudError) in try await base.saveZones(zones) }
+    }
+
+    func deleteZones(_ zones: [ZoneID]) async throws(CloudError) {
+        try await timed { () async throws(CloudError) in try await base.deleteZones(zones) }
+    }
+
+    func modify(_ request: ModifyRequest, in scope: DatabaseScope) async throws(CloudError) -> ModifyResult {
+        try await timed { () async throws(CloudError) in try await base.modify(request, in: scope) }
+    }
+
+    func fetchRecords(_ ids: [RecordID], desiredKeys: [String]?, in scope: DatabaseScope) async throws(CloudError) -> [RecordID: Result<SyncRecord, CloudError>] {
+        try await timed { () async throws(CloudError) in try await base.fetchRecords(ids, desiredKeys: desiredKeys, in: scope) }
+    }
+
+    func fetchDatabaseChanges(in scope: DatabaseScope, since token: ChangeToken?) async throws(CloudError) -> DatabaseChanges {
+        try await timed { () async throws(CloudError) in try await base.fetchDatabaseChanges(in: scope, since: token) }
+    }
+
+    func fetchZoneChanges(in zone: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int?, desiredKeys: [String]?) async throws(CloudError) -> ZoneChanges {
+        try await timed { () async throws(CloudError) in
+            try await base.fetchZoneChanges(in: zone, scope: scope, since: token, resultsLimit: resultsLimit, desiredKeys: desiredKeys)
+        }
+    }
+
+    func query(_ query: RecordQuery, in scope: DatabaseScope) async throws(CloudError) -> QueryPage {
+        try await timed { () async throws(CloudError) in try await base.query(query, in: scope) }
+    }
+
+    func fetchShares(_ ids: [RecordID], in scope: DatabaseScope) async throws(CloudError) -> [RecordID: Result<ShareRecord, CloudError>] {
+        try await timed { () async throws(CloudError) in try await base.fetchShares(ids, in: scope) }
+    }
+
+    func shareMetadata(for url: URL) async throws(CloudError) -> ShareMetadata {
+        try await timed { () async throws(CloudError) in try await base.shareMetadata(for: url) }
+    }
+
+    func acceptShare(_ metadata: ShareMetadata) async throws(CloudError) {
+        try await timed { () async throws(CloudError) in try await base.acceptShare(metadata) }
+    }
+
+    func participants(for lookups: [ParticipantLookup]) async throws(CloudError) -> [ParticipantLookup: Result<ShareParticipant, CloudError>] {
+        try await timed { () async throws(CloudError) in try await base.participants(for: lookups) }
+    }
+
+    func saveSubscription(_ subscription: CloudSubscription) async throws(CloudError) {
+        try await timed { () async throws(CloudError) in try await base.saveSubscription(subscription) }
+    }
+
+    func notifications() -> AsyncStream<CloudNotification> {
+        base.notifications()
+    }
+
+    func notification(fromRemotePayload payload: RemoteNotificationPayload) -> CloudNotification? {
+        base.notification(fromRemotePayload: payload)
+    }
+
+    func accountChanges() -> AsyncStream<Void> {
+        base.accountChanges()
+    }
+}
