@@ -10,9 +10,10 @@ import SyncStorage
 /// device's. Beside it, raw SQLite writing what a pulled change must write at least (its model
 /// row and its server version) in one transaction per page of 200.
 enum EngineBenchmark {
-    /// The engine's own rates before push and pull read and wrote in batches (issue 17), measured
-    /// the same way on this machine: the target is three times each.
-    static let before = (push: 19_300.0, pull: 18_300.0)
+    /// The engine's own rates before push and pull read in batches (issue 17), as fractions of the
+    /// raw rate measured in the same run (absolute rates here vary by a third between runs): the
+    /// target is three times each.
+    static let before = (push: 0.33, pull: 0.31)
 
     static let runs = 3
 
@@ -42,14 +43,12 @@ enum EngineBenchmark {
         }
         if !raw.isEmpty {
             let rawRate = 10_000 / Measurement.median(raw)
+            let (push, pull) = (rates.push / rawRate, rates.pull / rawRate)
             print(String(format: "  raw SQLite, a model row and a server version per change, 200 a transaction: %.0f changes/s (median of %d)", rawRate, raw.count))
-            print(String(format: "  at 10,000 (median of %d): the engine pushes at %.2f and pulls at %.2f of that rate", runs, rates.push / rawRate, rates.pull / rawRate))
-        }
-        if before.push > 0 {
-            let (pushGain, pullGain) = (rates.push / before.push, rates.pull / before.pull)
-            let met = pushGain >= 3 && pullGain >= 3
-            print(String(format: "  target: 3x the engine's rates before batching (%.0f, %.0f changes/s): push %.1fx, pull %.1fx: %@",
-                before.push, before.pull, pushGain, pullGain, Measurement.verdict(met)))
+            print(String(format: "  at 10,000 (median of %d): the engine pushes at %.2f and pulls at %.2f of that rate", runs, push, pull))
+            let met = push >= 3 * before.push && pull >= 3 * before.pull
+            print(String(format: "  target: 3x the engine's rates before batching (%.2f and %.2f of raw): push %.1fx, pull %.1fx: %@",
+                before.push, before.pull, push / before.push, pull / before.pull, Measurement.verdict(met)))
             ok = ok && met
         }
         do {

@@ -14,6 +14,30 @@ struct EngineFieldTests {
         try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records[name]
     }
 
+    /// A pulled edit lands on the model this device stores: its local-only field stays, in a page
+    /// that also brings records the device never had. Breaking it: taking a page's stored model
+    /// for a new one (`PageReads` answering "not stored") rebuilds it from the record alone, and
+    /// the cursor resets to 0.
+    @Test func aPulledEditKeepsTheLocalOnlyFields() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        let laptop = try world.device("alice-laptop", account: "alice")
+        try phone.store.save(Note(recordName: "n", title: "first"))
+        await world.syncAll()
+        var here = try #require(try phone.store.fetch(Note.self, recordName: "n"))
+        here.draftCursor = 42
+        try phone.store.save(here)
+        await phone.sync()
+        var there = try #require(try laptop.store.fetch(Note.self, recordName: "n"))
+        there.title = "edited"
+        try laptop.store.save([there, Note(recordName: "new", title: "new")])
+        await laptop.sync()
+        await phone.sync()
+        let note = try #require(try phone.store.fetch(Note.self, recordName: "n"))
+        #expect(note.title == "edited" && note.draftCursor == 42)
+        #expect(try phone.store.fetch(Note.self, recordName: "new") != nil)
+    }
+
     /// Setting an optional field to nil clears it everywhere, plain or encrypted. Breaking it:
     /// leaving the cleared keys out of the save (the shipped T21.10) keeps the old values on the
     /// server, and they come back on every other device.

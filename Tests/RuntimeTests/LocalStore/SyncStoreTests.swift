@@ -21,6 +21,26 @@ struct SyncStoreTests {
         #expect(try store.fetch(SharedList.self, recordName: "l") == nil)
     }
 
+    /// A pulled page asks which of its records are stored, and the change tags kept for them, in
+    /// one read each (a JSON list of names): names with quotes, backslashes and control
+    /// characters, all legal record names, are matched exactly. Breaking it: leaving the names
+    /// unescaped makes the list unreadable, and the read fails.
+    @Test func aPageOfNamesIsLookedUpInOneRead() throws {
+        let store = try SyncStore(url: nil)
+        let names = ["plain", "a\"quote", "back\\slash", "tab\there", "new\nline"]
+        try store.save(names.map { Note(recordName: $0) })
+        let zone = ZoneID(zoneName: SyncConstants.defaultSyncZoneName, ownerName: SyncConstants.currentUserOwnerName)
+        try store.transaction { store in
+            for (index, name) in names.prefix(3).enumerated() {
+                try store.setServerRecord(SyncRecord(recordType: Note.recordType, id: RecordID(recordName: name, zoneID: zone), changeTag: "t\(index)"))
+            }
+        }
+        let asked = names + ["missing", "a"]
+        #expect(try store.transaction { try $0.storedNames(type: Note.self, among: asked) } == Set(names))
+        let tags = try store.transaction { try $0.serverChangeTags(asked, in: zone) }
+        #expect(tags == ["plain": "t0", "a\"quote": "t1", "back\\slash": "t2"])
+    }
+
     @Test func aDraftAndItsProjectionAreTwoModels() throws {
         let store = try SyncStore(url: nil)
         try store.save(Note(recordName: "same", title: "draft"))

@@ -51,6 +51,10 @@ package protocol SyncStoreTransaction: AnyObject {
     /// Applies a pulled record to the stored model (created if missing), as the engine: local-only
     /// fields are kept. Returns the references (the parent included) whose targets are not stored.
     func applyPulled(_ record: SyncRecord, as type: any SyncModel.Type) throws -> [RecordKey]
+    /// `applyPulled` for a record the caller knows is not stored: nothing is read first.
+    func insertPulled(_ record: SyncRecord, as type: any SyncModel.Type) throws -> [RecordKey]
+    /// Which of these names are stored as models of the type, in one read.
+    func storedNames(type: any SyncModel.Type, among names: [String]) throws -> Set<String>
     /// Deletes a stored model and the records under it (`SyncModel.childTypes`) as the engine.
     /// Returns what was deleted, children first, the model itself last (nothing if missing).
     @discardableResult
@@ -80,6 +84,8 @@ package protocol SyncStoreTransaction: AnyObject {
     /// The change tag of the server version kept for a record: nil when none is kept, `.some(nil)`
     /// for one without a tag. Reads nothing else, so a pull can skip a version it has cheaply.
     func serverChangeTag(_ id: RecordID) throws -> String??
+    /// `serverChangeTag` for records of one zone, in one read: a record none is kept for is absent.
+    func serverChangeTags(_ names: [String], in zone: ZoneID) throws -> [String: String?]
     /// The last server record known for a record ID (change tag and fields: a merge's ancestor).
     func serverRecord(_ id: RecordID) throws -> SyncRecord?
     func setServerRecord(_ record: SyncRecord) throws

@@ -24,11 +24,13 @@ struct ServerVersion {
 
     /// `isLocalChange`: what the caller knows of the model: it holds a change of its own (a push
     /// meeting a conflict, a full upload's record), or the pull's record of the app's changes
-    /// says whether it does; nil asks the store.
-    func apply(_ server: SyncRecord, as type: any SyncModel.Type, in store: any SyncStoreTransaction, isLocalChange: Bool? = nil) throws -> Applied {
+    /// says whether it does; nil asks the store. `isStored` false: the caller knows the model is
+    /// not stored (nothing is read for it); nil or true, the store is asked.
+    func apply(_ server: SyncRecord, as type: any SyncModel.Type, in store: any SyncStoreTransaction, isLocalChange: Bool? = nil, isStored: Bool? = nil) throws -> Applied {
         guard try isLocalChange ?? store.hasLocalChange(recordType: server.recordType, recordName: server.id.recordName) else {
             try store.setServerRecord(server)
-            return Applied(record: server, missingTargets: try store.applyPulled(server, as: type))
+            let missing = isStored == false ? try store.insertPulled(server, as: type) : try store.applyPulled(server, as: type)
+            return Applied(record: server, missingTargets: missing)
         }
         let ancestor = try store.serverRecord(server.id)
         try store.setServerRecord(server)

@@ -145,9 +145,45 @@ final class SyncStoreSession: SyncStoreTransaction {
         try applyPulled(record, type)
     }
 
-    private func applyPulled<Model: SyncModel>(_ record: SyncRecord, _ type: Model.Type) throws -> [RecordKey] {
+    func insertPulled(_ record: SyncRecord, as type: any SyncModel.Type) throws -> [RecordKey] {
+        try applyPulled(record, type, stored: false)
+    }
+
+    func storedNames(type: any SyncModel.Type, among names: [String]) throws -> Set<String> {
+        guard !names.isEmpty, let table = try changes.tables.table(named: type.recordType) else { return [] }
+        return Set(try database.query(
+            "SELECT _name FROM \(table.sqlName) WHERE _name IN (SELECT value FROM json_each(?))", [.text(Self.jsonArray(names))]
+        ).map { $0.text(0) })
+    }
+
+    /// Names as one JSON array, the single argument of a `json_each` list: one statement for
+    /// any number of names.
+    static func jsonArray(_ names: [String]) -> String {
+        var json = "["
+        for (index, name) in names.enumerated() {
+            if index > 0 { json += "," }
+            json += "\""
+            if !name.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                json += name
+                json += "\""
+                continue
+            }
+            for scalar in name.unicodeScalars {
+                switch scalar {
+                case "\"": json += "\\\""
+                case "\\": json += "\\\\"
+                case _ where scalar.value < 0x20: json += String(format: "\\u%04x", scalar.value)
+                default: json.unicodeScalars.append(scalar)
+                }
+            }
+            json += "\""
+        }
+        return json + "]"
+    }
+
+    private func applyPulled<Model: SyncModel>(_ record: SyncRecord, _ type: Model.Type, stored: Bool = true) throws -> [RecordKey] {
         let writer = writer(.sync)
-        var model = try writer.fetch(type, recordName: record.id.recordName)
+        var model = try (stored ? writer.fetch(type, recordName: record.id.recordName) : nil)
             ?? Model(emptyRecordNamed: record.id.recordName, ownerName: record.id.zoneID.ownerName)
         model.ownerName = record.id.zoneID.ownerName
         try model.applyRemoteFields(from: record)
@@ -241,6 +277,16 @@ final class SyncStoreSession: SyncStoreTransaction {
     func serverChangeTag(_ id: RecordID) throws -> String?? {
         try database.query("SELECT change_tag FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)])
             .first.map { $0.optionalText(0) }
+    }
+
+    func serverChangeTags(_ names: [String], in zone: ZoneID) throws -> [String: String?] {
+        guard !names.isEmpty else { return [:] }
+        var tags: [String: String?] = [:]
+        try database.forEachRow(
+            "SELECT name, change_tag FROM sync_records WHERE zone_owner = ? AND zone = ? AND name IN (SELECT value FROM json_each(?))",
+            [.text(zone.ownerName), .text(zone.zoneName), .text(Self.jsonArray(names))]
+        ) { row in tags[row.text(0)] = row.optionalText(1) }
+        return tags
     }
 
     func setServerRecord(_ record: SyncRecord) throws {
