@@ -21,8 +21,8 @@ struct SyncStoreTests {
         #expect(try store.fetch(SharedList.self, recordName: "l") == nil)
     }
 
-    /// A pulled page asks which of its records are stored, and the change tags kept for them, in
-    /// one read each (a JSON list of names): names with quotes, backslashes and control
+    /// A pulled page asks which of its records are stored, and the change tags kept for them, and
+    /// a pushed chunk the server versions of its records, in one read each (a JSON list of names): names with quotes, backslashes and control
     /// characters, all legal record names, are matched exactly. Breaking it: leaving the names
     /// unescaped makes the list unreadable, and the read fails.
     @Test func aPageOfNamesIsLookedUpInOneRead() throws {
@@ -39,6 +39,9 @@ struct SyncStoreTests {
         #expect(try store.transaction { try $0.storedNames(type: Note.self, among: asked) } == Set(names))
         let tags = try store.transaction { try $0.serverChangeTags(asked, in: zone) }
         #expect(tags == ["plain": "t0", "a\"quote": "t1", "back\\slash": "t2"])
+        let versions = try store.transaction { try $0.serverRecords(asked, in: zone) }
+        #expect(versions.mapValues(\.changeTag) == tags)
+        #expect(versions.allSatisfy { $0.key == $0.value.id.recordName && $0.value.id.zoneID == zone })
     }
 
     @Test func aDraftAndItsProjectionAreTwoModels() throws {

@@ -88,6 +88,8 @@ package protocol SyncStoreTransaction: AnyObject {
     func serverChangeTags(_ names: [String], in zone: ZoneID) throws -> [String: String?]
     /// The last server record known for a record ID (change tag and fields: a merge's ancestor).
     func serverRecord(_ id: RecordID) throws -> SyncRecord?
+    /// `serverRecord` for records of one zone, in one read: a record none is kept for is absent.
+    func serverRecords(_ names: [String], in zone: ZoneID) throws -> [String: SyncRecord]
     func setServerRecord(_ record: SyncRecord) throws
     func removeServerRecord(_ id: RecordID) throws
     /// IDs of every server record known in a zone.

@@ -331,10 +331,17 @@ struct PushUseCase {
         try await account.verify()
         let request = try context.local { store in
             var request = ModifyRequest()
+            // A chunk is of one zone: its server versions are read at once.
+            var known: [RecordID: SyncRecord] = [:]
+            for (zone, items) in Dictionary(grouping: chunk.filter { $0.record != nil }, by: \.id.zoneID) {
+                for (name, record) in try store.serverRecords(items.map(\.id.recordName), in: zone) {
+                    known[RecordID(recordName: name, zoneID: zone)] = record
+                }
+            }
             for item in chunk {
                 switch item.operation {
                 case .save(var record):
-                    record.base(onServerVersionOf: try store.serverRecord(item.id))
+                    record.base(onServerVersionOf: known[item.id])
                     request.recordsToSave.append(record)
                 case .delete:
                     request.recordIDsToDelete.append(item.id)

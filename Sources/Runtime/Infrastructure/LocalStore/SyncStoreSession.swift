@@ -262,9 +262,28 @@ final class SyncStoreSession: SyncStoreTransaction {
 
     static let syncRecordColumns = "zone_owner, zone, name, type, change_tag, fields, encrypted, modified, parent, share, creator, system_fields"
 
+    private static let serverRecordColumns = "type, change_tag, fields, encrypted, modified, parent, share, creator, system_fields"
+
     func serverRecord(_ id: RecordID) throws -> SyncRecord? {
-        let rows = try database.query("SELECT type, change_tag, fields, encrypted, modified, parent, share, creator, system_fields FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)])
-        guard let row = rows.first else { return nil }
+        let rows = try database.query("SELECT \(Self.serverRecordColumns) FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)])
+        return try rows.first.map { try Self.serverRecord($0, id: id) }
+    }
+
+    func serverRecords(_ names: [String], in zone: ZoneID) throws -> [String: SyncRecord] {
+        guard !names.isEmpty else { return [:] }
+        var records: [String: SyncRecord] = [:]
+        for row in try database.query(
+            "SELECT \(Self.serverRecordColumns), name FROM sync_records WHERE zone_owner = ? AND zone = ? AND name IN (SELECT value FROM json_each(?))",
+            [.text(zone.ownerName), .text(zone.zoneName), .text(Self.jsonArray(names))]
+        ) {
+            let name = row.text(9)
+            records[name] = try Self.serverRecord(row, id: RecordID(recordName: name, zoneID: zone))
+        }
+        return records
+    }
+
+    /// A server version from its row (`serverRecordColumns` first).
+    private static func serverRecord(_ row: SQLiteRow, id: RecordID) throws -> SyncRecord {
         var record = SyncRecord(
             recordType: row.text(0), id: id, fields: try FieldsCodec.decode(row.blob(2)), encryptedFields: try FieldsCodec.decode(row.blob(3)),
             parentRecordName: row.optionalText(5), changeTag: row.optionalText(1), modificationDate: row.isNull(4) ? nil : Date(timeIntervalSince1970: row.real(4)))
