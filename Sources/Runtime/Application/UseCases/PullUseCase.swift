@@ -145,7 +145,7 @@ struct PullUseCase {
                 try state.localChanges.refresh(in: store)
                 // A record deleted and saved again within the page exists: its save is the later.
                 let saved = Set(page.changedRecords.map { RecordKey($0.recordType, $0.id.recordName) })
-                var reads = try PageReads(page.changedRecords, registry: context.registry, in: store)
+                var reads = try PulledPageReads(page.changedRecords, registry: context.registry, in: store)
                 for record in page.changedRecords {
                     try apply(record, scope: scope, in: store, state: &state, reads: &reads)
                 }
@@ -170,58 +170,14 @@ struct PullUseCase {
         }
     }
 
-    /// What a page of pulled records needs to know of the store, read once for the page: the
-    /// change tags of the versions kept, and which models are stored. It answers only what it
-    /// surely knows: a record already applied in the page (listed twice) is asked of the store.
-    struct PageReads {
-        private var tags: [RecordID: String?] = [:]
-        private var stored: Set<RecordKey> = []
-        private var applied: Set<RecordKey> = []
-        /// False for reads of no page: every question goes to the store.
-        private var isRead = false
-
-        init() {}
-
-        init(_ records: [SyncRecord], registry: ModelRegistry, in store: any SyncStoreTransaction) throws {
-            for (zone, inZone) in Dictionary(grouping: records, by: \.id.zoneID) {
-                for (name, tag) in try store.serverChangeTags(inZone.map(\.id.recordName), in: zone) {
-                    tags[RecordID(recordName: name, zoneID: zone)] = tag
-                }
-            }
-            for (recordType, ofType) in Dictionary(grouping: records, by: \.recordType) {
-                guard let type = registry.type(forRecordType: recordType) else { continue }
-                for name in try store.storedNames(type: type, among: ofType.map(\.id.recordName)) { stored.insert(RecordKey(recordType, name)) }
-            }
-            isRead = true
-        }
-
-        /// Whether the page began with another version of the record than this one kept (or
-        /// none): it is applied without asking. False: the store is asked.
-        func isSurelyNew(_ record: SyncRecord) -> Bool {
-            let key = RecordKey(record.recordType, record.id.recordName)
-            guard isRead, !applied.contains(key), let tag = record.changeTag else { return false }
-            return tags[record.id].map { $0 != tag } ?? true
-        }
-
-        /// False when the page began without the model and has not applied it since; nil: ask.
-        func isStored(_ record: SyncRecord) -> Bool? {
-            let key = RecordKey(record.recordType, record.id.recordName)
-            return !isRead || applied.contains(key) || stored.contains(key) ? nil : false
-        }
-
-        mutating func noteApplied(_ record: SyncRecord) {
-            applied.insert(RecordKey(record.recordType, record.id.recordName))
-        }
-    }
-
     /// Applies a pulled record through `ServerVersion` (merged into a model the app changed),
     /// unless this device already has that version.
     private func apply(_ record: SyncRecord, scope: DatabaseScope, in store: any SyncStoreTransaction, state: inout PullState) throws {
-        var reads = PageReads()
+        var reads = PulledPageReads()
         try apply(record, scope: scope, in: store, state: &state, reads: &reads)
     }
 
-    private func apply(_ record: SyncRecord, scope: DatabaseScope, in store: any SyncStoreTransaction, state: inout PullState, reads: inout PageReads) throws {
+    private func apply(_ record: SyncRecord, scope: DatabaseScope, in store: any SyncStoreTransaction, state: inout PullState, reads: inout PulledPageReads) throws {
         guard let type = context.registry.type(forRecordType: record.recordType) else { return }
         // A version this device already has (it pushed it): nothing to apply.
         if !reads.isSurelyNew(record), let tag = record.changeTag, try store.serverChangeTag(record.id) == tag,
