@@ -68,6 +68,13 @@ let failingCases: [FailingCase] = [
     FailingCase(.unknownType, field("      x: text"), Finding(.unknownType, line: 4, column: 10)),
     FailingCase(.modelNameUsedAsType, field("      x: A"), Finding(.modelNameUsedAsType, line: 4, column: 10)),
     FailingCase(.defaultTypeMismatch, field("      x: { type: int, default: 1.5 }"), Finding(.defaultTypeMismatch, line: 4, column: 32)),
+    FailingCase(.defaultTypeMismatch, field("      x: { type: double, default: 1e-400 }"), Finding(.defaultTypeMismatch, line: 4, column: 35)),
+    FailingCase(.defaultTypeMismatch, field("      x: { type: double, default: -2.5e400 }"), Finding(.defaultTypeMismatch, line: 4, column: 35)),
+    FailingCase(.defaultTypeMismatch, field("      x: { type: date, default: 2024-02-30 }"), Finding(.defaultTypeMismatch, line: 4, column: 33)),
+    FailingCase(.defaultTypeMismatch, field("      x: { type: date, default: 2023-02-29T25:61:61Z }"), Finding(.defaultTypeMismatch, line: 4, column: 33)),
+    FailingCase(.defaultTypeMismatch, field("      x: { type: date, default: 2024-13-01 }"), Finding(.defaultTypeMismatch, line: 4, column: 33)),
+    FailingCase(.defaultTypeMismatch, field("      x: { type: date, default: 2024-04-31T10:00:00Z }"), Finding(.defaultTypeMismatch, line: 4, column: 33)),
+    FailingCase(.defaultTypeMismatch, field("      x: { type: date, default: 2024-05-01T12:00:00+24:00 }"), Finding(.defaultTypeMismatch, line: 4, column: 33)),
     FailingCase(.missingReferenceTarget, field("      x: { type: reference }"), Finding(.missingReferenceTarget, line: 4, column: 18)),
     FailingCase(.referenceTargetOnNonReference, field("      x: { type: string, to: A }"), Finding(.referenceTargetOnNonReference, line: 4, column: 30)),
     FailingCase(.missingListElementType, field("      x: { type: list }"), Finding(.missingListElementType, line: 4, column: 18)),
@@ -155,6 +162,20 @@ struct ValidationRuleTests {
         if rule.expected.contains(where: { $0.severity == .error }) {
             #expect(result.schema == nil)
         }
+    }
+
+    /// A default refused for its value says what is wrong with it, not only that it is wrong:
+    /// the day a month lacks, the part out of range, a number too small or too large.
+    @Test(arguments: [
+        ("      x: { type: date, default: 2024-02-30 }", "is not a date: February 2024 has 29 days"),
+        ("      x: { type: date, default: 2023-02-29T25:61:61Z }", "is not a date: February 2023 has 28 days"),
+        ("      x: { type: date, default: 2024-02-29T25:00:00Z }", "is not a date: an hour is 00 to 23"),
+        ("      x: { type: double, default: 1e-400 }", "is too small for a Double (the smallest is 4.9e-324) and would be 0"),
+        ("      x: { type: double, default: 1e400 }", "is too large for a Double"),
+    ])
+    func aRefusedDefaultSaysWhy(_ line: String, _ reason: String) {
+        let result = validate(field(line))
+        #expect(result.rendered.contains(reason), "\(result.rendered)")
     }
 
     /// Validation codes are covered here, schema-evolution codes by `evolutionCases`.

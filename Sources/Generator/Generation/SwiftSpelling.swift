@@ -94,7 +94,10 @@ enum SwiftSpelling {
         return result + "\""
     }
 
+    /// A literal that reads back as exactly `number`. A subnormal one is spelled by its bits: as
+    /// a decimal literal the compiler warns that it underflows.
     private static func doubleLiteral(_ number: Double) -> String {
-        number == number.rounded() && abs(number) < 1e15 ? String(format: "%.1f", number) : "\(number)"
+        if number.isSubnormal { return "Swift.Double(bitPattern: 0x\(String(number.bitPattern, radix: 16)))" }
+        return number == number.rounded() && abs(number) < 1e15 ? String(format: "%.1f", number) : "\(number)"
     }
 }

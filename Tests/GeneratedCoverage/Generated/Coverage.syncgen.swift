@@ -13,6 +13,8 @@ public struct Data: Swift.Sendable, Swift.Hashable {
     public var text: Swift.String
     public var count: Swift.Int64
     public var ratio: Swift.Double
+    public var tiny: Swift.Double
+    public var leapDay: Foundation.Date
     public var flag: Swift.Bool
     public var stamp: Foundation.Date
     public var created: Foundation.Date
@@ -51,6 +53,8 @@ public struct Data: Swift.Sendable, Swift.Hashable {
         text: Swift.String = "multi\nline \"quoted\" \\ text",
         count: Swift.Int64 = -7,
         ratio: Swift.Double = 0.25,
+        tiny: Swift.Double = Swift.Double(bitPattern: 0x1),
+        leapDay: Foundation.Date = Foundation.Date(timeIntervalSince1970: 1709245799.5),
         flag: Swift.Bool = true,
         stamp: Foundation.Date = Foundation.Date(timeIntervalSince1970: 1714564800.0),
         created: Foundation.Date = Foundation.Date(),
@@ -84,6 +88,8 @@ public struct Data: Swift.Sendable, Swift.Hashable {
         self.text = text
         self.count = count
         self.ratio = ratio
+        self.tiny = tiny
+        self.leapDay = leapDay
         self.flag = flag
         self.stamp = stamp
         self.created = created
@@ -131,6 +137,8 @@ extension Data: SyncCore.SyncModel {
             .field("text", \Data.text),
             .field("count", \Data.count),
             .field("ratio", \Data.ratio),
+            .field("tiny", \Data.tiny),
+            .field("leapDay", \Data.leapDay),
             .field("flag", \Data.flag),
             .field("stamp", \Data.stamp),
             .field("created", \Data.created),
