@@ -97,6 +97,28 @@ enum SchemaFiles {
         return sources
     }
 
+    private static func kind(of type: FileAttributeType) -> String {
+        switch type {
+        case .typeDirectory: "a folder"
+        case .typeCharacterSpecial: "a character device"
+        case .typeBlockSpecial: "a block device"
+        case .typeSocket: "a socket"
+        case .typeSymbolicLink: "a link that names nothing"
+        default: "a FIFO or other special file"
+        }
+    }
+
+    /// 67201059 as 67,201,059.
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number)
+        var result = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
+            result.append(digit)
+        }
+        return result
+    }
+
     /// Reads every file found under `paths`.
     static func load(_ paths: [String], relativeTo: String? = nil) throws(UsageError) -> [(found: Found, source: SchemaSource)] {
         var loaded: [(found: Found, source: SchemaSource)] = []
@@ -108,9 +130,14 @@ enum SchemaFiles {
 
     static func read(_ path: String) throws(UsageError) -> SchemaSource {
         let url = URL(fileURLWithPath: path)
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        // A link is judged by what it names; a FIFO or a device would never end, or block.
+        let attributes = try? FileManager.default.attributesOfItem(atPath: (path as NSString).resolvingSymlinksInPath)
+        if let type = attributes?[.type] as? FileAttributeType, type != .typeRegular {
+            throw UsageError(message: "'\(path)' is not a regular file (\(kind(of: type))); name a schema file or a folder of them")
+        }
+        let size = attributes?[.size] as? Int ?? 0
         guard size <= maxFileSize else {
-            throw UsageError(message: "'\(path)' is \(size / 1_048_576) MB; schema files larger than \(maxFileSize / 1_048_576) MB are refused")
+            throw UsageError(message: "'\(path)' is \(grouped(size)) bytes; schema files larger than \(grouped(maxFileSize)) bytes (64 MiB) are refused")
         }
         do {
             let data = try Data(contentsOf: url)

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 @Suite("syncgen validate, as a user runs it")
@@ -123,6 +126,27 @@ struct CommandLineTests {
         let result = try Syncgen.run(["validate", "A.yaml"], in: folder.url)
         #expect(result.status == 2)
         #expect(result.standardError.hasPrefix("syncgen: error: cannot read 'A.yaml'"))
+    }
+
+    /// A FIFO or a device named directly is refused as what it is, before any read (reading
+    /// one would block or never end), and a file too large is refused with its exact size.
+    @Test func specialFilesAndOversizedFilesSayWhatTheyAre() throws {
+        let folder = try TemporaryFolder()
+        let fifo = folder.url.appendingPathComponent("pipe.yaml")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        let piped = try Syncgen.run(["validate", "pipe.yaml"], in: folder.url)
+        #expect(piped.status == 2)
+        #expect(piped.standardError.hasPrefix("syncgen: error: 'pipe.yaml' is not a regular file (a FIFO or other special file)"), "\(piped.standardError)")
+        let device = try Syncgen.run(["validate", "/dev/zero"], in: folder.url)
+        #expect(device.status == 2)
+        #expect(device.standardError.hasPrefix("syncgen: error: '/dev/zero' is not a regular file (a character device)"), "\(device.standardError)")
+        let large = try folder.write("Large.yaml", "")
+        let handle = try FileHandle(forWritingTo: large)
+        try handle.truncate(atOffset: 67_201_059)
+        try handle.close()
+        let oversized = try Syncgen.run(["validate", "Large.yaml"], in: folder.url)
+        #expect(oversized.status == 2)
+        #expect(oversized.standardError.hasPrefix("syncgen: error: 'Large.yaml' is 67,201,059 bytes; schema files larger than 67,108,864 bytes (64 MiB) are refused"), "\(oversized.standardError)")
     }
 
     // MARK: - Help and version

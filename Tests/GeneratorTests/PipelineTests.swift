@@ -31,6 +31,19 @@ struct PipelineTests {
         #expect(DiagnosticJSONRenderer.render([diagnostic]).contains(#""message": "a \"b\" \\ \n\u0001""#))
     }
 
+    /// A name holding a right-to-left override or a NUL is echoed escaped: printed raw, the
+    /// override reorders the terminal's line and the NUL cuts it. JSON escapes them as JSON does,
+    /// so a tool reads the exact text back. Breaking it: printing messages as they are puts
+    /// U+202E into the output.
+    @Test func controlAndBidirectionalCharactersAreEchoedEscaped() {
+        // YAML's own escapes put the two characters into the name.
+        let result = validate(["S.yaml": #"models:"# + "\n" + #"  "A\u202EB\0":"# + "\n    fields: {}\n"])
+        #expect(result.rendered.contains(#"A\u{202E}B\u{0}"#), "\(result.rendered)")
+        #expect(!result.rendered.unicodeScalars.contains { $0.value == 0x202E || $0.value == 0 })
+        let json = DiagnosticJSONRenderer.render(result.diagnostics)
+        #expect(json.contains(#"A\u202eB\u0000"#), "\(json)")
+    }
+
     @Test func duplicateModelAcrossFilesPointsAtBoth() {
         let result = validate(["a/Lists.yaml": "models:\n  List:\n    fields: {}\n", "b/Lists.yaml": "models:\n  Item:\n    fields: {}\n  List:\n    fields: {}\n"])
         #expect(result.rendered == """

@@ -178,6 +178,17 @@ struct ValidationRuleTests {
         #expect(result.rendered.contains(reason), "\(result.rendered)")
     }
 
+    /// A key longer than libyaml's 1,024 characters reads as a value whose ':' is out of place;
+    /// the error says the key is too long, and how long it is. One of 1,024 is a key. Breaking it:
+    /// passing libyaml's own words through says only "mapping values are not allowed".
+    @Test func anOverlongKeySaysItIsTooLong() {
+        let long = validate("models:\n  " + String(repeating: "A", count: 1_025) + ":\n    fields: {}\n")
+        #expect(long.findings == [Finding(.yamlSyntax, line: 2, column: 1_028)])
+        #expect(long.rendered.contains("this mapping key is 1025 characters long, and a key is at most 1024"), "\(long.rendered)")
+        let longest = validate("x-" + String(repeating: "a", count: 1_022) + ": 1\nmodels:\n  A:\n    fields: {}\n")
+        #expect(longest.findings.isEmpty, "\(longest.rendered)")
+    }
+
     /// Validation codes are covered here, schema-evolution codes by `evolutionCases`.
     @Test func everyCodeHasAFailingCase() {
         let covered = Set(failingCases.flatMap { $0.expected.map(\.code) } + evolutionCases.flatMap(\.codes))

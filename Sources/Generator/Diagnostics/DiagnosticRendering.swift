@@ -4,9 +4,10 @@
 ///     Schema/Notes.yaml:3:5: note: 'Person' is declared here
 public enum DiagnosticTextRenderer {
     public static func render(_ diagnostic: Diagnostic) -> String {
-        var lines = ["\(diagnostic.location): \(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.code.rawValue)]"]
+        // What a schema wrote is echoed escaped: see `VisibleText`.
+        var lines = ["\(VisibleText.escaped(diagnostic.location.description)): \(diagnostic.severity.rawValue): \(VisibleText.escaped(diagnostic.message)) [\(diagnostic.code.rawValue)]"]
         for note in diagnostic.notes {
-            lines.append("\(note.location): note: \(note.message)")
+            lines.append("\(VisibleText.escaped(note.location.description)): note: \(VisibleText.escaped(note.message))")
         }
         return lines.joined(separator: "\n")
     }

@@ -11,7 +11,8 @@ enum JSONText {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
+            case _ where scalar.value < 0x20 || VisibleText.isInvisible(scalar):
+                // Escaped, the text reads back the same, and cannot act on a terminal showing it.
                 let hex = String(scalar.value, radix: 16)
                 result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default:

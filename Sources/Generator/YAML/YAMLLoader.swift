@@ -327,12 +327,42 @@ private struct TreeBuilder {
             }
             return Diagnostic(.yamlSyntax, detail, at: here)
         }
+        if let length = overlongKey(endingAt: parser.problem_mark) {
+            // libyaml takes a longer key for a value, then trips on its ':'.
+            return Diagnostic(.yamlSyntax, "YAML syntax error: this mapping key is \(length) characters long, and a key is at most \(Self.maxKeyLength) (libyaml's limit): use a shorter name", at: location(parser.problem_mark))
+        }
         var message = "YAML syntax error: \(problem)"
         if let context = parser.context.map({ String(cString: $0) }) {
             let contextMark = parser.context_mark
             message += " (\(context) at line \(contextMark.line + 1), column \(contextMark.column + 1))"
         }
         return Diagnostic(.yamlSyntax, message, at: location(parser.problem_mark))
+    }
+
+    /// libyaml's limit on the length of a key (a "simple key"), in characters.
+    static let maxKeyLength = 1024
+
+    /// The length in characters of the key that ends where libyaml stopped, when it is longer
+    /// than libyaml allows: the text on the mark's line before it, less indentation and a list
+    /// dash.
+    private func overlongKey(endingAt mark: yaml_mark_t) -> Int? {
+        var start = 0
+        for _ in 0..<mark.line {
+            guard let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+            start = newline + 1
+        }
+        var end = start
+        var characters = 0
+        while end < bytes.count, characters < mark.column {
+            end += 1
+            while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
+            characters += 1
+        }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: ":") else { return nil }
+        var key = bytes[start..<end].drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "-") }
+        while let last = key.last, last == UInt8(ascii: " ") { key = key.dropLast() }
+        let length = key.reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+        return length > Self.maxKeyLength ? length : nil
     }
 
     /// Line and column of a byte offset, counting columns in characters as libyaml's marks do.
