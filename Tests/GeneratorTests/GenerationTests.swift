@@ -248,8 +248,8 @@ struct GenerationTests {
 
                 /// Copies the fields `P` declares; a nil value keeps the published one.
                 func project(onto projection: inout P) {
-                    projection.title = title
-                    if let note { projection.note = note }
+                    projection.title = self.title
+                    if let value = self.note { projection.note = value }
                 }
             }
             """))

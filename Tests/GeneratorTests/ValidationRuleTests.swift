@@ -54,6 +54,11 @@ let failingCases: [FailingCase] = [
     FailingCase(.modelNameNotCapitalized, "models:\n  note:\n    fields: {}\n", Finding(.modelNameNotCapitalized, .warning, line: 2, column: 3)),
     FailingCase(.invalidRecordTypeName, model("    recordType: 1A"), Finding(.invalidRecordTypeName, line: 3, column: 17)),
     FailingCase(.invalidFieldName, field("      _x: string"), Finding(.invalidFieldName, line: 4, column: 7)),
+    FailingCase(.reservedFieldName, field("      Type: string"), Finding(.reservedFieldName, line: 4, column: 7)),
+    FailingCase(.reservedFieldName, field("      Protocol: string"), Finding(.reservedFieldName, line: 4, column: 7)),
+    FailingCase(.reservedFieldName, field("      Foundation: string"), Finding(.reservedFieldName, line: 4, column: 7)),
+    FailingCase(.reservedFieldName, field("      Swift: string"), Finding(.reservedFieldName, line: 4, column: 7)),
+    FailingCase(.reservedFieldName, field("      SyncCore: string"), Finding(.reservedFieldName, line: 4, column: 7)),
     // Rule 4: reserved names.
     FailingCase(.reservedFieldName, field("      ownerName: string"), Finding(.reservedFieldName, line: 4, column: 7)),
     FailingCase(.reservedFieldName, field("      shareTitle: string"), Finding(.reservedFieldName, line: 4, column: 7)),

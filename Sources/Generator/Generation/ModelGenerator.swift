@@ -269,10 +269,12 @@ struct ModelGenerator {
                     case .list(.reference): value = { "\($0).map { SyncCore.RecordReference(recordName: $0.recordName) }" }
                     default: value = { $0 }
                     }
+                    // The model's own fields are named through `self`: a field may be called
+                    // `projection` too.
                     if field.isOptional || field.type == .asset {
-                        method.line("if let \(identifier) { projection.\(identifier) = \(value(identifier)) }")
+                        method.line("if let value = self.\(identifier) { projection.\(identifier) = \(value("value")) }")
                     } else {
-                        method.line("projection.\(identifier) = \(value(identifier))")
+                        method.line("projection.\(identifier) = \(value("self." + identifier))")
                     }
                 }
             }

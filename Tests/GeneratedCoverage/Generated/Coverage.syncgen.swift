@@ -392,7 +392,7 @@ extension Author: SyncCore.PublishableModel {
 
     /// Copies the fields `PublicAuthor` declares; a nil value keeps the published one.
     public func project(onto projection: inout PublicAuthor) {
-        projection.name = name
+        projection.name = self.name
     }
 }
 
@@ -562,11 +562,11 @@ extension Article: SyncCore.PublishableModel {
 
     /// Copies the fields `PublicArticle` declares; a nil value keeps the published one.
     public func project(onto projection: inout PublicArticle) {
-        projection.headline = headline
-        if let subtitle { projection.subtitle = subtitle }
-        projection.author = SyncCore.RecordReference(recordName: author.recordName)
-        projection.coauthors = coauthors.map { SyncCore.RecordReference(recordName: $0.recordName) }
-        if let cover { projection.cover = cover }
+        projection.headline = self.headline
+        if let value = self.subtitle { projection.subtitle = value }
+        projection.author = SyncCore.RecordReference(recordName: self.author.recordName)
+        projection.coauthors = self.coauthors.map { SyncCore.RecordReference(recordName: $0.recordName) }
+        if let value = self.cover { projection.cover = value }
     }
 }
 
@@ -728,4 +728,244 @@ extension Empty: SyncCore.SyncModel {
     public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
         self.init(recordName: recordName, ownerName: ownerName)
     }
+}
+
+/// A record of type `Collider` in [private], from Coverage.yaml.
+/// It publishes as `PublicCollider`.
+public struct Collider: Swift.Sendable, Swift.Hashable {
+    /// The record's name: the same on every device and in the cloud.
+    public var recordName: Swift.String
+    /// The owner of the zone the record lives in.
+    public var ownerName: Swift.String
+    public var fields: Swift.String
+    public var record: Swift.String
+    public var value: Swift.String
+    public var values: Swift.String
+    public var encryptedValues: Swift.String
+    public var projection: Swift.String
+    public var model: Swift.String
+    public var server: Swift.String
+    public var local: Swift.String
+    public var syncZoneName: Swift.String
+    public var zone: Swift.String
+    public var descriptor: Swift.String
+    public var SyncRuntime: Swift.String
+    public var syncScopes: Swift.String
+    public var syncFields: Swift.String
+    public var fieldTable: Swift.String
+    public var tombstoneKeyPaths: Swift.String
+    public var childTypes: Swift.String
+    public var parentRecordType: Swift.String
+    public var project: Swift.String
+    public var encodeRemoteFields: Swift.String
+    public var applyRemoteFields: Swift.String
+    public var encodeStoredFields: Swift.String
+    public var applyStoredFields: Swift.String
+    public var makeRecord: Swift.String
+    public var `init`: Swift.String
+
+    public init(
+        recordName: Swift.String = Foundation.UUID().uuidString,
+        ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
+        fields: Swift.String = "",
+        record: Swift.String = "",
+        value: Swift.String = "",
+        values: Swift.String = "",
+        encryptedValues: Swift.String = "",
+        projection: Swift.String = "",
+        model: Swift.String = "",
+        server: Swift.String = "",
+        local: Swift.String = "",
+        syncZoneName: Swift.String = "",
+        zone: Swift.String = "",
+        descriptor: Swift.String = "",
+        SyncRuntime: Swift.String = "",
+        syncScopes: Swift.String = "",
+        syncFields: Swift.String = "",
+        fieldTable: Swift.String = "",
+        tombstoneKeyPaths: Swift.String = "",
+        childTypes: Swift.String = "",
+        parentRecordType: Swift.String = "",
+        project: Swift.String = "",
+        encodeRemoteFields: Swift.String = "",
+        applyRemoteFields: Swift.String = "",
+        encodeStoredFields: Swift.String = "",
+        applyStoredFields: Swift.String = "",
+        makeRecord: Swift.String = "",
+        `init`: Swift.String = ""
+    ) {
+        self.recordName = recordName
+        self.ownerName = ownerName
+        self.fields = fields
+        self.record = record
+        self.value = value
+        self.values = values
+        self.encryptedValues = encryptedValues
+        self.projection = projection
+        self.model = model
+        self.server = server
+        self.local = local
+        self.syncZoneName = syncZoneName
+        self.zone = zone
+        self.descriptor = descriptor
+        self.SyncRuntime = SyncRuntime
+        self.syncScopes = syncScopes
+        self.syncFields = syncFields
+        self.fieldTable = fieldTable
+        self.tombstoneKeyPaths = tombstoneKeyPaths
+        self.childTypes = childTypes
+        self.parentRecordType = parentRecordType
+        self.project = project
+        self.encodeRemoteFields = encodeRemoteFields
+        self.applyRemoteFields = applyRemoteFields
+        self.encodeStoredFields = encodeStoredFields
+        self.applyStoredFields = applyStoredFields
+        self.makeRecord = makeRecord
+        self.`init` = `init`
+    }
+}
+
+// MARK: - Sync bridge
+
+extension Collider: SyncCore.SyncModel {
+    public static let recordType: Swift.String = "Collider"
+    public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private]
+    public static let parentRecordType: Swift.String? = nil
+    public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+
+    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
+    public static let syncFields: SyncCore.ModelFields<Collider> = fieldTable()
+
+    /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
+    private static func fieldTable() -> SyncCore.ModelFields<Collider> {
+        [
+            .field("fields", \Collider.fields),
+            .field("record", \Collider.record),
+            .field("value", \Collider.value),
+            .field("values", \Collider.values),
+            .field("encryptedValues", \Collider.encryptedValues),
+            .field("projection", \Collider.projection),
+            .field("model", \Collider.model),
+            .field("server", \Collider.server),
+            .field("local", \Collider.local),
+            .field("syncZoneName", \Collider.syncZoneName),
+            .field("zone", \Collider.zone),
+            .field("descriptor", \Collider.descriptor),
+            .field("SyncRuntime", \Collider.SyncRuntime),
+            .field("syncScopes", \Collider.syncScopes),
+            .field("syncFields", \Collider.syncFields),
+            .field("fieldTable", \Collider.fieldTable),
+            .field("tombstoneKeyPaths", \Collider.tombstoneKeyPaths),
+            .field("childTypes", \Collider.childTypes),
+            .field("parentRecordType", \Collider.parentRecordType),
+            .field("project", \Collider.project),
+            .field("encodeRemoteFields", \Collider.encodeRemoteFields),
+            .field("applyRemoteFields", \Collider.applyRemoteFields),
+            .field("encodeStoredFields", \Collider.encodeStoredFields),
+            .field("applyStoredFields", \Collider.applyStoredFields),
+            .field("makeRecord", \Collider.makeRecord),
+            .field("init", \Collider.`init`),
+        ]
+    }
+
+    /// Declared on `Collider` itself, so each key path is the concrete type's own.
+    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Collider>] {
+        [
+            SyncCore.TombstoneKeyPath("recordName", \Collider.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Collider.ownerName),
+        ]
+    }
+
+    public var parentRecordName: Swift.String? { nil }
+
+    public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
+        self.init(recordName: recordName, ownerName: ownerName)
+    }
+}
+
+// MARK: - Publishing
+
+extension Collider: SyncCore.PublishableModel {
+    public typealias Projection = PublicCollider
+
+    /// Copies the fields `PublicCollider` declares; a nil value keeps the published one.
+    public func project(onto projection: inout PublicCollider) {
+        projection.fields = self.fields
+        projection.record = self.record
+        projection.value = self.value
+        projection.projection = self.projection
+    }
+}
+
+/// A record of type `PublicCollider` in [public], from Coverage.yaml.
+/// It is the public projection of `Collider`.
+public struct PublicCollider: Swift.Sendable, Swift.Hashable {
+    /// The record's name: the same on every device and in the cloud.
+    public var recordName: Swift.String
+    /// The owner of the zone the record lives in.
+    public var ownerName: Swift.String
+    public var fields: Swift.String
+    public var record: Swift.String
+    public var value: Swift.String
+    public var projection: Swift.String
+
+    public init(
+        recordName: Swift.String = Foundation.UUID().uuidString,
+        ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
+        fields: Swift.String = "",
+        record: Swift.String = "",
+        value: Swift.String = "",
+        projection: Swift.String = ""
+    ) {
+        self.recordName = recordName
+        self.ownerName = ownerName
+        self.fields = fields
+        self.record = record
+        self.value = value
+        self.projection = projection
+    }
+}
+
+// MARK: - Sync bridge
+
+extension PublicCollider: SyncCore.SyncModel {
+    public static let recordType: Swift.String = "PublicCollider"
+    public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.public]
+    public static let parentRecordType: Swift.String? = nil
+    public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+
+    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
+    public static let syncFields: SyncCore.ModelFields<PublicCollider> = fieldTable()
+
+    /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
+    private static func fieldTable() -> SyncCore.ModelFields<PublicCollider> {
+        [
+            .field("fields", \PublicCollider.fields),
+            .field("record", \PublicCollider.record),
+            .field("value", \PublicCollider.value),
+            .field("projection", \PublicCollider.projection),
+        ]
+    }
+
+    /// Declared on `PublicCollider` itself, so each key path is the concrete type's own.
+    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<PublicCollider>] {
+        [
+            SyncCore.TombstoneKeyPath("recordName", \PublicCollider.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \PublicCollider.ownerName),
+        ]
+    }
+
+    public var parentRecordName: Swift.String? { nil }
+
+    public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
+        self.init(recordName: recordName, ownerName: ownerName)
+    }
+}
+
+// MARK: - Catalog
+
+extension PublicCollider: SyncCore.PublicCatalogModel {
+    /// Asset contents are never fetched by catalog queries: readers download them on demand.
+    public static let catalogDesiredKeys: [Swift.String] = ["fields", "record", "value", "projection"]
+    public static let initialPublicationState: SyncCore.PublicationState = .listed
 }

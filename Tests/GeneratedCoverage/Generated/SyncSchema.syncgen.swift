@@ -15,6 +15,8 @@ public enum SyncSchema: SyncCore.SyncSchemaDefinition {
             Article.self,
             PublicArticle.self,
             Empty.self,
+            Collider.self,
+            PublicCollider.self,
         ]
     }
 }

@@ -97,9 +97,9 @@ extension Note: SyncCore.PublishableModel {
 
     /// Copies the fields `PublishedNote` declares; a nil value keeps the published one.
     func project(onto projection: inout PublishedNote) {
-        projection.title = title
-        projection.createdAt = createdAt
-        if let cover { projection.cover = cover }
+        projection.title = self.title
+        projection.createdAt = self.createdAt
+        if let value = self.cover { projection.cover = value }
     }
 }
 
