@@ -245,7 +245,7 @@ struct GeneratedPublishingTests {
     }
 
     @Test func theSchemaListsEveryModel() {  // trap: T1.1
-        #expect(GeneratedCoverage.SyncSchema.models.map { $0.recordType } == ["Data", "TaskRecord", "Date", "Author", "PublicAuthor", "Article", "PublicArticle", "Empty"])
+        #expect(GeneratedCoverage.SyncSchema.models.map { $0.recordType } == ["Data", "TaskRecord", "Date", "Author", "PublicAuthor", "Article", "PublicArticle", "Empty", "Collider", "PublicCollider"])
         #expect(SyncSchema.models.map { $0.recordType } == ["SharedList", "Member", "ListItem", "Note", "PublishedNote"])
     }
 }
