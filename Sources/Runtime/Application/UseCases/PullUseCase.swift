@@ -330,7 +330,7 @@ struct PullUseCase {
         let catalogs = context.registry.catalogTypes
         guard !catalogs.isEmpty else { return }
         let dueTypes = try context.local { store in
-            try CatalogRefresh.due(catalogs.map { $0.recordType }, now: context.clock.now, maximumAge: context.configuration.catalogMaximumAge, in: store)
+            try CatalogRefresh.due(context.registry.catalogRecordTypes, now: context.clock.now, maximumAge: context.configuration.catalogMaximumAge, in: store)
         }
         let due = catalogs.filter { dueTypes.contains($0.recordType) }
         guard !due.isEmpty else { return }

@@ -264,6 +264,14 @@ final class SyncStoreSession: SyncStoreTransaction {
 
     private static let serverRecordColumns = "type, change_tag, fields, encrypted, modified, parent, share, creator, system_fields"
 
+    /// The server versions kept in one zone for a list of names: the zone, then the names as one
+    /// JSON array (`jsonArray`).
+    private static let inZoneAmongNames = "zone_owner = ? AND zone = ? AND name IN (SELECT value FROM json_each(?))"
+
+    private static func inZoneAmongNames(_ names: [String], _ zone: ZoneID) -> [SQLiteValue] {
+        [.text(zone.ownerName), .text(zone.zoneName), .text(jsonArray(names))]
+    }
+
     func serverRecord(_ id: RecordID) throws -> SyncRecord? {
         let rows = try database.query("SELECT \(Self.serverRecordColumns) FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)])
         return try rows.first.map { try Self.serverRecord($0, id: id) }
@@ -273,8 +281,7 @@ final class SyncStoreSession: SyncStoreTransaction {
         guard !names.isEmpty else { return [:] }
         var records: [String: SyncRecord] = [:]
         for row in try database.query(
-            "SELECT \(Self.serverRecordColumns), name FROM sync_records WHERE zone_owner = ? AND zone = ? AND name IN (SELECT value FROM json_each(?))",
-            [.text(zone.ownerName), .text(zone.zoneName), .text(Self.jsonArray(names))]
+            "SELECT \(Self.serverRecordColumns), name FROM sync_records WHERE \(Self.inZoneAmongNames)", Self.inZoneAmongNames(names, zone)
         ) {
             let name = row.text(9)
             records[name] = try Self.serverRecord(row, id: RecordID(recordName: name, zoneID: zone))
@@ -302,8 +309,7 @@ final class SyncStoreSession: SyncStoreTransaction {
         guard !names.isEmpty else { return [:] }
         var tags: [String: String?] = [:]
         try database.forEachRow(
-            "SELECT name, change_tag FROM sync_records WHERE zone_owner = ? AND zone = ? AND name IN (SELECT value FROM json_each(?))",
-            [.text(zone.ownerName), .text(zone.zoneName), .text(Self.jsonArray(names))]
+            "SELECT name, change_tag FROM sync_records WHERE \(Self.inZoneAmongNames)", Self.inZoneAmongNames(names, zone)
         ) { row in tags[row.text(0)] = row.optionalText(1) }
         return tags
     }
