@@ -30,7 +30,9 @@ struct DocumentationTests {
 
     @Test func everyReservedNameIsDocumented() throws {
         let text = try reference()
-        for name in RecordFieldNames.cloudKitSystemFields + RecordFieldNames.runtimeFields + RecordFieldNames.modelMembers + RecordFieldNames.cloudKitRecordTypes {
+        let generatorNames = ReservedNames.swiftTypeNames + ReservedNames.moduleNames + ReservedNames.modelMemberTypes
+            + [ReservedNames.schemaListMember, SwiftNaming.schemaTypeName] + SwiftNaming.typePositionKeywords.sorted()
+        for name in RecordFieldNames.cloudKitSystemFields + RecordFieldNames.runtimeFields + RecordFieldNames.modelMembers + RecordFieldNames.cloudKitRecordTypes + generatorNames {
             #expect(text.contains("`\(name)`"), "docs/SchemaReference.md does not list reserved name `\(name)`")
         }
     }

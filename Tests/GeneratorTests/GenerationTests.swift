@@ -42,7 +42,7 @@ struct GenerationTests {
         let swift = try generated("models:\n  Note:\n    fields:\n      title: string\n", access: .public)
         #expect(swift.contains("public struct Note"))
         #expect(swift.contains("    public var title: Swift.String"))
-        #expect(swift.contains("    public static let syncFields: SyncCore.ModelFields<Note> = fieldTable()"))
+        #expect(swift.contains("    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()"))
         #expect(swift.contains("    public init(emptyRecordNamed"))
     }
 
@@ -50,8 +50,8 @@ struct GenerationTests {
         let swift = try generated("models:\n  A:\n    fields:\n      default: string\n      in: { type: bool, optional: true }\n")
         #expect(swift.contains("var `default`: Swift.String"))
         #expect(swift.contains("self.`default` = `default`"))
-        #expect(swift.contains(".field(\"default\", \\A.`default`),"))
-        #expect(swift.contains(".field(\"in\", \\A.`in`),"))
+        #expect(swift.contains(".field(\"default\", \\Self.`default`),"))
+        #expect(swift.contains(".field(\"in\", \\Self.`in`),"))
     }
 
     @Test func everyTypeMapsToItsSwiftType() throws {
@@ -120,12 +120,12 @@ struct GenerationTests {
                   theirs: { type: int, serverOwned: true, optional: true }
             """)
         #expect(contains(swift, lines: """
-            private static func fieldTable() -> SyncCore.ModelFields<A> {
+            private static func fieldTable() -> SyncCore.ModelFields<Self> {
             [
-                .field("plain", \\A.plain),
-                .field("secret", \\A.secret, .encrypted),
-                .field("mine", \\A.mine, .localOnly),
-                .field("theirs", \\A.theirs, .serverOwned),
+                .field("plain", \\Self.plain),
+                .field("secret", \\Self.secret, .encrypted),
+                .field("mine", \\Self.mine, .localOnly),
+                .field("theirs", \\Self.theirs, .serverOwned),
             ]
             """))
         // No direction is generated apart from the table: nothing can drift from it.
@@ -150,26 +150,26 @@ struct GenerationTests {
                   title: string
             """)
         #expect(contains(swift, lines: """
-            private static func fieldTable() -> SyncCore.ModelFields<A> {
+            private static func fieldTable() -> SyncCore.ModelFields<Self> {
             [
-                .parent(\\A.parent),
-                .asset("file", \\A.file),
+                .parent(\\Self.parent),
+                .asset("file", \\Self.file),
             ]
             """))
         #expect(contains(swift, lines: """
-            private static func fieldTable() -> SyncCore.ModelFields<P> {
+            private static func fieldTable() -> SyncCore.ModelFields<Self> {
             [
-                .field("title", \\P.title),
-                .publicationLifecycle(\\P.publicationLifecycle),
+                .field("title", \\Self.title),
+                .publicationLifecycle(\\Self.publicationLifecycle),
             ]
             """))
-        #expect(swift.contains("static let syncFields: SyncCore.ModelFields<L> = []"))
+        #expect(swift.contains("static let syncFields: SyncCore.ModelFields<Self> = []"))
     }
 
     @Test func referencesCarryTheSchemasDeleteAction() throws {  // trap: T3.7
         let swift = try generated("models:\n  A:\n    fields:\n      a: { type: reference, to: A, onDelete: deleteSelf }\n      b: { type: reference, to: A, optional: true }\n")
-        #expect(swift.contains(".reference(\"a\", \\A.a, onDelete: .deleteSelf),"))
-        #expect(swift.contains(".reference(\"b\", \\A.b, onDelete: .none),"))
+        #expect(swift.contains(".reference(\"a\", \\Self.a, onDelete: .deleteSelf),"))
+        #expect(swift.contains(".reference(\"b\", \\Self.b, onDelete: .none),"))
     }
 
     @Test func parentIsTheRecordsParentNotAReference() throws {  // trap: T3.6
@@ -178,17 +178,22 @@ struct GenerationTests {
         #expect(swift.contains("static let parentRecordType: Swift.String? = \"L\""))
         #expect(swift.contains("var parentRecordName: Swift.String? { parent?.recordName }"))
         // The parent's own row, never a reference field: it travels as the record's parent.
-        #expect(swift.contains(".parent(\\I.parent),"))
+        #expect(swift.contains(".parent(\\Self.parent),"))
         #expect(!swift.contains(".reference(\"parent\""))
     }
 
     @Test func tombstoneKeyPathsAreDeclaredOnTheConcreteType() throws {  // trap: T6.1
         let swift = try generated("models:\n  Note:\n    fields: {}\n")
+        // In `Note`'s own conformance, where `Self` is `Note`: never in a protocol extension.
+        let conformance = try #require(swift.range(of: "extension Note: SyncCore.SyncModel {"))
+        let tombstones = try #require(swift.range(of: "static var tombstoneKeyPaths"))
+        #expect(conformance.upperBound < tombstones.lowerBound && !swift[conformance.upperBound..<tombstones.lowerBound].contains("\n}\n"))
+        #expect(!swift.contains("extension SyncCore.SyncModel"))
         #expect(contains(swift, lines: """
-            static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Note>] {
+            static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
                 [
-                    SyncCore.TombstoneKeyPath("recordName", \\Note.recordName),
-                    SyncCore.TombstoneKeyPath("ownerName", \\Note.ownerName),
+                    SyncCore.TombstoneKeyPath("recordName", \\Self.recordName),
+                    SyncCore.TombstoneKeyPath("ownerName", \\Self.ownerName),
                 ]
             }
             """))
@@ -198,7 +203,7 @@ struct GenerationTests {
         let swift = try generated("models:\n  L:\n    scopes: [private, shared]\n    shareable: true\n    fields:\n      name: string\n")
         #expect(swift.contains("static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private, .shared]"))
         #expect(swift.contains("extension L: SyncCore.ShareableModel {"))
-        #expect(swift.contains("var shareTitle: Swift.String { name }"))
+        #expect(swift.contains("var shareTitle: Swift.String { self.name }"))
     }
 
     @Test func catalogDeclaresDesiredKeysAndInitialStateAsRequirements() throws {  // trap: T11.1, T12.4, T12.5
@@ -223,7 +228,7 @@ struct GenerationTests {
         #expect(!swift.contains("\"assetData\""))
         #expect(swift.contains("static let initialPublicationState: SyncCore.PublicationState = .delisted"))
         #expect(swift.contains("publicationLifecycle: SyncCore.PublicationLifecycle = SyncCore.PublicationLifecycle(state: .delisted)"))
-        #expect(swift.contains(".publicationLifecycle(\\P.publicationLifecycle),"))
+        #expect(swift.contains(".publicationLifecycle(\\Self.publicationLifecycle),"))
     }
 
     @Test func draftProjectsExactlyTheProjectionsFields() throws {  // trap: T10.4
@@ -269,7 +274,7 @@ struct GenerationTests {
                 }
             }
             """))
-        #expect(list.contains("private struct SyncgenRuntimeVersionCheck: SyncCore.SyncgenRuntimeAPIVersion1 {}"))
+        #expect(list.contains("extension SyncCore.SyncgenRuntimeAPIVersion1 {}"))
     }
 
     @Test func headerNamesTheSourceAndForbidsEditing() throws {

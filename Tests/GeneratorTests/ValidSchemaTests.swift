@@ -48,6 +48,26 @@ let passingCases: [PassingCase] = [
         """),
     PassingCase("3: keyword field names, capitalised model, 255-character name", "models:\n  Task:\n    fields:\n      default: string\n      class: int\n      in: bool\n      " + String(repeating: "a", count: 255) + ": string\n"),
     PassingCase("3: a model name that is no CloudKit name, with a recordType that is", "models:\n  _Internal:\n    recordType: Internal\n    fields: {}\n"),
+    PassingCase("3: names generated code uses, as models and fields where they cannot meet it", """
+        models:
+          Models:
+            fields:
+              models: string
+              Models: { type: reference, to: Models, optional: true }
+              newValue: asset
+              hash: int
+              inout: { type: reference, to: Models }
+              any: string
+              each: string
+              Identifier: string
+          SyncgenRuntimeVersionCheck:
+            fields: {}
+          Item:
+            parent: Models
+            fields:
+              Item: string
+              Models: string
+        """),
     PassingCase("4: names close to reserved ones", "models:\n  A:\n    fields:\n      recordNames: string\n      owner: string\n      asset: string\n      Parent: string\n"),
     PassingCase("5: one field name in two models, record type equal to own name", "models:\n  A:\n    recordType: A\n    fields:\n      title: string\n  B:\n    fields:\n      title: string\n"),
     PassingCase("6: every type and list element, defaults of each literal type", """

@@ -51,10 +51,29 @@ let failingCases: [FailingCase] = [
     FailingCase(.invalidModelName, "models:\n  SyncSchema:\n    recordType: Schema\n    fields: {}\n", Finding(.invalidModelName, line: 2, column: 3)),
     // Generated code qualifies with the rules module's name: a model of that name would shadow it.
     FailingCase(.invalidModelName, "models:\n  SyncCore:\n    recordType: Core\n    fields: {}\n", Finding(.invalidModelName, line: 2, column: 3)),
+    // Words Swift reads as keywords where a type is written: `extension each:` does not parse.
+    FailingCase(.invalidModelName, "models:\n  each:\n    fields: {}\n", Finding(.invalidModelName, line: 2, column: 3)),
+    FailingCase(.invalidModelName, "models:\n  some:\n    fields: {}\n", Finding(.invalidModelName, line: 2, column: 3)),
+    // Member types of generated models: a model of that name is what they would mean inside other
+    // models' code (a reference to a model `Projection` in a draft would point at its projection).
+    FailingCase(.invalidModelName, "models:\n  ID:\n    fields: {}\n", Finding(.invalidModelName, line: 2, column: 3)),
+    FailingCase(.invalidModelName, "models:\n  Projection:\n    fields: {}\n", Finding(.invalidModelName, line: 2, column: 3)),
+    // `SyncSchema.models` lists the models: `[models.self]` there would be the list itself.
+    FailingCase(.invalidModelName, "models:\n  models:\n    fields: {}\n", Finding(.invalidModelName, line: 2, column: 3)),
     FailingCase(.modelNameNotCapitalized, "models:\n  note:\n    fields: {}\n", Finding(.modelNameNotCapitalized, .warning, line: 2, column: 3)),
     FailingCase(.invalidRecordTypeName, model("    recordType: 1A"), Finding(.invalidRecordTypeName, line: 3, column: 17)),
     FailingCase(.invalidFieldName, field("      _x: string"), Finding(.invalidFieldName, line: 4, column: 7)),
+    // The parent's field would be what `[Item.self]` means inside the generated `List`.
+    FailingCase(.childNameHiddenInParent, "models:\n  List:\n    fields:\n      Item: string\n  Item:\n    parent: List\n    fields: {}\n", Finding(.childNameHiddenInParent, line: 5, column: 3)),
+    // A lower-case child could be hidden by a member every model has (`recordType`).
+    FailingCase(.childNameHiddenInParent, "models:\n  List:\n    fields: {}\n  recordType:\n    recordType: Entry\n    parent: List\n    fields: {}\n", Finding(.modelNameNotCapitalized, .warning, line: 4, column: 3), Finding(.childNameHiddenInParent, line: 4, column: 3)),
     FailingCase(.reservedFieldName, field("      Type: string"), Finding(.reservedFieldName, line: 4, column: 7)),
+    // Inside the model's code, `\Self.title` would mean the field.
+    FailingCase(.reservedFieldName, field("      Self: string"), Finding(.reservedFieldName, line: 4, column: 7)),
+    // `\Self.ID` means the member type `ID` (Identifiable's), never a field.
+    FailingCase(.reservedFieldName, field("      ID: string"), Finding(.reservedFieldName, line: 4, column: 7)),
+    // Hashable's synthesized `hashValue`: a field of that name redeclares it.
+    FailingCase(.reservedFieldName, field("      hashValue: int"), Finding(.reservedFieldName, line: 4, column: 7)),
     FailingCase(.reservedFieldName, field("      Protocol: string"), Finding(.reservedFieldName, line: 4, column: 7)),
     FailingCase(.reservedFieldName, field("      Foundation: string"), Finding(.reservedFieldName, line: 4, column: 7)),
     FailingCase(.reservedFieldName, field("      Swift: string"), Finding(.reservedFieldName, line: 4, column: 7)),

@@ -244,8 +244,25 @@ struct GeneratedPublishingTests {
         #expect(DateModel(name: "Party").shareTitle == "Party")
     }
 
+    /// Fields named after what generated code names itself (its locals, members, parameters,
+    /// the model and its parent) each reach their own value, in every direction of the bridge.
+    @Test func fieldsNamedLikeGeneratedCodeKeepTheirValues() throws {
+        var collider = Collider(recordName: "c", fields: "f", record: "r", value: "v", projection: "p", syncFields: "s", init: "i", hash: 7, `inout`: RecordReference(recordName: "other"), Collider: "self-named")
+        collider.assetReference = AssetReference(suffix: "png", byteSize: 3)
+        #expect(collider.newValue == AssetReference(suffix: "png", byteSize: 3))
+        let decoded = try Collider(record: collider.makeRecord())
+        #expect(decoded.fields == "f" && decoded.record == "r" && decoded.value == "v" && decoded.projection == "p" && decoded.syncFields == "s")
+        #expect(decoded.`init` == "i" && decoded.hash == 7 && decoded.inout.recordName == "other" && decoded.Collider == "self-named")
+        #expect(decoded.newValue?.suffix == "png")
+        #expect(collider.makeProjection().projection == "p")
+        #expect(Collider.childTypes.map { $0.recordType } == ["ColliderPart"])
+        let part = ColliderPart(parent: RecordReference(recordName: "c"), ColliderPart: "own", Collider: RecordReference(recordName: "c"))
+        let partBack = try ColliderPart(record: part.makeRecord())
+        #expect(partBack.ColliderPart == "own" && partBack.Collider?.recordName == "c" && partBack.parentRecordName == "c")
+    }
+
     @Test func theSchemaListsEveryModel() {  // trap: T1.1
-        #expect(GeneratedCoverage.SyncSchema.models.map { $0.recordType } == ["Data", "TaskRecord", "Date", "Author", "PublicAuthor", "Article", "PublicArticle", "Empty", "Collider", "PublicCollider"])
+        #expect(GeneratedCoverage.SyncSchema.models.map { $0.recordType } == ["Data", "TaskRecord", "Date", "Author", "PublicAuthor", "Article", "PublicArticle", "Empty", "Collider", "ColliderPart", "PublicCollider"])
         #expect(SyncSchema.models.map { $0.recordType } == ["SharedList", "Member", "ListItem", "Note", "PublishedNote"])
     }
 }

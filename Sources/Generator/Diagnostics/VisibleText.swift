@@ -1,7 +1,9 @@
 /// Text a diagnostic echoes from a schema (a name, a value, a file name), made safe to print:
-/// control characters and the Unicode controls that reorder a line (bidirectional embeddings,
-/// overrides, isolates and marks) are shown as `\u{…}` escapes, so a NUL cannot cut a log line
-/// and a right-to-left override cannot make a diagnostic read as something else.
+/// control characters, line and paragraph separators, and the invisible format characters
+/// (zero-width spaces and joiners, the bidirectional embeddings, overrides, isolates and marks
+/// that reorder a line) are shown as `\u{…}` escapes, so a NUL cannot cut a log line, a
+/// right-to-left override cannot make a diagnostic read as something else, and a name refused
+/// for a character nobody can see shows which one.
 enum VisibleText {
     static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isInvisible) else { return text }
@@ -17,9 +19,8 @@ enum VisibleText {
     }
 
     static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F: true
-        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: true
         default: false
         }
     }

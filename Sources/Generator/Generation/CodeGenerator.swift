@@ -79,11 +79,12 @@ public struct CodeGenerator: Sendable {
             }
         }
         printer.line()
+        // An empty extension names the protocol and declares nothing, so no model name can meet it.
         printer.documentation("""
             Fails the build, naming `\(RuntimeAPI.versionCheckProtocol)`, when this code and the SyncCore \
             library come from different syncgen versions.
             """)
-        printer.line("private struct SyncgenRuntimeVersionCheck: SyncCore.\(RuntimeAPI.versionCheckProtocol) {}")
+        printer.line("extension SyncCore.\(RuntimeAPI.versionCheckProtocol) {}")
         return printer.text
     }
 }

@@ -128,11 +128,11 @@ struct ModelGenerator {
             body.line()
             printFieldTable(into: &body)
             body.line()
-            body.documentation("Declared on `\(name)` itself, so each key path is the concrete type's own.")
-            body.block("\(access)static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<\(name)>]") { getter in
+            body.documentation("Declared on `\(name)` itself (`Self` is `\(name)` here), so each key path is the concrete type's own.")
+            body.block("\(access)static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>]") { getter in
                 getter.line("[")
-                getter.line("    SyncCore.TombstoneKeyPath(\"recordName\", \\\(name).recordName),")
-                getter.line("    SyncCore.TombstoneKeyPath(\"ownerName\", \\\(name).ownerName),")
+                getter.line("    SyncCore.TombstoneKeyPath(\"recordName\", \\Self.recordName),")
+                getter.line("    SyncCore.TombstoneKeyPath(\"ownerName\", \\Self.ownerName),")
                 getter.line("]")
             }
             body.line()
@@ -146,7 +146,7 @@ struct ModelGenerator {
         printer.block("\(access)init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String)") { body in
             let required = fields.filter { SwiftSpelling.initialValue(of: $0) == nil }
             let arguments = ["recordName: recordName", "ownerName: ownerName"]
-                + required.map { "\(SwiftSpelling.identifier($0.name)): \(SwiftSpelling.emptyValue(of: $0))" }
+                + required.map { "\(SwiftSpelling.argumentLabel($0.name)): \(SwiftSpelling.emptyValue(of: $0))" }
             body.line("self.init(\(arguments.joined(separator: ", ")))")
         }
     }
@@ -155,11 +155,11 @@ struct ModelGenerator {
     /// runtime moves the model in (upload, download, the device's own copy) and the descriptors
     /// are read from it, so no two of them can disagree about a field.
     private func printFieldTable(into printer: inout SwiftPrinter) {
-        let declaration = "\(access)static let syncFields: SyncCore.ModelFields<\(name)>"
+        let declaration = "\(access)static let syncFields: SyncCore.ModelFields<Self>"
         var rows: [String] = []
-        if model.parent != nil { rows.append(".parent(\\\(name).parent)") }
+        if model.parent != nil { rows.append(".parent(\\Self.parent)") }
         rows += fields.map(fieldRow)
-        if catalog?.isGoverned == true { rows.append(".publicationLifecycle(\\\(name).publicationLifecycle)") }
+        if catalog?.isGoverned == true { rows.append(".publicationLifecycle(\\Self.publicationLifecycle)") }
         guard !rows.isEmpty else {
             printer.line("\(declaration) = []")
             return
@@ -168,7 +168,7 @@ struct ModelGenerator {
         printer.line("\(declaration) = fieldTable()")
         printer.line()
         printer.documentation("Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.")
-        printer.block("private static func fieldTable() -> SyncCore.ModelFields<\(name)>") { body in
+        printer.block("private static func fieldTable() -> SyncCore.ModelFields<Self>") { body in
             body.line("[")
             for row in rows { body.line("    \(row),") }
             body.line("]")
@@ -177,7 +177,7 @@ struct ModelGenerator {
 
     /// `.field("title", \Note.title)`, with the builder for the field's kind and its options.
     private func fieldRow(_ field: Field) -> String {
-        var arguments = [SwiftSpelling.stringLiteral(field.name), "\\\(name).\(SwiftSpelling.identifier(field.name))"]
+        var arguments = [SwiftSpelling.stringLiteral(field.name), "\\Self.\(SwiftSpelling.identifier(field.name))"]
         let builder: String
         switch field.type {
         case .asset:
@@ -216,7 +216,7 @@ struct ModelGenerator {
     private var shareTitleExpression: String {
         let candidates = fields.filter { $0.type == .string && !$0.isOptional && !$0.isLocalOnly }
         let preferred = candidates.first { $0.name == "title" } ?? candidates.first { $0.name == "name" } ?? candidates.first
-        return preferred.map { SwiftSpelling.identifier($0.name) } ?? "Self.recordType"
+        return preferred.map { "self." + SwiftSpelling.identifier($0.name) } ?? "Self.recordType"
     }
 
     private func printCacheable(_ asset: Field, into printer: inout SwiftPrinter) {
@@ -227,8 +227,8 @@ struct ModelGenerator {
             body.line("\(access)static let assetFieldName: Swift.String = \(SwiftSpelling.stringLiteral(asset.name))")
             body.line()
             body.block("\(access)var assetReference: SyncCore.AssetReference?") { property in
-                property.line("get { \(identifier) }")
-                property.line("set { \(identifier) = newValue }")
+                property.line("get { self.\(identifier) }")
+                property.line("set { self.\(identifier) = newValue }")
             }
         }
     }

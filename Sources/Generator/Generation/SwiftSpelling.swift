@@ -9,6 +9,12 @@ enum SwiftSpelling {
         SwiftNaming.keywords.contains(name) ? "`\(name)`" : name
     }
 
+    /// A name as an argument label at a call site: every keyword but `inout` is a label as it
+    /// stands there, and Swift warns of backticks it does not need.
+    static func argumentLabel(_ name: String) -> String {
+        name == "inout" ? "`inout`" : name
+    }
+
     /// The Swift type of a field, optionality included. An asset is always optional: nil means no
     /// file is attached.
     static func type(of field: Field) -> String {

@@ -16,19 +16,20 @@ public enum SwiftNaming {
         "Any", "as", "await", "false", "is", "nil", "self", "Self", "super", "throws", "true", "try",
     ]
 
+    /// Words Swift reads as keywords where a type is written (`any P`, `some P`, `each T`),
+    /// though they may name a property: no model can be called so.
+    public static let typePositionKeywords: Set<String> = ["any", "some", "each"]
+
     /// The type syncgen generates beside the models to list them all.
     public static let schemaTypeName = "SyncSchema"
-
-    /// Type names generated code must be able to use unambiguously: its own schema type and the
-    /// modules it qualifies names with.
-    static let reservedTypeNames: Set<String> = [schemaTypeName, "SyncCore", "SyncRuntime", "Foundation", "Swift"]
 
     /// The characters `typeNameProblem(_:)` allows, as a regular expression (for the JSON Schema
     /// that editors check names with; keywords are left to the validator).
     public static let typeNamePattern = "^[A-Za-z_][A-Za-z0-9_]*$"
 
-    /// Why `name` cannot name a generated Swift type, or nil when it can: an ASCII identifier
-    /// (letter or underscore, then letters, digits, underscores) that is not a keyword.
+    /// Why `name` is no Swift type name, or nil when it is: an ASCII identifier (letter or
+    /// underscore, then letters, digits, underscores) that is not a keyword. The names generated
+    /// code keeps for itself are `ReservedNames.modelNameProblem(_:)`'s.
     public static func typeNameProblem(_ name: String) -> String? {
         guard let first = name.unicodeScalars.first else { return "it is empty" }
         guard first.isASCIILetter || first == "_" else {
@@ -40,8 +41,8 @@ public enum SwiftNaming {
         if name == "_" || keywords.contains(name) {
             return "'\(name)' is a Swift keyword"
         }
-        if reservedTypeNames.contains(name) {
-            return "generated code uses '\(name)' itself"
+        if typePositionKeywords.contains(name) {
+            return "Swift reads '\(name)' as a keyword where a type is written"
         }
         return nil
     }

@@ -13,8 +13,11 @@ enum JSONText {
             case "\t": result += "\\t"
             case _ where scalar.value < 0x20 || VisibleText.isInvisible(scalar):
                 // Escaped, the text reads back the same, and cannot act on a terminal showing it.
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                // Beyond the first plane, JSON escapes a character as its UTF-16 surrogate pair.
+                for unit in String(scalar).utf16 {
+                    let hex = String(unit, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                }
             default:
                 result.unicodeScalars.append(scalar)
             }

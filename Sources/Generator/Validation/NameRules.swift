@@ -8,6 +8,8 @@ extension ValidationContext {
             let name = model.name
             if let problem = SwiftNaming.typeNameProblem(name.value) {
                 report(Diagnostic(.invalidModelName, "model name '\(name.value.truncatedForMessage)' is not a valid Swift type name: \(problem)", at: name.location))
+            } else if let problem = ReservedNames.modelNameProblem(name.value) {
+                report(Diagnostic(.invalidModelName, "model name '\(name.value)' is reserved: \(problem)", at: name.location))
             } else if let first = name.value.unicodeScalars.first(where: { $0 != "_" }), !("A"..."Z").contains(first) {
                 report(Diagnostic(.modelNameNotCapitalized, "model name '\(name.value)' should start with an upper-case letter, as Swift type names do", at: name.location))
             }
@@ -15,7 +17,19 @@ extension ValidationContext {
             for field in model.fields {
                 checkFieldName(field.name, model: name.value)
             }
+            checkChildName(of: id)
         }
+    }
+
+    /// A child's name must not be hidden inside its parent's generated code, which names it.
+    private mutating func checkChildName(of id: ModelID) {
+        let child = model(id)
+        guard let parentName = child.parent, let parentID = modelID(named: parentName.value) else { return }
+        let parent = model(parentID)
+        guard let problem = ReservedNames.childNameProblem(child.name.value, parent: parent.name.value, parentFields: parent.fields.map(\.name.value)) else { return }
+        let field = parent.fields.first { $0.name.value == child.name.value }
+        let note = field.map { Diagnostic.Note("'\(parent.name.value)' declares the field '\(child.name.value)' here", at: $0.name.location) }
+        report(Diagnostic(.childNameHiddenInParent, "model '\(child.name.value)' cannot be a child of '\(parent.name.value)' by that name: \(problem)", at: child.name.location, notes: note.map { [$0] } ?? []))
     }
 
     private mutating func checkRecordType(of model: ModelDeclaration) {

@@ -41,23 +41,23 @@ extension BenchNote: SyncCore.SyncModel {
     static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
     /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    static let syncFields: SyncCore.ModelFields<BenchNote> = fieldTable()
+    static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<BenchNote> {
+    private static func fieldTable() -> SyncCore.ModelFields<Self> {
         [
-            .field("title", \BenchNote.title),
-            .field("body", \BenchNote.body),
-            .field("rank", \BenchNote.rank, .indexed),
-            .field("done", \BenchNote.done),
+            .field("title", \Self.title),
+            .field("body", \Self.body),
+            .field("rank", \Self.rank, .indexed),
+            .field("done", \Self.done),
         ]
     }
 
-    /// Declared on `BenchNote` itself, so each key path is the concrete type's own.
-    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<BenchNote>] {
+    /// Declared on `BenchNote` itself (`Self` is `BenchNote` here), so each key path is the concrete type's own.
+    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
         [
-            SyncCore.TombstoneKeyPath("recordName", \BenchNote.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \BenchNote.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
         ]
     }
 

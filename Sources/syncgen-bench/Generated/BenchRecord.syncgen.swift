@@ -89,39 +89,39 @@ extension BenchRecord: SyncCore.SyncModel {
     static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
     /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    static let syncFields: SyncCore.ModelFields<BenchRecord> = fieldTable()
+    static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<BenchRecord> {
+    private static func fieldTable() -> SyncCore.ModelFields<Self> {
         [
-            .field("title", \BenchRecord.title),
-            .field("subtitle", \BenchRecord.subtitle),
-            .field("body", \BenchRecord.body),
-            .field("author", \BenchRecord.author),
-            .field("category", \BenchRecord.category),
-            .field("rank", \BenchRecord.rank),
-            .field("views", \BenchRecord.views),
-            .field("likes", \BenchRecord.likes),
-            .field("score", \BenchRecord.score),
-            .field("ratio", \BenchRecord.ratio),
-            .field("done", \BenchRecord.done),
-            .field("pinned", \BenchRecord.pinned),
-            .field("createdAt", \BenchRecord.createdAt),
-            .field("updatedAt", \BenchRecord.updatedAt),
-            .field("dueAt", \BenchRecord.dueAt),
-            .field("note", \BenchRecord.note),
-            .field("tags", \BenchRecord.tags),
-            .field("place", \BenchRecord.place),
-            .field("thumbnail", \BenchRecord.thumbnail),
-            .reference("owner", \BenchRecord.owner, onDelete: .none),
+            .field("title", \Self.title),
+            .field("subtitle", \Self.subtitle),
+            .field("body", \Self.body),
+            .field("author", \Self.author),
+            .field("category", \Self.category),
+            .field("rank", \Self.rank),
+            .field("views", \Self.views),
+            .field("likes", \Self.likes),
+            .field("score", \Self.score),
+            .field("ratio", \Self.ratio),
+            .field("done", \Self.done),
+            .field("pinned", \Self.pinned),
+            .field("createdAt", \Self.createdAt),
+            .field("updatedAt", \Self.updatedAt),
+            .field("dueAt", \Self.dueAt),
+            .field("note", \Self.note),
+            .field("tags", \Self.tags),
+            .field("place", \Self.place),
+            .field("thumbnail", \Self.thumbnail),
+            .reference("owner", \Self.owner, onDelete: .none),
         ]
     }
 
-    /// Declared on `BenchRecord` itself, so each key path is the concrete type's own.
-    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<BenchRecord>] {
+    /// Declared on `BenchRecord` itself (`Self` is `BenchRecord` here), so each key path is the concrete type's own.
+    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
         [
-            SyncCore.TombstoneKeyPath("recordName", \BenchRecord.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \BenchRecord.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
         ]
     }
 

@@ -129,51 +129,51 @@ extension Data: SyncCore.SyncModel {
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
     /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    public static let syncFields: SyncCore.ModelFields<Data> = fieldTable()
+    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Data> {
+    private static func fieldTable() -> SyncCore.ModelFields<Self> {
         [
-            .field("text", \Data.text),
-            .field("count", \Data.count),
-            .field("ratio", \Data.ratio),
-            .field("tiny", \Data.tiny),
-            .field("leapDay", \Data.leapDay),
-            .field("flag", \Data.flag),
-            .field("stamp", \Data.stamp),
-            .field("created", \Data.created),
-            .field("blob", \Data.blob),
-            .field("place", \Data.place),
-            .field("maybeText", \Data.maybeText),
-            .field("maybeCount", \Data.maybeCount),
-            .field("maybeRatio", \Data.maybeRatio),
-            .field("maybeFlag", \Data.maybeFlag),
-            .field("maybeStamp", \Data.maybeStamp),
-            .field("maybeBlob", \Data.maybeBlob),
-            .field("maybePlace", \Data.maybePlace),
-            .field("words", \Data.words),
-            .field("numbers", \Data.numbers),
-            .field("ratios", \Data.ratios),
-            .field("flags", \Data.flags),
-            .field("stamps", \Data.stamps),
-            .field("blobs", \Data.blobs),
-            .field("places", \Data.places),
-            .field("maybeWords", \Data.maybeWords),
-            .field("default", \Data.`default`),
-            .field("class", \Data.`class`),
-            .field("in", \Data.`in`),
-            .field("secret", \Data.secret, .encrypted),
-            .field("secretBytes", \Data.secretBytes, .encrypted),
-            .field("cursor", \Data.cursor, .localOnly),
-            .field("views", \Data.views, .serverOwned),
+            .field("text", \Self.text),
+            .field("count", \Self.count),
+            .field("ratio", \Self.ratio),
+            .field("tiny", \Self.tiny),
+            .field("leapDay", \Self.leapDay),
+            .field("flag", \Self.flag),
+            .field("stamp", \Self.stamp),
+            .field("created", \Self.created),
+            .field("blob", \Self.blob),
+            .field("place", \Self.place),
+            .field("maybeText", \Self.maybeText),
+            .field("maybeCount", \Self.maybeCount),
+            .field("maybeRatio", \Self.maybeRatio),
+            .field("maybeFlag", \Self.maybeFlag),
+            .field("maybeStamp", \Self.maybeStamp),
+            .field("maybeBlob", \Self.maybeBlob),
+            .field("maybePlace", \Self.maybePlace),
+            .field("words", \Self.words),
+            .field("numbers", \Self.numbers),
+            .field("ratios", \Self.ratios),
+            .field("flags", \Self.flags),
+            .field("stamps", \Self.stamps),
+            .field("blobs", \Self.blobs),
+            .field("places", \Self.places),
+            .field("maybeWords", \Self.maybeWords),
+            .field("default", \Self.`default`),
+            .field("class", \Self.`class`),
+            .field("in", \Self.`in`),
+            .field("secret", \Self.secret, .encrypted),
+            .field("secretBytes", \Self.secretBytes, .encrypted),
+            .field("cursor", \Self.cursor, .localOnly),
+            .field("views", \Self.views, .serverOwned),
         ]
     }
 
-    /// Declared on `Data` itself, so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Data>] {
+    /// Declared on `Data` itself (`Self` is `Data` here), so each key path is the concrete type's own.
+    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
         [
-            SyncCore.TombstoneKeyPath("recordName", \Data.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Data.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
         ]
     }
 
@@ -228,25 +228,25 @@ extension Task: SyncCore.SyncModel {
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
     /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    public static let syncFields: SyncCore.ModelFields<Task> = fieldTable()
+    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Task> {
+    private static func fieldTable() -> SyncCore.ModelFields<Self> {
         [
-            .field("title", \Task.title),
-            .reference("data", \Task.data, onDelete: .deleteSelf),
-            .reference("maybeData", \Task.maybeData, onDelete: .none),
-            .references("related", \Task.related, onDelete: .none),
-            .references("maybeRelated", \Task.maybeRelated, onDelete: .none),
-            .asset("attachment", \Task.attachment),
+            .field("title", \Self.title),
+            .reference("data", \Self.data, onDelete: .deleteSelf),
+            .reference("maybeData", \Self.maybeData, onDelete: .none),
+            .references("related", \Self.related, onDelete: .none),
+            .references("maybeRelated", \Self.maybeRelated, onDelete: .none),
+            .asset("attachment", \Self.attachment),
         ]
     }
 
-    /// Declared on `Task` itself, so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Task>] {
+    /// Declared on `Task` itself (`Self` is `Task` here), so each key path is the concrete type's own.
+    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
         [
-            SyncCore.TombstoneKeyPath("recordName", \Task.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Task.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
         ]
     }
 
@@ -263,8 +263,8 @@ extension Task: SyncCore.CacheableModel {
     public static let assetFieldName: Swift.String = "attachment"
 
     public var assetReference: SyncCore.AssetReference? {
-        get { attachment }
-        set { attachment = newValue }
+        get { self.attachment }
+        set { self.attachment = newValue }
     }
 }
 
@@ -297,20 +297,20 @@ extension Date: SyncCore.SyncModel {
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
     /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    public static let syncFields: SyncCore.ModelFields<Date> = fieldTable()
+    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Date> {
+    private static func fieldTable() -> SyncCore.ModelFields<Self> {
         [
-            .field("name", \Date.name),
+            .field("name", \Self.name),
         ]
     }
 
-    /// Declared on `Date` itself, so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Date>] {
+    /// Declared on `Date` itself (`Self` is `Date` here), so each key path is the concrete type's own.
+    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
         [
-            SyncCore.TombstoneKeyPath("recordName", \Date.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Date.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
         ]
     }
 
@@ -325,7 +325,7 @@ extension Date: SyncCore.SyncModel {
 
 extension Date: SyncCore.ShareableModel {
     /// The title people see when they are invited.
-    public var shareTitle: Swift.String { name }
+    public var shareTitle: Swift.String { self.name }
 }
 
 /// A record of type `Author` in [private], from Coverage.yaml.
@@ -360,21 +360,21 @@ extension Author: SyncCore.SyncModel {
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
     /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    public static let syncFields: SyncCore.ModelFields<Author> = fieldTable()
+    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Author> {
+    private static func fieldTable() -> SyncCore.ModelFields<Self> {
         [
-            .field("name", \Author.name),
-            .field("email", \Author.email),
+            .field("name", \Self.name),
+            .field("email", \Self.email),
         ]
     }
 
-    /// Declared on `Author` itself, so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Author>] {
+    /// Declared on `Author` itself (`Self` is `Author` here), so each key path is the concrete type's own.
+    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
         [
-            SyncCore.TombstoneKeyPath("recordName", \Author.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Author.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
         ]
     }
 
@@ -429,21 +429,21 @@ extension PublicAuthor: SyncCore.SyncModel {
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
     /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    public static let syncFields: SyncCore.ModelFields<PublicAuthor> = fieldTable()
+    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<PublicAuthor> {
+    private static func fieldTable() -> SyncCore.ModelFields<Self> {
         [
-            .field("name", \PublicAuthor.name),
-            .publicationLifecycle(\PublicAuthor.publicationLifecycle),
+            .field("name", \Self.name),
+            .publicationLifecycle(\Self.publicationLifecycle),
         ]
     }
 
-    /// Declared on `PublicAuthor` itself, so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<PublicAuthor>] {
+    /// Declared on `PublicAuthor` itself (`Self` is `PublicAuthor` here), so each key path is the concrete type's own.
+    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
         [
-            SyncCore.TombstoneKeyPath("recordName", \PublicAuthor.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \PublicAuthor.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
         ]
     }
 
@@ -515,25 +515,25 @@ extension Article: SyncCore.SyncModel {
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
     /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    public static let syncFields: SyncCore.ModelFields<Article> = fieldTable()
+    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Article> {
+    private static func fieldTable() -> SyncCore.ModelFields<Self> {
         [
-            .field("headline", \Article.headline),
-            .field("subtitle", \Article.subtitle),
-            .reference("author", \Article.author, onDelete: .none),
-            .references("coauthors", \Article.coauthors, onDelete: .none),
-            .asset("cover", \Article.cover),
-            .field("privateNotes", \Article.privateNotes),
+            .field("headline", \Self.headline),
+            .field("subtitle", \Self.subtitle),
+            .reference("author", \Self.author, onDelete: .none),
+            .references("coauthors", \Self.coauthors, onDelete: .none),
+            .asset("cover", \Self.cover),
+            .field("privateNotes", \Self.privateNotes),
         ]
     }
 
-    /// Declared on `Article` itself, so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Article>] {
+    /// Declared on `Article` itself (`Self` is `Article` here), so each key path is the concrete type's own.
+    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
         [
-            SyncCore.TombstoneKeyPath("recordName", \Article.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Article.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
         ]
     }
 
@@ -550,8 +550,8 @@ extension Article: SyncCore.CacheableModel {
     public static let assetFieldName: Swift.String = "cover"
 
     public var assetReference: SyncCore.AssetReference? {
-        get { cover }
-        set { cover = newValue }
+        get { self.cover }
+        set { self.cover = newValue }
     }
 }
 
@@ -624,27 +624,27 @@ extension PublicArticle: SyncCore.SyncModel {
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
     /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    public static let syncFields: SyncCore.ModelFields<PublicArticle> = fieldTable()
+    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<PublicArticle> {
+    private static func fieldTable() -> SyncCore.ModelFields<Self> {
         [
-            .field("headline", \PublicArticle.headline),
-            .field("subtitle", \PublicArticle.subtitle),
-            .reference("author", \PublicArticle.author, onDelete: .none),
-            .references("coauthors", \PublicArticle.coauthors, onDelete: .none),
-            .asset("cover", \PublicArticle.cover),
-            .field("likes", \PublicArticle.likes, .serverOwned),
-            .field("bookmarked", \PublicArticle.bookmarked, .localOnly),
-            .publicationLifecycle(\PublicArticle.publicationLifecycle),
+            .field("headline", \Self.headline),
+            .field("subtitle", \Self.subtitle),
+            .reference("author", \Self.author, onDelete: .none),
+            .references("coauthors", \Self.coauthors, onDelete: .none),
+            .asset("cover", \Self.cover),
+            .field("likes", \Self.likes, .serverOwned),
+            .field("bookmarked", \Self.bookmarked, .localOnly),
+            .publicationLifecycle(\Self.publicationLifecycle),
         ]
     }
 
-    /// Declared on `PublicArticle` itself, so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<PublicArticle>] {
+    /// Declared on `PublicArticle` itself (`Self` is `PublicArticle` here), so each key path is the concrete type's own.
+    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
         [
-            SyncCore.TombstoneKeyPath("recordName", \PublicArticle.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \PublicArticle.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
         ]
     }
 
@@ -661,8 +661,8 @@ extension PublicArticle: SyncCore.CacheableModel {
     public static let assetFieldName: Swift.String = "cover"
 
     public var assetReference: SyncCore.AssetReference? {
-        get { cover }
-        set { cover = newValue }
+        get { self.cover }
+        set { self.cover = newValue }
     }
 }
 
@@ -713,13 +713,13 @@ extension Empty: SyncCore.SyncModel {
     public static let parentRecordType: Swift.String? = nil
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
-    public static let syncFields: SyncCore.ModelFields<Empty> = []
+    public static let syncFields: SyncCore.ModelFields<Self> = []
 
-    /// Declared on `Empty` itself, so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Empty>] {
+    /// Declared on `Empty` itself (`Self` is `Empty` here), so each key path is the concrete type's own.
+    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
         [
-            SyncCore.TombstoneKeyPath("recordName", \Empty.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Empty.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
         ]
     }
 
@@ -763,6 +763,11 @@ public struct Collider: Swift.Sendable, Swift.Hashable {
     public var applyStoredFields: Swift.String
     public var makeRecord: Swift.String
     public var `init`: Swift.String
+    /// The attached file's markers; the file lives in the asset cache.
+    public var newValue: SyncCore.AssetReference?
+    public var hash: Swift.Int64
+    public var `inout`: SyncCore.RecordReference<Collider>
+    public var Collider: Swift.String?
 
     public init(
         recordName: Swift.String = Foundation.UUID().uuidString,
@@ -792,7 +797,11 @@ public struct Collider: Swift.Sendable, Swift.Hashable {
         encodeStoredFields: Swift.String = "",
         applyStoredFields: Swift.String = "",
         makeRecord: Swift.String = "",
-        `init`: Swift.String = ""
+        `init`: Swift.String = "",
+        newValue: SyncCore.AssetReference? = nil,
+        hash: Swift.Int64 = 0,
+        `inout`: SyncCore.RecordReference<Collider>,
+        Collider: Swift.String? = nil
     ) {
         self.recordName = recordName
         self.ownerName = ownerName
@@ -822,6 +831,10 @@ public struct Collider: Swift.Sendable, Swift.Hashable {
         self.applyStoredFields = applyStoredFields
         self.makeRecord = makeRecord
         self.`init` = `init`
+        self.newValue = newValue
+        self.hash = hash
+        self.`inout` = `inout`
+        self.Collider = Collider
     }
 }
 
@@ -831,55 +844,71 @@ extension Collider: SyncCore.SyncModel {
     public static let recordType: Swift.String = "Collider"
     public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private]
     public static let parentRecordType: Swift.String? = nil
-    public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+    /// Deleting a `Collider` deletes the `ColliderPart` records under it too.
+    public static var childTypes: [any SyncCore.SyncModel.Type] { [ColliderPart.self] }
 
     /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    public static let syncFields: SyncCore.ModelFields<Collider> = fieldTable()
+    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Collider> {
+    private static func fieldTable() -> SyncCore.ModelFields<Self> {
         [
-            .field("fields", \Collider.fields),
-            .field("record", \Collider.record),
-            .field("value", \Collider.value),
-            .field("values", \Collider.values),
-            .field("encryptedValues", \Collider.encryptedValues),
-            .field("projection", \Collider.projection),
-            .field("model", \Collider.model),
-            .field("server", \Collider.server),
-            .field("local", \Collider.local),
-            .field("syncZoneName", \Collider.syncZoneName),
-            .field("zone", \Collider.zone),
-            .field("descriptor", \Collider.descriptor),
-            .field("SyncRuntime", \Collider.SyncRuntime),
-            .field("syncScopes", \Collider.syncScopes),
-            .field("syncFields", \Collider.syncFields),
-            .field("fieldTable", \Collider.fieldTable),
-            .field("tombstoneKeyPaths", \Collider.tombstoneKeyPaths),
-            .field("childTypes", \Collider.childTypes),
-            .field("parentRecordType", \Collider.parentRecordType),
-            .field("project", \Collider.project),
-            .field("encodeRemoteFields", \Collider.encodeRemoteFields),
-            .field("applyRemoteFields", \Collider.applyRemoteFields),
-            .field("encodeStoredFields", \Collider.encodeStoredFields),
-            .field("applyStoredFields", \Collider.applyStoredFields),
-            .field("makeRecord", \Collider.makeRecord),
-            .field("init", \Collider.`init`),
+            .field("fields", \Self.fields),
+            .field("record", \Self.record),
+            .field("value", \Self.value),
+            .field("values", \Self.values),
+            .field("encryptedValues", \Self.encryptedValues),
+            .field("projection", \Self.projection),
+            .field("model", \Self.model),
+            .field("server", \Self.server),
+            .field("local", \Self.local),
+            .field("syncZoneName", \Self.syncZoneName),
+            .field("zone", \Self.zone),
+            .field("descriptor", \Self.descriptor),
+            .field("SyncRuntime", \Self.SyncRuntime),
+            .field("syncScopes", \Self.syncScopes),
+            .field("syncFields", \Self.syncFields),
+            .field("fieldTable", \Self.fieldTable),
+            .field("tombstoneKeyPaths", \Self.tombstoneKeyPaths),
+            .field("childTypes", \Self.childTypes),
+            .field("parentRecordType", \Self.parentRecordType),
+            .field("project", \Self.project),
+            .field("encodeRemoteFields", \Self.encodeRemoteFields),
+            .field("applyRemoteFields", \Self.applyRemoteFields),
+            .field("encodeStoredFields", \Self.encodeStoredFields),
+            .field("applyStoredFields", \Self.applyStoredFields),
+            .field("makeRecord", \Self.makeRecord),
+            .field("init", \Self.`init`),
+            .asset("newValue", \Self.newValue),
+            .field("hash", \Self.hash),
+            .reference("inout", \Self.`inout`, onDelete: .none),
+            .field("Collider", \Self.Collider),
         ]
     }
 
-    /// Declared on `Collider` itself, so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Collider>] {
+    /// Declared on `Collider` itself (`Self` is `Collider` here), so each key path is the concrete type's own.
+    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
         [
-            SyncCore.TombstoneKeyPath("recordName", \Collider.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Collider.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
         ]
     }
 
     public var parentRecordName: Swift.String? { nil }
 
     public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName)
+        self.init(recordName: recordName, ownerName: ownerName, `inout`: SyncCore.RecordReference.unset)
+    }
+}
+
+// MARK: - Asset
+
+extension Collider: SyncCore.CacheableModel {
+    public static let assetFieldName: Swift.String = "newValue"
+
+    public var assetReference: SyncCore.AssetReference? {
+        get { self.newValue }
+        set { self.newValue = newValue }
     }
 }
 
@@ -894,6 +923,68 @@ extension Collider: SyncCore.PublishableModel {
         projection.record = self.record
         projection.value = self.value
         projection.projection = self.projection
+    }
+}
+
+/// A record of type `ColliderPart` in [private], from Coverage.yaml.
+/// Its CKRecord.parent is a `Collider`.
+public struct ColliderPart: Swift.Sendable, Swift.Hashable {
+    /// The record's name: the same on every device and in the cloud.
+    public var recordName: Swift.String
+    /// The owner of the zone the record lives in.
+    public var ownerName: Swift.String
+    /// The record's CKRecord.parent: the `Collider` it belongs to.
+    public var parent: SyncCore.RecordReference<Collider>?
+    public var ColliderPart: Swift.String
+    public var Collider: SyncCore.RecordReference<Collider>?
+
+    public init(
+        recordName: Swift.String = Foundation.UUID().uuidString,
+        ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
+        parent: SyncCore.RecordReference<Collider>? = nil,
+        ColliderPart: Swift.String = "",
+        Collider: SyncCore.RecordReference<Collider>? = nil
+    ) {
+        self.recordName = recordName
+        self.ownerName = ownerName
+        self.parent = parent
+        self.ColliderPart = ColliderPart
+        self.Collider = Collider
+    }
+}
+
+// MARK: - Sync bridge
+
+extension ColliderPart: SyncCore.SyncModel {
+    public static let recordType: Swift.String = "ColliderPart"
+    public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private]
+    public static let parentRecordType: Swift.String? = "Collider"
+    public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+
+    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
+    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
+
+    /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
+    private static func fieldTable() -> SyncCore.ModelFields<Self> {
+        [
+            .parent(\Self.parent),
+            .field("ColliderPart", \Self.ColliderPart),
+            .reference("Collider", \Self.Collider, onDelete: .none),
+        ]
+    }
+
+    /// Declared on `ColliderPart` itself (`Self` is `ColliderPart` here), so each key path is the concrete type's own.
+    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
+        [
+            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
+        ]
+    }
+
+    public var parentRecordName: Swift.String? { parent?.recordName }
+
+    public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
+        self.init(recordName: recordName, ownerName: ownerName)
     }
 }
 
@@ -935,23 +1026,23 @@ extension PublicCollider: SyncCore.SyncModel {
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
     /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    public static let syncFields: SyncCore.ModelFields<PublicCollider> = fieldTable()
+    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<PublicCollider> {
+    private static func fieldTable() -> SyncCore.ModelFields<Self> {
         [
-            .field("fields", \PublicCollider.fields),
-            .field("record", \PublicCollider.record),
-            .field("value", \PublicCollider.value),
-            .field("projection", \PublicCollider.projection),
+            .field("fields", \Self.fields),
+            .field("record", \Self.record),
+            .field("value", \Self.value),
+            .field("projection", \Self.projection),
         ]
     }
 
-    /// Declared on `PublicCollider` itself, so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<PublicCollider>] {
+    /// Declared on `PublicCollider` itself (`Self` is `PublicCollider` here), so each key path is the concrete type's own.
+    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
         [
-            SyncCore.TombstoneKeyPath("recordName", \PublicCollider.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \PublicCollider.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
         ]
     }
 

@@ -16,10 +16,11 @@ public enum SyncSchema: SyncCore.SyncSchemaDefinition {
             PublicArticle.self,
             Empty.self,
             Collider.self,
+            ColliderPart.self,
             PublicCollider.self,
         ]
     }
 }
 
 /// Fails the build, naming `SyncgenRuntimeAPIVersion1`, when this code and the SyncCore library come from different syncgen versions.
-private struct SyncgenRuntimeVersionCheck: SyncCore.SyncgenRuntimeAPIVersion1 {}
+extension SyncCore.SyncgenRuntimeAPIVersion1 {}

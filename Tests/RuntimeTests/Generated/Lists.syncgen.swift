@@ -41,22 +41,22 @@ extension SharedList: SyncCore.SyncModel {
     static var childTypes: [any SyncCore.SyncModel.Type] { [ListItem.self, Member.self] }
 
     /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    static let syncFields: SyncCore.ModelFields<SharedList> = fieldTable()
+    static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<SharedList> {
+    private static func fieldTable() -> SyncCore.ModelFields<Self> {
         [
-            .field("title", \SharedList.title),
-            .field("color", \SharedList.color),
-            .field("pin", \SharedList.pin, .encrypted),
+            .field("title", \Self.title),
+            .field("color", \Self.color),
+            .field("pin", \Self.pin, .encrypted),
         ]
     }
 
-    /// Declared on `SharedList` itself, so each key path is the concrete type's own.
-    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<SharedList>] {
+    /// Declared on `SharedList` itself (`Self` is `SharedList` here), so each key path is the concrete type's own.
+    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
         [
-            SyncCore.TombstoneKeyPath("recordName", \SharedList.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \SharedList.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
         ]
     }
 
@@ -71,7 +71,7 @@ extension SharedList: SyncCore.SyncModel {
 
 extension SharedList: SyncCore.ShareableModel {
     /// The title people see when they are invited.
-    var shareTitle: Swift.String { title }
+    var shareTitle: Swift.String { self.title }
 }
 
 /// A record of type `Member` in [private, shared], from Lists.yaml.
@@ -110,22 +110,22 @@ extension Member: SyncCore.SyncModel {
     static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
     /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    static let syncFields: SyncCore.ModelFields<Member> = fieldTable()
+    static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Member> {
+    private static func fieldTable() -> SyncCore.ModelFields<Self> {
         [
-            .parent(\Member.parent),
-            .field("displayName", \Member.displayName),
-            .field("role", \Member.role),
+            .parent(\Self.parent),
+            .field("displayName", \Self.displayName),
+            .field("role", \Self.role),
         ]
     }
 
-    /// Declared on `Member` itself, so each key path is the concrete type's own.
-    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Member>] {
+    /// Declared on `Member` itself (`Self` is `Member` here), so each key path is the concrete type's own.
+    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
         [
-            SyncCore.TombstoneKeyPath("recordName", \Member.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Member.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
         ]
     }
 
@@ -184,26 +184,26 @@ extension ListItem: SyncCore.SyncModel {
     static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
     /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    static let syncFields: SyncCore.ModelFields<ListItem> = fieldTable()
+    static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<ListItem> {
+    private static func fieldTable() -> SyncCore.ModelFields<Self> {
         [
-            .parent(\ListItem.parent),
-            .field("text", \ListItem.text),
-            .field("done", \ListItem.done),
-            .field("quantity", \ListItem.quantity),
-            .reference("assignee", \ListItem.assignee, onDelete: .none),
-            .field("tags", \ListItem.tags),
-            .field("note", \ListItem.note),
+            .parent(\Self.parent),
+            .field("text", \Self.text),
+            .field("done", \Self.done),
+            .field("quantity", \Self.quantity),
+            .reference("assignee", \Self.assignee, onDelete: .none),
+            .field("tags", \Self.tags),
+            .field("note", \Self.note),
         ]
     }
 
-    /// Declared on `ListItem` itself, so each key path is the concrete type's own.
-    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<ListItem>] {
+    /// Declared on `ListItem` itself (`Self` is `ListItem` here), so each key path is the concrete type's own.
+    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
         [
-            SyncCore.TombstoneKeyPath("recordName", \ListItem.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \ListItem.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
         ]
     }
 

@@ -50,25 +50,25 @@ extension Note: SyncCore.SyncModel {
     static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
     /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    static let syncFields: SyncCore.ModelFields<Note> = fieldTable()
+    static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Note> {
+    private static func fieldTable() -> SyncCore.ModelFields<Self> {
         [
-            .field("title", \Note.title, .indexed),
-            .field("body", \Note.body),
-            .field("createdAt", \Note.createdAt, .indexed),
-            .field("pinned", \Note.pinned),
-            .asset("cover", \Note.cover),
-            .field("draftCursor", \Note.draftCursor, .localOnly),
+            .field("title", \Self.title, .indexed),
+            .field("body", \Self.body),
+            .field("createdAt", \Self.createdAt, .indexed),
+            .field("pinned", \Self.pinned),
+            .asset("cover", \Self.cover),
+            .field("draftCursor", \Self.draftCursor, .localOnly),
         ]
     }
 
-    /// Declared on `Note` itself, so each key path is the concrete type's own.
-    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Note>] {
+    /// Declared on `Note` itself (`Self` is `Note` here), so each key path is the concrete type's own.
+    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
         [
-            SyncCore.TombstoneKeyPath("recordName", \Note.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Note.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
         ]
     }
 
@@ -85,8 +85,8 @@ extension Note: SyncCore.CacheableModel {
     static let assetFieldName: Swift.String = "cover"
 
     var assetReference: SyncCore.AssetReference? {
-        get { cover }
-        set { cover = newValue }
+        get { self.cover }
+        set { self.cover = newValue }
     }
 }
 
@@ -147,24 +147,24 @@ extension PublishedNote: SyncCore.SyncModel {
     static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
     /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    static let syncFields: SyncCore.ModelFields<PublishedNote> = fieldTable()
+    static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<PublishedNote> {
+    private static func fieldTable() -> SyncCore.ModelFields<Self> {
         [
-            .field("title", \PublishedNote.title, .indexed),
-            .field("createdAt", \PublishedNote.createdAt, .indexed),
-            .asset("cover", \PublishedNote.cover),
-            .field("likes", \PublishedNote.likes, .serverOwned),
-            .publicationLifecycle(\PublishedNote.publicationLifecycle),
+            .field("title", \Self.title, .indexed),
+            .field("createdAt", \Self.createdAt, .indexed),
+            .asset("cover", \Self.cover),
+            .field("likes", \Self.likes, .serverOwned),
+            .publicationLifecycle(\Self.publicationLifecycle),
         ]
     }
 
-    /// Declared on `PublishedNote` itself, so each key path is the concrete type's own.
-    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<PublishedNote>] {
+    /// Declared on `PublishedNote` itself (`Self` is `PublishedNote` here), so each key path is the concrete type's own.
+    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
         [
-            SyncCore.TombstoneKeyPath("recordName", \PublishedNote.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \PublishedNote.ownerName),
+            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
         ]
     }
 
@@ -181,8 +181,8 @@ extension PublishedNote: SyncCore.CacheableModel {
     static let assetFieldName: Swift.String = "cover"
 
     var assetReference: SyncCore.AssetReference? {
-        get { cover }
-        set { cover = newValue }
+        get { self.cover }
+        set { self.cover = newValue }
     }
 }
 

@@ -17,4 +17,4 @@ enum SyncSchema: SyncCore.SyncSchemaDefinition {
 }
 
 /// Fails the build, naming `SyncgenRuntimeAPIVersion1`, when this code and the SyncCore library come from different syncgen versions.
-private struct SyncgenRuntimeVersionCheck: SyncCore.SyncgenRuntimeAPIVersion1 {}
+extension SyncCore.SyncgenRuntimeAPIVersion1 {}

@@ -63,6 +63,6 @@ public enum RecordFieldNames {
     /// that name would collide with them in Swift.
     public static let modelMembers = [
         "recordName", "ownerName", "parent", "parentRecordName", "assetReference", "shareTitle",
-        "publicationLifecycle", "resolvedScope", "recordID", "self", "id",
+        "publicationLifecycle", "resolvedScope", "recordID", "self", "id", "hashValue",
     ]
 }
