@@ -152,7 +152,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SyncGeneratorTests",
-            dependencies: ["SyncGenerator", "SyncRuntime", "syncgen"],
+            dependencies: ["SyncGenerator", "SyncCore", "SyncRuntime", "SyncTesting", "syncgen"],
             path: "Tests/GeneratorTests",
             exclude: ["Fixtures", "Goldens"],
             swiftSettings: [.treatAllWarnings(as: .error)]

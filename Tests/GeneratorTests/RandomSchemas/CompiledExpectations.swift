@@ -1,0 +1,65 @@
+import SyncGenerator
+
+/// Swift that compiles only if the generated code gives each model the types its schema says,
+/// written from the validated `Schema` with every model named through its module
+/// (`RandomSchemas1.Note`), never as the generator spells it. A name generated code lets
+/// something else capture (a member type, a field) compiles there but fails here: a reference to
+/// a model named like a draft's `Projection` typealias would silently point at the projection.
+enum CompiledExpectations {
+    /// Declared once per module: a draft's projection type, checked by a same-type requirement.
+    static func support() -> String {
+        """
+        import SyncCore
+
+        func expectProjection<Draft: SyncCore.PublishableModel>(_ draft: Draft.Type, _ projection: Draft.Projection.Type) {}
+
+        """
+    }
+
+    /// The expectations of one schema, whose `SyncSchema` the module knows as `schemaType`.
+    static func file(for schema: Schema, module: String, schemaType: String, function: String) -> String {
+        var lines = [
+            "import Foundation", "import SyncCore", "",
+            "private func \(function)() {",
+            "    let _: [any SyncCore.SyncModel.Type] = \(module).\(schemaType).models",
+        ]
+        for model in schema.models {
+            let type = "\(module).`\(model.name)`"
+            lines.append("    let _: any SyncCore.SyncModel.Type = \(type).self")
+            if let parent = model.parent {
+                lines.append("    let _: Swift.WritableKeyPath<\(type), Swift.Optional<SyncCore.RecordReference<\(module).`\(parent)`>>> = \\\(type).parent")
+            }
+            for field in model.fields {
+                let value = swiftType(field.type, module: module)
+                let optional = field.isOptional || field.type == .asset ? "Swift.Optional<\(value)>" : value
+                lines.append("    let _: Swift.WritableKeyPath<\(type), \(optional)> = \\\(type).`\(field.name)`")
+            }
+            if model.isShareable { lines.append("    let _: any SyncCore.ShareableModel.Type = \(type).self") }
+            if model.assetField != nil { lines.append("    let _: any SyncCore.CacheableModel.Type = \(type).self") }
+            if let catalog = model.catalog {
+                lines.append("    let _: any SyncCore.PublicCatalogModel.Type = \(type).self")
+                if catalog.isGoverned { lines.append("    let _: any SyncCore.PublicationGovernedModel.Type = \(type).self") }
+            }
+            if let projection = model.publishAs {
+                lines.append("    expectProjection(\(type).self, \(module).`\(projection)`.self)")
+            }
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func swiftType(_ type: FieldType, module: String) -> String {
+        switch type {
+        case .string: "Swift.String"
+        case .int: "Swift.Int64"
+        case .double: "Swift.Double"
+        case .bool: "Swift.Bool"
+        case .date: "Foundation.Date"
+        case .data: "Foundation.Data"
+        case .asset: "SyncCore.AssetReference"
+        case .location: "SyncCore.SyncLocation"
+        case .reference(let target, _): "SyncCore.RecordReference<\(module).`\(target)`>"
+        case .list(let element): "Swift.Array<\(swiftType(element, module: module))>"
+        }
+    }
+}
