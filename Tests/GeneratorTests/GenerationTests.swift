@@ -85,7 +85,9 @@ struct GenerationTests {
         #expect(swift.contains("self.init(recordName: recordName, ownerName: ownerName, r: SyncCore.RecordReference.unset)"))
     }
 
-    @Test func defaultLiteralsAreSpeltInSwift() throws {
+    /// Breaking it (a subnormal double spelled as a decimal, which the compiler rounds and warns
+    /// of) fails the line of `tiny`; the random schemas compile such defaults too.
+    @Test func defaultLiteralsAreSpeltInSwift() throws {  // trap: T21.8
         let swift = try generated("""
             models:
               A:
@@ -96,13 +98,18 @@ struct GenerationTests {
                   n: { type: date, default: now }
                   z: date
                   l: { type: list, of: int, default: [1, -2] }
+                  tiny: { type: double, default: 4.9e-324 }
+                  leap: { type: date, default: 2024-02-29T23:59:59.5+01:30 }
             """)
         #expect(swift.contains(#"s: Swift.String = "a \"b\" \\ \n","#))
+        // A subnormal as a decimal literal is rounded, with a warning: its bits read back exactly.
+        #expect(swift.contains("tiny: Swift.Double = Swift.Double(bitPattern: 0x1),"))
+        #expect(swift.contains("leap: Foundation.Date = Foundation.Date(timeIntervalSince1970: 1709245799.5)\n"))
         #expect(swift.contains("d: Swift.Double = 2.0,"))
         #expect(swift.contains("t: Foundation.Date = Foundation.Date(timeIntervalSince1970: 86400.0),"))
         #expect(swift.contains("n: Foundation.Date = Foundation.Date(),"))
         #expect(swift.contains("z: Foundation.Date = Foundation.Date(timeIntervalSince1970: 0),"))
-        #expect(swift.contains("l: [Swift.Int64] = [1, -2]"))
+        #expect(swift.contains("l: [Swift.Int64] = [1, -2],"))
     }
 
     /// The field table is the whole bridge: each field once, with the options that decide where it

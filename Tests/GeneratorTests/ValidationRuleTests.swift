@@ -197,7 +197,7 @@ struct ValidationRuleTests {
         ("      x: { type: double, default: 1e-400 }", "is too small for a Double (the smallest is 4.9e-324) and would be 0"),
         ("      x: { type: double, default: 1e400 }", "is too large for a Double"),
     ])
-    func aRefusedDefaultSaysWhy(_ line: String, _ reason: String) {
+    func aRefusedDefaultSaysWhy(_ line: String, _ reason: String) {  // trap: T21.8
         let result = validate(field(line))
         #expect(result.rendered.contains(reason), "\(result.rendered)")
     }

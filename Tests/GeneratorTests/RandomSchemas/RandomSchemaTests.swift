@@ -23,7 +23,10 @@ struct RandomSchemaTests {
     /// Schemas compiled together, as one module: their model names must not meet.
     static let schemasPerModule = 25
 
-    @Test func validSchemasCompileAndRefusalsAreLocated() async throws {
+    /// Breaking it: put `\Note.title` back for `\Self.title` in the field table, or let a model be
+    /// called `Projection`, and seeds fail with the compiler's errors (a field named after its
+    /// model, a draft's reference to `Projection` typed as its projection).
+    @Test func validSchemasCompileAndRefusalsAreLocated() async throws {  // trap: T21.7, T21.8
         var valid: [(RandomSchema, Schema, [GeneratedFile])] = []
         var refused = 0
         for seed in Self.seeds {
