@@ -173,6 +173,35 @@ struct GenerationTests {
         #expect(swift.contains("static let syncFields: SyncCore.ModelFields<Self> = []"))
     }
 
+    /// The runtime reads keys and policies from generic code (`Model.uniqueKeys`): they are the
+    /// protocol's requirements, declared by the concrete type, each field's merge in its row.
+    @Test func naturalKeysAndMergePoliciesAreDeclaredOnTheConcreteType() throws {
+        let swift = try generated("""
+            models:
+              List:
+                unique: [[title], [code, owner]]
+                merge: serverWins
+                fields:
+                  title: string
+                  code: int
+                  owner: { type: reference, to: List, optional: true }
+                  tags: { type: list, of: string, merge: union }
+                  visits: { type: int, index: [queryable], merge: max }
+                  motto: { type: string, merge: custom }
+            """)
+        let conformance = try #require(swift.range(of: "extension List: SyncCore.SyncModel {"))
+        let keys = try #require(swift.range(of: #"static let uniqueKeys: [[Swift.String]] = [["title"], ["code", "owner"]]"#))
+        #expect(conformance.upperBound < keys.lowerBound)
+        #expect(swift.contains("static let conflictPolicy: SyncCore.ConflictPolicy? = .serverWins"))
+        #expect(swift.contains(#".field("tags", \Self.tags, merge: .union),"#))
+        #expect(swift.contains(#".field("visits", \Self.visits, .indexed, merge: .max),"#))
+        #expect(swift.contains(#".field("motto", \Self.motto, merge: .custom),"#))
+        #expect(swift.contains("extension List: SyncCore.CustomMergingModel {}"))
+        // A model that states neither declares neither: the protocol's defaults (none, nil) hold.
+        let plain = try generated("models:\n  Note:\n    fields:\n      title: string\n")
+        #expect(!plain.contains("uniqueKeys") && !plain.contains("conflictPolicy") && !plain.contains("CustomMergingModel"))
+    }
+
     @Test func referencesCarryTheSchemasDeleteAction() throws {  // trap: T3.7
         let swift = try generated("models:\n  A:\n    fields:\n      a: { type: reference, to: A, onDelete: deleteSelf }\n      b: { type: reference, to: A, optional: true }\n")
         #expect(swift.contains(".reference(\"a\", \\Self.a, onDelete: .deleteSelf),"))

@@ -97,6 +97,19 @@ let evolutionCases: [EvolutionCase] = [
         old: note(baseFields), new: note(baseFields + "\n      count: int"),
         expected: ["New.yaml:6:7 SG1506 warning"]),
     // Safe changes.
+    // Natural keys and merges live in the apps: a key added asks for a thought, the rest is safe.
+    EvolutionCase(
+        "a natural key added",
+        old: note(baseFields), new: note(baseFields, keys: "    unique: [title]"),
+        expected: ["New.yaml:2:3 SG1507 warning"]),
+    EvolutionCase(
+        "a natural key removed, merge policies changed",
+        old: note("      title: string\n      size: { type: int, merge: max }", keys: "    unique: [title]"),
+        new: note("      title: string\n      size: int", keys: "    merge: serverWins"),
+        safe: [
+            "natural key [title] of 'Note' removed", "merge policy of 'Note' changed from the configuration's to serverWins",
+            "merge policy of 'Note.size' changed from max to the model's",
+        ]),
     EvolutionCase("nothing changed", old: note(baseFields), new: note(baseFields)),
     EvolutionCase(
         "a model added",

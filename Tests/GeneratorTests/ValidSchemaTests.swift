@@ -133,6 +133,34 @@ let passingCases: [PassingCase] = [
     PassingCase("11: encryption on every type that allows it", "models:\n  A:\n    fields:\n      s: { type: string, encrypted: true }\n      d: { type: data, encrypted: true }\n      l: { type: list, of: string, encrypted: true }\n      p: { type: location, encrypted: true }\n"),
     PassingCase("12: localOnly and serverOwned each alone, encrypted=false beside them", "models:\n  A:\n    fields:\n      a: { type: string, localOnly: true, encrypted: false }\n      b: { type: string, serverOwned: true }\n      c: { type: string, localOnly: false, serverOwned: true }\n"),
     PassingCase("13: each index where it is allowed", "models:\n  A:\n    fields:\n      s: { type: string, index: [queryable, sortable, searchable] }\n      l: { type: list, of: string, index: [searchable, queryable] }\n      d: { type: date, index: [sortable] }\n      r: { type: reference, to: A, index: [queryable] }\n"),
+    PassingCase("16: natural keys of every comparable type, one and several keys; merge policies where they apply", """
+        models:
+          List:
+            scopes: [private, shared]
+            shareable: true
+            unique: [title]
+            merge: serverWins
+            fields:
+              title: string
+              tags: { type: list, of: string, merge: union }
+              owners: { type: list, of: reference, to: List, merge: union }
+          Item:
+            scopes: [private, shared]
+            parent: List
+            unique: [[list, name], [code], [day, done]]
+            fields:
+              list: { type: reference, to: List }
+              name: { type: string, optional: true }
+              code: int
+              day: date
+              done: bool
+              count: { type: int, merge: max }
+              low: { type: double, merge: min }
+              seen: { type: date, merge: max }
+              note: { type: string, merge: custom }
+              cover: { type: asset, merge: clientWins }
+              kept: { type: string, merge: lastWriterWins }
+        """),
     PassingCase("14: public models without sharing", "models:\n  P:\n    scopes: [public]\n    shareable: false\n    fields: {}\n"),
 ]
 

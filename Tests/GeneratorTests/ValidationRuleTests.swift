@@ -158,6 +158,23 @@ let failingCases: [FailingCase] = [
     // Rule 14: public models.
     FailingCase(.publicShareable, "models:\n  P:\n    scopes: [public]\n    shareable: true\n    fields: {}\n", Finding(.publicShareable, line: 4, column: 16)),
     FailingCase(.publicWithParent, "models:\n  R:\n    fields: {}\n  P:\n    scopes: [public]\n    parent: R\n    fields: {}\n", Finding(.publicWithParent, line: 6, column: 13)),
+    // Rule 16: natural keys and merges.
+    FailingCase(.unknownKeyField, model("    unique: [title, colour]", fields: "    fields:\n      title: string\n      color: string"), Finding(.unknownKeyField, line: 3, column: 21)),
+    FailingCase(.unknownKeyField, model("    unique: [[]]", fields: "    fields:\n      title: string"), Finding(.unknownKeyField, line: 3, column: 14)),
+    FailingCase(.keyFieldNotShared, model("    unique: [code]", fields: "    fields:\n      code: { type: string, localOnly: true }"), Finding(.keyFieldNotShared, line: 3, column: 14)),
+    FailingCase(.keyFieldNotShared, model("    unique: [code]", fields: "    fields:\n      code: { type: string, encrypted: true }"), Finding(.keyFieldNotShared, line: 3, column: 14)),
+    FailingCase(.keyFieldNotComparable, model("    unique: [weight]", fields: "    fields:\n      weight: double"), Finding(.keyFieldNotComparable, line: 3, column: 14)),
+    FailingCase(.keyFieldNotComparable, model("    unique: [[tags]]", fields: "    fields:\n      tags: { type: list, of: string }"), Finding(.keyFieldNotComparable, line: 3, column: 15)),
+    FailingCase(.uniqueOnPublicModel, model("    scopes: [public]\n    unique: [title]", fields: "    fields:\n      title: string"), Finding(.uniqueOnPublicModel, line: 4, column: 13)),
+    FailingCase(.repeatedKeyField, model("    unique: [title, title]", fields: "    fields:\n      title: string"), Finding(.repeatedKeyField, .warning, line: 3, column: 21)),
+    FailingCase(.repeatedKeyField, model("    unique: [[title, kind], [kind, title]]", fields: "    fields:\n      title: string\n      kind: int"), Finding(.repeatedKeyField, .warning, line: 3, column: 29)),
+    FailingCase(.wrongValueKind, model("    unique: [title, [kind]]", fields: "    fields:\n      title: string\n      kind: int"), Finding(.wrongValueKind, line: 3, column: 14)),
+    FailingCase(.unknownMergePolicy, field("      x: { type: int, merge: maximum }"), Finding(.unknownMergePolicy, line: 4, column: 30)),
+    FailingCase(.unknownMergePolicy, model("    merge: lastWriter"), Finding(.unknownMergePolicy, line: 3, column: 12)),
+    FailingCase(.mergePolicyNotForType, field("      x: { type: string, merge: union }"), Finding(.mergePolicyNotForType, line: 4, column: 33)),
+    FailingCase(.mergePolicyNotForType, field("      x: { type: bool, merge: max }"), Finding(.mergePolicyNotForType, line: 4, column: 31)),
+    FailingCase(.mergePolicyNotForType, model("    merge: union"), Finding(.mergePolicyNotForType, line: 3, column: 12)),
+    FailingCase(.mergeOnDeviceField, field("      x: { type: int, serverOwned: true, merge: max }"), Finding(.mergeOnDeviceField, line: 4, column: 49)),
 ]
 
 /// A draft with one `title: string` field publishing into `Proj`, whose fields start on line 9.

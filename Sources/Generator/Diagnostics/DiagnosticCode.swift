@@ -100,6 +100,16 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
     case databaseChanged = "SG1504"
     case encryptionChanged = "SG1505"
     case requiredFieldAdded = "SG1506"
+    case uniqueKeyAdded = "SG1507"
+    // Rule 16: natural keys and merges.
+    case unknownKeyField = "SG1601"
+    case keyFieldNotShared = "SG1602"
+    case keyFieldNotComparable = "SG1603"
+    case uniqueOnPublicModel = "SG1604"
+    case repeatedKeyField = "SG1605"
+    case unknownMergePolicy = "SG1606"
+    case mergePolicyNotForType = "SG1607"
+    case mergeOnDeviceField = "SG1608"
 
     public static func < (lhs: DiagnosticCode, rhs: DiagnosticCode) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -107,7 +117,8 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
     public var severity: Severity {
         switch self {
         case .emptyFile, .modelNameNotCapitalized, .referenceAcrossScopes, .repeatedScope,
-            .localOnlyDesiredKey, .initialStateWithoutGovernance, .encryptedAssetRedundant, .requiredFieldAdded:
+            .localOnlyDesiredKey, .initialStateWithoutGovernance, .encryptedAssetRedundant, .requiredFieldAdded,
+            .uniqueKeyAdded, .repeatedKeyField:
             .warning
         default:
             .error
@@ -198,6 +209,15 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
         case .databaseChanged: "a model moved between the public database and the private and shared ones"
         case .encryptionChanged: "a field turned encrypted or unencrypted"
         case .requiredFieldAdded: "a new required field: records and app versions from before lack it"
+        case .uniqueKeyAdded: "a new natural key: older app versions still create the duplicates it merges"
+        case .unknownKeyField: "a `unique` key names no field of the model, or no field at all"
+        case .keyFieldNotShared: "a `unique` key field that is `localOnly`, `serverOwned` or `encrypted`"
+        case .keyFieldNotComparable: "a `unique` key field of a type that does not compare (`double`, `data`, `asset`, `location`, `list`)"
+        case .uniqueOnPublicModel: "`unique` on a public model"
+        case .repeatedKeyField: "a field named twice in one key, or one key given twice"
+        case .unknownMergePolicy: "`merge` is not a merge policy"
+        case .mergePolicyNotForType: "a merge policy the field's type does not take, or a field's policy on a model"
+        case .mergeOnDeviceField: "`merge` on a `localOnly` or `serverOwned` field, which is never merged"
         }
     }
 }

@@ -54,6 +54,29 @@ public enum SchemaDiff {
         return added.first { Set(CloudKitFields.of($0, in: new).keys).isSuperset(of: fields) }
     }
 
+    /// Natural keys and merge policies live in the apps, not in CloudKit: a key removed, or a
+    /// policy changed, is safe; a key added needs a thought, since app versions from before keep
+    /// creating the duplicates it merges away.
+    private static func compareConvergence(_ old: Model, with new: Model, into result: inout Result) {
+        let type = new.recordType
+        let oldKeys = Set(old.uniqueKeys.map(Set.init)), newKeys = Set(new.uniqueKeys.map(Set.init))
+        for key in new.uniqueKeys where !oldKeys.contains(Set(key)) {
+            result.diagnostics.append(Diagnostic(
+                .uniqueKeyAdded, "new natural key [\(key.joined(separator: ", "))] of record type '\(type)': records from before may hold duplicates, which merge when this version syncs, and older app versions keep creating them",
+                at: new.location))
+        }
+        for key in old.uniqueKeys where !newKeys.contains(Set(key)) {
+            result.safeChanges.append(SafeChange(message: "natural key [\(key.joined(separator: ", "))] of '\(type)' removed", location: new.location))
+        }
+        if old.mergePolicy != new.mergePolicy {
+            result.safeChanges.append(SafeChange(message: "merge policy of '\(type)' changed from \(old.mergePolicy?.rawValue ?? "the configuration's") to \(new.mergePolicy?.rawValue ?? "the configuration's")", location: new.location))
+        }
+        for field in new.fields {
+            guard let before = old.field(named: field.name), before.mergePolicy != field.mergePolicy else { continue }
+            result.safeChanges.append(SafeChange(message: "merge policy of '\(type).\(field.name)' changed from \(before.mergePolicy?.rawValue ?? "the model's") to \(field.mergePolicy?.rawValue ?? "the model's")", location: field.location))
+        }
+    }
+
     private static func compare(_ old: Model, in oldSchema: Schema, with new: Model, in newSchema: Schema, into result: inout Result) {
         let type = new.recordType
         if old.scopes.isPublic != new.scopes.isPublic {
@@ -64,6 +87,7 @@ public enum SchemaDiff {
         } else if old.scopes != new.scopes {
             result.safeChanges.append(SafeChange(message: "record type '\(type)' now has scopes \(new.scopes.rawValue)", location: new.location))
         }
+        compareConvergence(old, with: new, into: &result)
         let oldFields = CloudKitFields.of(old, in: oldSchema)
         let newFields = CloudKitFields.of(new, in: newSchema)
         for (name, field) in oldFields.sorted(by: { $0.key < $1.key }) {

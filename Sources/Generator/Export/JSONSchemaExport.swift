@@ -84,6 +84,15 @@ public enum JSONSchemaExport {
             "description": "How a [public] model is read: desiredKeys, initialState, governed.",
             "$ref": "#/definitions/catalog",
         ],
+        "unique": [
+            "description": "Natural keys: a list of field names (one key), or a list of such lists (several keys). Records of one zone equal on a key converge to one.",
+            "type": "array",
+            "items": ["oneOf": [["type": "string"], ["type": "array", "items": ["type": "string"], "minItems": 1]]],
+        ],
+        "merge": [
+            "description": "How a field both devices changed is settled, unless the field says otherwise.",
+            "enum": .array(MergePolicyName.allCases.filter(\.isModelPolicy).map { .string($0.rawValue) }),
+        ],
         "fields": [
             "description": "Field name -> type word, or -> { type: ..., ... }.",
             "type": ["object", "null"],
@@ -139,6 +148,10 @@ public enum JSONSchemaExport {
         "index": [
             "description": "CloudKit indexes (exported to the .ckdb schema).",
             "type": "array", "items": ["enum": words(IndexKind.self)],
+        ],
+        "merge": [
+            "description": "How concurrent edits combine: lastWriterWins, serverWins, clientWins; union (lists); max, min (numbers, dates); custom (the model's own function).",
+            "enum": words(MergePolicyName.self),
         ],
     ]
 

@@ -31,6 +31,11 @@ struct ModelGenerator {
             printer.line()
             printCatalog(catalog, into: &printer)
         }
+        let custom = fields.filter { $0.mergePolicy == .custom }
+        if !custom.isEmpty {
+            printer.line()
+            printCustomMerging(custom, into: &printer)
+        }
         if let projection = model.publishAs.flatMap(context.schema.model(named:)) {
             printer.line()
             printPublishable(into: projection, printer: &printer)
@@ -125,6 +130,16 @@ struct ModelGenerator {
                 body.documentation("Deleting a `\(name)` deletes the \(children.map { "`\($0)`" }.joined(separator: " and ")) records under it too.")
             }
             body.line("\(access)static var childTypes: [any SyncCore.SyncModel.Type] { [\(children.map { "\($0).self" }.joined(separator: ", "))] }")
+            if !model.uniqueKeys.isEmpty || model.mergePolicy != nil { body.line() }
+            if !model.uniqueKeys.isEmpty {
+                body.documentation("The natural keys: records of one zone equal on every field of a key are one record.")
+                let keys = model.uniqueKeys.map { "[" + $0.map(SwiftSpelling.stringLiteral).joined(separator: ", ") + "]" }
+                body.line("\(access)static let uniqueKeys: [[Swift.String]] = [\(keys.joined(separator: ", "))]")
+            }
+            if let policy = model.mergePolicy {
+                body.documentation("How a field both sides changed is settled, unless the field says otherwise.")
+                body.line("\(access)static let conflictPolicy: SyncCore.ConflictPolicy? = .\(policy.rawValue)")
+            }
             body.line()
             printFieldTable(into: &body)
             body.line()
@@ -198,6 +213,7 @@ struct ModelGenerator {
         if !field.indexes.isEmpty { options.append(".indexed") }
         if options.count == 1 { arguments.append(options[0]) }
         if options.count > 1 { arguments.append("[\(options.joined(separator: ", "))]") }
+        if let merge = field.mergePolicy { arguments.append("merge: .\(merge.rawValue)") }
         return ".\(builder)(\(arguments.joined(separator: ", ")))"
     }
 
@@ -249,6 +265,18 @@ struct ModelGenerator {
             }
             body.line("\(access)static let initialPublicationState: SyncCore.PublicationState = .\(catalog.initialState.rawValue)")
         }
+    }
+
+    /// The conformance whose one requirement the app writes: the build asks for it by name.
+    private func printCustomMerging(_ custom: [Field], into printer: inout SwiftPrinter) {
+        printer.line("// MARK: - Custom merges")
+        printer.line()
+        let names = custom.map { "`\($0.name)`" }.joined(separator: ", ")
+        printer.documentation("""
+            The schema marks \(names) `merge: custom`: write `static func merge(_:ancestor:local:server:into:)` \
+            in an extension of `\(name)` to settle \(custom.count == 1 ? "its" : "their") conflicts.
+            """)
+        printer.line("extension \(name): SyncCore.CustomMergingModel {}")
     }
 
     private func printPublishable(into projection: Model, printer: inout SwiftPrinter) {

@@ -73,6 +73,8 @@ private struct Parser {
         model.parent = reader["parent"].flatMap { text($0, in: context) }
         model.publishAs = reader["publishAs"].flatMap { text($0, in: context) }
         model.catalog = reader["catalog"].flatMap { parseCatalog($0, model: name.value) }
+        model.unique = reader["unique"].map { parseUnique($0, in: context) } ?? []
+        model.merge = reader["merge"].flatMap { text($0, in: context) }
         if let fields = reader["fields"] {
             model.fields = parseFields(fields, model: name.value)
         } else {
@@ -98,6 +100,34 @@ private struct Parser {
         catalog.initialState = reader["initialState"].flatMap { text($0, in: context) }
         catalog.governed = reader["governed"].flatMap { bool($0, in: context) }
         return catalog
+    }
+
+    /// `unique: [a, b]` (one key of two fields) or `unique: [[a], [b, c]]` (two keys).
+    private mutating func parseUnique(_ entry: YAMLMappingEntry, in context: String) -> [Located<[Located<String>]>] {
+        guard let items = entry.value.sequence else {
+            diagnostics.append(Diagnostic(.wrongValueKind, "'unique' of \(context) must be a list of field names, or a list of such lists, not \(entry.value.kindDescription)", at: entry.value.location))
+            return []
+        }
+        if items.allSatisfy({ $0.sequence == nil }) {
+            return words(entry, in: context).map { [$0] } ?? []
+        }
+        var keys: [Located<[Located<String>]>] = []
+        for item in items {
+            guard let fields = item.sequence else {
+                diagnostics.append(Diagnostic(.wrongValueKind, "'unique' of \(context) mixes field names and lists: write one key as [a, b], several as [[a], [b, c]]", at: item.location))
+                continue
+            }
+            var names: [Located<String>] = []
+            for field in fields {
+                if let scalar = field.scalar, case .string(let text) = scalar.value, !text.isEmpty {
+                    names.append(Located(text, at: field.location))
+                } else {
+                    diagnostics.append(Diagnostic(.wrongValueKind, "each entry of a key in 'unique' of \(context) must be a field name, not \(field.kindDescription)", at: field.location))
+                }
+            }
+            keys.append(Located(names, at: item.location))
+        }
+        return keys
     }
 
     // MARK: - Fields
@@ -148,6 +178,7 @@ private struct Parser {
             field.localOnly = reader["localOnly"].flatMap { bool($0, in: context()) }
             field.serverOwned = reader["serverOwned"].flatMap { bool($0, in: context()) }
             field.index = reader["index"].flatMap { words($0, in: context()) }?.value ?? []
+            field.merge = reader["merge"].flatMap { text($0, in: context()) }
             return field
         }
     }

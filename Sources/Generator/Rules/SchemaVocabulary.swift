@@ -9,9 +9,9 @@ public enum SchemaVocabulary {
     /// Top-level keys starting with this are ignored, so a file can define anchors under them
     /// (`x-text: &text { type: string, optional: true }`) and alias them in fields.
     public static let extensionKeyPrefix = "x-"
-    public static let modelKeys = ["recordType", "scopes", "shareable", "parent", "publishAs", "catalog", "fields"]
+    public static let modelKeys = ["recordType", "scopes", "shareable", "parent", "publishAs", "catalog", "unique", "merge", "fields"]
     public static let fieldKeys = [
-        "type", "optional", "default", "to", "onDelete", "of", "encrypted", "localOnly", "serverOwned", "index",
+        "type", "optional", "default", "to", "onDelete", "of", "encrypted", "localOnly", "serverOwned", "index", "merge",
     ]
     public static let catalogKeys = ["desiredKeys", "initialState", "governed"]
 
@@ -42,6 +42,14 @@ public enum DeleteActionName: String, CaseIterable, Sendable, Hashable {
 /// A schema index (exported to CloudKit's schema; no effect on generated code).
 public enum IndexKind: String, CaseIterable, Sendable, Hashable {
     case queryable, sortable, searchable
+}
+
+/// How concurrent edits combine: a model's `merge:` takes the first three, a field's any of them.
+public enum MergePolicyName: String, CaseIterable, Sendable, Hashable {
+    case lastWriterWins, serverWins, clientWins, union, max, min, custom
+
+    /// The policies a whole model can have; the rest combine values of one type.
+    public var isModelPolicy: Bool { [.lastWriterWins, .serverWins, .clientWins].contains(self) }
 }
 
 /// Whether a newly published catalog record is visible at once or waits for review.

@@ -77,12 +77,19 @@ public struct Model: Sendable, Equatable {
     public var publishAs: String?
     /// Set on every public model: public records are read through catalog queries.
     public var catalog: Catalog?
+    /// The natural keys, each a list of field names; records of one zone equal on every field of a
+    /// key are one record.
+    public var uniqueKeys: [[String]]
+    /// The model's policy for fields both sides changed; nil when the schema leaves it to the app's
+    /// configuration.
+    public var mergePolicy: MergePolicyName?
     public var fields: [Field]
     public var location: SourceLocation
 
     public init(
         name: String, recordType: String, scopes: ScopeSet, isShareable: Bool, parent: String?,
-        publishAs: String?, catalog: Catalog?, fields: [Field], location: SourceLocation
+        publishAs: String?, catalog: Catalog?, uniqueKeys: [[String]] = [], mergePolicy: MergePolicyName? = nil,
+        fields: [Field], location: SourceLocation
     ) {
         self.name = name
         self.recordType = recordType
@@ -91,6 +98,8 @@ public struct Model: Sendable, Equatable {
         self.parent = parent
         self.publishAs = publishAs
         self.catalog = catalog
+        self.uniqueKeys = uniqueKeys
+        self.mergePolicy = mergePolicy
         self.fields = fields
         self.location = location
     }
@@ -128,12 +137,14 @@ public struct Field: Sendable, Equatable {
     public var isLocalOnly: Bool
     public var isServerOwned: Bool
     public var indexes: [IndexKind]
+    /// How concurrent edits of the field combine; nil: as the model's policy says.
+    public var mergePolicy: MergePolicyName?
     public var location: SourceLocation
 
     public init(
         name: String, type: FieldType, isOptional: Bool = false, defaultValue: FieldDefault? = nil,
         isEncrypted: Bool = false, isLocalOnly: Bool = false, isServerOwned: Bool = false,
-        indexes: [IndexKind] = [], location: SourceLocation
+        indexes: [IndexKind] = [], mergePolicy: MergePolicyName? = nil, location: SourceLocation
     ) {
         self.name = name
         self.type = type
@@ -143,6 +154,7 @@ public struct Field: Sendable, Equatable {
         self.isLocalOnly = isLocalOnly
         self.isServerOwned = isServerOwned
         self.indexes = indexes
+        self.mergePolicy = mergePolicy
         self.location = location
     }
 }

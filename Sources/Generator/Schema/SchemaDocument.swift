@@ -23,13 +23,18 @@ public struct ModelDeclaration: Sendable, Equatable {
     public var parent: Located<String>?
     public var publishAs: Located<String>?
     public var catalog: CatalogDeclaration?
+    /// The `unique` keys, each a list of field names (`unique: [a, b]` is one key of two fields).
+    public var unique: [Located<[Located<String>]>]
+    /// The model's `merge` policy word.
+    public var merge: Located<String>?
     public var fields: [FieldDeclaration]
 
     public init(
         name: Located<String>, recordType: Located<String>? = nil,
         scopes: Located<[Located<String>]>? = nil, shareable: Located<Bool>? = nil,
         parent: Located<String>? = nil, publishAs: Located<String>? = nil,
-        catalog: CatalogDeclaration? = nil, fields: [FieldDeclaration] = []
+        catalog: CatalogDeclaration? = nil, unique: [Located<[Located<String>]>] = [],
+        merge: Located<String>? = nil, fields: [FieldDeclaration] = []
     ) {
         self.name = name
         self.recordType = recordType
@@ -38,6 +43,8 @@ public struct ModelDeclaration: Sendable, Equatable {
         self.parent = parent
         self.publishAs = publishAs
         self.catalog = catalog
+        self.unique = unique
+        self.merge = merge
         self.fields = fields
     }
 
@@ -89,13 +96,15 @@ public struct FieldDeclaration: Sendable, Equatable {
     public var localOnly: Located<Bool>?
     public var serverOwned: Located<Bool>?
     public var index: [Located<String>]
+    /// The field's `merge` policy word.
+    public var merge: Located<String>?
 
     public init(
         name: Located<String>, type: Located<String>?, optional: Located<Bool>? = nil,
         defaultValue: YAMLNode? = nil, to: Located<String>? = nil, onDelete: Located<String>? = nil,
         of: Located<String>? = nil, encrypted: Located<Bool>? = nil,
         localOnly: Located<Bool>? = nil, serverOwned: Located<Bool>? = nil,
-        index: [Located<String>] = []
+        index: [Located<String>] = [], merge: Located<String>? = nil
     ) {
         self.name = name
         self.type = type
@@ -108,6 +117,7 @@ public struct FieldDeclaration: Sendable, Equatable {
         self.localOnly = localOnly
         self.serverOwned = serverOwned
         self.index = index
+        self.merge = merge
     }
 
     var isOptional: Bool { optional?.value ?? false }

@@ -15,12 +15,13 @@ extension ValidationContext {
                     name: field.name.value, type: type, isOptional: field.isOptional,
                     defaultValue: defaults[fieldID], isEncrypted: field.isEncrypted,
                     isLocalOnly: field.isLocalOnly, isServerOwned: field.isServerOwned,
-                    indexes: fieldIndexes, location: field.name.location))
+                    indexes: fieldIndexes, mergePolicy: fieldMergePolicies[fieldID], location: field.name.location))
             }
             resolved.append(Model(
                 name: model.name.value, recordType: (model.recordType ?? model.name).value,
                 scopes: modelScopes, isShareable: model.shareable?.value ?? false,
                 parent: model.parent?.value, publishAs: model.publishAs?.value, catalog: catalogs[id],
+                uniqueKeys: uniqueKeys[id] ?? [], mergePolicy: modelMergePolicies[id],
                 fields: fields, location: model.name.location))
         }
         return Schema(models: resolved)

@@ -19,6 +19,7 @@ public enum SchemaValidator {
         context.checkDefaults()
         context.checkReferences()
         context.checkFieldOptions()
+        context.checkConvergence()
         context.checkSharing()
         context.checkPublicModels()
         context.checkPublishing()
@@ -67,6 +68,11 @@ struct ValidationContext {
     var defaults: FieldTable<FieldDefault>
     var indexes: FieldTable<[IndexKind]>
     var catalogs: [ModelID: Catalog] = [:]
+    /// The natural keys of each declaration whose keys are all valid.
+    var uniqueKeys: [ModelID: [[String]]] = [:]
+    /// The `merge` policy of each model and field that states a valid one.
+    var modelMergePolicies: [ModelID: MergePolicyName] = [:]
+    var fieldMergePolicies: FieldTable<MergePolicyName>
     /// Models declared in schema files beside the given ones, which this run does not check.
     let declaredBesides: [String: SourceLocation]
 
@@ -81,6 +87,7 @@ struct ValidationContext {
         fieldTypes = FieldTable(fieldCounts: fieldCounts)
         defaults = FieldTable(fieldCounts: fieldCounts)
         indexes = FieldTable(fieldCounts: fieldCounts)
+        fieldMergePolicies = FieldTable(fieldCounts: fieldCounts)
         var besideNames: [String: SourceLocation] = [:]
         for model in besides.sorted(by: { $0.file < $1.file }).flatMap(\.models) where besideNames[model.name.value] == nil {
             besideNames[model.name.value] = model.name.location

@@ -1060,3 +1060,113 @@ extension PublicCollider: SyncCore.PublicCatalogModel {
     public static let catalogDesiredKeys: [Swift.String] = ["fields", "record", "value", "projection"]
     public static let initialPublicationState: SyncCore.PublicationState = .listed
 }
+
+/// A record of type `Household` in [private, shared], from Coverage.yaml.
+/// It can be the root of a share.
+public struct Household: Swift.Sendable, Swift.Hashable {
+    /// The record's name: the same on every device and in the cloud.
+    public var recordName: Swift.String
+    /// The owner of the zone the record lives in.
+    public var ownerName: Swift.String
+    public var name: Swift.String
+    public var code: Swift.Int64?
+    public var partner: SyncCore.RecordReference<Household>?
+    public var tags: [Swift.String]
+    public var members: [SyncCore.RecordReference<Household>]
+    public var visits: Swift.Int64
+    public var since: Foundation.Date
+    public var score: Swift.Double
+    public var motto: Swift.String
+    public var note: Swift.String
+    public var nickname: Swift.String
+
+    public init(
+        recordName: Swift.String = Foundation.UUID().uuidString,
+        ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
+        name: Swift.String = "",
+        code: Swift.Int64? = nil,
+        partner: SyncCore.RecordReference<Household>? = nil,
+        tags: [Swift.String] = [],
+        members: [SyncCore.RecordReference<Household>] = [],
+        visits: Swift.Int64 = 0,
+        since: Foundation.Date = Foundation.Date(timeIntervalSince1970: 0),
+        score: Swift.Double = 0,
+        motto: Swift.String = "",
+        note: Swift.String = "",
+        nickname: Swift.String = ""
+    ) {
+        self.recordName = recordName
+        self.ownerName = ownerName
+        self.name = name
+        self.code = code
+        self.partner = partner
+        self.tags = tags
+        self.members = members
+        self.visits = visits
+        self.since = since
+        self.score = score
+        self.motto = motto
+        self.note = note
+        self.nickname = nickname
+    }
+}
+
+// MARK: - Sync bridge
+
+extension Household: SyncCore.SyncModel {
+    public static let recordType: Swift.String = "Household"
+    public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private, .shared]
+    public static let parentRecordType: Swift.String? = nil
+    public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+
+    /// The natural keys: records of one zone equal on every field of a key are one record.
+    public static let uniqueKeys: [[Swift.String]] = [["name"], ["code", "partner"]]
+    /// How a field both sides changed is settled, unless the field says otherwise.
+    public static let conflictPolicy: SyncCore.ConflictPolicy? = .clientWins
+
+    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
+    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
+
+    /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
+    private static func fieldTable() -> SyncCore.ModelFields<Self> {
+        [
+            .field("name", \Self.name),
+            .field("code", \Self.code),
+            .reference("partner", \Self.partner, onDelete: .none),
+            .field("tags", \Self.tags, merge: .union),
+            .references("members", \Self.members, onDelete: .none, merge: .union),
+            .field("visits", \Self.visits, merge: .max),
+            .field("since", \Self.since, merge: .min),
+            .field("score", \Self.score, merge: .max),
+            .field("motto", \Self.motto, merge: .custom),
+            .field("note", \Self.note, merge: .serverWins),
+            .field("nickname", \Self.nickname, merge: .lastWriterWins),
+        ]
+    }
+
+    /// Declared on `Household` itself (`Self` is `Household` here), so each key path is the concrete type's own.
+    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
+        [
+            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
+        ]
+    }
+
+    public var parentRecordName: Swift.String? { nil }
+
+    public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
+        self.init(recordName: recordName, ownerName: ownerName)
+    }
+}
+
+// MARK: - Sharing
+
+extension Household: SyncCore.ShareableModel {
+    /// The title people see when they are invited.
+    public var shareTitle: Swift.String { self.name }
+}
+
+// MARK: - Custom merges
+
+/// The schema marks `motto` `merge: custom`: write `static func merge(_:ancestor:local:server:into:)` in an extension of `Household` to settle its conflicts.
+extension Household: SyncCore.CustomMergingModel {}

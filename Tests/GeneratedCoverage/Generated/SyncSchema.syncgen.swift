@@ -18,6 +18,7 @@ public enum SyncSchema: SyncCore.SyncSchemaDefinition {
             Collider.self,
             ColliderPart.self,
             PublicCollider.self,
+            Household.self,
         ]
     }
 }

@@ -16,8 +16,9 @@ enum CompiledExpectations {
         """
     }
 
-    /// The expectations of one schema, whose `SyncSchema` the module knows as `schemaType`.
-    static func file(for schema: Schema, module: String, schemaType: String, function: String) -> String {
+    /// The expectations of one schema, whose `SyncSchema` the module knows as `schemaType`; and,
+    /// as an app writes it, the merge function of each model with `merge: custom` fields.
+    static func file(for schema: Schema, module: String, schemaType: String, function: String, access: CodeGenerator.AccessLevel) -> String {
         var lines = [
             "import Foundation", "import SyncCore", "",
             "private func \(function)() {",
@@ -45,6 +46,13 @@ enum CompiledExpectations {
             }
         }
         lines.append("}")
+        for model in schema.models where model.fields.contains(where: { $0.mergePolicy == .custom }) {
+            let prefix = access == .public ? "public " : ""
+            lines.append("")
+            lines.append("extension \(module).`\(model.name)` {")
+            lines.append("    \(prefix)static func merge(_ field: Swift.String, ancestor: Self?, local: Self, server: Self, into merged: inout Self) {}")
+            lines.append("}")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -109,7 +109,7 @@ struct GeneratedNameTests {
                 let generated = try CodeGenerator(accessLevel: access).generate(schema, files: [.init(path: "Schema.yaml", relativePath: "Schema.yaml")])
                 var files = Dictionary(uniqueKeysWithValues: generated.map { ($0.name, $0.contents) })
                 files["Expectations.swift"] = CompiledExpectations.support()
-                files["SchemaExpectations.swift"] = CompiledExpectations.file(for: schema, module: module, schemaType: SwiftNaming.schemaTypeName, function: "expectations")
+                files["SchemaExpectations.swift"] = CompiledExpectations.file(for: schema, module: module, schemaType: SwiftNaming.schemaTypeName, function: "expectations", access: access)
                 let output = try await compiler.compile(module: module, files: files)
                 #expect(output == nil, "\(module) does not compile:\n\(output ?? "")")
             }

@@ -54,6 +54,9 @@ struct DrawnModel {
     var publishAs: String?
     /// The catalog block's lines, already written (`desiredKeys: auto`).
     var catalog: [(key: String, value: String)]?
+    /// Natural keys, each a list of field names.
+    var unique: [[String]] = []
+    var merge: String?
     var fields: [DrawnField] = []
 
     var isPublic: Bool { role == .projection || role == .publicModel }
@@ -71,13 +74,14 @@ struct DrawnField {
     var localOnly: Bool?
     var serverOwned: Bool?
     var index: [String] = []
+    var merge: String?
     /// Keys written as they are, for faults (`optinal: true`).
     var extra: [(key: String, value: String)] = []
 
     /// Written as `name: type` when nothing but the type is set.
     var isShorthand: Bool {
         type.isScalar && optional == nil && defaultValue == nil && encrypted == nil && localOnly == nil
-            && serverOwned == nil && index.isEmpty && extra.isEmpty
+            && serverOwned == nil && index.isEmpty && merge == nil && extra.isEmpty
     }
 
     var isUploaded: Bool { localOnly != true && serverOwned != true }

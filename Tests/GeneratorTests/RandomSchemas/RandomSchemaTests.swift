@@ -27,7 +27,7 @@ struct RandomSchemaTests {
     /// called `Projection`, and seeds fail with the compiler's errors (a field named after its
     /// model, a draft's reference to `Projection` typed as its projection).
     @Test func validSchemasCompileAndRefusalsAreLocated() async throws {  // trap: T21.7, T21.8
-        var valid: [(RandomSchema, Schema, [GeneratedFile])] = []
+        var valid: [Generated] = []
         var refused = 0
         for seed in Self.seeds {
             let random = RandomSchema(seed: seed)
@@ -44,7 +44,7 @@ struct RandomSchemaTests {
             checkLocated(random, result.diagnostics)
             let access: CodeGenerator.AccessLevel = seed % 2 == 0 ? .public : .internal
             let files = random.files.keys.map { CodeGenerator.SchemaFile(path: $0, relativePath: $0) }
-            valid.append((random, schema, try CodeGenerator(accessLevel: access).generate(schema, files: files)))
+            valid.append(Generated(random: random, schema: schema, access: access, files: try CodeGenerator(accessLevel: access).generate(schema, files: files)))
         }
         let modules = Self.modules(valid)
         let compiler = try GeneratedCodeCompiler()
@@ -103,6 +103,14 @@ struct RandomSchemaTests {
 
     // MARK: - Compiling
 
+    /// A valid schema and what the generator made of it.
+    struct Generated {
+        var random: RandomSchema
+        var schema: Schema
+        var access: CodeGenerator.AccessLevel
+        var files: [GeneratedFile]
+    }
+
     /// Schemas compiled as one module, each schema's files renamed apart.
     struct Module: Sendable {
         var name: String
@@ -114,9 +122,10 @@ struct RandomSchemaTests {
     /// Valid schemas grouped into modules (the first module their model names fit in, so no two
     /// declare one type), with each schema's `SyncSchema` renamed after its seed and its
     /// expectations beside it.
-    static func modules(_ valid: [(RandomSchema, Schema, [GeneratedFile])]) -> [Module] {
+    static func modules(_ valid: [Generated]) -> [Module] {
         var modules: [Module] = []
-        for (random, schema, generated) in valid {
+        for item in valid {
+            let (random, schema, generated) = (item.random, item.schema, item.files)
             let names = Set(schema.models.map(\.name))
             var index = modules.firstIndex { $0.schemas.count < schemasPerModule && $0.modelNames.isDisjoint(with: names) }
             if index == nil {
@@ -133,7 +142,7 @@ struct RandomSchemaTests {
                 modules[index!].files["S\(random.seed)_\(file.name)"] = contents
             }
             modules[index!].files["S\(random.seed)_Expectations.swift"] = CompiledExpectations.file(
-                for: schema, module: modules[index!].name, schemaType: schemaType, function: "expectations\(random.seed)")
+                for: schema, module: modules[index!].name, schemaType: schemaType, function: "expectations\(random.seed)", access: item.access)
             modules[index!].schemas[random.seed] = random
             modules[index!].modelNames.formUnion(names)
         }

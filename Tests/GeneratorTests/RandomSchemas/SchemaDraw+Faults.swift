@@ -18,7 +18,17 @@ extension SchemaDraw {
     }
 
     private mutating func plantOneFault() -> PlantedFault? {
-        switch number(0...29) {
+        switch number(0...32) {
+        case 30:
+            return modelFault("a natural key naming no field", .unknownKeyField, where: { !$0.isPublic }) { $0.unique = [["noSuchField"]] }
+        case 31:
+            guard let index = models.indices.first(where: { models[$0].isPublic && !faultedModels.contains(models[$0].name) }) else { return nil }
+            faultedModels.insert(models[index].name)
+            models[index].fields.append(DrawnField(name: "keyed", type: .scalar("string")))
+            models[index].unique = [["keyed"]]
+            return PlantedFault(what: "a natural key on a public model", code: .uniqueOnPublicModel)
+        case 32:
+            return newField("union on a string", .mergePolicyNotForType) { $0.merge = "union" }
         case 0:
             let word = pick(["strng", "integer", "text", "uuid"])
             return newField("an unknown type word", .unknownType) { $0.type = .scalar(word) }
@@ -81,7 +91,14 @@ extension SchemaDraw {
             }
         case 25: return modelFault("a catalog on a private model", .catalogOnNonPublicModel, where: { !$0.isPublic }) { $0.catalog = [("governed", "true")] }
         case 26:
-            guard let index = models.indices.randomElement(using: &random) else { return nil }
+            // The twin may be the declaration that counts (files are read in name order): only a
+            // plain model nothing depends on can have one without changing what other faults need.
+            let parents = Set(models.compactMap(\.parent))
+            let candidates = models.indices.filter {
+                models[$0].role == .plain && models[$0].publishAs == nil && !parents.contains(models[$0].name) && !faultedModels.contains(models[$0].name)
+            }
+            guard let index = candidates.randomElement(using: &random) else { return nil }
+            faultedModels.insert(models[index].name)
             // In the same file or another: either way, the model's name twice.
             let file = fileCount == 1 ? 0 : (models[index].file + number(1...(fileCount - 1))) % fileCount
             var twin = DrawnModel(name: models[index].name, role: .plain, file: file)

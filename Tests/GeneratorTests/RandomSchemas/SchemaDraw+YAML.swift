@@ -53,6 +53,12 @@ extension SchemaDraw {
         if let shareable = model.shareable { lines.append("    shareable: \(shareable)") }
         if let parent = model.parent { lines.append("    parent: \(YAMLText.key(parent))") }
         if let publishAs = model.publishAs { lines.append("    publishAs: \(YAMLText.key(publishAs))") }
+        if model.unique.count == 1 && chance(0.7) {
+            lines.append("    unique: [" + model.unique[0].map(YAMLText.key).joined(separator: ", ") + "]")
+        } else if !model.unique.isEmpty {
+            lines.append("    unique: [" + model.unique.map { "[" + $0.map(YAMLText.key).joined(separator: ", ") + "]" }.joined(separator: ", ") + "]")
+        }
+        if let merge = model.merge { lines.append("    merge: \(merge)") }
         if let catalog = model.catalog {
             if chance(0.5) {
                 lines.append("    catalog: { " + catalog.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + " }")
@@ -109,6 +115,7 @@ extension SchemaDraw {
         if let localOnly = field.localOnly { entries.append(("localOnly", "\(localOnly)")) }
         if let serverOwned = field.serverOwned { entries.append(("serverOwned", "\(serverOwned)")) }
         if !field.index.isEmpty { entries.append(("index", "[" + field.index.joined(separator: ", ") + "]")) }
+        if let merge = field.merge { entries.append(("merge", merge)) }
         return entries + field.extra
     }
 }

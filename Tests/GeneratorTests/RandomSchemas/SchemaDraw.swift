@@ -95,6 +95,35 @@ struct SchemaDraw {
         for index in models.indices where models[index].role == .publicModel { drawFields(of: index) }
         for index in models.indices where models[index].role == .projection { drawProjectionFields(of: index) }
         for index in models.indices where models[index].isPublic && chance(0.6) { drawCatalog(of: index) }
+        for index in models.indices where !models[index].isPublic {
+            if chance(0.25) { drawUniqueKeys(of: index) }
+            if chance(0.15) { models[index].merge = pick(["lastWriterWins", "serverWins", "clientWins"]) }
+        }
+    }
+
+    /// One or two natural keys of fields every device compares alike.
+    private mutating func drawUniqueKeys(of index: Int) {
+        let comparable = models[index].fields.filter { field in
+            let word = field.type.isScalar ? field.type.word : field.type.isReference && !field.type.word.hasPrefix("list") ? "reference" : "list"
+            return ["string", "int", "bool", "date", "reference"].contains(word) && field.isUploaded && field.encrypted != true
+        }.map(\.name)
+        guard !comparable.isEmpty else { return }
+        for _ in 0..<number(1...2) {
+            let key = comparable.filter { _ in chance(0.5) }
+            let chosen = key.isEmpty ? [pick(comparable)] : Array(key.prefix(3))
+            if !models[index].unique.contains(where: { Set($0) == Set(chosen) }) { models[index].unique.append(chosen) }
+        }
+    }
+
+    /// A merge policy the field's type takes.
+    mutating func mergePolicy(for type: DrawnType) -> String {
+        var choices = ["lastWriterWins", "serverWins", "clientWins", "custom"]
+        switch type {
+        case .list: choices.append("union")
+        case .scalar(let word) where ["int", "double", "date"].contains(word): choices += ["max", "min"]
+        default: break
+        }
+        return pick(choices)
     }
 
     private mutating func newModel(role: DrawnModel.Role) -> DrawnModel {
@@ -202,6 +231,7 @@ struct SchemaDraw {
         if field.isUploaded && field.encrypted != true && chance(0.15) { field.index = indexes(for: field.type) }
         if chance(0.3) { field.defaultValue = defaultLiteral(for: field.type, optional: field.optional == true) }
         if chance(0.03) { field.localOnly = field.localOnly ?? false }
+        if field.isUploaded && chance(0.12) { field.merge = mergePolicy(for: field.type) }
         return field
     }
 

@@ -37,7 +37,8 @@ struct ServerVersion {
         guard let local = try store.uploadRecord(type: type, recordName: server.id.recordName, syncZoneName: context.configuration.syncZoneName) else {
             return Applied(record: nil)
         }
-        var merged = RecordMerge.merge(ancestor: ancestor, local: local, server: server, policy: context.configuration.conflictPolicy(for: server.recordType))
+        let rules = type.mergeRules(policy: context.configuration.conflictPolicy(for: type))
+        var merged = RecordMerge.merge(ancestor: ancestor, local: local, server: server, rules: rules).record
         merged.id = server.id
         let missing = try store.applyPulled(merged, as: type)
         try store.noteConflictResolution(recordType: server.recordType, recordName: server.id.recordName)

@@ -53,8 +53,10 @@ public struct SyncConfiguration: Sendable {
         self.subscriptionPrefix = subscriptionPrefix
     }
 
-    func conflictPolicy(for recordType: String) -> ConflictPolicy {
-        conflictPolicies[recordType] ?? defaultConflictPolicy
+    /// The policy of a model's fields that state none: the configuration's for its record type,
+    /// else the model's own (the schema's `merge:`), else the configuration's default.
+    func conflictPolicy(for type: any SyncModel.Type) -> ConflictPolicy {
+        conflictPolicies[type.recordType] ?? type.conflictPolicy ?? defaultConflictPolicy
     }
 }
 

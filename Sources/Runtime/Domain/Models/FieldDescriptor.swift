@@ -30,11 +30,14 @@ public struct FieldDescriptor: Hashable, Sendable {
     public var isServerOwned: Bool
     /// The schema gives it an `index:`: the local store keeps an SQL index of its column too.
     public var isIndexed: Bool
+    /// How concurrent edits of the field combine.
+    public var merge: FieldMerge
 
-    /// A field; by default required, plain, uploaded and pulled, not indexed.
+    /// A field; by default required, plain, uploaded and pulled, not indexed, merged by the
+    /// model's policy.
     public init(
         name: String, type: ValueType, isOptional: Bool = false, isEncrypted: Bool = false,
-        isLocalOnly: Bool = false, isServerOwned: Bool = false, isIndexed: Bool = false
+        isLocalOnly: Bool = false, isServerOwned: Bool = false, isIndexed: Bool = false, merge: FieldMerge = .model
     ) {
         self.name = name
         self.type = type
@@ -43,6 +46,7 @@ public struct FieldDescriptor: Hashable, Sendable {
         self.isLocalOnly = isLocalOnly
         self.isServerOwned = isServerOwned
         self.isIndexed = isIndexed
+        self.merge = merge
     }
 
     /// Whether the device sends this field to the cloud.

@@ -106,7 +106,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
 
     @usableFromInline
     init(
-        _ name: String, _ type: FieldDescriptor.ValueType, isOptional: Bool, _ options: FieldOptions,
+        _ name: String, _ type: FieldDescriptor.ValueType, isOptional: Bool, _ options: FieldOptions, merge: FieldMerge,
         read: @escaping @Sendable (UnsafeRawPointer) -> SyncFieldValue?,
         write: @escaping @Sendable (UnsafeMutableRawPointer, SyncRecord) throws(FieldDecodingError) -> Void
     ) {
@@ -114,7 +114,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
             descriptor: FieldDescriptor(
                 name: name, type: type, isOptional: isOptional, isEncrypted: options.contains(.encrypted),
                 isLocalOnly: options.contains(.localOnly), isServerOwned: options.contains(.serverOwned),
-                isIndexed: options.contains(.indexed)),
+                isIndexed: options.contains(.indexed), merge: merge),
             key: name, read: read, write: write, remote: nil)
     }
 
@@ -168,11 +168,11 @@ public struct ModelField<Model: SyncModel>: Sendable {
     /// A required field: a record without a value leaves the model's value as it is.
     @inlinable
     public static func field<Value: SyncFieldConvertible>(
-        _ name: String, _ keyPath: WritableKeyPath<Model, Value> & Sendable, _ options: FieldOptions = []
+        _ name: String, _ keyPath: WritableKeyPath<Model, Value> & Sendable, _ options: FieldOptions = [], merge: FieldMerge = .model
     ) -> ModelField {
         let property = Property(keyPath)
         return ModelField(
-            name, Value.syncValueType, isOptional: false, options,
+            name, Value.syncValueType, isOptional: false, options, merge: merge,
             read: { property.get($0).syncFieldValue },
             write: { model, record throws(FieldDecodingError) in
                 if let value = try record.decode(name, as: Value.self) { property.set(model, value) }
@@ -182,11 +182,11 @@ public struct ModelField<Model: SyncModel>: Sendable {
     /// An optional field: a record without a value clears it.
     @inlinable
     public static func field<Value: SyncFieldConvertible>(
-        _ name: String, _ keyPath: WritableKeyPath<Model, Value?> & Sendable, _ options: FieldOptions = []
+        _ name: String, _ keyPath: WritableKeyPath<Model, Value?> & Sendable, _ options: FieldOptions = [], merge: FieldMerge = .model
     ) -> ModelField {
         let property = Property(keyPath)
         return ModelField(
-            name, Value.syncValueType, isOptional: true, options,
+            name, Value.syncValueType, isOptional: true, options, merge: merge,
             read: { property.get($0)?.syncFieldValue },
             write: { model, record throws(FieldDecodingError) in
                 property.set(model, try record.decode(name, as: Value.self))
@@ -199,11 +199,11 @@ public struct ModelField<Model: SyncModel>: Sendable {
     @inlinable
     public static func reference<Target>(
         _ name: String, _ keyPath: WritableKeyPath<Model, RecordReference<Target>> & Sendable,
-        onDelete action: ReferenceAction, _ options: FieldOptions = []
+        onDelete action: ReferenceAction, _ options: FieldOptions = [], merge: FieldMerge = .model
     ) -> ModelField {
         let property = Property(keyPath)
         return ModelField(
-            name, .reference(recordType: Target.recordType, action: action), isOptional: false, options,
+            name, .reference(recordType: Target.recordType, action: action), isOptional: false, options, merge: merge,
             read: { model in
                 let reference = property.get(model)
                 return reference.isSet ? reference.syncFieldValue(action: action) : nil
@@ -217,11 +217,11 @@ public struct ModelField<Model: SyncModel>: Sendable {
     @inlinable
     public static func reference<Target>(
         _ name: String, _ keyPath: WritableKeyPath<Model, RecordReference<Target>?> & Sendable,
-        onDelete action: ReferenceAction, _ options: FieldOptions = []
+        onDelete action: ReferenceAction, _ options: FieldOptions = [], merge: FieldMerge = .model
     ) -> ModelField {
         let property = Property(keyPath)
         return ModelField(
-            name, .reference(recordType: Target.recordType, action: action), isOptional: true, options,
+            name, .reference(recordType: Target.recordType, action: action), isOptional: true, options, merge: merge,
             read: { property.get($0)?.syncFieldValue(action: action) },
             write: { model, record throws(FieldDecodingError) in
                 property.set(model, try record.decodeReference(name, to: Target.self))
@@ -232,11 +232,11 @@ public struct ModelField<Model: SyncModel>: Sendable {
     @inlinable
     public static func references<Target>(
         _ name: String, _ keyPath: WritableKeyPath<Model, [RecordReference<Target>]> & Sendable,
-        onDelete action: ReferenceAction, _ options: FieldOptions = []
+        onDelete action: ReferenceAction, _ options: FieldOptions = [], merge: FieldMerge = .model
     ) -> ModelField {
         let property = Property(keyPath)
         return ModelField(
-            name, .list(.reference(recordType: Target.recordType, action: action)), isOptional: false, options,
+            name, .list(.reference(recordType: Target.recordType, action: action)), isOptional: false, options, merge: merge,
             read: { property.get($0).syncFieldValue(action: action) },
             write: { model, record throws(FieldDecodingError) in
                 if let value = try record.decodeReferences(name, to: Target.self) { property.set(model, value) }
@@ -247,11 +247,11 @@ public struct ModelField<Model: SyncModel>: Sendable {
     @inlinable
     public static func references<Target>(
         _ name: String, _ keyPath: WritableKeyPath<Model, [RecordReference<Target>]?> & Sendable,
-        onDelete action: ReferenceAction, _ options: FieldOptions = []
+        onDelete action: ReferenceAction, _ options: FieldOptions = [], merge: FieldMerge = .model
     ) -> ModelField {
         let property = Property(keyPath)
         return ModelField(
-            name, .list(.reference(recordType: Target.recordType, action: action)), isOptional: true, options,
+            name, .list(.reference(recordType: Target.recordType, action: action)), isOptional: true, options, merge: merge,
             read: { property.get($0)?.syncFieldValue(action: action) },
             write: { model, record throws(FieldDecodingError) in
                 property.set(model, try record.decodeReferences(name, to: Target.self))
@@ -263,13 +263,13 @@ public struct ModelField<Model: SyncModel>: Sendable {
     /// The model's asset: uploaded as its markers (suffix, size, digest: `RecordFieldNames`), its
     /// contents moved by the asset cache; stored whole under the field's name.
     public static func asset(
-        _ name: String, _ keyPath: WritableKeyPath<Model, AssetReference?> & Sendable, _ options: FieldOptions = []
+        _ name: String, _ keyPath: WritableKeyPath<Model, AssetReference?> & Sendable, _ options: FieldOptions = [], merge: FieldMerge = .model
     ) -> ModelField {
         let property = Property(keyPath)
         return ModelField(
             descriptor: FieldDescriptor(
                 name: name, type: .asset, isOptional: true, isLocalOnly: options.contains(.localOnly),
-                isServerOwned: options.contains(.serverOwned)),
+                isServerOwned: options.contains(.serverOwned), merge: merge),
             key: name,
             read: { property.get($0)?.storedValue },
             write: { model, record throws(FieldDecodingError) in property.set(model, try record.decodeStoredAssetReference(name)) },

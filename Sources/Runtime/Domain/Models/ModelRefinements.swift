@@ -26,6 +26,44 @@ public protocol PublicationGovernedModel: PublicCatalogModel {
     var publicationLifecycle: PublicationLifecycle { get set }
 }
 
+/// A model with fields the schema marks `merge: custom`: the app settles their conflicts.
+public protocol CustomMergingModel: SyncModel {
+    /// Settles `field` (a record key the schema marks `merge: custom`), which this device and the
+    /// server both changed since `ancestor` (the version both started from; nil when this device
+    /// never saw one), by setting it in `merged`. `merged` holds every other field as the merge
+    /// has settled it; only `field` is taken from it.
+    static func merge(_ field: String, ancestor: Self?, local: Self, server: Self, into merged: inout Self)
+}
+
+extension CustomMergingModel {
+    /// `merge(_:ancestor:local:server:into:)` on records: the three versions and the record
+    /// merged so far read as models, the model's rule applied, the field's value read back. A
+    /// version that does not read as this model leaves the value merged so far.
+    static func customMergedValue(_ field: String, ancestor: SyncRecord?, local: SyncRecord, server: SyncRecord, merged: SyncRecord) -> SyncFieldValue? {
+        guard let localModel = try? Self(record: local), let serverModel = try? Self(record: server), var result = try? Self(record: merged) else {
+            return merged[field: field]
+        }
+        merge(field, ancestor: ancestor.flatMap { try? Self(record: $0) }, local: localModel, server: serverModel, into: &result)
+        let encoded = result.encodeRemoteFields()
+        return encoded.encryptedValues[field] ?? encoded.values[field]
+    }
+}
+
+extension SyncModel {
+    /// How the model's fields combine when both sides changed them: each field's own way (its
+    /// row's `merge:`), `policy` for the rest, and the model's rule for `custom` fields.
+    package static func mergeRules(policy: ConflictPolicy) -> MergeRules {
+        var fields: [String: FieldMerge] = [:]
+        for descriptor in fieldDescriptors where descriptor.merge != .model {
+            fields[descriptor.name] = descriptor.merge
+        }
+        let custom = (self as? any CustomMergingModel.Type).map { type -> MergeRules.Custom in
+            { field, ancestor, local, server, merged in type.customMergedValue(field, ancestor: ancestor, local: local, server: server, merged: merged) }
+        }
+        return MergeRules(policy: policy, fields: fields, custom: custom)
+    }
+}
+
 /// A private draft that publishes into a public projection under the same recordName.
 public protocol PublishableModel: SyncModel {
     associatedtype Projection: PublicCatalogModel

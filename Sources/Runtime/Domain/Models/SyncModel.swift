@@ -20,6 +20,12 @@ public protocol SyncModel: Sendable, Hashable, Identifiable where ID == String {
     /// The values a deleted record keeps. Declared on the concrete type, so each key path is the
     /// model's own.
     static var tombstoneKeyPaths: [TombstoneKeyPath<Self>] { get }
+    /// The model's natural keys (the schema's `unique:`), each a list of field names: records of
+    /// one zone whose values agree on every field of a key are one record. None by default.
+    static var uniqueKeys: [[String]] { get }
+    /// How a field both sides changed is settled, when the field says nothing else (the schema's
+    /// `merge:` on the model); nil leaves it to `SyncConfiguration`. Nil by default.
+    static var conflictPolicy: ConflictPolicy? { get }
 
     /// The record's name: the same on every device and in the cloud.
     var recordName: String { get set }
@@ -55,6 +61,12 @@ extension SyncModel {
     /// The record's name (`Identifiable`): what SwiftUI's lists and `ForEach` tell models apart
     /// by, the same on every device.
     public var id: String { recordName }
+
+    /// No natural key: a model that declares none.
+    public static var uniqueKeys: [[String]] { [] }
+
+    /// No policy of the model's own: the configuration's applies.
+    public static var conflictPolicy: ConflictPolicy? { nil }
 
     /// The database this record lives in, by the one routing rule (`DatabaseScope.resolve`).
     public var resolvedScope: DatabaseScope {

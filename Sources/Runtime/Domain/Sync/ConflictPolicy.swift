@@ -10,28 +10,102 @@ public enum ConflictPolicy: Sendable, Hashable {
     case clientWins
 }
 
+/// How concurrent edits of one field combine: the schema's `merge:` on a field.
+public enum FieldMerge: Sendable, Hashable {
+    /// As the model's policy says (`SyncModel.conflictPolicy`, else the configuration's).
+    case model
+    /// The later edit wins, whatever the model's policy.
+    case lastWriterWins
+    /// The server's value wins.
+    case serverWins
+    /// This device's value wins.
+    case clientWins
+    /// A list: the elements either side added are kept, the ones either side removed are
+    /// removed (a three-way merge against the value both started from).
+    case union
+    /// A number or a date: the larger value.
+    case max
+    /// A number or a date: the smaller value.
+    case min
+    /// The model's own rule (`CustomMergingModel.merge(_:ancestor:local:server:into:)`).
+    case custom
+}
+
+/// How one record type's fields combine when both sides changed them: the model's policy, each
+/// field's own way, and the model's custom rule. Read from the model (`SyncModel.mergeRules`).
+package struct MergeRules: Sendable {
+    /// Settles a field the schema marks `merge: custom`, given the ancestor (if known), the local
+    /// and server records and the record merged so far; returns the field's value.
+    package typealias Custom = @Sendable (_ field: String, _ ancestor: SyncRecord?, _ local: SyncRecord, _ server: SyncRecord, _ merged: SyncRecord) -> SyncFieldValue?
+
+    /// The policy of fields that state none.
+    package var policy: ConflictPolicy
+    /// Each field's own way, by record key; a field not listed follows `policy`.
+    package var fields: [String: FieldMerge]
+    /// The model's rule for `custom` fields.
+    package var custom: Custom?
+
+    package init(policy: ConflictPolicy, fields: [String: FieldMerge] = [:], custom: Custom? = nil) {
+        self.policy = policy
+        self.fields = fields
+        self.custom = custom
+    }
+}
+
+/// A field this device and the server both changed, and how sync settled it.
+public struct FieldConflict: Hashable, Sendable {
+    /// The record key.
+    public var field: String
+    /// The value both sides started from; nil when it had none, or when this device never knew the
+    /// version both started from.
+    public var ancestor: SyncFieldValue?
+    /// This device's value.
+    public var local: SyncFieldValue?
+    /// The server's value.
+    public var server: SyncFieldValue?
+    /// The value the merge kept.
+    public var resolved: SyncFieldValue?
+
+    /// A conflict of `field`: the value both sides started from, each side's, and the one kept.
+    public init(field: String, ancestor: SyncFieldValue?, local: SyncFieldValue?, server: SyncFieldValue?, resolved: SyncFieldValue?) {
+        self.field = field
+        self.ancestor = ancestor
+        self.local = local
+        self.server = server
+        self.resolved = resolved
+    }
+}
+
 /// The three-way merge of a record changed on the server and on this device, in one place: used
 /// when a push meets `serverRecordChanged` and when a pull meets unpushed local edits.
-public enum RecordMerge {
+package enum RecordMerge {
+    /// The merged record, and the fields both sides changed with how each was settled.
+    package struct Merged: Sendable {
+        package var record: SyncRecord
+        package var conflicts: [FieldConflict]
+    }
+
+    /// `merge(ancestor:local:server:rules:)` with one policy for every field.
+    package static func merge(ancestor: SyncRecord?, local: SyncRecord, server: SyncRecord, policy: ConflictPolicy) -> SyncRecord {
+        merge(ancestor: ancestor, local: local, server: server, rules: MergeRules(policy: policy)).record
+    }
+
     /// Starts from the server record (it carries the right change tag) and, key by key of the
     /// keys this device's model owns (those `local` sets or clears): keeps the server's value
     /// where this device did not change it, takes this device's where only it changed, and
-    /// settles keys both changed by `policy`. Without an ancestor every differing key counts as
-    /// changed on both sides. A key the model does not own (another app version's field) is the
-    /// server's, untouched. A key the merge leaves without a value is cleared.
-    public static func merge(ancestor: SyncRecord?, local: SyncRecord, server: SyncRecord, policy: ConflictPolicy) -> SyncRecord {
+    /// settles keys both changed by the field's way in `rules` (the model's policy when it states
+    /// none). Without an ancestor every differing key counts as changed on both sides. A key the
+    /// model does not own (another app version's field) is the server's, untouched. A key the
+    /// merge leaves without a value is cleared. Custom fields are settled last, on the rest.
+    package static func merge(ancestor: SyncRecord?, local: SyncRecord, server: SyncRecord, rules: MergeRules) -> Merged {
         var merged = server
         merged.clearedKeys = []
         merged.clearedEncryptedKeys = []
         let localTime = local.clientModifiedAt ?? .distantPast
         let serverTime = server.clientModifiedAt ?? .distantPast
-        let localWins: Bool
-        switch policy {
-        case .lastWriterWins: localWins = localTime > serverTime
-        case .serverWins: localWins = false
-        case .clientWins: localWins = true
-        }
         let owned = Set(local.fields.names + local.encryptedFields.names).union(local.clearedKeys).subtracting([RecordFieldNames.clientModifiedAt])
+        var conflicts: [FieldConflict] = []
+        var custom: [(name: String, base: SyncFieldValue?, mine: SyncFieldValue?, theirs: SyncFieldValue?)] = []
         for name in owned.sorted() {
             let mine = local[field: name], theirs = server[field: name], base = ancestor?[field: name]
             let value: SyncFieldValue?
@@ -42,17 +116,87 @@ public enum RecordMerge {
             } else if ancestor != nil && theirs == base {
                 value = mine
             } else {
-                value = localWins ? mine : theirs
+                let way = rules.fields[name] ?? .model
+                if way == .custom, rules.custom != nil {
+                    custom.append((name, base, mine, theirs))
+                    continue
+                }
+                value = settle(way, policy: rules.policy, base: base, mine: mine, theirs: theirs, localIsLater: localTime > serverTime)
+                conflicts.append(FieldConflict(field: name, ancestor: base, local: mine, server: theirs, resolved: value))
             }
-            let encrypted = local.encryptedFields[name] != nil || (mine == nil && server.encryptedFields[name] != nil)
-            merged.fields[name] = encrypted ? nil : value
-            merged.encryptedFields[name] = encrypted ? value : nil
-            if value == nil { merged.clearedKeys.insert(name) }
+            set(value, of: name, in: &merged, local: local, server: server)
         }
-        if local.parentRecordName != server.parentRecordName, ancestor?.parentRecordName == server.parentRecordName || localWins {
+        for (name, base, mine, theirs) in custom {
+            let value = rules.custom?(name, ancestor, local, server, merged)
+            set(value, of: name, in: &merged, local: local, server: server)
+            conflicts.append(FieldConflict(field: name, ancestor: base, local: mine, server: theirs, resolved: value))
+        }
+        let localWinsParent = switch rules.policy {
+        case .lastWriterWins: localTime > serverTime
+        case .serverWins: false
+        case .clientWins: true
+        }
+        if local.parentRecordName != server.parentRecordName, ancestor?.parentRecordName == server.parentRecordName || localWinsParent {
             merged.parentRecordName = local.parentRecordName
         }
         merged.fields[RecordFieldNames.clientModifiedAt] = .date(max(localTime, serverTime))
-        return merged
+        return Merged(record: merged, conflicts: conflicts)
+    }
+
+    /// A key's merged value, in the set the local model keeps it in (a key the local record does
+    /// not hold stays where the server keeps it).
+    private static func set(_ value: SyncFieldValue?, of name: String, in merged: inout SyncRecord, local: SyncRecord, server: SyncRecord) {
+        let encrypted = local.encryptedFields[name] != nil || (local[field: name] == nil && server.encryptedFields[name] != nil)
+        merged.fields[name] = encrypted ? nil : value
+        merged.encryptedFields[name] = encrypted ? value : nil
+        if value == nil { merged.clearedKeys.insert(name) }
+    }
+
+    /// The value of a key both sides changed, by the field's way.
+    static func settle(_ way: FieldMerge, policy: ConflictPolicy, base: SyncFieldValue?, mine: SyncFieldValue?, theirs: SyncFieldValue?, localIsLater: Bool) -> SyncFieldValue? {
+        switch way {
+        case .model, .custom:
+            switch policy {
+            case .lastWriterWins: return localIsLater ? mine : theirs
+            case .serverWins: return theirs
+            case .clientWins: return mine
+            }
+        case .lastWriterWins: return localIsLater ? mine : theirs
+        case .serverWins: return theirs
+        case .clientWins: return mine
+        case .union: return union(base: base, mine: mine, theirs: theirs)
+        case .max: return extreme(mine, theirs, larger: true)
+        case .min: return extreme(mine, theirs, larger: false)
+        }
+    }
+
+    /// The server's list without what this device removed since the ancestor, then what this
+    /// device added, in its order. A missing list is an empty one.
+    static func union(base: SyncFieldValue?, mine: SyncFieldValue?, theirs: SyncFieldValue?) -> SyncFieldValue? {
+        guard case .list(let local)? = mine ?? .list([]), case .list(let server)? = theirs ?? .list([]) else {
+            return theirs  // not lists: the validator allows `union` on lists alone
+        }
+        let ancestor: [SyncFieldValue] = if case .list(let items)? = base { items } else { [] }
+        let removed = Set(ancestor).subtracting(local)
+        var result = server.filter { !removed.contains($0) }
+        var present = Set(result)
+        for item in local where !present.contains(item) && !ancestor.contains(item) {
+            result.append(item)
+            present.insert(item)
+        }
+        return .list(result)
+    }
+
+    /// The larger (or smaller) of two numbers or dates; a side without a value yields to the other.
+    static func extreme(_ mine: SyncFieldValue?, _ theirs: SyncFieldValue?, larger: Bool) -> SyncFieldValue? {
+        guard let mine, let theirs else { return mine ?? theirs }
+        let mineIsLess: Bool
+        switch (mine, theirs) {
+        case (.int64(let a), .int64(let b)): mineIsLess = a < b
+        case (.double(let a), .double(let b)): mineIsLess = a < b
+        case (.date(let a), .date(let b)): mineIsLess = a < b
+        default: return theirs
+        }
+        return mineIsLess == larger ? theirs : mine
     }
 }

@@ -1,0 +1,96 @@
+import Foundation
+import GeneratedCoverage
+import Testing
+@testable import SyncEngineKit
+import SyncRuntime
+
+/// Fields both devices changed, settled each by its schema's `merge:` (the coverage schema's
+/// `Household`, whose model policy is `clientWins`): through two engines and the cloud, never by
+/// calling the merge alone.
+@Suite("Engine: per-field merges")
+struct EngineFieldMergeTests {
+    /// Two of Alice's devices holding household "h", synced.
+    static func twoDevices(_ configuration: SyncConfiguration = SyncConfiguration()) async throws -> (SyncWorld, SyncWorld.Device, SyncWorld.Device) {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice", configuration: configuration, models: [Household.self])
+        let laptop = try world.device("alice-laptop", account: "alice", configuration: configuration, models: [Household.self])
+        try phone.store.save(Household(
+            recordName: "h", name: "Home", tags: ["kitchen", "garden"], visits: 2, since: Date(timeIntervalSince1970: 1_000),
+            score: 1.5, motto: "start", note: "start", nickname: "start"))
+        await world.syncAll()
+        return (world, phone, laptop)
+    }
+
+    static func edit(on device: SyncWorld.Device, _ change: (inout Household) -> Void) throws {
+        var household = try #require(try device.store.fetch(Household.self, recordName: "h"))
+        change(&household)
+        try device.store.save(household)
+    }
+
+    /// The phone edits first and pushes first; the laptop edits later (by the clock) and meets
+    /// the phone's version when it pushes; the phone then pulls the merge.
+    static func concurrentEdits(
+        _ configuration: SyncConfiguration = SyncConfiguration(), phone phoneEdit: (inout Household) -> Void, laptop laptopEdit: (inout Household) -> Void
+    ) async throws -> [Household] {
+        let (world, phone, laptop) = try await twoDevices(configuration)
+        try edit(on: phone, phoneEdit)
+        world.clock.advance(by: 10)
+        try edit(on: laptop, laptopEdit)
+        await phone.sync()
+        await laptop.sync()
+        await phone.sync()
+        return try [phone, laptop].map { try #require(try $0.store.fetch(Household.self, recordName: "h")) }
+    }
+
+    /// Breaking it (every field by the model's policy) keeps only the laptop's list: the phone's
+    /// "garage" is lost.
+    @Test func aUnionKeepsWhatEitherSideAddedAndDropsWhatEitherRemoved() async throws {
+        let results = try await Self.concurrentEdits(
+            phone: { $0.tags = ["kitchen", "garden", "garage"] },
+            laptop: { $0.tags = ["garden", "attic"] })
+        for household in results {
+            #expect(Set(household.tags) == ["garden", "garage", "attic"])
+        }
+        #expect(results[0].tags == results[1].tags)
+    }
+
+    @Test func maxAndMinKeepTheLargerAndTheSmaller() async throws {
+        let results = try await Self.concurrentEdits(
+            phone: { $0.visits = 9; $0.since = Date(timeIntervalSince1970: 500); $0.score = 0.5 },
+            laptop: { $0.visits = 4; $0.since = Date(timeIntervalSince1970: 800); $0.score = 7.25 })
+        for household in results {
+            #expect(household.visits == 9 && household.since == Date(timeIntervalSince1970: 500) && household.score == 7.25)
+        }
+    }
+
+    /// The model's own rule (`HouseholdMerges.swift`, as an app writes it) settles `motto`.
+    @Test func aCustomFieldIsSettledByTheModelsRule() async throws {
+        let results = try await Self.concurrentEdits(phone: { $0.motto = "Home sweet home" }, laptop: { $0.motto = "Keep calm" })
+        for household in results {
+            #expect(household.motto == "Home sweet home / Keep calm")
+        }
+    }
+
+    /// The model's policy is `clientWins` (the laptop, whose push meets the conflict, keeps its
+    /// name); `note` says `serverWins` (the phone's, first on the server) and `nickname`
+    /// `lastWriterWins` (the laptop's, edited later).
+    @Test func eachFieldFollowsItsOwnPolicyOrTheModels() async throws {
+        let results = try await Self.concurrentEdits(
+            phone: { $0.name = "Phone"; $0.note = "Phone"; $0.nickname = "Phone" },
+            laptop: { $0.name = "Laptop"; $0.note = "Laptop"; $0.nickname = "Laptop" })
+        for household in results {
+            #expect(household.name == "Laptop" && household.note == "Phone" && household.nickname == "Laptop")
+        }
+    }
+
+    /// The app's configuration for a record type comes before the model's policy.
+    @Test func theConfigurationOverridesTheModelsPolicy() async throws {
+        let results = try await Self.concurrentEdits(
+            SyncConfiguration(conflictPolicies: ["Household": .serverWins]),
+            phone: { $0.name = "Phone"; $0.nickname = "Phone" },
+            laptop: { $0.name = "Laptop"; $0.nickname = "Laptop" })
+        for household in results {
+            #expect(household.name == "Phone" && household.nickname == "Laptop")
+        }
+    }
+}
