@@ -38,11 +38,16 @@ struct ServerVersion {
             return Applied(record: nil)
         }
         let rules = type.mergeRules(policy: context.configuration.conflictPolicy(for: type))
-        var merged = RecordMerge.merge(ancestor: ancestor, local: local, server: server, rules: rules).record
+        let merge = RecordMerge.merge(ancestor: ancestor, local: local, server: server, rules: rules)
+        var merged = merge.record
         merged.id = server.id
         let missing = try store.applyPulled(merged, as: type)
         try store.noteConflictResolution(recordType: server.recordType, recordName: server.id.recordName)
         context.events.publish(.conflictResolved(server.id))
+        if !merge.conflicts.isEmpty {
+            let conflict = try store.recordConflict(recordType: server.recordType, id: server.id, fields: merge.conflicts, retention: context.configuration.conflictRetention)
+            context.events.publish(.conflictRecorded(conflict))
+        }
         return Applied(record: merged, missingTargets: missing, merged: true)
     }
 }

@@ -31,6 +31,8 @@ public struct SyncConfiguration: Sendable {
     /// default); nil: only when its query subscription fires or the app calls
     /// `SyncEngine.refreshCatalogs()`. A catalog never synced is queried by the first pass.
     public var catalogMaximumAge: TimeInterval?
+    /// How many settled conflicts the store keeps, and for how long (`RecordConflict`).
+    public var conflictRetention: ConflictRetention
 
     /// A configuration; every value has a default, so an app names only what it changes.
     public init(
@@ -38,9 +40,10 @@ public struct SyncConfiguration: Sendable {
         defaultConflictPolicy: ConflictPolicy = .lastWriterWins, zoneChangesPageSize: Int? = nil,
         maxRequestBytes: Int = CloudKitLimits.maxRequestBytes, debounce: TimeInterval = 0.5, subscriptionPrefix: String = "syncgen",
         uploadEverythingOnSetup: Bool = false, assetCacheRoot: URL? = nil, assetCacheLimit: Int64 = 512 * 1024 * 1024,
-        catalogMaximumAge: TimeInterval? = 3600
+        catalogMaximumAge: TimeInterval? = 3600, conflictRetention: ConflictRetention = ConflictRetention()
     ) {
         self.catalogMaximumAge = catalogMaximumAge
+        self.conflictRetention = conflictRetention
         self.assetCacheRoot = assetCacheRoot
         self.assetCacheLimit = assetCacheLimit
         self.uploadEverythingOnSetup = uploadEverythingOnSetup

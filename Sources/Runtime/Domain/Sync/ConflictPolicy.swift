@@ -52,30 +52,6 @@ package struct MergeRules: Sendable {
     }
 }
 
-/// A field this device and the server both changed, and how sync settled it.
-public struct FieldConflict: Hashable, Sendable {
-    /// The record key.
-    public var field: String
-    /// The value both sides started from; nil when it had none, or when this device never knew the
-    /// version both started from.
-    public var ancestor: SyncFieldValue?
-    /// This device's value.
-    public var local: SyncFieldValue?
-    /// The server's value.
-    public var server: SyncFieldValue?
-    /// The value the merge kept.
-    public var resolved: SyncFieldValue?
-
-    /// A conflict of `field`: the value both sides started from, each side's, and the one kept.
-    public init(field: String, ancestor: SyncFieldValue?, local: SyncFieldValue?, server: SyncFieldValue?, resolved: SyncFieldValue?) {
-        self.field = field
-        self.ancestor = ancestor
-        self.local = local
-        self.server = server
-        self.resolved = resolved
-    }
-}
-
 /// The three-way merge of a record changed on the server and on this device, in one place: used
 /// when a push meets `serverRecordChanged` and when a pull meets unpushed local edits.
 package enum RecordMerge {

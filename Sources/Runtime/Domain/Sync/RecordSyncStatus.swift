@@ -19,10 +19,14 @@ public struct RecordSyncStatus: Sendable, Hashable {
     /// When sync last resolved a conflict on the record by itself (merging a concurrent edit of
     /// another device with this one's), or nil if it never had to.
     public var lastConflictResolution: Date?
+    /// The newest conflict kept of the record whose fields both sides changed: the values it was
+    /// settled from, for the app to show or take back.
+    public var lastConflict: RecordConflict?
 
     /// A status.
-    public init(state: State, lastConflictResolution: Date? = nil) {
+    public init(state: State, lastConflictResolution: Date? = nil, lastConflict: RecordConflict? = nil) {
         self.state = state
         self.lastConflictResolution = lastConflictResolution
+        self.lastConflict = lastConflict
     }
 }

@@ -37,6 +37,9 @@ public enum SyncEvent: Sendable, Hashable {
     case removedWithParent(RecordKey, parentRecordName: String)
     /// A server change and a local change to one record were merged.
     case conflictResolved(RecordID)
+    /// The merge settled fields both sides changed: how, and from which values. Kept in the store
+    /// (`SyncStore.conflicts(of:recordName:)`) for `SyncConfiguration.conflictRetention`.
+    case conflictRecorded(RecordConflict)
     /// A shared zone or share root this user could read is gone; its local copy was removed.
     case shareEnded(ZoneID, rootRecordName: String?)
     /// References whose targets could not be found after the repair rounds.

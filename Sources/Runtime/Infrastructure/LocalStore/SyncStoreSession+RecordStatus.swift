@@ -16,8 +16,9 @@ extension SyncStoreSession {
         let record: [SQLiteValue] = [.text(recordType), .text(recordName)]
         let resolved = try database.query("SELECT resolved_at FROM conflict_resolutions WHERE type = ? AND name = ?", record)
             .first.map { Date(timeIntervalSince1970: $0.real(0)) }
+        let conflict = try conflicts(recordType: recordType, recordName: recordName, limit: 1).first
         if let failed = try failedChange(recordType: recordType, recordName: recordName) {
-            return RecordSyncStatus(state: .failed(failed), lastConflictResolution: resolved)
+            return RecordSyncStatus(state: .failed(failed), lastConflictResolution: resolved, lastConflict: conflict)
         }
         let modified = try changes.tables.row(recordType: recordType, recordName: recordName)?.modified
         let waiting = try database.query(
@@ -26,8 +27,8 @@ extension SyncStoreSession {
         if waiting.integer(0) > 0 {
             // An entry of a store older than the entries' times: the model's last save, or now.
             let since = waiting.isNull(1) ? modified ?? now : Date(timeIntervalSince1970: waiting.real(1))
-            return RecordSyncStatus(state: .waitingToUpload(since: since), lastConflictResolution: resolved)
+            return RecordSyncStatus(state: .waitingToUpload(since: since), lastConflictResolution: resolved, lastConflict: conflict)
         }
-        return modified == nil ? nil : RecordSyncStatus(state: .synced, lastConflictResolution: resolved)
+        return modified == nil ? nil : RecordSyncStatus(state: .synced, lastConflictResolution: resolved, lastConflict: conflict)
     }
 }

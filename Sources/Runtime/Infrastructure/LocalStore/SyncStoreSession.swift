@@ -376,7 +376,7 @@ final class SyncStoreSession: SyncStoreTransaction {
             }
             try database.execute("DELETE FROM \(table.sqlName)")
         }
-        try database.execute("DELETE FROM history; DELETE FROM sync_records; DELETE FROM sync_state; DELETE FROM catalog_received; DELETE FROM asset_cache; DELETE FROM asset_cache_orphans; DELETE FROM failed_changes; DELETE FROM conflict_resolutions;")
+        try database.execute("DELETE FROM history; DELETE FROM sync_records; DELETE FROM sync_state; DELETE FROM catalog_received; DELETE FROM asset_cache; DELETE FROM asset_cache_orphans; DELETE FROM failed_changes; DELETE FROM conflict_resolutions; DELETE FROM conflicts; DELETE FROM conflict_fields;")
     }
 
     // MARK: - State

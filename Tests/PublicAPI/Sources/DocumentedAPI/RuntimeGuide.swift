@@ -162,6 +162,8 @@ func events(_ engine: SyncEngine) async {
             print("retry in \(after) s (\(reason))")
         case .pullProgress(let scope, let zone, let records, let deletions):
             print(scope, zone, records, deletions)
+        case .conflictRecorded(let conflict):
+            print("\(conflict.recordID.recordName): \(conflict.fields.map(\.field)) settled")
         case .setupCompleted, .setupFailed, .accountUnavailable, .accountChanged, .parkedChangesRestored,
              .pullStarted, .pullCompleted, .pushStarted, .pushCompleted, .pushFailed, .conflictResolved,
              .shareEnded, .danglingReferences, .userDeletedZone, .encryptedDataReset, .waitingForNetwork,
@@ -234,4 +236,18 @@ func screens(store: SyncStore, engine: SyncEngine, groceries: Checklist) -> (Liv
 func letDroppedFieldsGo(_ store: SyncStore) throws {
     let dropped: [String] = try store.discardDroppedFields(of: Note.self)
     print("dropped", dropped)
+}
+
+/// "Conflicts the app can see": what sync settled by itself, and the user taking their own value back.
+func reviewConflicts(of note: Note, store: SyncStore) throws {
+    for conflict in try store.conflicts(of: Note.self, recordName: note.recordName) {
+        for field in conflict.fields {
+            print("\(field.field): kept \(field.resolved.map(String.init(describing:)) ?? "nothing"), mine was \(field.local.map(String.init(describing:)) ?? "nothing")")
+        }
+        if let title = conflict.field("title"), title.resolved != title.local {
+            try store.applyConflictValue(.local, of: "title", in: conflict, to: Note.self)
+        }
+        try store.dismissConflict(conflict)
+    }
+    print(try store.recentConflicts(limit: 20).count, SyncConfiguration(conflictRetention: ConflictRetention(maximumCount: 200, maximumAge: 7 * 24 * 3600)).conflictRetention)
 }
