@@ -1117,7 +1117,8 @@ extension Household: SyncCore.SyncModel {
     public static let recordType: Swift.String = "Household"
     public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private, .shared]
     public static let parentRecordType: Swift.String? = nil
-    public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+    /// Deleting a `Household` deletes the `Chore` records under it too.
+    public static var childTypes: [any SyncCore.SyncModel.Type] { [Chore.self] }
 
     /// The natural keys: records of one zone equal on every field of a key are one record.
     public static let uniqueKeys: [[Swift.String]] = [["name"], ["code", "partner"]]
@@ -1170,3 +1171,69 @@ extension Household: SyncCore.ShareableModel {
 
 /// The schema marks `motto` `merge: custom`: write `static func merge(_:ancestor:local:server:into:)` in an extension of `Household` to settle its conflicts.
 extension Household: SyncCore.CustomMergingModel {}
+
+/// A record of type `Chore` in [private, shared], from Coverage.yaml.
+/// Its CKRecord.parent is a `Household`.
+public struct Chore: Swift.Sendable, Swift.Hashable {
+    /// The record's name: the same on every device and in the cloud.
+    public var recordName: Swift.String
+    /// The owner of the zone the record lives in.
+    public var ownerName: Swift.String
+    /// The record's CKRecord.parent: the `Household` it belongs to.
+    public var parent: SyncCore.RecordReference<Household>?
+    public var title: Swift.String
+    public var assignee: SyncCore.RecordReference<Household>?
+    public var tags: [Swift.String]
+
+    public init(
+        recordName: Swift.String = Foundation.UUID().uuidString,
+        ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
+        parent: SyncCore.RecordReference<Household>? = nil,
+        title: Swift.String = "",
+        assignee: SyncCore.RecordReference<Household>? = nil,
+        tags: [Swift.String] = []
+    ) {
+        self.recordName = recordName
+        self.ownerName = ownerName
+        self.parent = parent
+        self.title = title
+        self.assignee = assignee
+        self.tags = tags
+    }
+}
+
+// MARK: - Sync bridge
+
+extension Chore: SyncCore.SyncModel {
+    public static let recordType: Swift.String = "Chore"
+    public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private, .shared]
+    public static let parentRecordType: Swift.String? = "Household"
+    public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+
+    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
+    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
+
+    /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
+    private static func fieldTable() -> SyncCore.ModelFields<Self> {
+        [
+            .parent(\Self.parent),
+            .field("title", \Self.title),
+            .reference("assignee", \Self.assignee, onDelete: .none),
+            .field("tags", \Self.tags, merge: .union),
+        ]
+    }
+
+    /// Declared on `Chore` itself (`Self` is `Chore` here), so each key path is the concrete type's own.
+    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
+        [
+            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
+            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
+        ]
+    }
+
+    public var parentRecordName: Swift.String? { parent?.recordName }
+
+    public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
+        self.init(recordName: recordName, ownerName: ownerName)
+    }
+}

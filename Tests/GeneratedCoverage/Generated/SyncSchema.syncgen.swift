@@ -19,6 +19,7 @@ public enum SyncSchema: SyncCore.SyncSchemaDefinition {
             ColliderPart.self,
             PublicCollider.self,
             Household.self,
+            Chore.self,
         ]
     }
 }

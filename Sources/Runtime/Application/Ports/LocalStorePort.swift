@@ -79,6 +79,29 @@ package protocol SyncStoreTransaction: AnyObject {
     /// out of).
     func queueDeletion(recordType: String, recordName: String, ownerName: String) throws
 
+    // MARK: Natural keys
+
+    /// Makes the model's table meet the model (its columns and indexes grown to the schema): a
+    /// natural key new to the table marks the records it holds for a check.
+    func prepareTable(for type: any SyncModel.Type) throws
+    /// Records whose natural keys are to be checked: pulled since the last check, or held when a
+    /// key was new to their table.
+    func naturalKeyChecks() throws -> [RecordKey]
+    /// Done with these checks.
+    func clearNaturalKeyChecks(_ keys: [RecordKey]) throws
+    /// The record's owner, and for each of its type's keys the names of the stored records of
+    /// that owner sharing it (the record's own name included, sorted), where more than one does;
+    /// nil for a record not stored.
+    func duplicates(of recordName: String, type: any SyncModel.Type) throws -> (owner: String, groups: [[String]])?
+    /// Notes that `name` was merged into `survivor` (and so are the records merged into `name`
+    /// before).
+    func noteMergedAway(type: any SyncModel.Type, name: String, into survivor: String) throws
+    /// The record `name` was merged into on this device, if it was.
+    func survivor(ofMergedAway name: String, type: any SyncModel.Type) throws -> String?
+    /// Names of the stored models of `type` whose reference field `field` (a reference, or a list
+    /// of them) points at any of `targets`.
+    func recordsReferencing(_ targets: [String], type: any SyncModel.Type, field: String) throws -> [String]
+
     // MARK: Server records
 
     /// The change tag of the server version kept for a record: nil when none is kept, `.some(nil)`

@@ -27,10 +27,17 @@ struct ServerVersion {
     /// says whether it does; nil asks the store. `isStored` false: the caller knows the model is
     /// not stored (nothing is read for it); nil or true, the store is asked.
     func apply(_ server: SyncRecord, as type: any SyncModel.Type, in store: any SyncStoreTransaction, isLocalChange: Bool? = nil, isStored: Bool? = nil) throws -> Applied {
+        let naturalKeys = NaturalKeyUseCase(context: context)
+        // A record this device merged into another sharing its natural key stays merged: what
+        // another device changed of it since goes to the survivor.
+        if try naturalKeys.foldArrival(server, type: type, store: store) {
+            try store.setServerRecord(server)
+            return Applied(record: nil)
+        }
         guard try isLocalChange ?? store.hasLocalChange(recordType: server.recordType, recordName: server.id.recordName) else {
             try store.setServerRecord(server)
             let missing = isStored == false ? try store.insertPulled(server, as: type) : try store.applyPulled(server, as: type)
-            return Applied(record: server, missingTargets: missing)
+            return Applied(record: server, missingTargets: try Self.unredirected(missing, by: naturalKeys, in: store))
         }
         let ancestor = try store.serverRecord(server.id)
         try store.setServerRecord(server)
@@ -41,7 +48,7 @@ struct ServerVersion {
         let merge = RecordMerge.merge(ancestor: ancestor, local: local, server: server, rules: rules)
         var merged = merge.record
         merged.id = server.id
-        let missing = try store.applyPulled(merged, as: type)
+        let missing = try Self.unredirected(try store.applyPulled(merged, as: type), by: naturalKeys, in: store)
         try store.noteConflictResolution(recordType: server.recordType, recordName: server.id.recordName)
         context.events.publish(.conflictResolved(server.id))
         if !merge.conflicts.isEmpty {
@@ -49,5 +56,12 @@ struct ServerVersion {
             context.events.publish(.conflictRecorded(conflict))
         }
         return Applied(record: merged, missingTargets: missing, merged: true)
+    }
+
+    /// Missing targets, but those merged away here: the record now points at their survivors.
+    private static func unredirected(_ missing: [RecordKey], by naturalKeys: NaturalKeyUseCase, in store: any SyncStoreTransaction) throws -> [RecordKey] {
+        guard !missing.isEmpty else { return missing }
+        let redirected = try naturalKeys.redirect(missing, store: store)
+        return redirected.isEmpty ? missing : missing.filter { !redirected.contains($0) }
     }
 }

@@ -212,6 +212,11 @@ struct PullUseCase {
     /// copy is in the zone it moved to.
     private func removeLocally(_ id: RecordID, recordType: String, scope: DatabaseScope, deletedInPage: Set<RecordKey>, in store: any SyncStoreTransaction) throws {
         guard let type = context.registry.type(forRecordType: recordType) else { return }
+        if !type.uniqueKeys.isEmpty {
+            // A duplicate another device merged away: what this device changed of it and the
+            // cloud never saw (waiting, or refused as deleted) goes to the survivor.
+            try NaturalKeyUseCase(context: context).foldDeletedDuplicate(id, type: type, ancestor: try store.serverRecord(id), store: store)
+        }
         try store.removeServerRecord(id)
         let stored = try store.parentAndOwner(type: type, recordName: id.recordName)
         if let stored, context.zone(scopes: type.syncScopes, ownerName: stored.owner) != id.zoneID {

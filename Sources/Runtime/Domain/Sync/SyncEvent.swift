@@ -40,6 +40,9 @@ public enum SyncEvent: Sendable, Hashable {
     /// The merge settled fields both sides changed: how, and from which values. Kept in the store
     /// (`SyncStore.conflicts(of:recordName:)`) for `SyncConfiguration.conflictRetention`.
     case conflictRecorded(RecordConflict)
+    /// Records that shared a natural key became one: the survivor (the smallest record name) took
+    /// the others' fields, references and children, and the others were deleted everywhere.
+    case duplicatesMerged(RecordKey, merged: [String])
     /// A shared zone or share root this user could read is gone; its local copy was removed.
     case shareEnded(ZoneID, rootRecordName: String?)
     /// References whose targets could not be found after the repair rounds.

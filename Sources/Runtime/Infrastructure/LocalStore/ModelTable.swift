@@ -150,6 +150,11 @@ struct ModelTable: Sendable, Hashable {
         columnIndex = Dictionary(columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The column of a field, if the table has one.
+    func column(named name: String) -> Column? {
+        columnIndex[name].map { columns[$0] }
+    }
+
     /// The table with one more column.
     func adding(_ column: Column) -> ModelTable {
         ModelTable(recordType: recordType, columns: columns + [column])

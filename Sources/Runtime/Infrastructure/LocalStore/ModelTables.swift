@@ -60,6 +60,7 @@ enum ModelTables {
         for field in Model.fieldDescriptors where field.isIndexed {
             try database.execute("CREATE INDEX IF NOT EXISTS \(index(Model.recordType, field.name)) ON \(table.sqlName) (\(ModelTable.quoted(field.name)), _name)")
         }
+        try NaturalKeys.ensureIndexes(type, table: table, database)
         return table
     }
 

@@ -37,7 +37,7 @@ public final class SyncStore: Sendable {
         self.database = try Self.reportingFailures {
             let database = try SQLiteDatabase(url.map { .file($0) } ?? .memory)
             try database.transaction {
-                try database.execute(Self.schema + ModelTables.catalog)
+                try database.execute(Self.schema + ModelTables.catalog + NaturalKeys.schema)
                 try Self.migrate(database)
                 try AssetCacheBookkeeping.install(database)
             }
@@ -452,9 +452,27 @@ public final class StoreWriter: ModelWriter {
         let stored = model.encodeStoredFields()
         if checked { try Self.refuseWhatCloudKitWould(model, storedBytes: RecordSize.of(stored), modified: modified) }
         let table = try changes.tables.writing(Model.self)
+        if checked { try refuseDuplicateKeys(of: model, stored: stored, table: table) }
         try database.query(table.upsert, table.row(name: model.recordName, owner: model.ownerName, parent: model.parentRecordName, modified: modified, fields: stored))
         try recordHistory(type: Model.recordType, name: model.recordName, kind: .save, tombstone: nil)
         changes.note(Model.recordType, model.recordName, .save, by: author)
+    }
+
+    /// Throws `DuplicateNaturalKey` when the save would make the model share a natural key with
+    /// another record of its owner: a new record, or a key changed to another's. The app's writes
+    /// never make a duplicate here (records made on other devices still can, and the engine
+    /// merges them); an edit of a record that keeps its key is never refused, even while a
+    /// duplicate pulled from another device waits to be merged.
+    private func refuseDuplicateKeys<Model: SyncModel>(of model: Model, stored: RecordFields, table: ModelTable) throws {
+        guard !Model.uniqueKeys.isEmpty else { return }
+        let before = try changes.tables.row(recordType: Model.recordType, recordName: model.recordName)
+        for key in Model.uniqueKeys {
+            guard let values = NaturalKeys.values(of: key, in: stored, table: table) else { continue }
+            if let before, before.owner == model.ownerName, NaturalKeys.values(of: key, in: before.fields, table: table) == values { continue }
+            guard let existing = try NaturalKeys.others(key: key, values: values, owner: model.ownerName, excluding: model.recordName, table: table, database).first
+            else { continue }
+            throw DuplicateNaturalKey(recordType: Model.recordType, recordName: model.recordName, key: key, existingRecordName: existing)
+        }
     }
 
     /// Throws the `RecordRefusal` CloudKit would answer the model's upload with.

@@ -188,6 +188,7 @@ final class SyncStoreSession: SyncStoreTransaction {
         model.ownerName = record.id.zoneID.ownerName
         try model.applyRemoteFields(from: record)
         try writer.save(model, modified: record.clientModifiedAt ?? now)
+        if !Model.uniqueKeys.isEmpty { try NaturalKeys.mark(Model.recordType, model.recordName, database) }
         return try missingReferenceTargets(of: model)
     }
 
@@ -376,7 +377,7 @@ final class SyncStoreSession: SyncStoreTransaction {
             }
             try database.execute("DELETE FROM \(table.sqlName)")
         }
-        try database.execute("DELETE FROM history; DELETE FROM sync_records; DELETE FROM sync_state; DELETE FROM catalog_received; DELETE FROM asset_cache; DELETE FROM asset_cache_orphans; DELETE FROM failed_changes; DELETE FROM conflict_resolutions; DELETE FROM conflicts; DELETE FROM conflict_fields;")
+        try database.execute("DELETE FROM history; DELETE FROM sync_records; DELETE FROM sync_state; DELETE FROM catalog_received; DELETE FROM asset_cache; DELETE FROM asset_cache_orphans; DELETE FROM failed_changes; DELETE FROM conflict_resolutions; DELETE FROM conflicts; DELETE FROM conflict_fields; DELETE FROM natural_key_checks; DELETE FROM natural_key_merges;")
     }
 
     // MARK: - State

@@ -162,6 +162,8 @@ func events(_ engine: SyncEngine) async {
             print("retry in \(after) s (\(reason))")
         case .pullProgress(let scope, let zone, let records, let deletions):
             print(scope, zone, records, deletions)
+        case .duplicatesMerged(let survivor, let merged):
+            print("\(merged) merged into \(survivor.recordName)")
         case .conflictRecorded(let conflict):
             print("\(conflict.recordID.recordName): \(conflict.fields.map(\.field)) settled")
         case .setupCompleted, .setupFailed, .accountUnavailable, .accountChanged, .parkedChangesRestored,
@@ -250,4 +252,13 @@ func reviewConflicts(of note: Note, store: SyncStore) throws {
         try store.dismissConflict(conflict)
     }
     print(try store.recentConflicts(limit: 20).count, SyncConfiguration(conflictRetention: ConflictRetention(maximumCount: 200, maximumAge: 7 * 24 * 3600)).conflictRetention)
+}
+
+/// "Natural keys": a second record of a key is refused, naming the one to edit instead.
+func saveOnce(_ note: Note, store: SyncStore) throws {
+    do {
+        try store.save(note)
+    } catch let duplicate as DuplicateNaturalKey {
+        print("edit \(duplicate.existingRecordName) instead: \(duplicate.key) is taken")
+    }
 }

@@ -1,0 +1,205 @@
+import Foundation
+import GeneratedCoverage
+import Testing
+@testable import SyncEngineKit
+@testable import SyncLocalStore
+import SyncRuntime
+
+/// Natural keys through engines and the cloud: the coverage schema's `Household`
+/// (`unique: [[name], [code, partner]]`, `tags` a union) with its child `Chore`. Devices that each
+/// create "Home" offline end with one household, the same on every device and in the cloud.
+@Suite("Engine: natural keys")
+struct EngineNaturalKeyTests {
+    static let models: [any SyncModel.Type] = [Household.self, Chore.self]
+
+    static func devices(_ names: [String]) throws -> (SyncWorld, [SyncWorld.Device]) {
+        let world = try SyncWorld()
+        return (world, try names.map { try world.device($0, account: "alice", models: models) })
+    }
+
+    static func households(on device: SyncWorld.Device) throws -> [Household] {
+        try device.store.fetchAll(Household.self, sortedBy: { $0.recordName < $1.recordName })
+    }
+
+    /// Every device, and the cloud, hold exactly the households named.
+    static func expectEverywhere(_ names: [String], _ world: SyncWorld, _ devices: [SyncWorld.Device], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for device in devices {
+            #expect(try households(on: device).map(\.recordName) == names, "\(device.name)", sourceLocation: sourceLocation)
+        }
+        let cloud = try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records.values.filter { $0.recordType == "Household" } ?? []
+        #expect(cloud.map(\.id.recordName).sorted() == names, "the cloud", sourceLocation: sourceLocation)
+    }
+
+    /// The phone and the laptop each make "Home" offline, each with a chore, and the phone a
+    /// "Cabin" whose partner is its "Home": after they sync, one "Home" (the smaller name) holds
+    /// both tags and both chores, the partner points at it, and the other is gone everywhere.
+    /// Breaking it (no merging after the pull) leaves two homes on every device.
+    @Test func copiesMadeOfflineOnTwoDevicesBecomeOne() async throws {
+        let (world, devices) = try Self.devices(["alice-laptop", "alice-phone"])
+        let (laptop, phone) = (devices[0], devices[1])
+        try phone.store.save(Household(recordName: "home-phone", name: "Home", tags: ["garden"], visits: 5))
+        try phone.store.save(Chore(recordName: "water", parent: RecordReference(recordName: "home-phone"), title: "Water plants"))
+        try phone.store.save(Household(recordName: "cabin", name: "Cabin", partner: RecordReference(recordName: "home-phone"), members: [RecordReference(recordName: "home-phone")]))
+        try laptop.store.save(Household(recordName: "home-laptop", name: "Home", tags: ["attic"], visits: 2))
+        try laptop.store.save(Chore(recordName: "dust", parent: RecordReference(recordName: "home-laptop"), title: "Dust"))
+        let events = phone.recordEvents()
+        await laptop.sync()
+        await phone.sync()   // merges its copy into the laptop's ("home-laptop" < "home-phone")
+        await laptop.sync()
+        await phone.sync()
+        try Self.expectEverywhere(["cabin", "home-laptop"], world, devices)
+        for device in devices {
+            let home = try #require(try device.store.fetch(Household.self, recordName: "home-laptop"))
+            #expect(Set(home.tags) == ["garden", "attic"] && home.visits == 5, "\(device.name): \(home)")
+            let chores = try device.store.fetchAll(Chore.self)
+            #expect(Set(chores.map(\.recordName)) == ["water", "dust"] && chores.allSatisfy { $0.parent?.recordName == "home-laptop" }, "\(device.name)")
+            let cabin = try #require(try device.store.fetch(Household.self, recordName: "cabin"))
+            #expect(cabin.partner?.recordName == "home-laptop" && cabin.members.map(\.recordName) == ["home-laptop"], "\(device.name)")
+        }
+        #expect(await events.events().contains(.duplicatesMerged(RecordKey("Household", "home-laptop"), merged: ["home-phone"])))
+    }
+
+    /// Three devices, three copies, heard in different orders: the same survivor everywhere.
+    @Test func threeCopiesConvergeWhateverTheOrder() async throws {
+        let (world, devices) = try Self.devices(["alice-laptop", "alice-phone", "alice-tablet"])
+        for (device, name) in zip(devices, ["c-home", "a-home", "b-home"]) {
+            try device.store.save(Household(recordName: name, name: "Home", tags: [device.name]))
+        }
+        await devices[2].sync()
+        await devices[0].sync()
+        await devices[1].sync()
+        await world.syncAll()
+        try Self.expectEverywhere(["a-home"], world, devices)
+        for device in devices {
+            #expect(Set(try #require(try device.store.fetch(Household.self, recordName: "a-home")).tags) == Set(devices.map(\.name)), "\(device.name)")
+        }
+    }
+
+    /// The tablet adds a tag to its "Home" while the laptop, which has heard of it, merges it into
+    /// its own: when the tablet hears that its copy was deleted, its edit goes into the survivor
+    /// (only what it changed: the tag it added), not away with the deletion. Breaking it (the
+    /// deletion applied alone, as for any record) loses "porch".
+    @Test func anEditOfACopyMergedAwayElsewhereGoesToTheSurvivor() async throws {
+        let (world, devices) = try Self.devices(["alice-laptop", "alice-tablet"])
+        let (laptop, tablet) = (devices[0], devices[1])
+        try tablet.store.save(Household(recordName: "b", name: "Home", tags: ["garden"]))
+        await tablet.sync()
+        try laptop.store.save(Household(recordName: "a", name: "Home", tags: ["attic"]))
+        await laptop.sync()  // hears of "b", merges it into "a", deletes it
+        var copy = try #require(try tablet.store.fetch(Household.self, recordName: "b"))
+        copy.tags.append("porch")
+        try tablet.store.save(copy)
+        await tablet.sync()
+        await laptop.sync()
+        try Self.expectEverywhere(["a"], world, devices)
+        for device in devices {
+            #expect(Set(try #require(try device.store.fetch(Household.self, recordName: "a")).tags) == ["attic", "garden", "porch"], "\(device.name)")
+        }
+    }
+
+    /// A key with an empty or missing value is no key: households without a name, or whose
+    /// second key lacks its partner, are never one (trap T16.5). Breaking it (grouping a nil or
+    /// empty value) merges the two unnamed households into one.
+    @Test func recordsWithoutAKeyValueAreNeverGrouped() async throws {  // trap: T16.5
+        let (world, devices) = try Self.devices(["alice-laptop", "alice-phone"])
+        try devices[0].store.save(Household(recordName: "one", name: "", code: 7))
+        try devices[1].store.save(Household(recordName: "two", name: "", code: 7))
+        await world.syncAll()
+        try Self.expectEverywhere(["one", "two"], world, devices)
+        // The app may write them too: nothing is refused without a whole key.
+        try devices[0].store.save(Household(recordName: "three", name: "", code: 7))
+    }
+
+    /// The app's own write never makes a duplicate: the store refuses it, and says which record
+    /// has the key. The same name in someone else's zone is another record.
+    @Test func theStoreRefusesALocalDuplicate() throws {
+        let store = try SyncStore(url: nil)
+        try store.save(Household(recordName: "home", name: "Home", code: 1, partner: RecordReference(recordName: "x")))
+        #expect(throws: DuplicateNaturalKey(recordType: "Household", recordName: "other", key: ["name"], existingRecordName: "home")) {
+            try store.save(Household(recordName: "other", name: "Home"))
+        }
+        #expect(throws: DuplicateNaturalKey(recordType: "Household", recordName: "other", key: ["code", "partner"], existingRecordName: "home")) {
+            try store.save(Household(recordName: "other", name: "Other", code: 1, partner: RecordReference(recordName: "x")))
+        }
+        try store.save(Household(recordName: "home", name: "Home", code: 2))  // the record itself, edited
+        try store.save(Household(recordName: "bobs", ownerName: "_bob", name: "Home"))
+        #expect(try store.count(Household.self) == 2)
+        let message = DuplicateNaturalKey(recordType: "Household", recordName: "other", key: ["name"], existingRecordName: "home").description
+        #expect(message.contains("'other'") && message.contains("'home'") && message.contains("name"))
+    }
+
+    /// The merge, its moves and deletions, and the end of the check commit together: a crash at
+    /// any write of the pass that merges leaves, after a restart and a pass, one home with both
+    /// chores, everywhere.
+    @Test func aCrashAtEveryWriteOfTheMergingPassResumesWithOneRecord() async throws {
+        func scenario() async throws -> (world: SyncWorld, laptop: SyncWorld.Device, phone: SyncWorld.Device, restart: () throws -> SyncWorld.Device) {
+            let world = try SyncWorld()
+            let url = world.assetFolder.appendingPathComponent("alice-phone.sqlite")
+            let laptop = try world.device("alice-laptop", account: "alice", models: Self.models)
+            let phone = try world.device("alice-phone", account: "alice", store: SyncStore(url: url, clock: world.clock), models: Self.models)
+            try laptop.store.save(Household(recordName: "a", name: "Home", tags: ["attic"]))
+            try laptop.store.save(Chore(recordName: "dust", parent: RecordReference(recordName: "a"), title: "Dust"))
+            try phone.store.save(Household(recordName: "b", name: "Home", tags: ["garden"]))
+            try phone.store.save(Chore(recordName: "water", parent: RecordReference(recordName: "b"), title: "Water"))
+            await laptop.sync()
+            let restart = { try world.device("alice-phone", account: "alice", store: SyncStore(url: url, clock: world.clock), models: Self.models) }
+            return (world, laptop, phone, restart)
+        }
+        let reference = try await scenario()
+        let before = reference.phone.store.writeCommits
+        await reference.phone.sync()
+        let writes = reference.phone.store.writeCommits - before
+        for crashPoint in 0..<writes {
+            let run = try await scenario()
+            run.phone.store.crash(afterCommits: crashPoint)
+            #expect(await run.phone.engine.sync() != .completed, "crash after \(crashPoint) commits: the pass did not notice")
+            let phone = try run.restart()
+            await phone.sync()
+            await run.laptop.sync()
+            await phone.sync()
+            try Self.expectEverywhere(["a"], run.world, [run.laptop, phone])
+            for device in [run.laptop, phone] {
+                #expect(Set(try device.store.fetchAll(Chore.self).map { "\($0.recordName)>\($0.parent?.recordName ?? "")" }) == ["dust>a", "water>a"], "crash after \(crashPoint) of \(writes): \(device.name)")
+                #expect(Set(try #require(try device.store.fetch(Household.self, recordName: "a")).tags) == ["attic", "garden"], "crash after \(crashPoint) of \(writes): \(device.name)")
+            }
+        }
+    }
+
+    /// A store that held duplicates before the key existed (an app version without it) merges
+    /// them at the first pass of the version that has it.
+    @Test func aKeyNewToAStoreMergesWhatItHolds() async throws {
+        let world = try SyncWorld()
+        let url = world.assetFolder.appendingPathComponent("alice-phone.sqlite")
+        let before = try world.device("alice-phone", account: "alice", store: SyncStore(url: url, clock: world.clock), models: [HouseholdVersion1.self])
+        try before.store.save([HouseholdVersion1(recordName: "b", name: "Home"), HouseholdVersion1(recordName: "a", name: "Home")])
+        await before.sync()
+        let phone = try world.device("alice-phone", account: "alice", store: SyncStore(url: url, clock: world.clock), models: Self.models)
+        await phone.sync()
+        try Self.expectEverywhere(["a"], world, [phone])
+    }
+}
+
+/// `Household` as an app version before `unique` knew it: its name only.
+struct HouseholdVersion1: Sendable, Hashable {
+    var recordName: String
+    var ownerName: String = SyncConstants.currentUserOwnerName
+    var name: String = ""
+}
+
+extension HouseholdVersion1: SyncModel {
+    static let recordType = "Household"
+    static let syncScopes: Set<DatabaseScope> = [.private, .shared]
+    static let parentRecordType: String? = nil
+    static var childTypes: [any SyncModel.Type] { [] }
+    static let syncFields: ModelFields<HouseholdVersion1> = [.field("name", \HouseholdVersion1.name)]
+
+    static var tombstoneKeyPaths: [TombstoneKeyPath<HouseholdVersion1>] {
+        [TombstoneKeyPath("recordName", \HouseholdVersion1.recordName), TombstoneKeyPath("ownerName", \HouseholdVersion1.ownerName)]
+    }
+
+    var parentRecordName: String? { nil }
+
+    init(emptyRecordNamed recordName: String, ownerName: String) {
+        self.init(recordName: recordName, ownerName: ownerName)
+    }
+}
