@@ -198,6 +198,29 @@ public indirect enum FieldType: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+extension FieldType {
+    /// The type's word in the schema language.
+    var kind: FieldKind {
+        switch self {
+        case .string: .string
+        case .int: .int
+        case .double: .double
+        case .bool: .bool
+        case .date: .date
+        case .data: .data
+        case .asset: .asset
+        case .location: .location
+        case .reference: .reference
+        case .list: .list
+        }
+    }
+
+    /// "a" or "an", before the type's word.
+    var article: String {
+        [.int, .asset].contains(kind) ? "an" : "a"
+    }
+}
+
 /// A field's declared default value.
 public indirect enum FieldDefault: Sendable, Hashable {
     case string(String)
