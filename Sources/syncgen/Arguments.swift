@@ -8,6 +8,8 @@ enum Invocation: Equatable {
     case generate(GenerateOptions)
     case diff(DiffOptions)
     case export(ExportOptions)
+    /// `syncgen explain [CODE]`: one code's explanation, or the list of every code.
+    case explain(DiagnosticCode?)
 }
 
 enum DiagnosticFormat: String, CaseIterable {
@@ -39,6 +41,9 @@ struct DiffOptions: Equatable {
 struct ExportOptions: Equatable {
     enum Format: String, CaseIterable {
         case ckdb
+        case mermaid
+        /// The Mermaid diagram's graph in Graphviz's language (`export mermaid --format dot`).
+        case dot
         case jsonSchema = "json-schema"
     }
 
@@ -62,7 +67,7 @@ struct UsageError: Error, Equatable {
 
 /// Parses arguments by hand: the toolchain's packages are all syncgen may depend on.
 enum ArgumentParser {
-    static let commands = ["validate", "generate", "diff", "export", "help"]
+    static let commands = ["validate", "generate", "diff", "export", "explain", "help"]
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         guard let first = arguments.first else { return .help(topic: nil) }
@@ -78,6 +83,9 @@ enum ArgumentParser {
                 throw UsageError(message: "unknown command '\(topic)'\(Suggestion.didYouMean(topic, among: commands))")
             }
             return .help(topic: rest.first)
+        case "explain":
+            if rest.contains(where: { $0 == "-h" || $0 == "--help" }) { return .help(topic: first) }
+            return .explain(try parseExplain(rest))
         case "validate", "generate", "diff", "export":
             if rest.contains(where: { $0 == "-h" || $0 == "--help" }) { return .help(topic: first) }
             switch first {
@@ -124,7 +132,8 @@ enum ArgumentParser {
         return DiffOptions(baseline: .files([parsed.paths[0]]), paths: [parsed.paths[1]], format: try format(parsed))
     }
 
-    /// `syncgen export ckdb PATH...` or `syncgen export json-schema`.
+    /// `syncgen export ckdb PATH...`, `syncgen export mermaid [--format dot] PATH...` (or
+    /// `export dot`), or `syncgen export json-schema`.
     private static func parseExport(_ arguments: [String]) throws(UsageError) -> ExportOptions {
         let formats = ExportOptions.Format.allCases.map(\.rawValue)
         guard let word = arguments.first, !word.hasPrefix("-") else {
@@ -135,14 +144,35 @@ enum ArgumentParser {
             throw UsageError(message: "unknown export format '\(word)'" + (hint.isEmpty ? "; use \(formats.joined(separator: " or "))" : hint))
         }
         switch format {
-        case .ckdb:
-            let parsed = try CommandArguments(Array(arguments.dropFirst()), command: "export ckdb", valued: [:], flags: [])
+        case .ckdb, .dot:
+            let parsed = try CommandArguments(Array(arguments.dropFirst()), command: "export \(word)", valued: [:], flags: [])
             return ExportOptions(format: format, paths: parsed.paths)
+        case .mermaid:
+            let parsed = try CommandArguments(Array(arguments.dropFirst()), command: "export mermaid", valued: ["--format": "mermaid or dot"], flags: [])
+            switch parsed.values["--format"] {
+            case nil, "mermaid": return ExportOptions(format: .mermaid, paths: parsed.paths)
+            case "dot": return ExportOptions(format: .dot, paths: parsed.paths)
+            case let other?: throw UsageError(message: "unknown diagram format '\(other)'; use mermaid or dot")
+            }
         case .jsonSchema:
             // Parsed only to refuse stray options and paths.
             _ = try CommandArguments(Array(arguments.dropFirst()), command: "export json-schema", valued: [:], flags: [], pathsAllowed: false)
             return ExportOptions(format: format)
         }
+    }
+
+    /// `syncgen explain` or `syncgen explain SG0601` (any case).
+    private static func parseExplain(_ arguments: [String]) throws(UsageError) -> DiagnosticCode? {
+        guard let word = arguments.first else { return nil }
+        guard arguments.count == 1, !word.hasPrefix("-") else {
+            throw UsageError(message: "'explain' takes one diagnostic code (syncgen explain SG0601), or none to list them")
+        }
+        guard let code = DiagnosticCode(rawValue: word.uppercased()) else {
+            let codes = DiagnosticCode.allCases.map(\.rawValue)
+            let hint = Suggestion.didYouMean(word.uppercased(), among: codes)
+            throw UsageError(message: "unknown diagnostic code '\(word)'" + (hint.isEmpty ? "; 'syncgen explain' lists them" : hint))
+        }
+        return code
     }
 
     private static func format(_ parsed: CommandArguments) throws(UsageError) -> DiagnosticFormat {

@@ -10,8 +10,9 @@ enum HelpText {
           validate    Check schema files and report every problem at file:line:column.
           generate    Write the Swift models and their sync bridge for a valid schema.
           diff        Compare a schema with the deployed one: breaking and safe changes.
-          export      Print the schema for CloudKit (ckdb) or the language for editors
-                      (json-schema).
+          export      Print the schema for CloudKit (ckdb), as a diagram (mermaid, dot),
+                      or the language for editors (json-schema).
+          explain     Explain a diagnostic code, with examples; or list them all.
           help        Show help for a command.
 
         OPTIONS:
@@ -104,11 +105,17 @@ enum HelpText {
         OVERVIEW: Print the schema in another language on standard output.
 
         USAGE: syncgen export ckdb <path>...
+               syncgen export mermaid [--format mermaid|dot] <path>...
                syncgen export json-schema
 
         FORMATS:
           ckdb                    The schema in CloudKit's schema language, for
                                   'xcrun cktool import-schema' (the schema must be valid).
+          mermaid                 The schema as a diagram: databases as groups, models with
+                                  their fields, share hierarchies, references, publications.
+                                  Mermaid (GitHub renders it in Markdown); with
+                                  '--format dot', the same graph for Graphviz ('export dot'
+                                  for short).
           json-schema             A JSON Schema of the schema language, for editors with a
                                   YAML language server (reads no schema files).
 
@@ -120,12 +127,32 @@ enum HelpText {
 
         """
 
+    static let explain = """
+        OVERVIEW: Explain a diagnostic code: what its rule protects against, the fact behind it,
+        and a schema it refuses beside the same schema fixed.
+
+        USAGE: syncgen explain <code>
+               syncgen explain
+
+        ARGUMENTS:
+          <code>                  A code a diagnostic ends with (SG0601, any case). Without one,
+                                  every code is listed with its summary.
+
+        OPTIONS:
+          -h, --help              Show this help.
+
+        EXIT STATUS:
+          0 explained, 2 an unknown code.
+
+        """
+
     static func text(for topic: String?) -> String {
         switch topic {
         case "validate": validate
         case "generate": generate
         case "diff": diff
         case "export": export
+        case "explain": explain
         default: overview
         }
     }

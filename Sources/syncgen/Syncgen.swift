@@ -27,6 +27,9 @@ enum Syncgen {
                 return try DiffCommand.run(options, output: &output)
             case .export(let options):
                 return try ExportCommand.run(options, output: &output)
+            case .explain(let code):
+                output.write(code.map(ExplanationRenderer.text) ?? ExplanationRenderer.list(), to: .standardOutput)
+                return 0
             }
         } catch {
             output.write("syncgen: error: \(error.message)\n", to: .standardError)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SyncGenerator
 
 /// Runs git in `folder` for a test's repository; a failure fails the test.
 private func git(_ arguments: [String], in folder: URL) throws {
@@ -162,5 +163,34 @@ struct EvolutionCommandTests {
         #expect(strayPath.status == 2)
         let unknown = try Syncgen.run(["export", "ckd", "Schema"], in: folder.url)
         #expect(unknown.standardError == "syncgen: error: unknown export format 'ckd'; did you mean 'ckdb'?\n")
+    }
+
+    @Test func exportMermaidAndDotDrawTheSchemaOrNothing() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("A.yaml", deployed)
+        let mermaid = try Syncgen.run(["export", "mermaid", "A.yaml"], in: folder.url)
+        #expect(mermaid.status == 0 && mermaid.standardOutput.hasPrefix("flowchart LR\n    subgraph private[\"private database\"]\n"))
+        let dot = try Syncgen.run(["export", "mermaid", "--format", "dot", "A.yaml"], in: folder.url)
+        #expect(dot.status == 0 && dot.standardOutput.hasPrefix("digraph Schema {\n"))
+        #expect(try Syncgen.run(["export", "dot", "A.yaml"], in: folder.url).standardOutput == dot.standardOutput)
+        let unknown = try Syncgen.run(["export", "mermaid", "--format", "svg", "A.yaml"], in: folder.url)
+        #expect(unknown.status == 2 && unknown.standardError == "syncgen: error: unknown diagram format 'svg'; use mermaid or dot\n")
+        try folder.write("B.yaml", "models:\n  Note:\n    fields: { title: strng }\n")
+        let broken = try Syncgen.run(["export", "mermaid", "B.yaml"], in: folder.url)
+        #expect(broken.status == 1 && broken.standardOutput.isEmpty && broken.standardError.hasSuffix("; nothing exported\n"))
+    }
+
+    @Test func explainPrintsACodesExplanationOrListsThemAll() throws {
+        let folder = try TemporaryFolder()
+        let one = try Syncgen.run(["explain", "sg0601"], in: folder.url)
+        #expect(one.status == 0 && one.standardOutput.hasPrefix("SG0601 (error): 'to' names no model\n\nWhat it protects against:\n"))
+        #expect(one.standardOutput.contains("Reported (SG0601):\n  models:\n") && one.standardOutput.contains("Fixed:\n"))
+        let all = try Syncgen.run(["explain"], in: folder.url)
+        #expect(all.status == 0 && all.standardOutput.split(separator: "\n").filter { $0.hasPrefix("SG") }.count == DiagnosticCode.allCases.count)
+        let unknown = try Syncgen.run(["explain", "SG0610x"], in: folder.url)
+        #expect(unknown.status == 2 && unknown.standardError == "syncgen: error: unknown diagnostic code 'SG0610x'; did you mean 'SG0610'?\n")
+        let two = try Syncgen.run(["explain", "SG0101", "SG0102"], in: folder.url)
+        #expect(two.status == 2)
+        #expect(try Syncgen.run(["help", "explain"], in: folder.url).standardOutput.hasPrefix("OVERVIEW: Explain a diagnostic code"))
     }
 }

@@ -17,8 +17,8 @@ struct PipelineTests {
         let result = validate("models:\n  A:\n    fields: {}\n  A:\n    fields: {}\n", file: "S.yaml")
         #expect(DiagnosticJSONRenderer.render(result.diagnostics) == """
             [
-              {"file": "S.yaml", "line": 4, "column": 3, "severity": "error", "code": "SG0501", "message": "model 'A' is declared more than once"},
-              {"file": "S.yaml", "line": 2, "column": 3, "severity": "note", "code": "SG0501", "message": "'A' is first declared here"}
+              {"file": "S.yaml", "line": 4, "column": 3, "severity": "error", "code": "SG0501", "message": "model 'A' is declared more than once", "documentation": "docs/Diagnostics.md#sg0501"},
+              {"file": "S.yaml", "line": 2, "column": 3, "severity": "note", "code": "SG0501", "message": "'A' is first declared here", "documentation": "docs/Diagnostics.md#sg0501"}
             ]
 
             """)

@@ -245,8 +245,8 @@ struct SchemaEvolutionTests {
         #expect(BaselineCheckJSONRenderer.render(check) == """
             {
               "diagnostics": [
-                {"file": "Old.yaml", "line": 5, "column": 7, "severity": "error", "code": "SG1502", "message": "field 'size' of record type 'Note' is gone; CloudKit's production schema cannot lose it, and older app versions still write it"},
-                {"file": "New.yaml", "line": 2, "column": 3, "severity": "note", "code": "SG1502", "message": "record type 'Note' is declared here now"}
+                {"file": "Old.yaml", "line": 5, "column": 7, "severity": "error", "code": "SG1502", "message": "field 'size' of record type 'Note' is gone; CloudKit's production schema cannot lose it, and older app versions still write it", "documentation": "docs/Diagnostics.md#sg1502"},
+                {"file": "New.yaml", "line": 2, "column": 3, "severity": "note", "code": "SG1502", "message": "record type 'Note' is declared here now", "documentation": "docs/Diagnostics.md#sg1502"}
               ],
               "safeChanges": [
                 {"file": "New.yaml", "line": 5, "column": 7, "message": "field 'color' added to 'Note'"}

@@ -17,7 +17,9 @@ public enum DiagnosticTextRenderer {
     }
 }
 
-/// Prints diagnostics as a JSON array of `{file, line, column, severity, code, message}`.
+/// Prints diagnostics as a JSON array of `{file, line, column, severity, code, message,
+/// documentation}`, where `documentation` is the code's explanation in syncgen's docs
+/// (`docs/Diagnostics.md#sg0601`; `syncgen explain SG0601` prints the same).
 ///
 /// Notes follow the diagnostic they belong to as entries of severity `note` carrying its code, so
 /// the array reads in the same order as the text output.
@@ -49,6 +51,7 @@ public enum DiagnosticJSONRenderer {
     ) -> String {
         "{\"file\": \(JSONText.quoted(location.file)), \"line\": \(location.line), "
             + "\"column\": \(location.column), \"severity\": \"\(severity.rawValue)\", "
-            + "\"code\": \"\(code.rawValue)\", \"message\": \(JSONText.quoted(message))}"
+            + "\"code\": \"\(code.rawValue)\", \"message\": \(JSONText.quoted(message)), "
+            + "\"documentation\": \"\(DiagnosticExplanation.documentation(for: code))\"}"
     }
 }
