@@ -1104,122 +1104,32 @@ extension DiagnosticCode {
             DiagnosticExplanation(
                 protects: "A catalog query asking for a field that does not exist, usually a typo.",
                 fact: "Desired keys are the fields a catalog query fetches.",
-                failing: """
-                models:
-                  Feed:
-                    scopes: [public]
-                    catalog: { desiredKeys: [titel] }
-                    fields:
-                      title: string
-                      cover: asset
-                      draft: { type: string, localOnly: true }
-                """,
-                fixed: """
-                models:
-                  Feed:
-                    scopes: [public]
-                    catalog: { desiredKeys: [title] }
-                    fields:
-                      title: string
-                      cover: asset
-                      draft: { type: string, localOnly: true }
-                """)
+                failing: ExampleSchemas.catalog("{ desiredKeys: [titel] }"),
+                fixed: ExampleSchemas.catalog("{ desiredKeys: [title] }"))
         case .assetAsDesiredKey:
             DiagnosticExplanation(
                 protects: "Every catalog query downloading every file: slow, and paid for in the user's bandwidth.",
                 fact: "Catalog queries fetch an asset's markers (suffix, size, digest); readers download the file when they open it.",
-                failing: """
-                models:
-                  Feed:
-                    scopes: [public]
-                    catalog: { desiredKeys: [title, cover] }
-                    fields:
-                      title: string
-                      cover: asset
-                      draft: { type: string, localOnly: true }
-                """,
-                fixed: """
-                models:
-                  Feed:
-                    scopes: [public]
-                    catalog: { desiredKeys: [title] }
-                    fields:
-                      title: string
-                      cover: asset
-                      draft: { type: string, localOnly: true }
-                """)
+                failing: ExampleSchemas.catalog("{ desiredKeys: [title, cover] }"),
+                fixed: ExampleSchemas.catalog("{ desiredKeys: [title] }"))
         case .unknownInitialState:
             DiagnosticExplanation(
                 protects: "A publication state the runtime does not have.",
                 fact: "A governed record starts `listed` (visible at once) or `delisted` (waiting for review).",
-                failing: """
-                models:
-                  Feed:
-                    scopes: [public]
-                    catalog: { initialState: hidden, governed: true }
-                    fields:
-                      title: string
-                      cover: asset
-                      draft: { type: string, localOnly: true }
-                """,
-                fixed: """
-                models:
-                  Feed:
-                    scopes: [public]
-                    catalog: { initialState: delisted, governed: true }
-                    fields:
-                      title: string
-                      cover: asset
-                      draft: { type: string, localOnly: true }
-                """)
+                failing: ExampleSchemas.catalog("{ initialState: hidden, governed: true }"),
+                fixed: ExampleSchemas.catalog("{ initialState: delisted, governed: true }"))
         case .localOnlyDesiredKey:
             DiagnosticExplanation(
                 protects: "A catalog query asking for a field that is never uploaded: it always comes back empty.",
                 fact: "A local-only field stays on the device that wrote it.",
-                failing: """
-                models:
-                  Feed:
-                    scopes: [public]
-                    catalog: { desiredKeys: [title, draft] }
-                    fields:
-                      title: string
-                      cover: asset
-                      draft: { type: string, localOnly: true }
-                """,
-                fixed: """
-                models:
-                  Feed:
-                    scopes: [public]
-                    catalog: { desiredKeys: [title] }
-                    fields:
-                      title: string
-                      cover: asset
-                      draft: { type: string, localOnly: true }
-                """)
+                failing: ExampleSchemas.catalog("{ desiredKeys: [title, draft] }"),
+                fixed: ExampleSchemas.catalog("{ desiredKeys: [title] }"))
         case .initialStateWithoutGovernance:
             DiagnosticExplanation(
                 protects: "An initial state that does nothing: only governed catalogs keep a publication state.",
                 fact: "`governed: true` adds the publication-lifecycle fields the state lives in.",
-                failing: """
-                models:
-                  Feed:
-                    scopes: [public]
-                    catalog: { initialState: delisted }
-                    fields:
-                      title: string
-                      cover: asset
-                      draft: { type: string, localOnly: true }
-                """,
-                fixed: """
-                models:
-                  Feed:
-                    scopes: [public]
-                    catalog: { initialState: delisted, governed: true }
-                    fields:
-                      title: string
-                      cover: asset
-                      draft: { type: string, localOnly: true }
-                """)
+                failing: ExampleSchemas.catalog("{ initialState: delisted }"),
+                fixed: ExampleSchemas.catalog("{ initialState: delisted, governed: true }"))
         case .encryptedReference:
             DiagnosticExplanation(
                 protects: "An encrypted reference, which CloudKit refuses: it must read references on the server (for parents, sharing and deleteSelf).",
@@ -1428,13 +1338,7 @@ extension DiagnosticCode {
             DiagnosticExplanation(
                 protects: "A record type deployed to production disappearing from the schema: production keeps it, and older app versions still use it.",
                 fact: "CloudKit's production schema only grows.",
-                baseline: """
-                models:
-                  Note:
-                    fields:
-                      title: string
-                      size: int
-                """,
+                baseline: ExampleSchemas.deployedNote,
                 failing: """
                 models:
                   Memo:
@@ -1454,13 +1358,7 @@ extension DiagnosticCode {
             DiagnosticExplanation(
                 protects: "A deployed field disappearing (or turned local-only): production keeps it, and older app versions still write it.",
                 fact: "CloudKit's production schema only grows.",
-                baseline: """
-                models:
-                  Note:
-                    fields:
-                      title: string
-                      size: int
-                """,
+                baseline: ExampleSchemas.deployedNote,
                 failing: """
                 models:
                   Note:
@@ -1478,13 +1376,7 @@ extension DiagnosticCode {
             DiagnosticExplanation(
                 protects: "A deployed field changing type: deployed records keep the old one, and CloudKit refuses a field with two types.",
                 fact: "A CloudKit field's type is fixed once deployed.",
-                baseline: """
-                models:
-                  Note:
-                    fields:
-                      title: string
-                      size: int
-                """,
+                baseline: ExampleSchemas.deployedNote,
                 failing: """
                 models:
                   Note:
@@ -1504,13 +1396,7 @@ extension DiagnosticCode {
             DiagnosticExplanation(
                 protects: "A model moved between the public database and the private ones: its deployed records stay where they are.",
                 fact: "The public and private databases are separate stores.",
-                baseline: """
-                models:
-                  Note:
-                    fields:
-                      title: string
-                      size: int
-                """,
+                baseline: ExampleSchemas.deployedNote,
                 failing: """
                 models:
                   Note:
@@ -1535,13 +1421,7 @@ extension DiagnosticCode {
             DiagnosticExplanation(
                 protects: "A deployed field turning encrypted or plain, which CloudKit cannot do.",
                 fact: "A CloudKit field's encryption is fixed once deployed.",
-                baseline: """
-                models:
-                  Note:
-                    fields:
-                      title: string
-                      size: int
-                """,
+                baseline: ExampleSchemas.deployedNote,
                 failing: """
                 models:
                   Note:
@@ -1561,13 +1441,7 @@ extension DiagnosticCode {
             DiagnosticExplanation(
                 protects: "A new required field that records from before, and older app versions' saves, do not have: they read as the type's zero value.",
                 fact: "A field a record lacks comes back empty.",
-                baseline: """
-                models:
-                  Note:
-                    fields:
-                      title: string
-                      size: int
-                """,
+                baseline: ExampleSchemas.deployedNote,
                 failing: """
                 models:
                   Note:
@@ -1588,13 +1462,7 @@ extension DiagnosticCode {
             DiagnosticExplanation(
                 protects: "A new natural key: records from before may already hold duplicates, which merge when the new version syncs, and older app versions keep creating them.",
                 fact: "Keys live in the apps, not in CloudKit: only app versions that know a key merge its duplicates. A key on a model new in the same version has no records from before (the fixed example); on an existing one, ship it when most users run a version that has it.",
-                baseline: """
-                models:
-                  Note:
-                    fields:
-                      title: string
-                      size: int
-                """,
+                baseline: ExampleSchemas.deployedNote,
                 failing: """
                 models:
                   Note:
@@ -1755,5 +1623,31 @@ extension DiagnosticCode {
                       views: { type: int, serverOwned: true }
                 """)
         }
+    }
+}
+
+/// Schemas several explanations share.
+private enum ExampleSchemas {
+    /// The deployed schema the evolution codes' examples are compared with.
+    static let deployedNote = """
+        models:
+          Note:
+            fields:
+              title: string
+              size: int
+        """
+
+    /// A public model with an asset and a local-only field, its catalog `block`.
+    static func catalog(_ block: String) -> String {
+        """
+        models:
+          Feed:
+            scopes: [public]
+            catalog: \(block)
+            fields:
+              title: string
+              cover: asset
+              draft: { type: string, localOnly: true }
+        """
     }
 }
