@@ -8,6 +8,15 @@ public enum ConflictPolicy: Sendable, Hashable {
     case serverWins
     /// This device's value always wins.
     case clientWins
+
+    /// Whether this device's side wins, its edit being the later or not.
+    func localWins(localIsLater: Bool) -> Bool {
+        switch self {
+        case .lastWriterWins: localIsLater
+        case .serverWins: false
+        case .clientWins: true
+        }
+    }
 }
 
 /// How concurrent edits of one field combine: the schema's `merge:` on a field.
@@ -107,12 +116,9 @@ package enum RecordMerge {
             set(value, of: name, in: &merged, local: local, server: server)
             conflicts.append(FieldConflict(field: name, ancestor: base, local: mine, server: theirs, resolved: value))
         }
-        let localWinsParent = switch rules.policy {
-        case .lastWriterWins: localTime > serverTime
-        case .serverWins: false
-        case .clientWins: true
-        }
-        if local.parentRecordName != server.parentRecordName, ancestor?.parentRecordName == server.parentRecordName || localWinsParent {
+        if local.parentRecordName != server.parentRecordName,
+            ancestor?.parentRecordName == server.parentRecordName || rules.policy.localWins(localIsLater: localTime > serverTime)
+        {
             merged.parentRecordName = local.parentRecordName
         }
         merged.fields[RecordFieldNames.clientModifiedAt] = .date(max(localTime, serverTime))
@@ -131,12 +137,7 @@ package enum RecordMerge {
     /// The value of a key both sides changed, by the field's way.
     static func settle(_ way: FieldMerge, policy: ConflictPolicy, base: SyncFieldValue?, mine: SyncFieldValue?, theirs: SyncFieldValue?, localIsLater: Bool) -> SyncFieldValue? {
         switch way {
-        case .model, .custom:
-            switch policy {
-            case .lastWriterWins: return localIsLater ? mine : theirs
-            case .serverWins: return theirs
-            case .clientWins: return mine
-            }
+        case .model, .custom: return policy.localWins(localIsLater: localIsLater) ? mine : theirs
         case .lastWriterWins: return localIsLater ? mine : theirs
         case .serverWins: return theirs
         case .clientWins: return mine
