@@ -20,12 +20,14 @@ struct CloudKitStandInTests {
         _ = try await database.modifyRecordZones(saving: [CKRecordZone(zoneName: Self.zone.zoneName)], deleting: [])
     }
 
+    /// Saves one record atomically: its error is the one the thrown `partialFailure` names.
     func save(_ record: SyncRecord) async throws -> Result<SyncRecord, CloudError> {
         let ck = try CloudKitRecords.ckRecord(record)
-        let results = try await database.modifyRecords(saving: [ck], deleting: [], savePolicy: .ifServerRecordUnchanged, atomically: true)
-        switch try #require(results.saveResults[ck.recordID]) {
-        case .success(let saved): return .success(try CloudKitRecords.syncRecord(saved))
-        case .failure(let error): return .failure(CloudKitErrors.cloudError(error))
+        do {
+            let results = try await database.modifyRecords(saving: [ck], deleting: [], savePolicy: .ifServerRecordUnchanged, atomically: true)
+            return .success(try CloudKitRecords.syncRecord(try #require(results.saveResults[ck.recordID]).get()))
+        } catch let error as CKError where error.code == .partialFailure {
+            return .failure(CloudKitErrors.cloudError(try #require(error.partialErrorsByItemID?[ck.recordID])))
         }
     }
 
@@ -96,5 +98,111 @@ struct CloudKitStandInTests {
         _ = try await save(other).get()
         let second = try await database.recordZoneChanges(inZoneWith: zone, since: token, desiredKeys: nil, resultsLimit: nil)
         #expect(second.modificationResultsByID.keys.map(\.recordName) == ["m"])
+    }
+
+    // MARK: - The async API's answers
+
+    /// The CloudKit code of a failed item's result; nil for a success or no result.
+    static func code<Value>(_ result: Result<Value, any Error>?) -> CKError.Code? {
+        guard case .failure(let error as CKError)? = result else { return nil }
+        return error.code
+    }
+
+    /// Apple, `modifyRecords(saving:deleting:savePolicy:atomically:)`: "This method throws an
+    /// error if the request fails, ... or when atomically is true and one or more of the
+    /// specified changes fail; otherwise, the returned tuple includes any individual record
+    /// errors." Apple, `CKError.Code.partialFailure`: the items that did not fail themselves get
+    /// `batchRequestFailed`. Atomic in a custom zone with one stale save, the call throws
+    /// `partialFailure`: the conflict carries the server's, the client's and the ancestor's
+    /// records, its sibling `batchRequestFailed`, and nothing is saved. Not atomic, the same
+    /// request returns each item's result and saves the good one. Breaking it: per-item results
+    /// returned for an atomic request, as the stand-in did before, and the gateway never meets
+    /// CloudKit's answer (T21.16).
+    @Test func anAtomicRequestWithAFailingItemThrowsPartialFailure() async throws {
+        let first = try await save(Self.note(["title": .string("one")])).get()
+        _ = try await save({ var edit = first; edit.fields = ["title": .string("two")]; return edit }()).get()
+        var stale = first
+        stale.fields = ["title": .string("stale")]
+        let zone = CloudKitRecords.zoneID(Self.zone)
+        let fresh = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "fresh", zoneID: zone))
+        fresh.setObject("new" as NSString, forKey: "title")
+        let staleCK = try CloudKitRecords.ckRecord(stale)
+        do {
+            _ = try await database.modifyRecords(saving: [fresh, staleCK], deleting: [], savePolicy: .ifServerRecordUnchanged, atomically: true)
+            Issue.record("an atomic request with a failing item returned")
+        } catch let error as CKError {
+            #expect(error.code == .partialFailure)
+            let conflict = try #require(error.partialErrorsByItemID?[staleCK.recordID] as? CKError)
+            #expect(conflict.code == .serverRecordChanged)
+            #expect(conflict.serverRecord?.object(forKey: "title") as? NSString == "two")
+            #expect(conflict.clientRecord?.object(forKey: "title") as? NSString == "stale")
+            #expect(conflict.ancestorRecord?.object(forKey: "title") as? NSString == "one")
+            #expect((error.partialErrorsByItemID?[fresh.recordID] as? CKError)?.code == .batchRequestFailed)
+        }
+        #expect(Self.code(try await database.records(for: [fresh.recordID], desiredKeys: nil)[fresh.recordID]) == .unknownItem)
+        let results = try await database.modifyRecords(saving: [fresh, try CloudKitRecords.ckRecord(stale)], deleting: [], savePolicy: .ifServerRecordUnchanged, atomically: false)
+        #expect(try results.saveResults[fresh.recordID]?.get().object(forKey: "title") as? NSString == "new")
+        guard case .failure(let error as CKError)? = results.saveResults[staleCK.recordID] else {
+            Issue.record("the stale save went through")
+            return
+        }
+        #expect(error.code == .serverRecordChanged)
+    }
+
+    /// Apple, `CKModifyRecordsOperation.isAtomic`: "If a record zone doesn't support the atomic
+    /// capability, setting this property has no effect." The default zone saves item by item,
+    /// yet the atomic call still throws when one fails: the stand-in takes the strict reading
+    /// that the thrown error names the failures only, so what was saved goes unreported. (The
+    /// gateway never sends an atomic request to a default zone.)
+    @Test func anAtomicRequestToADefaultZoneSavesItsGoodItemsAndThrows() async throws {
+        let cloud = try LocalCloud.inMemory()
+        let alice = CKContainer(device: try cloud.device("alice-phone", account: "alice")).publicCloudDatabase
+        let bob = CKContainer(device: try cloud.device("bob-phone", account: "bob")).publicCloudDatabase
+        let theirs = CKRecord(recordType: "Post", recordID: CKRecord.ID(recordName: "theirs"))
+        theirs.setObject("alice's" as NSString, forKey: "title")
+        _ = try await alice.modifyRecords(saving: [theirs], deleting: [], savePolicy: .allKeys, atomically: false)
+        let mine = CKRecord(recordType: "Post", recordID: CKRecord.ID(recordName: "mine"))
+        mine.setObject("bob's" as NSString, forKey: "title")
+        let overwrite = CKRecord(recordType: "Post", recordID: theirs.recordID)
+        overwrite.setObject("bob was here" as NSString, forKey: "title")
+        do {
+            _ = try await bob.modifyRecords(saving: [mine, overwrite], deleting: [], savePolicy: .allKeys, atomically: true)
+            Issue.record("an atomic request with a failing item returned")
+        } catch let error as CKError {
+            #expect(error.code == .partialFailure)
+            #expect((error.partialErrorsByItemID?[theirs.recordID] as? CKError)?.code == .permissionFailure)
+            #expect(error.partialErrorsByItemID?[mine.recordID] == nil)
+        }
+        #expect(try await bob.records(for: [mine.recordID], desiredKeys: nil)[mine.recordID]?.get().object(forKey: "title") as? NSString == "bob's")
+    }
+
+    /// Apple, `modifyRecordZones(saving:deleting:)` and `modifySubscriptions(saving:deleting:)`:
+    /// each item's result in the returned dictionaries; the call throws only when the request
+    /// fails (Apple, `save(_:)` of a subscription: "throws an error if the request fails, such as
+    /// when the network is unavailable or the device doesn't have an active iCloud account").
+    /// A zone the shared database cannot create, a query subscription it cannot hold, fail as
+    /// items; a device offline throws.
+    @Test func zonesAndSubscriptionsFailItemByItemAndOfflineThrows() async throws {
+        let cloud = try LocalCloud.inMemory()
+        let device = try cloud.device("phone", account: "alice")
+        let container = CKContainer(device: device)
+        let zone = CKRecordZone(zoneName: "Other")
+        let shared = try await container.sharedCloudDatabase.modifyRecordZones(saving: [zone], deleting: [])
+        #expect(Self.code(shared.saveResults[zone.zoneID]) == .badDatabase)
+        let missing = CKRecordZone.ID(zoneName: "Missing", ownerName: CKCurrentUserDefaultName)
+        let deleted = try await container.privateCloudDatabase.modifyRecordZones(saving: [], deleting: [missing])
+        #expect(Self.code(deleted.deleteResults[missing]) == .zoneNotFound)
+        let subscription = CKQuerySubscription(
+            recordType: "Note", predicate: NSPredicate(value: true), subscriptionID: "notes",
+            options: [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion])
+        let saved = try await container.sharedCloudDatabase.modifySubscriptions(saving: [subscription], deleting: [])
+        #expect(Self.code(saved.saveResults["notes"]) == .badDatabase)
+        cloud.setNetworkAvailable(false, for: "phone")
+        do {
+            _ = try await container.privateCloudDatabase.modifyRecordZones(saving: [zone], deleting: [])
+            Issue.record("a request of a device offline returned")
+        } catch let error as CKError {
+            #expect(error.code == .networkUnavailable)
+        }
     }
 }

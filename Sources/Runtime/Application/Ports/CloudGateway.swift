@@ -108,6 +108,23 @@ public struct ModifyRequest: Sendable, Hashable {
 
     /// Items in the request: CloudKit's limit counts saves (shares included) and deletions.
     public var itemCount: Int { recordsToSave.count + sharesToSave.count + recordIDsToDelete.count }
+
+    /// Every item's ID: records to save, shares to save, records to delete.
+    public var itemIDs: [RecordID] {
+        recordsToSave.map(\.id) + sharesToSave.map(\.id) + recordIDsToDelete
+    }
+
+    /// The request split by zone, in the order the zones first appear, each part with the
+    /// request's policy: CloudKit commits atomically zone by zone, never across zones.
+    public var zoneParts: [ModifyRequest] {
+        var zones: [ZoneID] = []
+        for id in itemIDs where !zones.contains(id.zoneID) { zones.append(id.zoneID) }
+        return zones.map { zone in
+            ModifyRequest(
+                recordsToSave: recordsToSave.filter { $0.id.zoneID == zone }, sharesToSave: sharesToSave.filter { $0.id.zoneID == zone },
+                recordIDsToDelete: recordIDsToDelete.filter { $0.zoneID == zone }, savePolicy: savePolicy, isAtomic: isAtomic)
+        }
+    }
 }
 
 /// Each item's outcome: saved records come back with their new change tags.
@@ -128,6 +145,13 @@ public struct ModifyResult: Sendable {
         self.savedRecords = savedRecords
         self.savedShares = savedShares
         self.deletedRecords = deletedRecords
+    }
+
+    /// Adds the outcomes of another request's items (another part of one request).
+    public mutating func add(_ other: ModifyResult) {
+        savedRecords.merge(other.savedRecords) { _, later in later }
+        savedShares.merge(other.savedShares) { _, later in later }
+        deletedRecords.merge(other.deletedRecords) { _, later in later }
     }
 
     /// Every failed item's error.

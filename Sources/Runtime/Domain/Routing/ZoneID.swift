@@ -14,6 +14,12 @@ public struct ZoneID: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Derived from the zone, never stored: see `DatabaseScope.forZone(_:)`.
     public var scope: DatabaseScope { .forZone(self) }
 
+    /// Whether this is a custom zone, not a database's default zone: only custom zones commit a
+    /// request's items atomically, track changes and hold shares (Apple, `CKRecordZone`: "Custom
+    /// zones support other capabilities too, such as the ability to write multiple records as a
+    /// single atomic transaction").
+    public var isCustom: Bool { zoneName != SyncConstants.publicZoneName }
+
     /// The zone a record lives in: the public zone for public records, otherwise the sync zone of
     /// the record's owner. Saves and deletions both route through here, so a record is always
     /// deleted from the database it was pushed to.

@@ -75,12 +75,48 @@ public final class CloudKitGateway: CloudGateway {
 
     // MARK: Records
 
-    /// Saves and deletes in one request. Shares already in the cloud are fetched first and saved
-    /// as CloudKit has them, with the request's changes; a new share is made of its root in the
-    /// request. A record the mapping refuses never reaches CloudKit: in an atomic request, the
-    /// others then fail with `batchRequestFailed`, as CloudKit would fail them.
+    /// Saves and deletes, one CloudKit request per zone (CloudKit commits atomically zone by zone,
+    /// and an atomic request that fails throws, saying nothing of another zone's items that went
+    /// through). A request the engine makes is of one zone; a part that fails as a whole fails
+    /// the call.
     public func modify(_ request: ModifyRequest, in scope: DatabaseScope) async throws(CloudError) -> ModifyResult {
-        let database = database(scope)
+        var result = ModifyResult()
+        for part in request.zoneParts {
+            result.add(try await modifyZone(part, in: database(scope)))
+        }
+        return result
+    }
+
+    /// One zone's saves and deletions, every item with its outcome.
+    ///
+    /// - Atomic only in a custom zone: a default zone does not commit atomically (Apple,
+    ///   `isAtomic`: "setting this property has no effect"), and an atomic call with a failing
+    ///   item throws, so its saved items would go unreported.
+    /// - The thrown `partialFailure` is unpacked item by item (Apple, `modifyRecords`: it "throws
+    ///   an error ... when atomically is true and one or more of the specified changes fail"):
+    ///   each failed item gets its own error, with a conflict's records; an item it does not
+    ///   name was not written (`batchRequestFailed`) in an atomic request, and may have been in
+    ///   another (`serverResponseLost`: sent again, it meets its own version and merges).
+    /// - A share CloudKit has is saved as CloudKit holds it now, changed as the port says, and
+    ///   only when that is the version the port's share was read from: one changed since (a
+    ///   person who joined by its link) fails with `serverRecordChanged`, and the caller reads it
+    ///   again, so nobody is removed who was not asked to be. A new share is made of its root.
+    /// - A record the mapping refuses never reaches CloudKit: in an atomic request, the zone's
+    ///   other items then fail with `batchRequestFailed`, as CloudKit would fail them.
+    private func modifyZone(_ request: ModifyRequest, in database: CKDatabase) async throws(CloudError) -> ModifyResult {
+        let atomic = request.isAtomic && request.itemIDs.allSatisfy(\.zoneID.isCustom)
+        let shareIDs = Set(request.sharesToSave.map(\.id))
+        let deletionIDs = Set(request.recordIDsToDelete)
+        var result = ModifyResult()
+        func fail(_ id: RecordID, _ error: CloudError) {
+            if deletionIDs.contains(id) {
+                result.deletedRecords[id] = .failure(error)
+            } else if shareIDs.contains(id) {
+                result.savedShares[id] = .failure(error)
+            } else {
+                result.savedRecords[id] = .failure(error)
+            }
+        }
         var toSave: [CKRecord] = []
         var roots: [String: CKRecord] = [:]
         var refused: [RecordID: CloudError] = [:]
@@ -96,31 +132,40 @@ public final class CloudKitGateway: CloudGateway {
         let known = request.sharesToSave.filter { $0.systemFields != nil }.map { CloudKitRecords.recordID($0.id) }
         let current = known.isEmpty ? [:] : try await call { try await database.records(for: known, desiredKeys: nil) }
         for share in request.sharesToSave {
-            let currentShare = current[CloudKitRecords.recordID(share.id)].flatMap { try? $0.get() } as? CKShare
-            do {
+            do throws(CloudError) {
+                var currentShare: CKShare?
+                if share.systemFields != nil {
+                    currentShare = try CloudKitShares.currentShare(share, fetched: current[CloudKitRecords.recordID(share.id)])
+                }
                 toSave.append(try CloudKitShares.ckShare(share, current: currentShare, root: share.rootRecordName.flatMap { roots[$0] }))
             } catch {
                 refused[share.id] = error
             }
         }
-        var result = ModifyResult()
-        let shareRoots = Dictionary(request.sharesToSave.map { ($0.id, $0.rootRecordName) }, uniquingKeysWith: { first, _ in first })
-        func fail(_ id: RecordID, _ error: CloudError) {
-            if shareRoots[id] != nil { result.savedShares[id] = .failure(error) } else { result.savedRecords[id] = .failure(error) }
-        }
-        if !refused.isEmpty && request.isAtomic {
-            for (id, error) in refused { fail(id, error) }
-            let others = (request.recordsToSave.map(\.id) + request.sharesToSave.map(\.id)).filter { refused[$0] == nil }
-            for id in others { fail(id, CloudError(.batchRequestFailed, "another item of the atomic request was refused")) }
-            for id in request.recordIDsToDelete { result.deletedRecords[id] = .failure(CloudError(.batchRequestFailed, "another item of the atomic request was refused")) }
+        if !refused.isEmpty && atomic {
+            for id in request.itemIDs {
+                fail(id, refused[id] ?? CloudError(.batchRequestFailed, "another item of the atomic request was refused"))
+            }
             return result
         }
         for (id, error) in refused { fail(id, error) }
-        let outcome = try await call {
-            try await database.modifyRecords(
-                saving: toSave, deleting: request.recordIDsToDelete.map(CloudKitRecords.recordID),
-                savePolicy: Self.savePolicy(request.savePolicy), atomically: request.isAtomic)
+        let toDelete = request.recordIDsToDelete.map(CloudKitRecords.recordID)
+        guard !toSave.isEmpty || !toDelete.isEmpty else { return result }
+        let outcome: (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>])
+        do {
+            outcome = try await database.modifyRecords(
+                saving: toSave, deleting: toDelete, savePolicy: Self.savePolicy(request.savePolicy), atomically: atomic)
+        } catch {
+            let failure = CloudKitErrors.cloudError(error)
+            guard failure.code == .partialFailure else { throw failure }
+            for id in request.itemIDs where refused[id] == nil {
+                fail(id, failure.itemErrors[id] ?? (atomic
+                    ? CloudError(.batchRequestFailed, "another item of the atomic request failed; nothing of it was saved")
+                    : CloudError(.serverResponseLost, "the request failed in part without saying how this item went")))
+            }
+            return result
         }
+        let shareRoots = Dictionary(request.sharesToSave.map { ($0.id, $0.rootRecordName) }, uniquingKeysWith: { first, _ in first })
         for (ckID, saved) in outcome.saveResults {
             let id = CloudKitRecords.recordID(ckID)
             switch saved {

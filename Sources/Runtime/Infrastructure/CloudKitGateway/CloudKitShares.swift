@@ -39,6 +39,26 @@ enum CloudKitShares {
             acceptanceStatus: status, archive: try archive(ck))
     }
 
+    /// The share CloudKit holds now (`fetched`, read just before the save), when it is still the
+    /// version `share` was read from: a share changed since (someone joined by its link, another
+    /// device invited someone) is refused with `serverRecordChanged`, for the caller to read it
+    /// again, and one that is gone with `unknownItem`.
+    static func currentShare(_ share: ShareRecord, fetched: Result<CKRecord, any Error>?) throws(CloudError) -> CKShare {
+        switch fetched {
+        case .success(let current as CKShare):
+            guard current.recordChangeTag == share.changeTag else {
+                throw CloudError(.serverRecordChanged, "share \(share.id.recordName) changed on the server since it was read")
+            }
+            return current
+        case .success:
+            throw CloudError(.invalidArguments, "\(share.id.recordName) is a record, not a share")
+        case .failure(let error):
+            throw CloudKitErrors.cloudError(error)
+        case nil:
+            throw CloudError(.unknownItem, "share \(share.id.recordName) no longer exists")
+        }
+    }
+
     /// The `CKShare` a save sends: the share as CloudKit has it (`current`, fetched just before),
     /// or a new one of `root` (a zone-wide one without), with the port's title, public
     /// permission and participants: one already there gets its permission; one a lookup found is

@@ -68,34 +68,57 @@ public final class CKDatabase: NSObject, Sendable {
         }
     }
 
+    /// Creates and deletes zones. Apple's async `modifyRecordZones(saving:deleting:)` returns each
+    /// zone's result; the request itself throws only when it fails as a whole (the network, the
+    /// account). A zone the database cannot hold fails alone.
     public func modifyRecordZones(
         saving recordZonesToSave: [CKRecordZone], deleting recordZoneIDsToDelete: [CKRecordZone.ID]
     ) async throws -> (saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>], deleteResults: [CKRecordZone.ID: Result<Void, any Error>]) {
-        guard databaseScope == .private || (recordZonesToSave.isEmpty && recordZoneIDsToDelete.isEmpty) else {
-            throw CKError(.badDatabase)
+        var saved: [CKRecordZone.ID: Result<CKRecordZone, any Error>] = [:]
+        var deleted: [CKRecordZone.ID: Result<Void, any Error>] = [:]
+        guard databaseScope == .private else {
+            // Apple, `CKError.badDatabase`: "Make sure you aren't submitting ... a record zone
+            // create operation to the shared database."
+            let refusal = CKError(.badDatabase, userInfo: [NSLocalizedDescriptionKey: "zones are created and deleted in the private database only"])
+            for zone in recordZonesToSave { saved[zone.zoneID] = .failure(refusal) }
+            for id in recordZoneIDsToDelete { deleted[id] = .failure(refusal) }
+            return (saved, deleted)
         }
+        let outcomes: (saved: [ZoneID: Result<Void, CloudError>], deleted: [ZoneID: Result<Void, CloudError>])
         do {
-            try await device.saveZones(recordZonesToSave.map { StandInRecords.zoneID($0.zoneID) })
-            try await device.deleteZones(recordZoneIDsToDelete.map(StandInRecords.zoneID))
+            outcomes = try await device.modifyZones(saving: recordZonesToSave.map { StandInRecords.zoneID($0.zoneID) }, deleting: recordZoneIDsToDelete.map(StandInRecords.zoneID))
         } catch {
             throw StandInErrors.ckError(error)
         }
-        var saved: [CKRecordZone.ID: Result<CKRecordZone, any Error>] = [:]
-        for zone in recordZonesToSave { saved[zone.zoneID] = .success(zone) }
-        var deleted: [CKRecordZone.ID: Result<Void, any Error>] = [:]
-        for id in recordZoneIDsToDelete { deleted[id] = .success(()) }
+        for zone in recordZonesToSave {
+            saved[zone.zoneID] = outcomes.saved[StandInRecords.zoneID(zone.zoneID)].map { $0.map { zone }.mapError { StandInErrors.ckError($0) } }
+        }
+        for id in recordZoneIDsToDelete {
+            deleted[id] = outcomes.deleted[StandInRecords.zoneID(id)].map { $0.mapError { StandInErrors.ckError($0) } }
+        }
         return (saved, deleted)
     }
 
     /// Saves and deletes records. As CloudKit does, a save sends only the record's changed keys
     /// (a key set to nil removes it), and is based on the version its system fields name: a
     /// record made with `init(recordType:recordID:)` is new to the server.
+    ///
+    /// The answer is the async call's (Apple, `modifyRecords(saving:deleting:savePolicy:atomically:)`):
+    /// "This method throws an error if the request fails, ... or when atomically is true and one
+    /// or more of the specified changes fail; otherwise, the returned tuple includes any
+    /// individual record errors." The thrown `partialFailure` carries each failed item's error in
+    /// `partialErrorsByItemID`, and nothing of the items that went through: in a custom zone
+    /// nothing did (the others fail with `batchRequestFailed`), but a default zone does not commit
+    /// atomically (Apple, `isAtomic`: "If a record zone doesn't support the atomic capability,
+    /// setting this property has no effect"), so there its good items are saved and not reported.
+    /// The stand-in takes that strict reading.
     public func modifyRecords(
         saving recordsToSave: [CKRecord], deleting recordIDsToDelete: [CKRecord.ID],
         savePolicy: CKModifyRecordsOperation.RecordSavePolicy = .ifServerRecordUnchanged, atomically: Bool = true
     ) async throws -> (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]) {
         var saveResults: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
-        var toSave: [SyncRecord] = []
+        var deleteResults: [CKRecord.ID: Result<Void, any Error>] = [:]
+        var saves: [(CKRecord.ID, SyncRecord)] = []
         var sharesToSave: [ShareRecord] = []
         for record in recordsToSave {
             if let share = record as? CKShare {
@@ -103,16 +126,33 @@ public final class CKDatabase: NSObject, Sendable {
                 continue
             }
             switch StandInRecords.save(record) {
-            case .success(let save): toSave.append(save)
+            case .success(let save): saves.append((record.recordID, save))
             case .failure(let refusal): saveResults[record.recordID] = .failure(refusal)
             }
         }
+        // What CloudKit refuses on the client's side fails its item; in an atomic request it
+        // fails its custom zone's other items too, and none of them is sent.
+        let refusedZones = atomically ? Set(saveResults.keys.map { StandInRecords.zoneID($0.zoneID) }.filter(\.isCustom)) : []
+        let batchFailed = CKError(.batchRequestFailed, userInfo: [NSLocalizedDescriptionKey: "another item of the atomic request failed"])
+        var toSave: [SyncRecord] = []
+        for (id, save) in saves {
+            if refusedZones.contains(save.id.zoneID) { saveResults[id] = .failure(batchFailed) } else { toSave.append(save) }
+        }
+        for share in sharesToSave where refusedZones.contains(share.id.zoneID) {
+            saveResults[StandInRecords.recordID(share.id)] = .failure(batchFailed)
+        }
+        sharesToSave.removeAll { refusedZones.contains($0.id.zoneID) }
+        var toDelete: [RecordID] = []
+        for id in recordIDsToDelete {
+            let recordID = StandInRecords.recordID(id)
+            if refusedZones.contains(recordID.zoneID) { deleteResults[id] = .failure(batchFailed) } else { toDelete.append(recordID) }
+        }
         let request = ModifyRequest(
-            recordsToSave: toSave, sharesToSave: sharesToSave, recordIDsToDelete: recordIDsToDelete.map(StandInRecords.recordID),
+            recordsToSave: toSave, sharesToSave: sharesToSave, recordIDsToDelete: toDelete,
             savePolicy: StandInRecords.savePolicy(savePolicy), isAtomic: atomically)
         let result: ModifyResult
         do {
-            result = try await device.modify(request, in: scope)
+            result = request.itemCount == 0 ? ModifyResult() : try await device.modify(request, in: scope)
         } catch {
             throw StandInErrors.ckError(error)
         }
@@ -122,9 +162,18 @@ public final class CKDatabase: NSObject, Sendable {
         for (id, outcome) in result.savedShares {
             saveResults[StandInRecords.recordID(id)] = outcome.map { StandInShares.ckShare($0) as CKRecord }.mapError { StandInErrors.ckError($0) }
         }
-        var deleteResults: [CKRecord.ID: Result<Void, any Error>] = [:]
         for (id, outcome) in result.deletedRecords {
             deleteResults[StandInRecords.recordID(id)] = outcome.mapError { StandInErrors.ckError($0) }
+        }
+        guard atomically else { return (saveResults, deleteResults) }
+        var failed: [AnyHashable: any Error] = [:]
+        for (id, outcome) in saveResults { if case .failure(let error) = outcome { failed[id] = error } }
+        for (id, outcome) in deleteResults { if case .failure(let error) = outcome { failed[id] = error } }
+        guard failed.isEmpty else {
+            throw CKError(.partialFailure, userInfo: [
+                NSLocalizedDescriptionKey: "\(failed.count) of \(recordsToSave.count + recordIDsToDelete.count) items failed",
+                CKPartialErrorsByItemIDKey: failed,
+            ])
         }
         return (saveResults, deleteResults)
     }

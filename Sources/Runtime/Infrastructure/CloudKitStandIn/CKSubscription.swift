@@ -94,21 +94,22 @@ extension CKDatabase {
     public func modifySubscriptions(
         saving subscriptionsToSave: [CKSubscription], deleting subscriptionIDsToDelete: [CKSubscription.ID]
     ) async throws -> (saveResults: [CKSubscription.ID: Result<CKSubscription, any Error>], deleteResults: [CKSubscription.ID: Result<Void, any Error>]) {
+        // Apple's async answer: each subscription's result; a request that fails as a whole throws.
+        let ports = subscriptionsToSave.map { subscription -> CloudSubscription in
+            if let query = subscription as? CKQuerySubscription {
+                return .query(id: query.subscriptionID, recordType: query.queriedType, scope: scope)
+            }
+            return .database(id: subscription.subscriptionID, scope: scope)
+        }
+        let outcomes: [String: Result<Void, CloudError>]
+        do {
+            outcomes = try await device.saveSubscriptions(ports)
+        } catch {
+            throw StandInErrors.ckError(error)
+        }
         var saved: [CKSubscription.ID: Result<CKSubscription, any Error>] = [:]
         for subscription in subscriptionsToSave {
-            let port: CloudSubscription
-            switch subscription {
-            case let query as CKQuerySubscription:
-                port = .query(id: query.subscriptionID, recordType: query.queriedType, scope: scope)
-            default:
-                port = .database(id: subscription.subscriptionID, scope: scope)
-            }
-            do {
-                try await device.saveSubscription(port)
-                saved[subscription.subscriptionID] = .success(subscription)
-            } catch {
-                saved[subscription.subscriptionID] = .failure(StandInErrors.ckError(error))
-            }
+            saved[subscription.subscriptionID] = outcomes[subscription.subscriptionID].map { $0.map { subscription }.mapError { StandInErrors.ckError($0) } }
         }
         // LocalCloud keeps a subscription for good, and the gateway never deletes one.
         guard subscriptionIDsToDelete.isEmpty else {

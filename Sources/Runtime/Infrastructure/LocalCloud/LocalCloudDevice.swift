@@ -20,29 +20,52 @@ public struct LocalCloudDevice: CloudGateway {
     }
 
     public func saveZones(_ zones: [ZoneID]) async throws(CloudError) {
-        try cloud.perform(.saveZones, device: name) { server, caller in
+        try Self.firstFailure(of: zones, in: try await modifyZones(saving: zones, deleting: []).saved)
+    }
+
+    public func deleteZones(_ zones: [ZoneID]) async throws(CloudError) {
+        try Self.firstFailure(of: zones, in: try await modifyZones(saving: [], deleting: zones).deleted)
+    }
+
+    /// Creates and deletes zones in one request, each zone with its own outcome, as CloudKit's
+    /// `modifyRecordZones(saving:deleting:)` answers; throws only for the request as a whole (the
+    /// network, the account, a fault). A request that saves is a `saveZones` one.
+    package func modifyZones(
+        saving toSave: [ZoneID], deleting toDelete: [ZoneID]
+    ) async throws(CloudError) -> (saved: [ZoneID: Result<Void, CloudError>], deleted: [ZoneID: Result<Void, CloudError>]) {
+        try cloud.perform(toSave.isEmpty ? .deleteZones : .saveZones, device: name) { server, caller in
             let user = try server.signedIn(caller)
-            for zone in zones {
+            var saved: [ZoneID: Result<Void, CloudError>] = [:]
+            for zone in toSave {
                 // Another user's zone would be created in the shared database. Apple,
                 // `CKError.badDatabase`: "Make sure you aren't submitting ... a record zone create
                 // operation to the shared database."
                 guard zone.ownerName == SyncConstants.currentUserOwnerName || zone.ownerName == user else {
-                    throw CloudError(.badDatabase, "zones are created in their owner's private database only, never in the shared database")
+                    saved[zone] = .failure(CloudError(.badDatabase, "zones are created in their owner's private database only, never in the shared database"))
+                    continue
                 }
                 try server.createZoneIfNeeded(StoredZone(owner: user, name: zone.zoneName))
+                saved[zone] = .success(())
             }
+            var deleted: [ZoneID: Result<Void, CloudError>] = [:]
+            for zone in toDelete {
+                let stored = StoredZone(owner: user, name: zone.zoneName)
+                guard try server.zoneState(stored) == 0 else {
+                    deleted[zone] = .failure(CloudError(.zoneNotFound, "zone \(zone.zoneName) does not exist"))
+                    continue
+                }
+                try server.removeZone(stored, reason: .deleted)
+                try server.notify(changedZones: [stored], recordTypes: [], scope: .private, origin: caller)
+                deleted[zone] = .success(())
+            }
+            return (saved, deleted)
         }
     }
 
-    public func deleteZones(_ zones: [ZoneID]) async throws(CloudError) {
-        try cloud.perform(.deleteZones, device: name) { server, caller in
-            let user = try server.signedIn(caller)
-            for zone in zones {
-                let stored = StoredZone(owner: user, name: zone.zoneName)
-                guard try server.zoneState(stored) == 0 else { throw CloudError(.zoneNotFound, "zone \(zone.zoneName) does not exist") }
-                try server.removeZone(stored, reason: .deleted)
-                try server.notify(changedZones: [stored], recordTypes: [], scope: .private, origin: caller)
-            }
+    /// The first failure among `items`, in their order, thrown.
+    private static func firstFailure<Item: Hashable>(of items: [Item], in outcomes: [Item: Result<Void, CloudError>]) throws(CloudError) {
+        for item in items {
+            if case .failure(let error) = outcomes[item] { throw error }
         }
     }
 
@@ -109,8 +132,24 @@ public struct LocalCloudDevice: CloudGateway {
     }
 
     public func saveSubscription(_ subscription: CloudSubscription) async throws(CloudError) {
+        try Self.firstFailure(of: [subscription.id], in: try await saveSubscriptions([subscription]))
+    }
+
+    /// Saves subscriptions in one request, each with its own outcome by ID, as CloudKit's
+    /// `modifySubscriptions(saving:deleting:)` answers; throws only for the request as a whole.
+    package func saveSubscriptions(_ subscriptions: [CloudSubscription]) async throws(CloudError) -> [String: Result<Void, CloudError>] {
         try cloud.perform(.saveSubscription, device: name) { server, caller in
-            try server.saveSubscription(subscription, caller: caller)
+            _ = try server.signedIn(caller)
+            var outcomes: [String: Result<Void, CloudError>] = [:]
+            for subscription in subscriptions {
+                do {
+                    try server.saveSubscription(subscription, caller: caller)
+                    outcomes[subscription.id] = .success(())
+                } catch let error as CloudError {
+                    outcomes[subscription.id] = .failure(error)
+                }
+            }
+            return outcomes
         }
     }
 

@@ -13,11 +13,8 @@ extension LocalCloudServer {
         var result = ModifyResult()
         var changedZones: [StoredZone] = []
         var changedTypes: Set<String> = []
-        for zoneID in zonesInOrder(request) {
-            var part = ModifyRequest(savePolicy: request.savePolicy, isAtomic: request.isAtomic)
-            part.recordsToSave = request.recordsToSave.filter { $0.id.zoneID == zoneID }
-            part.sharesToSave = request.sharesToSave.filter { $0.id.zoneID == zoneID }
-            part.recordIDsToDelete = request.recordIDsToDelete.filter { $0.zoneID == zoneID }
+        for part in request.zoneParts {
+            let zoneID = part.itemIDs[0].zoneID
             let zone: StoredZone
             let access: ZoneAccess
             do {
@@ -33,7 +30,7 @@ extension LocalCloudServer {
                 // item of the zone.
                 for (id, error) in errors { record(id, error, in: part, into: &result) }
                 let batchFailed = CloudError(.batchRequestFailed, "another item of this atomic zone request failed")
-                for id in allIDs(part) where errors[id] == nil { record(id, batchFailed, in: part, into: &result) }
+                for id in part.itemIDs where errors[id] == nil { record(id, batchFailed, in: part, into: &result) }
                 continue
             }
             for (id, error) in errors { record(id, error, in: part, into: &result) }
@@ -55,23 +52,13 @@ extension LocalCloudServer {
             throw CloudError(.limitExceeded, "the request holds \(bytes) bytes of records; CloudKit takes at most \(CloudKitLimits.maxRequestBytes)")
         }
         var seen = Set<RecordID>()
-        for id in allIDs(request) where !seen.insert(id).inserted {
+        for id in request.itemIDs where !seen.insert(id).inserted {
             throw CloudError(.invalidArguments, "record \(id) appears twice in one request")
         }
     }
 
-    private func allIDs(_ request: ModifyRequest) -> [RecordID] {
-        request.recordsToSave.map(\.id) + request.sharesToSave.map(\.id) + request.recordIDsToDelete
-    }
-
-    private func zonesInOrder(_ request: ModifyRequest) -> [ZoneID] {
-        var zones: [ZoneID] = []
-        for id in allIDs(request) where !zones.contains(id.zoneID) { zones.append(id.zoneID) }
-        return zones
-    }
-
     private func fail(_ part: ModifyRequest, with error: CloudError, into result: inout ModifyResult) {
-        for id in allIDs(part) { record(id, error, in: part, into: &result) }
+        for id in part.itemIDs { record(id, error, in: part, into: &result) }
     }
 
     private func record(_ id: RecordID, _ error: CloudError, in part: ModifyRequest, into result: inout ModifyResult) {
@@ -240,19 +227,20 @@ private struct ZoneWriter {
             return CloudError(.tooManyParticipants, "a share takes at most \(CloudKitLimits.maxShareParticipants) participants, its owner included; this one has \(participants)")
         }
         let existing = try server.share(named: share.id.recordName, in: zone)
-        if request.savePolicy == .ifServerRecordUnchanged {
-            let basedTag: String?
-            do {
-                basedTag = try LocalCloudSystemFields.basedTag(of: share.systemFields, recordType: ShareRecord.recordType, id: share.id)
-            } catch {
-                return error
-            }
-            if let existing, basedTag != existing.changeTag {
-                return CloudError(.serverRecordChanged, "share \(share.id.recordName) changed on the server")
-            }
-            if existing == nil, basedTag != nil {
-                return CloudError(.unknownItem, "share \(share.id.recordName) no longer exists on the server")
-            }
+        // CloudKit's header (CKModifyRecordsOperation.h): "A CKShare record is always treated as
+        // CKRecordSaveIfServerRecordUnchanged, regardless of the savePolicy of the operation that
+        // modifies the share."
+        let basedTag: String?
+        do {
+            basedTag = try LocalCloudSystemFields.basedTag(of: share.systemFields, recordType: ShareRecord.recordType, id: share.id)
+        } catch {
+            return error
+        }
+        if let existing, basedTag != existing.changeTag {
+            return CloudError(.serverRecordChanged, "share \(share.id.recordName) changed on the server")
+        }
+        if existing == nil, basedTag != nil {
+            return CloudError(.unknownItem, "share \(share.id.recordName) no longer exists on the server")
         }
         if existing == nil {
             if let root = share.rootRecordName {

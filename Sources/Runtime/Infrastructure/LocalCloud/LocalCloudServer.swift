@@ -17,7 +17,7 @@ struct StoredZone: Hashable, Sendable {
     var owner: String
     var name: String
 
-    var isCustom: Bool { name != SyncConstants.publicZoneName }
+    var isCustom: Bool { ZoneID(zoneName: name, ownerName: owner).isCustom }
 }
 
 /// What a caller may do in a zone.
