@@ -2,13 +2,13 @@ import Foundation
 import SyncRuntime
 import SyncLocalCloud
 
-/// Saves 100,000 records through LocalCloud in 400-item requests and fetches them back page by
+/// Saves 100,000 records through LocalCloud in requests of `CloudKitLimits.maxItemsPerRequest` items and fetches them back page by
 /// page, in memory and on file: records per second, and memory. The client holds one page at a
 /// time, so memory while fetching stays flat however many records there are; in memory, the
 /// server's own tables are part of the process (on file they are on disk).
 enum LocalCloudBenchmark {
     static let recordCount = 100_000
-    static let pageSize = 400
+    static let pageSize = CloudKitLimits.maxItemsPerRequest
 
     static func run() async -> Bool {
         print("localcloud: \(recordCount) records saved in \(pageSize)-item requests, fetched back in pages of \(pageSize)")

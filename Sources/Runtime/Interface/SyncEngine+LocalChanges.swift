@@ -30,6 +30,23 @@ extension SyncEngine {
     }
 }
 
+// MARK: - Records the cloud could not deliver
+
+extension SyncEngine {
+    /// Records the cloud listed as changed but could not deliver (`UnreadableRecord`): the ones
+    /// still fetched again at each pass, and the ones set aside after failing
+    /// (`SyncEvent.recordUnreadable`). Their zones sync on without them.
+    public func unreadableRecords() throws(SyncError) -> [UnreadableRecord] {
+        try context.local { try UnreadableRecords.all(in: $0) }
+    }
+
+    /// Asks for the records set aside again: the next pass fetches each by name (after the app
+    /// was updated to read them, or the cloud recovered).
+    public func retryUnreadableRecords() throws(SyncError) {
+        try context.local { try UnreadableRecords.retrySetAside(in: $0) }
+    }
+}
+
 // MARK: - Accounts
 
 extension SyncEngine {

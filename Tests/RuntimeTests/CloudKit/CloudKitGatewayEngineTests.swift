@@ -45,6 +45,44 @@ struct CloudKitGatewayEngineTests {
         #expect(try !phone.store.hasUnpushedChanges() && !laptop.store.hasUnpushedChanges())
     }
 
+    /// Two devices conflict on one record through CloudKit: the phone pushes between the
+    /// laptop's pull and its push, so the laptop's save meets `serverRecordChanged`, which
+    /// CloudKit's atomic `modifyRecords` throws inside `partialFailure`. The gateway unpacks it
+    /// item by item, the engine merges onto the server's record, and both edits are kept.
+    /// Breaking it: the gateway passing the thrown `partialFailure` up, as it did, and the push
+    /// fails the same way on every pass while the laptop's edit never lands (T21.16).
+    @Test func aConflictThatCloudKitThrowsIsMerged() async throws {  // trap: T21.16
+        let world = try SyncWorld(throughCloudKit: true)
+        let phone = try world.device("alice-phone", account: "alice")
+        let laptop = try world.device("alice-laptop", account: "alice")
+        try phone.store.save(Note(recordName: "n", title: "Milk", body: "2 litres"))
+        await phone.sync()
+        await laptop.sync()
+        var onPhone = try #require(try phone.store.fetch(Note.self, recordName: "n"))
+        onPhone.title = "Oat milk"
+        try phone.store.save(onPhone)
+        var onLaptop = try #require(try laptop.store.fetch(Note.self, recordName: "n"))
+        onLaptop.body = "1 litre"
+        try laptop.store.save(onLaptop)
+        let between = Once()
+        let phoneEngine = phone.engine
+        laptop.gateway.hooks.withLock {
+            $0.before[.modify] = {
+                guard between.first() else { return }
+                _ = await phoneEngine.sync()
+            }
+        }
+        let events = laptop.recordEvents()
+        await laptop.sync()
+        #expect(await events.events().contains { if case .conflictResolved = $0 { true } else { false } })
+        await phone.sync()
+        for device in [phone, laptop] {
+            let merged = try #require(try device.store.fetch(Note.self, recordName: "n"))
+            #expect(merged.title == "Oat milk" && merged.body == "1 litre", "\(device.name)")
+        }
+        #expect(try !phone.store.hasUnpushedChanges() && !laptop.store.hasUnpushedChanges())
+    }
+
     /// The app setup of docs/CloudKit.md, run here: an engine over the container an app names
     /// (`CKContainer(identifier:)`) syncs, and a second container of that identifier is another
     /// device of the same account, while another identifier is another cloud. Breaking it: a

@@ -149,3 +149,42 @@ struct LocalCloudFaultTests {
         for name in ["d", "e", "f"] { try await alice.save([record(name)]) }
     }
 }
+
+@Suite("LocalCloud: a record that cannot be read")
+struct LocalCloudUnreadableRecordTests {
+    /// Apple, `recordZoneChanges(inZoneWith:since:desiredKeys:resultsLimit:)`: its
+    /// `modificationResultsByID` holds a `Result` per record; `records(matching:...)`'s
+    /// `matchResults` too; `records(for:)` one per ID. A record CloudKit cannot serve fails alone,
+    /// inside a good page: the page's other records, its token and `moreComing` are as ever, the
+    /// query's cursor too, and a fetch by name fails for it alone, until the fault is spent.
+    @Test(arguments: CloudMode.allCases)
+    func anUnreadableRecordFailsAloneInsideAGoodPage(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let alice = try await harness.deviceWithZone("alice-phone", "alice")
+        try await alice.save([record("a"), record("b"), record("c")])
+        harness.cloud.makeUnreadable("b", times: 3, error: CloudError(.internalError, "cannot be read"))
+        let page = try await alice.fetchZoneChanges(in: myZone, scope: .private, since: nil, resultsLimit: nil)
+        #expect(page.changedRecords.map(\.id.recordName).sorted() == ["a", "c"])
+        #expect(page.unreadableRecords.keys.map(\.recordName) == ["b"] && page.unreadableRecords.values.first?.code == .internalError)
+        #expect(!page.moreComing)
+        let query = try await alice.query(RecordQuery(recordType: "Item", in: myZone), in: .private)
+        #expect(query.records.map(\.id.recordName) == ["a", "c"] && query.unreadableRecords.keys.map(\.recordName) == ["b"])
+        let ids = ["a", "b"].map { RecordID(recordName: $0, zoneID: myZone) }
+        let fetched = try await alice.fetchRecords(ids, desiredKeys: nil, in: .private)
+        #expect(fetched[ids[1]]?.failure?.code == .internalError && fetched[ids[0]]?.failure == nil)
+        // The fault is spent: the record reads again.
+        #expect(try await alice.fetchRecords([ids[1]], desiredKeys: nil, in: .private)[ids[1]]?.failure == nil)
+    }
+
+    /// Apple, `CKError.Code.limitExceeded`: "An error that occurs when a request's size exceeds
+    /// the limit." A fetch by name of more records than a request takes is refused whole, as a
+    /// modification of too many items is (the stricter reading: Apple states the number for
+    /// modifications; the same number holds here).
+    @Test func aFetchOfMoreNamesThanARequestTakesIsRefused() async throws {
+        let harness = try CloudHarness(.memory)
+        let alice = try await harness.deviceWithZone("alice-phone", "alice")
+        let ids = (0...CloudKitLimits.maxItemsPerRequest).map { RecordID(recordName: "r\($0)", zoneID: myZone) }
+        #expect(await cloudError { _ = try await alice.fetchRecords(ids, desiredKeys: nil, in: .private) }?.code == .limitExceeded)
+        #expect(try await alice.fetchRecords(Array(ids.dropLast()), desiredKeys: nil, in: .private).count == CloudKitLimits.maxItemsPerRequest)
+    }
+}

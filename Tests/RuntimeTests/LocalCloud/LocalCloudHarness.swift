@@ -101,3 +101,11 @@ extension ModifyResult {
         itemErrors[id]
     }
 }
+
+extension Result {
+    /// The error of a failed result; nil for a success.
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}

@@ -342,8 +342,8 @@ struct LocalCloudRecordTests {
         let references = (0..<CloudKitLimits.maxDeleteSelfReferencesPerTarget).map { index in
             record("ref\(index)", fields: ["hub": .reference(SyncReference(recordName: "hub", action: .deleteSelf))])
         }
-        for chunk in stride(from: 0, to: references.count, by: 375) {
-            try await phone.save(Array(references[chunk..<min(chunk + 375, references.count)]))
+        for chunk in stride(from: 0, to: references.count, by: CloudKitLimits.maxItemsPerRequest) {
+            try await phone.save(Array(references[chunk..<min(chunk + CloudKitLimits.maxItemsPerRequest, references.count)]))
         }
         let oneTooMany = record("ref-extra", fields: ["hub": .reference(SyncReference(recordName: "hub", action: .deleteSelf))])
         #expect(try await phone.modify(ModifyRequest(recordsToSave: [oneTooMany]), in: .private).error(oneTooMany.id)?.code == .limitExceeded)
@@ -352,18 +352,21 @@ struct LocalCloudRecordTests {
     // MARK: - Requests
 
     /// Apple, `CKError.Code.limitExceeded`: "An error that occurs when a request's size exceeds the
-    /// limit"; the SDK header: "Retry this request as a smaller batch". Apple publishes no item count
-    /// for `CKModifyRecordsOperation` (the Web Services page says 200 operations); LocalCloud takes 400,
-    /// the number of ../shared/spec/cloudkit-semantics.md.
+    /// limit"; the SDK header: "Retry this request as a smaller batch". Apple's limitExceeded page
+    /// names 400 items, its current CKSyncEngine page 250 records per request, saves and
+    /// deletions together: LocalCloud takes the stricter, `CloudKitLimits.maxItemsPerRequest`.
+    /// One item more fails the whole request and writes nothing.
     @Test(arguments: CloudMode.allCases)
-    func moreThanFourHundredItemsIsLimitExceeded(_ mode: CloudMode) async throws {
+    func moreItemsThanARequestTakesIsLimitExceeded(_ mode: CloudMode) async throws {
         let harness = try CloudHarness(mode)
         let phone = try await harness.deviceWithZone("phone", "alice")
-        let records = (0...400).map { record("r\($0)") }
+        let limit = CloudKitLimits.maxItemsPerRequest
+        #expect(limit == 250)
+        let records = (0...limit).map { record("r\($0)") }
         let error = await cloudError { _ = try await phone.modify(ModifyRequest(recordsToSave: records), in: .private) }
         #expect(error?.code == .limitExceeded)
         #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records.isEmpty == true)
-        try await phone.save(Array(records.prefix(400)))
+        try await phone.save(Array(records.prefix(limit)))
     }
 
     /// Apple, `CKError.Code.limitExceeded`: "An error that occurs when a request's size exceeds the

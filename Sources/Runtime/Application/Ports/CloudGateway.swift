@@ -24,7 +24,8 @@ public protocol CloudGateway: Sendable {
     func modify(_ request: ModifyRequest, in scope: DatabaseScope) async throws(CloudError) -> ModifyResult
 
     /// Records by ID, each with its own outcome (`unknownItem` for one that does not exist).
-    /// `desiredKeys` nil fetches every field.
+    /// `desiredKeys` nil fetches every field. At most `CloudKitLimits.maxItemsPerRequest` IDs:
+    /// more fail the request with `limitExceeded`.
     func fetchRecords(_ ids: [RecordID], desiredKeys: [String]?, in scope: DatabaseScope) async throws(CloudError) -> [RecordID: Result<SyncRecord, CloudError>]
 
     /// Zones of a private or shared database that changed or went away since `token`.
@@ -227,14 +228,22 @@ public struct ZoneChanges: Sendable, Hashable {
     public var newToken: ChangeToken
     /// Whether more changes wait after this page.
     public var moreComing: Bool
+    /// Records the page lists as changed but could not deliver, each with its error (CloudKit's
+    /// failed `Result` among the modifications, or a record the gateway cannot read): the rest
+    /// of the page is good without them, and they are fetched again by name.
+    public var unreadableRecords: [RecordID: CloudError]
 
     /// The changes of one page.
-    public init(changedRecords: [SyncRecord], changedShares: [ShareRecord], deletedRecords: [DeletedRecord], newToken: ChangeToken, moreComing: Bool) {
+    public init(
+        changedRecords: [SyncRecord], changedShares: [ShareRecord], deletedRecords: [DeletedRecord], newToken: ChangeToken, moreComing: Bool,
+        unreadableRecords: [RecordID: CloudError] = [:]
+    ) {
         self.changedRecords = changedRecords
         self.changedShares = changedShares
         self.deletedRecords = deletedRecords
         self.newToken = newToken
         self.moreComing = moreComing
+        self.unreadableRecords = unreadableRecords
     }
 }
 
@@ -291,11 +300,15 @@ public struct QueryPage: Sendable, Hashable {
     public var records: [SyncRecord]
     /// Set when more records match: pass it in the next query.
     public var cursor: QueryCursor?
+    /// Matching records the page could not deliver, each with its error (CloudKit's failed
+    /// `Result` among the matches, or a record the gateway cannot read).
+    public var unreadableRecords: [RecordID: CloudError]
 
     /// A page.
-    public init(records: [SyncRecord], cursor: QueryCursor?) {
+    public init(records: [SyncRecord], cursor: QueryCursor?, unreadableRecords: [RecordID: CloudError] = [:]) {
         self.records = records
         self.cursor = cursor
+        self.unreadableRecords = unreadableRecords
     }
 }
 

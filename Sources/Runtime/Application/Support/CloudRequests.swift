@@ -32,8 +32,28 @@ struct CloudRequests: Sendable {
         try await Self.request { () async throws(CloudError) in try await gateway.modify(request, in: scope) }
     }
 
+    /// Records by name, in requests of at most `CloudKitLimits.maxItemsPerRequest` IDs; a request
+    /// the cloud finds too large (`limitExceeded`) goes again as two halves, and a single record
+    /// it refuses so gets that error as its own outcome: no name is ever dropped.
     func fetchRecords(_ ids: [RecordID], desiredKeys: [String]?, in scope: DatabaseScope) async throws(SyncError) -> [RecordID: Result<SyncRecord, CloudError>] {
-        try await Self.request { () async throws(CloudError) in try await gateway.fetchRecords(ids, desiredKeys: desiredKeys, in: scope) }
+        var results: [RecordID: Result<SyncRecord, CloudError>] = [:]
+        for start in stride(from: 0, to: ids.count, by: CloudKitLimits.maxItemsPerRequest) {
+            let chunk = Array(ids[start..<min(start + CloudKitLimits.maxItemsPerRequest, ids.count)])
+            results.merge(try await fetchHalving(chunk, desiredKeys: desiredKeys, in: scope)) { _, later in later }
+        }
+        return results
+    }
+
+    private func fetchHalving(_ ids: [RecordID], desiredKeys: [String]?, in scope: DatabaseScope) async throws(SyncError) -> [RecordID: Result<SyncRecord, CloudError>] {
+        do {
+            return try await Self.request { () async throws(CloudError) in try await gateway.fetchRecords(ids, desiredKeys: desiredKeys, in: scope) }
+        } catch .cloud(let error) where error.code == .limitExceeded {
+            guard ids.count > 1 else { return [ids[0]: .failure(error)] }
+            let half = ids.count / 2
+            var results = try await fetchHalving(Array(ids[..<half]), desiredKeys: desiredKeys, in: scope)
+            results.merge(try await fetchHalving(Array(ids[half...]), desiredKeys: desiredKeys, in: scope)) { _, later in later }
+            return results
+        }
     }
 
     func fetchDatabaseChanges(in scope: DatabaseScope, since token: ChangeToken?) async throws(SyncError) -> DatabaseChanges {

@@ -43,4 +43,15 @@ enum SyncStateKeys {
     static func catalogRequested(_ recordType: String) -> String {
         catalogRequestedPrefix + recordType
     }
+
+    /// A record a page could not deliver (`UnreadableRecords`), by zone and name.
+    static let unreadableRecordPrefix = "record.unreadable."
+
+    static func unreadableRecords(in zone: ZoneID) -> String {
+        "\(unreadableRecordPrefix)\(zone.ownerName)\u{1}\(zone.zoneName)\u{1}"
+    }
+
+    static func unreadableRecord(_ id: RecordID) -> String {
+        unreadableRecords(in: id.zoneID) + id.recordName
+    }
 }

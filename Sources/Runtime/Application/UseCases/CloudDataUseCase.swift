@@ -80,7 +80,7 @@ struct CloudDataUseCase {
         return deleted
     }
 
-    /// Deletes records in requests of at most 400; a record already gone counts as done.
+    /// Deletes records in requests of at most `CloudKitLimits.maxItemsPerRequest`; a record already gone counts as done.
     private func delete(_ ids: [RecordID], in scope: DatabaseScope) async throws(SyncError) -> Int {
         var deleted = 0
         for start in stride(from: 0, to: ids.count, by: CloudKitLimits.maxItemsPerRequest) {

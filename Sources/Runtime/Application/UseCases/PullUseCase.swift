@@ -27,13 +27,16 @@ struct PullUseCase {
 
     /// Pulls everything the pass's account may read. Signed out, only the public catalogs.
     func execute() async throws(SyncError) -> Outcome {
-        var pulled = PullState(localChanges: try context.local { try LocalChanges(in: $0) })
+        var pulled = try context.local { store in
+            PullState(localChanges: try LocalChanges(in: store), unreadable: Set(try UnreadableRecords.all(in: store).map(\.id)))
+        }
         if account.isSignedIn {
             for scope in [DatabaseScope.private, .shared] {
                 try await pullDatabase(scope, state: &pulled)
             }
         }
         try await pullCatalogs(state: &pulled)
+        try await fetchUnreadableAgain(state: &pulled)
         try await repairReferences(state: &pulled)
         return pulled.outcome
     }
@@ -48,6 +51,9 @@ struct PullUseCase {
         /// Records of the user's own zones pulled under a parent this device does not store: if
         /// the cloud has no such parent either, they follow it (`ParentChain.follow`).
         var orphans: [RecordID: [RecordKey]] = [:]
+        /// The records kept as unreadable (`UnreadableRecords`): a version or deletion of one that
+        /// arrives ends it.
+        var unreadable: Set<RecordID> = []
         var outcome = Outcome()
 
         /// A private zone whose local records are to be uploaded again, once.
@@ -151,6 +157,7 @@ struct PullUseCase {
                 }
                 let deletedInPage = Set(page.deletedRecords.map { RecordKey($0.recordType, $0.id.recordName) })
                 for deleted in page.deletedRecords {
+                    try forgetUnreadable(deleted.id, state: &state, in: store)
                     if deleted.recordType == ShareRecord.recordType {
                         // A weak signal: the share may only have been replaced. Checked below.
                         shareDeleted = true
@@ -159,6 +166,9 @@ struct PullUseCase {
                     if saved.contains(RecordKey(deleted.recordType, deleted.id.recordName)) { continue }
                     try removeLocally(deleted.id, recordType: deleted.recordType, scope: scope, deletedInPage: deletedInPage, in: store)
                 }
+                // The page holds without what it could not deliver: the token moves on, and
+                // those records are fetched again by name.
+                try noteUnreadable(page.unreadableRecords, state: &state, in: store)
                 try store.setState(key, page.newToken.storedValue)
             }
             context.events.publish(.pullProgress(scope: scope, zone: zone, records: page.changedRecords.count, deletions: page.deletedRecords.count))
@@ -178,6 +188,7 @@ struct PullUseCase {
     }
 
     private func apply(_ record: SyncRecord, scope: DatabaseScope, in store: any SyncStoreTransaction, state: inout PullState, reads: inout PulledPageReads) throws {
+        try forgetUnreadable(record.id, state: &state, in: store)
         guard let type = context.registry.type(forRecordType: record.recordType) else { return }
         // A version this device already has (it pushed it): nothing to apply.
         if !reads.isSurelyNew(record), let tag = record.changeTag, try store.serverChangeTag(record.id) == tag,
@@ -282,6 +293,7 @@ struct PullUseCase {
     private func zoneWentAway(_ zone: ZoneID, reason: ZoneDeletionReason, scope: DatabaseScope) throws(SyncError) -> ZoneID? {
         try context.local { store in
             try store.setState(SyncStateKeys.zoneToken(zone, scope), nil)
+            try UnreadableRecords.forget(zone: zone, in: store)
             for id in try store.serverRecordIDs(inZone: zone) { try store.removeServerRecord(id) }
             guard scope == .shared else {
                 if reason == .purged {
@@ -356,7 +368,10 @@ struct PullUseCase {
                     for record in page.records {
                         try apply(record, scope: .public, in: store, state: &state)
                     }
-                    try store.noteCatalogReceived(recordType: type.recordType, recordNames: page.records.map(\.id.recordName))
+                    // A record the page could not deliver exists: its local copy stays.
+                    try noteUnreadable(page.unreadableRecords, state: &state, in: store)
+                    try store.noteCatalogReceived(
+                        recordType: type.recordType, recordNames: page.records.map(\.id.recordName) + page.unreadableRecords.keys.map(\.recordName))
                 }
                 count += page.records.count
                 query.cursor = page.cursor
@@ -395,6 +410,59 @@ struct PullUseCase {
             }
         }
         return deleted
+    }
+
+    // MARK: - Records a page could not deliver
+
+    private func noteUnreadable(_ records: [RecordID: CloudError], state: inout PullState, in store: any SyncStoreTransaction) throws {
+        for (id, error) in records.sorted(by: { $0.key.recordName < $1.key.recordName }) {
+            try UnreadableRecords.note(id, error, at: context.clock.now, in: store)
+            state.unreadable.insert(id)
+        }
+    }
+
+    private func forgetUnreadable(_ id: RecordID, state: inout PullState, in store: any SyncStoreTransaction) throws {
+        guard state.unreadable.remove(id) != nil else { return }
+        try UnreadableRecords.forget(id, in: store)
+    }
+
+    /// Fetches by name the records pages could not deliver and are not set aside, in one request
+    /// per database (chunked under the item limit): each that arrives is applied as a pulled
+    /// record, one that is gone is forgotten, one that fails again is counted, and set aside once
+    /// it failed `UnreadableRecord.fetchesBeforeSetAside` times (`recordUnreadable` tells the
+    /// app). A failed request leaves them for the next pass: no zone waits on them.
+    private func fetchUnreadableAgain(state: inout PullState) async throws(SyncError) {
+        let due = try context.local { try UnreadableRecords.all(in: $0).filter { !$0.isSetAside } }
+        guard !due.isEmpty else { return }
+        var setAside: [UnreadableRecord] = []
+        for (scope, records) in Dictionary(grouping: due, by: \.id.scope).sorted(by: { $0.key < $1.key }) {
+            guard scope == .public || account.isSignedIn else { continue }
+            let found: [RecordID: Result<SyncRecord, CloudError>]
+            do {
+                found = try await context.cloud.fetchRecords(records.map(\.id), desiredKeys: context.registry.keysWithoutAssetContents, in: scope)
+            } catch {
+                continue
+            }
+            try await account.verify()
+            try context.local { store in
+                try state.localChanges.refresh(in: store)
+                for record in records {
+                    switch found[record.id] {
+                    case .success(let version):
+                        try apply(version, scope: scope, in: store, state: &state)
+                    case .failure(let error) where error.code == .unknownItem:
+                        try forgetUnreadable(record.id, state: &state, in: store)
+                    case .failure(let error):
+                        let failed = try UnreadableRecords.fetchFailed(record, error, in: store)
+                        if failed.isSetAside { setAside.append(failed) }
+                    case nil:
+                        let failed = try UnreadableRecords.fetchFailed(record, CloudError(.serviceUnavailable, "no result for \(record.id)"), in: store)
+                        if failed.isSetAside { setAside.append(failed) }
+                    }
+                }
+            }
+        }
+        for record in setAside { context.events.publish(.recordUnreadable(record)) }
     }
 
     // MARK: - References

@@ -32,7 +32,7 @@ struct PushItem: Sendable {
 }
 
 /// Local changes -> the cloud: dedup, placement by parent chain (`ParentChain`), ensure
-/// ancestors, parent-depth waves, 400-item / 2 MB chunks, conflicts merged.
+/// ancestors, parent-depth waves, chunks within CloudKit's item and byte limits, conflicts merged.
 ///
 /// Each request's results (server versions, merges, changes set aside) commit in one
 /// transaction; the history token commits once every change read went through or was set aside.
@@ -298,7 +298,7 @@ struct PushUseCase {
         return waves.keys.sorted().map { waves[$0]! }
     }
 
-    /// Chunks of at most 400 items and the configured request size.
+    /// Chunks of at most `CloudKitLimits.maxItemsPerRequest` items and the configured request size.
     private func chunks(_ items: [PushItem]) -> [[PushItem]] {
         var chunks: [[PushItem]] = []
         var current: [PushItem] = []

@@ -3,8 +3,11 @@
 public enum CloudKitLimits {
     /// Longest record type, field name or record name.
     public static let maxNameLength = 255
-    /// Most records to save plus IDs to delete in one modify request.
-    public static let maxItemsPerRequest = 400
+    /// Most items in one request: records to save plus IDs to delete in a modification, IDs in
+    /// a fetch by name. Apple's `CKError.Code.limitExceeded` page names 400 items; its current
+    /// CKSyncEngine page gives 250 records per request, saves and deletions together. The
+    /// stricter number holds: what fits here fits CloudKit by either page.
+    public static let maxItemsPerRequest = 250
     /// Largest modify request, asset contents excluded.
     public static let maxRequestBytes = 2 * 1024 * 1024
     /// Largest record, asset contents excluded.

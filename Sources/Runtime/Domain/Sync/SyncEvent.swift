@@ -30,6 +30,11 @@ public enum SyncEvent: Sendable, Hashable {
     /// else's): the record is as the cloud has it again, or gone when the cloud never had it.
     /// Announced once; the change is not sent again.
     case changeReverted(FailedChange)
+    /// A record the cloud listed as changed but could not deliver still failed after being
+    /// fetched again by name `UnreadableRecord.fetchesBeforeSetAside` times: it is set aside
+    /// (`SyncEngine.unreadableRecords()`), and asked for again when the app says so. Its zone
+    /// syncs on without it.
+    case recordUnreadable(UnreadableRecord)
     /// A record that was changed went with its parent, deleted on another device (or with an
     /// ancestor: `parentRecordName` names the record whose deletion took it): an edit of it, or a
     /// move or addition into the parent, made where the deletion was not known yet, is gone with

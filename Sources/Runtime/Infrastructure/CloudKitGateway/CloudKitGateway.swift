@@ -249,12 +249,19 @@ public final class CloudKitGateway: CloudGateway {
         }
         var records: [SyncRecord] = []
         var shares: [ShareRecord] = []
-        for (_, outcome) in changes.modificationResultsByID {
-            let modification = try outcome.mapError(CloudKitErrors.cloudError).get()
-            if let share = modification.record as? CKShare {
-                shares.append(try CloudKitShares.shareRecord(share, rootRecordName: nil))
-            } else {
-                records.append(try CloudKitRecords.syncRecord(modification.record))
+        var unreadable: [RecordID: CloudError] = [:]
+        for (ckID, outcome) in changes.modificationResultsByID {
+            // One record CloudKit could not serve, or this version cannot read, never fails the
+            // page: it is left out, named, and fetched again by name.
+            do throws(CloudError) {
+                let modification = try outcome.mapError(CloudKitErrors.cloudError).get()
+                if let share = modification.record as? CKShare {
+                    shares.append(try CloudKitShares.shareRecord(share, rootRecordName: nil))
+                } else {
+                    records.append(try CloudKitRecords.syncRecord(modification.record))
+                }
+            } catch {
+                unreadable[CloudKitRecords.recordID(ckID)] = error
             }
         }
         records.sort { ($0.modificationDate ?? .distantPast, $0.id.recordName) < ($1.modificationDate ?? .distantPast, $1.id.recordName) }
@@ -262,7 +269,7 @@ public final class CloudKitGateway: CloudGateway {
         return ZoneChanges(
             changedRecords: records, changedShares: shares,
             deletedRecords: changes.deletions.map { DeletedRecord(id: CloudKitRecords.recordID($0.recordID), recordType: $0.recordType) },
-            newToken: try CloudKitArchives.changeToken(changes.changeToken), moreComing: changes.moreComing)
+            newToken: try CloudKitArchives.changeToken(changes.changeToken), moreComing: changes.moreComing, unreadableRecords: unreadable)
     }
 
     public func query(_ query: RecordQuery, in scope: DatabaseScope) async throws(CloudError) -> QueryPage {
@@ -279,10 +286,17 @@ public final class CloudKitGateway: CloudGateway {
             }
         }
         var records: [SyncRecord] = []
-        for (_, outcome) in page.matchResults {
-            records.append(try CloudKitRecords.syncRecord(try outcome.mapError(CloudKitErrors.cloudError).get()))
+        var unreadable: [RecordID: CloudError] = [:]
+        for (ckID, outcome) in page.matchResults {
+            do throws(CloudError) {
+                records.append(try CloudKitRecords.syncRecord(try outcome.mapError(CloudKitErrors.cloudError).get()))
+            } catch {
+                unreadable[CloudKitRecords.recordID(ckID)] = error
+            }
         }
-        return QueryPage(records: records, cursor: try page.queryCursor.map { (cursor) throws(CloudError) in try CloudKitArchives.queryCursor(cursor) })
+        return QueryPage(
+            records: records, cursor: try page.queryCursor.map { (cursor) throws(CloudError) in try CloudKitArchives.queryCursor(cursor) },
+            unreadableRecords: unreadable)
     }
 
     // MARK: Sharing

@@ -223,6 +223,10 @@ public final class CKDatabase: NSObject, Sendable {
             let ck = StandInShares.ckShare(share)
             modifications[ck.recordID] = .success(CKDatabase.RecordZoneChange.Modification(record: ck))
         }
+        // A record the server cannot serve is a failed result among the good ones.
+        for (id, error) in changes.unreadableRecords {
+            modifications[StandInRecords.recordID(id)] = .failure(StandInErrors.ckError(error))
+        }
         let deletions = changes.deletedRecords.map { CKDatabase.RecordZoneChange.Deletion(recordID: StandInRecords.recordID($0.id), recordType: $0.recordType) }
         return (modifications, deletions, CKServerChangeToken(archive: changes.newToken.archive), changes.moreComing)
     }
@@ -264,9 +268,12 @@ public final class CKDatabase: NSObject, Sendable {
         } catch {
             throw StandInErrors.ckError(error)
         }
-        let results = page.records.map { record -> (CKRecord.ID, Result<CKRecord, any Error>) in
+        var results = page.records.map { record -> (CKRecord.ID, Result<CKRecord, any Error>) in
             let ck = StandInRecords.ckRecord(record)
             return (ck.recordID, .success(ck))
+        }
+        for (id, error) in page.unreadableRecords.sorted(by: { $0.key.recordName < $1.key.recordName }) {
+            results.append((StandInRecords.recordID(id), .failure(StandInErrors.ckError(error))))
         }
         return (results, page.cursor.map { CKQueryCursor(query: query, zoneID: zoneID, archive: $0.archive) })
     }

@@ -216,6 +216,16 @@ public final class LocalCloud: Sendable {
         state.withLock { $0.faults.random = faults }
     }
 
+    /// Makes a record unreadable for its next `times` reads: a page of zone changes or a query
+    /// that holds it carries its `error` in its place, beside every other record (Apple,
+    /// `recordZoneChanges(inZoneWith:since:desiredKeys:resultsLimit:)` and
+    /// `records(matching:inZoneWith:desiredKeys:resultsLimit:)` return a `Result` per record),
+    /// and a fetch by name fails for it alone. What a record CloudKit cannot serve, or one a
+    /// client cannot decode, looks like to the engine.
+    public func makeUnreadable(_ recordName: String, times: Int = .max, error: CloudError = CloudError(.internalError, "the record cannot be read")) {
+        state.withLock { $0.server.unreadable[recordName] = UnreadableRecordFault(remaining: times, error: error) }
+    }
+
     /// Throttles an account's requests (nil lifts it): past the limit, a request fails with
     /// `requestRateLimited` and a `retryAfter` that is the time left until the limit lets it
     /// through, on this cloud's clock.

@@ -120,3 +120,18 @@ struct FaultPlan {
         return random?.strike(kind)
     }
 }
+
+/// A record whose next reads fail (`LocalCloud.makeUnreadable`).
+struct UnreadableRecordFault {
+    var remaining: Int
+    let error: CloudError
+}
+
+extension LocalCloudServer {
+    /// The error a read of `name` meets now, counting the read; nil when it reads well.
+    func readFault(_ name: String) -> CloudError? {
+        guard let fault = unreadable[name], fault.remaining > 0 else { return nil }
+        unreadable[name]?.remaining -= 1
+        return fault.error
+    }
+}

@@ -97,6 +97,8 @@ extension LocalCloudServer {
                 if try isVisible(name, in: zone, access: access) {
                     if stored.deleted {
                         changes.deletedRecords.append(DeletedRecord(id: id, recordType: stored.type))
+                    } else if let fault = readFault(name) {
+                        changes.unreadableRecords[id] = fault
                     } else {
                         changes.changedRecords.append(try clientRecord(stored, zone: zone, scope: scope, desiredKeys: desiredKeys, viewer: caller.user))
                         try noteSeen(name, in: zone, access: access, by: caller.user)
@@ -149,7 +151,13 @@ extension LocalCloudServer {
     }
 
     /// Records by name, each with its own outcome.
+    /// Records by name. Apple, `CKError.Code.limitExceeded`: "An error that occurs when a request's
+    /// size exceeds the limit": a fetch of more records than a request takes is refused as a
+    /// modification is (the stricter reading: Apple gives the limit for modifications).
     func fetchRecords(_ ids: [RecordID], desiredKeys: [String]?, scope: DatabaseScope, caller: Caller) throws -> [RecordID: Result<SyncRecord, CloudError>] {
+        guard ids.count <= CloudKitLimits.maxItemsPerRequest else {
+            throw CloudError(.limitExceeded, "\(ids.count) records in one fetch; CloudKit takes at most \(CloudKitLimits.maxItemsPerRequest)")
+        }
         var results: [RecordID: Result<SyncRecord, CloudError>] = [:]
         for id in ids {
             do {
@@ -158,6 +166,10 @@ extension LocalCloudServer {
                     try isVisible(id.recordName, in: zone, access: access)
                 else {
                     results[id] = .failure(CloudError(.unknownItem, "record \(id.recordName) does not exist"))
+                    continue
+                }
+                if let fault = readFault(id.recordName) {
+                    results[id] = .failure(fault)
                     continue
                 }
                 results[id] = .success(try clientRecord(stored, zone: zone, scope: scope, desiredKeys: desiredKeys, viewer: caller.user))

@@ -24,11 +24,16 @@ extension LocalCloudServer {
             ? try seekingPage(of: query, in: zones, limit: limit)
             : try sortedPage(of: query, in: zones, limit: limit)
         var records: [SyncRecord] = []
+        var unreadable: [RecordID: CloudError] = [:]
         for match in page where try isVisible(match.record.name, in: match.zone, access: match.access) {
+            if let fault = readFault(match.record.name) {
+                unreadable[RecordID(recordName: match.record.name, zoneID: clientZoneID(match.zone, scope: scope))] = fault
+                continue
+            }
             records.append(try clientRecord(match.record, zone: match.zone, scope: scope, desiredKeys: query.desiredKeys, viewer: caller.user))
         }
         try store.count("records.fetched", by: Int64(records.count))
-        return QueryPage(records: records, cursor: cursor)
+        return QueryPage(records: records, cursor: cursor, unreadableRecords: unreadable)
     }
 
     private typealias Match = (record: StoredRecord, zone: StoredZone, access: ZoneAccess)

@@ -48,6 +48,8 @@ final class LocalCloudServer {
     var database: SQLiteDatabase { store.database }
     /// Schema fields read from the store (`LocalCloudServer+Schema`).
     var schemaCache: [String: SchemaField] = [:]
+    /// Records this process's faults make unreadable (`LocalCloud.makeUnreadable`), by name.
+    var unreadable: [String: UnreadableRecordFault] = [:]
 
     init(store: LocalCloudStore, clock: any SyncClock, downloads: URL) {
         self.store = store

@@ -111,7 +111,7 @@ func recovery(_ failure: SyncError, _ error: CloudError) {
     _ = error.retryAfter
 }
 
-/// "Changes the cloud refuses", "Accounts", "The user's data in the cloud".
+/// "Changes the cloud refuses", "Records the cloud could not deliver", "Accounts", "The user's data in the cloud".
 func decisions(_ engine: SyncEngine) async throws {
     for failed in try await engine.failedChanges() {
         print(failed.recordType, failed.recordName, failed.kind, failed.error, failed.failedAt)
@@ -119,6 +119,11 @@ func decisions(_ engine: SyncEngine) async throws {
     if let failed = try await engine.failedChange(for: Note.self, recordName: "n") { print(failed.error) }
     try await engine.retryFailedChange(for: Note.self, recordName: "n")
     try await engine.revertFailedChange(for: Note.self, recordName: "n")
+
+    for record in try await engine.unreadableRecords() {
+        print(record.id, record.error, record.failedFetches, record.firstFailedAt, record.isSetAside)
+    }
+    try await engine.retryUnreadableRecords()
 
     for parked in try await engine.parkedChanges() { print(parked.userRecordName, parked.count) }
     try await engine.discardParkedChanges(of: "_alice")
@@ -166,6 +171,8 @@ func events(_ engine: SyncEngine) async {
             print("\(merged) merged into \(survivor.recordName)")
         case .conflictRecorded(let conflict):
             print("\(conflict.recordID.recordName): \(conflict.fields.map(\.field)) settled")
+        case .recordUnreadable(let record):
+            print("\(record.id.recordName) could not be read: \(record.error)")
         case .setupCompleted, .setupFailed, .accountUnavailable, .accountChanged, .parkedChangesRestored,
              .pullStarted, .pullCompleted, .pushStarted, .pushCompleted, .pushFailed, .conflictResolved,
              .shareEnded, .danglingReferences, .userDeletedZone, .encryptedDataReset, .waitingForNetwork,

@@ -1,0 +1,33 @@
+import Foundation
+
+/// A record the cloud listed as changed (in a zone's changes or a catalog's query) but could not
+/// deliver: CloudKit answered a failed result for it inside a good page, or this app version
+/// cannot read what it holds. The rest of the page was applied without it, so its zone moves on;
+/// the record is fetched again by name at each pass, and set aside once that failed
+/// `fetchesBeforeSetAside` times in a row. A later version of it, or its deletion, arriving in
+/// the feed ends the matter by itself.
+public struct UnreadableRecord: Sendable, Hashable {
+    /// How many fetches by name in a row may fail before the record is set aside: after that the
+    /// engine asks for it again only when the app says so (`SyncEngine.retryUnreadableRecords()`).
+    public static let fetchesBeforeSetAside = 3
+
+    /// The record, in its zone (the zone tells the database).
+    public var id: RecordID
+    /// Why it could not be read, the last time.
+    public var error: CloudError
+    /// Fetches by name that failed since it was last listed unreadable.
+    public var failedFetches: Int
+    /// When a page first listed it unreadable (the engine's clock).
+    public var firstFailedAt: Date
+
+    /// Whether the engine stopped asking for it by itself.
+    public var isSetAside: Bool { failedFetches >= Self.fetchesBeforeSetAside }
+
+    /// A record a page could not deliver.
+    public init(id: RecordID, error: CloudError, failedFetches: Int = 0, firstFailedAt: Date) {
+        self.id = id
+        self.error = error
+        self.failedFetches = failedFetches
+        self.firstFailedAt = firstFailedAt
+    }
+}
