@@ -90,4 +90,41 @@ struct CloudKitShareMappingTests {
         #expect(changes.modifications.map(\.zoneID.zoneName) == [Self.zone.zoneName])
         #expect(CloudKitShares.ckMetadata(ShareMetadata(shareID: metadata.shareID, ownerName: metadata.ownerName, rootRecordName: nil, title: "")) == nil)
     }
+
+    /// Apple, `CKShare.ParticipantRole.administrator`: "An administrator of a share can add and
+    /// remove participants and change their permissions." A participant of that role comes to
+    /// the port as an administrator, never as a private user, read by CloudKit's number (the case
+    /// is iOS 26's). Breaking it: the old mapping, which made every role but owner and public a
+    /// private user.
+    @Test func anAdministratorStaysAnAdministrator() async throws {
+        let identity = CKUserIdentity(userRecordID: CKRecord.ID(recordName: "_dave"), lookupInfo: nil)
+        let administrator = CKShare.Participant(userIdentity: identity, role: .administrator, permission: .readWrite, acceptanceStatus: .accepted)
+        #expect(try CloudKitShares.participant(administrator).role == .administrator)
+        // Kept by the cloud, and read back through CloudKit's objects.
+        var (share, _) = try await shareWithBob()
+        let device = try cloud.device("alice-phone", account: "alice")
+        let current = try #require(try await device.fetchShares([share.id], in: .private)[share.id]?.get())
+        share = current
+        share.participants.append(ShareParticipant(userRecordName: "_dave", role: .administrator, permission: .readWrite, acceptanceStatus: .accepted))
+        _ = try await device.modify(ModifyRequest(sharesToSave: [share]), in: .private)
+        let shareID = CloudKitRecords.recordID(share.id)
+        let fetched = try #require(try await alice.privateCloudDatabase.records(for: [shareID], desiredKeys: nil)[shareID]?.get() as? CKShare)
+        let dave = try #require(try CloudKitShares.shareRecord(fetched, rootRecordName: nil).participants.first { $0.userRecordName == "_dave" })
+        #expect(dave.role == .administrator)
+    }
+
+    /// Apple, `CKShare.Metadata.participantRole` and `participantStatus`: the role and the
+    /// acceptance status "for the user who retrieves the metadata". The owner reads owner and
+    /// accepted; Bob, invited, reads private user and pending, then accepted once he accepted.
+    @Test func metadataSaysWhatTheUserIsToTheShare() async throws {
+        let (share, _) = try await shareWithBob()
+        let url = try #require(share.url)
+        let owners = try CloudKitShares.shareMetadata(try await alice.shareMetadata(for: url))
+        #expect(owners.participantRole == .owner && owners.participantStatus == .accepted)
+        let bobs = try await bob.shareMetadata(for: url)
+        #expect(try CloudKitShares.shareMetadata(bobs).participantRole == .privateUser)
+        #expect(try CloudKitShares.shareMetadata(bobs).participantStatus == .pending)
+        _ = try await bob.accept(bobs)
+        #expect(try CloudKitShares.shareMetadata(try await bob.shareMetadata(for: url)).participantStatus == .accepted)
+    }
 }

@@ -138,12 +138,22 @@ struct ShareUseCase {
     /// Accepts a share. The shared database is then read from scratch (its token may already be
     /// past the zone), the root first so it shows at once. Offline or not ready, the acceptance
     /// is remembered and completed by a later pass.
+    ///
+    /// The metadata says first what the user is to the share: the owner opening their own link
+    /// has the records in their private database already, and nothing is done; a share this
+    /// user accepted already (on another device) is not accepted again, only read.
     func accept(_ metadata: ShareMetadata) async throws(SyncError) {
-        do {
-            try await context.cloud.acceptShare(metadata)
-        } catch .cloud(let error) where RecoveryPolicy.isTransient(error) {
-            try remember(metadata)
-            throw .cloud(error)
+        guard metadata.participantRole != .owner else {
+            try context.local { try $0.setState(SyncStateKeys.pendingAcceptance(metadata), nil) }
+            return
+        }
+        if metadata.participantStatus != .accepted {
+            do {
+                try await context.cloud.acceptShare(metadata)
+            } catch .cloud(let error) where RecoveryPolicy.isTransient(error) {
+                try remember(metadata)
+                throw .cloud(error)
+            }
         }
         let zone = ZoneID(zoneName: metadata.shareID.zoneID.zoneName, ownerName: metadata.ownerName)
         try context.local { store in

@@ -43,7 +43,16 @@ public struct ShareInvitation: Sendable, Hashable {
 public struct ShareParticipant: Sendable, Hashable, Codable {
     /// What a participant is to the share.
     public enum Role: String, Sendable, Hashable, Codable {
-        case owner, privateUser, publicUser
+        /// The user whose zone the share is in.
+        case owner
+        /// A person the owner (or an administrator) lets add and remove participants and change
+        /// their permissions (CloudKit's `administrator`, iOS 26 and macOS 26 on). CloudKit shows
+        /// earlier systems such a participant as a private user, and the share as read-only.
+        case administrator
+        /// A person invited by name, email address or phone number.
+        case privateUser
+        /// A person who joined by the share's link.
+        case publicUser
     }
 
     /// Whether a participant has accepted the share.
@@ -165,18 +174,29 @@ public struct ShareMetadata: Sendable, Hashable, Codable {
     public var title: String
     /// The link it came from, when it came from one.
     public var url: URL?
+    /// What the user who looked the share up is to it: its owner, or someone it lists or lets in
+    /// by its link; nil when the cloud did not say.
+    public var participantRole: ShareParticipant.Role?
+    /// Whether that user accepted the share already (on another device, say); nil when the
+    /// cloud did not say. Accepting again is never asked of the cloud.
+    public var participantStatus: ShareParticipant.AcceptanceStatus?
     /// The gateway's archive of the system's metadata (CloudKit's `CKShare.Metadata`,
     /// `NSSecureCoding`), which acceptance hands back to the system; nil where the gateway needs
     /// none, or the metadata came from a link (acceptance then looks the link up again).
     public var archive: Data?
 
     /// Metadata of a share, as a gateway builds it.
-    public init(shareID: RecordID, ownerName: String, rootRecordName: String?, title: String, url: URL? = nil, archive: Data? = nil) {
+    public init(
+        shareID: RecordID, ownerName: String, rootRecordName: String?, title: String, url: URL? = nil,
+        participantRole: ShareParticipant.Role? = nil, participantStatus: ShareParticipant.AcceptanceStatus? = nil, archive: Data? = nil
+    ) {
         self.shareID = shareID
         self.ownerName = ownerName
         self.rootRecordName = rootRecordName
         self.title = title
         self.url = url
+        self.participantRole = participantRole
+        self.participantStatus = participantStatus
         self.archive = archive
     }
 }

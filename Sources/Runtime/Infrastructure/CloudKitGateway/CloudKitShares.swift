@@ -32,11 +32,34 @@ enum CloudKitShares {
             else if let number = info?.phoneNumber { .phoneNumber(number) }
             else if let id = info?.userRecordID { .userRecordName(id.recordName) }
             else { nil }
-        let role: ShareParticipant.Role = ck.role == .owner ? .owner : ck.role == .publicUser ? .publicUser : .privateUser
-        let status: ShareParticipant.AcceptanceStatus = ck.acceptanceStatus == .accepted ? .accepted : ck.acceptanceStatus == .removed ? .removed : .pending
         return ShareParticipant(
-            userRecordName: ck.userIdentity.userRecordID?.recordName, lookup: lookup, role: role, permission: permission(ck.permission),
-            acceptanceStatus: status, archive: try archive(ck))
+            userRecordName: ck.userIdentity.userRecordID?.recordName, lookup: lookup, role: role(ck.role) ?? .privateUser,
+            permission: permission(ck.permission), acceptanceStatus: status(ck.acceptanceStatus) ?? .pending, archive: try archive(ck))
+    }
+
+    /// CloudKit's `CKShare.ParticipantRole.administrator`, by its number (CloudKit's header): the
+    /// case is iOS 26's, absent from earlier SDKs an app may build with, and its participants
+    /// reach every app.
+    private static let administratorRoleValue = 2
+
+    /// A role as the port says it; nil for `unknown`. An administrator stays one.
+    private static func role(_ role: CKShare.ParticipantRole) -> ShareParticipant.Role? {
+        switch role {
+        case .owner: return .owner
+        case .privateUser: return .privateUser
+        case .publicUser: return .publicUser
+        default: return role.rawValue == administratorRoleValue ? .administrator : nil
+        }
+    }
+
+    /// An acceptance status as the port says it; nil for `unknown`.
+    private static func status(_ status: CKShare.ParticipantAcceptanceStatus) -> ShareParticipant.AcceptanceStatus? {
+        switch status {
+        case .accepted: .accepted
+        case .removed: .removed
+        case .pending: .pending
+        default: nil
+        }
     }
 
     /// The share CloudKit holds now (`fetched`, read just before the save), when it is still the
@@ -115,7 +138,7 @@ enum CloudKitShares {
         return ShareMetadata(
             shareID: id, ownerName: id.zoneID.ownerName, rootRecordName: ck.hierarchicalRootRecordID?.recordName,
             title: (ck.share[CKShare.SystemFieldKey.title] as? NSString).map { $0 as String } ?? "", url: ck.share.url,
-            archive: try archive(ck))
+            participantRole: role(ck.participantRole), participantStatus: status(ck.participantStatus), archive: try archive(ck))
     }
 
     /// The system's metadata again, from its archive; nil when the metadata has none (it came

@@ -124,9 +124,10 @@ public final class CKShareParticipant: NSObject, NSSecureCoding, @unchecked Send
 public final class CKShare: CKRecord {
     public typealias Participant = CKShareParticipant
 
-    /// Apple, `CKShare.ParticipantRole` (raw values as in CloudKit's header).
+    /// Apple, `CKShare.ParticipantRole` (raw values as in CloudKit's header; `administrator` is
+    /// iOS 26's).
     public enum ParticipantRole: Int, Sendable {
-        case unknown = 0, owner = 1, privateUser = 3, publicUser = 4
+        case unknown = 0, owner = 1, administrator = 2, privateUser = 3, publicUser = 4
     }
 
     /// Apple, `CKShare.ParticipantPermission`.
@@ -200,14 +201,24 @@ public final class CKShareMetadata: NSObject, NSSecureCoding, @unchecked Sendabl
 
     public let share: CKShare
     public let hierarchicalRootRecordID: CKRecord.ID?
+    /// What the user who looked the share up is to it.
+    public let participantRole: CKShare.ParticipantRole
+    /// Whether that user accepted it already.
+    public let participantStatus: CKShare.ParticipantAcceptanceStatus
 
-    package init(share: CKShare, hierarchicalRootRecordID: CKRecord.ID?) {
+    package init(
+        share: CKShare, hierarchicalRootRecordID: CKRecord.ID?, participantRole: CKShare.ParticipantRole, participantStatus: CKShare.ParticipantAcceptanceStatus
+    ) {
         self.share = share
         self.hierarchicalRootRecordID = hierarchicalRootRecordID
+        self.participantRole = participantRole
+        self.participantStatus = participantStatus
     }
 
     public func encode(with coder: NSCoder) {
         coder.encode(share, forKey: "share")
+        coder.encode(participantRole.rawValue, forKey: "participantRole")
+        coder.encode(participantStatus.rawValue, forKey: "participantStatus")
         if let hierarchicalRootRecordID { coder.encode(hierarchicalRootRecordID, forKey: "root") }
         if let url = share.url { coder.encode(url.absoluteString as NSString, forKey: "url") }
         if let title = share[CKShare.SystemFieldKey.title] as? NSString { coder.encode(title, forKey: "title") }
@@ -221,6 +232,8 @@ public final class CKShareMetadata: NSObject, NSSecureCoding, @unchecked Sendabl
         share[CKShare.SystemFieldKey.title] = coder.decodeIfPresent(NSString.self, forKey: "title")
         self.share = share
         hierarchicalRootRecordID = root
+        participantRole = CKShare.ParticipantRole(rawValue: coder.decodeInteger(forKey: "participantRole")) ?? .unknown
+        participantStatus = CKShare.ParticipantAcceptanceStatus(rawValue: coder.decodeInteger(forKey: "participantStatus")) ?? .unknown
     }
 }
 

@@ -38,17 +38,26 @@ enum StandInShares {
         case nil: nil
         }
         let identity = CKUserIdentity(userRecordID: participant.userRecordName.map { CKRecord.ID(recordName: $0, zoneID: CKRecordZone.ID.default) }, lookupInfo: lookup)
-        let role: CKShare.ParticipantRole = switch participant.role {
+        return CKShare.Participant(
+            userIdentity: identity, role: ckRole(participant.role), permission: ckPermission(participant.permission),
+            acceptanceStatus: ckStatus(participant.acceptanceStatus))
+    }
+
+    private static func ckRole(_ role: ShareParticipant.Role) -> CKShare.ParticipantRole {
+        switch role {
         case .owner: .owner
+        case .administrator: .administrator
         case .privateUser: .privateUser
         case .publicUser: .publicUser
         }
-        let status: CKShare.ParticipantAcceptanceStatus = switch participant.acceptanceStatus {
+    }
+
+    private static func ckStatus(_ status: ShareParticipant.AcceptanceStatus) -> CKShare.ParticipantAcceptanceStatus {
+        switch status {
         case .pending: .pending
         case .accepted: .accepted
         case .removed: .removed
         }
-        return CKShare.Participant(userIdentity: identity, role: role, permission: ckPermission(participant.permission), acceptanceStatus: status)
     }
 
     private static func participant(_ ck: CKShare.Participant) -> ShareParticipant {
@@ -57,7 +66,12 @@ enum StandInShares {
             else if let number = info?.phoneNumber { .phoneNumber(number) }
             else if let id = info?.userRecordID { .userRecordName(id.recordName) }
             else { nil }
-        let role: ShareParticipant.Role = ck.role == .owner ? .owner : ck.role == .publicUser ? .publicUser : .privateUser
+        let role: ShareParticipant.Role = switch ck.role {
+        case .owner: .owner
+        case .administrator: .administrator
+        case .publicUser: .publicUser
+        case .privateUser, .unknown: .privateUser
+        }
         let status: ShareParticipant.AcceptanceStatus = ck.acceptanceStatus == .accepted ? .accepted : ck.acceptanceStatus == .removed ? .removed : .pending
         return ShareParticipant(userRecordName: ck.userIdentity.userRecordID?.recordName, lookup: lookup, role: role, permission: permission(ck.permission), acceptanceStatus: status)
     }
@@ -82,7 +96,9 @@ enum StandInShares {
         let share = CKShare(shareID: StandInRecords.recordID(metadata.shareID), rootRecordName: metadata.rootRecordName, url: metadata.url, participants: [])
         share[CKShare.SystemFieldKey.title] = metadata.title as NSString
         let root = metadata.rootRecordName.map { CKRecord.ID(recordName: $0, zoneID: StandInRecords.zoneID(metadata.shareID.zoneID)) }
-        return CKShare.Metadata(share: share, hierarchicalRootRecordID: root)
+        return CKShare.Metadata(
+            share: share, hierarchicalRootRecordID: root, participantRole: metadata.participantRole.map(ckRole) ?? .unknown,
+            participantStatus: metadata.participantStatus.map(ckStatus) ?? .unknown)
     }
 
     static func shareMetadata(_ ck: CKShare.Metadata) -> ShareMetadata {

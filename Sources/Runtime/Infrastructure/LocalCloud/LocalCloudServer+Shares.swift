@@ -58,11 +58,7 @@ extension LocalCloudServer {
         // correspond to a known iCloud account, then at share-accept-time, CloudKit offers the
         // accepting participant a vetting process ... to link the email address to an iCloud
         // account". LocalCloud's vetting is the account's registered contacts.
-        let contacts = try self.contacts(ofUser: user)
-        if let index = share.participants.firstIndex(where: { participant in
-            participant.acceptanceStatus != .removed
-                && (participant.userRecordName == user || (participant.userRecordName == nil && participant.lookup.map { contacts.contains(Self.normalized($0)) } == true))
-        }) {
+        if let index = try invitation(of: user, in: share) {
             permission = share.participants[index].permission
             share.participants[index].userRecordName = user
             share.participants[index].acceptanceStatus = .accepted
@@ -86,6 +82,17 @@ extension LocalCloudServer {
         return zone
     }
 
+    /// Where `user` is among the share's participants: by record name, or by an email address or
+    /// phone number this account registered (LocalCloud's vetting, above); nil when the share
+    /// does not list them, or lists them as removed.
+    private func invitation(of user: String, in share: ShareRecord) throws -> Int? {
+        let contacts = try self.contacts(ofUser: user)
+        return share.participants.firstIndex { participant in
+            participant.acceptanceStatus != .removed
+                && (participant.userRecordName == user || (participant.userRecordName == nil && participant.lookup.map { contacts.contains(Self.normalized($0)) } == true))
+        }
+    }
+
     /// Whether a participant with `access` sees the record named `name` (owners see everything).
     func isVisible(_ name: String, in zone: StoredZone, access: ZoneAccess) throws -> Bool {
         guard case .participant(let roots, let zoneWide) = access else { return true }
@@ -107,16 +114,28 @@ extension LocalCloudServer {
     /// which share, whose zone, which root. Anyone signed in may look a link up; only the
     /// invited (or anyone, for a public link) may then accept.
     func shareMetadata(for url: URL, caller: Caller) throws -> ShareMetadata {
-        _ = try signedIn(caller)
+        let user = try signedIn(caller)
         guard let (zone, name) = LocalCloudShareLink.share(at: url) else {
             throw CloudError(.invalidArguments, "\(url) is not a share link of this cloud")
         }
         guard try zoneState(zone) == 0, let share = try share(named: name, in: zone) else {
             throw CloudError(.unknownItem, "the share of \(url) no longer exists")
         }
+        // Apple, `CKShare.Metadata.participantRole` and `participantStatus`: the role and status
+        // "for the user who retrieves the metadata".
+        var role: ShareParticipant.Role?
+        var status: ShareParticipant.AcceptanceStatus?
+        if user == zone.owner {
+            (role, status) = (.owner, .accepted)
+        } else if let index = try invitation(of: user, in: share) {
+            (role, status) = (share.participants[index].role, share.participants[index].acceptanceStatus)
+        } else if share.publicPermission != .none {
+            (role, status) = (.publicUser, .pending)
+        }
         return ShareMetadata(
             shareID: RecordID(recordName: name, zoneID: ZoneID(zoneName: zone.name, ownerName: zone.owner)),
-            ownerName: zone.owner, rootRecordName: share.rootRecordName, title: share.title, url: url)
+            ownerName: zone.owner, rootRecordName: share.rootRecordName, title: share.title, url: url,
+            participantRole: role, participantStatus: status)
     }
 
     /// People to share with, as CloudKit finds them (Apple, `CKContainer.shareParticipant(forEmailAddress:)`,
