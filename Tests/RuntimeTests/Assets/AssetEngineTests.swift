@@ -459,6 +459,70 @@ struct AssetEngineTests {
         #expect(try world.counter("assetBytes.downloaded") == 10000)
     }
 
+    /// Apple, `CKAsset`: "When you fetch a record that contains an asset, CloudKit stores the
+    /// asset's data in a staging area", which the system cleans. Here the staging area (the
+    /// cloud's downloads) is emptied as soon as the tablet's engine makes any request after the
+    /// fetch: the file was copied into the cache before. Breaking it: checking the account
+    /// between the fetch and the copy, as the download did, and the copy finds no file.
+    @Test(arguments: [false, true])
+    func aDownloadedFileIsCopiedOutBeforeAnythingElseIsAwaited(throughCloudKit: Bool) async throws {
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
+        let phone = try world.device("phone", account: "alice")
+        let tablet = try world.device("tablet", account: "alice")
+        try phone.store.save(Note(recordName: "n", title: "Trip"))
+        try await phone.engine.attachAsset(picture(3000), suffix: "jpg", to: Note.self, recordName: "n")
+        await world.syncAll()
+        try await tablet.engine.requestAssetDownload(for: Note.self, recordName: "n")
+        let staging = world.assetFolder.appendingPathComponent("LocalCloud downloads")
+        let fetched = Locked(false)
+        tablet.gateway.hooks.withLock { hooks in
+            hooks.after[.fetchRecords] = { fetched.withLock { $0 = true } }
+            for kind in CloudRequestKind.allCases where kind != .fetchRecords {
+                hooks.before[kind] = {
+                    guard fetched.withLock({ $0 }) else { return }
+                    try? FileManager.default.removeItem(at: staging)
+                }
+            }
+        }
+        await tablet.sync()
+        #expect(fetched.withLock { $0 })
+        #expect(try await tablet.file(Note.self, "n") == picture(3000))
+        #expect(try await tablet.state(Note.self, "n") == .cached)
+    }
+
+    /// The tablet attaches a picture between the phone's pull and its push of another edit of
+    /// the note: the phone's push meets the conflict and merges the server's version, picture
+    /// included, and its cache learns of the picture there, as from a pull (the phone's next
+    /// pull skips that version: its own save is newer). Breaking it: applying the merge without
+    /// telling the cache leaves the phone with a note naming a picture it can never download.
+    @Test(arguments: [false, true])
+    func aPictureMergedFromAConflictIsKnownToTheCache(throughCloudKit: Bool) async throws {
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
+        let phone = try world.device("phone", account: "alice")
+        let tablet = try world.device("tablet", account: "alice")
+        try phone.store.save(Note(recordName: "n", title: "Trip"))
+        await world.syncAll()
+        var note = try #require(try phone.store.fetch(Note.self, recordName: "n"))
+        note.title = "Trip to the sea"
+        try phone.store.save(note)
+        let (tabletEngine, once) = (tablet.engine, Once())
+        phone.gateway.hooks.withLock {
+            $0.before[.modify] = {
+                guard once.first() else { return }
+                try? await tabletEngine.attachAsset(picture(2000), suffix: "jpg", to: Note.self, recordName: "n")
+                _ = await tabletEngine.sync()
+            }
+        }
+        await phone.sync()
+        phone.gateway.hooks.withLock { $0.before[.modify] = nil }
+        await world.syncAll()
+        #expect(try phone.store.fetch(Note.self, recordName: "n")?.title == "Trip to the sea")
+        #expect(try await phone.state(Note.self, "n") == .remote)
+        try await phone.engine.requestAssetDownload(for: Note.self, recordName: "n")
+        await phone.sync()
+        #expect(try await phone.file(Note.self, "n") == picture(2000))
+    }
+
     @Test func aDeletedRecordTakesItsFileWithIt() async throws {
         let world = try SyncWorld()
         let phone = try world.device("phone", account: "alice")

@@ -83,6 +83,44 @@ struct CloudKitGatewayEngineTests {
         #expect(try !phone.store.hasUnpushedChanges() && !laptop.store.hasUnpushedChanges())
     }
 
+    /// The engine checks the account before every page, chunk and download; through CloudKit
+    /// the user record is asked of the server once a pass (with the account's status), and
+    /// again after the system's `CKAccountChanged` (Apple, `Notification.Name.CKAccountChanged`:
+    /// posted "when the user's iCloud account changes"), so a switch in the middle of a pass is
+    /// still seen at the next check. Breaking it: `userRecordID()` asked before each of those
+    /// checks, as the gateway did: a request per page, chunk and download.
+    @Test func theUserRecordIsAskedOncePerAccount() async throws {
+        let world = try SyncWorld(throughCloudKit: true)
+        let phone = try world.device("alice-phone", account: "alice", configuration: { var configuration = SyncConfiguration(); configuration.zoneChangesPageSize = 2; return configuration }())
+        let laptop = try world.device("alice-laptop", account: "alice")
+        try laptop.store.save((0..<6).map { Note(recordName: "n\($0)", title: "\($0)") })
+        await laptop.sync()
+        let before = try world.cloud.counters()["requests.userRecordID"] ?? 0
+        await phone.sync()
+        #expect(try phone.store.count(Note.self) == 6)
+        #expect(try world.cloud.counters()["requests.userRecordID"] ?? 0 == before + 1)
+        // Bob signs in while the phone's pull waits for its second page: the next check asks
+        // again, sees Bob, and the pass writes nothing more for Alice.
+        let signedIn = Once()
+        let cloud = world.cloud
+        phone.gateway.hooks.withLock {
+            $0.before[.fetchZoneChanges] = {
+                guard signedIn.first() else { return }
+                try? cloud.signIn("alice-phone", account: "bob")
+            }
+        }
+        try laptop.store.save(Note(recordName: "n9", title: "9"))
+        await laptop.sync()
+        let beforeSwitch = try world.cloud.counters()["requests.userRecordID"] ?? 0
+        let events = phone.recordEvents()
+        _ = await phone.engine.sync()
+        #expect(try world.cloud.counters()["requests.userRecordID"] ?? 0 == beforeSwitch + 2)
+        #expect(try phone.store.fetch(Note.self, recordName: "n9") == nil)
+        await phone.sync()
+        #expect(await events.events().contains(.accountChanged))
+        #expect(try phone.store.count(Note.self) == 0)
+    }
+
     /// The app setup of docs/CloudKit.md, run here: an engine over the container an app names
     /// (`CKContainer(identifier:)`) syncs, and a second container of that identifier is another
     /// device of the same account, while another identifier is another cloud. Breaking it: a

@@ -205,4 +205,26 @@ struct CloudKitStandInTests {
             #expect(error.code == .networkUnavailable)
         }
     }
+
+    /// Apple, `CKQuery`, "Predicate Rules for Query Objects": a list field is matched with
+    /// `CONTAINS` or `IN`, a location only by distance (`distanceToLocation:fromLocation:`), and
+    /// no asset is queried. A query for equality on any of them is refused with
+    /// `invalidArguments` by the gateway before it is sent (no request reaches the cloud), and by
+    /// LocalCloud. Breaking it: the gateway building the predicate and sending it to fail on the
+    /// server.
+    @Test(arguments: [
+        ("tags", SyncFieldValue.list([.string("a")])), ("place", .location(SyncLocation(latitude: 1, longitude: 2))),
+        ("cover", .asset(SyncAsset(fileURL: URL(fileURLWithPath: "/tmp/cover.jpg")))),
+    ])
+    func aQueryCloudKitCannotExpressIsRefusedBeforeItIsSent(field: String, value: SyncFieldValue) async throws {
+        let cloud = try LocalCloud.inMemory()
+        let device = try cloud.device("phone", account: "alice")
+        let gateway = CloudKitGateway(container: CKContainer(device: device))
+        let query = RecordQuery(recordType: "Note", equalTo: [field: value])
+        let refused = await cloudError { _ = try await gateway.query(query, in: .public) }
+        #expect(refused?.code == .invalidArguments)
+        #expect(try cloud.counters()["requests.query"] == nil)
+        #expect(await cloudError { _ = try await device.query(query, in: .public) }?.code == .invalidArguments)
+        #expect(try await gateway.query(RecordQuery(recordType: "Note", equalTo: ["title": .string("a")]), in: .public).records.isEmpty)
+    }
 }

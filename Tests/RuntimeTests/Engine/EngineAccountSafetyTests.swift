@@ -98,6 +98,35 @@ struct EngineAccountSafetyTests {
         #expect(try await phone.engine.assetEntry(for: Note.self, recordName: "n")?.state == .cached)
     }
 
+    /// A record with a picture the cloud has, edited and then parked by a sign-out: its file goes
+    /// with the purge, but the record comes back naming the picture, so the device must still know
+    /// of it. Its pull skips the version the restore brings back (same change tag), so the parked
+    /// entry is all that tells it. Found by the randomized convergence test through the CloudKit
+    /// gateway (seed 256). Breaking it: parking only entries still to upload: the restored note
+    /// names a picture the device cannot download ("has no asset").
+    @Test func aParkedEditKeepsThePictureTheCloudHas() async throws {  // trap: T21.4
+        let world = try SyncWorld()
+        let phone = try world.device("phone", account: "alice")
+        try phone.store.save(Note(recordName: "n", title: "with a photo"))
+        try await phone.engine.attachAsset(Self.cover, suffix: "png", to: Note.self, recordName: "n")
+        await phone.sync()
+        #expect(try await phone.engine.assetEntry(for: Note.self, recordName: "n")?.state == .cached)
+        var note = try #require(try phone.store.fetch(Note.self, recordName: "n"))
+        note.title = "edited offline"
+        try phone.store.save(note)
+        try world.cloud.signIn("phone", account: nil)
+        await phone.sync()
+        #expect(try await phone.engine.parkedChanges() == [ParkedChanges(userRecordName: "_alice", count: 1)])
+        try world.cloud.signIn("phone", account: "alice")
+        await phone.sync()
+        #expect(try Self.aliceZone(world)["n"]?.fields["title"] == .string("edited offline"))
+        #expect(try await phone.engine.assetEntry(for: Note.self, recordName: "n")?.state == .remote)
+        try await phone.engine.requestAssetDownload(for: Note.self, recordName: "n")
+        await phone.sync()
+        let file = try #require(try await phone.engine.assetFileURL(for: Note.self, recordName: "n"))
+        #expect(try Data(contentsOf: file) == Self.cover)
+    }
+
     /// The app can let parked changes go: nothing comes back when the account returns, and the
     /// files they held are gone.
     @Test func parkedChangesCanBeDiscarded() async throws {  // trap: T21.4

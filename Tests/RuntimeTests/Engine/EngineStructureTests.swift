@@ -310,6 +310,74 @@ struct EngineStructureTests {
         #expect(try bob.store.fetch(SharedList.self, recordName: "alices-own") == nil)
     }
 
+    /// Bob's phone moves Alice's "milk" into his own list while his laptop deletes that list: the
+    /// phone's pass hears of the deletion before it pushes the move, and the move loses to it,
+    /// as within a zone. The copy the move was to leave in Alice's zone goes too: the laptop
+    /// never knew of the move, so nobody else would delete it. Found by the randomized
+    /// convergence test through the CloudKit gateway (seed 41). Breaking it (`ParentChain`
+    /// forgetting the moved record's other copies): "milk" stays in Alice's zone and on her
+    /// phone and Bob's laptop, and is gone from Bob's phone for good.
+    @Test func aMoveAcrossZonesIntoAListDeletedElsewhereLosesEverywhere() async throws {  // trap: T21.12, T21.13
+        let household = try await SharedHousehold()
+        let (alice, bob, laptop) = (household.alice, household.bob, household.laptop)
+        try bob.store.save(Self.item("milk", in: "bobs-list", owner: "_alice"))
+        try laptop.store.delete(SharedList.self, recordName: "bobs-list")
+        await laptop.sync()
+        let events = bob.recordEvents()
+        await bob.sync()
+        #expect(await events.events().contains(.removedWithParent(RecordKey("ListItem", "milk"), parentRecordName: "bobs-list")))
+        await household.world.syncAll()
+        #expect(try household.records(of: "alice")["milk"] == nil && household.records(of: "bob")["milk"] == nil)
+        for device in [alice, bob, laptop] {
+            #expect(try household.item("milk", on: device) == nil, "\(device.name)")
+            #expect(try !device.store.hasUnpushedChanges(), "\(device.name)")
+            #expect(try await device.engine.failedChanges().isEmpty, "\(device.name)")
+        }
+    }
+
+    /// Bob moves "milk" into his own list; the save lands in his zone, then the network goes
+    /// before the old copy's deletion leaves, so it stays queued. His laptop hears of the move.
+    /// Bob moves "milk" back into the shared list: the save into Alice's zone voids the queued
+    /// deletion of that zone's copy (CloudKit deletes without a change tag, so it would take the
+    /// new version with it). The laptop then hears, in this order, of the copy in Bob's zone
+    /// deleted (his private database is read first) and of the new version in Alice's zone: the
+    /// laptop never changed "milk", so the copy it knew in Alice's zone is not its to delete (its
+    /// knowledge of it is older than Bob's save). Found by the randomized convergence test through
+    /// the CloudKit gateway (seed 220). Breaking it: sending the queued deletion beside the save
+    /// (the new version is deleted, and only comes back as a new record), or a device deleting
+    /// the other copies of any record deleted from the zone it lives in: "milk" is gone from
+    /// every zone and device.
+    @Test func aRecordMovedBackWhereItsOldCopyAwaitsDeletionStaysThere() async throws {  // trap: T21.13
+        let household = try await SharedHousehold()
+        let (alice, bob, laptop) = (household.alice, household.bob, household.laptop)
+        try bob.store.save(Self.item("milk", in: "bobs-list", text: "moved", owner: "_alice"))
+        let (cloud, firstRequest) = (household.world.cloud, Once())
+        bob.gateway.hooks.withLock {
+            $0.after[.modify] = { if firstRequest.first() { cloud.setNetworkAvailable(false, for: "bob-phone") } }
+        }
+        _ = await bob.engine.sync()
+        #expect(try household.records(of: "bob")["milk"] != nil && household.records(of: "alice")["milk"] != nil)
+        bob.gateway.hooks.withLock { $0.after[.modify] = nil }
+        cloud.setNetworkAvailable(true, for: "bob-phone")
+        await laptop.sync()
+        #expect(try household.item("milk", on: laptop)?.parent?.recordName == "bobs-list")
+        let sentBefore = bob.gateway.modifies.count
+        try bob.store.save(Self.item("milk", in: "groceries", text: "back"))
+        await bob.sync()
+        // The copy in Alice's zone is not deleted once "milk" is back, not even for a moment.
+        #expect(!bob.gateway.modifies.dropFirst(sentBefore).contains { $0.request.recordIDsToDelete.contains { $0.recordName == "milk" && $0.zoneID.ownerName == "_alice" } })
+        #expect(try household.records(of: "alice")["milk"]?.fields["text"] == .string("back"))
+        #expect(try household.records(of: "bob")["milk"] == nil)
+        await laptop.sync()
+        await household.world.syncAll()
+        #expect(try household.records(of: "alice")["milk"]?.fields["text"] == .string("back"))
+        for device in [alice, bob, laptop] {
+            let milk = try household.item("milk", on: device)
+            #expect(milk?.parent?.recordName == "groceries" && milk?.text == "back", "\(device.name)")
+            #expect(try !device.store.hasUnpushedChanges(), "\(device.name)")
+        }
+    }
+
     /// A read-only participant's move into the shared list is refused: "bread" goes back to his
     /// own list, as the cloud has it, on his phone; nothing moved in the cloud.
     @Test func aMoveIntoAReadOnlyShareIsUndone() async throws {

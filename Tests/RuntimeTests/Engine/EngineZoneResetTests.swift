@@ -41,6 +41,38 @@ struct EngineZoneResetTests {
         #expect(try Self.aliceZone(world)?.records.keys.sorted() == ["list", "n"])
     }
 
+    /// The reset happens between the database's changes (which name the zone as changed) and
+    /// the zone's: CloudKit answers the zone fetch with `zoneNotFound` and
+    /// `CKErrorUserDidResetEncryptedDataKey` (Apple: CloudKit adds the key "when the error code
+    /// is zoneNotFound" and "a user action causes CloudKit to delete a record zone"). The engine
+    /// takes the reset's path: the event, the zone again, every record up again. Breaking it:
+    /// reading that `zoneNotFound` as a plain deletion, as the pull did: no event, and the user is
+    /// never told their data was reset.
+    @Test(arguments: [false, true])
+    func aResetMetByTheZoneFetchTakesTheResetsPath(throughCloudKit: Bool) async throws {
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
+        let phone = try world.device("alice-phone", account: "alice")
+        let laptop = try world.device("alice-laptop", account: "alice")
+        try phone.store.save(SharedList(recordName: "list", title: "Groceries", pin: "1234"))
+        await world.syncAll()
+        try laptop.store.save(Note(recordName: "n", title: "Hello"))
+        await laptop.sync()
+        let reset = Once()
+        let cloud = world.cloud
+        phone.gateway.hooks.withLock {
+            $0.before[.fetchZoneChanges] = {
+                guard reset.first() else { return }
+                try? cloud.resetEncryptedData(ofAccount: "alice")
+            }
+        }
+        let events = phone.recordEvents()
+        _ = await phone.engine.sync()
+        #expect(await events.events().contains(.encryptedDataReset(Self.zone)))
+        await phone.sync()
+        let zone = try #require(try Self.aliceZone(world))
+        #expect(zone.state == "live" && zone.records["list"]?.encryptedFields["pin"] == .string("1234"))
+    }
+
     /// The re-upload after a reset is queued with the loss, not held by the pass: when the pass
     /// that learned of the reset fails before the records are up (here the first upload is
     /// refused, then the network goes), the next pass puts every record back, even those nobody

@@ -49,7 +49,9 @@ final class RecordingGateway: CloudGateway, @unchecked Sendable {
         try await send(.accountStatus) { () async throws(CloudError) in try await wrapped.accountStatus() }
     }
 
-    func userRecordName() async throws(CloudError) -> String { try await wrapped.userRecordName() }
+    func userRecordName() async throws(CloudError) -> String {
+        try await send(.userRecordID) { () async throws(CloudError) in try await wrapped.userRecordName() }
+    }
 
     func saveZones(_ zones: [ZoneID]) async throws(CloudError) {
         try await send(.saveZones) { () async throws(CloudError) in try await wrapped.saveZones(zones) }

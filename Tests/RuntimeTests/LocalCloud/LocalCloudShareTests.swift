@@ -277,6 +277,47 @@ struct LocalCloudShareTests {
         #expect(share.participants.first { $0.userRecordName == "_bob" }?.acceptanceStatus == .removed)
     }
 
+    /// Apple, `CKDatabaseSubscription`: it fires for changes in zones "in the database where you
+    /// save the subscription". A participant who left (Bob, from his phone) or was removed by the
+    /// owner (Carol) hears of it once: their other devices are notified, and the zone is reported
+    /// gone from their shared database. After that, the owner's writes in the zone neither
+    /// notify them nor report the zone gone again. Breaking it: notifying every membership the
+    /// zone ever had, and dating an ended membership's zone by the zone's latest change, as
+    /// LocalCloud did: a push and a deletion for every write of the owner (T21.23).
+    @Test(arguments: CloudMode.allCases)
+    func aParticipantWhoLeftHearsNothingMoreOfTheZone(_ mode: CloudMode) async throws {  // trap: T21.23
+        let household = try await Household(mode)
+        let cloud = household.harness.cloud
+        let bobLaptop = try household.harness.device("bob-laptop", "bob")
+        let carolLaptop = try household.harness.device("carol-laptop", "carol")
+        try await household.bob.saveSubscription(.database(id: "shared", scope: .shared))
+        try await household.carol.saveSubscription(.database(id: "shared", scope: .shared))
+        try await household.bob.acceptShare(household.metadata)
+        try await household.carol.acceptShare(household.metadata)
+        let bobToken = try await bobLaptop.fetchDatabaseChanges(in: .shared, since: nil).newToken
+        let carolToken = try await carolLaptop.fetchDatabaseChanges(in: .shared, since: nil).newToken
+        _ = cloud.takePushes(for: "bob-laptop")
+        _ = cloud.takePushes(for: "carol-laptop")
+        // Bob leaves from his phone; the owner takes Carol off the share.
+        _ = try await household.bob.delete([RecordID(recordName: household.share.id.recordName, zoneID: household.sharedZone)], in: .shared)
+        #expect(cloud.takePushes(for: "bob-laptop").count == 1)
+        _ = cloud.takePushes(for: "carol-laptop")  // the share changed while she was in it
+        var withoutCarol = try await household.alice.fetchShares([household.share.id], in: .private)[household.share.id]!.get()
+        withoutCarol.participants.removeAll { $0.userRecordName == "_carol" }
+        #expect(try await household.alice.modify(ModifyRequest(sharesToSave: [withoutCarol]), in: .private).partialFailure == nil)
+        #expect(cloud.takePushes(for: "carol-laptop").count == 1 && cloud.takePushes(for: "bob-laptop").isEmpty)
+        let bobGone = try await bobLaptop.fetchDatabaseChanges(in: .shared, since: bobToken)
+        let carolGone = try await carolLaptop.fetchDatabaseChanges(in: .shared, since: carolToken)
+        #expect(bobGone.deletedZones == [household.sharedZone: .deleted] && carolGone.deletedZones == [household.sharedZone: .deleted])
+        // The owner writes on: nothing of it reaches either of them.
+        try await household.alice.save([record("eggs", in: Self.lists, parent: "list-1")])
+        #expect(cloud.takePushes(for: "bob-laptop").isEmpty && cloud.takePushes(for: "carol-laptop").isEmpty)
+        let bobAfter = try await bobLaptop.fetchDatabaseChanges(in: .shared, since: bobGone.newToken)
+        let carolAfter = try await carolLaptop.fetchDatabaseChanges(in: .shared, since: carolGone.newToken)
+        #expect(bobAfter.deletedZones.isEmpty && bobAfter.changedZones.isEmpty)
+        #expect(carolAfter.deletedZones.isEmpty && carolAfter.changedZones.isEmpty)
+    }
+
     /// Apple, `CKRecord.share`: "CloudKit clears this property's value when it deletes the
     /// corresponding CKShare object on the server": the owner stops sharing by deleting the share, and
     /// every participant's access ends (`CKShare.Participant`: access lasts while they are accepted).

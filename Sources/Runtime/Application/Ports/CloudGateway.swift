@@ -281,6 +281,26 @@ public struct RecordQuery: Sendable, Hashable {
     }
 }
 
+extension RecordQuery {
+    /// Why CloudKit cannot run the query as it stands, or nil when it can: an equality on a list
+    /// (CloudKit matches list fields with `CONTAINS` or `IN`, not `==`), on a location (CloudKit
+    /// compares locations only by distance, `distanceToLocation:fromLocation:`) or on an asset
+    /// (never queryable). Apple, `CKQuery`: "Predicate Rules for Query Objects". Every cloud
+    /// refuses such a query at once, with `invalidArguments`, rather than sending it to fail on
+    /// the server.
+    package var inexpressibleCondition: String? {
+        for (field, value) in equalTo {
+            switch value {
+            case .list: return "\(recordType) cannot be queried for a list equal to one: '\(field)' is a list"
+            case .location: return "\(recordType) cannot be queried for a location equal to one: '\(field)' is compared only by distance"
+            case .asset: return "\(recordType) cannot be queried by its asset '\(field)'"
+            default: continue
+            }
+        }
+        return nil
+    }
+}
+
 /// Where a query's page ended, opaque to clients: pass it back to get the next page. CloudKit's
 /// `CKQueryOperation.Cursor` has no usable initialiser; its gateway archives it
 /// (`NSSecureCoding`), and LocalCloud writes its own form.

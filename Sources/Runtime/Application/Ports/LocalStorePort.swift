@@ -141,9 +141,10 @@ package protocol SyncStoreTransaction: AnyObject {
     // MARK: Accounts
 
     /// Moves every unpushed change (waiting or set aside) of the signed-in account out of reach,
-    /// with the model as it is, the last server version it was based on and a file still to
-    /// upload; then removes every model and every piece of sync state. Returns the entries of
-    /// the files parked with them (their files are the caller's to move).
+    /// with the model as it is, the last server version it was based on, a file still to upload,
+    /// and, as remote, the entry of a file the cloud holds; then removes every model and every
+    /// piece of sync state. Returns the entries of the files parked with them (their files are
+    /// the caller's to move).
     func parkAndPurge(account: String) throws -> (count: Int, assets: [AssetCacheEntry])
     /// Puts an account's parked changes back as changes to push. Returns how many, and the asset
     /// entries whose files are to be moved back.

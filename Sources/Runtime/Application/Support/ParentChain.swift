@@ -43,11 +43,14 @@ struct ParentChain {
     /// ancestor left out). In the user's own zone their copies go from the cloud too, unless the
     /// same page deleted them already: the device that deleted the parent may not have known
     /// them. In a shared zone the owner's devices do that; here only what the server had is
-    /// forgotten. A record the app had changed is announced: its change is gone with it.
+    /// forgotten. A record the app had changed is announced: its change is gone with it, and so
+    /// is the copy another zone holds of one this device moved under the parent (the move loses
+    /// to the parent's deletion, and the device that deleted the parent never knew of it there).
     func settle(subtree removed: [RecordKey], under ancestor: String, in zone: ZoneID, deletedAlready: Set<RecordKey>, in store: any SyncStoreTransaction) throws {
         for key in removed where !deletedAlready.contains(key) {
             if try store.hasLocalChange(recordType: key.recordType, recordName: key.recordName) {
                 context.events.publish(.removedWithParent(key, parentRecordName: ancestor))
+                try deleteCopiesLeftByMove(of: key, outside: zone.ownerName, in: store)
             }
             try store.removeFailedChange(recordType: key.recordType, recordName: key.recordName)
             let id = RecordID(recordName: key.recordName, zoneID: zone)
@@ -57,6 +60,19 @@ struct ParentChain {
             } else {
                 try store.removeServerRecord(id)
             }
+        }
+    }
+
+    /// Queues the deletion of the copies the cloud has of a record this device changed, in zones
+    /// other than the one of `home` it lives in: copies a move of it left, whose queued deletion
+    /// may be gone (folded by parking into a later change of the record), or a move that lost
+    /// to a deletion. Only a device that changed the record does this: another device's
+    /// knowledge of those copies may be older than a version saved there since (the record
+    /// moved back), and CloudKit deletes without a change tag.
+    func deleteCopiesLeftByMove(of key: RecordKey, outside home: String, in store: any SyncStoreTransaction) throws {
+        for copy in try store.serverRecordIDs(recordType: key.recordType, recordName: key.recordName)
+        where copy.scope != .public && copy.zoneID.ownerName != home {
+            try store.queueDeletion(recordType: key.recordType, recordName: key.recordName, ownerName: copy.zoneID.ownerName)
         }
     }
 }

@@ -271,37 +271,62 @@ struct AssetCacheUseCase {
             let found: [RecordID: Result<SyncRecord, CloudError>]
             do {
                 found = try await context.cloud.fetchRecords([place.id], desiredKeys: RecordFieldNames.assetFields, in: place.scope)
-                try await account.verify()
             } catch {
-                // The request stands: the download is tried again with the next pass.
-                entry.state = .download
-                try context.local { try $0.setAssetEntry(entry) }
-                announce(entry)
+                try standAgain(&entry)
                 throw error
             }
-            switch found[place.id] {
-            case .success(let record):
-                guard let contents = record.assetContents else {
-                    try fail(entry, .cloud(CloudError(.unknownItem, "\(entry.key) has no asset contents in the cloud yet")))
-                    continue
-                }
-                let suffix = (try? record.decodeAssetReference())?.suffix ?? entry.suffix
-                do {
-                    let downloaded = try files.importFile(at: contents.fileURL, for: entry.key, suffix: suffix)
-                    (entry.byteSize, entry.digest) = (downloaded.byteSize, downloaded.digest)
-                } catch {
-                    try fail(entry, .assetFiles(.fileSystem(entry.key, "the downloaded file could not be cached: \(error)")))
-                    continue
-                }
-                if suffix != entry.suffix { try? files.removeFile(for: entry.key, suffix: entry.suffix) }
-                entry.suffix = suffix
-                entry.lastAccess = context.clock.now
-                try finish(entry)
-            case .failure(let error):
-                try fail(entry, .cloud(error))
-            case nil:
-                try fail(entry, .cloud(CloudError(.serviceUnavailable, "no result for the asset of \(entry.key)")))
+            // CloudKit hands the file over in a staging area the system cleans (Apple, `CKAsset`:
+            // "When you fetch a record that contains an asset, CloudKit stores the asset's data in
+            // a staging area"): it is copied into the cache before anything else is awaited, the
+            // account's check included.
+            let downloaded = copyOut(found[place.id], for: entry, into: files)
+            do {
+                try await account.verify()
+            } catch {
+                // The copy stays unused: a switch of account empties the cache, and the next
+                // download writes over it.
+                try standAgain(&entry)
+                throw error
             }
+            switch downloaded {
+            case .success(let cached):
+                if cached.suffix != entry.suffix { try? files.removeFile(for: entry.key, suffix: entry.suffix) }
+                try finish(cached)
+            case .failure(let error):
+                try fail(entry, error)
+            }
+        }
+    }
+
+    /// A download that did not happen stands: it is tried again with the next pass.
+    private func standAgain(_ entry: inout AssetCacheEntry) throws(SyncError) {
+        entry.state = .download
+        try context.local { [entry] in try $0.setAssetEntry(entry) }
+        announce(entry)
+    }
+
+    /// The fetched record's file, copied into the cache: the entry as it is once cached, or why
+    /// it cannot be.
+    private func copyOut(_ found: Result<SyncRecord, CloudError>?, for entry: AssetCacheEntry, into files: any AssetFileStoring) -> Result<AssetCacheEntry, SyncError> {
+        switch found {
+        case .success(let record):
+            guard let contents = record.assetContents else {
+                return .failure(.cloud(CloudError(.unknownItem, "\(entry.key) has no asset contents in the cloud yet")))
+            }
+            var cached = entry
+            cached.suffix = (try? record.decodeAssetReference())?.suffix ?? entry.suffix
+            do {
+                let downloaded = try files.importFile(at: contents.fileURL, for: entry.key, suffix: cached.suffix)
+                (cached.byteSize, cached.digest) = (downloaded.byteSize, downloaded.digest)
+            } catch {
+                return .failure(.assetFiles(.fileSystem(entry.key, "the downloaded file could not be cached: \(error)")))
+            }
+            cached.lastAccess = context.clock.now
+            return .success(cached)
+        case .failure(let error):
+            return .failure(.cloud(error))
+        case nil:
+            return .failure(.cloud(CloudError(.serviceUnavailable, "no result for the asset of \(entry.key)")))
         }
     }
 

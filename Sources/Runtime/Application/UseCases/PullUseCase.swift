@@ -143,7 +143,8 @@ struct PullUseCase {
                 return
             } catch .cloud(let error) where error.code == .userDeletedZone || error.code == .zoneNotFound {
                 try await account.verify()
-                state.rebuild(try zoneWentAway(zone, reason: error.code == .userDeletedZone ? .purged : .deleted, scope: scope))
+                let reason: ZoneDeletionReason = error.code == .userDeletedZone ? .purged : error.userDidResetEncryptedData ? .encryptedDataReset : .deleted
+                state.rebuild(try zoneWentAway(zone, reason: reason, scope: scope))
                 return
             }
             try await account.verify()
@@ -219,8 +220,8 @@ struct PullUseCase {
 
     /// A record deleted in the cloud goes here too, with the records under it: a deletion wins
     /// over a local change, and a change set aside for it is void, and the copies a move of it
-    /// left in other zones go too. A record deleted from a zone it has moved out of stays: its
-    /// copy is in the zone it moved to.
+    /// made here left in other zones go too. A record deleted from a zone it has moved out of
+    /// stays: its copy is in the zone it moved to.
     private func removeLocally(_ id: RecordID, recordType: String, scope: DatabaseScope, deletedInPage: Set<RecordKey>, in store: any SyncStoreTransaction) throws {
         guard let type = context.registry.type(forRecordType: recordType) else { return }
         if !type.uniqueKeys.isEmpty {
@@ -236,15 +237,12 @@ struct PullUseCase {
         // Where the record belongs by its parent chain: a copy in any other zone is one a move
         // of it left.
         let home = try stored.map { try ParentChain(context: context).owner(under: $0.parent, type: type, in: store) ?? $0.owner }
+        let key = RecordKey(recordType, id.recordName)
+        let changedHere = try store.hasLocalChange(recordType: recordType, recordName: id.recordName)
         try store.removeFailedChange(recordType: recordType, recordName: id.recordName)
         let removed = try store.deletePulled(type: type, recordName: id.recordName)
-        let key = RecordKey(recordType, id.recordName)
-        if let home {
-            // The copies a move left go with the record: the deletion the move queued for them
-            // may be gone, folded by parking into a change of the record that this deletion voids.
-            for copy in try store.serverRecordIDs(recordType: recordType, recordName: id.recordName) where copy.scope != .public && copy.zoneID.ownerName != home {
-                try store.queueDeletion(recordType: recordType, recordName: id.recordName, ownerName: copy.zoneID.ownerName)
-            }
+        if let home, changedHere {
+            try ParentChain(context: context).deleteCopiesLeftByMove(of: key, outside: home, in: store)
         }
         try ParentChain(context: context).settle(subtree: removed.filter { $0 != key }, under: id.recordName, in: id.zoneID, deletedAlready: deletedInPage, in: store)
         if scope == .shared && type is any ShareableModel.Type {

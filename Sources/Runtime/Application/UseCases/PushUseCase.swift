@@ -211,6 +211,12 @@ struct PushUseCase {
                 }
                 placed[index].leaves = try store.serverRecordIDs(recordType: type.recordType, recordName: record.id.recordName).filter { $0 != record.id }
             }
+            // A save placed in a zone voids the deletion queued for that zone's copy (the record
+            // moved back where an earlier move of it left a copy): CloudKit deletes without a
+            // change tag, so the deletion would take the new version with it, and sent apart
+            // from the save it could land after it.
+            let saved = Set(placed.filter { $0.record != nil }.map(\.id))
+            placed.removeAll { $0.record == nil && saved.contains($0.id) }
             return placed
         }
     }
@@ -437,7 +443,11 @@ struct PushUseCase {
             guard let server = error.serverRecord else { break }
             // Merged on the store as it is now: an edit the app made since this push read the
             // model is part of the merge, never written over.
-            _ = try ServerVersion(context: context).apply(server, as: item.type, in: store, isLocalChange: true)
+            // The server's version may bring an asset this device has not heard of: the cache
+            // learns of it, as from a pull.
+            if let merged = try ServerVersion(context: context).apply(server, as: item.type, in: store, isLocalChange: true).record {
+                try AssetCacheUseCase(context: context).recordArrived(merged, in: store)
+            }
             guard let current = try store.uploadRecord(type: item.type, recordName: item.id.recordName, syncZoneName: context.configuration.syncZoneName) else {
                 return PushItem(id: item.id, type: item.type, operation: .delete)
             }

@@ -151,6 +151,9 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
     public var ancestorRecord: SyncRecord?
     /// Each failed item's own error (`partialFailure`).
     public var itemErrors: [RecordID: CloudError]
+    /// Set on a `zoneNotFound` when the zone went because the user reset their encrypted data
+    /// (CloudKit's `CKErrorUserDidResetEncryptedDataKey`): its records are to be uploaded again.
+    public var userDidResetEncryptedData = false
 
     /// An error of a code, with what that code carries.
     public init(

@@ -21,6 +21,7 @@ enum CloudKitErrors {
             return CloudError(.unrecognized, "\(nsError.domain) \(nsError.code): \(nsError.localizedDescription)")
         }
         var cloudError = CloudError(cloudKitCode: ckError.errorCode, nsError.localizedDescription, retryAfter: ckError.retryAfterSeconds)
+        cloudError.userDidResetEncryptedData = (nsError.userInfo[CKErrorUserDidResetEncryptedDataKey] as? NSNumber)?.boolValue == true
         cloudError.serverRecord = ckError.serverRecord.flatMap { try? CloudKitRecords.syncRecord($0) }
         cloudError.clientRecord = ckError.clientRecord.flatMap { try? CloudKitRecords.syncRecord($0) }
         cloudError.ancestorRecord = ckError.ancestorRecord.flatMap { try? CloudKitRecords.syncRecord($0) }

@@ -15,12 +15,37 @@ import SyncPorts
 public final class CloudKitGateway: CloudGateway {
     private let container: CKContainer
     private let notificationCenter: NotificationCenter
+    /// The signed-in user's record name, kept for the account: the engine checks it before every
+    /// page, chunk and download, and CloudKit is asked again only once the account may have
+    /// changed: the system posted `CKAccountChanged`, or the account's status was asked (each
+    /// pass begins with it, so a notification the system never posted costs no more than a pass).
+    private let user = Locked(KnownUser())
+    private let accountObserver: ObserverToken
+
+    private struct KnownUser {
+        /// Counts the account changes heard: a name asked for before one is not kept after it.
+        var generation = 0
+        var recordName: String?
+    }
 
     /// A gateway over an app's container (`CKContainer(identifier:)` on Apple platforms).
     /// `notificationCenter` is where the system posts `CKAccountChanged`: the default one.
     public init(container: CKContainer, notificationCenter: NotificationCenter = .default) {
         self.container = container
         self.notificationCenter = notificationCenter
+        let user = user
+        let observer = notificationCenter.addObserver(forName: .CKAccountChanged, object: nil, queue: nil) { _ in
+            Self.forgetUser(user)
+        }
+        accountObserver = ObserverToken(observer, center: notificationCenter)
+    }
+
+    deinit {
+        accountObserver.center.removeObserver(accountObserver.observer)
+    }
+
+    private static func forgetUser(_ user: Locked<KnownUser>) {
+        user.withLock { $0 = KnownUser(generation: $0.generation + 1) }
     }
 
     private func database(_ scope: DatabaseScope) -> CKDatabase {
@@ -43,6 +68,7 @@ public final class CloudKitGateway: CloudGateway {
     // MARK: Account and zones
 
     public func accountStatus() async throws(CloudError) -> AccountStatus {
+        Self.forgetUser(user)
         let status = try await call { try await container.accountStatus() }
         if status == .available { return .available }
         if status == .noAccount { return .noAccount }
@@ -52,7 +78,11 @@ public final class CloudKitGateway: CloudGateway {
     }
 
     public func userRecordName() async throws(CloudError) -> String {
-        try await call { try await container.userRecordID().recordName }
+        let (generation, known) = user.withLock { ($0.generation, $0.recordName) }
+        if let known { return known }
+        let name = try await call { try await container.userRecordID().recordName }
+        user.withLock { if $0.generation == generation { $0.recordName = name } }
+        return name
     }
 
     public func saveZones(_ zones: [ZoneID]) async throws(CloudError) {
@@ -273,6 +303,7 @@ public final class CloudKitGateway: CloudGateway {
     }
 
     public func query(_ query: RecordQuery, in scope: DatabaseScope) async throws(CloudError) -> QueryPage {
+        if let reason = query.inexpressibleCondition { throw CloudError(.invalidArguments, reason) }
         let database = database(scope)
         let limit = query.resultsLimit ?? CKQueryOperation.maximumResults
         let page: (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: CKQueryOperation.Cursor?)

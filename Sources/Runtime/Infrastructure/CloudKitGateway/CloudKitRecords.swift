@@ -103,11 +103,10 @@ enum CloudKitRecords {
         }
     }
 
-    /// A value as a query's predicate compares it (an object CloudKit stores; nil for an asset,
-    /// which no query compares).
+    /// A value as a query's predicate compares it: the object CloudKit stores. Which values a
+    /// query may compare is `RecordQuery.inexpressibleCondition`'s, checked before.
     static func queryValue(_ value: SyncFieldValue, field: String, in zone: ZoneID?) throws(CloudError) -> NSObject? {
-        if case .asset = value { return nil }
-        return try objectValue(value, in: zone ?? SyncConstants.publicZone, field: field, of: "a query") as? NSObject
+        try objectValue(value, in: zone ?? SyncConstants.publicZone, field: field, of: "a query") as? NSObject
     }
 
     private static func referenceAction(_ action: ReferenceAction) -> CKRecord.ReferenceAction {

@@ -11,6 +11,9 @@ public let CKRecordChangedErrorClientRecordKey = "ClientRecord"
 public let CKRecordChangedErrorAncestorRecordKey = "AncestorRecord"
 /// The key of the wait a transient error asks for, in seconds (Apple, `CKErrorRetryAfterKey`).
 public let CKErrorRetryAfterKey = "CKRetryAfter"
+/// The key of a `zoneNotFound`'s flag that the user's reset of their encrypted data took the zone
+/// (Apple, `CKErrorUserDidResetEncryptedDataKey`): an `NSNumber` holding a Boolean.
+public let CKErrorUserDidResetEncryptedDataKey = "CKErrorUserDidResetEncryptedDataKey"
 
 /// A CloudKit error (Apple, `CKError`): a code, and what comes with some codes.
 public struct CKError: Error, CustomNSError, @unchecked Sendable {

@@ -114,6 +114,7 @@ enum StandInErrors {
     static func ckError(_ error: CloudError) -> CKError {
         var userInfo: [String: Any] = [NSLocalizedDescriptionKey: error.message]
         if let retryAfter = error.retryAfter { userInfo[CKErrorRetryAfterKey] = NSNumber(value: retryAfter) }
+        if error.userDidResetEncryptedData { userInfo[CKErrorUserDidResetEncryptedDataKey] = NSNumber(value: true) }
         if let server = error.serverRecord { userInfo[CKRecordChangedErrorServerRecordKey] = StandInRecords.ckRecord(server) }
         if let client = error.clientRecord { userInfo[CKRecordChangedErrorClientRecordKey] = StandInRecords.ckRecord(client) }
         if let ancestor = error.ancestorRecord { userInfo[CKRecordChangedErrorAncestorRecordKey] = StandInRecords.ckRecord(ancestor) }

@@ -16,7 +16,7 @@ public struct LocalCloudDevice: CloudGateway {
     }
 
     public func userRecordName() async throws(CloudError) -> String {
-        try cloud.perform(.accountStatus, device: name) { server, caller in try server.signedIn(caller) }
+        try cloud.perform(.userRecordID, device: name) { server, caller in try server.signedIn(caller) }
     }
 
     public func saveZones(_ zones: [ZoneID]) async throws(CloudError) {
@@ -54,8 +54,9 @@ public struct LocalCloudDevice: CloudGateway {
                     deleted[zone] = .failure(CloudError(.zoneNotFound, "zone \(zone.zoneName) does not exist"))
                     continue
                 }
+                let start = try server.store.currentSequence()
                 try server.removeZone(stored, reason: .deleted)
-                try server.notify(changedZones: [stored], recordTypes: [], scope: .private, origin: caller)
+                try server.notify(changedZones: [stored], recordTypes: [], scope: .private, origin: caller, requestStart: start)
                 deleted[zone] = .success(())
             }
             return (saved, deleted)
@@ -71,8 +72,9 @@ public struct LocalCloudDevice: CloudGateway {
 
     public func modify(_ request: ModifyRequest, in scope: DatabaseScope) async throws(CloudError) -> ModifyResult {
         try cloud.perform(.modify, device: name) { server, caller in
+            let start = try server.store.currentSequence()
             let (result, zones, types) = try server.modify(request, scope: scope, caller: caller)
-            try server.notify(changedZones: zones, recordTypes: types, scope: scope, origin: caller)
+            try server.notify(changedZones: zones, recordTypes: types, scope: scope, origin: caller, requestStart: start)
             return result
         }
     }
@@ -126,8 +128,9 @@ public struct LocalCloudDevice: CloudGateway {
 
     public func acceptShare(_ metadata: ShareMetadata) async throws(CloudError) {
         try cloud.perform(.acceptShare, device: name) { server, caller in
+            let start = try server.store.currentSequence()
             let zone = try server.acceptShare(metadata, caller: caller)
-            try server.notify(changedZones: [zone], recordTypes: [], scope: .shared, origin: caller)
+            try server.notify(changedZones: [zone], recordTypes: [], scope: .shared, origin: caller, requestStart: start)
         }
     }
 

@@ -4,7 +4,7 @@ import SyncTesting
 
 /// The kinds of request a device makes, for counting and for aiming faults.
 public enum CloudRequestKind: String, Sendable, Hashable, CaseIterable {
-    case accountStatus, saveZones, deleteZones, modify, fetchRecords, fetchDatabaseChanges, fetchZoneChanges
+    case accountStatus, userRecordID, saveZones, deleteZones, modify, fetchRecords, fetchDatabaseChanges, fetchZoneChanges
     case query, fetchShares, fetchShareMetadata, acceptShare, fetchParticipants, saveSubscription
 }
 

@@ -38,7 +38,11 @@ extension LocalCloudServer {
             for row in rows {
                 let zone = StoredZone(owner: row.text(0), name: row.text(1))
                 let active = row.integer(2) == 1 && row.integer(5) == 0
-                let seq = max(row.integer(3), row.integer(4))
+                // A zone the user no longer has changes for them only when their membership ended:
+                // the owner's later writes are not in this user's database (Apple,
+                // `CKDatabaseSubscription`: changes to zones "in the database where you save the
+                // subscription"), and its deletion is told once.
+                let seq = active ? max(row.integer(3), row.integer(4)) : row.integer(3)
                 guard seq > after else { continue }
                 // A share that ended, or a zone its owner deleted, leaves the shared database.
                 events.append((seq, zone, active ? nil : .deleted))

@@ -40,8 +40,10 @@ extension LocalCloudServer {
 
     /// Queues a notification on every device of every user whose subscription the change fires,
     /// except the device that made it ("the server excludes the device where the change
-    /// originates").
-    func notify(changedZones: [StoredZone], recordTypes: Set<String>, scope: DatabaseScope, origin: Caller) throws {
+    /// originates"). A shared zone's participants are those with access, and those whose access
+    /// the request ended (the change sequence after `requestStart`): the zone left their shared
+    /// database. Someone who left before hears nothing of the zone any more.
+    func notify(changedZones: [StoredZone], recordTypes: Set<String>, scope: DatabaseScope, origin: Caller, requestStart: Int64) throws {
         var queued: Set<String> = []
         func queue(subscriptionsOf user: String, in scope: DatabaseScope, recordType: String? = nil) throws {
             let subscriptions = try database.query(
@@ -71,7 +73,10 @@ extension LocalCloudServer {
             // Database subscriptions follow change tracking, which the private default zone has not.
             guard zone.isCustom else { continue }
             try queue(subscriptionsOf: zone.owner, in: .private)
-            for participant in try database.query("SELECT DISTINCT user FROM memberships WHERE owner = ? AND zone = ?", [.text(zone.owner), .text(zone.name)]) {
+            for participant in try database.query(
+                "SELECT DISTINCT user FROM memberships WHERE owner = ? AND zone = ? AND (active = 1 OR seq > ?)",
+                [.text(zone.owner), .text(zone.name), .integer(requestStart)]
+            ) {
                 try queue(subscriptionsOf: participant.text(0), in: .shared)
             }
         }

@@ -12,6 +12,7 @@ extension LocalCloudServer {
     /// records it filters out: paging through a catalog costs its size, not its size squared.
     /// A sorted query reads the type's records to sort them, and resumes at an offset.
     func query(_ query: RecordQuery, scope: DatabaseScope, caller: Caller, defaultLimit: Int) throws -> QueryPage {
+        if let reason = query.inexpressibleCondition { throw CloudError(.invalidArguments, reason) }
         // Apple, `CKRecord.encryptedValues`: "CloudKit doesn't support indexes on encrypted fields.
         // Don't include encrypted fields in your predicate or sort descriptors".
         for field in query.equalTo.names + query.sortedBy where try isEncryptedInSchema(field, of: query.recordType) {

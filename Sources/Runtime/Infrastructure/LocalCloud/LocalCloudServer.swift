@@ -158,6 +158,12 @@ final class LocalCloudServer {
         switch try zoneState(zone) {
         case 0: return
         case 2: throw CloudError(.userDeletedZone, "the user deleted zone \(zone.name) from Settings")
+        case 3:
+            // Apple, `CKErrorUserDidResetEncryptedDataKey`: set on `zoneNotFound` when "a user
+            // action causes CloudKit to delete a record zone".
+            var error = CloudError(.zoneNotFound, "zone \(zone.name) went with the user's encrypted data")
+            error.userDidResetEncryptedData = true
+            throw error
         default: throw CloudError(.zoneNotFound, "zone \(zone.name) does not exist")
         }
     }

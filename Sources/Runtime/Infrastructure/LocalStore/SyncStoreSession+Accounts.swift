@@ -44,12 +44,19 @@ extension SyncStoreSession {
             try database.query(
                 "INSERT OR REPLACE INTO parked_sync_records (account, \(Self.syncRecordColumns)) SELECT ?, \(Self.syncRecordColumns) FROM sync_records WHERE type = ? AND name = ?",
                 [.text(account)] + record)
-            // A file the cloud does not have yet is part of the change; a cached one can come back.
-            if let entry = try assetEntry(AssetKey(recordType: type, recordName: name)), entry.state.isAwaitingUpload {
+            // A file the cloud does not have yet is part of the change, parked with it. A file the
+            // cloud has goes with the purge, and its entry is parked as remote: the record comes
+            // back naming the asset, and only its entry tells the device to fetch it (a pull
+            // skips the unchanged version the restore brings back).
+            if var entry = try assetEntry(AssetKey(recordType: type, recordName: name)) {
+                if entry.state.isAwaitingUpload {
+                    parkedAssets.append(entry)
+                } else {
+                    entry.state = .remote
+                }
                 try database.query(
-                    "INSERT OR REPLACE INTO parked_assets (account, \(Self.assetColumns)) SELECT ?, \(Self.assetColumns) FROM asset_cache WHERE type = ? AND name = ?",
-                    [.text(account)] + record)
-                parkedAssets.append(entry)
+                    "INSERT OR REPLACE INTO parked_assets (account, \(Self.assetColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [.text(account)] + Self.assetRow(entry))
             }
         }
         try purgeEverything()
@@ -88,7 +95,7 @@ extension SyncStoreSession {
             // An upload the sign-out interrupted starts again.
             entry.state = entry.state.after(.interrupted) ?? entry.state
             try setAssetEntry(entry)
-            assets.append(entry)
+            if entry.state.isAwaitingUpload { assets.append(entry) }
         }
         try forgetParked(account: account)
         return (rows.count, assets)
@@ -101,7 +108,7 @@ extension SyncStoreSession {
     }
 
     func discardParked(account: String) throws -> [AssetCacheEntry] {
-        let assets = try database.query("SELECT \(Self.assetColumns) FROM parked_assets WHERE account = ?", [.text(account)]).map(Self.assetEntry)
+        let assets = try database.query("SELECT \(Self.assetColumns) FROM parked_assets WHERE account = ?", [.text(account)]).map(Self.assetEntry).filter(\.state.isAwaitingUpload)
         try forgetParked(account: account)
         return assets
     }

@@ -64,8 +64,13 @@ extension SyncStoreSession {
             ON CONFLICT(type, name) DO UPDATE SET state = excluded.state, suffix = excluded.suffix,
                 size = excluded.size, pinned = excluded.pinned, last_access = excluded.last_access, digest = excluded.digest
             """,
-            [.text(entry.key.recordType), .text(entry.key.recordName), .text(entry.state.rawValue), .text(entry.suffix),
-             .integer(entry.byteSize), .integer(entry.isPinned ? 1 : 0), .real(entry.lastAccess.timeIntervalSince1970), .text(entry.digest)])
+            Self.assetRow(entry))
+    }
+
+    /// An entry's values in the order of `assetColumns`.
+    static func assetRow(_ entry: AssetCacheEntry) -> [SQLiteValue] {
+        [.text(entry.key.recordType), .text(entry.key.recordName), .text(entry.state.rawValue), .text(entry.suffix),
+         .integer(entry.byteSize), .integer(entry.isPinned ? 1 : 0), .real(entry.lastAccess.timeIntervalSince1970), .text(entry.digest)]
     }
 
     func removeAssetEntry(_ key: AssetKey) throws {
