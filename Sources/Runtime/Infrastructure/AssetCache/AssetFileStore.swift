@@ -185,13 +185,14 @@ public enum AssetCacheLocation {
     }
 
     /// `Application Support/<app>/syncgen/Assets` on Apple platforms; elsewhere
-    /// `$XDG_DATA_HOME/<app>/syncgen/Assets`, or `~/.local/share/<app>/syncgen/Assets`. `<app>` is
-    /// the bundle identifier, else the process name, so two apps never share (or purge) one cache.
-    /// Throws rather than fall back to a temporary folder.
+    /// `$XDG_DATA_HOME/<app>/syncgen/Assets`, or `<home>/.local/share/<app>/syncgen/Assets` (`home`
+    /// defaults to the user's home folder). `<app>` is the bundle identifier, else the process
+    /// name, so two apps never share (or purge) one cache. Throws rather than fall back to a
+    /// temporary folder.
     public static func defaultRoot(
         appName: String = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName,
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        home: URL = FileManager.default.homeDirectoryForCurrentUser
+        home: URL? = nil
     ) throws(NoDurableFolder) -> URL {
         let base: URL
         #if canImport(Darwin)
@@ -203,7 +204,8 @@ public enum AssetCacheLocation {
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
             base = URL(fileURLWithPath: data, isDirectory: true)
         } else {
-            base = home.appendingPathComponent(".local/share", isDirectory: true)
+            // Only here: `homeDirectoryForCurrentUser` does not exist on iOS, tvOS or watchOS.
+            base = (home ?? FileManager.default.homeDirectoryForCurrentUser).appendingPathComponent(".local/share", isDirectory: true)
         }
         #endif
         let root = base.appendingPathComponent(AssetFileStore.safeComponent(appName), isDirectory: true)
