@@ -1,6 +1,10 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+/// Where CloudKit does not exist, so the CloudKit gateway compiles against its stand-in (on Apple
+/// platforms the stand-in module is empty: every file of it is inside `#if !canImport(CloudKit)`).
+let withoutCloudKit: [Platform] = [.linux, .windows, .android, .wasi, .openbsd]
+
 let package = Package(
     name: "syncgen",
     // What the runtime's APIs need on Apple platforms: `Duration` (macOS 13, iOS 16), and the
@@ -104,7 +108,7 @@ let package = Package(
             name: "CloudKitGateway",
             dependencies: [
                 "SyncCore", "SyncPorts",
-                .target(name: "CloudKitStandIn", condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd])),
+                .target(name: "CloudKitStandIn", condition: .when(platforms: withoutCloudKit)),
             ],
             path: "Sources/Runtime/Infrastructure/CloudKitGateway"
         ),
@@ -179,7 +183,9 @@ let package = Package(
             name: "SyncRuntimeTests",
             dependencies: [
                 "SyncRuntime", "SyncEngineKit", "SyncLocalStore", "SyncStorage", "SyncLocalCloud", "SyncTesting",
-                "CloudKitGateway", "CloudKitStandIn", "GeneratedCoverage", "LocalCloudProbe",
+                "CloudKitGateway", "GeneratedCoverage", "LocalCloudProbe",
+                // The gateway's tests over the stand-in, compiled only where the stand-in exists.
+                .target(name: "CloudKitStandIn", condition: .when(platforms: withoutCloudKit)),
             ],
             path: "Tests/RuntimeTests",
             swiftSettings: [.treatAllWarnings(as: .error)]

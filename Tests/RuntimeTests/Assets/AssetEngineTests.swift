@@ -464,7 +464,7 @@ struct AssetEngineTests {
     /// cloud's downloads) is emptied as soon as the tablet's engine makes any request after the
     /// fetch: the file was copied into the cache before. Breaking it: checking the account
     /// between the fetch and the copy, as the download did, and the copy finds no file.
-    @Test(arguments: [false, true])
+    @Test(arguments: SyncWorld.cloudKitPaths)
     func aDownloadedFileIsCopiedOutBeforeAnythingElseIsAwaited(throughCloudKit: Bool) async throws {
         let world = try SyncWorld(throughCloudKit: throughCloudKit)
         let phone = try world.device("phone", account: "alice")
@@ -495,7 +495,7 @@ struct AssetEngineTests {
     /// included, and its cache learns of the picture there, as from a pull (the phone's next
     /// pull skips that version: its own save is newer). Breaking it: applying the merge without
     /// telling the cache leaves the phone with a note naming a picture it can never download.
-    @Test(arguments: [false, true])
+    @Test(arguments: SyncWorld.cloudKitPaths)
     func aPictureMergedFromAConflictIsKnownToTheCache(throughCloudKit: Bool) async throws {
         let world = try SyncWorld(throughCloudKit: throughCloudKit)
         let phone = try world.device("phone", account: "alice")

@@ -1,3 +1,6 @@
+// Tests of the CloudKit gateway over its stand-in, which exists only where CloudKit does not: on
+// Apple platforms the gateway talks to CloudKit itself (docs/CloudKit.md).
+#if !canImport(CloudKit)
 import CloudKitStandIn
 import Foundation
 import Testing
@@ -138,3 +141,4 @@ struct CloudKitMappingTests {
         #expect(CloudKitErrors.cloudError(CancellationError()).code == .operationCancelled)
     }
 }
+#endif

@@ -1,3 +1,6 @@
+// Tests of the CloudKit gateway over its stand-in, which exists only where CloudKit does not: on
+// Apple platforms the gateway talks to CloudKit itself (docs/CloudKit.md).
+#if !canImport(CloudKit)
 @testable import CloudKitGateway
 import CloudKitStandIn
 import Foundation
@@ -128,3 +131,4 @@ struct CloudKitShareMappingTests {
         #expect(try CloudKitShares.shareMetadata(try await bob.shareMetadata(for: url)).participantStatus == .accepted)
     }
 }
+#endif

@@ -1,3 +1,6 @@
+// Tests of the CloudKit gateway over its stand-in, which exists only where CloudKit does not: on
+// Apple platforms the gateway talks to CloudKit itself (docs/CloudKit.md).
+#if !canImport(CloudKit)
 @testable import CloudKitGateway
 import CloudKitStandIn
 import Foundation
@@ -228,3 +231,4 @@ struct CloudKitStandInTests {
         #expect(try await gateway.query(RecordQuery(recordType: "Note", equalTo: ["title": .string("a")]), in: .public).records.isEmpty)
     }
 }
+#endif

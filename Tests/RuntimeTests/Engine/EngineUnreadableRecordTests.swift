@@ -25,7 +25,7 @@ struct EngineUnreadableRecordTests {
     /// retries once it reads. Breaking it: the gateway failing the page on one failed result,
     /// as it did, and the laptop's zone is stuck on that page forever (T21.17); an engine that
     /// ignores the unreadable records, and "b" never arrives.
-    @Test(arguments: [false, true])
+    @Test(arguments: SyncWorld.cloudKitPaths)
     func oneUnreadableRecordNeverStopsItsZone(throughCloudKit: Bool) async throws {  // trap: T21.17
         let world = try SyncWorld(throughCloudKit: throughCloudKit)
         let phone = try world.device("alice-phone", account: "alice")
@@ -59,7 +59,7 @@ struct EngineUnreadableRecordTests {
 
     /// A record that fails once is fetched again in the same pass and arrives; a later version
     /// of a record kept unreadable, or its deletion, ends it without a fetch.
-    @Test(arguments: [false, true])
+    @Test(arguments: SyncWorld.cloudKitPaths)
     func aRecordUnreadableOnceArrivesInTheSamePass(throughCloudKit: Bool) async throws {
         let world = try SyncWorld(throughCloudKit: throughCloudKit)
         let phone = try world.device("alice-phone", account: "alice")
@@ -87,7 +87,7 @@ struct EngineUnreadableRecordTests {
     /// `CloudKitLimits.maxItemsPerRequest`, and a request the cloud finds too large goes again as
     /// two halves: every one of 300 records a page could not deliver arrives. Breaking it: one
     /// fetch of all 300 names, which the cloud refuses with `limitExceeded`, and none arrives.
-    @Test(arguments: [false, true])
+    @Test(arguments: SyncWorld.cloudKitPaths)
     func aFetchOfMoreNamesThanOneRequestTakesIsChunked(throughCloudKit: Bool) async throws {
         let world = try SyncWorld(throughCloudKit: throughCloudKit)
         let phone = try world.device("alice-phone", account: "alice")
@@ -104,7 +104,7 @@ struct EngineUnreadableRecordTests {
 
     /// A catalog record a query page could not deliver is not taken for deleted by the
     /// refresh's reconciliation: its local copy stays, and it is fetched again by name.
-    @Test(arguments: [false, true])
+    @Test(arguments: SyncWorld.cloudKitPaths)
     func anUnreadableCatalogRecordIsNotDeleted(throughCloudKit: Bool) async throws {
         let world = try SyncWorld(throughCloudKit: throughCloudKit)
         let alice = try world.device("alice-phone", account: "alice")

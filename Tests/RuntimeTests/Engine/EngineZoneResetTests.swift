@@ -48,7 +48,7 @@ struct EngineZoneResetTests {
     /// takes the reset's path: the event, the zone again, every record up again. Breaking it:
     /// reading that `zoneNotFound` as a plain deletion, as the pull did: no event, and the user is
     /// never told their data was reset.
-    @Test(arguments: [false, true])
+    @Test(arguments: SyncWorld.cloudKitPaths)
     func aResetMetByTheZoneFetchTakesTheResetsPath(throughCloudKit: Bool) async throws {
         let world = try SyncWorld(throughCloudKit: throughCloudKit)
         let phone = try world.device("alice-phone", account: "alice")

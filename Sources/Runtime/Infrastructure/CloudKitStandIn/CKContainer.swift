@@ -1,3 +1,7 @@
+// CloudKit's stand-in exists only where CloudKit does not: on Apple platforms the gateway compiles
+// against CloudKit itself, and this module is empty (docs/CloudKit.md). Every file of it is inside
+// the same condition.
+#if !canImport(CloudKit)
 import Foundation
 import SyncCore
 import SyncLocalCloud
@@ -136,3 +140,4 @@ private enum StandInContainers {
         }
     }
 }
+#endif

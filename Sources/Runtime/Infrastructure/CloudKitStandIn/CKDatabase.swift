@@ -1,3 +1,5 @@
+// Only where CloudKit does not exist (CKContainer.swift says why).
+#if !canImport(CloudKit)
 import Foundation
 import SyncCore
 import SyncLocalCloud
@@ -278,3 +280,4 @@ public final class CKDatabase: NSObject, Sendable {
         return (results, page.cursor.map { CKQueryCursor(query: query, zoneID: zoneID, archive: $0.archive) })
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only where CloudKit does not exist (CKContainer.swift says why).
+#if !canImport(CloudKit)
 import Foundation
 
 /// CloudKit's error domain (Apple, `CKErrorDomain`).
@@ -59,3 +61,4 @@ public struct CKError: Error, CustomNSError, @unchecked Sendable {
 
     public var retryAfterSeconds: Double? { (errorUserInfo[CKErrorRetryAfterKey] as? NSNumber)?.doubleValue }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only where CloudKit does not exist (CKContainer.swift says why).
+#if !canImport(CloudKit)
 import Foundation
 import SyncCore
 import SyncPorts
@@ -107,3 +109,4 @@ extension CKDatabase {
         try await page(queryCursor.query, zoneID: queryCursor.zoneID, desiredKeys: desiredKeys, resultsLimit: resultsLimit, cursor: QueryCursor(archive: queryCursor.archive))
     }
 }
+#endif

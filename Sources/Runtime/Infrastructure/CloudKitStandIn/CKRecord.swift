@@ -1,3 +1,5 @@
+// Only where CloudKit does not exist (CKContainer.swift says why).
+#if !canImport(CloudKit)
 import Foundation
 
 /// A record's ID: its name in a zone (Apple, `CKRecord.ID`).
@@ -279,3 +281,4 @@ final class CKEncryptedValues: NSObject, CKRecordKeyValueSetting, @unchecked Sen
 
     func markUnchanged() { changed = [] }
 }
+#endif

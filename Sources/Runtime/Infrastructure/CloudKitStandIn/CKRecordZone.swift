@@ -1,3 +1,5 @@
+// Only where CloudKit does not exist (CKContainer.swift says why).
+#if !canImport(CloudKit)
 import Foundation
 
 // The stand-in declares the part of CloudKit the gateway uses, with Apple's spellings, so the
@@ -66,3 +68,4 @@ public final class CKRecordZone: NSObject {
         CKRecordZone(zoneID: CKRecordZone.ID())
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only where CloudKit does not exist (CKContainer.swift says why).
+#if !canImport(CloudKit)
 import Foundation
 
 /// A position in a change feed (Apple, `CKServerChangeToken`): no public initialiser; a client
@@ -29,3 +31,4 @@ public final class CKServerChangeToken: NSObject, NSSecureCoding, NSCopying {
 
     public override var hash: Int { archive.hashValue }
 }
+#endif

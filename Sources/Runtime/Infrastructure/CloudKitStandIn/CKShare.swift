@@ -1,3 +1,5 @@
+// Only where CloudKit does not exist (CKContainer.swift says why).
+#if !canImport(CloudKit)
 import Foundation
 import SyncCore
 
@@ -240,3 +242,4 @@ public final class CKShareMetadata: NSObject, NSSecureCoding, @unchecked Sendabl
 extension CKShare {
     public typealias Metadata = CKShareMetadata
 }
+#endif

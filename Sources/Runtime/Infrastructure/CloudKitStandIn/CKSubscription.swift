@@ -1,3 +1,5 @@
+// Only where CloudKit does not exist (CKContainer.swift says why).
+#if !canImport(CloudKit)
 import Foundation
 import SyncCore
 import SyncLocalCloud
@@ -118,3 +120,4 @@ extension CKDatabase {
         return (saved, [:])
     }
 }
+#endif

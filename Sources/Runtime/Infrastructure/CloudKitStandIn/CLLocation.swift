@@ -1,3 +1,5 @@
+// Only where CloudKit does not exist (CKContainer.swift says why).
+#if !canImport(CloudKit)
 import Foundation
 
 /// A latitude or longitude in degrees, as CoreLocation names it.
@@ -34,3 +36,4 @@ public final class CLLocation: NSObject, NSSecureCoding, __CKRecordObjCValue {
         coordinate = CLLocationCoordinate2D(latitude: coder.decodeDouble(forKey: "latitude"), longitude: coder.decodeDouble(forKey: "longitude"))
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only where CloudKit does not exist (CKContainer.swift says why).
+#if !canImport(CloudKit)
 import Foundation
 
 extension NSCoder {
@@ -8,3 +10,4 @@ extension NSCoder {
         containsValue(forKey: key) ? decodeObject(of: type, forKey: key) : nil
     }
 }
+#endif

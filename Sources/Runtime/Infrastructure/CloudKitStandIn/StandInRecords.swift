@@ -1,3 +1,5 @@
+// Only where CloudKit does not exist (CKContainer.swift says why).
+#if !canImport(CloudKit)
 import Foundation
 import SyncCore
 import SyncLocalCloud
@@ -126,3 +128,4 @@ enum StandInErrors {
         return CKError(errorCode: error.cloudKitCode, userInfo: userInfo)
     }
 }
+#endif

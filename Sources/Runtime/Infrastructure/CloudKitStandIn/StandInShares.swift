@@ -1,3 +1,5 @@
+// Only where CloudKit does not exist (CKContainer.swift says why).
+#if !canImport(CloudKit)
 import Foundation
 import SyncCore
 import SyncLocalCloud
@@ -108,3 +110,4 @@ enum StandInShares {
             title: (ck.share[CKShare.SystemFieldKey.title] as? NSString).map { $0 as String } ?? "", url: ck.share.url)
     }
 }
+#endif
