@@ -47,6 +47,28 @@ struct LocalCloudRecordTests {
         #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records.isEmpty == true)
     }
 
+    /// CloudKit Web Services Reference, "Record Field Dictionary": a `DOUBLE` travels as a JSON
+    /// number, which has no NaN and no infinity, and Apple's pages say nothing of what the native
+    /// protocol does with them. The stricter reading: a save holding one (a double, a date, a
+    /// location, in a list too) is `invalidArguments`, naming the field (`RecordRefusal`, the
+    /// store's rule).
+    @Test(arguments: CloudMode.allCases)
+    func aNumberThatIsNotFiniteIsRefused(_ mode: CloudMode) async throws {  // trap: T21.21
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        let values: [SyncFieldValue] = [
+            .double(.nan), .double(-.infinity), .date(Date(timeIntervalSinceReferenceDate: .infinity)),
+            .location(SyncLocation(latitude: .nan, longitude: 0)), .list([.double(1), .double(.infinity)]),
+        ]
+        for value in values {
+            let refused = record("r", fields: ["value": value])
+            let error = try await phone.modify(ModifyRequest(recordsToSave: [refused]), in: .private).error(refused.id)
+            #expect(error?.code == .invalidArguments && error?.message.contains("'value'") == true, "\(value)")
+        }
+        let fine = record("r", fields: ["value": .double(-0.0)])
+        #expect(try await phone.modify(ModifyRequest(recordsToSave: [fine]), in: .private).error(fine.id) == nil)
+    }
+
     /// Apple, `CKRecord.recordChangeTag`: "Every time CloudKit saves a record, the server updates the
     /// record's change token to a new value. ... If the two tokens don't match, the server checks your
     /// app's save policy"; `ifServerRecordUnchanged` then fails with `serverRecordChanged`.

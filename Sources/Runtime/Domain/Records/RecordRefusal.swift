@@ -6,11 +6,18 @@ public enum RecordRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidRecordName(recordType: String, recordName: String, reason: String)
     /// More than `CloudKitLimits.maxRecordBytes`, by `RecordSize` (asset contents excluded).
     case tooLarge(recordType: String, recordName: String, bytes: Int, limit: Int)
+    /// A NaN or an infinity, in a double, a date or a location (or a list of them). Whether
+    /// CloudKit keeps one is not documented, and its web format (JSON) has no way to write one:
+    /// the stricter reading refuses it rather than let another number come back.
+    case notFinite(recordType: String, recordName: String, field: String, value: String)
 
     /// The refusal CloudKit would answer a save of `record` with, or nil.
     public static func check(_ record: SyncRecord) -> RecordRefusal? {
         if let reason = recordNameProblem(record.id.recordName) {
             return .invalidRecordName(recordType: record.recordType, recordName: record.id.recordName, reason: reason)
+        }
+        if let (field, value) = nonFiniteNumber(in: record.fields) ?? nonFiniteNumber(in: record.encryptedFields) {
+            return .notFinite(recordType: record.recordType, recordName: record.id.recordName, field: field, value: value)
         }
         let bytes = RecordSize.of(record)
         if bytes > CloudKitLimits.maxRecordBytes {
@@ -30,10 +37,29 @@ public enum RecordRefusal: Error, Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// The first field holding a NaN or an infinity, and how it reads; nil when every number is
+    /// finite.
+    public static func nonFiniteNumber(in fields: RecordFields) -> (field: String, value: String)? {
+        for (name, value) in fields {
+            if let found = nonFinite(value) { return (name, found) }
+        }
+        return nil
+    }
+
+    private static func nonFinite(_ value: SyncFieldValue) -> String? {
+        switch value {
+        case .double(let number): number.isFinite ? nil : "\(number)"
+        case .date(let date): date.timeIntervalSinceReferenceDate.isFinite ? nil : "a date \(date.timeIntervalSinceReferenceDate) seconds from 2001"
+        case .location(let location): location.latitude.isFinite && location.longitude.isFinite ? nil : "\(location)"
+        case .list(let items): items.lazy.compactMap(nonFinite).first
+        case .string, .int64, .bytes, .reference, .asset: nil
+        }
+    }
+
     /// The code CloudKit answers with.
     public var code: CloudErrorCode {
         switch self {
-        case .invalidRecordName: .invalidArguments
+        case .invalidRecordName, .notFinite: .invalidArguments
         case .tooLarge: .limitExceeded
         }
     }
@@ -44,6 +70,8 @@ public enum RecordRefusal: Error, Sendable, Hashable, CustomStringConvertible {
             "\(type) '\(Self.shown(name))' cannot be saved: \(reason)"
         case .tooLarge(let type, let name, let bytes, let limit):
             "\(type) '\(Self.shown(name))' holds \(bytes) bytes of fields; CloudKit takes at most \(limit) per record (asset contents excluded): move large values into an asset field"
+        case .notFinite(let type, let name, let field, let value):
+            "\(type) '\(Self.shown(name))' cannot be saved: its field '\(field)' holds \(value), and only finite numbers sync; use an optional field for a missing value"
         }
     }
 

@@ -99,6 +99,22 @@ struct ModelTable: Sendable, Hashable {
             }
         }
 
+        /// Whether the column would give `value` back other than it went in: SQLite keeps a NaN
+        /// as NULL and a negative zero as zero (a REAL column stores a whole number as an
+        /// integer). Such a value goes to `_extra` too, and is read back from there; the column
+        /// keeps what queries compare (`-0.0 == 0`, and a NaN equals nothing).
+        func columnAlters(_ value: SyncFieldValue) -> Bool {
+            switch (self, value) {
+            case (.real, .double(let number)): Self.realAlters(number)
+            case (.date, .date(let date)): Self.realAlters(date.timeIntervalSinceReferenceDate)
+            default: false
+            }
+        }
+
+        private static func realAlters(_ number: Double) -> Bool {
+            number.isNaN || (number == 0 && number.sign == .minus)
+        }
+
         /// The field's value in a row's column; nil for NULL.
         func value(_ row: SQLiteRow, _ column: Int) throws -> SyncFieldValue? {
             let index = Int32(column)
@@ -171,13 +187,15 @@ struct ModelTable: Sendable, Hashable {
     static let runtimeColumns = ["_name", "_owner", "_parent", "_modified", "_extra"]
 
     /// The columns of a row for a record's stored fields: each field in its column when its
-    /// value is of the column's kind, everything else in `_extra`.
+    /// value is of the column's kind, everything else in `_extra` (and a value the column would
+    /// alter in both: `Kind.columnAlters`).
     func row(name: String, owner: String, parent: String?, modified: Date, fields: RecordFields) -> [SQLiteValue] {
         var values = [SQLiteValue](repeating: .null, count: columns.count)
         var extra = RecordFields()
         for (key, value) in fields {
             if let index = columnIndex[key], let column = columns[index].kind.column(value) {
                 values[index] = column
+                if columns[index].kind.columnAlters(value) { extra.append(key, value) }
             } else {
                 extra.append(key, value)
             }
@@ -193,8 +211,13 @@ struct ModelTable: Sendable, Hashable {
         var fields = hasExtra ? try FieldsCodec.decode(row.blob(at(4))) : RecordFields(minimumCapacity: columns.count)
         for (index, column) in columns.enumerated() {
             guard let value = try column.kind.value(row, offset + Self.runtimeColumns.count + index) else { continue }
-            // A column's key is in `_extra` only while it is promoted into the column: looked for then.
-            if hasExtra { fields[column.name] = value } else { fields.append(column.name, value) }
+            // A column's key is in `_extra` only for a value the column alters, which `_extra`
+            // holds exactly: it wins.
+            if !hasExtra {
+                fields.append(column.name, value)
+            } else if fields[column.name] == nil {
+                fields[column.name] = value
+            }
         }
         return StoredRow(
             name: row.text(at(0)), owner: row.text(at(1)), parent: row.optionalText(at(2)),

@@ -102,16 +102,24 @@ struct QuerySQL {
             }
         case .hasPrefix(let field, let prefix):
             guard column(field, of: Model.self, in: table)?.kind == .text else { return nil }
-            // A prefix of bytes is a prefix of characters: UTF-8 never splits one.
+            // A prefix of bytes is a prefix of characters: UTF-8 never splits one. Compared as
+            // bytes: SQLite's text functions stop at a NUL, which a string may hold.
             return leaf(field) { column in
-                arguments += [.integer(Int64(prefix.unicodeScalars.count)), .text(prefix)]
-                return "substr(\(column), 1, ?) = ?"
+                // Every text starts with nothing (and SQLite's substr of an empty blob is NULL).
+                guard !prefix.isEmpty else { return "\(column) IS NOT NULL" }
+                let bytes = Data(prefix.utf8)
+                arguments += [.integer(Int64(bytes.count)), .blob(bytes)]
+                return "substr(CAST(\(column) AS BLOB), 1, ?) = ?"
             }
         case .contains(let field, let part):
             guard column(field, of: Model.self, in: table)?.kind == .text else { return nil }
+            // Bytes within bytes are characters within characters (UTF-8 is self-synchronizing),
+            // compared as bytes for the same reason as a prefix.
             return leaf(field) { column in
-                arguments.append(.text(part))
-                return "instr(\(column), ?) > 0"
+                // Every text contains nothing (and SQLite's instr of an empty blob is NULL).
+                guard !part.isEmpty else { return "\(column) IS NOT NULL" }
+                arguments.append(.blob(Data(part.utf8)))
+                return "instr(CAST(\(column) AS BLOB), ?) > 0"
             }
         case .references(let field, let recordName):
             guard case .reference? = column(field, of: Model.self, in: table)?.kind else { return nil }

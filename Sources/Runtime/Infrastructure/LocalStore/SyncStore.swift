@@ -450,7 +450,7 @@ public final class StoreWriter: ModelWriter {
     /// Saves with a given modification time: a pulled record keeps the time its writer edited it.
     func save<Model: SyncModel>(_ model: Model, modified: Date, checked: Bool = false) throws {
         let stored = model.encodeStoredFields()
-        if checked { try Self.refuseWhatCloudKitWould(model, storedBytes: RecordSize.of(stored), modified: modified) }
+        if checked { try Self.refuseWhatCloudKitWould(model, stored: stored, modified: modified) }
         let table = try changes.tables.writing(Model.self)
         if checked { try refuseDuplicateKeys(of: model, stored: stored, table: table) }
         try database.query(table.upsert, table.row(name: model.recordName, owner: model.ownerName, parent: model.parentRecordName, modified: modified, fields: stored))
@@ -480,12 +480,16 @@ public final class StoreWriter: ModelWriter {
     /// The stored form holds every field the record uploads, under the same names and values, so
     /// a record whose stored form is more than `uploadOverheadBound` under the limit cannot be
     /// over it: only records near the limit are encoded as they upload (the common save costs
-    /// nothing more than its name check).
-    static func refuseWhatCloudKitWould<Model: SyncModel>(_ model: Model, storedBytes: Int, modified: Date) throws(RecordRefusal) {
+    /// nothing more than its name and number checks). A number that cannot sync is refused on a
+    /// field kept on this device too: the store gives back what was saved, or refuses it.
+    static func refuseWhatCloudKitWould<Model: SyncModel>(_ model: Model, stored: RecordFields, modified: Date) throws(RecordRefusal) {
         if let reason = RecordRefusal.recordNameProblem(model.recordName) {
             throw .invalidRecordName(recordType: Model.recordType, recordName: model.recordName, reason: reason)
         }
-        guard storedBytes > CloudKitLimits.maxRecordBytes - uploadOverheadBound else { return }
+        if let (field, value) = RecordRefusal.nonFiniteNumber(in: stored) {
+            throw .notFinite(recordType: Model.recordType, recordName: model.recordName, field: field, value: value)
+        }
+        guard RecordSize.of(stored) > CloudKitLimits.maxRecordBytes - uploadOverheadBound else { return }
         if let refusal = RecordRefusal.check(uploadForm(of: model, modified: modified)) { throw refusal }
     }
 

@@ -183,7 +183,15 @@ package final class SQLiteDatabase {
             case .real(let value):
                 result = sqlite3_bind_double(statement, index, value)
             case .text(let value):
-                result = sqlite3_bind_text(statement, index, value, -1, sqliteTransient)
+                // By its byte count, never up to a NUL: a Swift string may hold U+0000.
+                var text = value
+                result = text.withUTF8 { bytes in
+                    // An empty string has no bytes to point at, and a null pointer binds NULL.
+                    guard let base = bytes.baseAddress else { return sqlite3_bind_text(statement, index, "", 0, sqliteTransient) }
+                    return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                        sqlite3_bind_text(statement, index, $0, Int32(bytes.count), sqliteTransient)
+                    }
+                }
             case .blob(let value):
                 result = value.withUnsafeBytes { bytes in
                     sqlite3_bind_blob(statement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), sqliteTransient)
@@ -213,7 +221,10 @@ package struct SQLiteRow: Sendable {
             case SQLITE_FLOAT:
                 values.append(.real(sqlite3_column_double(statement, column)))
             case SQLITE_TEXT:
-                values.append(.text(sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""))
+                // By its byte count: a NUL inside the text is part of it.
+                let text = sqlite3_column_text(statement, column)
+                let length = Int(sqlite3_column_bytes(statement, column))
+                values.append(.text(text.map { String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self) } ?? ""))
             case SQLITE_BLOB:
                 let length = Int(sqlite3_column_bytes(statement, column))
                 if length > 0, let bytes = sqlite3_column_blob(statement, column) {
