@@ -2,6 +2,8 @@ import Foundation
 import GeneratedCoverage
 import Testing
 @testable import SyncEngineKit
+@testable import SyncLocalStore
+@testable import SyncLocalCloud
 import SyncRuntime
 
 /// Fields both devices changed, settled each by its schema's `merge:` (the coverage schema's
@@ -60,6 +62,35 @@ struct EngineFieldMergeTests {
             laptop: { $0.visits = 4; $0.since = Date(timeIntervalSince1970: 800); $0.score = 7.25 })
         for household in results {
             #expect(household.visits == 9 && household.since == Date(timeIntervalSince1970: 500) && household.score == 7.25)
+        }
+    }
+
+    /// An older app version made household "old" without `visits`, `since` and `score`; the
+    /// phone sets them (below their defaults) while the laptop, reading the defaults for the
+    /// missing keys, renames the household. The defaults were never a value: the phone's stand.
+    /// Breaking it: `max` and `min` weighing the laptop's defaults (0, 1970) keep 0 and 1970.
+    @Test func maxAndMinNeverTakeADefaultForAValue() async throws {
+        let (world, phone, laptop) = try await Self.twoDevices()
+        var older = Household(recordName: "old", name: "Cabin").makeRecord()
+        for key in ["visits", "since", "score"] { older.fields[key] = nil }
+        let oldApp = try world.cloud.device("old-app", account: "alice")
+        #expect(try await oldApp.modify(ModifyRequest(recordsToSave: [older]), in: .private).savedRecords[older.id]?.get() != nil)
+        await world.syncAll()
+        func edit(on device: SyncWorld.Device, _ change: (inout Household) -> Void) throws {
+            var household = try #require(try device.store.fetch(Household.self, recordName: "old"))
+            change(&household)
+            try device.store.save(household)
+        }
+        try edit(on: phone) { $0.visits = -3; $0.since = Date(timeIntervalSince1970: 2_000_000); $0.score = -1.5 }
+        world.clock.advance(by: 10)
+        try edit(on: laptop) { $0.name = "House" }
+        await phone.sync()
+        await laptop.sync()
+        await phone.sync()
+        for device in [phone, laptop] {
+            let household = try #require(try device.store.fetch(Household.self, recordName: "old"))
+            #expect(household.name == "House" && household.visits == -3 && household.score == -1.5, "\(device.name)")
+            #expect(household.since == Date(timeIntervalSince1970: 2_000_000), "\(device.name)")
         }
     }
 

@@ -60,7 +60,13 @@ extension SyncModel {
         let custom = (self as? any CustomMergingModel.Type).map { type -> MergeRules.Custom in
             { field, ancestor, local, server, merged in type.customMergedValue(field, ancestor: ancestor, local: local, server: server, merged: merged) }
         }
-        return MergeRules(policy: policy, fields: fields, custom: custom)
+        var defaults = RecordFields()
+        if fields.values.contains(where: { $0 == .max || $0 == .min }) {
+            let empty = Self(emptyRecordNamed: "", ownerName: SyncConstants.currentUserOwnerName).makeRecord()
+            for (name, value) in empty.fields { defaults[name] = value }
+            for (name, value) in empty.encryptedFields { defaults[name] = value }
+        }
+        return MergeRules(policy: policy, fields: fields, custom: custom, defaults: defaults)
     }
 }
 

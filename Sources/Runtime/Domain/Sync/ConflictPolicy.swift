@@ -53,11 +53,16 @@ package struct MergeRules: Sendable {
     package var fields: [String: FieldMerge]
     /// The model's rule for `custom` fields.
     package var custom: Custom?
+    /// The value each field has in a model nobody gave it (the model's empty record): what a
+    /// device reads for a key its record lacks (written by an older app version, or a copy made
+    /// elsewhere), which `max` and `min` must not take for a value.
+    package var defaults: RecordFields
 
-    package init(policy: ConflictPolicy, fields: [String: FieldMerge] = [:], custom: Custom? = nil) {
+    package init(policy: ConflictPolicy, fields: [String: FieldMerge] = [:], custom: Custom? = nil, defaults: RecordFields = [:]) {
         self.policy = policy
         self.fields = fields
         self.custom = custom
+        self.defaults = defaults
     }
 }
 
@@ -106,7 +111,14 @@ package enum RecordMerge {
                     custom.append((name, base, mine, theirs))
                     continue
                 }
-                value = settle(way, policy: rules.policy, base: base, mine: mine, theirs: theirs, localIsLater: localTime > serverTime)
+                if way == .max || way == .min, base == nil {
+                    // Where the version both started from had no value, a side holding the
+                    // model's default has none either: it read the key as missing.
+                    let given = { (value: SyncFieldValue?) in value == rules.defaults[name] ? nil : value }
+                    value = extreme(given(mine), given(theirs), larger: way == .max)
+                } else {
+                    value = settle(way, policy: rules.policy, base: base, mine: mine, theirs: theirs, localIsLater: localTime > serverTime)
+                }
                 conflicts.append(FieldConflict(field: name, ancestor: base, local: mine, server: theirs, resolved: value))
             }
             set(value, of: name, in: &merged, local: local, server: server)
