@@ -82,8 +82,10 @@ struct StoreTableTests {
 
     /// A store of the layout before opens with every record intact: the models of this app
     /// typed, a type this app no longer has kept as it was, and both parked and restored with an
-    /// account. Breaking it: decoding the old rows with the current schema, and the unknown
-    /// type's record is lost.
+    /// account; every row's parent in its column, even one the old row kept in its fields only.
+    /// Breaking it: decoding the old rows with the current schema, and the unknown type's
+    /// record is lost; taking the parent from the old column alone, and "bread" is no child of
+    /// "groceries" to queries and cascades.
     @Test func aStoreOfTheLayoutBeforeOpensWithEverythingItHeld() throws {
         let url = Self.file()
         defer { try? FileManager.default.removeItem(at: url) }
@@ -99,9 +101,11 @@ struct StoreTableTests {
                 DROP TABLE model_tables; DROP TABLE model_columns;
                 """)
             let legacy: RecordFields = ["shape": .string("round"), "size": .int64(3)]
+            // "bread" kept its parent in its fields only (its row's column empty).
+            let bread = ListItem(recordName: "bread", parent: RecordReference(recordName: "groceries"), text: "Bread", assignee: .unset)
             for (type, name, parent, fields) in [
                 ("ListItem", "milk", "groceries" as String?, item.encodeStoredFields()), ("Note", "n", nil, note.encodeStoredFields()),
-                ("Retired", "r", nil, legacy),
+                ("Retired", "r", nil, legacy), ("ListItem", "bread", nil, bread.encodeStoredFields()),
             ] {
                 try database.query("INSERT INTO models VALUES (?, ?, ?, ?, ?, ?)",
                     [.text(type), .text(name), .text(SyncConstants.currentUserOwnerName), parent.map(SQLiteValue.text) ?? .null, .blob(FieldsCodec.encode(fields)), .real(1)])
@@ -113,7 +117,9 @@ struct StoreTableTests {
         #expect(try store.fetch(Note.self, recordName: "n") == note)
         #expect(try store.isStored(RecordKey("Retired", "r")))
         let database = try SQLiteDatabase(.file(url))
-        #expect(try database.query("SELECT text FROM model_ListItem").first?.text(0) == "Milk", "moved into its column")
+        #expect(try database.query("SELECT text FROM model_ListItem WHERE _name = 'milk'").first?.text(0) == "Milk", "moved into its column")
+        #expect(try database.query("SELECT _parent FROM model_ListItem ORDER BY _name").map { $0.optionalText(0) } == ["groceries", "groceries"], "the parent in its column")
+        #expect(try store.fetch(Query<ListItem>().filter(.isChild(of: "groceries"))).map(\.recordName) == ["bread", "milk"])
         #expect(try database.query("SELECT name FROM sqlite_master WHERE name = 'models'").isEmpty)
 
         _ = try store.session { try $0.parkAndPurge(account: "alice") }

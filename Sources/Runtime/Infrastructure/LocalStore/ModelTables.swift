@@ -131,8 +131,10 @@ enum ModelTables {
 
     /// Moves the models of a store of the layout before (one `models` table, each record's
     /// fields in one blob) into tables of their types, blob and all, as `_extra`: nothing is
-    /// decoded, so nothing can be lost. A model's fields move into their columns when its
-    /// table first meets the model (`ensure(_:)`).
+    /// rewritten, so nothing can be lost. A model's fields move into their columns when its
+    /// table first meets the model (`ensure(_:)`). The parent goes into `_parent`, where cascades
+    /// and children's queries look for it: from the old row's column, or, where that is empty,
+    /// from the parent reference its fields kept.
     static func moveLegacyModels(_ database: SQLiteDatabase) throws {
         guard try !database.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'models'").isEmpty else { return }
         for recordType in try database.query("SELECT DISTINCT type FROM models").map({ $0.text(0) }) {
@@ -140,6 +142,10 @@ enum ModelTables {
             try database.query(
                 "INSERT INTO \(table.sqlName) (_name, _owner, _parent, _modified, _extra) SELECT name, owner, parent, modified, fields FROM models WHERE type = ?",
                 [.text(recordType)])
+            for row in try database.query("SELECT _name, _extra FROM \(table.sqlName) WHERE _parent IS NULL AND _extra IS NOT NULL") {
+                guard case .reference(let parent)? = try FieldsCodec.decode(row.blob(1))[RecordFieldNames.storedParent] else { continue }
+                try database.query("UPDATE \(table.sqlName) SET _parent = ? WHERE _name = ?", [.text(parent.recordName), .text(row.text(0))])
+            }
         }
         try database.execute("DROP TABLE models")
     }
