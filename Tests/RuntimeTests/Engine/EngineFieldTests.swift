@@ -120,6 +120,44 @@ struct EngineFieldTests {
         #expect(!note.pinned && note.body == "Body (old iPad)" && note.title == "Plan (edited on the old iPad)")
     }
 
+    /// The same for an encrypted field: an older version that does not know `pin` renames the
+    /// list, alone and while the newer phone changes the pin, and the pin survives (CloudKit
+    /// keeps every key a save leaves out, encrypted ones too: Apple, `CKRecord.encryptedValues`
+    /// holds keys as `CKRecord` does). Breaking it (LocalCloud dropping the encrypted keys a
+    /// save omits, or the older save clearing them): the pin is gone.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func anOlderAppVersionNeverErasesAnEncryptedFieldItDoesNotKnow(throughCloudKit: Bool) async throws {  // trap: T21.11
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
+        let new = try world.device("alice-phone", account: "alice")
+        let old = try world.device("alice-old-ipad", account: "alice", models: [SharedListVersion1.self])
+        try new.store.save(SharedList(recordName: "list", title: "Groceries", pin: "1234"))
+        await new.sync()
+        await old.sync()
+        var onOld = try #require(try old.store.fetch(SharedListVersion1.self, recordName: "list"))
+        onOld.title = "Food"
+        try old.store.save(onOld)
+        await old.sync()
+        #expect(try Self.server(world, "list")?.encryptedFields["pin"] == .string("1234"))
+        await new.sync()
+        #expect(try new.store.fetch(SharedList.self, recordName: "list")?.pin == "1234")
+
+        world.clock.advance(by: 1)
+        var onNew = try #require(try new.store.fetch(SharedList.self, recordName: "list"))
+        onNew.pin = "9999"
+        try new.store.save(onNew)
+        await new.sync()
+        world.clock.advance(by: 1)
+        onOld = try #require(try old.store.fetch(SharedListVersion1.self, recordName: "list"))
+        onOld.title = "Food and drink"
+        try old.store.save(onOld)
+        await old.sync()
+        await new.sync()
+        let record = try #require(try Self.server(world, "list"))
+        #expect(record.encryptedFields["pin"] == .string("9999") && record.fields["title"] == .string("Food and drink"))
+        let list = try #require(try new.store.fetch(SharedList.self, recordName: "list"))
+        #expect(list.pin == "9999" && list.title == "Food and drink")
+    }
+
     /// Detaching an asset clears its markers and its contents in the cloud: the file is not left
     /// behind where nothing points at it.
     @Test func detachingAnAssetClearsItInTheCloud() async throws {

@@ -81,3 +81,35 @@ extension ComputedTitleNote: SyncModel {
         self.init(recordName: recordName, ownerName: ownerName)
     }
 }
+
+/// `SharedList` as an older version of the app knew it, before the schema gained `color` and the
+/// encrypted `pin`.
+struct SharedListVersion1: Sendable, Hashable {
+    var recordName: String
+    var ownerName: String
+    var title: String
+
+    init(recordName: String = UUID().uuidString, ownerName: String = SyncConstants.currentUserOwnerName, title: String = "") {
+        self.recordName = recordName
+        self.ownerName = ownerName
+        self.title = title
+    }
+}
+
+extension SharedListVersion1: SyncModel {
+    static let recordType = "SharedList"
+    static let syncScopes: Set<DatabaseScope> = [.private, .shared]
+    static let parentRecordType: String? = nil
+    static var childTypes: [any SyncModel.Type] { [] }
+    static let syncFields: ModelFields<SharedListVersion1> = [.field("title", \SharedListVersion1.title)]
+
+    static var tombstoneKeyPaths: [TombstoneKeyPath<SharedListVersion1>] {
+        [TombstoneKeyPath("recordName", \SharedListVersion1.recordName), TombstoneKeyPath("ownerName", \SharedListVersion1.ownerName)]
+    }
+
+    var parentRecordName: String? { nil }
+
+    init(emptyRecordNamed recordName: String, ownerName: String) {
+        self.init(recordName: recordName, ownerName: ownerName)
+    }
+}
