@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SyncLocalCloud
 @testable import SyncLocalStore
 @testable import SyncStorage
 import SyncRuntime
@@ -78,6 +79,26 @@ struct StoreTableTests {
         try store.save(note)
         #expect(try store.fetch(Note.self, recordName: "n")?.body == "after")
         #expect(try store.discardDroppedFields(of: Note.self) == [])
+    }
+
+    /// A damaged store file, or LocalCloud's, is refused naming the file: an app holds several
+    /// and must tell which one failed. Breaking it: SQLite's message alone ("file is not a
+    /// database").
+    @Test func aDamagedFileIsNamedInItsError() throws {
+        let url = Self.file()
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data(repeating: 0x5A, count: 8192).write(to: url)
+        #expect {
+            _ = try SyncStore(url: url)
+        } throws: { error in
+            guard let error = error as? LocalStoreError else { return false }
+            return error.reason == .corrupt && error.message.contains(url.path)
+        }
+        #expect {
+            _ = try LocalCloud.file(at: url)
+        } throws: { error in
+            "\(error)".contains(url.path) && "\(error)".contains("not a database")
+        }
     }
 
     /// A store of the layout before opens with every record intact: the models of this app

@@ -1,17 +1,23 @@
 import CSQLite
 import Foundation
 
-/// An error SQLite reported, with its result code and message.
+/// An error SQLite reported, with its result code and message, and the file of the database it
+/// happened in: an app holds several (its store, LocalCloud's) and must tell which failed.
 package struct SQLiteError: Error, CustomStringConvertible, Sendable {
     package var code: Int32
     package var message: String
+    /// The database file's path; nil for a database in memory (or before a database named it).
+    package var file: String?
 
-    package init(code: Int32, message: String) {
+    package init(code: Int32, message: String, file: String? = nil) {
         self.code = code
         self.message = message
+        self.file = file
     }
 
-    package var description: String { "SQLite error \(code): \(message)" }
+    package var description: String {
+        file.map { "SQLite error \(code) in \($0): \(message)" } ?? "SQLite error \(code): \(message)"
+    }
 
     /// The database is locked by another connection for longer than the busy timeout.
     package var isBusy: Bool { primaryCode == .busy || primaryCode == .locked }
@@ -55,6 +61,8 @@ package final class SQLiteDatabase {
 
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
+    /// The file's path, named by every error (nil in memory).
+    private let file: String?
     /// Nesting depth of `transaction`: inner calls join the outer transaction.
     private var transactionDepth = 0
 
@@ -63,15 +71,15 @@ package final class SQLiteDatabase {
     package init(_ location: Location, busyTimeout: Duration = .seconds(10)) throws(SQLiteError) {
         let path: String
         switch location {
-        case .memory: path = ":memory:"
-        case .file(let url): path = url.path
+        case .memory: (path, file) = (":memory:", nil)
+        case .file(let url): (path, file) = (url.path, url.path)
         }
         var opened: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let result = sqlite3_open_v2(path, &opened, flags, nil)
         handle = opened
         guard result == SQLITE_OK else {
-            let error = SQLiteError(code: result, message: opened.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)")
+            let error = SQLiteError(code: result, message: opened.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open the file", file: file)
             sqlite3_close_v2(opened)
             handle = nil
             throw error
@@ -97,7 +105,7 @@ package final class SQLiteDatabase {
         guard result == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? errorMessage
             sqlite3_free(message)
-            throw SQLiteError(code: result, message: text)
+            throw SQLiteError(code: result, message: text, file: file)
         }
     }
 
@@ -121,8 +129,13 @@ package final class SQLiteDatabase {
         while true {
             let result = sqlite3_step(statement)
             if result == SQLITE_DONE { return }
-            guard result == SQLITE_ROW else { throw SQLiteError(code: result, message: errorMessage) }
-            try body(SQLiteRow(statement: statement))
+            guard result == SQLITE_ROW else { throw SQLiteError(code: result, message: errorMessage, file: file) }
+            do {
+                try body(SQLiteRow(statement: statement))
+            } catch {
+                // A row its reader cannot read is a failure of this file too.
+                throw SQLiteError(code: error.code, message: error.message, file: error.file ?? file)
+            }
         }
     }
 
@@ -165,7 +178,7 @@ package final class SQLiteDatabase {
         var statement: OpaquePointer?
         let result = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard result == SQLITE_OK, let statement else {
-            throw SQLiteError(code: result, message: "\(errorMessage) in: \(sql)")
+            throw SQLiteError(code: result, message: "\(errorMessage) in: \(sql)", file: file)
         }
         statements[sql] = statement
         return statement
@@ -197,7 +210,7 @@ package final class SQLiteDatabase {
                     sqlite3_bind_blob(statement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), sqliteTransient)
                 }
             }
-            guard result == SQLITE_OK else { throw SQLiteError(code: result, message: errorMessage) }
+            guard result == SQLITE_OK else { throw SQLiteError(code: result, message: errorMessage, file: file) }
         }
     }
 }
