@@ -14,22 +14,32 @@ struct LocalCloudMultiProcessTests {
         return products.appendingPathComponent("LocalCloudProbe")
     }
 
-    static func start(_ arguments: [String]) throws -> (Process, Pipe) {
+    /// Runs the probe without holding a thread while it works (the test pool has as many threads
+    /// as the machine has cores, and a busy machine makes the probe slow): its output goes to a
+    /// file, and its end resumes the caller. Returns what it printed, and fails the test on a
+    /// status other than 0.
+    static func run(_ arguments: [String]) async throws -> String {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString).log")
+        try Data().write(to: log)
+        defer { try? FileManager.default.removeItem(at: log) }
+        let output = try FileHandle(forWritingTo: log)
+        defer { try? output.close() }
         let process = Process()
         process.executableURL = probe
         process.arguments = arguments
-        let output = Pipe()
         process.standardOutput = output
         process.standardError = output
-        try process.run()
-        return (process, output)
-    }
-
-    static func run(_ arguments: [String]) throws -> String {
-        let (process, output) = try start(arguments)
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        let text = try String(contentsOf: log, encoding: .utf8)
+        #expect(status == 0, "\(text)")
         return text
     }
 
@@ -40,9 +50,9 @@ struct LocalCloudMultiProcessTests {
         let phone = try await harness.deviceWithZone("phone", "alice")
         try await phone.save([record("from-test", fields: ["title": .string("hello")])])
         // ...another process reads as alice's laptop, and writes back.
-        let read = try Self.run([file, "laptop", "alice", "read"])
+        let read = try await Self.run([file, "laptop", "alice", "read"])
         #expect(read == "from-test=\"hello\"\n")
-        #expect(try Self.run([file, "laptop", "alice", "save", "from-probe", "hi"]) == "saved 1\n")
+        #expect(try await Self.run([file, "laptop", "alice", "save", "from-probe", "hi"]) == "saved 1\n")
         let changes = try await phone.allZoneChanges(myZone)
         #expect(changes.records.map(\.id.recordName).sorted() == ["from-probe", "from-test"])
     }
@@ -51,11 +61,11 @@ struct LocalCloudMultiProcessTests {
         let harness = try CloudHarness(.file)
         let file = harness.folder.appendingPathComponent("cloud.sqlite").path
         _ = try await harness.deviceWithZone("phone", "alice")
-        let writers = try (0..<3).map { index in try Self.start([file, "device-\(index)", "alice", "save", "item\(index)", "x", "40"]) }
-        for (process, output) in writers {
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(text)")
+        try await withThrowingTaskGroup(of: String.self) { writers in
+            for index in 0..<3 {
+                writers.addTask { try await Self.run([file, "device-\(index)", "alice", "save", "item\(index)", "x", "40"]) }
+            }
+            try await writers.waitForAll()
         }
         #expect(try harness.cloud.snapshot().zone("Zone", ofAccount: "alice")?.records.count == 120)
     }
