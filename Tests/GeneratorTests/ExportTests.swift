@@ -160,6 +160,7 @@ struct CloudKitSchemaExportTests {
                     owner            REFERENCE,
                     pin              ENCRYPTED INT64,
                     "role"           STRING QUERYABLE SEARCHABLE SORTABLE,
+                    syncgenVersions  LIST<STRING>,
                     tags             LIST<ENCRYPTED STRING>,
                     views            INT64,
                     GRANT WRITE TO "_creator",

@@ -54,6 +54,7 @@ public enum CloudKitFields {
                 location: field.location)
         }
         fields[RecordFieldNames.clientModifiedAt] = Field(type: "TIMESTAMP", location: model.location)
+        fields[RecordFieldNames.uploadVersions] = Field(type: "LIST<STRING>", location: model.location)
         if model.catalog?.isGoverned == true {
             let lifecycle: [(String, String, Set<String>)] = [
                 (RecordFieldNames.publicationState, "STRING", ["QUERYABLE"]),

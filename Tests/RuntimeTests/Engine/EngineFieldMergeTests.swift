@@ -5,6 +5,7 @@ import Testing
 @testable import SyncLocalStore
 @testable import SyncLocalCloud
 import SyncRuntime
+import SyncTesting
 
 /// Fields both devices changed, settled each by its schema's `merge:` (the coverage schema's
 /// `Household`, whose model policy is `clientWins`): through two engines and the cloud, never by
@@ -54,6 +55,85 @@ struct EngineFieldMergeTests {
             #expect(Set(household.tags) == ["garden", "garage", "attic"])
         }
         #expect(results[0].tags == results[1].tags)
+    }
+
+    /// The phone removes "garden" and pushes first; the laptop, which never heard of that, adds
+    /// "attic". What either side added, minus what either side removed: "garden" stays removed
+    /// on every device (T21.22).
+    @Test func aUnionNeverBringsBackWhatTheOtherSideRemovedFirst() async throws {  // trap: T21.22
+        let results = try await Self.concurrentEdits(
+            phone: { $0.tags = ["kitchen"] },
+            laptop: { $0.tags = ["kitchen", "garden", "attic"] })
+        for household in results {
+            #expect(household.tags == ["kitchen", "attic"])
+        }
+    }
+
+    /// The phone adds "attic", and its push's reply is lost after the cloud saved it; the laptop
+    /// hears of "attic" and removes it; the phone, whose change still waits, then hears of the
+    /// laptop's version. The phone's lost save is in that version (`uploadVersions` names it),
+    /// so the merge starts from it, and "attic" stays removed (T21.22). Breaking it: merging
+    /// against the version the phone knew before its save, and "attic" comes back as an
+    /// addition of the phone's.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aSaveWhoseReplyWasLostIsTheMergesAncestorOnceItLanded(throughCloudKit: Bool) async throws {  // trap: T21.22
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
+        let phone = try world.device("alice-phone", account: "alice", models: [Household.self])
+        let laptop = try world.device("alice-laptop", account: "alice", models: [Household.self])
+        try phone.store.save(Household(recordName: "h", name: "Home", tags: ["kitchen"]))
+        await world.syncAll()
+        try Self.edit(on: phone) { $0.tags.append("attic") }
+        world.cloud.inject(ScriptedFault(CloudError(.serverResponseLost, "the reply was lost"), on: .modify))
+        _ = await phone.engine.sync()
+        #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["h"]?.fields["tags"] == .list([.string("kitchen"), .string("attic")]))
+        await laptop.sync()
+        try Self.edit(on: laptop) { $0.tags.removeAll { $0 == "attic" } }
+        await laptop.sync()
+        await phone.sync()
+        await laptop.sync()
+        for device in [phone, laptop] {
+            #expect(try device.store.fetch(Household.self, recordName: "h")?.tags == ["kitchen"], "\(device.name)")
+        }
+    }
+
+    /// Three devices add and remove tags of one household at random, syncing in random orders,
+    /// with replies lost after the cloud applied the request and requests lost before: once all
+    /// have synced, every device holds exactly the tags some device added and no device removed
+    /// (T21.22). Each tag is added once, so "added, minus removed" is exact.
+    @Test(arguments: 1...40 as ClosedRange<UInt64>)
+    func aUnionIsWhatAnyDeviceAddedMinusWhatAnyRemoved(seed: UInt64) async throws {  // trap: T21.22
+        var random = SeededRandom(seed: seed)
+        let (world, phone, laptop) = try await Self.twoDevices()
+        let tablet = try world.device("alice-tablet", account: "alice", models: [Household.self])
+        await tablet.sync()
+        let devices = [phone, laptop, tablet]
+        var added: Set<String> = ["kitchen", "garden"]
+        var removed: Set<String> = []
+        world.cloud.injectRandomFaults(RandomFaults(seed: seed, probability: 0.15, codes: [.serverResponseLost, .networkFailure], retryAfter: 1))
+        for step in 0..<30 {
+            let device = devices.randomElement(using: &random)!
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0:
+                try Self.edit(on: device) { $0.tags.append("t\(step)") }
+                added.insert("t\(step)")
+            case 1:
+                let household = try #require(try device.store.fetch(Household.self, recordName: "h"))
+                guard let tag = household.tags.randomElement(using: &random) else { break }
+                try Self.edit(on: device) { $0.tags.removeAll { $0 == tag } }
+                removed.insert(tag)
+            default:
+                _ = await device.engine.sync()
+            }
+            world.clock.advance(by: 1)
+        }
+        world.cloud.injectRandomFaults(nil)
+        await world.syncAll()
+        await world.syncAll()
+        for device in devices {
+            let tags = try #require(try device.store.fetch(Household.self, recordName: "h")).tags
+            #expect(Set(tags) == added.subtracting(removed), "seed \(seed): \(device.name) holds \(tags.sorted())")
+            #expect(tags.count == Set(tags).count, "seed \(seed): \(device.name) holds a tag twice")
+        }
     }
 
     @Test func maxAndMinKeepTheLargerAndTheSmaller() async throws {

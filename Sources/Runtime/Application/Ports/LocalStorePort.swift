@@ -115,6 +115,12 @@ package protocol SyncStoreTransaction: AnyObject {
     func serverRecords(_ names: [String], in zone: ZoneID) throws -> [String: SyncRecord]
     func setServerRecord(_ record: SyncRecord) throws
     func removeServerRecord(_ id: RecordID) throws
+    /// A save whose reply was lost (`serverResponseLost`), as it was sent: it may be on the server
+    /// or not. Kept until a server version of the record says which (`uploadVersions` names it,
+    /// or does not), one per record.
+    func setUnconfirmedUpload(_ record: SyncRecord) throws
+    func unconfirmedUpload(_ id: RecordID) throws -> SyncRecord?
+    func removeUnconfirmedUpload(_ id: RecordID) throws
     /// IDs of every server record known in a zone.
     func serverRecordIDs(inZone zone: ZoneID) throws -> [RecordID]
     /// IDs of the server records known of one record under a parent, in any zone (more than one

@@ -49,7 +49,7 @@ struct ModelRegistry: Sendable {
     }
 
     private static func keysWithoutAssetContents(_ types: [any SyncModel.Type]) -> [String] {
-        var keys: Set<String> = [RecordFieldNames.clientModifiedAt]
+        var keys: Set<String> = [RecordFieldNames.clientModifiedAt, RecordFieldNames.uploadVersions]
         for type in types {
             for field in type.fieldDescriptors where !field.isLocalOnly {
                 if case .asset = field.type {

@@ -39,7 +39,7 @@ struct ServerVersion {
             let missing = isStored == false ? try store.insertPulled(server, as: type) : try store.applyPulled(server, as: type)
             return Applied(record: server, missingTargets: try Self.unredirected(missing, by: naturalKeys, in: store))
         }
-        let ancestor = try store.serverRecord(server.id)
+        let ancestor = try Self.ancestor(of: server, in: store)
         try store.setServerRecord(server)
         guard let local = try store.uploadRecord(type: type, recordName: server.id.recordName, syncZoneName: context.configuration.syncZoneName) else {
             return Applied(record: nil)
@@ -56,6 +56,20 @@ struct ServerVersion {
             context.events.publish(.conflictRecorded(conflict))
         }
         return Applied(record: merged, missingTargets: missing, merged: true)
+    }
+
+    /// The version a merge of `server` starts from: the last server version known here, or this
+    /// device's save whose reply was lost, when `server` descends from that save and the known
+    /// version does not (the save landed, and the others' edits came after it: against the
+    /// older version, what they removed of the save's changes would come back).
+    private static func ancestor(of server: SyncRecord, in store: any SyncStoreTransaction) throws -> SyncRecord? {
+        let known = try store.serverRecord(server.id)
+        guard let sent = try store.unconfirmedUpload(server.id) else { return known }
+        try store.removeUnconfirmedUpload(server.id)
+        guard let upload = sent.uploadVersions.first, server.uploadVersions.contains(upload),
+            known?.uploadVersions.contains(upload) != true
+        else { return known }
+        return sent
     }
 
     /// Missing targets, but those merged away here: the record now points at their survivors.

@@ -325,6 +325,12 @@ struct PushUseCase {
 
     private static let maxRetryRounds = 3
 
+    /// A new upload's ID (`SyncRecord.stampUpload`): random, and short, since a record keeps the
+    /// IDs of its last uploads.
+    static func newUploadID() -> String {
+        String(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12))
+    }
+
     /// What an item's result asks for once the results are committed.
     private enum FollowUp {
         /// Deleting someone else's shared root: leave their share instead.
@@ -348,6 +354,7 @@ struct PushUseCase {
                 switch item.operation {
                 case .save(var record):
                     record.base(onServerVersionOf: known[item.id])
+                    record.stampUpload(Self.newUploadID(), over: known[item.id])
                     request.recordsToSave.append(record)
                 case .delete:
                     request.recordIDsToDelete.append(item.id)
@@ -358,6 +365,13 @@ struct PushUseCase {
         let result: ModifyResult
         do {
             result = try await context.cloud.modify(request, in: scope)
+        } catch .cloud(let error) where error.code == .serverResponseLost {
+            // Applied or not, nobody can say: each save is kept as sent, until a version of its
+            // record says whether it descends from it.
+            try context.local { store in
+                for record in request.recordsToSave { try store.setUnconfirmedUpload(record) }
+            }
+            throw .cloud(error)
         } catch .cloud(let error) where error.code == .limitExceeded || error.code == .invalidArguments {
             guard chunk.count > 1 else {
                 // One record the cloud will not take, alone in its request: set it aside.
@@ -391,7 +405,11 @@ struct PushUseCase {
                         if item.isMove || !item.leaves.isEmpty { try landMove(item, in: store) }
                         outcome.saved += 1
                         continue
-                    case .failure(let failure): error = failure
+                    case .failure(let failure):
+                        error = failure
+                        if failure.code == .serverResponseLost, let sent = request.recordsToSave.first(where: { $0.id == item.id }) {
+                            try store.setUnconfirmedUpload(sent)
+                        }
                     case nil: error = CloudError(.serviceUnavailable, "no result for \(item.id)")
                     }
                 case .delete:

@@ -59,6 +59,24 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
         systemFields = server?.systemFields
     }
 
+    /// The uploads this version descends from, newest first (`RecordFieldNames.uploadVersions`).
+    public var uploadVersions: [String] {
+        guard case .list(let items) = fields[RecordFieldNames.uploadVersions] else { return [] }
+        return items.compactMap { if case .string(let id) = $0 { id } else { nil } }
+    }
+
+    /// How many uploads a version remembers: enough that a device hears of its own upload
+    /// before that many others follow it (past that, its reply counts as never received).
+    public static let uploadVersionsKept = 16
+
+    /// Names this record as upload `id`, following the uploads of `server`, the version it is
+    /// saved over. CloudKit keeps a key a save leaves out, so an app version that writes no
+    /// upload ID leaves the list as it was.
+    public mutating func stampUpload(_ id: String, over server: SyncRecord?) {
+        let earlier = (server?.uploadVersions ?? []).prefix(Self.uploadVersionsKept - 1)
+        fields[RecordFieldNames.uploadVersions] = .list(([id] + earlier).map(SyncFieldValue.string))
+    }
+
     /// The parent's full ID: same zone as this record.
     public var parentID: RecordID? {
         parentRecordName.map { RecordID(recordName: $0, zoneID: id.zoneID) }

@@ -17,6 +17,10 @@ public enum RecordFieldNames {
     public static let ownerName = "ownerName"
     /// The device time of a record's last local edit, compared by last-writer-wins merges.
     public static let clientModifiedAt = "clientModifiedAt"
+    /// The latest uploads a record's version descends from, newest first (each a random ID):
+    /// what tells a device whether its upload whose reply was lost is in a version it later
+    /// reads (`SyncRecord.uploadVersions`).
+    public static let uploadVersions = "syncgenVersions"
 
     /// The contents of a model's asset (a CKAsset), attached by the asset cache.
     public static let assetData = "assetData"
@@ -57,7 +61,7 @@ public enum RecordFieldNames {
     package static let storedLifecycle = "publicationLifecycle"
 
     /// Every field name the runtime adds to records.
-    public static let runtimeFields = [ownerName, clientModifiedAt] + assetFields + publicationLifecycleFields
+    public static let runtimeFields = [ownerName, clientModifiedAt, uploadVersions] + assetFields + publicationLifecycleFields
 
     /// Instance members generated model types get from the runtime's protocols; a schema field of
     /// that name would collide with them in Swift.

@@ -109,6 +109,12 @@ public final class SyncStore: Sendable {
         -- A record's copies in every zone (a move leaves one behind until it is deleted); only
         -- records under a parent move, so the others cost nothing.
         CREATE INDEX IF NOT EXISTS sync_records_by_name ON sync_records (name) WHERE parent IS NOT NULL;
+        -- Saves whose reply was lost: on the server or not, until a version of it says
+        -- (`setUnconfirmedUpload`).
+        CREATE TABLE IF NOT EXISTS unconfirmed_uploads (
+            zone_owner TEXT NOT NULL, zone TEXT NOT NULL, name TEXT NOT NULL,
+            type TEXT NOT NULL, fields BLOB NOT NULL, encrypted BLOB NOT NULL, parent TEXT,
+            PRIMARY KEY (zone_owner, zone, name));
         CREATE TABLE IF NOT EXISTS sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         -- The records a catalog refresh under way has received (`catalogRecordsNotReceived`).
         CREATE TABLE IF NOT EXISTS catalog_received (type TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (type, name));

@@ -329,6 +329,26 @@ final class SyncStoreSession: SyncStoreTransaction {
         try database.query("DELETE FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)])
     }
 
+    func setUnconfirmedUpload(_ record: SyncRecord) throws {
+        try database.query(
+            "INSERT OR REPLACE INTO unconfirmed_uploads (zone_owner, zone, name, type, fields, encrypted, parent) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [.text(record.id.zoneID.ownerName), .text(record.id.zoneID.zoneName), .text(record.id.recordName), .text(record.recordType),
+             .blob(FieldsCodec.encode(record.fields)), .blob(FieldsCodec.encode(record.encryptedFields)), record.parentRecordName.map(SQLiteValue.text) ?? .null])
+    }
+
+    func unconfirmedUpload(_ id: RecordID) throws -> SyncRecord? {
+        try database.query(
+            "SELECT type, fields, encrypted, parent FROM unconfirmed_uploads WHERE zone_owner = ? AND zone = ? AND name = ?",
+            [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)]
+        ).first.map { row in
+            SyncRecord(recordType: row.text(0), id: id, fields: try FieldsCodec.decode(row.blob(1)), encryptedFields: try FieldsCodec.decode(row.blob(2)), parentRecordName: row.optionalText(3))
+        }
+    }
+
+    func removeUnconfirmedUpload(_ id: RecordID) throws {
+        try database.query("DELETE FROM unconfirmed_uploads WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)])
+    }
+
     func serverRecordIDs(inZone zone: ZoneID) throws -> [RecordID] {
         try database.query("SELECT name FROM sync_records WHERE zone_owner = ? AND zone = ? ORDER BY name", [.text(zone.ownerName), .text(zone.zoneName)]).map {
             RecordID(recordName: $0.text(0), zoneID: zone)
@@ -377,7 +397,7 @@ final class SyncStoreSession: SyncStoreTransaction {
             }
             try database.execute("DELETE FROM \(table.sqlName)")
         }
-        try database.execute("DELETE FROM history; DELETE FROM sync_records; DELETE FROM sync_state; DELETE FROM catalog_received; DELETE FROM asset_cache; DELETE FROM asset_cache_orphans; DELETE FROM failed_changes; DELETE FROM conflict_resolutions; DELETE FROM conflicts; DELETE FROM conflict_fields; DELETE FROM natural_key_checks; DELETE FROM natural_key_merges;")
+        try database.execute("DELETE FROM history; DELETE FROM sync_records; DELETE FROM unconfirmed_uploads; DELETE FROM sync_state; DELETE FROM catalog_received; DELETE FROM asset_cache; DELETE FROM asset_cache_orphans; DELETE FROM failed_changes; DELETE FROM conflict_resolutions; DELETE FROM conflicts; DELETE FROM conflict_fields; DELETE FROM natural_key_checks; DELETE FROM natural_key_merges;")
     }
 
     // MARK: - State
