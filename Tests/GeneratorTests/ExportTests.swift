@@ -234,6 +234,10 @@ struct CloudKitSchemaExportTests {
                 catalog: { governed: true }
                 fields:
                   cover: asset
+              Shelf:
+                unique: [title]
+                fields:
+                  title: string
             """)]))
         let exported = Set(RecordFieldNames.runtimeFields.filter { text.contains("        \($0) ") })
         #expect(exported == Set(RecordFieldNames.runtimeFields).subtracting([RecordFieldNames.ownerName]))

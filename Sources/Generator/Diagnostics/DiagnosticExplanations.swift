@@ -326,7 +326,7 @@ extension DiagnosticCode {
         case .reservedFieldName:
             DiagnosticExplanation(
                 protects: "A field that collides with a CloudKit system field, a field the runtime adds, or a member every generated model has: the record, or the generated code, would have two meanings for one name.",
-                fact: "CloudKit keeps `recordName`, `creationDate`, `parent`... for itself; the runtime adds `ownerName`, `clientModifiedAt`, `syncgenVersions` and an asset's markers; every model has `id`, `hashValue`, `Self`.",
+                fact: "CloudKit keeps `recordName`, `creationDate`, `parent`... for itself; the runtime adds `ownerName`, `clientModifiedAt`, `syncgenVersions`, `syncgenMergedInto` and an asset's markers; every model has `id`, `hashValue`, `Self`.",
                 failing: """
                 models:
                   Note:

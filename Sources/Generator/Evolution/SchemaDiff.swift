@@ -88,8 +88,10 @@ public enum SchemaDiff {
             result.safeChanges.append(SafeChange(message: "record type '\(type)' now has scopes \(new.scopes.rawValue)", location: new.location))
         }
         compareConvergence(old, with: new, into: &result)
-        let oldFields = CloudKitFields.of(old, in: oldSchema)
-        let newFields = CloudKitFields.of(new, in: newSchema)
+        // The mark of a merged copy comes and goes with the natural keys, compared above; one
+        // left in production when the keys go is never written again, and harms nothing.
+        let oldFields = CloudKitFields.of(old, in: oldSchema).filter { $0.key != RecordFieldNames.mergedInto }
+        let newFields = CloudKitFields.of(new, in: newSchema).filter { $0.key != RecordFieldNames.mergedInto }
         for (name, field) in oldFields.sorted(by: { $0.key < $1.key }) {
             guard let now = newFields[name] else {
                 let reason = new.field(named: name)?.isLocalOnly == true ? " (it is local-only now, so it is no longer uploaded)" : ""

@@ -55,6 +55,9 @@ public enum CloudKitFields {
         }
         fields[RecordFieldNames.clientModifiedAt] = Field(type: "TIMESTAMP", location: model.location)
         fields[RecordFieldNames.uploadVersions] = Field(type: "LIST<STRING>", location: model.location)
+        if !model.uniqueKeys.isEmpty {
+            fields[RecordFieldNames.mergedInto] = Field(type: "STRING", location: model.location)
+        }
         if model.catalog?.isGoverned == true {
             let lifecycle: [(String, String, Set<String>)] = [
                 (RecordFieldNames.publicationState, "STRING", ["QUERYABLE"]),

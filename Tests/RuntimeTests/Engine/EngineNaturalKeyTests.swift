@@ -97,6 +97,76 @@ struct EngineNaturalKeyTests {
         }
     }
 
+    /// The window between a merge and the copy's retirement: the laptop hears of the tablet's
+    /// "b", merges it into its "a", and before its push goes out the tablet (which never heard
+    /// of "a") adds "eggs" to "b" and the cloud acknowledges it. The laptop must not delete a
+    /// version it has not merged: its conditional retirement of "b" meets the tablet's version,
+    /// merges it, and only then retires "b", so "eggs" reaches "a" on every device (T21.19).
+    /// Breaking it: deleting the copy unconditionally, as the merge did, deletes "eggs".
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func anEditAcknowledgedWhileACopyIsMergedReachesTheSurvivor(throughCloudKit: Bool) async throws {  // trap: T21.19
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
+        let laptop = try world.device("alice-laptop", account: "alice", models: Self.models)
+        let tablet = try world.device("alice-tablet", account: "alice", models: Self.models)
+        try tablet.store.save(Household(recordName: "b", name: "Home", tags: ["garden"]))
+        await tablet.sync()
+        try laptop.store.save(Household(recordName: "a", name: "Home", tags: ["attic"]))
+        let (tabletStore, tabletEngine, once) = (tablet.store, tablet.engine, Once())
+        laptop.gateway.hooks.withLock {
+            $0.before[.modify] = {
+                guard once.first() else { return }
+                var copy = try! tabletStore.fetch(Household.self, recordName: "b")!
+                copy.tags.append("eggs")
+                try! tabletStore.save(copy)
+                #expect(await tabletEngine.sync() == .completed)
+            }
+        }
+        await laptop.sync()  // hears of "b", merges it into "a"; the tablet's edit lands before the push
+        laptop.gateway.hooks.withLock { $0.before[.modify] = nil }
+        await world.syncAll()
+        await world.syncAll()
+        try Self.expectEverywhere(["a"], world, [laptop, tablet])
+        for device in [laptop, tablet] {
+            #expect(Set(try #require(try device.store.fetch(Household.self, recordName: "a")).tags) == ["attic", "garden", "eggs"], "\(device.name)")
+        }
+    }
+
+    /// After the mark: the laptop has marked "b" merged into "a", and before it pushes "a" and
+    /// the deletion, the tablet (which holds "b" only) adds "eggs" to "b". The tablet hears of
+    /// the mark but does not hold "a" yet, so it keeps its change and never saves "b" again (the
+    /// deletion would take it): its change waits, set aside, and goes to "a" when "a" arrives
+    /// (T21.19). Breaking it: the tablet saving "b" over the mark, and the laptop's deletion
+    /// taking "eggs".
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func anEditAfterTheMarkReachesTheSurvivor(throughCloudKit: Bool) async throws {  // trap: T21.19
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
+        let laptop = try world.device("alice-laptop", account: "alice", models: Self.models)
+        let tablet = try world.device("alice-tablet", account: "alice", models: Self.models)
+        try tablet.store.save(Household(recordName: "b", name: "Home", tags: ["garden"]))
+        await tablet.sync()
+        try laptop.store.save(Household(recordName: "a", name: "Home", tags: ["attic"]))
+        let (tabletStore, tabletEngine, modifies) = (tablet.store, tablet.engine, Locked(0))
+        laptop.gateway.hooks.withLock {
+            $0.before[.modify] = {
+                // The laptop's first request marks "b"; before its second (the push), the tablet edits.
+                guard modifies.withLock({ count in count += 1; return count }) == 2 else { return }
+                var copy = try! tabletStore.fetch(Household.self, recordName: "b")!
+                copy.tags.append("eggs")
+                try! tabletStore.save(copy)
+                _ = await tabletEngine.sync()
+            }
+        }
+        await laptop.sync()
+        laptop.gateway.hooks.withLock { $0.before[.modify] = nil }
+        await world.syncAll()
+        await world.syncAll()
+        try Self.expectEverywhere(["a"], world, [laptop, tablet])
+        for device in [laptop, tablet] {
+            #expect(Set(try #require(try device.store.fetch(Household.self, recordName: "a")).tags) == ["attic", "garden", "eggs"], "\(device.name)")
+            #expect(try await device.engine.failedChanges().isEmpty, "\(device.name)")
+        }
+    }
+
     /// A key with an empty or missing value is no key: households without a name, or whose
     /// second key lacks its partner, are never one (trap T16.5). Breaking it (grouping a nil or
     /// empty value) merges the two unnamed households into one.

@@ -94,8 +94,12 @@ package protocol SyncStoreTransaction: AnyObject {
     /// nil for a record not stored.
     func duplicates(of recordName: String, type: any SyncModel.Type) throws -> (owner: String, groups: [[String]])?
     /// Notes that `name` was merged into `survivor` (and so are the records merged into `name`
-    /// before).
-    func noteMergedAway(type: any SyncModel.Type, name: String, into survivor: String) throws
+    /// before); `retiring`: its copy in the cloud is still to be marked merged, then deleted.
+    func noteMergedAway(type: any SyncModel.Type, name: String, into survivor: String, retiring: Bool) throws
+    /// The copies merged here that are still to be retired in the cloud, with their survivors.
+    func retirements() throws -> [(recordType: String, recordName: String, survivor: String)]
+    /// The copy is marked merged in the cloud and its deletion queued (or it is gone already).
+    func finishRetirement(recordType: String, recordName: String) throws
     /// The record `name` was merged into on this device, if it was.
     func survivor(ofMergedAway name: String, type: any SyncModel.Type) throws -> String?
     /// Names of the stored models of `type` whose reference field `field` (a reference, or a list

@@ -58,6 +58,9 @@ struct ModelRegistry: Sendable {
                     keys.insert(field.name)
                 }
             }
+            if !type.uniqueKeys.isEmpty {
+                keys.insert(RecordFieldNames.mergedInto)
+            }
             if type is any PublicationGovernedModel.Type {
                 keys.formUnion(RecordFieldNames.publicationLifecycleFields)
             }

@@ -10,12 +10,19 @@ import SyncPorts
 /// smallest when more copies arrive). Each other copy's fields merge into it as a conflict without
 /// an ancestor (each field by its own `merge`, else the model's policy: the later writer's value,
 /// a union of lists, the larger number); the records that reference a copy, and its children,
-/// are moved to the survivor; then the copy is deleted. Every change goes up as the app's, so the
+/// are moved to the survivor; then the copy goes. Every change goes up as the app's, so the
 /// cloud and the other devices agree. It runs after a pull, in one transaction, on the records
 /// the store marked for a check (those pulled, and a table's when a key is new to it): a pass
 /// with nothing pulled reads one empty table. Only zones of the user's own are merged here: a
 /// shared zone's copies are merged by its owner's devices (a participant may not be allowed to
 /// delete them).
+///
+/// A copy in the cloud is retired before it is deleted (`retireMergedCopies`): CloudKit deletes
+/// without a change tag, so a deletion would take a version another device saved since the
+/// merge. The copy is first saved over the version merged, marked with its survivor
+/// (`RecordFieldNames.mergedInto`): a newer version makes that save fail, is merged in turn,
+/// and the mark goes over it. Once the mark is the version in the cloud, the copy is deleted; a
+/// device that saves the copy after the mark meets it, and what it changed goes to the survivor.
 struct NaturalKeyUseCase {
     let context: SyncContext
 
@@ -43,13 +50,22 @@ struct NaturalKeyUseCase {
                         let stored = try group.filter { try store.isStored(type: type, recordName: $0) }
                         guard stored.count > 1, let survivor = stored.min() else { continue }
                         let losers = stored.filter { $0 != survivor }
-                        let copies = try losers.compactMap { try store.uploadRecord(type: type, recordName: $0, syncZoneName: context.configuration.syncZoneName) }
-                        try absorb(copies.map { ($0, nil) }, into: survivor, type: type, store: store)
+                        var copies: [(record: SyncRecord, ancestor: SyncRecord?)] = []
+                        var inCloud: Set<String> = []
+                        for loser in losers {
+                            guard let copy = try store.uploadRecord(type: type, recordName: loser, syncZoneName: context.configuration.syncZoneName) else { continue }
+                            let known = try store.serverRecord(copy.id)
+                            if known != nil { inCloud.insert(loser) }
+                            // A copy another device merged already (its cloud version names the
+                            // survivor): only what this device changed of it since goes in.
+                            copies.append((copy, known?.mergedInto != nil ? known : nil))
+                        }
+                        try absorb(copies, into: survivor, type: type, store: store)
                         try moveReferencesAndChildren(of: losers, to: survivor, type: type, store: store)
                         for loser in losers {
                             try store.deletePulled(type: type, recordName: loser)
-                            try store.queueDeletion(recordType: type.recordType, recordName: loser, ownerName: found.owner)
-                            try store.noteMergedAway(type: type, name: loser, into: survivor)
+                            try store.removeFailedChange(recordType: type.recordType, recordName: loser)
+                            try store.noteMergedAway(type: type, name: loser, into: survivor, retiring: inCloud.contains(loser))
                         }
                         merged.append((RecordKey(key.recordType, survivor), losers))
                     }
@@ -77,16 +93,94 @@ struct NaturalKeyUseCase {
         else { return }
         try absorb([(copy, ancestor)], into: survivor, type: type, store: store)
         try moveReferencesAndChildren(of: [id.recordName], to: survivor, type: type, store: store)
-        try store.noteMergedAway(type: type, name: id.recordName, into: survivor)
+        try store.noteMergedAway(type: type, name: id.recordName, into: survivor, retiring: false)
     }
 
     /// A version of a record this device merged away, edited on a device that had not heard of
     /// the merge: what changed since the version this device knew goes into the survivor (three-
     /// way, as above), and the record stays away. Returns whether `record` was such a version.
+    ///
+    /// A version another device marked merged (`SyncRecord.mergedInto`), into a record this
+    /// device holds, takes the copy away here too: what this device changed of it since the
+    /// version it knew goes to the survivor. (Into a record this device does not hold yet, the
+    /// version is kept as the copy, and merged once the survivor arrives; the push never sends
+    /// such a copy again meanwhile.)
     func foldArrival(_ record: SyncRecord, type: any SyncModel.Type, store: any SyncStoreTransaction) throws -> Bool {
-        guard !type.uniqueKeys.isEmpty, let survivor = try store.survivor(ofMergedAway: record.id.recordName, type: type) else { return false }
-        try absorb([(record, try store.serverRecord(record.id))], into: survivor, type: type, store: store)
+        guard !type.uniqueKeys.isEmpty else { return false }
+        let name = record.id.recordName
+        if let survivor = try store.survivor(ofMergedAway: name, type: type) {
+            try absorb([(record, try store.serverRecord(record.id))], into: survivor, type: type, store: store)
+            // A version the retirement has not marked yet (an edit that came first): its copy is
+            // retired again, over it.
+            if record.mergedInto != survivor {
+                try store.noteMergedAway(type: type, name: name, into: survivor, retiring: true)
+            }
+            return true
+        }
+        guard let survivor = record.mergedInto, try store.isStored(type: type, recordName: survivor) else { return false }
+        if let local = try store.uploadRecord(type: type, recordName: name, syncZoneName: context.configuration.syncZoneName) {
+            try absorb([(local, try store.serverRecord(record.id))], into: survivor, type: type, store: store)
+            try moveReferencesAndChildren(of: [name], to: survivor, type: type, store: store)
+            try store.deletePulled(type: type, recordName: name)
+            try store.removeFailedChange(recordType: type.recordType, recordName: name)
+        }
+        try store.noteMergedAway(type: type, name: name, into: survivor, retiring: false)
         return true
+    }
+
+    /// How many rounds `retireMergedCopies` makes in a pass: each conflict merges a newer
+    /// version and tries again; what is left waits for the next pass.
+    static let retirementRounds = 3
+
+    /// Retires the copies merged here: each is saved over the version this device merged (or a
+    /// newer one it merged since), marked with its survivor; once marked, its deletion is queued
+    /// for the push that follows. A newer version met on the way is merged into the survivor
+    /// (`ServerVersion`, so `foldArrival`), and marked in the next round; a copy the cloud no
+    /// longer has is done.
+    func retireMergedCopies(as account: PassAccount) async throws(SyncError) {
+        for _ in 0..<Self.retirementRounds {
+            let marks = try context.local { store -> [(type: any SyncModel.Type, record: SyncRecord)] in
+                var marks: [(type: any SyncModel.Type, record: SyncRecord)] = []
+                for (recordType, name, survivor) in try store.retirements() {
+                    guard let type = context.registry.type(forRecordType: recordType) else { continue }
+                    let id = RecordID(recordName: name, zoneID: context.zone(scopes: type.syncScopes, ownerName: SyncConstants.currentUserOwnerName))
+                    guard let known = try store.serverRecord(id) else {
+                        try store.finishRetirement(recordType: recordType, recordName: name)
+                        continue
+                    }
+                    var mark = known
+                    mark.fields[RecordFieldNames.mergedInto] = .string(survivor)
+                    mark.base(onServerVersionOf: known)
+                    mark.stampUpload(PushUseCase.newUploadID(), over: known)
+                    marks.append((type, mark))
+                }
+                return marks
+            }
+            guard !marks.isEmpty else { return }
+            for chunk in stride(from: 0, to: marks.count, by: CloudKitLimits.maxItemsPerRequest).map({ Array(marks[$0..<min($0 + CloudKitLimits.maxItemsPerRequest, marks.count)]) }) {
+                try await account.verify()
+                let result = try await context.cloud.modify(ModifyRequest(recordsToSave: chunk.map(\.record)), in: .private)
+                try await account.verify()
+                try context.local { store in
+                    for (type, mark) in chunk {
+                        switch result.savedRecords[mark.id] {
+                        case .success(let saved):
+                            try store.setServerRecord(saved)
+                            try store.queueDeletion(recordType: type.recordType, recordName: mark.id.recordName, ownerName: mark.id.zoneID.ownerName)
+                            try store.finishRetirement(recordType: type.recordType, recordName: mark.id.recordName)
+                        case .failure(let error) where error.code == .serverRecordChanged:
+                            if let server = error.serverRecord { _ = try ServerVersion(context: context).apply(server, as: type, in: store) }
+                        case .failure(let error) where error.code == .unknownItem:
+                            try store.removeServerRecord(mark.id)
+                            try store.finishRetirement(recordType: type.recordType, recordName: mark.id.recordName)
+                        default:
+                            // Tried again in the next round, or the next pass.
+                            continue
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// References and parents that arrived naming records merged away here point at their

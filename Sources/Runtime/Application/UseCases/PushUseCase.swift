@@ -325,6 +325,18 @@ struct PushUseCase {
 
     private static let maxRetryRounds = 3
 
+    /// Why a save of a natural key's copy waits: another device marked it merged
+    /// (`SyncRecord.mergedInto`) into a record this device does not hold yet (one it holds takes
+    /// the copy away at once: `NaturalKeyUseCase.foldArrival`). Saved again, the change would
+    /// go under the deletion that follows the mark; set aside, it goes to the survivor once that
+    /// arrives. Nil for any other save.
+    static func waitsForSurvivor(_ item: PushItem, over known: SyncRecord?) -> CloudError? {
+        guard !item.type.uniqueKeys.isEmpty, let survivor = known?.mergedInto else { return nil }
+        return CloudError(
+            .constraintViolation,
+            "\(item.type.recordType) '\(item.id.recordName)' was merged into '\(survivor)' on another device: this change goes there once '\(survivor)' is here")
+    }
+
     /// A new upload's ID (`SyncRecord.stampUpload`): random, and short, since a record keeps the
     /// IDs of its last uploads.
     static func newUploadID() -> String {
@@ -353,6 +365,10 @@ struct PushUseCase {
             for item in chunk {
                 switch item.operation {
                 case .save(var record):
+                    if let waiting = Self.waitsForSurvivor(item, over: known[item.id]) {
+                        try setAside(item, waiting, in: store, outcome: &outcome)
+                        continue
+                    }
                     record.base(onServerVersionOf: known[item.id])
                     record.stampUpload(Self.newUploadID(), over: known[item.id])
                     request.recordsToSave.append(record)
@@ -465,6 +481,10 @@ struct PushUseCase {
             // learns of it, as from a pull.
             if let merged = try ServerVersion(context: context).apply(server, as: item.type, in: store, isLocalChange: true).record {
                 try AssetCacheUseCase(context: context).recordArrived(merged, in: store)
+            }
+            if let waiting = Self.waitsForSurvivor(item, over: server) {
+                try setAside(item, waiting, in: store, outcome: &outcome)
+                return nil
             }
             guard let current = try store.uploadRecord(type: item.type, recordName: item.id.recordName, syncZoneName: context.configuration.syncZoneName) else {
                 return PushItem(id: item.id, type: item.type, operation: .delete)

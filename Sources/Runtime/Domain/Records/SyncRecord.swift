@@ -65,6 +65,13 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
         return items.compactMap { if case .string(let id) = $0 { id } else { nil } }
     }
 
+    /// The record this copy of a natural key was merged into, when a device retired it
+    /// (`RecordFieldNames.mergedInto`).
+    public var mergedInto: String? {
+        if case .string(let survivor) = fields[RecordFieldNames.mergedInto], !survivor.isEmpty { return survivor }
+        return nil
+    }
+
     /// How many uploads a version remembers: enough that a device hears of its own upload
     /// before that many others follow it (past that, its reply counts as never received).
     public static let uploadVersionsKept = 16

@@ -21,6 +21,10 @@ public enum RecordFieldNames {
     /// what tells a device whether its upload whose reply was lost is in a version it later
     /// reads (`SyncRecord.uploadVersions`).
     public static let uploadVersions = "syncgenVersions"
+    /// On a copy of a natural key merged into another record: the survivor's name. A device
+    /// saves it on the copy, over the version it merged, before deleting the copy, so an edit of
+    /// the copy made meanwhile is merged first, and one made after goes to the survivor.
+    public static let mergedInto = "syncgenMergedInto"
 
     /// The contents of a model's asset (a CKAsset), attached by the asset cache.
     public static let assetData = "assetData"
@@ -61,7 +65,7 @@ public enum RecordFieldNames {
     package static let storedLifecycle = "publicationLifecycle"
 
     /// Every field name the runtime adds to records.
-    public static let runtimeFields = [ownerName, clientModifiedAt, uploadVersions] + assetFields + publicationLifecycleFields
+    public static let runtimeFields = [ownerName, clientModifiedAt, uploadVersions, mergedInto] + assetFields + publicationLifecycleFields
 
     /// Instance members generated model types get from the runtime's protocols; a schema field of
     /// that name would collide with them in Swift.

@@ -35,9 +35,18 @@ extension SyncStoreSession {
         return (stored.owner, groups)
     }
 
-    func noteMergedAway(type: any SyncModel.Type, name: String, into survivor: String) throws {
+    func noteMergedAway(type: any SyncModel.Type, name: String, into survivor: String, retiring: Bool) throws {
         try database.query("UPDATE natural_key_merges SET survivor = ? WHERE type = ? AND survivor = ?", [.text(survivor), .text(type.recordType), .text(name)])
-        try database.query("INSERT OR REPLACE INTO natural_key_merges (type, name, survivor) VALUES (?, ?, ?)", [.text(type.recordType), .text(name), .text(survivor)])
+        try database.query("INSERT OR REPLACE INTO natural_key_merges (type, name, survivor, retiring) VALUES (?, ?, ?, ?)",
+                           [.text(type.recordType), .text(name), .text(survivor), .integer(retiring ? 1 : 0)])
+    }
+
+    func retirements() throws -> [(recordType: String, recordName: String, survivor: String)] {
+        try database.query("SELECT type, name, survivor FROM natural_key_merges WHERE retiring = 1 ORDER BY type, name").map { ($0.text(0), $0.text(1), $0.text(2)) }
+    }
+
+    func finishRetirement(recordType: String, recordName: String) throws {
+        try database.query("UPDATE natural_key_merges SET retiring = 0 WHERE type = ? AND name = ?", [.text(recordType), .text(recordName)])
     }
 
     func survivor(ofMergedAway name: String, type: any SyncModel.Type) throws -> String? {
