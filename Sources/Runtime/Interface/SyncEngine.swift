@@ -150,8 +150,7 @@ public actor SyncEngine {
             try await account.verify()
             try await context.cloud.saveZones([zone])
         }
-        // Before the push, so the merges (and the deletions of the copies they retired) go up in
-        // this pass.
+        // Before the push, so the merges go up in this pass, after the copies they retired.
         try NaturalKeyUseCase(context: context).mergeDuplicates()
         try await NaturalKeyUseCase(context: context).retireMergedCopies(as: account)
         try Self.throwFirstFailure(of: try await push.execute())

@@ -21,13 +21,19 @@ struct EngineNaturalKeyTests {
         try device.store.fetchAll(Household.self, sortedBy: { $0.recordName < $1.recordName })
     }
 
-    /// Every device, and the cloud, hold exactly the households named.
+    /// Every device, and the cloud, hold exactly the households named; every other household in
+    /// the cloud is a copy marked merged (`syncgenMergedInto`) that shares its name with one of
+    /// them, which no device shows.
     static func expectEverywhere(_ names: [String], _ world: SyncWorld, _ devices: [SyncWorld.Device], sourceLocation: SourceLocation = #_sourceLocation) throws {
         for device in devices {
             #expect(try households(on: device).map(\.recordName) == names, "\(device.name)", sourceLocation: sourceLocation)
         }
         let cloud = try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records.values.filter { $0.recordType == "Household" } ?? []
-        #expect(cloud.map(\.id.recordName).sorted() == names, "the cloud", sourceLocation: sourceLocation)
+        #expect(cloud.filter { $0.mergedInto == nil }.map(\.id.recordName).sorted() == names, "the cloud", sourceLocation: sourceLocation)
+        let kept = cloud.filter { $0.mergedInto == nil }
+        for copy in cloud where copy.mergedInto != nil {
+            #expect(kept.contains { $0.fields["name"] == copy.fields["name"] }, "\(copy.id.recordName) is marked merged, and no household has its name", sourceLocation: sourceLocation)
+        }
     }
 
     /// The phone and the laptop each make "Home" offline, each with a chore, and the phone a

@@ -15,19 +15,22 @@ struct SharedList: Swift.Sendable, Swift.Hashable {
     var color: Swift.String?
     /// Stored encrypted in CloudKit.
     var pin: Swift.String?
+    var labels: [Swift.String]
 
     init(
         recordName: Swift.String = Foundation.UUID().uuidString,
         ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
         title: Swift.String = "",
         color: Swift.String? = nil,
-        pin: Swift.String? = nil
+        pin: Swift.String? = nil,
+        labels: [Swift.String] = []
     ) {
         self.recordName = recordName
         self.ownerName = ownerName
         self.title = title
         self.color = color
         self.pin = pin
+        self.labels = labels
     }
 }
 
@@ -40,6 +43,9 @@ extension SharedList: SyncCore.SyncModel {
     /// Deleting a `SharedList` deletes the `ListItem` and `Member` records under it too.
     static var childTypes: [any SyncCore.SyncModel.Type] { [ListItem.self, Member.self] }
 
+    /// The natural keys: records of one zone equal on every field of a key are one record.
+    static let uniqueKeys: [[Swift.String]] = [["title"]]
+
     /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
     static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
 
@@ -49,6 +55,7 @@ extension SharedList: SyncCore.SyncModel {
             .field("title", \Self.title),
             .field("color", \Self.color),
             .field("pin", \Self.pin, .encrypted),
+            .field("labels", \Self.labels, merge: .union),
         ]
     }
 
@@ -194,7 +201,7 @@ extension ListItem: SyncCore.SyncModel {
             .field("done", \Self.done),
             .field("quantity", \Self.quantity),
             .reference("assignee", \Self.assignee, onDelete: .none),
-            .field("tags", \Self.tags),
+            .field("tags", \Self.tags, merge: .union),
             .field("note", \Self.note),
         ]
     }

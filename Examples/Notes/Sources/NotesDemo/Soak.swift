@@ -132,18 +132,19 @@ struct Soak {
         }
     }
 
-    /// One running worker process and the thread that reads what it prints.
+    /// One running worker process (this program, with `arguments`) and the thread that hands
+    /// each line it prints to `line`.
     final class Worker {
         let name: String
         let account: String
         let process = Process()
         private let reader: Thread
 
-        init(name: String, account: String, run: Int, seed: UInt64, folder: URL, ledger: Ledger) throws {
+        init(name: String, account: String, arguments: [String], line: @escaping @Sendable (String) -> Void) throws {
             self.name = name
             self.account = account
             process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-            process.arguments = ["soak-worker", "--store", folder.path, "--device", name, "--account", account, "--run", String(run), "--seed", String(seed)]
+            process.arguments = arguments
             let output = Pipe()
             process.standardOutput = output
             process.standardError = FileHandle.standardError
@@ -153,7 +154,7 @@ struct Soak {
                 while case let chunk = handle.availableData, !chunk.isEmpty {
                     buffer.append(chunk)
                     while let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                        ledger.record(String(decoding: buffer[buffer.startIndex..<end], as: UTF8.self), worker: name, account: account)
+                        line(String(decoding: buffer[buffer.startIndex..<end], as: UTF8.self))
                         buffer.removeSubrange(buffer.startIndex...end)
                     }
                 }
@@ -162,8 +163,15 @@ struct Soak {
             reader.start()
         }
 
+        convenience init(name: String, account: String, run: Int, seed: UInt64, folder: URL, ledger: Ledger) throws {
+            try self.init(
+                name: name, account: account,
+                arguments: ["soak-worker", "--store", folder.path, "--device", name, "--account", account, "--run", String(run), "--seed", String(seed)],
+                line: { ledger.record($0, worker: name, account: account) })
+        }
+
         /// SIGKILL, then waits until the process is gone and all it printed is read.
-        func kill(_ ledger: Ledger) {
+        func kill() {
             #if canImport(Glibc)
             _ = Glibc.kill(process.processIdentifier, SIGKILL)
             #else
@@ -171,6 +179,10 @@ struct Soak {
             #endif
             process.waitUntilExit()
             while !reader.isFinished { usleep(1_000) }
+        }
+
+        func kill(_ ledger: Ledger) {
+            kill()
             ledger.killed(name, account: account)
         }
     }
@@ -213,21 +225,26 @@ struct Soak {
 
     /// A device's passes after the storm, in a process of its own, and the notes it then holds.
     static func settle(_ name: String, account: String, folder: URL) throws -> [String: String] {
+        var notes: [String: String] = [:]
+        for line in try output(of: ["soak-worker", "--store", folder.path, "--device", name, "--account", account, "--settle"], device: name) where line.hasPrefix("NOTE ") {
+            let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
+            notes[parts[1]] = parts.count > 2 ? parts[2] : ""
+        }
+        return notes
+    }
+
+    /// The lines this program prints when run with `arguments` (to its end); throws when it fails.
+    static func output(of arguments: [String], device: String) throws -> [Substring] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["soak-worker", "--store", folder.path, "--device", name, "--account", account, "--settle"]
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        var notes: [String: String] = [:]
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix("NOTE ") {
-            let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
-            notes[parts[1]] = parts.count > 2 ? parts[2] : ""
-        }
-        guard process.terminationStatus == 0 else { throw UsageError(message: "\(name) did not settle") }
-        return notes
+        guard process.terminationStatus == 0 else { throw UsageError(message: "\(device) did not settle") }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n")
     }
 
     /// Every note as its writes may rightly have left it, in its own account's zone; every device
@@ -327,11 +344,12 @@ struct SoakWorker {
         }
     }
 
-    /// Announces a write, makes it, and acknowledges it once it returned: the promise the soak
-    /// checks. Written unbuffered, so a kill loses no line.
-    private func promise(_ write: String, _ body: () throws -> Void) throws {
-        FileHandle.standardOutput.write(Data("WILL \(write)\n".utf8))
-        try body()
-        FileHandle.standardOutput.write(Data("ACK \(write)\n".utf8))
-    }
+}
+
+/// Announces a write, makes it, and acknowledges it once it returned: the promise a soak checks.
+/// Written unbuffered, so a kill loses no line.
+func promise(_ write: String, _ body: () throws -> Void) throws {
+    FileHandle.standardOutput.write(Data("WILL \(write)\n".utf8))
+    try body()
+    FileHandle.standardOutput.write(Data("ACK \(write)\n".utf8))
 }

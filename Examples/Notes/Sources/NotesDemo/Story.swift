@@ -35,11 +35,23 @@ struct Story {
         say("back online and synced: phone \(titles(alicePhone.notes)), laptop \(titles(aliceLaptop.notes))")
         expect(alicePhone.notes.count == 3 && aliceLaptop.notes == alicePhone.notes, "Alice's devices should hold the same 3 notes")
 
-        step(2, "Alice shares a grocery list with Bob, and Bob adds to it")
+        step(2, "Alice makes a \"Groceries\" list on her phone and, offline, on her laptop too")
+        cloud.setNetworkAvailable(false, for: aliceLaptop.name)
+        try aliceLaptop.store.save(SharedList(recordName: "groceries-laptop", title: "Groceries"))
+        try aliceLaptop.store.save(ListItem(recordName: "item-coffee", parent: RecordReference(recordName: "groceries-laptop"), text: "Coffee", assignee: .unset))
         try alicePhone.store.save(SharedList(recordName: "groceries", title: "Groceries"))
         try alicePhone.store.save(ListItem(recordName: "item-milk", parent: RecordReference(recordName: "groceries"), text: "Milk", assignee: .unset))
         try alicePhone.store.save(ListItem(recordName: "item-bread", parent: RecordReference(recordName: "groceries"), text: "Bread", assignee: .unset))
         await alicePhone.sync()
+        cloud.setNetworkAvailable(true, for: aliceLaptop.name)
+        await aliceLaptop.sync()
+        await alicePhone.sync()
+        let lists = { (device: Device) in (try? device.store.fetchAll(SharedList.self).map(\.recordName).sorted()) ?? [] }
+        say("a list's title is its natural key (`unique: [title]`): the two lists became one, \"groceries\" (the smaller name), with the laptop's Coffee moved in: phone \(texts(alicePhone.items)), laptop \(texts(aliceLaptop.items))")
+        expect(lists(alicePhone) == ["groceries"] && lists(aliceLaptop) == ["groceries"] && Set(alicePhone.items.map(\.text)) == ["Milk", "Bread", "Coffee"]
+            && aliceLaptop.items.map(\.recordName) == alicePhone.items.map(\.recordName), "Alice's devices should hold one \"Groceries\" with Milk, Bread and Coffee")
+
+        step(3, "Alice shares the grocery list with Bob, and Bob adds to it")
         await bobPhone.sync()
         let groceries = try alicePhone.store.fetch(SharedList.self, recordName: "groceries")!
         let share = try await alicePhone.engine.share(groceries, with: [ShareParticipant(userRecordName: LocalCloud.userRecordName(forAccount: "bob"), permission: .readWrite)])
@@ -55,7 +67,7 @@ struct Story {
         say("Bob adds \"Eggs\" for himself; Alice's phone now shows \(texts(alicePhone.items)), Eggs assigned to \(assignee?.displayName ?? "nobody")")
         expect(eggs != nil && assignee?.displayName == "Bob", "Alice should see Bob's item, assigned to Bob")
 
-        step(3, "Alice and Bob edit the same item at the same time")
+        step(4, "Alice and Bob edit the same item at the same time")
         var aliceMilk = try alicePhone.store.fetch(ListItem.self, recordName: "item-milk")!
         aliceMilk.text = "Oat milk"
         aliceMilk.quantity = 2
@@ -74,7 +86,7 @@ struct Story {
         let bobsMilk = try bobPhone.store.fetch(ListItem.self, recordName: "item-milk")
         expect(bobsMilk?.text == merged.text && bobsMilk?.quantity == merged.quantity, "Alice and Bob should see the same milk")
 
-        step(4, "Alice publishes a note with a cover photo; a reader's device sees it in the catalog")
+        step(5, "Alice publishes a note with a cover photo; a reader's device sees it in the catalog")
         let photo = Data((0..<48_128).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         try await alicePhone.engine.attachAsset(photo, suffix: "jpg", to: Note.self, recordName: "note-trip")
         try await alicePhone.engine.publish(try alicePhone.store.fetch(Note.self, recordName: "note-trip")!)
@@ -97,7 +109,7 @@ struct Story {
         expect(cover.flatMap { try? Data(contentsOf: $0) } == photo && downloaded == Int64(photo.count), "the reader's cover should be Alice's photo, downloaded once")
         expect(uploaded == 2 * Int64(photo.count), "the cover should be uploaded once for the draft and once for its public copy")
 
-        step(5, "Alice deletes an item, and it disappears everywhere")
+        step(6, "Alice deletes an item, and it disappears everywhere")
         try alicePhone.store.delete(ListItem.self, recordName: "item-bread")
         for _ in 0..<2 {
             for device in [alicePhone, aliceLaptop, bobPhone, reader] { await device.sync() }
@@ -105,7 +117,7 @@ struct Story {
         say("Alice's phone \(texts(alicePhone.items)), laptop \(texts(aliceLaptop.items)), Bob's phone \(texts(bobPhone.items))")
         // The same records, though each account names the zone's owner its own way.
         let contents = { (device: Device) in device.items.map { "\($0.recordName) \($0.text) \($0.quantity) \($0.done)" } }
-        expect(alicePhone.items.count == 2 && contents(aliceLaptop) == contents(alicePhone) && contents(bobPhone) == contents(alicePhone), "every device should hold the same 2 items")
+        expect(alicePhone.items.count == 3 && contents(aliceLaptop) == contents(alicePhone) && contents(bobPhone) == contents(alicePhone), "every device should hold the same 3 items")
         expect(aliceLaptop.notes == alicePhone.notes, "Alice's devices should hold the same notes")
         expect(bobPhone.notes.isEmpty, "Bob never sees Alice's private notes")
 

@@ -9,6 +9,8 @@ import SyncLocalCloud
 //                                      drives one device by hand, across runs (see `notes-demo --help`)
 //   notes-demo soak [--kills N]        kills syncing devices with SIGKILL and checks no acknowledged
 //                                      write is lost (see `notes-demo soak --help`)
+//   notes-demo soak-keys [--kills N]   devices syncing at once make lists of colliding titles and
+//                                      label them; checks the merges lose nothing (`soak-keys --help`)
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
@@ -19,6 +21,10 @@ do {
         exit(try await Soak(arguments: Array(arguments.dropFirst())).run())
     case "soak-worker":
         exit(try await SoakWorker(arguments: Array(arguments.dropFirst())).run())
+    case "soak-keys":
+        exit(try await KeySoak(arguments: Array(arguments.dropFirst())).run())
+    case "soak-keys-worker":
+        exit(try await KeySoakWorker(arguments: Array(arguments.dropFirst())).run())
     default:
         exit(try await Manual(arguments: arguments).run())
     }

@@ -94,13 +94,19 @@ package protocol SyncStoreTransaction: AnyObject {
     /// nil for a record not stored.
     func duplicates(of recordName: String, type: any SyncModel.Type) throws -> (owner: String, groups: [[String]])?
     /// Notes that `name` was merged into `survivor` (and so are the records merged into `name`
-    /// before); `retiring`: its copy in the cloud is still to be marked merged, then deleted.
+    /// before); `retiring`: not yet, the copy waits for its mark in the cloud to land first.
     func noteMergedAway(type: any SyncModel.Type, name: String, into survivor: String, retiring: Bool) throws
-    /// The copies merged here that are still to be retired in the cloud, with their survivors.
-    func retirements() throws -> [(recordType: String, recordName: String, survivor: String)]
-    /// The copy is marked merged in the cloud and its deletion queued (or it is gone already).
-    func finishRetirement(recordType: String, recordName: String) throws
-    /// The record `name` was merged into on this device, if it was.
+    /// The copies waiting for their mark, with their survivors and the upload ID of the last mark
+    /// sent for each (nil before the first).
+    func retirements() throws -> [(recordType: String, recordName: String, survivor: String, mark: String?)]
+    /// Keeps the upload ID of the mark about to be sent for a copy: a mark met later that names
+    /// it (or an earlier one) is this device's own, landed though its reply was lost.
+    func noteMarkSent(recordType: String, recordName: String, upload: String) throws
+    /// The copy's survivor and its last mark's upload ID, while it waits for its mark.
+    func retirement(type: any SyncModel.Type, recordName: String) throws -> (survivor: String, mark: String?)?
+    /// The copy waits no more (the cloud no longer has it).
+    func forgetRetirement(recordType: String, recordName: String) throws
+    /// The record `name` was merged into on this device, if it was (not while it waits).
     func survivor(ofMergedAway name: String, type: any SyncModel.Type) throws -> String?
     /// Names of the stored models of `type` whose reference field `field` (a reference, or a list
     /// of them) points at any of `targets`.

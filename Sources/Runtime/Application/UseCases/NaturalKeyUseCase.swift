@@ -15,14 +15,21 @@ import SyncPorts
 /// the store marked for a check (those pulled, and a table's when a key is new to it): a pass
 /// with nothing pulled reads one empty table. Only zones of the user's own are merged here: a
 /// shared zone's copies are merged by its owner's devices (a participant may not be allowed to
-/// delete them).
+/// mark them).
 ///
-/// A copy in the cloud is retired before it is deleted (`retireMergedCopies`): CloudKit deletes
-/// without a change tag, so a deletion would take a version another device saved since the
-/// merge. The copy is first saved over the version merged, marked with its survivor
-/// (`RecordFieldNames.mergedInto`): a newer version makes that save fail, is merged in turn,
-/// and the mark goes over it. Once the mark is the version in the cloud, the copy is deleted; a
-/// device that saves the copy after the mark meets it, and what it changed goes to the survivor.
+/// A copy in the cloud is retired, never deleted (`retireMergedCopies`): CloudKit deletes without
+/// a change tag, so a deletion would take a version another device saved since the merge, and
+/// a device that hears of a copy only later (a record made under it elsewhere, pulled after)
+/// could no longer tell a merged copy from a deleted one. Such a copy is merged once its
+/// retirement settles: this device saves it over the version it knows, marked with its
+/// survivor (`RecordFieldNames.mergedInto`). Landed, the mark makes this device the copy's one
+/// merger, and the whole copy goes into the survivor; met by another device's mark, the other
+/// device merged it, and only what this device changed of it since goes in (merged twice, the
+/// copy would bring back what was removed from the survivor in between); met by a newer
+/// version, the copy takes it, and the mark tries again. A device that saves the copy after
+/// the mark meets it, and what it changed goes to the survivor; one that pulls the marked copy
+/// takes it for the survivor, and so does what points at it. A copy the cloud never had merges
+/// at once.
 struct NaturalKeyUseCase {
     let context: SyncContext
 
@@ -49,25 +56,24 @@ struct NaturalKeyUseCase {
                         // A group an earlier merge of this round already settled is gone by now.
                         let stored = try group.filter { try store.isStored(type: type, recordName: $0) }
                         guard stored.count > 1, let survivor = stored.min() else { continue }
-                        let losers = stored.filter { $0 != survivor }
-                        var copies: [(record: SyncRecord, ancestor: SyncRecord?)] = []
-                        var inCloud: Set<String> = []
-                        for loser in losers {
-                            guard let copy = try store.uploadRecord(type: type, recordName: loser, syncZoneName: context.configuration.syncZoneName) else { continue }
-                            let known = try store.serverRecord(copy.id)
-                            if known != nil { inCloud.insert(loser) }
-                            // A copy another device merged already (its cloud version names the
-                            // survivor): only what this device changed of it since goes in.
-                            copies.append((copy, known?.mergedInto != nil ? known : nil))
+                        var now: [String] = []
+                        for loser in stored where loser != survivor {
+                            let id = RecordID(recordName: loser, zoneID: context.zone(scopes: type.syncScopes, ownerName: found.owner))
+                            guard try store.retirement(type: type, recordName: loser) == nil else { continue }
+                            switch try store.serverRecord(id) {
+                            case nil:
+                                // The cloud never had it: nobody else can have merged it.
+                                try complete(loser, of: type, into: survivor, ancestor: nil, store: store)
+                            case let known? where known.mergedInto != nil:
+                                // Another device merged it already: what changed here since.
+                                try complete(loser, of: type, into: survivor, ancestor: known, store: store)
+                            default:
+                                try store.noteMergedAway(type: type, name: loser, into: survivor, retiring: true)
+                                continue
+                            }
+                            now.append(loser)
                         }
-                        try absorb(copies, into: survivor, type: type, store: store)
-                        try moveReferencesAndChildren(of: losers, to: survivor, type: type, store: store)
-                        for loser in losers {
-                            try store.deletePulled(type: type, recordName: loser)
-                            try store.removeFailedChange(recordType: type.recordType, recordName: loser)
-                            try store.noteMergedAway(type: type, name: loser, into: survivor, retiring: inCloud.contains(loser))
-                        }
-                        merged.append((RecordKey(key.recordType, survivor), losers))
+                        if !now.isEmpty { merged.append((RecordKey(key.recordType, survivor), now)) }
                     }
                 }
             }
@@ -78,22 +84,37 @@ struct NaturalKeyUseCase {
         }
     }
 
+    /// Merges copy `name` into `survivor`, three-way against `ancestor` (nil: the whole copy):
+    /// its fields, what points at it, its children; then the copy goes from this device, noted
+    /// merged.
+    private func complete(_ name: String, of type: any SyncModel.Type, into survivor: String, ancestor: SyncRecord?, store: any SyncStoreTransaction) throws {
+        if let copy = try store.uploadRecord(type: type, recordName: name, syncZoneName: context.configuration.syncZoneName) {
+            try absorb([(copy, ancestor)], into: survivor, type: type, store: store)
+        }
+        try moveReferencesAndChildren(of: [name], to: survivor, type: type, store: store)
+        try store.deletePulled(type: type, recordName: name)
+        try store.removeFailedChange(recordType: type.recordType, recordName: name)
+        try store.noteMergedAway(type: type, name: name, into: survivor, retiring: false)
+    }
+
     /// A record the cloud deleted, when another record of the user's shares its natural key (the
     /// survivor a merge on another device kept): what this device changed of it and the cloud
     /// never saw (a change waiting, or one the push found deleted) goes into the survivor instead
     /// of away with the deletion, three-way against the deleted record's last server version (so
     /// only what this device changed moves, and nothing when it changed nothing; a tag another
     /// device removed from the survivor stays removed); its children and the references to it
-    /// follow. The caller deletes the record after.
-    func foldDeletedDuplicate(_ id: RecordID, type: any SyncModel.Type, ancestor: SyncRecord?, store: any SyncStoreTransaction) throws {
+    /// follow. The caller deletes the record after. Returns whether there was a survivor.
+    @discardableResult
+    func foldDeletedDuplicate(_ id: RecordID, type: any SyncModel.Type, ancestor: SyncRecord?, store: any SyncStoreTransaction) throws -> Bool {
         guard !type.uniqueKeys.isEmpty, let found = try store.duplicates(of: id.recordName, type: type),
             found.owner == SyncConstants.currentUserOwnerName,
             let survivor = found.groups.joined().filter({ $0 != id.recordName }).min(),
             let copy = try store.uploadRecord(type: type, recordName: id.recordName, syncZoneName: context.configuration.syncZoneName)
-        else { return }
+        else { return false }
         try absorb([(copy, ancestor)], into: survivor, type: type, store: store)
         try moveReferencesAndChildren(of: [id.recordName], to: survivor, type: type, store: store)
         try store.noteMergedAway(type: type, name: id.recordName, into: survivor, retiring: false)
+        return true
     }
 
     /// A version of a record this device merged away, edited on a device that had not heard of
@@ -118,13 +139,11 @@ struct NaturalKeyUseCase {
             return true
         }
         guard let survivor = record.mergedInto, try store.isStored(type: type, recordName: survivor) else { return false }
-        if let local = try store.uploadRecord(type: type, recordName: name, syncZoneName: context.configuration.syncZoneName) {
-            try absorb([(local, try store.serverRecord(record.id))], into: survivor, type: type, store: store)
-            try moveReferencesAndChildren(of: [name], to: survivor, type: type, store: store)
-            try store.deletePulled(type: type, recordName: name)
-            try store.removeFailedChange(recordType: type.recordType, recordName: name)
-        }
-        try store.noteMergedAway(type: type, name: name, into: survivor, retiring: false)
+        // What this device changed of the copy, and what points at it here (a record made
+        // under it elsewhere, pulled before), go to the survivor; the whole copy, when the mark
+        // is this device's own (landed, its reply lost).
+        let own = try store.retirement(type: type, recordName: name)?.mark.map(record.uploadVersions.contains) ?? false
+        try complete(name, of: type, into: survivor, ancestor: own ? nil : try store.serverRecord(record.id), store: store)
         return true
     }
 
@@ -132,26 +151,35 @@ struct NaturalKeyUseCase {
     /// version and tries again; what is left waits for the next pass.
     static let retirementRounds = 3
 
-    /// Retires the copies merged here: each is saved over the version this device merged (or a
-    /// newer one it merged since), marked with its survivor; once marked, its deletion is queued
-    /// for the push that follows. A newer version met on the way is merged into the survivor
-    /// (`ServerVersion`, so `foldArrival`), and marked in the next round; a copy the cloud no
-    /// longer has is done.
+    /// Retires the copies waiting to merge: each is saved over the version this device knows,
+    /// marked with its survivor. Landed, the whole copy merges into the survivor. Met by another
+    /// device's mark, only what this device changed of it since does. Met by a newer version, the
+    /// copy takes it (`ServerVersion`), and the mark tries again in the next round. A copy the
+    /// cloud no longer has (a user deleted it) waits no more: the pull brings its deletion.
     func retireMergedCopies(as account: PassAccount) async throws(SyncError) {
+        var merged: [(RecordKey, [String])] = []
+        defer {
+            for (survivor, losers) in merged { context.events.publish(.duplicatesMerged(survivor, merged: losers)) }
+        }
         for _ in 0..<Self.retirementRounds {
             let marks = try context.local { store -> [(type: any SyncModel.Type, record: SyncRecord)] in
                 var marks: [(type: any SyncModel.Type, record: SyncRecord)] = []
-                for (recordType, name, survivor) in try store.retirements() {
+                for (recordType, name, survivor, sent) in try store.retirements() {
                     guard let type = context.registry.type(forRecordType: recordType) else { continue }
                     let id = RecordID(recordName: name, zoneID: context.zone(scopes: type.syncScopes, ownerName: SyncConstants.currentUserOwnerName))
                     guard let known = try store.serverRecord(id) else {
-                        try store.finishRetirement(recordType: recordType, recordName: name)
+                        // Its version is no longer known here (its zone went): nobody else merged it.
+                        try complete(name, of: type, into: survivor, ancestor: nil, store: store)
                         continue
                     }
+                    // Every mark of a copy carries one upload ID, kept before it is sent: met
+                    // later, a mark that names it is this device's own.
+                    let upload = sent ?? PushUseCase.newUploadID()
+                    if sent == nil { try store.noteMarkSent(recordType: recordType, recordName: name, upload: upload) }
                     var mark = known
                     mark.fields[RecordFieldNames.mergedInto] = .string(survivor)
                     mark.base(onServerVersionOf: known)
-                    mark.stampUpload(PushUseCase.newUploadID(), over: known)
+                    mark.stampUpload(upload, over: known)
                     marks.append((type, mark))
                 }
                 return marks
@@ -163,16 +191,27 @@ struct NaturalKeyUseCase {
                 try await account.verify()
                 try context.local { store in
                     for (type, mark) in chunk {
+                        let name = mark.id.recordName
+                        guard let survivor = mark.mergedInto else { continue }
                         switch result.savedRecords[mark.id] {
                         case .success(let saved):
                             try store.setServerRecord(saved)
-                            try store.queueDeletion(recordType: type.recordType, recordName: mark.id.recordName, ownerName: mark.id.zoneID.ownerName)
-                            try store.finishRetirement(recordType: type.recordType, recordName: mark.id.recordName)
+                            try complete(name, of: type, into: survivor, ancestor: nil, store: store)
+                            merged.append((RecordKey(type.recordType, survivor), [name]))
                         case .failure(let error) where error.code == .serverRecordChanged:
-                            if let server = error.serverRecord { _ = try ServerVersion(context: context).apply(server, as: type, in: store) }
+                            guard let server = error.serverRecord else { continue }
+                            if let other = server.mergedInto, try store.isStored(type: type, recordName: other) {
+                                // This device's own mark, landed though its reply was lost: the
+                                // whole copy. Another device's: what changed here since.
+                                let own = mark.uploadVersions.first.map(server.uploadVersions.contains) ?? false
+                                try complete(name, of: type, into: other, ancestor: own ? nil : try store.serverRecord(mark.id), store: store)
+                                try store.setServerRecord(server)
+                                merged.append((RecordKey(type.recordType, other), [name]))
+                            } else {
+                                _ = try ServerVersion(context: context).apply(server, as: type, in: store)
+                            }
                         case .failure(let error) where error.code == .unknownItem:
-                            try store.removeServerRecord(mark.id)
-                            try store.finishRetirement(recordType: type.recordType, recordName: mark.id.recordName)
+                            try store.forgetRetirement(recordType: type.recordType, recordName: name)
                         default:
                             // Tried again in the next round, or the next pass.
                             continue

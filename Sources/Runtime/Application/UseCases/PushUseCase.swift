@@ -327,9 +327,9 @@ struct PushUseCase {
 
     /// Why a save of a natural key's copy waits: another device marked it merged
     /// (`SyncRecord.mergedInto`) into a record this device does not hold yet (one it holds takes
-    /// the copy away at once: `NaturalKeyUseCase.foldArrival`). Saved again, the change would
-    /// go under the deletion that follows the mark; set aside, it goes to the survivor once that
-    /// arrives. Nil for any other save.
+    /// the copy away at once: `NaturalKeyUseCase.foldArrival`). Saved again, the change would be
+    /// on a copy every device takes for its survivor, where only the devices that merged it look
+    /// for changes; set aside, it goes to the survivor once that arrives. Nil for any other save.
     static func waitsForSurvivor(_ item: PushItem, over known: SyncRecord?) -> CloudError? {
         guard !item.type.uniqueKeys.isEmpty, let survivor = known?.mergedInto else { return nil }
         return CloudError(
@@ -495,6 +495,14 @@ struct PushUseCase {
             again.operation = .save(record)
             return again
         case .treatAsDone:
+            if case .save = item.operation, !item.type.uniqueKeys.isEmpty,
+                try !NaturalKeyUseCase(context: context).foldDeletedDuplicate(item.id, type: item.type, ancestor: try store.serverRecord(item.id), store: store)
+            {
+                // Gone from the cloud, perhaps merged into a record this device has not heard of
+                // yet: the pull that brings the deletion decides, and this change goes to the
+                // survivor, or away with a deletion a user made.
+                return nil
+            }
             try store.removeServerRecord(item.id)
             try store.removeFailedChange(recordType: item.type.recordType, recordName: item.id.recordName)
             if case .save = item.operation {

@@ -41,16 +41,27 @@ extension SyncStoreSession {
                            [.text(type.recordType), .text(name), .text(survivor), .integer(retiring ? 1 : 0)])
     }
 
-    func retirements() throws -> [(recordType: String, recordName: String, survivor: String)] {
-        try database.query("SELECT type, name, survivor FROM natural_key_merges WHERE retiring = 1 ORDER BY type, name").map { ($0.text(0), $0.text(1), $0.text(2)) }
+    func retirements() throws -> [(recordType: String, recordName: String, survivor: String, mark: String?)] {
+        try database.query("SELECT type, name, survivor, mark FROM natural_key_merges WHERE retiring = 1 ORDER BY type, name").map {
+            ($0.text(0), $0.text(1), $0.text(2), $0.optionalText(3))
+        }
     }
 
-    func finishRetirement(recordType: String, recordName: String) throws {
-        try database.query("UPDATE natural_key_merges SET retiring = 0 WHERE type = ? AND name = ?", [.text(recordType), .text(recordName)])
+    func noteMarkSent(recordType: String, recordName: String, upload: String) throws {
+        try database.query("UPDATE natural_key_merges SET mark = ? WHERE type = ? AND name = ?", [.text(upload), .text(recordType), .text(recordName)])
+    }
+
+    func retirement(type: any SyncModel.Type, recordName: String) throws -> (survivor: String, mark: String?)? {
+        try database.query("SELECT survivor, mark FROM natural_key_merges WHERE type = ? AND name = ? AND retiring = 1", [.text(type.recordType), .text(recordName)])
+            .first.map { ($0.text(0), $0.optionalText(1)) }
+    }
+
+    func forgetRetirement(recordType: String, recordName: String) throws {
+        try database.query("DELETE FROM natural_key_merges WHERE type = ? AND name = ? AND retiring = 1", [.text(recordType), .text(recordName)])
     }
 
     func survivor(ofMergedAway name: String, type: any SyncModel.Type) throws -> String? {
-        try database.query("SELECT survivor FROM natural_key_merges WHERE type = ? AND name = ?", [.text(type.recordType), .text(name)]).first?.text(0)
+        try database.query("SELECT survivor FROM natural_key_merges WHERE type = ? AND name = ? AND retiring = 0", [.text(type.recordType), .text(name)]).first?.text(0)
     }
 
     func recordsReferencing(_ targets: [String], type: any SyncModel.Type, field: String) throws -> [String] {
