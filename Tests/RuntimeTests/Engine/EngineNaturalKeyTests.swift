@@ -22,17 +22,19 @@ struct EngineNaturalKeyTests {
     }
 
     /// Every device, and the cloud, hold exactly the households named; every other household in
-    /// the cloud is a copy marked merged (`syncgenMergedInto`) that shares its name with one of
-    /// them, which no device shows.
+    /// the cloud is a copy marked merged (`syncgenMergedInto`), which no device shows, into one of
+    /// them sharing its name (through the marks of its survivors), or into one deleted since.
     static func expectEverywhere(_ names: [String], _ world: SyncWorld, _ devices: [SyncWorld.Device], sourceLocation: SourceLocation = #_sourceLocation) throws {
         for device in devices {
             #expect(try households(on: device).map(\.recordName) == names, "\(device.name)", sourceLocation: sourceLocation)
         }
         let cloud = try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records.values.filter { $0.recordType == "Household" } ?? []
         #expect(cloud.filter { $0.mergedInto == nil }.map(\.id.recordName).sorted() == names, "the cloud", sourceLocation: sourceLocation)
-        let kept = cloud.filter { $0.mergedInto == nil }
+        let byName = Dictionary(uniqueKeysWithValues: cloud.map { ($0.id.recordName, $0) })
         for copy in cloud where copy.mergedInto != nil {
-            #expect(kept.contains { $0.fields["name"] == copy.fields["name"] }, "\(copy.id.recordName) is marked merged, and no household has its name", sourceLocation: sourceLocation)
+            var survivor = copy
+            while let next = survivor.mergedInto, let record = byName[next] { survivor = record }
+            #expect(survivor.mergedInto != nil || survivor.fields["name"] == copy.fields["name"], "\(copy.id.recordName) is marked merged into \(survivor.id.recordName), another name", sourceLocation: sourceLocation)
         }
     }
 
@@ -105,10 +107,11 @@ struct EngineNaturalKeyTests {
 
     /// The window between a merge and the copy's retirement: the laptop hears of the tablet's
     /// "b", merges it into its "a", and before its push goes out the tablet (which never heard
-    /// of "a") adds "eggs" to "b" and the cloud acknowledges it. The laptop must not delete a
-    /// version it has not merged: its conditional retirement of "b" meets the tablet's version,
-    /// merges it, and only then retires "b", so "eggs" reaches "a" on every device (T21.19).
-    /// Breaking it: deleting the copy unconditionally, as the merge did, deletes "eggs".
+    /// of "a") adds "eggs" to "b" and the cloud acknowledges it. The laptop must not retire a
+    /// version it has not merged: its conditional mark of "b" (saved with "a" holding "b")
+    /// meets the tablet's version, takes it, and marks it in the next round, so "eggs" reaches
+    /// "a" on every device (T21.19). Breaking it: deleting the copy unconditionally, as the merge
+    /// once did, deletes "eggs".
     @Test(arguments: SyncWorld.cloudKitPaths)
     func anEditAcknowledgedWhileACopyIsMergedReachesTheSurvivor(throughCloudKit: Bool) async throws {  // trap: T21.19
         let world = try SyncWorld(throughCloudKit: throughCloudKit)
@@ -137,12 +140,10 @@ struct EngineNaturalKeyTests {
         }
     }
 
-    /// After the mark: the laptop has marked "b" merged into "a", and before it pushes "a" and
-    /// the deletion, the tablet (which holds "b" only) adds "eggs" to "b". The tablet hears of
-    /// the mark but does not hold "a" yet, so it keeps its change and never saves "b" again (the
-    /// deletion would take it): its change waits, set aside, and goes to "a" when "a" arrives
-    /// (T21.19). Breaking it: the tablet saving "b" over the mark, and the laptop's deletion
-    /// taking "eggs".
+    /// After the mark: the laptop has marked "b" merged into "a" (and saved "a" holding "b"), and
+    /// before its push the tablet (which holds "b" only) adds "eggs" to "b". The tablet's pull
+    /// brings the mark and "a" with it: "eggs" goes to "a", and "b" is never saved again
+    /// (T21.19). Breaking it: the tablet saving "b" over the mark, where no device looks.
     @Test(arguments: SyncWorld.cloudKitPaths)
     func anEditAfterTheMarkReachesTheSurvivor(throughCloudKit: Bool) async throws {  // trap: T21.19
         let world = try SyncWorld(throughCloudKit: throughCloudKit)
@@ -171,6 +172,69 @@ struct EngineNaturalKeyTests {
             #expect(Set(try #require(try device.store.fetch(Household.self, recordName: "a")).tags) == ["attic", "garden", "eggs"], "\(device.name)")
             #expect(try await device.engine.failedChanges().isEmpty, "\(device.name)")
         }
+    }
+
+    /// A removal after the mark stays removed: the laptop marks "b" into "a" (saved holding "b"
+    /// whole, "shed" with it), and before its push the tablet, still holding "b", removes "shed"
+    /// from it. The tablet's change goes to "a" only once "a" holds "b", so the removal is one of
+    /// "a": "shed" is on no device in the end (T21.19). Breaking it: saving the mark apart from
+    /// "a" (the laptop's merge of the whole "b" going up after, as it once did) brings "shed"
+    /// back, and "eggs" in the test above is lost.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aRemovalAfterTheMarkStaysRemoved(throughCloudKit: Bool) async throws {  // trap: T21.19
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
+        let laptop = try world.device("alice-laptop", account: "alice", models: Self.models)
+        let tablet = try world.device("alice-tablet", account: "alice", models: Self.models)
+        try tablet.store.save(Household(recordName: "b", name: "Home", tags: ["garden", "shed"]))
+        await tablet.sync()
+        try laptop.store.save(Household(recordName: "a", name: "Home", tags: ["attic"]))
+        let (tabletStore, tabletEngine, modifies) = (tablet.store, tablet.engine, Locked(0))
+        laptop.gateway.hooks.withLock {
+            $0.before[.modify] = {
+                // The laptop's first request marks "b"; before its second (the push), the tablet edits.
+                guard modifies.withLock({ count in count += 1; return count }) == 2 else { return }
+                var copy = try! tabletStore.fetch(Household.self, recordName: "b")!
+                copy.tags.removeAll { $0 == "shed" }
+                try! tabletStore.save(copy)
+                _ = await tabletEngine.sync()
+            }
+        }
+        await laptop.sync()
+        laptop.gateway.hooks.withLock { $0.before[.modify] = nil }
+        await world.syncAll()
+        await world.syncAll()
+        try Self.expectEverywhere(["a"], world, [laptop, tablet])
+        for device in [laptop, tablet] {
+            #expect(Set(try #require(try device.store.fetch(Household.self, recordName: "a")).tags) == ["attic", "garden"], "\(device.name)")
+            #expect(try await device.engine.failedChanges().isEmpty, "\(device.name)")
+        }
+    }
+
+    /// A copy marked into a survivor a user deleted since goes with it: the laptop marks "b" into
+    /// "a" and deletes "a"; the tablet, which heard of neither, has made a chore under "b". Its
+    /// pull brings the mark and the deletion: "b" and the chore go, as the records under a
+    /// deleted record do, and no household or chore is left anywhere. Breaking it (keeping a
+    /// marked copy whose survivor is gone) leaves "b" on the tablet alone, a household no other
+    /// device shows.
+    @Test func aCopyMarkedIntoADeletedSurvivorGoesWithIt() async throws {
+        let (world, devices) = try Self.devices(["alice-laptop", "alice-tablet"])
+        let (laptop, tablet) = (devices[0], devices[1])
+        try tablet.store.save(Household(recordName: "b", name: "Home", tags: ["garden"]))
+        await tablet.sync()
+        try laptop.store.save(Household(recordName: "a", name: "Home", tags: ["attic"]))
+        await laptop.sync()
+        try laptop.store.delete(Household.self, recordName: "a")
+        await laptop.sync()
+        try tablet.store.save(Chore(recordName: "mop", parent: RecordReference(recordName: "b"), title: "Mop"))
+        await world.syncAll()
+        await world.syncAll()
+        try Self.expectEverywhere([], world, devices)
+        for device in devices {
+            #expect(try device.store.fetchAll(Chore.self).isEmpty, "\(device.name)")
+            #expect(try await device.engine.failedChanges().isEmpty, "\(device.name)")
+        }
+        let cloud = Array(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records.values ?? [:].values)
+        #expect(!cloud.contains { $0.recordType == "Chore" })
     }
 
     /// A key with an empty or missing value is no key: households without a name, or whose
@@ -204,37 +268,47 @@ struct EngineNaturalKeyTests {
         #expect(message.contains("'other'") && message.contains("'home'") && message.contains("name"))
     }
 
-    /// The merge, its moves and deletions, and the end of the check commit together: a crash at
-    /// any write of the pass that merges leaves, after a restart and a pass, one home with both
-    /// chores, everywhere.
-    @Test func aCrashAtEveryWriteOfTheMergingPassResumesWithOneRecord() async throws {
-        func scenario() async throws -> (world: SyncWorld, laptop: SyncWorld.Device, phone: SyncWorld.Device, restart: () throws -> SyncWorld.Device) {
+    /// The merge, its moves and deletions, and the end of the check commit together, and so does
+    /// each retirement's answer: a crash at any write of the pass that merges leaves, after a
+    /// restart and a pass, one home with both chores, everywhere. `copyInCloud`: the copy the
+    /// merging device takes in ("b", the phone's) is in the cloud first, so it is retired (its
+    /// mark and "a" holding it saved at once), else it merges at once.
+    @Test(arguments: [false, true])
+    func aCrashAtEveryWriteOfTheMergingPassResumesWithOneRecord(copyInCloud: Bool) async throws {
+        let merger = copyInCloud ? "alice-laptop" : "alice-phone"
+        func scenario() async throws -> (world: SyncWorld, other: SyncWorld.Device, merger: SyncWorld.Device, restart: () throws -> SyncWorld.Device) {
             let world = try SyncWorld()
-            let url = world.assetFolder.appendingPathComponent("alice-phone.sqlite")
-            let laptop = try world.device("alice-laptop", account: "alice", models: Self.models)
-            let phone = try world.device("alice-phone", account: "alice", store: SyncStore(url: url, clock: world.clock), models: Self.models)
+            let url = world.assetFolder.appendingPathComponent("\(merger).sqlite")
+            let devices = try ["alice-laptop", "alice-phone"].map { name in
+                try world.device(name, account: "alice", store: name == merger ? SyncStore(url: url, clock: world.clock) : SyncStore(url: nil, clock: world.clock), models: Self.models)
+            }
+            let (laptop, phone) = (devices[0], devices[1])
             try laptop.store.save(Household(recordName: "a", name: "Home", tags: ["attic"]))
             try laptop.store.save(Chore(recordName: "dust", parent: RecordReference(recordName: "a"), title: "Dust"))
             try phone.store.save(Household(recordName: "b", name: "Home", tags: ["garden"]))
             try phone.store.save(Chore(recordName: "water", parent: RecordReference(recordName: "b"), title: "Water"))
-            await laptop.sync()
-            let restart = { try world.device("alice-phone", account: "alice", store: SyncStore(url: url, clock: world.clock), models: Self.models) }
-            return (world, laptop, phone, restart)
+            let other = copyInCloud ? phone : laptop
+            await other.sync()
+            let restart = { try world.device(merger, account: "alice", store: SyncStore(url: url, clock: world.clock), models: Self.models) }
+            return (world, other, copyInCloud ? laptop : phone, restart)
         }
         let reference = try await scenario()
-        let before = reference.phone.store.writeCommits
-        await reference.phone.sync()
-        let writes = reference.phone.store.writeCommits - before
+        let before = reference.merger.store.writeCommits
+        await reference.merger.sync()
+        let writes = reference.merger.store.writeCommits - before
+        let copy = try reference.world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["b"]
+        #expect(copy?.mergedInto == (copyInCloud ? "a" : nil), "retired: \(copyInCloud)")
         for crashPoint in 0..<writes {
             let run = try await scenario()
-            run.phone.store.crash(afterCommits: crashPoint)
-            #expect(await run.phone.engine.sync() != .completed, "crash after \(crashPoint) commits: the pass did not notice")
-            let phone = try run.restart()
-            await phone.sync()
-            await run.laptop.sync()
-            await phone.sync()
-            try Self.expectEverywhere(["a"], run.world, [run.laptop, phone])
-            for device in [run.laptop, phone] {
+            run.merger.store.crash(afterCommits: crashPoint)
+            #expect(await run.merger.engine.sync() != .completed, "crash after \(crashPoint) commits: the pass did not notice")
+            let merger = try run.restart()
+            await merger.sync()
+            await run.other.sync()
+            await merger.sync()
+            await run.other.sync()
+            try Self.expectEverywhere(["a"], run.world, [run.other, merger])
+            for device in [run.other, merger] {
                 #expect(Set(try device.store.fetchAll(Chore.self).map { "\($0.recordName)>\($0.parent?.recordName ?? "")" }) == ["dust>a", "water>a"], "crash after \(crashPoint) of \(writes): \(device.name)")
                 #expect(Set(try #require(try device.store.fetch(Household.self, recordName: "a")).tags) == ["attic", "garden"], "crash after \(crashPoint) of \(writes): \(device.name)")
             }

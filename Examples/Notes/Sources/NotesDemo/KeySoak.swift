@@ -6,13 +6,15 @@ import SyncTesting
 /// `notes-demo soak-keys`: three of Alice's devices, real processes syncing over one LocalCloud
 /// file at the same time, making lists whose titles collide (a list's title is its natural key),
 /// adding labels to whichever copy of a list they hold and removing some (`labels` merges as a
-/// union), and adding items under them; with `--kills N`, killed with SIGKILL at random moments.
+/// union), adding items under them and deleting some, and now and then deleting a list; with
+/// `--kills N`, killed with SIGKILL at random moments.
 ///
-/// At the end every device and the cloud hold one list per title made; each list holds every
-/// label some device acknowledged adding and none it acknowledged removing (a write announced
-/// and cut off by a kill may have landed or not); every acknowledged item is there, under its
-/// title's one list. The window this guards: a device merging copies retires one while another
-/// device saves a new version of it, or makes an item under it.
+/// At the end every device and the cloud agree: one list per title at most, every item under a
+/// list that is there. A title no device deleted a list of has its list; it holds every label
+/// some device acknowledged adding and none it acknowledged removing (a write announced and cut
+/// off by a kill may have landed or not), and every item acknowledged and not deleted. The window
+/// this guards: a device merging copies retires one while another device saves a new version of
+/// it, makes an item under it, or deletes it.
 struct KeySoak {
     static let help = """
         USAGE: notes-demo soak-keys [--kills N] [--writes N] [--seed S] [--keep DIR]
@@ -71,9 +73,11 @@ struct KeySoak {
         private var announced: [String: [String]] = [:]
         /// Each label's title, and whether its addition and its removal were acknowledged.
         private(set) var labels: [String: (title: String, added: Certainty?, removed: Certainty?)] = [:]
-        /// Each item's title.
-        private(set) var items: [String: (title: String, certainty: Certainty)] = [:]
+        /// Each item's title, and whether its deletion was acknowledged.
+        private(set) var items: [String: (title: String, certainty: Certainty, deleted: Certainty?)] = [:]
         private(set) var titlesMade: [String: Certainty] = [:]
+        /// Titles a device deleted a list of (or may have, killed): what they hold is not promised.
+        private(set) var titlesDeleted: Set<String> = []
         /// Lists made under a title another device had made a list under already.
         private(set) var collisions = 0
         private(set) var acknowledged = 0
@@ -110,7 +114,9 @@ struct KeySoak {
                 titlesMade[title] = titlesMade[title] == .sure ? .sure : certainty
             case "label": labels[name] = (title, certainty, nil)
             case "unlabel": labels[name]?.removed = certainty
-            case "item": items[name] = (title, certainty)
+            case "item": items[name] = (title, certainty, nil)
+            case "unitem": items[name]?.deleted = certainty
+            case "drop": titlesDeleted.insert(title)
             default: break
             }
         }
@@ -182,7 +188,7 @@ struct KeySoak {
         }
         let problems = try check(ledger, holdings: holdings)
         for problem in problems.prefix(20) { print("   ! \(problem)") }
-        let summary = "\(kills) kills, \(ledger.total) writes acknowledged, \(ledger.labels.count) labels, \(ledger.items.count) items, \(holdings.values.map(\.lists.count).max() ?? 0) lists (titles colliding \(ledger.collisions) times) on \(Self.devices.count) devices and in the cloud, \(problems.count) problems"
+        let summary = "\(kills) kills, \(ledger.total) writes acknowledged, \(ledger.labels.count) labels, \(ledger.items.count) items (\(ledger.items.values.filter { $0.deleted != nil }.count) deleted), \(ledger.titlesDeleted.count) titles with a list deleted, \(holdings.values.map(\.lists.count).max() ?? 0) lists (titles colliding \(ledger.collisions) times) on \(Self.devices.count) devices and in the cloud, \(problems.count) problems"
         print(problems.isEmpty ? "notes-soak-keys: ok: \(summary)" : "notes-soak-keys: FAILED: \(summary) (seed \(seed))")
         return problems.isEmpty ? 0 : 1
     }
@@ -224,10 +230,13 @@ struct KeySoak {
             }
             byTitle[list.title] = (name, list.labels)
         }
-        for (title, certainty) in ledger.titlesMade where certainty == .sure && byTitle[title] == nil {
+        for (item, parent) in inCloud.items where inCloud.lists[parent] == nil {
+            problems.append("item \(item) is under \(parent), which is no list")
+        }
+        for (title, certainty) in ledger.titlesMade where certainty == .sure && byTitle[title] == nil && !ledger.titlesDeleted.contains(title) {
             problems.append("\"\(title)\" was made, and no list has that title")
         }
-        for (label, history) in ledger.labels.sorted(by: { $0.key < $1.key }) {
+        for (label, history) in ledger.labels.sorted(by: { $0.key < $1.key }) where !ledger.titlesDeleted.contains(history.title) {
             let held = byTitle[history.title]?.labels.contains(label) ?? false
             switch (history.added, history.removed) {
             case (.sure?, nil) where !held:
@@ -238,7 +247,11 @@ struct KeySoak {
                 continue
             }
         }
-        for (item, history) in ledger.items.sorted(by: { $0.key < $1.key }) where history.certainty == .sure {
+        for (item, history) in ledger.items.sorted(by: { $0.key < $1.key }) where !ledger.titlesDeleted.contains(history.title) {
+            if history.deleted == .sure, inCloud.items[item] != nil {
+                problems.append("item \(item), deleted from \"\(history.title)\", came back")
+            }
+            guard history.certainty == .sure, history.deleted == nil else { continue }
             guard let parent = inCloud.items[item] else {
                 problems.append("item \(item), added to \"\(history.title)\", is gone")
                 continue
@@ -321,6 +334,12 @@ struct KeySoakWorker {
                 guard let list else { continue }
                 let item = ListItem(recordName: "item-\(name)-\(run)-\(step)", parent: RecordReference(recordName: list.recordName), text: title, assignee: .unset)
                 try promise("item \(title) \(item.recordName)") { try device.store.save(item) }
+            case 7:
+                guard let list, let item = try device.store.fetchAll(ListItem.self, where: { $0.parent?.recordName == list.recordName }).randomElement(using: &random) else { continue }
+                try promise("unitem \(title) \(item.recordName)") { try device.store.delete(item) }
+            case 8 where Int.random(in: 0..<12, using: &random) == 0:
+                guard let list else { continue }
+                try promise("drop \(title) \(list.recordName)") { try device.store.delete(list) }
             default:
                 _ = await device.engine.sync()
             }

@@ -96,15 +96,12 @@ package protocol SyncStoreTransaction: AnyObject {
     /// Notes that `name` was merged into `survivor` (and so are the records merged into `name`
     /// before); `retiring`: not yet, the copy waits for its mark in the cloud to land first.
     func noteMergedAway(type: any SyncModel.Type, name: String, into survivor: String, retiring: Bool) throws
-    /// The copies waiting for their mark, with their survivors and the upload ID of the last mark
-    /// sent for each (nil before the first).
-    func retirements() throws -> [(recordType: String, recordName: String, survivor: String, mark: String?)]
-    /// Keeps the upload ID of the mark about to be sent for a copy: a mark met later that names
-    /// it (or an earlier one) is this device's own, landed though its reply was lost.
-    func noteMarkSent(recordType: String, recordName: String, upload: String) throws
-    /// The copy's survivor and its last mark's upload ID, while it waits for its mark.
-    func retirement(type: any SyncModel.Type, recordName: String) throws -> (survivor: String, mark: String?)?
-    /// The copy waits no more (the cloud no longer has it).
+    /// The copies waiting for their mark, with their survivors, by survivor.
+    func retirements() throws -> [(recordType: String, recordName: String, survivor: String)]
+    /// Whether the copy waits for its mark.
+    func isRetiring(type: any SyncModel.Type, recordName: String) throws -> Bool
+    /// The copy waits no more (its survivor or itself is gone, or another device marked it); it
+    /// is checked again after the next pull.
     func forgetRetirement(recordType: String, recordName: String) throws
     /// The record `name` was merged into on this device, if it was (not while it waits).
     func survivor(ofMergedAway name: String, type: any SyncModel.Type) throws -> String?

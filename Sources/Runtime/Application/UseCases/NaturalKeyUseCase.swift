@@ -20,16 +20,13 @@ import SyncPorts
 /// A copy in the cloud is retired, never deleted (`retireMergedCopies`): CloudKit deletes without
 /// a change tag, so a deletion would take a version another device saved since the merge, and
 /// a device that hears of a copy only later (a record made under it elsewhere, pulled after)
-/// could no longer tell a merged copy from a deleted one. Such a copy is merged once its
-/// retirement settles: this device saves it over the version it knows, marked with its
-/// survivor (`RecordFieldNames.mergedInto`). Landed, the mark makes this device the copy's one
-/// merger, and the whole copy goes into the survivor; met by another device's mark, the other
-/// device merged it, and only what this device changed of it since goes in (merged twice, the
-/// copy would bring back what was removed from the survivor in between); met by a newer
-/// version, the copy takes it, and the mark tries again. A device that saves the copy after
-/// the mark meets it, and what it changed goes to the survivor; one that pulls the marked copy
-/// takes it for the survivor, and so does what points at it. A copy the cloud never had merges
-/// at once.
+/// could no longer tell a merged copy from a deleted one. Such a copy is merged once its mark
+/// lands: the copy saved over the version this device knows, marked with its survivor
+/// (`RecordFieldNames.mergedInto`), in one atomic request with the survivor holding the whole
+/// copy. So wherever a mark is seen, the survivor in the cloud already holds the marked version:
+/// a device that changed the copy since sends only what it changed, three-way against the mark,
+/// to the survivor as it pulled it (`settleMarked`), and never saves the copy again. A copy the
+/// cloud never had merges at once.
 struct NaturalKeyUseCase {
     let context: SyncContext
 
@@ -49,9 +46,12 @@ struct NaturalKeyUseCase {
                 guard !pending.isEmpty else { break }
                 try store.clearNaturalKeyChecks(pending)
                 for key in pending {
-                    guard let type = context.registry.type(forRecordType: key.recordType), !type.uniqueKeys.isEmpty,
-                        let found = try store.duplicates(of: key.recordName, type: type), found.owner == SyncConstants.currentUserOwnerName
-                    else { continue }
+                    guard let type = context.registry.type(forRecordType: key.recordType), !type.uniqueKeys.isEmpty else { continue }
+                    if let settled = try settleMarked(key.recordName, of: type, store: store) {
+                        if case .merged(let survivor) = settled { merged.append((RecordKey(key.recordType, survivor), [key.recordName])) }
+                        continue
+                    }
+                    guard let found = try store.duplicates(of: key.recordName, type: type), found.owner == SyncConstants.currentUserOwnerName else { continue }
                     for group in found.groups {
                         // A group an earlier merge of this round already settled is gone by now.
                         let stored = try group.filter { try store.isStored(type: type, recordName: $0) }
@@ -59,19 +59,19 @@ struct NaturalKeyUseCase {
                         var now: [String] = []
                         for loser in stored where loser != survivor {
                             let id = RecordID(recordName: loser, zoneID: context.zone(scopes: type.syncScopes, ownerName: found.owner))
-                            guard try store.retirement(type: type, recordName: loser) == nil else { continue }
-                            switch try store.serverRecord(id) {
-                            case nil:
-                                // The cloud never had it: nobody else can have merged it.
-                                try complete(loser, of: type, into: survivor, ancestor: nil, store: store)
-                            case let known? where known.mergedInto != nil:
-                                // Another device merged it already: what changed here since.
-                                try complete(loser, of: type, into: survivor, ancestor: known, store: store)
-                            default:
-                                try store.noteMergedAway(type: type, name: loser, into: survivor, retiring: true)
+                            if try store.isRetiring(type: type, recordName: loser) { continue }
+                            if let settled = try settleMarked(loser, of: type, store: store) {
+                                if case .merged(let marked) = settled { merged.append((RecordKey(key.recordType, marked), [loser])) }
                                 continue
                             }
-                            now.append(loser)
+                            if try store.serverRecord(id) == nil, try store.unconfirmedUpload(id) == nil {
+                                // The cloud never had it (nor a save of it whose reply was lost):
+                                // nobody else can have merged it.
+                                try complete(loser, of: type, into: survivor, ancestor: nil, store: store)
+                                now.append(loser)
+                            } else {
+                                try store.noteMergedAway(type: type, name: loser, into: survivor, retiring: true)
+                            }
                         }
                         if !now.isEmpty { merged.append((RecordKey(key.recordType, survivor), now)) }
                     }
@@ -84,10 +84,54 @@ struct NaturalKeyUseCase {
         }
     }
 
+    /// A stored copy whose known version is marked merged (by another device, or this one's mark
+    /// met as another's): it goes where the mark says, following the survivor's own merges. The
+    /// survivor holds the whole marked version already (the mark was saved with it, and the pull
+    /// that told of the mark brought it), so what this device changed of the copy since the mark
+    /// goes in, three-way against it. A survivor gone since (a user deleted it) takes the copy
+    /// with it, and the records under it. Nil when `name` is no such copy.
+    func settleMarked(_ name: String, of type: any SyncModel.Type, store: any SyncStoreTransaction) throws -> MarkedCopy? {
+        guard let owner = try store.parentAndOwner(type: type, recordName: name)?.owner else { return nil }
+        let zone = context.zone(scopes: type.syncScopes, ownerName: owner)
+        guard let known = try store.serverRecord(RecordID(recordName: name, zoneID: zone)), let mark = known.mergedInto else { return nil }
+        try store.forgetRetirement(recordType: type.recordType, recordName: name)
+        if let survivor = try resolvedSurvivor(mark, of: type, in: zone, store: store), survivor != name {
+            try complete(name, of: type, into: survivor, ancestor: known, store: store)
+            return .merged(into: survivor)
+        }
+        try store.removeFailedChange(recordType: type.recordType, recordName: name)
+        let removed = try store.deletePulled(type: type, recordName: name)
+        try ParentChain(context: context).settle(subtree: removed.filter { $0 != RecordKey(type.recordType, name) }, under: name, in: zone, deletedAlready: [], in: store)
+        return .removed
+    }
+
+    /// What became of a marked copy (`settleMarked`).
+    enum MarkedCopy {
+        case merged(into: String)
+        /// Its survivor is gone: so is the copy.
+        case removed
+    }
+
+    /// The stored record `name` stands for: itself, or the survivor it was merged into (here, or
+    /// by a mark), and that one's, in turn; nil when the chain ends in a record gone.
+    private func resolvedSurvivor(_ name: String, of type: any SyncModel.Type, in zone: ZoneID, store: any SyncStoreTransaction) throws -> String? {
+        var current = name
+        var seen: Set<String> = []
+        while seen.insert(current).inserted {
+            if try store.isStored(type: type, recordName: current) { return current }
+            if let next = try store.survivor(ofMergedAway: current, type: type) ?? store.serverRecord(RecordID(recordName: current, zoneID: zone))?.mergedInto {
+                current = next
+            } else {
+                return nil
+            }
+        }
+        return nil
+    }
+
     /// Merges copy `name` into `survivor`, three-way against `ancestor` (nil: the whole copy):
     /// its fields, what points at it, its children; then the copy goes from this device, noted
     /// merged.
-    private func complete(_ name: String, of type: any SyncModel.Type, into survivor: String, ancestor: SyncRecord?, store: any SyncStoreTransaction) throws {
+    func complete(_ name: String, of type: any SyncModel.Type, into survivor: String, ancestor: SyncRecord?, store: any SyncStoreTransaction) throws {
         if let copy = try store.uploadRecord(type: type, recordName: name, syncZoneName: context.configuration.syncZoneName) {
             try absorb([(copy, ancestor)], into: survivor, type: type, store: store)
         }
@@ -120,106 +164,19 @@ struct NaturalKeyUseCase {
     /// A version of a record this device merged away, edited on a device that had not heard of
     /// the merge: what changed since the version this device knew goes into the survivor (three-
     /// way, as above), and the record stays away. Returns whether `record` was such a version.
-    ///
-    /// A version another device marked merged (`SyncRecord.mergedInto`), into a record this
-    /// device holds, takes the copy away here too: what this device changed of it since the
-    /// version it knew goes to the survivor. (Into a record this device does not hold yet, the
-    /// version is kept as the copy, and merged once the survivor arrives; the push never sends
-    /// such a copy again meanwhile.)
+    /// (A marked version of a copy still here is applied as any version is, and the check after
+    /// the pull settles it: `settleMarked`.)
     func foldArrival(_ record: SyncRecord, type: any SyncModel.Type, store: any SyncStoreTransaction) throws -> Bool {
         guard !type.uniqueKeys.isEmpty else { return false }
         let name = record.id.recordName
-        if let survivor = try store.survivor(ofMergedAway: name, type: type) {
-            try absorb([(record, try store.serverRecord(record.id))], into: survivor, type: type, store: store)
-            // A version the retirement has not marked yet (an edit that came first): its copy is
-            // retired again, over it.
-            if record.mergedInto != survivor {
-                try store.noteMergedAway(type: type, name: name, into: survivor, retiring: true)
-            }
-            return true
+        guard let survivor = try store.survivor(ofMergedAway: name, type: type) else { return false }
+        try absorb([(record, try store.serverRecord(record.id))], into: survivor, type: type, store: store)
+        // A version the retirement has not marked yet (an edit that came first): its copy is
+        // retired again, over it.
+        if record.mergedInto == nil {
+            try store.noteMergedAway(type: type, name: name, into: survivor, retiring: true)
         }
-        guard let survivor = record.mergedInto, try store.isStored(type: type, recordName: survivor) else { return false }
-        // What this device changed of the copy, and what points at it here (a record made
-        // under it elsewhere, pulled before), go to the survivor; the whole copy, when the mark
-        // is this device's own (landed, its reply lost).
-        let own = try store.retirement(type: type, recordName: name)?.mark.map(record.uploadVersions.contains) ?? false
-        try complete(name, of: type, into: survivor, ancestor: own ? nil : try store.serverRecord(record.id), store: store)
         return true
-    }
-
-    /// How many rounds `retireMergedCopies` makes in a pass: each conflict merges a newer
-    /// version and tries again; what is left waits for the next pass.
-    static let retirementRounds = 3
-
-    /// Retires the copies waiting to merge: each is saved over the version this device knows,
-    /// marked with its survivor. Landed, the whole copy merges into the survivor. Met by another
-    /// device's mark, only what this device changed of it since does. Met by a newer version, the
-    /// copy takes it (`ServerVersion`), and the mark tries again in the next round. A copy the
-    /// cloud no longer has (a user deleted it) waits no more: the pull brings its deletion.
-    func retireMergedCopies(as account: PassAccount) async throws(SyncError) {
-        var merged: [(RecordKey, [String])] = []
-        defer {
-            for (survivor, losers) in merged { context.events.publish(.duplicatesMerged(survivor, merged: losers)) }
-        }
-        for _ in 0..<Self.retirementRounds {
-            let marks = try context.local { store -> [(type: any SyncModel.Type, record: SyncRecord)] in
-                var marks: [(type: any SyncModel.Type, record: SyncRecord)] = []
-                for (recordType, name, survivor, sent) in try store.retirements() {
-                    guard let type = context.registry.type(forRecordType: recordType) else { continue }
-                    let id = RecordID(recordName: name, zoneID: context.zone(scopes: type.syncScopes, ownerName: SyncConstants.currentUserOwnerName))
-                    guard let known = try store.serverRecord(id) else {
-                        // Its version is no longer known here (its zone went): nobody else merged it.
-                        try complete(name, of: type, into: survivor, ancestor: nil, store: store)
-                        continue
-                    }
-                    // Every mark of a copy carries one upload ID, kept before it is sent: met
-                    // later, a mark that names it is this device's own.
-                    let upload = sent ?? PushUseCase.newUploadID()
-                    if sent == nil { try store.noteMarkSent(recordType: recordType, recordName: name, upload: upload) }
-                    var mark = known
-                    mark.fields[RecordFieldNames.mergedInto] = .string(survivor)
-                    mark.base(onServerVersionOf: known)
-                    mark.stampUpload(upload, over: known)
-                    marks.append((type, mark))
-                }
-                return marks
-            }
-            guard !marks.isEmpty else { return }
-            for chunk in stride(from: 0, to: marks.count, by: CloudKitLimits.maxItemsPerRequest).map({ Array(marks[$0..<min($0 + CloudKitLimits.maxItemsPerRequest, marks.count)]) }) {
-                try await account.verify()
-                let result = try await context.cloud.modify(ModifyRequest(recordsToSave: chunk.map(\.record)), in: .private)
-                try await account.verify()
-                try context.local { store in
-                    for (type, mark) in chunk {
-                        let name = mark.id.recordName
-                        guard let survivor = mark.mergedInto else { continue }
-                        switch result.savedRecords[mark.id] {
-                        case .success(let saved):
-                            try store.setServerRecord(saved)
-                            try complete(name, of: type, into: survivor, ancestor: nil, store: store)
-                            merged.append((RecordKey(type.recordType, survivor), [name]))
-                        case .failure(let error) where error.code == .serverRecordChanged:
-                            guard let server = error.serverRecord else { continue }
-                            if let other = server.mergedInto, try store.isStored(type: type, recordName: other) {
-                                // This device's own mark, landed though its reply was lost: the
-                                // whole copy. Another device's: what changed here since.
-                                let own = mark.uploadVersions.first.map(server.uploadVersions.contains) ?? false
-                                try complete(name, of: type, into: other, ancestor: own ? nil : try store.serverRecord(mark.id), store: store)
-                                try store.setServerRecord(server)
-                                merged.append((RecordKey(type.recordType, other), [name]))
-                            } else {
-                                _ = try ServerVersion(context: context).apply(server, as: type, in: store)
-                            }
-                        case .failure(let error) where error.code == .unknownItem:
-                            try store.forgetRetirement(recordType: type.recordType, recordName: name)
-                        default:
-                            // Tried again in the next round, or the next pass.
-                            continue
-                        }
-                    }
-                }
-            }
-        }
     }
 
     /// References and parents that arrived naming records merged away here point at their
@@ -240,19 +197,27 @@ struct NaturalKeyUseCase {
     /// changed since), else as a conflict of every differing field.
     private func absorb(_ copies: [(record: SyncRecord, ancestor: SyncRecord?)], into survivor: String, type: any SyncModel.Type, store: any SyncStoreTransaction) throws {
         guard let original = try store.uploadRecord(type: type, recordName: survivor, syncZoneName: context.configuration.syncZoneName) else { return }
-        let rules = type.mergeRules(policy: context.configuration.conflictPolicy(for: type))
-        var merged = original
-        for (copy, ancestor) in copies {
-            merged = RecordMerge.merge(ancestor: ancestor, local: copy, server: merged, rules: rules).record
-        }
-        // The survivor stays where it is (its parent is its own), and the edit time alone
-        // changing is no change worth sending.
-        merged.parentRecordName = original.parentRecordName
-        merged.id = original.id
-        merged.fields[RecordFieldNames.clientModifiedAt] = original.fields[RecordFieldNames.clientModifiedAt]
+        let merged = self.merged(copies, into: original, type: type)
         if merged.fields != original.fields || merged.encryptedFields != original.encryptedFields {
             try rewrite(merged, as: type, store: store)
         }
+    }
+
+    /// `survivor` with each copy merged in, as `absorb` writes it.
+    func merged(_ copies: [(record: SyncRecord, ancestor: SyncRecord?)], into survivor: SyncRecord, type: any SyncModel.Type) -> SyncRecord {
+        let rules = type.mergeRules(policy: context.configuration.conflictPolicy(for: type))
+        var merged = survivor
+        for (copy, ancestor) in copies {
+            merged = RecordMerge.merge(ancestor: ancestor, local: copy, server: merged, rules: rules).record
+        }
+        // The survivor stays where it is (its parent is its own), unmarked and with its own
+        // uploads, and the edit time alone changing is no change worth sending.
+        merged.parentRecordName = survivor.parentRecordName
+        merged.id = survivor.id
+        for field in [RecordFieldNames.clientModifiedAt, RecordFieldNames.mergedInto, RecordFieldNames.uploadVersions] {
+            merged.fields[field] = survivor.fields[field]
+        }
+        return merged
     }
 
     /// The records that reference the losers, and their children, move to the survivor.

@@ -325,16 +325,16 @@ struct PushUseCase {
 
     private static let maxRetryRounds = 3
 
-    /// Why a save of a natural key's copy waits: another device marked it merged
-    /// (`SyncRecord.mergedInto`) into a record this device does not hold yet (one it holds takes
-    /// the copy away at once: `NaturalKeyUseCase.foldArrival`). Saved again, the change would be
-    /// on a copy every device takes for its survivor, where only the devices that merged it look
-    /// for changes; set aside, it goes to the survivor once that arrives. Nil for any other save.
+    /// Why a save of a natural key's copy waits: a device marked it merged
+    /// (`SyncRecord.mergedInto`). Saved again, the change would be on a copy every device takes
+    /// for its survivor; set aside, it goes to the survivor in the check after the next pull,
+    /// which brings the survivor holding the marked copy (`NaturalKeyUseCase.settleMarked`). Nil
+    /// for any other save.
     static func waitsForSurvivor(_ item: PushItem, over known: SyncRecord?) -> CloudError? {
         guard !item.type.uniqueKeys.isEmpty, let survivor = known?.mergedInto else { return nil }
         return CloudError(
             .constraintViolation,
-            "\(item.type.recordType) '\(item.id.recordName)' was merged into '\(survivor)' on another device: this change goes there once '\(survivor)' is here")
+            "\(item.type.recordType) '\(item.id.recordName)' was merged into '\(survivor)': this change goes there after the next pull")
     }
 
     /// A new upload's ID (`SyncRecord.stampUpload`): random, and short, since a record keeps the

@@ -14,10 +14,9 @@ enum NaturalKeys {
         CREATE TABLE IF NOT EXISTS natural_key_checks (type TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (type, name));
         -- Records this device merged into another sharing their natural key, and which: a later
         -- version of one, or a record pointing at one, that another device sends goes there.
-        -- `retiring`: not merged yet, the copy waits for its mark in the cloud to land; `mark`:
-        -- the upload ID of the last mark sent (a mark met later is this device's own, or not).
+        -- `retiring`: not merged yet, the copy waits for its mark in the cloud to land.
         CREATE TABLE IF NOT EXISTS natural_key_merges (
-            type TEXT NOT NULL, name TEXT NOT NULL, survivor TEXT NOT NULL, retiring INTEGER NOT NULL DEFAULT 0, mark TEXT,
+            type TEXT NOT NULL, name TEXT NOT NULL, survivor TEXT NOT NULL, retiring INTEGER NOT NULL DEFAULT 0,
             PRIMARY KEY (type, name));
         """
 

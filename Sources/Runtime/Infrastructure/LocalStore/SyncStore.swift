@@ -48,12 +48,8 @@ public final class SyncStore: Sendable {
     /// Brings a store of an earlier layout up to this one, keeping everything it holds.
     private static func migrate(_ database: SQLiteDatabase) throws {
         // Merges noted before copies were retired in the cloud: their deletion was queued then.
-        let mergeColumns = try database.query("PRAGMA table_info(natural_key_merges)").map { $0.text(1) }
-        if !mergeColumns.contains("retiring") {
+        if try !database.query("PRAGMA table_info(natural_key_merges)").map({ $0.text(1) }).contains("retiring") {
             try database.execute("ALTER TABLE natural_key_merges ADD COLUMN retiring INTEGER NOT NULL DEFAULT 0")
-        }
-        if !mergeColumns.contains("mark") {
-            try database.execute("ALTER TABLE natural_key_merges ADD COLUMN mark TEXT")
         }
         let columns = try database.query("PRAGMA table_info(sync_records)").map { $0.text(1) }
         if !columns.contains("creator") {

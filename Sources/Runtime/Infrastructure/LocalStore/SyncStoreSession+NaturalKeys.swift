@@ -41,23 +41,20 @@ extension SyncStoreSession {
                            [.text(type.recordType), .text(name), .text(survivor), .integer(retiring ? 1 : 0)])
     }
 
-    func retirements() throws -> [(recordType: String, recordName: String, survivor: String, mark: String?)] {
-        try database.query("SELECT type, name, survivor, mark FROM natural_key_merges WHERE retiring = 1 ORDER BY type, name").map {
-            ($0.text(0), $0.text(1), $0.text(2), $0.optionalText(3))
+    func retirements() throws -> [(recordType: String, recordName: String, survivor: String)] {
+        try database.query("SELECT type, name, survivor FROM natural_key_merges WHERE retiring = 1 ORDER BY type, survivor, name").map {
+            ($0.text(0), $0.text(1), $0.text(2))
         }
     }
 
-    func noteMarkSent(recordType: String, recordName: String, upload: String) throws {
-        try database.query("UPDATE natural_key_merges SET mark = ? WHERE type = ? AND name = ?", [.text(upload), .text(recordType), .text(recordName)])
-    }
-
-    func retirement(type: any SyncModel.Type, recordName: String) throws -> (survivor: String, mark: String?)? {
-        try database.query("SELECT survivor, mark FROM natural_key_merges WHERE type = ? AND name = ? AND retiring = 1", [.text(type.recordType), .text(recordName)])
-            .first.map { ($0.text(0), $0.optionalText(1)) }
+    func isRetiring(type: any SyncModel.Type, recordName: String) throws -> Bool {
+        try !database.query("SELECT 1 FROM natural_key_merges WHERE type = ? AND name = ? AND retiring = 1", [.text(type.recordType), .text(recordName)]).isEmpty
     }
 
     func forgetRetirement(recordType: String, recordName: String) throws {
         try database.query("DELETE FROM natural_key_merges WHERE type = ? AND name = ? AND retiring = 1", [.text(recordType), .text(recordName)])
+        // Still a copy of its key perhaps, of another survivor now: checked again.
+        try NaturalKeys.mark(recordType, recordName, database)
     }
 
     func survivor(ofMergedAway name: String, type: any SyncModel.Type) throws -> String? {
