@@ -29,11 +29,13 @@ enum ValidateCommand {
         return result.diagnostics.hasErrors ? 1 : 0
     }
 
-    /// "syncgen: valid: 3 files, 12 models: 2 errors, 1 warning"
+    /// "syncgen: valid: 3 files, 12 models: 2 errors, 1 warning" (", 2 notes" when there are any)
     static func summary(_ result: SchemaPipeline.Result) -> String {
         let errors = result.diagnostics.filter { $0.severity == .error }.count
         let warnings = result.diagnostics.filter { $0.severity == .warning }.count
+        let notes = result.diagnostics.filter { $0.severity == .note }.count
         let verdict = errors == 0 ? "valid" : "invalid"
         return "syncgen: \(verdict): \(counted(result.fileCount, "file")), \(counted(result.modelCount, "model")): \(counted(errors, "error")), \(counted(warnings, "warning"))"
+            + (notes > 0 ? ", \(counted(notes, "note"))" : "")
     }
 }

@@ -18,6 +18,17 @@ struct CommandLineTests {
         #expect(result.standardError == "syncgen: valid: 1 file, 1 model: 0 errors, 0 warnings\n")
     }
 
+    /// A note is advice on a valid schema: it is printed and counted, and fails nothing, not even
+    /// with `--warnings-as-errors`.
+    @Test func aNoteNeverFailsValidation() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("Schema/A.yaml", "models:\n  A:\n    fields: { tags: { type: list, of: string } }\n")
+        let result = try Syncgen.run(["validate", "--warnings-as-errors", "Schema"], in: folder.url)
+        #expect(result.status == 0)
+        #expect(result.standardError.hasPrefix("Schema/A.yaml:3:15: note: field 'tags' of model 'A' is a list without 'merge'"), "\(result.standardError)")
+        #expect(result.standardError.hasSuffix("[SG1609]\nsyncgen: valid: 1 file, 1 model: 0 errors, 0 warnings, 1 note\n"), "\(result.standardError)")
+    }
+
     @Test func errorsGoToStandardErrorAsCompilersPrintThem() throws {
         let folder = try TemporaryFolder()
         try folder.write("Schema/A.yaml", broken)

@@ -69,7 +69,7 @@ let evolutionCases: [EvolutionCase] = [
         expected: ["New.yaml:5:7 SG1503 error", "Old.yaml:5:7 SG1503 note"]),
     EvolutionCase(
         "a list's element type changed",
-        old: note("      tags: { type: list, of: string }"), new: note("      tags: { type: list, of: int }"),
+        old: note("      tags: { type: list, of: string, merge: union }"), new: note("      tags: { type: list, of: int, merge: union }"),
         expected: ["New.yaml:4:7 SG1503 error", "Old.yaml:4:7 SG1503 note"]),
     EvolutionCase(
         "a reference's target changed",

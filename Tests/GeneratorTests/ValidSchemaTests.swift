@@ -33,7 +33,7 @@ let passingCases: [PassingCase] = [
             parent: Root
             fields:
               root: { type: reference, to: Root, onDelete: deleteSelf }
-              tags: { type: list, of: string, index: [searchable, queryable] }
+              tags: { type: list, of: string, index: [searchable, queryable], merge: union }
               note: { type: string, localOnly: true }
               views: { type: int, serverOwned: true }
           Draft:
@@ -87,14 +87,14 @@ let passingCases: [PassingCase] = [
               file: asset
               where: location
               maybe: { type: string, optional: true, default: null }
-              names: { type: list, of: string, default: [a, "b"] }
-              numbers: { type: list, of: int, default: [] }
-              flags: { type: list, of: bool }
-              doubles: { type: list, of: double }
-              dates: { type: list, of: date }
-              blobs: { type: list, of: data }
-              places: { type: list, of: location }
-              links: { type: list, of: reference, to: A }
+              names: { type: list, of: string, default: [a, "b"], merge: union }
+              numbers: { type: list, of: int, default: [], merge: union }
+              flags: { type: list, of: bool, merge: lastWriterWins }
+              doubles: { type: list, of: double, merge: union }
+              dates: { type: list, of: date, merge: union }
+              blobs: { type: list, of: data, merge: union }
+              places: { type: list, of: location, merge: union }
+              links: { type: list, of: reference, to: A, merge: union }
               myself: { type: reference, to: A }
         """),
     PassingCase("6: references between models of the same scopes", "models:\n  P:\n    scopes: [public]\n    fields:\n      other: { type: reference, to: Q }\n  Q:\n    scopes: [public]\n    fields: {}\n"),
@@ -130,9 +130,9 @@ let passingCases: [PassingCase] = [
               readLater: { type: bool, localOnly: true }
         """),
     PassingCase("10: public models with and without catalog, auto desired keys", "models:\n  P:\n    scopes: [public]\n    catalog: { desiredKeys: auto }\n    fields:\n      cover: asset\n  Q:\n    scopes: [public]\n    fields: {}\n"),
-    PassingCase("11: encryption on every type that allows it", "models:\n  A:\n    fields:\n      s: { type: string, encrypted: true }\n      d: { type: data, encrypted: true }\n      l: { type: list, of: string, encrypted: true }\n      p: { type: location, encrypted: true }\n"),
+    PassingCase("11: encryption on every type that allows it", "models:\n  A:\n    fields:\n      s: { type: string, encrypted: true }\n      d: { type: data, encrypted: true }\n      l: { type: list, of: string, encrypted: true, merge: union }\n      p: { type: location, encrypted: true }\n"),
     PassingCase("12: localOnly and serverOwned each alone, encrypted=false beside them", "models:\n  A:\n    fields:\n      a: { type: string, localOnly: true, encrypted: false }\n      b: { type: string, serverOwned: true }\n      c: { type: string, localOnly: false, serverOwned: true }\n"),
-    PassingCase("13: each index where it is allowed", "models:\n  A:\n    fields:\n      s: { type: string, index: [queryable, sortable, searchable] }\n      l: { type: list, of: string, index: [searchable, queryable] }\n      d: { type: date, index: [sortable] }\n      r: { type: reference, to: A, index: [queryable] }\n"),
+    PassingCase("13: each index where it is allowed", "models:\n  A:\n    fields:\n      s: { type: string, index: [queryable, sortable, searchable] }\n      l: { type: list, of: string, index: [searchable, queryable], merge: union }\n      d: { type: date, index: [sortable] }\n      r: { type: reference, to: A, index: [queryable] }\n"),
     PassingCase("16: natural keys of every comparable type, one and several keys; merge policies where they apply", """
         models:
           List:
@@ -179,9 +179,10 @@ struct ValidSchemaTests {
         #expect(result.schema?.models.count == 5)
     }
 
+    /// The contract's example, as it is: valid, with one note (its `tags` list says no `merge`).
     @Test func specificationExampleValidatesClean() throws {
         let result = SchemaPipeline().validate(try fixtureSources("SpecExample"))
-        #expect(result.diagnostics.isEmpty, "\(result.rendered)")
+        #expect(result.diagnostics.map(Finding.init) == [Finding(.listWithoutMerge, .note, line: 20, column: 7)], "\(result.rendered)")
         let schema = try #require(result.schema)
         #expect(schema.models.map(\.name) == ["Category", "SharedList", "ListItem", "Note", "PublishedNote"])
     }

@@ -164,7 +164,7 @@ let failingCases: [FailingCase] = [
     FailingCase(.keyFieldNotShared, model("    unique: [code]", fields: "    fields:\n      code: { type: string, localOnly: true }"), Finding(.keyFieldNotShared, line: 3, column: 14)),
     FailingCase(.keyFieldNotShared, model("    unique: [code]", fields: "    fields:\n      code: { type: string, encrypted: true }"), Finding(.keyFieldNotShared, line: 3, column: 14)),
     FailingCase(.keyFieldNotComparable, model("    unique: [weight]", fields: "    fields:\n      weight: double"), Finding(.keyFieldNotComparable, line: 3, column: 14)),
-    FailingCase(.keyFieldNotComparable, model("    unique: [[tags]]", fields: "    fields:\n      tags: { type: list, of: string }"), Finding(.keyFieldNotComparable, line: 3, column: 15)),
+    FailingCase(.keyFieldNotComparable, model("    unique: [[tags]]", fields: "    fields:\n      tags: { type: list, of: string, merge: union }"), Finding(.keyFieldNotComparable, line: 3, column: 15)),
     FailingCase(.uniqueOnPublicModel, model("    scopes: [public]\n    unique: [title]", fields: "    fields:\n      title: string"), Finding(.uniqueOnPublicModel, line: 4, column: 13)),
     FailingCase(.repeatedKeyField, model("    unique: [title, title]", fields: "    fields:\n      title: string"), Finding(.repeatedKeyField, .warning, line: 3, column: 21)),
     FailingCase(.repeatedKeyField, model("    unique: [[title, kind], [kind, title]]", fields: "    fields:\n      title: string\n      kind: int"), Finding(.repeatedKeyField, .warning, line: 3, column: 29)),
@@ -175,6 +175,7 @@ let failingCases: [FailingCase] = [
     FailingCase(.mergePolicyNotForType, field("      x: { type: bool, merge: max }"), Finding(.mergePolicyNotForType, line: 4, column: 31)),
     FailingCase(.mergePolicyNotForType, model("    merge: union"), Finding(.mergePolicyNotForType, line: 3, column: 12)),
     FailingCase(.mergeOnDeviceField, field("      x: { type: int, serverOwned: true, merge: max }"), Finding(.mergeOnDeviceField, line: 4, column: 49)),
+    FailingCase(.listWithoutMerge, field("      x: { type: list, of: string }"), Finding(.listWithoutMerge, .note, line: 4, column: 7)),
 ]
 
 /// A draft with one `title: string` field publishing into `Proj`, whose fields start on line 9.

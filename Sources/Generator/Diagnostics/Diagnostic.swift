@@ -1,4 +1,5 @@
-/// How serious a diagnostic is. `note` only appears attached to another diagnostic.
+/// How serious a diagnostic is. A `note` is attached to another diagnostic, or stands alone as
+/// advice on a schema that is fine as it is (`DiagnosticCode.severity`).
 public enum Severity: String, Sendable, Hashable, Comparable {
     case error, warning, note
 

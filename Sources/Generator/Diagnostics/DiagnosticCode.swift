@@ -110,12 +110,17 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
     case unknownMergePolicy = "SG1606"
     case mergePolicyNotForType = "SG1607"
     case mergeOnDeviceField = "SG1608"
+    case listWithoutMerge = "SG1609"
 
     public static func < (lhs: DiagnosticCode, rhs: DiagnosticCode) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    /// Warnings are problems that do not stop generation; everything else is an error.
+    /// Warnings are problems that do not stop generation; notes are advice on a schema that is
+    /// fine as it is, which a schema silences by saying what it wants; everything else is an
+    /// error.
     public var severity: Severity {
         switch self {
+        case .listWithoutMerge:
+            .note
         case .emptyFile, .modelNameNotCapitalized, .referenceAcrossScopes, .repeatedScope,
             .localOnlyDesiredKey, .initialStateWithoutGovernance, .encryptedAssetRedundant, .requiredFieldAdded,
             .uniqueKeyAdded, .repeatedKeyField:
@@ -218,6 +223,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
         case .unknownMergePolicy: "`merge` is not a merge policy"
         case .mergePolicyNotForType: "a merge policy the field's type does not take, or a field's policy on a model"
         case .mergeOnDeviceField: "`merge` on a `localOnly` or `serverOwned` field, which is never merged"
+        case .listWithoutMerge: "a list field without `merge`: a conflict keeps one side's whole list"
         }
     }
 }

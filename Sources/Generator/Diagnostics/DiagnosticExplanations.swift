@@ -1622,6 +1622,24 @@ extension DiagnosticCode {
                     fields:
                       views: { type: int, serverOwned: true }
                 """)
+        case .listWithoutMerge:
+            DiagnosticExplanation(
+                protects: "An element lost without a word: two devices add to one list at once, and the conflict keeps one device's whole list, so what the other added is gone. It is a note: keeping one side's list may be what the app wants, and saying so silences it.",
+                fact: "Without a field's `merge`, a conflict settles a list like any value, by the model's policy (`lastWriterWins` unless the model or the app's configuration says otherwise). `merge: union` keeps every element either side added and none either side removed.",
+                failing: """
+                models:
+                  Note:
+                    fields:
+                      tags: { type: list, of: string }
+                      history: { type: list, of: string }
+                """,
+                fixed: """
+                models:
+                  Note:
+                    fields:
+                      tags: { type: list, of: string, merge: union }
+                      history: { type: list, of: string, merge: lastWriterWins }
+                """)
         }
     }
 }

@@ -94,8 +94,15 @@ extension ValidationContext {
 
     private mutating func checkMerge(of fieldID: FieldID, model id: ModelID) {
         let field = field(fieldID)
-        guard let word = field.merge else { return }
         let modelName = model(id).name.value
+        guard let word = field.merge else {
+            // A conflict keeps one side's whole list: said once, where a new user would lose an
+            // element to it, until the schema says which it wants.
+            if fieldTypes[fieldID]?.kind == .list, !field.isLocalOnly, !field.isServerOwned {
+                report(Diagnostic(.listWithoutMerge, "field '\(field.name.value)' of model '\(modelName)' is a list without 'merge': when two devices change it at once, one device's whole list is kept and what the other added is lost; write 'merge: union' to keep what either added, or 'merge: lastWriterWins' to keep one side's list", at: field.name.location))
+            }
+            return
+        }
         let subject = { "field '\(field.name.value)' of model '\(modelName)'" }
         guard let policy = mergePolicy(word, of: subject()) else { return }
         if field.isLocalOnly || field.isServerOwned {
