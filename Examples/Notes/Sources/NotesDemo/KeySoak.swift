@@ -267,36 +267,15 @@ struct KeySoak {
 /// One device of `soak-keys`: makes lists, labels and items and syncs until killed (`--settle`:
 /// syncs, then prints what it holds).
 struct KeySoakWorker {
-    let folder: URL
-    let name: String
-    let run: Int
-    let seed: UInt64
-    let settle: Bool
+    let options: WorkerOptions
 
     init(arguments: [String]) throws {
-        var options: [String: String] = [:]
-        var settle = false
-        var rest = arguments[...]
-        while let option = rest.popFirst() {
-            if option == "--settle" {
-                settle = true
-                continue
-            }
-            guard let value = rest.popFirst() else { throw UsageError(message: "\(option) needs a value") }
-            options[String(option.dropFirst(2))] = value
-        }
-        guard let store = options["store"], let name = options["device"] else { throw UsageError(message: "soak-keys-worker needs --store and --device") }
-        folder = URL(fileURLWithPath: store)
-        self.name = name
-        run = Int(options["run"] ?? "0") ?? 0
-        seed = UInt64(options["seed"] ?? "0") ?? 0
-        self.settle = settle
+        options = try WorkerOptions(arguments: arguments, command: "soak-keys-worker")
     }
 
     func run() async throws -> Int32 {
-        let cloud = try LocalCloud.file(at: folder.appendingPathComponent("cloud.sqlite"), configuration: LocalCloud.Configuration(downloadsFolder: folder.appendingPathComponent("downloads")))
-        let device = try Device(name: name, account: KeySoak.account, cloud: cloud, folder: folder, clock: SystemClock())
-        guard settle else { try await writeAndSync(device) }
+        let device = try options.device(of: KeySoak.account)
+        guard options.settle else { try await writeAndSync(device) }
         for _ in 0..<3 { _ = await device.engine.sync() }
         for list in try device.store.fetchAll(SharedList.self) {
             print("LIST \(list.recordName) \(list.title) \(list.labels.sorted().joined(separator: ","))")
@@ -306,7 +285,8 @@ struct KeySoakWorker {
     }
 
     private func writeAndSync(_ device: Device) async throws -> Never {
-        var random = SeededRandom(seed: seed &+ UInt64(run) &* 1_000_003 &+ UInt64(name.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
+        var random = options.randomness()
+        let (name, run) = (options.name, options.run)
         let short = String(name.split(separator: "-").last ?? "x")
         var step = 0
         while true {

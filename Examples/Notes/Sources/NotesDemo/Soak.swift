@@ -275,16 +275,18 @@ struct Soak {
     }
 }
 
-/// One soak device: writes and syncs until killed (`--settle`: syncs, then prints its notes).
-struct SoakWorker {
+/// What a soak worker is told: the folder of the cloud and the stores, its device and account,
+/// which run of the device it is, the seed, and whether it only settles (`--settle`: syncs, then
+/// prints what it holds).
+struct WorkerOptions {
     let folder: URL
     let name: String
-    let account: String
+    let account: String?
     let run: Int
     let seed: UInt64
     let settle: Bool
 
-    init(arguments: [String]) throws {
+    init(arguments: [String], command: String) throws {
         var options: [String: String] = [:]
         var settle = false
         var rest = arguments[...]
@@ -296,21 +298,41 @@ struct SoakWorker {
             guard let value = rest.popFirst() else { throw UsageError(message: "\(option) needs a value") }
             options[String(option.dropFirst(2))] = value
         }
-        guard let store = options["store"], let name = options["device"], let account = options["account"] else {
-            throw UsageError(message: "soak-worker needs --store, --device and --account")
-        }
+        guard let store = options["store"], let name = options["device"] else { throw UsageError(message: "\(command) needs --store and --device") }
         folder = URL(fileURLWithPath: store)
         self.name = name
-        self.account = account
+        account = options["account"]
         run = Int(options["run"] ?? "0") ?? 0
         seed = UInt64(options["seed"] ?? "0") ?? 0
         self.settle = settle
     }
 
-    func run() async throws -> Int32 {
+    /// The random choices of this run of this device: each run makes others than the last.
+    func randomness() -> SeededRandom {
+        SeededRandom(seed: seed &+ UInt64(run) &* 1_000_003 &+ UInt64(name.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
+    }
+
+    /// The worker's device of `account`, over the shared LocalCloud file.
+    func device(of account: String) throws -> Device {
         let cloud = try LocalCloud.file(at: folder.appendingPathComponent("cloud.sqlite"), configuration: LocalCloud.Configuration(downloadsFolder: folder.appendingPathComponent("downloads")))
-        let device = try Device(name: name, account: account, cloud: cloud, folder: folder, clock: SystemClock())
-        guard settle else { try await writeAndSync(device) }
+        return try Device(name: name, account: account, cloud: cloud, folder: folder, clock: SystemClock())
+    }
+}
+
+/// One soak device: writes and syncs until killed (`--settle`: syncs, then prints its notes).
+struct SoakWorker {
+    let options: WorkerOptions
+    let account: String
+
+    init(arguments: [String]) throws {
+        options = try WorkerOptions(arguments: arguments, command: "soak-worker")
+        guard let account = options.account else { throw UsageError(message: "soak-worker needs --account") }
+        self.account = account
+    }
+
+    func run() async throws -> Int32 {
+        let device = try options.device(of: account)
+        guard options.settle else { try await writeAndSync(device) }
         for _ in 0..<3 { _ = await device.engine.sync() }
         for note in try device.store.fetchAll(Note.self) { print("NOTE \(note.recordName) \(note.title)") }
         return 0
@@ -319,7 +341,8 @@ struct SoakWorker {
     /// Saves, edits, deletes and syncs until killed. The device's own notes only, so each note
     /// has one writer and one last value.
     private func writeAndSync(_ device: Device) async throws -> Never {
-        var random = SeededRandom(seed: seed &+ UInt64(run) &* 1_000_003 &+ UInt64(name.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
+        var random = options.randomness()
+        let (name, run) = (options.name, options.run)
         let prefix = "\(account)-\(name)-"
         var step = 0
         while true {
