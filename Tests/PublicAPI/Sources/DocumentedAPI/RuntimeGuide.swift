@@ -81,6 +81,8 @@ func localStore(_ store: SyncStore) throws {
             print("\(recordType) \(recordName): \(bytes) bytes, more than \(limit)")
         case .invalidRecordName(let recordType, let recordName, let reason):
             print("\(recordType) \(recordName): \(reason)")
+        case .notFinite(let recordType, let recordName, let field, let value):
+            print("\(recordType) \(recordName).\(field): \(value) is not a finite number")
         }
     }
     _ = RecordSize.of(note.makeRecord())
