@@ -27,80 +27,62 @@ let package = Package(
         // libyaml, wrapped once by SyncGenerator's YAML loader.
         .systemLibrary(
             name: "CYAML",
-            path: "Sources/CYAML",
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
         // SQLite, wrapped once by SyncStorage.
         .systemLibrary(
             name: "CSQLite",
-            path: "Sources/CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         // The rules: values, records, routing, model protocols, limits, reserved names, events.
         // What generated code conforms to and the facts the generator must agree with; no SQLite,
         // no LocalCloud.
-        .target(
-            name: "SyncCore",
-            path: "Sources/Runtime/Domain"
-        ),
+        .target(name: "SyncCore"),
         // The ports: what the engine needs from a cloud (CloudKit, LocalCloud) and from a local
         // store, and nothing of how either is built.
         .target(
             name: "SyncPorts",
-            dependencies: ["SyncCore"],
-            path: "Sources/Runtime/Application/Ports"
+            dependencies: ["SyncCore"]
         ),
         // The sync engine: the use cases over the ports, and `SyncEngine`, which runs them. It
         // cannot see SQLite, the store or LocalCloud: only the ports.
         .target(
             name: "SyncEngineKit",
-            dependencies: ["SyncCore", "SyncPorts"],
-            path: "Sources/Runtime",
-            exclude: ["Application/Ports", "Domain", "Infrastructure", "Testing", "Umbrella"],
-            sources: ["Application/UseCases", "Application/Support", "Interface"]
+            dependencies: ["SyncCore", "SyncPorts"]
         ),
         // SQLite, wrapped once, and the compact binary form records are kept in: what the local
         // store and LocalCloud's file both stand on. Package API only.
         .target(
             name: "SyncStorage",
-            dependencies: ["CSQLite", "SyncCore"],
-            path: "Sources/Runtime/Infrastructure",
-            exclude: ["AssetCache", "CloudKitGateway", "CloudKitStandIn", "LocalCloud", "LocalStore"],
-            sources: ["SQLite", "Storage"]
+            dependencies: ["CSQLite", "SyncCore"]
         ),
         // The local store (SQLite: models, history, server versions, tokens) and the asset cache's
         // files, implementing the store ports.
         .target(
             name: "SyncLocalStore",
-            dependencies: ["SyncCore", "SyncPorts", "SyncStorage"],
-            path: "Sources/Runtime/Infrastructure",
-            exclude: ["CloudKitGateway", "CloudKitStandIn", "LocalCloud", "SQLite", "Storage"],
-            sources: ["LocalStore", "AssetCache"]
+            dependencies: ["SyncCore", "SyncPorts", "SyncStorage"]
         ),
         // What an app imports: the rules, the engine and the local store, with the engine's
         // initialisers over the SQLite store.
         .target(
             name: "SyncRuntime",
-            dependencies: ["SyncCore", "SyncPorts", "SyncEngineKit", "SyncLocalStore"],
-            path: "Sources/Runtime/Umbrella"
+            dependencies: ["SyncCore", "SyncPorts", "SyncEngineKit", "SyncLocalStore"]
         ),
         // LocalCloud, the CloudKit-faithful local cloud: its own library, so an app for Apple
         // platforms can leave the simulator out of its binary. A cloud behind the gateway port;
         // it knows nothing of the engine.
         .target(
             name: "SyncLocalCloud",
-            dependencies: ["SyncCore", "SyncPorts", "SyncStorage", "SyncTesting"],
-            path: "Sources/Runtime/Infrastructure/LocalCloud"
+            dependencies: ["SyncCore", "SyncPorts", "SyncStorage", "SyncTesting"]
         ),
         // CloudKit's API as the CloudKit gateway uses it, with Apple's spellings and rules, for
         // platforms without CloudKit: the gateway's one source compiles against it here, and
         // LocalCloud answers behind it.
         .target(
             name: "CloudKitStandIn",
-            dependencies: ["SyncCore", "SyncPorts", "SyncStorage", "SyncLocalCloud"],
-            path: "Sources/Runtime/Infrastructure/CloudKitStandIn"
+            dependencies: ["SyncCore", "SyncPorts", "SyncStorage", "SyncLocalCloud"]
         ),
         // The CloudKit gateway: the port over CloudKit's async API. One source: it imports CloudKit
         // on Apple platforms and the stand-in elsewhere.
@@ -109,34 +91,29 @@ let package = Package(
             dependencies: [
                 "SyncCore", "SyncPorts",
                 .target(name: "CloudKitStandIn", condition: .when(platforms: withoutCloudKit)),
-            ],
-            path: "Sources/Runtime/Infrastructure/CloudKitGateway"
+            ]
         ),
         // Test support an app's own tests can use too: a clock that moves only when told to, a
         // seeded random source (LocalCloud's faults draw from it).
         .target(
             name: "SyncTesting",
-            dependencies: ["SyncCore"],
-            path: "Sources/Runtime/Testing"
+            dependencies: ["SyncCore"]
         ),
         // Schema loading -> validation -> code generation. Pure stages, no file system access.
         .target(
             name: "SyncGenerator",
-            dependencies: ["CYAML", "SyncCore"],
-            path: "Sources/Generator"
+            dependencies: ["CYAML", "SyncCore"]
         ),
         // The command-line tool: argument parsing, file I/O, and calls into SyncGenerator.
         .executableTarget(
             name: "syncgen",
-            dependencies: ["SyncGenerator"],
-            path: "Sources/syncgen"
+            dependencies: ["SyncGenerator"]
         ),
         // The build plugin: a target's *.yaml schemas become Swift at build time.
         .plugin(
             name: "SyncGenPlugin",
             capability: .buildTool(),
-            dependencies: ["syncgen"],
-            path: "Plugins/SyncGenPlugin"
+            dependencies: ["syncgen"]
         ),
         // `swift package syncgen-validate`: validates every target's schemas.
         .plugin(
@@ -144,8 +121,7 @@ let package = Package(
             capability: .command(
                 intent: .custom(verb: "syncgen-validate", description: "Validate the sync schemas of every target")
             ),
-            dependencies: ["syncgen"],
-            path: "Plugins/SyncGenValidate"
+            dependencies: ["syncgen"]
         ),
         // Benchmarks, run in release: `swift run -c release syncgen-bench`.
         .executableTarget(
@@ -157,7 +133,6 @@ let package = Package(
         .testTarget(
             name: "SyncGeneratorTests",
             dependencies: ["SyncGenerator", "SyncCore", "SyncRuntime", "SyncTesting", "syncgen"],
-            path: "Tests/GeneratorTests",
             exclude: ["Fixtures", "Goldens"],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
@@ -187,7 +162,6 @@ let package = Package(
                 // The gateway's tests over the stand-in, compiled only where the stand-in exists.
                 .target(name: "CloudKitStandIn", condition: .when(platforms: withoutCloudKit)),
             ],
-            path: "Tests/RuntimeTests",
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
     ],

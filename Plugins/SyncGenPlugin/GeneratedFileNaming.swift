@@ -1,1 +1,1 @@
-../../Sources/Generator/Generation/GeneratedFileNaming.swift
+../../Sources/SyncGenerator/Generation/GeneratedFileNaming.swift

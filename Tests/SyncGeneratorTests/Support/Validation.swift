@@ -52,5 +52,5 @@ func schemaSources(_ folder: String, namedBelow base: String = "") throws -> [Sc
 }
 
 func fixtureSources(_ folder: String) throws -> [SchemaSource] {
-    try schemaSources(folder, namedBelow: "Tests/GeneratorTests/Fixtures")
+    try schemaSources(folder, namedBelow: "Tests/SyncGeneratorTests/Fixtures")
 }

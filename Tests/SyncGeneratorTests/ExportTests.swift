@@ -21,8 +21,8 @@ private func expectGolden(_ text: String, at path: String) throws {
 @Suite("Exports: schema diagrams (Mermaid, DOT)")
 struct SchemaDiagramExportTests {
     static let goldens = [
-        ("Examples/Notes/Sources/NotesDemo/Schema", "Tests/GeneratorTests/Goldens/Notes"),
-        ("Tests/GeneratedCoverage/Schema", "Tests/GeneratorTests/Goldens/Coverage"),
+        ("Examples/Notes/Sources/NotesDemo/Schema", "Tests/SyncGeneratorTests/Goldens/Notes"),
+        ("Tests/GeneratedCoverage/Schema", "Tests/SyncGeneratorTests/Goldens/Coverage"),
     ]
 
     @Test(arguments: goldens)
@@ -108,8 +108,8 @@ struct SchemaDiagramExportTests {
 @Suite("Exports: the CloudKit schema (.ckdb)")
 struct CloudKitSchemaExportTests {
     static let goldens = [
-        ("Examples/Notes/Sources/NotesDemo/Schema", "Tests/GeneratorTests/Goldens/Notes.ckdb"),
-        ("Tests/GeneratedCoverage/Schema", "Tests/GeneratorTests/Goldens/Coverage.ckdb"),
+        ("Examples/Notes/Sources/NotesDemo/Schema", "Tests/SyncGeneratorTests/Goldens/Notes.ckdb"),
+        ("Tests/GeneratedCoverage/Schema", "Tests/SyncGeneratorTests/Goldens/Coverage.ckdb"),
     ]
 
     @Test(arguments: goldens)
@@ -288,7 +288,7 @@ struct JSONSchemaExportTests {
 
     @Test(arguments: [
         "Examples/Notes/Sources/NotesDemo/Schema", "Tests/GeneratedCoverage/Schema", "Sources/syncgen-bench/Schema",
-        "Tests/GeneratorTests/Fixtures/SpecExample",
+        "Tests/SyncGeneratorTests/Fixtures/SpecExample",
     ])
     func acceptsTheRepositorysSchemas(_ folder: String) throws {
         for source in try schemaSources(folder) {

@@ -361,9 +361,9 @@ struct GenerationTests {
 struct PluginNamingTests {
     @Test func thePluginCompilesTheGeneratorsOwnNamingRule() throws {
         // The plugin cannot import a library: it compiles the same file, through a link.
-        let generator = repositoryRoot.appendingPathComponent("Sources/Generator/Generation/GeneratedFileNaming.swift")
+        let generator = repositoryRoot.appendingPathComponent("Sources/SyncGenerator/Generation/GeneratedFileNaming.swift")
         let plugin = repositoryRoot.appendingPathComponent("Plugins/SyncGenPlugin/GeneratedFileNaming.swift")
         #expect(try String(contentsOf: plugin, encoding: .utf8) == String(contentsOf: generator, encoding: .utf8))
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: plugin.path) == "../../Sources/Generator/Generation/GeneratedFileNaming.swift")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: plugin.path) == "../../Sources/SyncGenerator/Generation/GeneratedFileNaming.swift")
     }
 }

@@ -3,7 +3,7 @@ import Testing
 import SyncGenerator
 
 /// Generated code is checked in where a target compiles and exercises it:
-/// - Examples/Notes/Sources/NotesDemo/Schema -> Tests/RuntimeTests/Generated (internal access, the runtime tests' models);
+/// - Examples/Notes/Sources/NotesDemo/Schema -> Tests/SyncRuntimeTests/Generated (internal access, the runtime tests' models);
 /// - Tests/GeneratedCoverage/Schema -> Tests/GeneratedCoverage/Generated (public access, a module of
 ///   its own because its models are named `Data`, `Date` and `Task`).
 /// - Sources/syncgen-bench/Schema -> Sources/syncgen-bench/Generated (the bridge benchmark's model).
@@ -20,7 +20,7 @@ struct GoldenFileTests {
     }
 
     static let goldens = [
-        Golden(schemaFolder: "Examples/Notes/Sources/NotesDemo/Schema", outputFolder: "Tests/RuntimeTests/Generated", access: .internal),
+        Golden(schemaFolder: "Examples/Notes/Sources/NotesDemo/Schema", outputFolder: "Tests/SyncRuntimeTests/Generated", access: .internal),
         Golden(schemaFolder: "Tests/GeneratedCoverage/Schema", outputFolder: "Tests/GeneratedCoverage/Generated", access: .public),
         Golden(schemaFolder: "Sources/syncgen-bench/Schema", outputFolder: "Sources/syncgen-bench/Generated", access: .internal),
     ]
