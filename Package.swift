@@ -123,12 +123,12 @@ let package = Package(
             ),
             dependencies: ["syncgen"]
         ),
-        // Benchmarks, run in release: `swift run -c release syncgen-bench`.
+        // Benchmarks, run in release: `swift run -c release syncgen-bench`. Its models come from its
+        // Schema/ folder through the build plugin, as an app's do.
         .executableTarget(
             name: "syncgen-bench",
             dependencies: ["SyncGenerator", "SyncRuntime", "SyncLocalCloud", "SyncStorage"],
-            path: "Sources/syncgen-bench",
-            exclude: ["Schema"]
+            plugins: ["SyncGenPlugin"]
         ),
         .testTarget(
             name: "SyncGeneratorTests",

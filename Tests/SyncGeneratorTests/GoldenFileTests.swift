@@ -6,7 +6,7 @@ import SyncGenerator
 /// - Examples/Notes/Sources/NotesDemo/Schema -> Tests/SyncRuntimeTests/Generated (internal access, the runtime tests' models);
 /// - Tests/GeneratedCoverage/Schema -> Tests/GeneratedCoverage/Generated (public access, a module of
 ///   its own because its models are named `Data`, `Date` and `Task`).
-/// - Sources/syncgen-bench/Schema -> Sources/syncgen-bench/Generated (the bridge benchmark's model).
+/// The benchmark's models come from the build plugin, as an app's do.
 /// Regenerate with `SYNCGEN_UPDATE_GOLDENS=1 swift test --filter GoldenFileTests`, then review the
 /// diff before committing.
 @Suite("Golden files: generated code for the example schemas")
@@ -22,7 +22,6 @@ struct GoldenFileTests {
     static let goldens = [
         Golden(schemaFolder: "Examples/Notes/Sources/NotesDemo/Schema", outputFolder: "Tests/SyncRuntimeTests/Generated", access: .internal),
         Golden(schemaFolder: "Tests/GeneratedCoverage/Schema", outputFolder: "Tests/GeneratedCoverage/Generated", access: .public),
-        Golden(schemaFolder: "Sources/syncgen-bench/Schema", outputFolder: "Sources/syncgen-bench/Generated", access: .internal),
     ]
 
     static func generate(_ golden: Golden) throws -> [GeneratedFile] {
