@@ -1,0 +1,63 @@
+import Foundation
+import SyncCore
+
+/// How an engine syncs: fixed when it is built, never changed behind its back.
+public struct SyncConfiguration: Sendable {
+    /// The custom zone private and shared records live in.
+    public var syncZoneName: String
+    /// How fields both sides changed are settled, per record type; others use the default.
+    public var conflictPolicies: [String: ConflictPolicy]
+    /// How fields both sides changed are settled for record types `conflictPolicies` does not name.
+    public var defaultConflictPolicy: ConflictPolicy
+    /// Records per page of zone changes (nil: the cloud's default).
+    public var zoneChangesPageSize: Int?
+    /// Largest modify request the engine sends (CloudKit's limit by default).
+    public var maxRequestBytes: Int
+    /// How long app writes settle before a sync starts.
+    public var debounce: TimeInterval
+    /// Subscription IDs start with this.
+    public var subscriptionPrefix: String
+    /// After setup, upload every local model (each into its own database, in waves of parent
+    /// depth) whatever the history says: for a store filled before syncing was turned on.
+    public var uploadEverythingOnSetup: Bool
+    /// The folder asset files are cached in. nil: a durable folder of the system's
+    /// (`AssetCacheLocation.defaultRoot`), never a temporary one.
+    public var assetCacheRoot: URL?
+    /// The cache's size budget in bytes: beyond it, the least recently read files that are in the
+    /// cloud and not pinned are evicted (they can be downloaded again).
+    public var assetCacheLimit: Int64
+    /// How old a public catalog may grow before a pass queries it again by itself (an hour by
+    /// default); nil: only when its query subscription fires or the app calls
+    /// `SyncEngine.refreshCatalogs()`. A catalog never synced is queried by the first pass.
+    public var catalogMaximumAge: TimeInterval?
+    /// How many settled conflicts the store keeps, and for how long (`RecordConflict`).
+    public var conflictRetention: ConflictRetention
+
+    /// A configuration; every value has a default, so an app names only what it changes.
+    public init(
+        syncZoneName: String = SyncConstants.defaultSyncZoneName, conflictPolicies: [String: ConflictPolicy] = [:],
+        defaultConflictPolicy: ConflictPolicy = .lastWriterWins, zoneChangesPageSize: Int? = nil,
+        maxRequestBytes: Int = CloudKitLimits.maxRequestBytes, debounce: TimeInterval = 0.5, subscriptionPrefix: String = "syncgen",
+        uploadEverythingOnSetup: Bool = false, assetCacheRoot: URL? = nil, assetCacheLimit: Int64 = 512 * 1024 * 1024,
+        catalogMaximumAge: TimeInterval? = 3600, conflictRetention: ConflictRetention = ConflictRetention()
+    ) {
+        self.syncZoneName = syncZoneName
+        self.conflictPolicies = conflictPolicies
+        self.defaultConflictPolicy = defaultConflictPolicy
+        self.zoneChangesPageSize = zoneChangesPageSize
+        self.maxRequestBytes = maxRequestBytes
+        self.debounce = debounce
+        self.subscriptionPrefix = subscriptionPrefix
+        self.uploadEverythingOnSetup = uploadEverythingOnSetup
+        self.assetCacheRoot = assetCacheRoot
+        self.assetCacheLimit = assetCacheLimit
+        self.catalogMaximumAge = catalogMaximumAge
+        self.conflictRetention = conflictRetention
+    }
+
+    /// The policy of a model's fields that state none: the configuration's for its record type,
+    /// else the model's own (the schema's `merge:`), else the configuration's default.
+    func conflictPolicy(for type: any SyncModel.Type) -> ConflictPolicy {
+        conflictPolicies[type.recordType] ?? type.conflictPolicy ?? defaultConflictPolicy
+    }
+}
