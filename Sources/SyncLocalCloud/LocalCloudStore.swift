@@ -8,34 +8,43 @@ import SyncStorage
 final class LocalCloudStore {
     /// Owner name public records are stored under (clients see `__defaultOwner__`).
     static let publicOwner = "__public__"
-    static let schemaVersion = "2"
 
     let database: SQLiteDatabase
 
     init(_ location: SQLiteDatabase.Location) throws {
         database = try SQLiteDatabase(location)
-        try database.transaction {
-            try database.execute(Self.schema)
-            try database.query("INSERT OR IGNORE INTO meta (key, value) VALUES ('seq', '0'), ('schemaVersion', ?)", [.text(Self.schemaVersion)])
-            try migrateFromVersion1()
-            // The public database's one zone always exists.
-            try database.query("INSERT OR IGNORE INTO zones (owner, name, epoch, state, change_seq, min_token_seq) VALUES (?, ?, 0, 0, 0, 0)", [.text(Self.publicOwner), .text(SyncConstants.publicZoneName)])
+        do {
+            try database.transaction {
+                try Self.migrator.migrate(database)
+                // The public database's one zone always exists.
+                try database.query("INSERT OR IGNORE INTO zones (owner, name, epoch, state, change_seq, min_token_seq) VALUES (?, ?, 0, 0, 0, 0)", [.text(Self.publicOwner), .text(SyncConstants.publicZoneName)])
+            }
+        } catch MigrationError.newerFile(let fileKind, let unknownSteps) {
+            let path = if case .file(let url) = location { " \(url.path)" } else { "" }
+            throw MigrationError.newerFile(fileKind: fileKind + path, unknownSteps: unknownSteps)
         }
     }
 
-    /// Version 1 kept subscriptions per device, and no record's previous version. A file of
-    /// version 1 keeps its subscriptions, each now its user's, and its devices; its records'
-    /// previous versions start with their next save.
-    private func migrateFromVersion1() throws {
-        guard try database.query("SELECT value FROM meta WHERE key = 'schemaVersion'").first?.text(0) == "1" else { return }
-        for column in ["prev_tag TEXT", "prev_fields BLOB", "prev_encrypted BLOB", "prev_parent TEXT"] {
-            try database.execute("ALTER TABLE records ADD COLUMN \(column)")
-        }
-        try database.query("INSERT OR IGNORE INTO user_subscriptions (user, scope, id, record_type) SELECT user, scope, id, record_type FROM subscriptions")
-        try database.query("INSERT OR IGNORE INTO push_devices (device, user) SELECT device, user FROM subscriptions")
-        try database.query("DROP TABLE subscriptions")
-        try database.query("UPDATE meta SET value = ? WHERE key = 'schemaVersion'", [.text(Self.schemaVersion)])
-    }
+    /// The file's layout. A file made before steps were recorded runs them all, so each step
+    /// leaves such a file right whatever layout it had (version 1, or 2).
+    static let migrator = DatabaseMigrator(fileKind: "the LocalCloud file", steps: [
+        DatabaseMigrator.Step("localCloud") { database in
+            try database.execute(schema)
+            try database.query("INSERT OR IGNORE INTO meta (key, value) VALUES ('seq', '0')")
+        },
+        // Version 1 kept subscriptions per device, and no record's previous version. A file of
+        // version 1 keeps its subscriptions, each now its user's, and its devices; its records'
+        // previous versions start with their next save.
+        DatabaseMigrator.Step("localCloud.userSubscriptions") { database in
+            guard try database.tableExists("subscriptions") else { return }
+            for column in ["prev_tag TEXT", "prev_fields BLOB", "prev_encrypted BLOB", "prev_parent TEXT"] {
+                try database.execute("ALTER TABLE records ADD COLUMN \(column)")
+            }
+            try database.query("INSERT OR IGNORE INTO user_subscriptions (user, scope, id, record_type) SELECT user, scope, id, record_type FROM subscriptions")
+            try database.query("INSERT OR IGNORE INTO push_devices (device, user) SELECT device, user FROM subscriptions")
+            try database.query("DROP TABLE subscriptions")
+        },
+    ])
 
     private static let schema = """
         CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -38,6 +38,9 @@ public struct LocalStoreError: Error, Sendable, Hashable, CustomStringConvertibl
         case readOnly
         /// The database file is damaged, or is not a database.
         case corrupt
+        /// The database file was written by a newer version of syncgen, whose layout this version
+        /// cannot read: it is left as it is, never written.
+        case newerVersion
         /// Anything else: a failed read or write of the file, a stored model that no longer
         /// decodes.
         case other

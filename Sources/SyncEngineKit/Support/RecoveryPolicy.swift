@@ -85,7 +85,7 @@ public enum RecoveryPolicy {
     /// What to do about a failed pass or call, whatever failed: a cloud error as CloudKit says
     /// (`action(for: CloudError)`); a local store that another connection holds is tried again
     /// shortly, a full device is the user's to free, and a store that cannot be written, is
-    /// damaged, or fails otherwise is reported; the asset cache's files failing is reported.
+    /// damaged, was written by a newer version, or fails otherwise is reported; the asset cache's files failing is reported.
     public static func action(for error: SyncError) -> RecoveryAction {
         switch error {
         case .cloud(let error):
@@ -94,7 +94,7 @@ public enum RecoveryPolicy {
             switch error.reason {
             case .busy: .retry(after: localStoreBusyRetryAfter)
             case .full: .tellUserStorageFull
-            case .readOnly, .corrupt, .other: .report
+            case .readOnly, .corrupt, .newerVersion, .other: .report
             }
         case .assetFiles:
             .report

@@ -36,134 +36,17 @@ public final class SyncStore: Sendable {
         }
         self.database = try Self.reportingFailures {
             let database = try SQLiteDatabase(url.map { .file($0) } ?? .memory)
-            try database.transaction {
-                try database.execute(Self.schema + ModelTables.catalog + NaturalKeys.schema)
-                try Self.migrate(database)
-                try AssetCacheBookkeeping.install(database)
+            do {
+                try database.transaction {
+                    try StoreLayout.migrator.migrate(database)
+                    try AssetCacheBookkeeping.install(database)
+                }
+            } catch let error as MigrationError {
+                throw LocalStoreError(.newerVersion, url.map { "\($0.path): \(error)" } ?? error.description)
             }
             return Locked(database)
         }
     }
-
-    /// Brings a store of an earlier layout up to this one, keeping everything it holds.
-    private static func migrate(_ database: SQLiteDatabase) throws {
-        // Merges noted before copies were retired in the cloud: their deletion was queued then.
-        if try !database.query("PRAGMA table_info(natural_key_merges)").map({ $0.text(1) }).contains("retiring") {
-            try database.execute("ALTER TABLE natural_key_merges ADD COLUMN retiring INTEGER NOT NULL DEFAULT 0")
-        }
-        let columns = try database.query("PRAGMA table_info(sync_records)").map { $0.text(1) }
-        if !columns.contains("creator") {
-            try database.execute("ALTER TABLE sync_records ADD COLUMN creator TEXT")
-        }
-        // Server versions kept before system fields were: their next save is a new record to the
-        // cloud, which answers with its version to merge onto (nothing is lost).
-        for table in ["sync_records", "parked_sync_records"] where try !database.query("PRAGMA table_info(\(table))").map({ $0.text(1) }).contains("system_fields") {
-            try database.execute("ALTER TABLE \(table) ADD COLUMN system_fields BLOB")
-        }
-        // History written before entries carried their time: a waiting change of then shows the
-        // model's last save as its time.
-        if try !database.query("PRAGMA table_info(history)").map({ $0.text(1) }).contains("at") {
-            try database.execute("ALTER TABLE history ADD COLUMN at REAL")
-        }
-        // Models of one table, their fields in a blob: each type moves to a table of its own.
-        try ModelTables.moveLegacyModels(database)
-        try database.execute("DROP INDEX IF EXISTS asset_cache_by_state")
-        for table in ["asset_cache", "parked_assets"] where try !database.query("PRAGMA table_info(\(table))").map({ $0.text(1) }).contains("digest") {
-            try database.execute("ALTER TABLE \(table) ADD COLUMN digest TEXT NOT NULL DEFAULT ''")
-        }
-    }
-
-    private static let schema = """
-        -- Sequence numbers only grow: pruning always keeps the newest entry read, so a new entry
-        -- never reuses a number at or below the committed token.
-        CREATE TABLE IF NOT EXISTS history (
-            seq INTEGER PRIMARY KEY,
-            type TEXT NOT NULL, name TEXT NOT NULL,
-            kind INTEGER NOT NULL,
-            author TEXT NOT NULL,
-            tombstone BLOB,
-            at REAL);
-        -- When sync last resolved a conflict on a record by itself (its status shows it).
-        CREATE TABLE IF NOT EXISTS conflict_resolutions (
-            type TEXT NOT NULL, name TEXT NOT NULL,
-            resolved_at REAL NOT NULL,
-            PRIMARY KEY (type, name));
-        -- Conflicts whose fields both sides changed, kept for the app (`RecordConflict`), and
-        -- each field's values; numbers only grow, so the newest is the largest.
-        CREATE TABLE IF NOT EXISTS conflicts (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            type TEXT NOT NULL, name TEXT NOT NULL, zone_owner TEXT NOT NULL, zone TEXT NOT NULL,
-            resolved_at REAL NOT NULL);
-        CREATE INDEX IF NOT EXISTS conflicts_by_record ON conflicts (type, name);
-        CREATE TABLE IF NOT EXISTS conflict_fields (
-            conflict INTEGER NOT NULL, position INTEGER NOT NULL, field TEXT NOT NULL,
-            ancestor BLOB, local BLOB, server BLOB, resolved BLOB,
-            PRIMARY KEY (conflict, position));
-        CREATE TABLE IF NOT EXISTS sync_records (
-            zone_owner TEXT NOT NULL, zone TEXT NOT NULL, name TEXT NOT NULL,
-            type TEXT NOT NULL,
-            change_tag TEXT,
-            fields BLOB NOT NULL, encrypted BLOB NOT NULL,
-            modified REAL,
-            parent TEXT,
-            share TEXT,
-            creator TEXT,
-            system_fields BLOB,
-            PRIMARY KEY (zone_owner, zone, name));
-        -- A record's copies in every zone (a move leaves one behind until it is deleted); only
-        -- records under a parent move, so the others cost nothing.
-        CREATE INDEX IF NOT EXISTS sync_records_by_name ON sync_records (name) WHERE parent IS NOT NULL;
-        -- Saves whose reply was lost: on the server or not, until a version of it says
-        -- (`setUnconfirmedUpload`).
-        CREATE TABLE IF NOT EXISTS unconfirmed_uploads (
-            zone_owner TEXT NOT NULL, zone TEXT NOT NULL, name TEXT NOT NULL,
-            type TEXT NOT NULL, fields BLOB NOT NULL, encrypted BLOB NOT NULL, parent TEXT,
-            PRIMARY KEY (zone_owner, zone, name));
-        CREATE TABLE IF NOT EXISTS sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-        -- The records a catalog refresh under way has received (`catalogRecordsNotReceived`).
-        CREATE TABLE IF NOT EXISTS catalog_received (type TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (type, name));
-        -- The asset cache: one row per record whose asset this device knows, keyed by record type
-        -- and name (a draft and its projection share a name). The state is never null.
-        CREATE TABLE IF NOT EXISTS asset_cache (
-            type TEXT NOT NULL, name TEXT NOT NULL,
-            state TEXT NOT NULL,
-            suffix TEXT NOT NULL,
-            size INTEGER NOT NULL,
-            pinned INTEGER NOT NULL,
-            last_access REAL NOT NULL,
-            digest TEXT NOT NULL DEFAULT '',
-            PRIMARY KEY (type, name));
-        -- Entries by state, then pinned, then least recently read: a pass finds the few it has
-        -- work for, and eviction its candidates in order, without reading the rest.
-        CREATE INDEX IF NOT EXISTS asset_cache_by_use ON asset_cache (state, pinned, last_access);
-        -- Changes the cloud refused for good: set aside with their error, out of the queue.
-        CREATE TABLE IF NOT EXISTS failed_changes (
-            type TEXT NOT NULL, name TEXT NOT NULL,
-            owner TEXT NOT NULL,
-            kind INTEGER NOT NULL,
-            code INTEGER NOT NULL, message TEXT NOT NULL,
-            failed_at REAL NOT NULL,
-            PRIMARY KEY (type, name));
-        -- Unpushed changes of an account that signed out, kept apart until it signs in again: the
-        -- model as it was (a save) or its tombstone (a deletion), the server versions the changes
-        -- were based on, and the cache entries of files not uploaded yet.
-        CREATE TABLE IF NOT EXISTS parked_changes (
-            account TEXT NOT NULL, type TEXT NOT NULL, name TEXT NOT NULL,
-            kind INTEGER NOT NULL,
-            owner TEXT NOT NULL, parent TEXT, fields BLOB, modified REAL,
-            PRIMARY KEY (account, type, name));
-        CREATE TABLE IF NOT EXISTS parked_sync_records (
-            account TEXT NOT NULL,
-            zone_owner TEXT NOT NULL, zone TEXT NOT NULL, name TEXT NOT NULL,
-            type TEXT NOT NULL, change_tag TEXT, fields BLOB NOT NULL, encrypted BLOB NOT NULL,
-            modified REAL, parent TEXT, share TEXT, creator TEXT, system_fields BLOB,
-            PRIMARY KEY (account, zone_owner, zone, name));
-        CREATE TABLE IF NOT EXISTS parked_assets (
-            account TEXT NOT NULL, type TEXT NOT NULL, name TEXT NOT NULL,
-            state TEXT NOT NULL, suffix TEXT NOT NULL, size INTEGER NOT NULL,
-            pinned INTEGER NOT NULL, last_access REAL NOT NULL, digest TEXT NOT NULL DEFAULT '',
-            PRIMARY KEY (account, type, name));
-        """
 
     // MARK: - Writing
 

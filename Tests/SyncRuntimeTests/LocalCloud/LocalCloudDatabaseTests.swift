@@ -168,6 +168,7 @@ struct LocalCloudDatabaseTests {
                 CREATE TABLE subscriptions (device TEXT NOT NULL, id TEXT NOT NULL, user TEXT NOT NULL, scope TEXT NOT NULL, record_type TEXT, PRIMARY KEY (device, id));
                 INSERT INTO subscriptions VALUES ('laptop', 'private-changes', '_alice', 'private', NULL);
                 UPDATE meta SET value = '1' WHERE key = 'schemaVersion';
+                DROP TABLE syncgen_migrations;
                 """)
         }
         let cloud = try LocalCloud.file(at: url, clock: ManualClock())

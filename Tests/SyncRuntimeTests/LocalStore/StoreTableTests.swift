@@ -119,7 +119,7 @@ struct StoreTableTests {
             try database.execute("""
                 CREATE TABLE models (type TEXT NOT NULL, name TEXT NOT NULL, owner TEXT NOT NULL, parent TEXT, fields BLOB NOT NULL,
                     modified REAL NOT NULL, PRIMARY KEY (type, name));
-                DROP TABLE model_tables; DROP TABLE model_columns;
+                DROP TABLE model_tables; DROP TABLE model_columns; DROP TABLE syncgen_migrations;
                 """)
             let legacy: RecordFields = ["shape": .string("round"), "size": .int64(3)]
             // "bread" kept its parent in its fields only (its row's column empty).

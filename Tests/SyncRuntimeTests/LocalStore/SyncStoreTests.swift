@@ -215,7 +215,7 @@ struct SyncStoreTests {
         }
         do {
             let database = try SQLiteDatabase(.file(old))
-            try database.execute("ALTER TABLE sync_records DROP COLUMN system_fields; ALTER TABLE parked_sync_records DROP COLUMN system_fields")
+            try database.execute("ALTER TABLE sync_records DROP COLUMN system_fields; ALTER TABLE parked_sync_records DROP COLUMN system_fields; DROP TABLE syncgen_migrations")
         }
         let migrated = try #require(try SyncStore(url: old).serverRecord(version.id))
         #expect(migrated.changeTag == "7" && migrated.systemFields == nil)

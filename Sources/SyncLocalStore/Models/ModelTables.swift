@@ -5,14 +5,18 @@ import SyncStorage
 /// The store's model tables: their catalog (`model_tables`, `model_columns`), how a model's table
 /// is made and grown from its field table, and the store of the layout before them moved in.
 enum ModelTables {
-    static let catalog = """
-        -- A table per model type, named model_<record type>, and the columns of each: what a row
-        -- reads back into without the Swift type.
-        CREATE TABLE IF NOT EXISTS model_tables (type TEXT PRIMARY KEY);
-        CREATE TABLE IF NOT EXISTS model_columns (
-            type TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, position INTEGER NOT NULL,
-            PRIMARY KEY (type, name));
-        """
+    static let migrations: [DatabaseMigrator.Step] = [
+        DatabaseMigrator.Step("models", sql: """
+            -- A table per model type, named model_<record type>, and the columns of each: what a row
+            -- reads back into without the Swift type.
+            CREATE TABLE IF NOT EXISTS model_tables (type TEXT PRIMARY KEY);
+            CREATE TABLE IF NOT EXISTS model_columns (
+                type TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, position INTEGER NOT NULL,
+                PRIMARY KEY (type, name));
+            """),
+        // Models of one table, their fields in a blob: each type moves to a table of its own.
+        DatabaseMigrator.Step("models.tablePerType", moveLegacyModels),
+    ]
 
     /// The table of a record type as this transaction sees the catalog, or nil if the store never
     /// held one of the type.
@@ -136,7 +140,7 @@ enum ModelTables {
     /// and children's queries look for it: from the old row's column, or, where that is empty,
     /// from the parent reference its fields kept.
     static func moveLegacyModels(_ database: SQLiteDatabase) throws {
-        guard try !database.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'models'").isEmpty else { return }
+        guard try database.tableExists("models") else { return }
         for recordType in try database.query("SELECT DISTINCT type FROM models").map({ $0.text(0) }) {
             let table = try ensure(recordType: recordType, database)
             try database.query(

@@ -8,17 +8,25 @@ import SyncStorage
 /// key is new to it). A key with a missing or empty value (nil, an unset reference, "") groups
 /// nothing: such records are never one (trap T16.5).
 enum NaturalKeys {
-    static let schema = """
-        -- Records whose natural keys the engine is to check for duplicates, written in the
-        -- transaction that brought them.
-        CREATE TABLE IF NOT EXISTS natural_key_checks (type TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (type, name));
-        -- Records this device merged into another sharing their natural key, and which: a later
-        -- version of one, or a record pointing at one, that another device sends goes there.
-        -- `retiring`: not merged yet, the copy waits for its mark in the cloud to land.
-        CREATE TABLE IF NOT EXISTS natural_key_merges (
-            type TEXT NOT NULL, name TEXT NOT NULL, survivor TEXT NOT NULL, retiring INTEGER NOT NULL DEFAULT 0,
-            PRIMARY KEY (type, name));
-        """
+    static let migrations: [DatabaseMigrator.Step] = [
+        DatabaseMigrator.Step("naturalKeys", sql: """
+            -- Records whose natural keys the engine is to check for duplicates, written in the
+            -- transaction that brought them.
+            CREATE TABLE IF NOT EXISTS natural_key_checks (type TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (type, name));
+            -- Records this device merged into another sharing their natural key, and which: a later
+            -- version of one, or a record pointing at one, that another device sends goes there.
+            -- `retiring`: not merged yet, the copy waits for its mark in the cloud to land.
+            CREATE TABLE IF NOT EXISTS natural_key_merges (
+                type TEXT NOT NULL, name TEXT NOT NULL, survivor TEXT NOT NULL, retiring INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY (type, name));
+            """),
+        // Merges noted before copies were retired in the cloud: their deletion was queued then.
+        DatabaseMigrator.Step("naturalKeys.retiring") { database in
+            if try !database.columnExists("retiring", in: "natural_key_merges") {
+                try database.execute("ALTER TABLE natural_key_merges ADD COLUMN retiring INTEGER NOT NULL DEFAULT 0")
+            }
+        },
+    ]
 
     /// Makes each key's index (the owner, then the key's columns); a key whose index is new on a
     /// table that already holds rows (a schema that added it) marks them all to be checked.

@@ -13,8 +13,6 @@ enum AssetCacheBookkeeping {
         let bytes = { (row: String) in "(CASE WHEN \(row).state IN (\(withFile)) THEN \(row).size ELSE 0 END)" }
         // The triggers are made again at each opening, from the states of this version.
         try database.execute("""
-            CREATE TABLE IF NOT EXISTS asset_cache_bytes (id INTEGER PRIMARY KEY CHECK (id = 0), bytes INTEGER NOT NULL);
-            CREATE TABLE IF NOT EXISTS asset_cache_orphans (type TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (type, name));
             DROP TRIGGER IF EXISTS asset_cache_bytes_insert;
             DROP TRIGGER IF EXISTS asset_cache_bytes_update;
             DROP TRIGGER IF EXISTS asset_cache_bytes_delete;

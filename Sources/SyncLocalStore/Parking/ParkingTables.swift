@@ -1,0 +1,38 @@
+import SyncStorage
+
+/// Unpushed changes of an account that signed out, kept apart until it signs in again: the model
+/// as it was (a save) or its tombstone (a deletion), the server versions the changes were based
+/// on, and the cache entries of files not uploaded yet.
+enum ParkingTables {
+    static let migrations: [DatabaseMigrator.Step] = [
+        DatabaseMigrator.Step("parking", sql: """
+            CREATE TABLE IF NOT EXISTS parked_changes (
+                account TEXT NOT NULL, type TEXT NOT NULL, name TEXT NOT NULL,
+                kind INTEGER NOT NULL,
+                owner TEXT NOT NULL, parent TEXT, fields BLOB, modified REAL,
+                PRIMARY KEY (account, type, name));
+            CREATE TABLE IF NOT EXISTS parked_sync_records (
+                account TEXT NOT NULL,
+                zone_owner TEXT NOT NULL, zone TEXT NOT NULL, name TEXT NOT NULL,
+                type TEXT NOT NULL, change_tag TEXT, fields BLOB NOT NULL, encrypted BLOB NOT NULL,
+                modified REAL, parent TEXT, share TEXT, creator TEXT, system_fields BLOB,
+                PRIMARY KEY (account, zone_owner, zone, name));
+            CREATE TABLE IF NOT EXISTS parked_assets (
+                account TEXT NOT NULL, type TEXT NOT NULL, name TEXT NOT NULL,
+                state TEXT NOT NULL, suffix TEXT NOT NULL, size INTEGER NOT NULL,
+                pinned INTEGER NOT NULL, last_access REAL NOT NULL, digest TEXT NOT NULL DEFAULT '',
+                PRIMARY KEY (account, type, name));
+            """),
+        // Parked before server versions kept system fields, or entries their file's digest.
+        DatabaseMigrator.Step("parking.systemFields") { database in
+            if try !database.columnExists("system_fields", in: "parked_sync_records") {
+                try database.execute("ALTER TABLE parked_sync_records ADD COLUMN system_fields BLOB")
+            }
+        },
+        DatabaseMigrator.Step("parking.digest") { database in
+            if try !database.columnExists("digest", in: "parked_assets") {
+                try database.execute("ALTER TABLE parked_assets ADD COLUMN digest TEXT NOT NULL DEFAULT ''")
+            }
+        },
+    ]
+}

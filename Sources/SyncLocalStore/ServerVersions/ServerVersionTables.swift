@@ -1,0 +1,42 @@
+import SyncStorage
+
+/// The last server version known of each record (a merge's ancestor, a save's change tag), and
+/// the saves whose reply was lost.
+enum ServerVersionTables {
+    static let migrations: [DatabaseMigrator.Step] = [
+        DatabaseMigrator.Step("serverVersions", sql: """
+            CREATE TABLE IF NOT EXISTS sync_records (
+                zone_owner TEXT NOT NULL, zone TEXT NOT NULL, name TEXT NOT NULL,
+                type TEXT NOT NULL,
+                change_tag TEXT,
+                fields BLOB NOT NULL, encrypted BLOB NOT NULL,
+                modified REAL,
+                parent TEXT,
+                share TEXT,
+                creator TEXT,
+                system_fields BLOB,
+                PRIMARY KEY (zone_owner, zone, name));
+            -- A record's copies in every zone (a move leaves one behind until it is deleted); only
+            -- records under a parent move, so the others cost nothing.
+            CREATE INDEX IF NOT EXISTS sync_records_by_name ON sync_records (name) WHERE parent IS NOT NULL;
+            -- Saves whose reply was lost: on the server or not, until a version of it says
+            -- (`setUnconfirmedUpload`).
+            CREATE TABLE IF NOT EXISTS unconfirmed_uploads (
+                zone_owner TEXT NOT NULL, zone TEXT NOT NULL, name TEXT NOT NULL,
+                type TEXT NOT NULL, fields BLOB NOT NULL, encrypted BLOB NOT NULL, parent TEXT,
+                PRIMARY KEY (zone_owner, zone, name));
+            """),
+        DatabaseMigrator.Step("serverVersions.creator") { database in
+            if try !database.columnExists("creator", in: "sync_records") {
+                try database.execute("ALTER TABLE sync_records ADD COLUMN creator TEXT")
+            }
+        },
+        // Server versions kept before system fields were: their next save is a new record to the
+        // cloud, which answers with its version to merge onto (nothing is lost).
+        DatabaseMigrator.Step("serverVersions.systemFields") { database in
+            if try !database.columnExists("system_fields", in: "sync_records") {
+                try database.execute("ALTER TABLE sync_records ADD COLUMN system_fields BLOB")
+            }
+        },
+    ]
+}

@@ -1,0 +1,88 @@
+/// How a SQLite file reaches the layout this version reads: named steps, run in order, each
+/// recorded in the file (`syncgen_migrations`) in the transaction that runs it, so a step runs
+/// once per file, whatever version made the file (in the manner of GRDB's `DatabaseMigrator`).
+///
+/// A new file and an old one go through the same steps: the old one only runs fewer of them. A
+/// file that records a step this version does not know was written by a newer version, and is
+/// refused before anything is written (`MigrationError.newerFile`): an older reader must never
+/// write over a layout it cannot see.
+///
+/// A step is never changed or renamed once released; a change of layout is a new step at the end
+/// of its list. Steps of different lists (the local store's topics) never depend on each other.
+package struct DatabaseMigrator: Sendable {
+    /// One change of layout.
+    package struct Step: Sendable {
+        /// What the file records: unique among the migrator's steps, never reused.
+        package let name: String
+        package let apply: @Sendable (SQLiteDatabase) throws -> Void
+
+        package init(_ name: String, _ apply: @escaping @Sendable (SQLiteDatabase) throws -> Void) {
+            self.name = name
+            self.apply = apply
+        }
+
+        /// A step that runs SQL.
+        package init(_ name: String, sql: String) {
+            self.init(name) { try $0.execute(sql) }
+        }
+    }
+
+    /// What the file is, for errors: "the local store", "the LocalCloud file".
+    package let fileKind: String
+    package let steps: [Step]
+
+    package init(fileKind: String, steps: [Step]) {
+        let names = steps.map(\.name)
+        precondition(Set(names).count == names.count, "\(fileKind): a migration step name is used twice: \(names)")
+        self.fileKind = fileKind
+        self.steps = steps
+    }
+
+    /// Runs the steps the file has not run yet, in order. Call it inside a transaction: a step
+    /// that fails leaves the file as it was.
+    package func migrate(_ database: SQLiteDatabase) throws {
+        let applied = try Self.appliedSteps(database)
+        let known = Set(steps.map(\.name))
+        let unknown = applied.filter { !known.contains($0) }
+        guard unknown.isEmpty else { throw MigrationError.newerFile(fileKind: fileKind, unknownSteps: unknown) }
+        try database.execute("CREATE TABLE IF NOT EXISTS syncgen_migrations (position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)")
+        let done = Set(applied)
+        for step in steps where !done.contains(step.name) {
+            try step.apply(database)
+            try database.query("INSERT INTO syncgen_migrations (name) VALUES (?)", [.text(step.name)])
+        }
+    }
+
+    /// The steps the file records, in the order they ran (none for a new file, or one made before
+    /// steps were recorded).
+    package static func appliedSteps(_ database: SQLiteDatabase) throws -> [String] {
+        guard try database.tableExists("syncgen_migrations") else { return [] }
+        return try database.query("SELECT name FROM syncgen_migrations ORDER BY position").map { $0.text(0) }
+    }
+}
+
+/// Why a file was not opened.
+package enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file records steps this version does not know: a newer version wrote it.
+    case newerFile(fileKind: String, unknownSteps: [String])
+
+    package var description: String {
+        switch self {
+        case .newerFile(let fileKind, let unknownSteps):
+            "\(fileKind) was written by a newer version of syncgen (its layout has steps this version does not know: \(unknownSteps.joined(separator: ", "))); it is left as it is: open it with that version or a later one"
+        }
+    }
+}
+
+extension SQLiteDatabase {
+    /// Whether the file has a table of this name.
+    package func tableExists(_ name: String) throws -> Bool {
+        try !query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(name)]).isEmpty
+    }
+
+    /// Whether a table has a column of this name (for steps that meet files made before steps
+    /// were recorded, whose layout they cannot know).
+    package func columnExists(_ column: String, in table: String) throws -> Bool {
+        try query("SELECT name FROM pragma_table_info(?)", [.text(table)]).contains { $0.text(0) == column }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import SyncLocalStore
+@testable import SyncLocalCloud
+import SyncRuntime
+import SyncStorage
+import SyncTesting
+
+/// The files' layouts (`DatabaseMigrator`): the local store and LocalCloud's file each reach their
+/// layout by named steps recorded in the file; an old file runs the steps it lacks, and a file a
+/// newer version wrote is refused before anything is written.
+@Suite("File layouts: named steps, recorded once, a newer file refused")
+struct FileLayoutTests {
+    static func file() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("layout-\(UUID().uuidString).sqlite")
+    }
+
+    /// A migrator whose steps count their runs in a table of the file.
+    static func counting(_ names: [String]) -> DatabaseMigrator {
+        DatabaseMigrator(fileKind: "a test file", steps: names.map { name in
+            DatabaseMigrator.Step(name) { database in
+                try database.execute("CREATE TABLE IF NOT EXISTS runs (step TEXT NOT NULL)")
+                try database.query("INSERT INTO runs (step) VALUES (?)", [.text(name)])
+            }
+        })
+    }
+
+    @Test func eachStepRunsOnceAndAStepOfALaterVersionRunsOnAnOlderFile() throws {
+        let database = try SQLiteDatabase(.memory)
+        try database.transaction { try Self.counting(["a", "b"]).migrate(database) }
+        try database.transaction { try Self.counting(["a", "b"]).migrate(database) }
+        try database.transaction { try Self.counting(["a", "b", "c"]).migrate(database) }
+        #expect(try database.query("SELECT step FROM runs ORDER BY rowid").map { $0.text(0) } == ["a", "b", "c"])
+        #expect(try DatabaseMigrator.appliedSteps(database) == ["a", "b", "c"])
+    }
+
+    @Test func aNewStoreRecordsEveryStepOfItsLayoutInOrder() throws {
+        let url = Self.file()
+        defer { try? FileManager.default.removeItem(at: url) }
+        _ = try SyncStore(url: url)
+        let recorded = try DatabaseMigrator.appliedSteps(SQLiteDatabase(.file(url)))
+        #expect(recorded == StoreLayout.migrator.steps.map(\.name))
+    }
+
+    /// A store whose file records a step this version does not know is refused with
+    /// `newerVersion`, naming the file and the step, and nothing is written: a step it lacks is not
+    /// run either. Breaking it (no check of the recorded steps): the store opens, and the dropped
+    /// table comes back.
+    @Test func aStoreANewerVersionWroteIsRefusedAndLeftAsItIs() throws {
+        let url = Self.file()
+        defer { try? FileManager.default.removeItem(at: url) }
+        try SyncStore(url: url).save(Note(recordName: "n", title: "kept"))
+        do {
+            let database = try SQLiteDatabase(.file(url))
+            try database.execute("""
+                INSERT INTO syncgen_migrations (name) VALUES ('aLaterVersionsStep');
+                DELETE FROM syncgen_migrations WHERE name = 'catalogs'; DROP TABLE catalog_received;
+                """)
+        }
+        #expect {
+            try SyncStore(url: url)
+        } throws: { error in
+            guard let error = error as? LocalStoreError else { return false }
+            return error.reason == .newerVersion && error.message.contains(url.path) && error.message.contains("aLaterVersionsStep")
+        }
+        let database = try SQLiteDatabase(.file(url))
+        #expect(try !database.tableExists("catalog_received"))
+        #expect(try DatabaseMigrator.appliedSteps(database).last == "aLaterVersionsStep")
+        #expect(try database.query("SELECT title FROM model_Note").map { $0.text(0) } == ["kept"])
+    }
+
+    @Test func aLocalCloudFileANewerVersionWroteIsRefused() throws {
+        let url = Self.file()
+        defer { try? FileManager.default.removeItem(at: url) }
+        _ = try LocalCloud.file(at: url, clock: ManualClock())
+        try SQLiteDatabase(.file(url)).execute("INSERT INTO syncgen_migrations (name) VALUES ('aLaterVersionsStep')")
+        #expect {
+            try LocalCloud.file(at: url, clock: ManualClock())
+        } throws: { error in
+            "\(error)".contains(url.path) && "\(error)".contains("aLaterVersionsStep") && "\(error)".contains("newer version")
+        }
+        #expect(try DatabaseMigrator.appliedSteps(SQLiteDatabase(.file(url))) == LocalCloudStore.migrator.steps.map(\.name) + ["aLaterVersionsStep"])
+    }
+}
