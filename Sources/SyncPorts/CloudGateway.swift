@@ -7,13 +7,25 @@ import SyncCore
 ///
 /// Every call is one request and may fail as a whole with a `CloudError` (network, account, rate
 /// limits, request limits). Modify requests report each item's outcome separately.
-public protocol CloudGateway: Sendable {
+///
+/// Its requirements come in topics, one protocol each; a gateway conforms to all of them.
+public protocol CloudGateway: CloudAccount, CloudRecords, CloudChanges, CloudSharing, CloudNotifications {}
+
+/// The account the device is signed in to, and its changes. One topic of `CloudGateway`.
+public protocol CloudAccount: Sendable {
     /// The device's account status.
     func accountStatus() async throws(CloudError) -> AccountStatus
 
     /// The signed-in user's record name: the `ownerName` others see on this user's zones.
     func userRecordName() async throws(CloudError) -> String
 
+    /// Fires when this device's account changes: signed in, out, or to another (CloudKit: the
+    /// system's `CKAccountChanged` notification).
+    func accountChanges() -> AsyncStream<Void>
+}
+
+/// Zones and records: saved, deleted, fetched by ID and queried. One topic of `CloudGateway`.
+public protocol CloudRecords: Sendable {
     /// Creates zones in the private database (saving an existing zone does nothing).
     func saveZones(_ zones: [ZoneID]) async throws(CloudError)
 
@@ -28,6 +40,13 @@ public protocol CloudGateway: Sendable {
     /// more fail the request with `limitExceeded`.
     func fetchRecords(_ ids: [RecordID], desiredKeys: [String]?, in scope: DatabaseScope) async throws(CloudError) -> [RecordID: Result<SyncRecord, CloudError>]
 
+    /// One page of a query (the public database's only way to read records).
+    func query(_ query: RecordQuery, in scope: DatabaseScope) async throws(CloudError) -> QueryPage
+}
+
+/// What changed since a token: the zones of a database, the records of a zone. One topic of
+/// `CloudGateway`.
+public protocol CloudChanges: Sendable {
     /// Zones of a private or shared database that changed or went away since `token`.
     func fetchDatabaseChanges(in scope: DatabaseScope, since token: ChangeToken?) async throws(CloudError) -> DatabaseChanges
 
@@ -36,10 +55,11 @@ public protocol CloudGateway: Sendable {
     func fetchZoneChanges(
         in zone: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int?, desiredKeys: [String]?
     ) async throws(CloudError) -> ZoneChanges
+}
 
-    /// One page of a query (the public database's only way to read records).
-    func query(_ query: RecordQuery, in scope: DatabaseScope) async throws(CloudError) -> QueryPage
-
+/// Shares: read, opened from a link, accepted, and the people to share with. One topic of
+/// `CloudGateway`.
+public protocol CloudSharing: Sendable {
     /// The shares (`cloudkit.share` records) by ID, as `fetchRecords` does for records.
     func fetchShares(_ ids: [RecordID], in scope: DatabaseScope) async throws(CloudError) -> [RecordID: Result<ShareRecord, CloudError>]
 
@@ -55,7 +75,10 @@ public protocol CloudGateway: Sendable {
     /// (CloudKit creates participants no other way), each with its own outcome. A participant
     /// found comes with no permission; the engine sets the invitation's before adding it.
     func participants(for lookups: [ParticipantLookup]) async throws(CloudError) -> [ParticipantLookup: Result<ShareParticipant, CloudError>]
+}
 
+/// Subscriptions and the notifications they send this device. One topic of `CloudGateway`.
+public protocol CloudNotifications: Sendable {
     /// Registers a subscription; the cloud then notifies this device when it fires.
     func saveSubscription(_ subscription: CloudSubscription) async throws(CloudError)
 
@@ -66,13 +89,9 @@ public protocol CloudGateway: Sendable {
     /// A push the app received, as one of this cloud's notifications; nil when it is not one
     /// (another service's push). On Apple platforms pushes reach the app, not the gateway.
     func notification(fromRemotePayload payload: RemoteNotificationPayload) -> CloudNotification?
-
-    /// Fires when this device's account changes: signed in, out, or to another (CloudKit: the
-    /// system's `CKAccountChanged` notification).
-    func accountChanges() -> AsyncStream<Void>
 }
 
-extension CloudGateway {
+extension CloudChanges {
     /// Records of one zone changed since `token`, with every field.
     public func fetchZoneChanges(in zone: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int?) async throws(CloudError) -> ZoneChanges {
         try await fetchZoneChanges(in: zone, scope: scope, since: token, resultsLimit: resultsLimit, desiredKeys: nil)

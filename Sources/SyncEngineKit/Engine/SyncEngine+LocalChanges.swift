@@ -37,13 +37,13 @@ extension SyncEngine {
     /// still fetched again at each pass, and the ones set aside after failing
     /// (`SyncEvent.recordUnreadable`). Their zones sync on without them.
     public func unreadableRecords() throws(SyncError) -> [UnreadableRecord] {
-        try context.local { try UnreadableRecords.all(in: $0) }
+        try context.transaction { try UnreadableRecords.all(in: $0) }
     }
 
     /// Asks for the records set aside again: the next pass fetches each by name (after the app
     /// was updated to read them, or the cloud recovered).
     public func retryUnreadableRecords() throws(SyncError) {
-        try context.local { try UnreadableRecords.retrySetAside(in: $0) }
+        try context.transaction { try UnreadableRecords.retrySetAside(in: $0) }
     }
 }
 

@@ -189,7 +189,7 @@ public actor SyncEngine {
     /// The account a call made outside a pass acts for: the one the store's data belongs to (nil
     /// before any account synced here), checked against the device's before each request.
     func storeAccount() throws(SyncError) -> PassAccount {
-        PassAccount(user: try context.local { try $0.state(SyncStateKeys.account) }, cloud: context.cloud)
+        PassAccount(user: try context.transaction { try $0.state(SyncStateKeys.account) }, cloud: context.cloud)
     }
 
     /// `storeAccount()`, for calls that need one.
@@ -295,7 +295,7 @@ public actor SyncEngine {
     private func requestCatalogRefresh(_ types: [String]) {
         guard !types.isEmpty else { return }
         do {
-            try context.local { try CatalogRefresh.request(types, in: $0) }
+            try context.transaction { try CatalogRefresh.request(types, in: $0) }
         } catch {
             context.events.publish(.error(error))
         }

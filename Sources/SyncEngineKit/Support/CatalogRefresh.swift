@@ -26,7 +26,7 @@ enum CatalogRefresh {
     }
 
     /// Asks for a refresh of each of `types` by the next pass.
-    static func request(_ types: [String], in store: any SyncStoreTransaction) throws {
+    static func request(_ types: [String], in store: any EngineState) throws {
         for type in types {
             let key = SyncStateKeys.catalogRequested(type)
             try store.setState(key, String((try store.state(key).flatMap(Int.init) ?? 0) + 1))
@@ -37,7 +37,7 @@ enum CatalogRefresh {
     /// end, and the ones last refreshed `maximumAge` or more before `now` (never by age when it
     /// is nil). A refresh dated after `now` (the device's clock was set back) is due too: an age
     /// that cannot be told is taken as too old.
-    static func due(_ types: [String], now: Date, maximumAge: TimeInterval?, in store: any SyncStoreTransaction) throws -> Set<String> {
+    static func due(_ types: [String], now: Date, maximumAge: TimeInterval?, in store: any EngineState) throws -> Set<String> {
         var due: Set<String> = []
         for type in types {
             guard try store.state(SyncStateKeys.catalogRequested(type)) == nil,
@@ -53,13 +53,13 @@ enum CatalogRefresh {
     }
 
     /// The requests a refresh that begins now answers: `finish` settles these and no later ones.
-    static func requests(of type: String, in store: any SyncStoreTransaction) throws -> String? {
+    static func requests(of type: String, in store: any EngineState) throws -> String? {
         try store.state(SyncStateKeys.catalogRequested(type))
     }
 
     /// A refresh that began at `began` reached its end: it is dated, and the requests it answered
     /// are settled. A request made while it ran stays, for the next pass.
-    static func finish(_ type: String, began: Date, answering requests: String?, in store: any SyncStoreTransaction) throws {
+    static func finish(_ type: String, began: Date, answering requests: String?, in store: any EngineState) throws {
         try store.setState(SyncStateKeys.catalogRefreshed(type), String(began.timeIntervalSince1970))
         let key = SyncStateKeys.catalogRequested(type)
         if let requests, try store.state(key) == requests { try store.setState(key, nil) }

@@ -14,7 +14,7 @@ struct ParentChain {
 
     /// The owner of the zone a record of `type` under `parent` belongs in; nil when the record's
     /// own owner decides (no parent, or a parent this device does not store).
-    func owner(under parent: String?, type: any SyncModel.Type, in store: any SyncStoreTransaction) throws -> String? {
+    func owner(under parent: String?, type: any SyncModel.Type, in store: any StoredModels & ServerVersions & StoreHistory & SetAsideChanges) throws -> String? {
         var name = parent
         var ancestorType = context.registry.parentType(of: type)
         var owner: String?
@@ -29,7 +29,7 @@ struct ParentChain {
 
     /// Deletes a record whose parent is gone, with its subtree, and queues the deletion of every
     /// copy the cloud has of them.
-    func follow(deletedParent parent: String, type: any SyncModel.Type, recordName: String, in store: any SyncStoreTransaction) throws {
+    func follow(deletedParent parent: String, type: any SyncModel.Type, recordName: String, in store: any StoredModels & ServerVersions & StoreHistory & SetAsideChanges) throws {
         for key in try store.deletePulled(type: type, recordName: recordName) {
             try store.removeFailedChange(recordType: key.recordType, recordName: key.recordName)
             for copy in try store.serverRecordIDs(recordType: key.recordType, recordName: key.recordName) where copy.scope != .public {
@@ -46,7 +46,7 @@ struct ParentChain {
     /// forgotten. A record the app had changed is announced: its change is gone with it, and so
     /// is the copy another zone holds of one this device moved under the parent (the move loses
     /// to the parent's deletion, and the device that deleted the parent never knew of it there).
-    func settle(subtree removed: [RecordKey], under ancestor: String, in zone: ZoneID, deletedAlready: Set<RecordKey>, in store: any SyncStoreTransaction) throws {
+    func settle(subtree removed: [RecordKey], under ancestor: String, in zone: ZoneID, deletedAlready: Set<RecordKey>, in store: any StoredModels & ServerVersions & StoreHistory & SetAsideChanges) throws {
         for key in removed where !deletedAlready.contains(key) {
             if try store.hasLocalChange(recordType: key.recordType, recordName: key.recordName) {
                 context.events.publish(.removedWithParent(key, parentRecordName: ancestor))
@@ -69,7 +69,7 @@ struct ParentChain {
     /// to a deletion. Only a device that changed the record does this: another device's
     /// knowledge of those copies may be older than a version saved there since (the record
     /// moved back), and CloudKit deletes without a change tag.
-    func deleteCopiesLeftByMove(of key: RecordKey, outside home: String, in store: any SyncStoreTransaction) throws {
+    func deleteCopiesLeftByMove(of key: RecordKey, outside home: String, in store: any StoredModels & ServerVersions & StoreHistory & SetAsideChanges) throws {
         for copy in try store.serverRecordIDs(recordType: key.recordType, recordName: key.recordName)
         where copy.scope != .public && copy.zoneID.ownerName != home {
             try store.queueDeletion(recordType: key.recordType, recordName: key.recordName, ownerName: copy.zoneID.ownerName)

@@ -13,7 +13,7 @@ struct PulledPageReads {
 
     init() {}
 
-    init(_ records: [SyncRecord], registry: ModelRegistry, in store: any SyncStoreTransaction) throws {
+    init(_ records: [SyncRecord], registry: ModelRegistry, in store: any StoredModels & ServerVersions) throws {
         for (zone, inZone) in Dictionary(grouping: records, by: \.id.zoneID) {
             for (name, tag) in try store.serverChangeTags(inZone.map(\.id.recordName), in: zone) {
                 tags[RecordID(recordName: name, zoneID: zone)] = tag

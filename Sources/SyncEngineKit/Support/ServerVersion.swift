@@ -26,7 +26,7 @@ struct ServerVersion {
     /// meeting a conflict, a full upload's record), or the pull's record of the app's changes
     /// says whether it does; nil asks the store. `isStored` false: the caller knows the model is
     /// not stored (nothing is read for it); nil or true, the store is asked.
-    func apply(_ server: SyncRecord, as type: any SyncModel.Type, in store: any SyncStoreTransaction, isLocalChange: Bool? = nil, isStored: Bool? = nil) throws -> Applied {
+    func apply(_ server: SyncRecord, as type: any SyncModel.Type, in store: any StoreTransaction, isLocalChange: Bool? = nil, isStored: Bool? = nil) throws -> Applied {
         let naturalKeys = NaturalKeyUseCase(context: context)
         // A record this device merged into another sharing its natural key stays merged: what
         // another device changed of it since goes to the survivor.
@@ -62,7 +62,7 @@ struct ServerVersion {
     /// device's save whose reply was lost, when `server` descends from that save and the known
     /// version does not (the save landed, and the others' edits came after it: against the
     /// older version, what they removed of the save's changes would come back).
-    private static func ancestor(of server: SyncRecord, in store: any SyncStoreTransaction) throws -> SyncRecord? {
+    private static func ancestor(of server: SyncRecord, in store: any StoreTransaction) throws -> SyncRecord? {
         let known = try store.serverRecord(server.id)
         guard let sent = try store.unconfirmedUpload(server.id) else { return known }
         try store.removeUnconfirmedUpload(server.id)
@@ -73,7 +73,7 @@ struct ServerVersion {
     }
 
     /// Missing targets, but those merged away here: the record now points at their survivors.
-    private static func unredirected(_ missing: [RecordKey], by naturalKeys: NaturalKeyUseCase, in store: any SyncStoreTransaction) throws -> [RecordKey] {
+    private static func unredirected(_ missing: [RecordKey], by naturalKeys: NaturalKeyUseCase, in store: any StoreTransaction) throws -> [RecordKey] {
         guard !missing.isEmpty else { return missing }
         let redirected = try naturalKeys.redirect(missing, store: store)
         return redirected.isEmpty ? missing : missing.filter { !redirected.contains($0) }

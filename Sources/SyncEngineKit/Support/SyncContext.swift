@@ -35,7 +35,7 @@ struct SyncContext: Sendable {
     }
 
     /// Runs `body` in one transaction of the local store.
-    func local<T>(_ body: (any SyncStoreTransaction) throws -> T) throws(SyncError) -> T {
+    func transaction<T>(_ body: (any StoreTransaction) throws -> T) throws(SyncError) -> T {
         try SyncError.reportingStoreFailures { try store.transaction(body) }
     }
 

@@ -29,20 +29,20 @@ enum UnreadableRecords {
     }
 
     /// Every record kept, set aside or not.
-    static func all(in store: any SyncStoreTransaction) throws -> [UnreadableRecord] {
+    static func all(in store: any EngineState) throws -> [UnreadableRecord] {
         try store.stateKeys(prefix: SyncStateKeys.unreadableRecordPrefix).compactMap { try read($0, in: store) }
     }
 
     /// A page listed `id` unreadable: kept, or kept anew (a new version of a record set aside is
     /// asked for again).
-    static func note(_ id: RecordID, _ error: CloudError, at now: Date, in store: any SyncStoreTransaction) throws {
+    static func note(_ id: RecordID, _ error: CloudError, at now: Date, in store: any EngineState) throws {
         let key = SyncStateKeys.unreadableRecord(id)
         let first = try read(key, in: store)?.firstFailedAt ?? now
         try write(UnreadableRecord(id: id, error: error, firstFailedAt: first), in: store)
     }
 
     /// A fetch by name of `record` failed again; returns it as it now is.
-    static func fetchFailed(_ record: UnreadableRecord, _ error: CloudError, in store: any SyncStoreTransaction) throws -> UnreadableRecord {
+    static func fetchFailed(_ record: UnreadableRecord, _ error: CloudError, in store: any EngineState) throws -> UnreadableRecord {
         var failed = record
         failed.error = error
         failed.failedFetches += 1
@@ -51,29 +51,29 @@ enum UnreadableRecords {
     }
 
     /// The app asks for the records set aside again: each is fetched by the next pass.
-    static func retrySetAside(in store: any SyncStoreTransaction) throws {
+    static func retrySetAside(in store: any EngineState) throws {
         for var record in try all(in: store) where record.isSetAside {
             record.failedFetches = 0
             try write(record, in: store)
         }
     }
 
-    static func forget(_ id: RecordID, in store: any SyncStoreTransaction) throws {
+    static func forget(_ id: RecordID, in store: any EngineState) throws {
         try store.setState(SyncStateKeys.unreadableRecord(id), nil)
     }
 
     /// A zone went away: nothing of it is asked for again.
-    static func forget(zone: ZoneID, in store: any SyncStoreTransaction) throws {
+    static func forget(zone: ZoneID, in store: any EngineState) throws {
         for key in try store.stateKeys(prefix: SyncStateKeys.unreadableRecords(in: zone)) {
             try store.setState(key, nil)
         }
     }
 
-    private static func read(_ key: String, in store: any SyncStoreTransaction) throws -> UnreadableRecord? {
+    private static func read(_ key: String, in store: any EngineState) throws -> UnreadableRecord? {
         try store.state(key).flatMap { try? JSONDecoder().decode(Kept.self, from: Data($0.utf8)).record }
     }
 
-    private static func write(_ record: UnreadableRecord, in store: any SyncStoreTransaction) throws {
+    private static func write(_ record: UnreadableRecord, in store: any EngineState) throws {
         let json = String(decoding: try JSONEncoder().encode(Kept(record)), as: UTF8.self)
         try store.setState(SyncStateKeys.unreadableRecord(record.id), json)
     }

@@ -12,7 +12,7 @@ import SyncPorts
 /// end. (Kept only in memory, a pass that failed after the loss was learned forgot the zone, and
 /// records nobody edited again never went back up.)
 enum ZoneRebuild {
-    static func queueEverything(of zone: ZoneID, registry: ModelRegistry, in store: any SyncStoreTransaction) throws {
+    static func queueEverything(of zone: ZoneID, registry: ModelRegistry, in store: any StoredModels & ServerVersions & StoreHistory & EngineState) throws {
         try store.setState(SyncStateKeys.zoneToken(zone, .private), nil)
         for id in try store.serverRecordIDs(inZone: zone) { try store.removeServerRecord(id) }
         for type in registry.zonedTypes {

@@ -25,7 +25,7 @@ struct AccountUseCase {
     /// account's data, and restores what the new account parked.
     func check() async throws(SyncError) -> Check {
         let status = try await context.cloud.accountStatus()
-        let known = try context.local { try $0.state(SyncStateKeys.account) }
+        let known = try context.transaction { try $0.state(SyncStateKeys.account) }
         guard status == .available else {
             // Restricted or temporarily unavailable is not signed out: the data stays.
             if status == .noAccount, let known {
@@ -49,10 +49,10 @@ struct AccountUseCase {
         let files = try? context.assetFiles.get()
         if let old, let files {
             // The files first: parking is repeated harmlessly if the transaction never commits.
-            let owed = try context.local { try $0.assetEntries(in: [.local, .upload, .uploading]) }
+            let owed = try context.transaction { try $0.assetEntries(in: [.local, .upload, .uploading]) }
             for entry in owed { try moveFile { try files.park(entry.key, suffix: entry.suffix, for: old) } }
         }
-        let (parked, restored) = try context.local { store in
+        let (parked, restored) = try context.transaction { store in
             let parked = try old.map { try store.parkAndPurge(account: $0) }
             try store.setState(SyncStateKeys.account, new)
             let restored = try new.map { try store.restoreParked(account: $0) }
@@ -79,21 +79,21 @@ struct AccountUseCase {
     /// between the restore and the move: moved into place. Run once per engine, before transfers.
     func recoverParkedFiles() throws(SyncError) {
         guard case .success(let files) = context.assetFiles,
-            let user = try context.local({ try $0.state(SyncStateKeys.account) })
+            let user = try context.transaction({ try $0.state(SyncStateKeys.account) })
         else { return }
-        for entry in try context.local({ try $0.assetEntries(in: [.local, .upload, .uploading]) }) where !files.fileExists(for: entry.key, suffix: entry.suffix) {
+        for entry in try context.transaction({ try $0.assetEntries(in: [.local, .upload, .uploading]) }) where !files.fileExists(for: entry.key, suffix: entry.suffix) {
             try moveFile { try files.unpark(entry.key, suffix: entry.suffix, for: user) }
         }
     }
 
     /// Accounts with parked changes.
     func parkedChanges() throws(SyncError) -> [ParkedChanges] {
-        try context.local { try $0.parkedChanges() }
+        try context.transaction { try $0.parkedChanges() }
     }
 
     /// Forgets an account's parked changes, and their files.
     func discardParked(of userRecordName: String) throws(SyncError) {
-        _ = try context.local { try $0.discardParked(account: userRecordName) }
+        _ = try context.transaction { try $0.discardParked(account: userRecordName) }
         if case .success(let files) = context.assetFiles {
             try moveFile { try files.removeParked(for: userRecordName) }
         }

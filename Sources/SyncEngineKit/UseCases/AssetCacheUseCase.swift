@@ -25,7 +25,7 @@ struct AssetCacheUseCase {
     func attach<Model: CacheableModel>(_ data: Data, suffix: String, to type: Model.Type, recordName: String, pinned: Bool) throws(AssetError) {
         let key = AssetKey(type, recordName: recordName)
         let files = try files()
-        let previous = try local { try $0.assetEntry(key) }
+        let previous = try transaction { try $0.assetEntry(key) }
         let written: AssetReference
         do {
             written = try files.write(data, for: key, suffix: suffix)
@@ -35,7 +35,7 @@ struct AssetCacheUseCase {
         let entry = AssetCacheEntry(
             key: key, state: .local, suffix: suffix, byteSize: written.byteSize, digest: written.digest,
             isPinned: pinned || previous?.isPinned == true, lastAccess: context.clock.now)
-        let attached = try local { try $0.attachAsset(written, entry: entry, to: type, recordName: recordName) }
+        let attached = try transaction { try $0.attachAsset(written, entry: entry, to: type, recordName: recordName) }
         guard attached else {
             try? files.removeFile(for: key, suffix: suffix)
             throw .noSuchRecord(key)
@@ -49,41 +49,41 @@ struct AssetCacheUseCase {
     /// The asset's file on this device, or nil when it is not here (request a download). Reading
     /// counts as a use: the least recently used files are evicted first.
     func fileURL(for key: AssetKey) throws(AssetError) -> URL? {
-        guard var entry = try local({ try $0.assetEntry(key) }), entry.state.hasLocalFile, entry.state != .unload else { return nil }
+        guard var entry = try transaction({ try $0.assetEntry(key) }), entry.state.hasLocalFile, entry.state != .unload else { return nil }
         let files = try files()
         guard files.fileExists(for: key, suffix: entry.suffix) else {
             // Removed behind the cache's back: the cloud's copy can still come back.
             if entry.state == .cached {
                 entry.state = .remote
-                try local { try $0.setAssetEntry(entry) }
+                try transaction { try $0.setAssetEntry(entry) }
                 announce(entry)
             }
             return nil
         }
         entry.lastAccess = context.clock.now
-        try local { try $0.setAssetEntry(entry) }
+        try transaction { try $0.setAssetEntry(entry) }
         return files.fileURL(for: key, suffix: entry.suffix)
     }
 
     /// Asks for the asset's contents; the next pass downloads them. `pin` keeps the file from
     /// eviction. Nothing happens when the file is already here.
     func requestDownload(_ key: AssetKey, pin: Bool) throws(AssetError) {
-        guard var entry = try local({ try $0.assetEntry(key) }) else { throw .noAsset(key) }
+        guard var entry = try transaction({ try $0.assetEntry(key) }) else { throw .noAsset(key) }
         if pin { entry.isPinned = true }
         if let next = entry.state.after(.downloadRequested) { entry.state = next }
-        try local { try $0.setAssetEntry(entry) }
+        try transaction { try $0.setAssetEntry(entry) }
         announce(entry)
     }
 
     /// Lets the asset be evicted again.
     func unpin(_ key: AssetKey) throws(AssetError) {
-        guard var entry = try local({ try $0.assetEntry(key) }) else { throw .noAsset(key) }
+        guard var entry = try transaction({ try $0.assetEntry(key) }) else { throw .noAsset(key) }
         entry.isPinned = false
-        try local { try $0.setAssetEntry(entry) }
+        try transaction { try $0.setAssetEntry(entry) }
     }
 
     func entry(_ key: AssetKey) throws(AssetError) -> AssetCacheEntry? {
-        try local { try $0.assetEntry(key) }
+        try transaction { try $0.assetEntry(key) }
     }
 
     // MARK: - Start-up
@@ -92,10 +92,10 @@ struct AssetCacheUseCase {
     /// `download`, `unload` -> `remote`) and removes half-written files.
     func recoverInterruptedTransfers() throws(SyncError) {
         guard case .success(let files) = context.assetFiles else { return }
-        for var entry in try context.local({ try $0.assetEntries(in: [.uploading, .downloading, .unload]) }) {
+        for var entry in try context.transaction({ try $0.assetEntries(in: [.uploading, .downloading, .unload]) }) {
             if entry.state == .unload { try? files.removeFile(for: entry.key, suffix: entry.suffix) }
             entry.state = entry.state.after(.interrupted) ?? entry.state
-            try context.local { try $0.setAssetEntry(entry) }
+            try context.transaction { try $0.setAssetEntry(entry) }
             announce(entry)
         }
         do {
@@ -109,7 +109,7 @@ struct AssetCacheUseCase {
 
     /// A pulled record was applied: if its model has an asset, take in the record's markers, in
     /// the transaction that applied it.
-    func recordArrived(_ record: SyncRecord, in store: any SyncStoreTransaction) throws {
+    func recordArrived(_ record: SyncRecord, in store: any StoreTransaction) throws {
         guard context.registry.cacheableType(forRecordType: record.recordType) != nil else { return }
         try markersArrived(try? record.decodeAssetReference(), for: AssetKey(recordType: record.recordType, recordName: record.id.recordName), in: store)
     }
@@ -117,7 +117,7 @@ struct AssetCacheUseCase {
     /// A record arrived with these markers: learn of a new asset (its suffix names the file on a
     /// device that never had it), or mark this device's copy stale when the fingerprint changed.
     /// Unchanged markers change nothing, so a repeated refresh transfers nothing.
-    private func markersArrived(_ reference: AssetReference?, for key: AssetKey, in store: any SyncStoreTransaction) throws {
+    private func markersArrived(_ reference: AssetReference?, for key: AssetKey, in store: any StoreTransaction) throws {
         let entry = try store.assetEntry(key)
         if let entry, entry.state.isAwaitingUpload { return }  // this device's new file wins until uploaded
         guard let reference else {
@@ -160,7 +160,7 @@ struct AssetCacheUseCase {
     }
 
     /// The record is gone (deleted here or in the cloud): so is its file.
-    private func forget(_ entry: AssetCacheEntry, in store: any SyncStoreTransaction) throws {
+    private func forget(_ entry: AssetCacheEntry, in store: any StoreTransaction) throws {
         if case .success(let files) = context.assetFiles { try? files.removeFile(for: entry.key, suffix: entry.suffix) }
         try store.removeAssetEntry(entry.key)
     }
@@ -168,8 +168,8 @@ struct AssetCacheUseCase {
     /// Gives a projection the draft's file, so publishing uploads it to the public record too.
     /// The same contents (same fingerprint and suffix) are not copied or uploaded again.
     func copy(from draft: AssetKey, to projection: AssetKey) throws(AssetError) {
-        guard let source = try local({ try $0.assetEntry(draft) }), source.state.hasLocalFile else { return }
-        let existing = try local { try $0.assetEntry(projection) }
+        guard let source = try transaction({ try $0.assetEntry(draft) }), source.state.hasLocalFile else { return }
+        let existing = try transaction { try $0.assetEntry(projection) }
         if let existing, existing.reference == source.reference, existing.state != .remote {
             return
         }
@@ -184,7 +184,7 @@ struct AssetCacheUseCase {
         let entry = AssetCacheEntry(
             key: projection, state: .local, suffix: source.suffix, byteSize: copied.byteSize, digest: copied.digest, isPinned: source.isPinned,
             lastAccess: context.clock.now)
-        try local { try $0.setAssetEntry(entry) }
+        try transaction { try $0.setAssetEntry(entry) }
         announce(entry)
     }
 
@@ -197,7 +197,7 @@ struct AssetCacheUseCase {
     /// only the local steps run.
     func transfer(as account: PassAccount) async throws(SyncError) {
         guard case .success(let files) = context.assetFiles else { return }
-        try context.local { store in
+        try context.transaction { store in
             for entry in try store.takeOrphanedAssetEntries() { try forget(entry, in: store) }
         }
         if account.isSignedIn {
@@ -208,10 +208,10 @@ struct AssetCacheUseCase {
     }
 
     private func upload(_ files: any AssetFileStoring, as account: PassAccount) async throws(SyncError) {
-        for var entry in try context.local({ try $0.assetEntries(in: [.local, .upload]) }) {
+        for var entry in try context.transaction({ try $0.assetEntries(in: [.local, .upload]) }) {
             guard let place = try place(of: entry) else { continue }
             // Never before the record itself is in the cloud: the upload would meet `unknownItem`.
-            guard let server = try context.local({ try $0.serverRecord(place.id) }) else { continue }
+            guard let server = try context.transaction({ try $0.serverRecord(place.id) }) else { continue }
             if entry.state == .local { try move(&entry, .recordPushed) }
             try move(&entry, .transferStarted)
             let contents = SyncAsset(fileURL: files.fileURL(for: entry.key, suffix: entry.suffix))
@@ -247,7 +247,7 @@ struct AssetCacheUseCase {
                 // (after a conflict), the model has not seen that version's changes yet, and the
                 // next push or pull merges them in against the version it knew.
                 if attempt == 0 {
-                    try context.local { try $0.setServerRecord(saved) }
+                    try context.transaction { try $0.setServerRecord(saved) }
                 }
                 return .success(())
             case .failure(let error) where error.code == .serverRecordChanged && attempt == 0 && error.serverRecord != nil:
@@ -262,10 +262,10 @@ struct AssetCacheUseCase {
     }
 
     private func download(_ files: any AssetFileStoring, as account: PassAccount) async throws(SyncError) {
-        for var entry in try context.local({ try $0.pinnedAssetEntries(in: [.remote]) }) {
+        for var entry in try context.transaction({ try $0.pinnedAssetEntries(in: [.remote]) }) {
             try move(&entry, .downloadRequested)
         }
-        for var entry in try context.local({ try $0.assetEntries(in: [.download]) }) {
+        for var entry in try context.transaction({ try $0.assetEntries(in: [.download]) }) {
             guard let place = try place(of: entry) else { continue }
             try move(&entry, .transferStarted)
             let found: [RecordID: Result<SyncRecord, CloudError>]
@@ -301,7 +301,7 @@ struct AssetCacheUseCase {
     /// A download that did not happen stands: it is tried again with the next pass.
     private func standAgain(_ entry: inout AssetCacheEntry) throws(SyncError) {
         entry.state = .download
-        try context.local { [entry] in try $0.setAssetEntry(entry) }
+        try context.transaction { [entry] in try $0.setAssetEntry(entry) }
         announce(entry)
     }
 
@@ -333,9 +333,9 @@ struct AssetCacheUseCase {
     /// Least recently read first; never a pinned file or one the cloud does not have yet. Under
     /// the budget, this reads one number.
     private func evict(_ files: any AssetFileStoring) throws(SyncError) {
-        var total = try context.local { try $0.cachedAssetBytes() }
+        var total = try context.transaction { try $0.cachedAssetBytes() }
         guard total > context.configuration.assetCacheLimit else { return }
-        for var entry in try context.local({ try $0.evictionCandidates() }) {
+        for var entry in try context.transaction({ try $0.evictionCandidates() }) {
             guard total > context.configuration.assetCacheLimit else { break }
             try move(&entry, .evictionChosen)
             try? files.removeFile(for: entry.key, suffix: entry.suffix)
@@ -350,9 +350,9 @@ struct AssetCacheUseCase {
     /// owner. nil (and the entry forgotten) when the model is no longer stored.
     private func place(of entry: AssetCacheEntry) throws(SyncError) -> (id: RecordID, scope: DatabaseScope)? {
         guard let type = context.registry.cacheableType(forRecordType: entry.key.recordType),
-            let owner = try context.local({ try $0.parentAndOwner(type: type, recordName: entry.key.recordName) })?.owner
+            let owner = try context.transaction({ try $0.parentAndOwner(type: type, recordName: entry.key.recordName) })?.owner
         else {
-            try context.local { try forget(entry, in: $0) }
+            try context.transaction { try forget(entry, in: $0) }
             return nil
         }
         let zone = context.zone(scopes: type.syncScopes, ownerName: owner)
@@ -362,13 +362,13 @@ struct AssetCacheUseCase {
     private func move(_ entry: inout AssetCacheEntry, _ event: AssetCacheEvent) throws(SyncError) {
         guard let next = entry.state.after(event) else { return }
         entry.state = next
-        try context.local { try $0.setAssetEntry(entry) }
+        try context.transaction { try $0.setAssetEntry(entry) }
         announce(entry)
     }
 
     /// A transfer ended well: `cached`, unless the app attached another file meanwhile.
     private func finish(_ transferred: AssetCacheEntry) throws(SyncError) {
-        guard var current = try context.local({ try $0.assetEntry(transferred.key) }),
+        guard var current = try context.transaction({ try $0.assetEntry(transferred.key) }),
             current.state == transferred.state, current.suffix == transferred.suffix || transferred.state == .downloading
         else { return }
         current.suffix = transferred.suffix
@@ -380,7 +380,7 @@ struct AssetCacheUseCase {
 
     /// A transfer failed: back to `local` or `remote`, unless the app changed the asset meanwhile.
     private func fail(_ entry: AssetCacheEntry, _ error: SyncError) throws(SyncError) {
-        if var current = try context.local({ try $0.assetEntry(entry.key) }), current.state == entry.state {
+        if var current = try context.transaction({ try $0.assetEntry(entry.key) }), current.state == entry.state {
             try move(&current, .transferFailed)
         }
         context.events.publish(.assetTransferFailed(entry.key, error))
@@ -391,7 +391,7 @@ struct AssetCacheUseCase {
     }
 
     /// One transaction of the store, a failure reported as an asset error.
-    private func local<T>(_ body: (any SyncStoreTransaction) throws -> T) throws(AssetError) -> T {
+    private func transaction<T>(_ body: (any StoreTransaction) throws -> T) throws(AssetError) -> T {
         do {
             return try context.store.transaction(body)
         } catch let error as AssetError {

@@ -10,7 +10,7 @@ struct CloudDataUseCase {
 
     /// Private zones the user deleted in Settings whose local data waits for the app's decision.
     func userDeletedZones() throws(SyncError) -> [ZoneID] {
-        try context.local { try $0.stateKeys(prefix: SyncStateKeys.userDeletedZonePrefix) }.map {
+        try context.transaction { try $0.stateKeys(prefix: SyncStateKeys.userDeletedZonePrefix) }.map {
             ZoneID(zoneName: String($0.dropFirst(SyncStateKeys.userDeletedZonePrefix.count)))
         }
     }
@@ -22,7 +22,7 @@ struct CloudDataUseCase {
         for zone in try userDeletedZones() {
             try await account.verify()
             try await context.cloud.saveZones([zone])
-            try context.local { store in
+            try context.transaction { store in
                 try store.setState(SyncStateKeys.userDeletedZone(zone), nil)
                 try ZoneRebuild.queueEverything(of: zone, registry: context.registry, in: store)
             }
@@ -36,7 +36,7 @@ struct CloudDataUseCase {
         for zone in try userDeletedZones() {
             try await account.verify()
             try await context.cloud.saveZones([zone])
-            try context.local { store in
+            try context.transaction { store in
                 for type in context.registry.zonedTypes {
                     for name in try store.recordNames(type: type, ownerName: zone.ownerName) {
                         try store.deletePulled(type: type, recordName: name)
@@ -69,13 +69,13 @@ struct CloudDataUseCase {
             if !page.moreComing { break }
         }
         let user = account.user
-        let published = try context.local { store in
+        let published = try context.transaction { store in
             try store.serverRecordIDs(inZone: SyncConstants.publicZone).filter { try store.serverRecord($0)?.isCreated(byUser: user) == true }
         }
         deleted += try await delete(published, in: .public)
         if !published.isEmpty {
             // The next pass reads the catalogs again: the user's publications leave them here.
-            try context.local { try CatalogRefresh.request(context.registry.catalogRecordTypes, in: $0) }
+            try context.transaction { try CatalogRefresh.request(context.registry.catalogRecordTypes, in: $0) }
         }
         return deleted
     }

@@ -8,17 +8,17 @@ struct FailedChangesUseCase {
     let context: SyncContext
 
     func list() throws(SyncError) -> [FailedChange] {
-        try context.local { try $0.failedChanges() }
+        try context.transaction { try $0.failedChanges() }
     }
 
     func change(recordType: String, recordName: String) throws(SyncError) -> FailedChange? {
-        try context.local { try $0.failedChange(recordType: recordType, recordName: recordName) }
+        try context.transaction { try $0.failedChange(recordType: recordType, recordName: recordName) }
     }
 
     /// Queues the change again, as the model now is (or its deletion): the next pass sends it.
     /// Nothing happens when no change of the record is set aside.
     func retry(recordType: String, recordName: String) throws(SyncError) {
-        try context.local { store in
+        try context.transaction { store in
             guard let failed = try store.failedChange(recordType: recordType, recordName: recordName) else { return }
             try store.removeFailedChange(recordType: recordType, recordName: recordName)
             try store.requeue(recordType: recordType, recordName: recordName, ownerName: failed.ownerName)
@@ -39,7 +39,7 @@ struct FailedChangesUseCase {
         case .failure(let error): throw .cloud(error)
         case nil: throw .cloud(CloudError(.serviceUnavailable, "no result for \(id)"))
         }
-        try context.local { store in
+        try context.transaction { store in
             try store.removeFailedChange(recordType: type.recordType, recordName: recordName)
             guard let cloudVersion else {
                 try store.removeServerRecord(id)

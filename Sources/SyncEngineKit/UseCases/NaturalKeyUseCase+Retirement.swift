@@ -34,7 +34,7 @@ extension NaturalKeyUseCase {
             for (survivor, losers) in merged { context.events.publish(.duplicatesMerged(survivor, merged: losers)) }
         }
         for _ in 0..<Self.retirementRounds {
-            let retirements = try context.local { store in try self.retirements(in: store) }
+            let retirements = try context.transaction { store in try self.retirements(in: store) }
             guard !retirements.isEmpty else { return }
             // One request per survivor: an atomic request fails whole, and one survivor's
             // conflict must not hold back the others.
@@ -42,7 +42,7 @@ extension NaturalKeyUseCase {
                 try await account.verify()
                 let result = try await context.cloud.modify(retirement.request, in: .private)
                 try await account.verify()
-                try context.local { store in
+                try context.transaction { store in
                     if let landed = try settle(retirement, result: result, in: store) { merged.append(landed) }
                 }
             }
@@ -51,7 +51,7 @@ extension NaturalKeyUseCase {
 
     /// The requests for the copies waiting to merge, by survivor. A survivor gone here (a user
     /// deleted it) or itself marked into another (settled after the next pull) sends none.
-    private func retirements(in store: any SyncStoreTransaction) throws -> [Retirement] {
+    private func retirements(in store: any StoreTransaction) throws -> [Retirement] {
         var bySurvivor: [String: Retirement] = [:]
         var order: [String] = []
         let zoneName = context.configuration.syncZoneName
@@ -100,7 +100,7 @@ extension NaturalKeyUseCase {
 
     /// Applies one request's result; returns the survivor and the copies merged into it when it
     /// landed.
-    private func settle(_ retirement: Retirement, result: ModifyResult, in store: any SyncStoreTransaction) throws -> (RecordKey, [String])? {
+    private func settle(_ retirement: Retirement, result: ModifyResult, in store: any StoreTransaction) throws -> (RecordKey, [String])? {
         let type = retirement.type
         let survivor = retirement.survivor.id.recordName
         switch result.savedRecords[retirement.survivor.id] {

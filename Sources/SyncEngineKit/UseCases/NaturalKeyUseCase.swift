@@ -37,7 +37,7 @@ struct NaturalKeyUseCase {
     func mergeDuplicates() throws(SyncError) {
         let keyed = context.registry.types.filter { !$0.uniqueKeys.isEmpty }
         guard !keyed.isEmpty else { return }
-        let merged = try context.local { store in
+        let merged = try context.transaction { store in
             // A key the schema added since this store last met the model marks what it holds.
             for type in keyed { try store.prepareTable(for: type) }
             var merged: [(RecordKey, [String])] = []
@@ -90,7 +90,7 @@ struct NaturalKeyUseCase {
     /// that told of the mark brought it), so what this device changed of the copy since the mark
     /// goes in, three-way against it. A survivor gone since (a user deleted it) takes the copy
     /// with it, and the records under it. Nil when `name` is no such copy.
-    func settleMarked(_ name: String, of type: any SyncModel.Type, store: any SyncStoreTransaction) throws -> MarkedCopy? {
+    func settleMarked(_ name: String, of type: any SyncModel.Type, store: any StoreTransaction) throws -> MarkedCopy? {
         guard let owner = try store.parentAndOwner(type: type, recordName: name)?.owner else { return nil }
         let zone = context.zone(scopes: type.syncScopes, ownerName: owner)
         guard let known = try store.serverRecord(RecordID(recordName: name, zoneID: zone)), let mark = known.mergedInto else { return nil }
@@ -114,7 +114,7 @@ struct NaturalKeyUseCase {
 
     /// The stored record `name` stands for: itself, or the survivor it was merged into (here, or
     /// by a mark), and that one's, in turn; nil when the chain ends in a record gone.
-    private func resolvedSurvivor(_ name: String, of type: any SyncModel.Type, in zone: ZoneID, store: any SyncStoreTransaction) throws -> String? {
+    private func resolvedSurvivor(_ name: String, of type: any SyncModel.Type, in zone: ZoneID, store: any StoreTransaction) throws -> String? {
         var current = name
         var seen: Set<String> = []
         while seen.insert(current).inserted {
@@ -131,7 +131,7 @@ struct NaturalKeyUseCase {
     /// Merges copy `name` into `survivor`, three-way against `ancestor` (nil: the whole copy):
     /// its fields, what points at it, its children; then the copy goes from this device, noted
     /// merged.
-    func complete(_ name: String, of type: any SyncModel.Type, into survivor: String, ancestor: SyncRecord?, store: any SyncStoreTransaction) throws {
+    func complete(_ name: String, of type: any SyncModel.Type, into survivor: String, ancestor: SyncRecord?, store: any StoreTransaction) throws {
         if let copy = try store.uploadRecord(type: type, recordName: name, syncZoneName: context.configuration.syncZoneName) {
             try absorb([(copy, ancestor)], into: survivor, type: type, store: store)
         }
@@ -149,7 +149,7 @@ struct NaturalKeyUseCase {
     /// device removed from the survivor stays removed); its children and the references to it
     /// follow. The caller deletes the record after. Returns whether there was a survivor.
     @discardableResult
-    func foldDeletedDuplicate(_ id: RecordID, type: any SyncModel.Type, ancestor: SyncRecord?, store: any SyncStoreTransaction) throws -> Bool {
+    func foldDeletedDuplicate(_ id: RecordID, type: any SyncModel.Type, ancestor: SyncRecord?, store: any StoreTransaction) throws -> Bool {
         guard !type.uniqueKeys.isEmpty, let found = try store.duplicates(of: id.recordName, type: type),
             found.owner == SyncConstants.currentUserOwnerName,
             let survivor = found.groups.joined().filter({ $0 != id.recordName }).min(),
@@ -166,7 +166,7 @@ struct NaturalKeyUseCase {
     /// way, as above), and the record stays away. Returns whether `record` was such a version.
     /// (A marked version of a copy still here is applied as any version is, and the check after
     /// the pull settles it: `settleMarked`.)
-    func foldArrival(_ record: SyncRecord, type: any SyncModel.Type, store: any SyncStoreTransaction) throws -> Bool {
+    func foldArrival(_ record: SyncRecord, type: any SyncModel.Type, store: any StoreTransaction) throws -> Bool {
         guard !type.uniqueKeys.isEmpty else { return false }
         let name = record.id.recordName
         guard let survivor = try store.survivor(ofMergedAway: name, type: type) else { return false }
@@ -181,7 +181,7 @@ struct NaturalKeyUseCase {
 
     /// References and parents that arrived naming records merged away here point at their
     /// survivors instead; returns the targets so redirected.
-    func redirect(_ targets: [RecordKey], store: any SyncStoreTransaction) throws -> Set<RecordKey> {
+    func redirect(_ targets: [RecordKey], store: any StoreTransaction) throws -> Set<RecordKey> {
         var redirected: Set<RecordKey> = []
         for target in targets {
             guard let type = context.registry.type(forRecordType: target.recordType), !type.uniqueKeys.isEmpty,
@@ -195,7 +195,7 @@ struct NaturalKeyUseCase {
 
     /// Merges each copy into the survivor: three-way against its ancestor when one is given (what
     /// changed since), else as a conflict of every differing field.
-    private func absorb(_ copies: [(record: SyncRecord, ancestor: SyncRecord?)], into survivor: String, type: any SyncModel.Type, store: any SyncStoreTransaction) throws {
+    private func absorb(_ copies: [(record: SyncRecord, ancestor: SyncRecord?)], into survivor: String, type: any SyncModel.Type, store: any StoreTransaction) throws {
         guard let original = try store.uploadRecord(type: type, recordName: survivor, syncZoneName: context.configuration.syncZoneName) else { return }
         let merged = self.merged(copies, into: original, type: type)
         if merged.fields != original.fields || merged.encryptedFields != original.encryptedFields {
@@ -221,7 +221,7 @@ struct NaturalKeyUseCase {
     }
 
     /// The records that reference the losers, and their children, move to the survivor.
-    private func moveReferencesAndChildren(of losers: [String], to survivor: String, type: any SyncModel.Type, store: any SyncStoreTransaction) throws {
+    private func moveReferencesAndChildren(of losers: [String], to survivor: String, type: any SyncModel.Type, store: any StoreTransaction) throws {
         try moveReferences(to: survivor, from: losers, targetType: type, store: store)
         for childType in context.registry.childTypes(of: type) {
             for loser in losers {
@@ -236,7 +236,7 @@ struct NaturalKeyUseCase {
 
     /// Points every reference to a loser at the survivor, in every model with a reference field
     /// to the type.
-    private func moveReferences(to survivor: String, from losers: [String], targetType: any SyncModel.Type, store: any SyncStoreTransaction) throws {
+    private func moveReferences(to survivor: String, from losers: [String], targetType: any SyncModel.Type, store: any StoreTransaction) throws {
         let zone = context.configuration.syncZoneName
         let doomed = Set(losers)
         for type in context.registry.types {
@@ -274,7 +274,7 @@ struct NaturalKeyUseCase {
 
     /// Writes a record over its model, as the engine, and queues it to go up as a change of the
     /// app's.
-    private func rewrite(_ record: SyncRecord, as type: any SyncModel.Type, store: any SyncStoreTransaction) throws {
+    private func rewrite(_ record: SyncRecord, as type: any SyncModel.Type, store: any StoreTransaction) throws {
         _ = try store.applyPulled(record, as: type)
         try store.requeue(recordType: type.recordType, recordName: record.id.recordName, ownerName: record.id.zoneID.ownerName)
     }

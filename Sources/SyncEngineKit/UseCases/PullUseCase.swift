@@ -27,7 +27,7 @@ struct PullUseCase {
 
     /// Pulls everything the pass's account may read. Signed out, only the public catalogs.
     func execute() async throws(SyncError) -> Outcome {
-        var pulled = try context.local { store in
+        var pulled = try context.transaction { store in
             PullState(localChanges: try LocalChanges(in: store), unreadable: Set(try UnreadableRecords.all(in: store).map(\.id)))
         }
         if account.isSignedIn {
@@ -75,12 +75,12 @@ struct PullUseCase {
         private var records: Set<RecordKey>
         private var readThrough: Int64
 
-        init(in store: any SyncStoreTransaction) throws {
+        init(in store: any StoreTransaction) throws {
             (records, readThrough) = try store.recordsWithLocalChanges()
         }
 
         /// Takes in what the app wrote since the last look, inside the page's transaction.
-        mutating func refresh(in store: any SyncStoreTransaction) throws {
+        mutating func refresh(in store: any StoreTransaction) throws {
             let later = try store.recordsChanged(after: readThrough)
             records.formUnion(later.records)
             readThrough = later.readThrough
@@ -96,7 +96,7 @@ struct PullUseCase {
     private func pullDatabase(_ scope: DatabaseScope, state: inout PullState) async throws(SyncError) {
         context.events.publish(.pullStarted(scope))
         let key = SyncStateKeys.databaseToken(scope)
-        var token = try context.local { try $0.state(key) }.map(ChangeToken.init(storedValue:))
+        var token = try context.transaction { try $0.state(key) }.map(ChangeToken.init(storedValue:))
         var recovered = false
         while true {
             let changes: DatabaseChanges
@@ -115,7 +115,7 @@ struct PullUseCase {
                 try await pullZone(zone, scope: scope, state: &state)
             }
             token = changes.newToken
-            try context.local { try $0.setState(key, changes.newToken.storedValue) }
+            try context.transaction { try $0.setState(key, changes.newToken.storedValue) }
             if !changes.moreComing { break }
         }
         context.events.publish(.pullCompleted(scope))
@@ -123,7 +123,7 @@ struct PullUseCase {
 
     private func pullZone(_ zone: ZoneID, scope: DatabaseScope, state: inout PullState) async throws(SyncError) {
         let key = SyncStateKeys.zoneToken(zone, scope)
-        var token = try context.local { try $0.state(key) }.map(ChangeToken.init(storedValue:))
+        var token = try context.transaction { try $0.state(key) }.map(ChangeToken.init(storedValue:))
         var recovered = false
         var shareDeleted = false
         while true {
@@ -148,7 +148,7 @@ struct PullUseCase {
                 return
             }
             try await account.verify()
-            try context.local { store in
+            try context.transaction { store in
                 try state.localChanges.refresh(in: store)
                 // A record deleted and saved again within the page exists: its save is the later.
                 let saved = Set(page.changedRecords.map { RecordKey($0.recordType, $0.id.recordName) })
@@ -183,12 +183,12 @@ struct PullUseCase {
 
     /// Applies a pulled record through `ServerVersion` (merged into a model the app changed),
     /// unless this device already has that version.
-    private func apply(_ record: SyncRecord, scope: DatabaseScope, in store: any SyncStoreTransaction, state: inout PullState) throws {
+    private func apply(_ record: SyncRecord, scope: DatabaseScope, in store: any StoreTransaction, state: inout PullState) throws {
         var reads = PulledPageReads()
         try apply(record, scope: scope, in: store, state: &state, reads: &reads)
     }
 
-    private func apply(_ record: SyncRecord, scope: DatabaseScope, in store: any SyncStoreTransaction, state: inout PullState, reads: inout PulledPageReads) throws {
+    private func apply(_ record: SyncRecord, scope: DatabaseScope, in store: any StoreTransaction, state: inout PullState, reads: inout PulledPageReads) throws {
         try forgetUnreadable(record.id, state: &state, in: store)
         guard let type = context.registry.type(forRecordType: record.recordType) else { return }
         // A version this device already has (it pushed it): nothing to apply.
@@ -222,7 +222,7 @@ struct PullUseCase {
     /// over a local change, and a change set aside for it is void, and the copies a move of it
     /// made here left in other zones go too. A record deleted from a zone it has moved out of
     /// stays: its copy is in the zone it moved to.
-    private func removeLocally(_ id: RecordID, recordType: String, scope: DatabaseScope, deletedInPage: Set<RecordKey>, in store: any SyncStoreTransaction) throws {
+    private func removeLocally(_ id: RecordID, recordType: String, scope: DatabaseScope, deletedInPage: Set<RecordKey>, in store: any StoreTransaction) throws {
         guard let type = context.registry.type(forRecordType: recordType) else { return }
         if !type.uniqueKeys.isEmpty {
             // A duplicate another device merged away: what this device changed of it and the
@@ -255,7 +255,7 @@ struct PullUseCase {
     /// root that is gone, or no longer readable, ends. A failed check keeps the data.
     private func recheckSharedRoots(in zone: ZoneID) async throws(SyncError) {
         for type in context.registry.sharedTypes where type is any ShareableModel.Type {
-            let roots = try context.local { try $0.recordNames(type: type, ownerName: zone.ownerName) }
+            let roots = try context.transaction { try $0.recordNames(type: type, ownerName: zone.ownerName) }
             guard !roots.isEmpty else { continue }
             let ids = roots.map { RecordID(recordName: $0, zoneID: zone) }
             let found: [RecordID: Result<SyncRecord, CloudError>]
@@ -269,7 +269,7 @@ struct PullUseCase {
                 return
             }
             try await account.verify()
-            try context.local { store in
+            try context.transaction { store in
                 for id in ids {
                     guard case .failure(let error) = found[id], error.code == .unknownItem || error.code == .permissionFailure else { continue }
                     try removeSharedSubtree(root: id.recordName, type: type, zone: zone, in: store)
@@ -289,7 +289,7 @@ struct PullUseCase {
     ///   `removeLocalDataOfUserDeletedZone`).
     /// Returns the private zone to create again, if any.
     private func zoneWentAway(_ zone: ZoneID, reason: ZoneDeletionReason, scope: DatabaseScope) throws(SyncError) -> ZoneID? {
-        try context.local { store in
+        try context.transaction { store in
             try store.setState(SyncStateKeys.zoneToken(zone, scope), nil)
             try UnreadableRecords.forget(zone: zone, in: store)
             for id in try store.serverRecordIDs(inZone: zone) { try store.removeServerRecord(id) }
@@ -326,7 +326,7 @@ struct PullUseCase {
 
     /// Deletes a shared root and everything under it, locally (the root's siblings in the zone
     /// stay).
-    func removeSharedSubtree(root: String, type: any SyncModel.Type, zone: ZoneID, in store: any SyncStoreTransaction) throws {
+    func removeSharedSubtree(root: String, type: any SyncModel.Type, zone: ZoneID, in store: any StoreTransaction) throws {
         try store.removeServerRecord(RecordID(recordName: root, zoneID: zone))
         let removed = try store.deletePulled(type: type, recordName: root)
         try ParentChain(context: context).settle(subtree: removed.filter { $0 != RecordKey(type.recordType, root) }, under: root, in: zone, deletedAlready: [], in: store)
@@ -344,7 +344,7 @@ struct PullUseCase {
     private func pullCatalogs(state: inout PullState) async throws(SyncError) {
         let catalogs = context.registry.catalogTypes
         guard !catalogs.isEmpty else { return }
-        let dueTypes = try context.local { store in
+        let dueTypes = try context.transaction { store in
             try CatalogRefresh.due(context.registry.catalogRecordTypes, now: context.clock.now, maximumAge: context.configuration.catalogMaximumAge, in: store)
         }
         let due = catalogs.filter { dueTypes.contains($0.recordType) }
@@ -352,7 +352,7 @@ struct PullUseCase {
         context.events.publish(.pullStarted(.public))
         for type in due {
             let began = context.clock.now
-            let requests = try context.local { store in
+            let requests = try context.transaction { store in
                 try store.clearCatalogReceived(recordType: type.recordType)
                 return try CatalogRefresh.requests(of: type.recordType, in: store)
             }
@@ -361,7 +361,7 @@ struct PullUseCase {
             repeat {
                 let page = try await context.cloud.query(query, in: .public)
                 try await account.verify()
-                try context.local { store in
+                try context.transaction { store in
                     try state.localChanges.refresh(in: store)
                     for record in page.records {
                         try apply(record, scope: .public, in: store, state: &state)
@@ -389,12 +389,12 @@ struct PullUseCase {
     /// Deletes the local copies of a catalog type its refresh did not receive (a model the app
     /// changed here stays, to be pushed), a batch per transaction; `finish` runs in the last one.
     /// Returns how many were deleted.
-    private func removeUnreceived(_ type: any PublicCatalogModel.Type, state: inout PullState, finish: (any SyncStoreTransaction) throws -> Void) throws(SyncError) -> Int {
+    private func removeUnreceived(_ type: any PublicCatalogModel.Type, state: inout PullState, finish: (any StoreTransaction) throws -> Void) throws(SyncError) -> Int {
         var after: String?
         var deleted = 0
         var done = false
         while !done {
-            try context.local { store in
+            try context.transaction { store in
                 try state.localChanges.refresh(in: store)
                 let names = try store.catalogRecordsNotReceived(type: type, after: after, limit: Self.reconciliationBatch)
                 for name in names where !state.localChanges.contains(type.recordType, name) {
@@ -412,14 +412,14 @@ struct PullUseCase {
 
     // MARK: - Records a page could not deliver
 
-    private func noteUnreadable(_ records: [RecordID: CloudError], state: inout PullState, in store: any SyncStoreTransaction) throws {
+    private func noteUnreadable(_ records: [RecordID: CloudError], state: inout PullState, in store: any StoreTransaction) throws {
         for (id, error) in records.sorted(by: { $0.key.recordName < $1.key.recordName }) {
             try UnreadableRecords.note(id, error, at: context.clock.now, in: store)
             state.unreadable.insert(id)
         }
     }
 
-    private func forgetUnreadable(_ id: RecordID, state: inout PullState, in store: any SyncStoreTransaction) throws {
+    private func forgetUnreadable(_ id: RecordID, state: inout PullState, in store: any StoreTransaction) throws {
         guard state.unreadable.remove(id) != nil else { return }
         try UnreadableRecords.forget(id, in: store)
     }
@@ -430,7 +430,7 @@ struct PullUseCase {
     /// it failed `UnreadableRecord.fetchesBeforeSetAside` times (`recordUnreadable` tells the
     /// app). A failed request leaves them for the next pass: no zone waits on them.
     private func fetchUnreadableAgain(state: inout PullState) async throws(SyncError) {
-        let due = try context.local { try UnreadableRecords.all(in: $0).filter { !$0.isSetAside } }
+        let due = try context.transaction { try UnreadableRecords.all(in: $0).filter { !$0.isSetAside } }
         guard !due.isEmpty else { return }
         var setAside: [UnreadableRecord] = []
         for (scope, records) in Dictionary(grouping: due, by: \.id.scope).sorted(by: { $0.key < $1.key }) {
@@ -442,7 +442,7 @@ struct PullUseCase {
                 continue
             }
             try await account.verify()
-            try context.local { store in
+            try context.transaction { store in
                 try state.localChanges.refresh(in: store)
                 for record in records {
                     switch found[record.id] {
@@ -484,7 +484,7 @@ struct PullUseCase {
                     continue
                 }
                 try await account.verify()
-                try context.local { store in
+                try context.transaction { store in
                     try state.localChanges.refresh(in: store)
                     for id in ids {
                         switch found[id] {
@@ -506,7 +506,7 @@ struct PullUseCase {
     }
 
     /// The cloud has no such parent: the records pulled under it that are still under it follow.
-    private func followGoneParent(_ parent: RecordID, state: inout PullState, in store: any SyncStoreTransaction) throws {
+    private func followGoneParent(_ parent: RecordID, state: inout PullState, in store: any StoreTransaction) throws {
         let chain = ParentChain(context: context)
         for child in state.orphans.removeValue(forKey: parent) ?? [] {
             guard let type = context.registry.type(forRecordType: child.recordType),
@@ -519,7 +519,7 @@ struct PullUseCase {
     }
 
     private func stillMissing(_ missing: [RecordID: MissingTarget]) throws(SyncError) -> [RecordID: MissingTarget] {
-        try context.local { store in
+        try context.transaction { store in
             try missing.filter { try !store.isStored(RecordKey($0.value.recordType, $0.key.recordName)) }
         }
     }

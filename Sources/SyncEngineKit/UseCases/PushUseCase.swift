@@ -69,7 +69,7 @@ struct PushUseCase {
         var total = Outcome()
         var started = false
         while true {
-            let (readThrough, collected) = try context.local { store in
+            let (readThrough, collected) = try context.transaction { store in
                 let pending = try store.unpushedChanges(limit: Self.pageSize)
                 return (pending.readThrough, try collect(pending.changes, in: store))
             }
@@ -86,7 +86,7 @@ struct PushUseCase {
                 return total
             }
             // Everything read went through or was set aside: commit what was read.
-            let more = try context.local { store in
+            let more = try context.transaction { store in
                 try store.commitHistoryToken(readThrough)
                 return try store.hasUnpushedChanges()
             }
@@ -101,7 +101,7 @@ struct PushUseCase {
     /// Pushes every local model of the zoned types, each into its own database, whatever the
     /// history says: the first upload.
     func uploadEverything() async throws(SyncError) -> Outcome {
-        let items = try context.local { store in
+        let items = try context.transaction { store in
             var items: [PushItem] = []
             for type in context.registry.zonedTypes {
                 for name in try store.recordNames(type: type, ownerName: nil) {
@@ -122,7 +122,7 @@ struct PushUseCase {
     /// wait for the app's decision, which uploads the zone's records as they then are, or removes
     /// them. A participant's deletion of a record under a shared root they deleted is left out
     /// too: deleting the root is leaving the share, and the records stay the owner's.
-    private func collect(_ changes: [HistoryEntry], in store: any SyncStoreTransaction) throws -> [PushItem] {
+    private func collect(_ changes: [HistoryEntry], in store: any StoreTransaction) throws -> [PushItem] {
         let userDeleted = Set(try store.stateKeys(prefix: SyncStateKeys.userDeletedZonePrefix))
         var order: [RecordID] = []
         var latest: [RecordID: PushItem] = [:]
@@ -151,7 +151,7 @@ struct PushUseCase {
 
     /// Whether an ancestor of this shared record, by what the server last said, is a share root
     /// this device deleted.
-    private func isUnderDeletedSharedRoot(_ id: RecordID, in store: any SyncStoreTransaction) throws -> Bool {
+    private func isUnderDeletedSharedRoot(_ id: RecordID, in store: any StoreTransaction) throws -> Bool {
         var current = try store.serverRecord(id)
         for _ in 0..<Self.maxAncestorDepth {
             guard let parent = current?.parentRecordName, let record = try store.serverRecord(RecordID(recordName: parent, zoneID: id.zoneID)) else { return false }
@@ -176,7 +176,7 @@ struct PushUseCase {
     /// deletion queued for the copy a move left can be folded into the record's own later
     /// deletion (parking keeps one change per record). Public records are never rewritten.
     private func place(_ items: [PushItem]) throws(SyncError) -> [PushItem] {
-        try context.local { store in
+        try context.transaction { store in
             let chain = ParentChain(context: context)
             var placed = items
             var known = Set(items.map { RecordKey($0.type.recordType, $0.id.recordName) })
@@ -228,7 +228,7 @@ struct PushUseCase {
         var batch = items
         var present = Set(items.map(\.id))
         for _ in 0..<Self.maxAncestorDepth {
-            let candidates = try context.local { store in
+            let candidates = try context.transaction { store in
                 var candidates: [RecordID: any SyncModel.Type] = [:]
                 for item in batch {
                     guard let record = item.record, let parent = record.parentID, !present.contains(parent),
@@ -252,7 +252,7 @@ struct PushUseCase {
                 }
             }
             guard !missing.isEmpty else { break }
-            let parents = try context.local { store in
+            let parents = try context.transaction { store in
                 try missing.sorted(by: { $0.recordName < $1.recordName }).compactMap { id -> PushItem? in
                     guard let type = candidates[id],
                         var parent = try store.uploadRecord(type: type, recordName: id.recordName, syncZoneName: context.configuration.syncZoneName)
@@ -353,7 +353,7 @@ struct PushUseCase {
 
     private func sendChunk(_ chunk: [PushItem], scope: DatabaseScope, outcome: inout Outcome, attempt: Int) async throws(SyncError) {
         try await account.verify()
-        let request = try context.local { store in
+        let request = try context.transaction { store in
             var request = ModifyRequest()
             // A chunk is of one zone: its server versions are read at once.
             var known: [RecordID: SyncRecord] = [:]
@@ -384,14 +384,14 @@ struct PushUseCase {
         } catch .cloud(let error) where error.code == .serverResponseLost {
             // Applied or not, nobody can say: each save is kept as sent, until a version of its
             // record says whether it descends from it.
-            try context.local { store in
+            try context.transaction { store in
                 for record in request.recordsToSave { try store.setUnconfirmedUpload(record) }
             }
             throw .cloud(error)
         } catch .cloud(let error) where error.code == .limitExceeded || error.code == .invalidArguments {
             guard chunk.count > 1 else {
                 // One record the cloud will not take, alone in its request: set it aside.
-                try context.local { try setAside(chunk[0], error, in: $0, outcome: &outcome) }
+                try context.transaction { try setAside(chunk[0], error, in: $0, outcome: &outcome) }
                 return
             }
             // Too large, or one item makes the whole request invalid: each half on its own.
@@ -401,7 +401,7 @@ struct PushUseCase {
             return
         }
         var followUps: [FollowUp] = []
-        let retry = try context.local { store in
+        let retry = try context.transaction { store in
             var retry: [PushItem] = []
             // Changes set aside are few: read once, a landed item forgets its own.
             let setAside = Set(try store.failedChanges().map { RecordKey($0.recordType, $0.recordName) })
@@ -450,7 +450,7 @@ struct PushUseCase {
             case .leaveShare(let item, let shareID):
                 let left = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: [shareID]), in: .shared)
                 if let error = left.itemErrors[shareID], error.code != .unknownItem {
-                    try context.local { try setAside(item, error, in: $0, outcome: &outcome) }
+                    try context.transaction { try setAside(item, error, in: $0, outcome: &outcome) }
                 }
             case .recreateZone(let zone):
                 try await context.cloud.saveZones([zone])
@@ -469,7 +469,7 @@ struct PushUseCase {
     /// What an item's error means for it, decided inside the results' transaction: an item to send
     /// again, or nil (done, set aside, left to a follow-up, or a failure now in the outcome).
     private func recover(
-        _ item: PushItem, from error: CloudError, scope: DatabaseScope, in store: any SyncStoreTransaction,
+        _ item: PushItem, from error: CloudError, scope: DatabaseScope, in store: any StoreTransaction,
         outcome: inout Outcome, followUps: inout [FollowUp]
     ) throws -> PushItem? {
         switch RecoveryPolicy.itemAction(for: error) {
@@ -560,7 +560,7 @@ struct PushUseCase {
 
     /// A moved record's save landed: the model takes its new owner, and the copies left in other
     /// zones go.
-    private func landMove(_ item: PushItem, in store: any SyncStoreTransaction) throws {
+    private func landMove(_ item: PushItem, in store: any StoreTransaction) throws {
         if item.isMove { try store.setOwner(item.id.zoneID.ownerName, type: item.type, recordName: item.id.recordName) }
         for copy in item.leaves {
             try store.queueDeletion(recordType: item.type.recordType, recordName: item.id.recordName, ownerName: copy.zoneID.ownerName)
@@ -570,7 +570,7 @@ struct PushUseCase {
     /// A save whose parent the cloud does not have. A parent stored here goes up again first (the
     /// cloud lost it, or never had it) and the child waits; a parent that is gone takes the child
     /// with it (`ParentChain.follow`): the recovery ends either way.
-    private func saveParentFirst(_ item: PushItem, _ error: CloudError, in store: any SyncStoreTransaction, outcome: inout Outcome) throws -> PushItem? {
+    private func saveParentFirst(_ item: PushItem, _ error: CloudError, in store: any StoreTransaction, outcome: inout Outcome) throws -> PushItem? {
         guard let parent = item.record?.parentRecordName, let parentType = context.registry.parentType(of: item.type) else {
             try setAside(item, error, in: store, outcome: &outcome)
             return nil
@@ -588,7 +588,7 @@ struct PushUseCase {
     /// read-only share): the record goes back to the cloud's last version known here (the copy
     /// a refused move left, for a move), or goes when the cloud never had it. A refused deletion
     /// of the copy a move left undoes the move: the record comes back, its new copy goes.
-    private func revert(_ item: PushItem, _ error: CloudError, in store: any SyncStoreTransaction, outcome: inout Outcome) throws {
+    private func revert(_ item: PushItem, _ error: CloudError, in store: any StoreTransaction, outcome: inout Outcome) throws {
         let name = item.id.recordName
         try store.removeFailedChange(recordType: item.type.recordType, recordName: name)
         if case .delete = item.operation, let stored = try store.parentAndOwner(type: item.type, recordName: name),
@@ -607,7 +607,7 @@ struct PushUseCase {
 
     /// Sets a change aside with the cloud's error: out of the queue until it changes again or the
     /// app retries it.
-    private func setAside(_ item: PushItem, _ error: CloudError, in store: any SyncStoreTransaction, outcome: inout Outcome) throws {
+    private func setAside(_ item: PushItem, _ error: CloudError, in store: any StoreTransaction, outcome: inout Outcome) throws {
         let change = failedChange(item, error)
         try store.setAside(change)
         outcome.setAside.append(change)

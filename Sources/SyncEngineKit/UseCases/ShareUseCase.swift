@@ -15,7 +15,7 @@ struct ShareUseCase {
         guard root.resolvedScope == .private else {
             throw .cloud(CloudError(.permissionFailure, "only the owner shares a record"))
         }
-        let (local, base) = try context.local { store -> (SyncRecord?, SyncRecord?) in
+        let (local, base) = try context.transaction { store -> (SyncRecord?, SyncRecord?) in
             guard let record = try store.uploadRecord(type: Root.self, recordName: root.recordName, syncZoneName: context.configuration.syncZoneName) else { return (nil, nil) }
             return (record, try store.serverRecord(record.id))
         }
@@ -44,7 +44,7 @@ struct ShareUseCase {
                 throw .cloud(cause ?? failure)
             }
             let savedRoot = try result.savedRecords[sentRoot.id]!.value()
-            try context.local { store in
+            try context.transaction { store in
                 guard var known = base else {
                     var whole = local
                     whole.base(onServerVersionOf: savedRoot)
@@ -96,15 +96,15 @@ struct ShareUseCase {
         let id = try shareID(of: root)
         let result = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: [id]), in: .private)
         if let error = result.itemErrors[id], error.code != .unknownItem { throw .cloud(error) }
-        if var server = try context.local({ try $0.serverRecord(root.makeRecord(syncZoneName: context.configuration.syncZoneName).id) }) {
+        if var server = try context.transaction({ try $0.serverRecord(root.makeRecord(syncZoneName: context.configuration.syncZoneName).id) }) {
             server.shareRecordName = nil
-            try context.local { try $0.setServerRecord(server) }
+            try context.transaction { try $0.setServerRecord(server) }
         }
     }
 
     private func shareID<Root: ShareableModel>(of root: Root) throws(SyncError) -> RecordID {
         let rootID = root.makeRecord(syncZoneName: context.configuration.syncZoneName).id
-        let name = try context.local { try $0.serverRecord(rootID)?.shareRecordName } ?? Self.shareRecordName(forRoot: root.recordName)
+        let name = try context.transaction { try $0.serverRecord(rootID)?.shareRecordName } ?? Self.shareRecordName(forRoot: root.recordName)
         return RecordID(recordName: name, zoneID: rootID.zoneID)
     }
 
@@ -144,7 +144,7 @@ struct ShareUseCase {
     /// user accepted already (on another device) is not accepted again, only read.
     func accept(_ metadata: ShareMetadata) async throws(SyncError) {
         guard metadata.participantRole != .owner else {
-            try context.local { try $0.setState(SyncStateKeys.pendingAcceptance(metadata), nil) }
+            try context.transaction { try $0.setState(SyncStateKeys.pendingAcceptance(metadata), nil) }
             return
         }
         if metadata.participantStatus != .accepted {
@@ -156,7 +156,7 @@ struct ShareUseCase {
             }
         }
         let zone = ZoneID(zoneName: metadata.shareID.zoneID.zoneName, ownerName: metadata.ownerName)
-        try context.local { store in
+        try context.transaction { store in
             try store.setState(SyncStateKeys.pendingAcceptance(metadata), nil)
             try store.setState(SyncStateKeys.databaseToken(.shared), nil)
             try store.setState(SyncStateKeys.zoneToken(zone, .shared), nil)
@@ -166,7 +166,7 @@ struct ShareUseCase {
             if case .success(let record) = try await context.cloud.fetchRecords([id], desiredKeys: context.registry.keysWithoutAssetContents, in: .shared)[id],
                 let type = context.registry.type(forRecordType: record.recordType)
             {
-                try context.local { store in
+                try context.transaction { store in
                     if let arrived = try ServerVersion(context: context).apply(record, as: type, in: store).record {
                         try AssetCacheUseCase(context: context).recordArrived(arrived, in: store)
                     }
@@ -177,12 +177,12 @@ struct ShareUseCase {
 
     private func remember(_ metadata: ShareMetadata) throws(SyncError) {
         let json = String(decoding: (try? JSONEncoder().encode(metadata)) ?? Data(), as: UTF8.self)
-        try context.local { try $0.setState(SyncStateKeys.pendingAcceptance(metadata), json) }
+        try context.transaction { try $0.setState(SyncStateKeys.pendingAcceptance(metadata), json) }
     }
 
     /// Acceptances that could not complete before; `accept` forgets each once it completes.
     func pendingAcceptances() throws(SyncError) -> [ShareMetadata] {
-        try context.local { store in
+        try context.transaction { store in
             try store.stateKeys(prefix: SyncStateKeys.pendingAcceptancePrefix).compactMap { key in
                 try store.state(key).flatMap { try? JSONDecoder().decode(ShareMetadata.self, from: Data($0.utf8)) }
             }
@@ -193,11 +193,11 @@ struct ShareUseCase {
     /// the shared subtree locally (the owner's other shared lists in the zone stay).
     func leave<Root: ShareableModel>(_ root: Root) async throws(SyncError) {
         let rootID = RecordID(recordName: root.recordName, zoneID: ZoneID(zoneName: context.configuration.syncZoneName, ownerName: root.ownerName))
-        let shareName = try context.local { try $0.serverRecord(rootID)?.shareRecordName } ?? Self.shareRecordName(forRoot: root.recordName)
+        let shareName = try context.transaction { try $0.serverRecord(rootID)?.shareRecordName } ?? Self.shareRecordName(forRoot: root.recordName)
         let id = RecordID(recordName: shareName, zoneID: rootID.zoneID)
         let result = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: [id]), in: .shared)
         if let error = result.itemErrors[id], error.code != .unknownItem { throw .cloud(error) }
-        try context.local { store in
+        try context.transaction { store in
             try PullUseCase(context: context, account: PassAccount(user: nil, cloud: context.cloud)).removeSharedSubtree(root: root.recordName, type: Root.self, zone: rootID.zoneID, in: store)
         }
     }

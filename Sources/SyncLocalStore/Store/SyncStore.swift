@@ -85,10 +85,10 @@ public final class SyncStore: Sendable {
     }
 
     /// The engine's transactions (`LocalStorePort.transaction`).
-    func session<T>(_ body: (SyncStoreSession) throws -> T) throws -> T {
+    func sqliteTransaction<T>(_ body: (SQLiteStoreTransaction) throws -> T) throws -> T {
         try inTransaction { database, changes in
-            let session = SyncStoreSession(database: database, now: clock.now, changes: changes)
-            return (try body(session), session.appWrote)
+            let transaction = SQLiteStoreTransaction(database: database, now: clock.now, changes: changes)
+            return (try body(transaction), transaction.appWrote)
         }
     }
 
@@ -190,7 +190,7 @@ public final class SyncStore: Sendable {
 
     /// Whether any change of the app waits to be pushed (set-aside changes do not wait).
     public func hasUnpushedChanges() throws -> Bool {
-        try session { try $0.hasUnpushedChanges() }
+        try sqliteTransaction { try $0.hasUnpushedChanges() }
     }
 
     // MARK: - Change stream

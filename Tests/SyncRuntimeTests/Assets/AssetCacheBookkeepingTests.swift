@@ -35,7 +35,7 @@ struct AssetCacheBookkeepingTests {
             try store.setAssetEntry(entry("a", .local, 250))  // another file attached
             #expect(try store.cachedAssetBytes() == 320)
             #expect(try store.cachedAssetBytes() == countedBytes(store))
-            try store.session { try $0.removeAssetEntry(AssetKey(Note.self, recordName: "b")) }
+            try store.sqliteTransaction { try $0.removeAssetEntry(AssetKey(Note.self, recordName: "b")) }
             #expect(try store.cachedAssetBytes() == 250)
         }
         let reopened = try SyncStore(url: url)

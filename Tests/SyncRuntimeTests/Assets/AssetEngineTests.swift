@@ -291,7 +291,7 @@ struct AssetEngineTests {
         try await laptop.engine.requestAssetDownload(for: Note.self, recordName: "n", pin: false)
         await laptop.sync()
         // As an older version of the engine left it: no digest.
-        try laptop.store.session { store in
+        try laptop.store.sqliteTransaction { store in
             var entry = try #require(try store.assetEntry(AssetKey(Note.self, recordName: "n")))
             entry.digest = ""
             try store.setAssetEntry(entry)

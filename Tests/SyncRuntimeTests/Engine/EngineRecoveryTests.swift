@@ -293,7 +293,7 @@ struct EngineRecoveryTests {
         // The layout before held LocalCloud's tokens: LocalCloud's world, whatever the run.
         let (world, laptop) = try await Self.twentyNotesOnALaptop(in: try SyncWorld(throughCloudKit: false))
         let zone = ZoneID(zoneName: SyncConstants.defaultSyncZoneName)
-        try laptop.store.session { store in
+        try laptop.store.sqliteTransaction { store in
             for key in [SyncStateKeys.databaseToken(.private), SyncStateKeys.zoneToken(zone, .private)] {
                 let stored = try #require(try store.state(key))
                 try store.setState(key, String(decoding: ChangeToken(storedValue: stored).archive, as: UTF8.self))

@@ -53,7 +53,7 @@ struct EngineRefusalTests {
     /// existed): as the engine's own write, then queued as the app's change.
     static func queueUnchecked(_ note: Note, in store: SyncStore) throws {
         try store.save(note, author: .sync)
-        try store.session { try $0.requeue(recordType: Note.recordType, recordName: note.recordName, ownerName: note.ownerName) }
+        try store.sqliteTransaction { try $0.requeue(recordType: Note.recordType, recordName: note.recordName, ownerName: note.ownerName) }
     }
 
     /// Over the record limit (refused per item) and over the request limit on its own (refused

@@ -211,7 +211,7 @@ struct StoreObservationTests {
 
         let refusal = FailedChange(recordType: "Note", recordName: "n", ownerName: SyncConstants.currentUserOwnerName, kind: .save,
                                    error: CloudError(.permissionFailure, "not yours"), failedAt: merging)
-        try phone.store.session { try $0.setAside(refusal) }
+        try phone.store.sqliteTransaction { try $0.setAside(refusal) }
         #expect(try phone.store.syncStatus(of: Note.self, recordName: "n") == RecordSyncStatus(state: .failed(refusal), lastConflictResolution: merging))
     }
 

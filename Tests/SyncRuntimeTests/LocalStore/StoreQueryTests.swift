@@ -82,7 +82,7 @@ struct StoreQueryTests {
     /// without an SQL form silently dropped from the SQL, and the query returns every row.
     @Test func queriesRunInSQLWhereTheyCan() throws {
         let store = try Self.store()
-        let table = try store.session { try $0.changes.tables.table(for: ListItem.self) }
+        let table = try store.sqliteTransaction { try $0.changes.tables.table(for: ListItem.self) }
         let inSQL: [QueryPredicate<ListItem>] = [
             \.text == "Milk", \.quantity > 1, \.done == true, \.note == nil, .isIn(\.text, ["Bread"]), .hasPrefix(\.text, "Mi"),
             .contains(\.note, "a"), .isChild(of: "groceries"), \.assignee == RecordReference(Self.alice), \.tags == ["sweet"],

@@ -37,7 +37,7 @@ struct StoreTableTests {
         // the field uses it.
         let noteIndexes = Set(try database.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'model_Note'").map { $0.text(0) })
         #expect(noteIndexes.isSuperset(of: ["model_Note_by_title", "model_Note_by_createdAt"]))
-        let table = try store.session { try $0.changes.tables.table(for: Note.self) }
+        let table = try store.sqliteTransaction { try $0.changes.tables.table(for: Note.self) }
         let sql = try #require(QuerySQL(Query<Note>().filter(\.title == "Hello"), table: table))
         let plan = try database.query("EXPLAIN QUERY PLAN SELECT _name FROM model_Note \(sql.filter) \(sql.order) \(sql.page)", sql.arguments).map { $0.text(3) }
         #expect(plan.contains { $0.contains("model_Note_by_title") }, "\(plan)")
@@ -143,10 +143,10 @@ struct StoreTableTests {
         #expect(try store.fetch(Query<ListItem>().filter(.isChild(of: "groceries"))).map(\.recordName) == ["bread", "milk"])
         #expect(try database.query("SELECT name FROM sqlite_master WHERE name = 'models'").isEmpty)
 
-        _ = try store.session { try $0.parkAndPurge(account: "alice") }
+        _ = try store.sqliteTransaction { try $0.parkAndPurge(account: "alice") }
         #expect(try !store.isStored(RecordKey("Retired", "r")))
-        _ = try store.session { try $0.restoreParked(account: "alice") }
-        let retired = try #require(try store.session { try $0.changes.tables.row(recordType: "Retired", recordName: "r") })
+        _ = try store.sqliteTransaction { try $0.restoreParked(account: "alice") }
+        let retired = try #require(try store.sqliteTransaction { try $0.changes.tables.row(recordType: "Retired", recordName: "r") })
         #expect(retired.fields == ["shape": .string("round"), "size": .int64(3)])
     }
 }

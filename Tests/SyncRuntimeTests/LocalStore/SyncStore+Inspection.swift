@@ -8,52 +8,52 @@ import SyncRuntime
 /// its own, as the engine would.
 extension SyncStore {
     func unpushedChanges() throws -> (changes: [HistoryEntry], readThrough: Int64) {
-        try session { try $0.unpushedChanges(limit: nil) }
+        try sqliteTransaction { try $0.unpushedChanges(limit: nil) }
     }
 
     func commitHistoryToken(_ sequence: Int64) throws {
-        try session { try $0.commitHistoryToken(sequence) }
+        try sqliteTransaction { try $0.commitHistoryToken(sequence) }
     }
 
     func applyPulled(_ record: SyncRecord, as type: any SyncModel.Type) throws -> [RecordKey] {
-        try session { try $0.applyPulled(record, as: type) }
+        try sqliteTransaction { try $0.applyPulled(record, as: type) }
     }
 
     func serverRecord(_ id: RecordID) throws -> SyncRecord? {
-        try session { try $0.serverRecord(id) }
+        try sqliteTransaction { try $0.serverRecord(id) }
     }
 
     func isStored(_ key: RecordKey) throws -> Bool {
-        try session { try $0.isStored(key) }
+        try sqliteTransaction { try $0.isStored(key) }
     }
 
     func assetEntry(_ key: AssetKey) throws -> AssetCacheEntry? {
-        try session { try $0.assetEntry(key) }
+        try sqliteTransaction { try $0.assetEntry(key) }
     }
 
     func assetEntries(in states: Set<AssetCacheState>?) throws -> [AssetCacheEntry] {
-        try session { try $0.assetEntries(in: states) }
+        try sqliteTransaction { try $0.assetEntries(in: states) }
     }
 
     func setAssetEntry(_ entry: AssetCacheEntry) throws {
-        try session { try $0.setAssetEntry(entry) }
+        try sqliteTransaction { try $0.setAssetEntry(entry) }
     }
 
     func failedChanges() throws -> [FailedChange] {
-        try session { try $0.failedChanges() }
+        try sqliteTransaction { try $0.failedChanges() }
     }
 
     func state(_ key: String) throws -> String? {
-        try session { try $0.state(key) }
+        try sqliteTransaction { try $0.state(key) }
     }
 }
 
 extension SyncStore {
     func cachedAssetBytes() throws -> Int64 {
-        try session { try $0.cachedAssetBytes() }
+        try sqliteTransaction { try $0.cachedAssetBytes() }
     }
 
     func takeOrphanedAssetEntries() throws -> [AssetCacheEntry] {
-        try session { try $0.takeOrphanedAssetEntries() }
+        try sqliteTransaction { try $0.takeOrphanedAssetEntries() }
     }
 }

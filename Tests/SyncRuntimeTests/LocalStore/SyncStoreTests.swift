@@ -77,7 +77,7 @@ struct SyncStoreTests {
         let refused = FailedChange(
             recordType: Note.recordType, recordName: "n", ownerName: SyncConstants.currentUserOwnerName, kind: .save,
             error: CloudError(cloudKitCode: 112, "a code of a later SDK"), failedAt: Date(timeIntervalSince1970: 60))
-        try store.session { try $0.setAside(refused) }
+        try store.sqliteTransaction { try $0.setAside(refused) }
         let stored = try #require(try store.failedChanges().first)
         #expect(stored.error.code == .unrecognized && stored.error.cloudKitCode == 112)
         #expect(stored == refused)
@@ -197,13 +197,13 @@ struct SyncStoreTests {
         do {
             let store = try SyncStore(url: url)
             try store.save(Note(recordName: "n", title: "mine"))
-            try store.session { try $0.setServerRecord(version) }
+            try store.sqliteTransaction { try $0.setServerRecord(version) }
         }
         let reopened = try SyncStore(url: url)
         #expect(try reopened.serverRecord(version.id)?.systemFields == version.systemFields)
-        _ = try reopened.session { try $0.parkAndPurge(account: "alice") }
+        _ = try reopened.sqliteTransaction { try $0.parkAndPurge(account: "alice") }
         #expect(try reopened.serverRecord(version.id) == nil)
-        _ = try reopened.session { try $0.restoreParked(account: "alice") }
+        _ = try reopened.sqliteTransaction { try $0.restoreParked(account: "alice") }
         #expect(try reopened.serverRecord(version.id)?.systemFields == version.systemFields)
 
         // The layout before: no system fields column. Opening it keeps the version it holds.
@@ -211,7 +211,7 @@ struct SyncStoreTests {
         defer { try? FileManager.default.removeItem(at: old) }
         do {
             let store = try SyncStore(url: old)
-            try store.session { try $0.setServerRecord(version) }
+            try store.sqliteTransaction { try $0.setServerRecord(version) }
         }
         do {
             let database = try SQLiteDatabase(.file(old))

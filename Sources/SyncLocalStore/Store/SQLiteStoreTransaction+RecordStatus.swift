@@ -4,7 +4,7 @@ import SyncStorage
 
 /// Where each record stands with the cloud, read from the bookkeeping the engine keeps anyway:
 /// the history after the pushed token, the changes set aside, the conflicts sync resolved.
-extension SyncStoreSession {
+extension SQLiteStoreTransaction {
     func noteConflictResolution(recordType: String, recordName: String) throws {
         try database.query(
             "INSERT OR REPLACE INTO conflict_resolutions (type, name, resolved_at) VALUES (?, ?, ?)",

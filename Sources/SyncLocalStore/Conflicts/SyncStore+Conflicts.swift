@@ -6,12 +6,12 @@ import SyncCore
 extension SyncStore {
     /// The record's kept conflicts, newest first.
     public func conflicts<Model: SyncModel>(of type: Model.Type, recordName: String) throws -> [RecordConflict] {
-        try session { try $0.conflicts(recordType: Model.recordType, recordName: recordName) }
+        try sqliteTransaction { try $0.conflicts(recordType: Model.recordType, recordName: recordName) }
     }
 
     /// The newest kept conflicts of every record, newest first.
     public func recentConflicts(limit: Int = 100) throws -> [RecordConflict] {
-        try session { try $0.recentConflicts(limit: limit) }
+        try sqliteTransaction { try $0.recentConflicts(limit: limit) }
     }
 
     /// Sets `field` of the conflict's record to the value `side` had in the conflict (this
@@ -39,7 +39,7 @@ extension SyncStore {
 
     /// Forgets a kept conflict (the app has shown it, or the user dismissed it).
     public func dismissConflict(_ conflict: RecordConflict) throws {
-        try session { try $0.removeConflict(id: conflict.id) }
+        try sqliteTransaction { try $0.removeConflict(id: conflict.id) }
     }
 }
 

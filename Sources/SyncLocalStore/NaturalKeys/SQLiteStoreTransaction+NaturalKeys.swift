@@ -1,9 +1,10 @@
 import Foundation
 import SyncCore
+import SyncPorts
 import SyncStorage
 
 /// What the engine reads to merge records sharing a natural key (`NaturalKeys`).
-extension SyncStoreSession {
+extension SQLiteStoreTransaction: NaturalKeyMerges {
     func prepareTable(for type: any SyncModel.Type) throws {
         try prepare(type)
     }

@@ -1,10 +1,11 @@
 import Foundation
 import SyncCore
+import SyncPorts
 import SyncStorage
 
 /// What a catalog refresh under way has received, kept in the store rather than in memory: a
 /// catalog of any size is reconciled a page at a time.
-extension SyncStoreSession {
+extension SQLiteStoreTransaction: CatalogProgress {
     func clearCatalogReceived(recordType: String) throws {
         try database.query("DELETE FROM catalog_received WHERE type = ?", [.text(recordType)])
     }

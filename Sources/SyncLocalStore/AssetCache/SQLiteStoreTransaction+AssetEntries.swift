@@ -1,9 +1,10 @@
 import Foundation
 import SyncCore
+import SyncPorts
 import SyncStorage
 
 /// The asset cache's bookkeeping, in the store's own table beside the models.
-extension SyncStoreSession {
+extension SQLiteStoreTransaction: AssetEntries {
     static let assetColumns = "type, name, state, suffix, size, pinned, last_access, digest"
 
     func assetEntry(_ key: AssetKey) throws -> AssetCacheEntry? {

@@ -1,11 +1,12 @@
 import Foundation
 import SyncCore
+import SyncPorts
 import SyncStorage
 
 /// The conflicts sync settled by itself, kept with the values each field was settled from: one
 /// row per conflict, one per field. Written in the transaction of the merge, so a merge and its
 /// record stand or fall together.
-extension SyncStoreSession {
+extension SQLiteStoreTransaction: ConflictLog {
     func recordConflict(recordType: String, id: RecordID, fields: [FieldConflict], retention: ConflictRetention) throws -> RecordConflict {
         let number = try database.query(
             "INSERT INTO conflicts (type, name, zone_owner, zone, resolved_at) VALUES (?, ?, ?, ?, ?) RETURNING id",

@@ -1,10 +1,11 @@
 import Foundation
 import SyncCore
+import SyncPorts
 import SyncStorage
 
 /// An account's unpushed changes, parked when it signs out and restored when it signs in again.
 /// Rows move between tables as they are: nothing is decoded, so nothing can be lost in the move.
-extension SyncStoreSession {
+extension SQLiteStoreTransaction: AccountParking {
     /// The records with something of the app the cloud does not have yet: a change waiting in
     /// the history or set aside, or a file still to upload (its record may be pushed already).
     private func recordsNotInTheCloudYet() throws -> [RecordKey] {
@@ -117,5 +118,17 @@ extension SyncStoreSession {
         for table in ["parked_changes", "parked_sync_records", "parked_assets"] {
             try database.query("DELETE FROM \(table) WHERE account = ?", [.text(account)])
         }
+    }
+
+    /// Every model and every table of sync state, emptied (parked changes stay): each topic's
+    /// tables but parking's.
+    func purgeEverything() throws {
+        for table in try changes.tables.all() {
+            try database.forEachRow("SELECT _name FROM \(table.sqlName) ORDER BY _name") { row in
+                changes.note(table.recordType, row.text(0), .delete, by: .sync)
+            }
+            try database.execute("DELETE FROM \(table.sqlName)")
+        }
+        try database.execute("DELETE FROM history; DELETE FROM sync_records; DELETE FROM unconfirmed_uploads; DELETE FROM sync_state; DELETE FROM catalog_received; DELETE FROM asset_cache; DELETE FROM asset_cache_orphans; DELETE FROM failed_changes; DELETE FROM conflict_resolutions; DELETE FROM conflicts; DELETE FROM conflict_fields; DELETE FROM natural_key_checks; DELETE FROM natural_key_merges;")
     }
 }

@@ -1,0 +1,106 @@
+import Foundation
+import SyncCore
+import SyncPorts
+import SyncStorage
+
+extension SQLiteStoreTransaction: ServerVersions {
+    static let syncRecordColumns = "zone_owner, zone, name, type, change_tag, fields, encrypted, modified, parent, share, creator, system_fields"
+
+    private static let serverRecordColumns = "type, change_tag, fields, encrypted, modified, parent, share, creator, system_fields"
+
+    /// The server versions kept in one zone for a list of names: the zone, then the names as one
+    /// JSON array (`jsonArray`).
+    private static let inZoneAmongNames = "zone_owner = ? AND zone = ? AND name IN (SELECT value FROM json_each(?))"
+
+    private static func inZoneAmongNames(_ names: [String], _ zone: ZoneID) -> [SQLiteValue] {
+        [.text(zone.ownerName), .text(zone.zoneName), .text(jsonArray(names))]
+    }
+
+    func serverRecord(_ id: RecordID) throws -> SyncRecord? {
+        let rows = try database.query("SELECT \(Self.serverRecordColumns) FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)])
+        return try rows.first.map { try Self.serverRecord($0, id: id) }
+    }
+
+    func serverRecords(_ names: [String], in zone: ZoneID) throws -> [String: SyncRecord] {
+        guard !names.isEmpty else { return [:] }
+        var records: [String: SyncRecord] = [:]
+        for row in try database.query(
+            "SELECT \(Self.serverRecordColumns), name FROM sync_records WHERE \(Self.inZoneAmongNames)", Self.inZoneAmongNames(names, zone)
+        ) {
+            let name = row.text(9)
+            records[name] = try Self.serverRecord(row, id: RecordID(recordName: name, zoneID: zone))
+        }
+        return records
+    }
+
+    /// A server version from its row (`serverRecordColumns` first).
+    private static func serverRecord(_ row: SQLiteRow, id: RecordID) throws -> SyncRecord {
+        var record = SyncRecord(
+            recordType: row.text(0), id: id, fields: try FieldsCodec.decode(row.blob(2)), encryptedFields: try FieldsCodec.decode(row.blob(3)),
+            parentRecordName: row.optionalText(5), changeTag: row.optionalText(1), modificationDate: row.isNull(4) ? nil : Date(timeIntervalSince1970: row.real(4)))
+        record.shareRecordName = row.optionalText(6)
+        record.creatorUserRecordName = row.optionalText(7)
+        record.systemFields = row.isNull(8) ? nil : SystemFields(archive: row.blob(8))
+        return record
+    }
+
+    func serverChangeTag(_ id: RecordID) throws -> String?? {
+        try database.query("SELECT change_tag FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)])
+            .first.map { $0.optionalText(0) }
+    }
+
+    func serverChangeTags(_ names: [String], in zone: ZoneID) throws -> [String: String?] {
+        guard !names.isEmpty else { return [:] }
+        var tags: [String: String?] = [:]
+        try database.forEachRow(
+            "SELECT name, change_tag FROM sync_records WHERE \(Self.inZoneAmongNames)", Self.inZoneAmongNames(names, zone)
+        ) { row in tags[row.text(0)] = row.optionalText(1) }
+        return tags
+    }
+
+    func setServerRecord(_ record: SyncRecord) throws {
+        try database.query(
+            "INSERT OR REPLACE INTO sync_records (\(Self.syncRecordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [.text(record.id.zoneID.ownerName), .text(record.id.zoneID.zoneName), .text(record.id.recordName), .text(record.recordType),
+             record.changeTag.map(SQLiteValue.text) ?? .null, .blob(FieldsCodec.encode(record.fields)), .blob(FieldsCodec.encode(record.encryptedFields)),
+             record.modificationDate.map { .real($0.timeIntervalSince1970) } ?? .null,
+             record.parentRecordName.map(SQLiteValue.text) ?? .null, record.shareRecordName.map(SQLiteValue.text) ?? .null,
+             record.creatorUserRecordName.map(SQLiteValue.text) ?? .null, record.systemFields.map { .blob($0.archive) } ?? .null])
+    }
+
+    func removeServerRecord(_ id: RecordID) throws {
+        try database.query("DELETE FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)])
+    }
+
+    func setUnconfirmedUpload(_ record: SyncRecord) throws {
+        try database.query(
+            "INSERT OR REPLACE INTO unconfirmed_uploads (zone_owner, zone, name, type, fields, encrypted, parent) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [.text(record.id.zoneID.ownerName), .text(record.id.zoneID.zoneName), .text(record.id.recordName), .text(record.recordType),
+             .blob(FieldsCodec.encode(record.fields)), .blob(FieldsCodec.encode(record.encryptedFields)), record.parentRecordName.map(SQLiteValue.text) ?? .null])
+    }
+
+    func unconfirmedUpload(_ id: RecordID) throws -> SyncRecord? {
+        try database.query(
+            "SELECT type, fields, encrypted, parent FROM unconfirmed_uploads WHERE zone_owner = ? AND zone = ? AND name = ?",
+            [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)]
+        ).first.map { row in
+            SyncRecord(recordType: row.text(0), id: id, fields: try FieldsCodec.decode(row.blob(1)), encryptedFields: try FieldsCodec.decode(row.blob(2)), parentRecordName: row.optionalText(3))
+        }
+    }
+
+    func removeUnconfirmedUpload(_ id: RecordID) throws {
+        try database.query("DELETE FROM unconfirmed_uploads WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)])
+    }
+
+    func serverRecordIDs(inZone zone: ZoneID) throws -> [RecordID] {
+        try database.query("SELECT name FROM sync_records WHERE zone_owner = ? AND zone = ? ORDER BY name", [.text(zone.ownerName), .text(zone.zoneName)]).map {
+            RecordID(recordName: $0.text(0), zoneID: zone)
+        }
+    }
+
+    func serverRecordIDs(recordType: String, recordName: String) throws -> [RecordID] {
+        try database.query("SELECT zone_owner, zone FROM sync_records WHERE name = ? AND type = ? AND parent IS NOT NULL ORDER BY zone_owner, zone", [.text(recordName), .text(recordType)]).map {
+            RecordID(recordName: recordName, zoneID: ZoneID(zoneName: $0.text(1), ownerName: $0.text(0)))
+        }
+    }
+}

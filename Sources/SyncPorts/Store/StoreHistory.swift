@@ -1,0 +1,33 @@
+import Foundation
+import SyncCore
+
+/// The store's history, as the push reads it: the app's changes after the committed token, and the
+/// changes the engine queues again as the app's.
+/// One topic of `StoreTransaction`.
+package protocol StoreHistory: AnyObject {
+    /// Changes not made by the engine, after the committed history token, oldest first, at most
+    /// `limit` history entries read, with the sequence number of the last entry read: the token to
+    /// commit once they are pushed.
+    func unpushedChanges(limit: Int?) throws -> (changes: [HistoryEntry], readThrough: Int64)
+    /// Whether any change not made by the engine waits after the committed token (a full check,
+    /// never judged from the last entry alone).
+    func hasUnpushedChanges() throws -> Bool
+    /// Whether the app changed this record and the change is not in the cloud yet: it waits in
+    /// the history, or it was set aside. A pulled record is merged into such a model, never
+    /// written over it.
+    func hasLocalChange(recordType: String, recordName: String) throws -> Bool
+    /// Every record `hasLocalChange` holds for, with the sequence number of the last history
+    /// entry read: a pull reads them once, then only what the app writes later.
+    func recordsWithLocalChanges() throws -> (records: Set<RecordKey>, readThrough: Int64)
+    /// The records the app changed in history entries after `sequence`, and the last one read.
+    func recordsChanged(after sequence: Int64) throws -> (records: Set<RecordKey>, readThrough: Int64)
+    /// Commits the history token after a push, and prunes history nothing waits for.
+    func commitHistoryToken(_ sequence: Int64) throws
+    /// Records the app changed again as changes to push: a save of the model as it is, or its
+    /// deletion when it is no longer stored (`ownerName` routes it).
+    func requeue(recordType: String, recordName: String, ownerName: String) throws
+    /// Queues the deletion of a record from the zone `ownerName` routes to, as a change of the
+    /// app, whether or not a model of that name is stored (a copy left in a zone its model moved
+    /// out of).
+    func queueDeletion(recordType: String, recordName: String, ownerName: String) throws
+}

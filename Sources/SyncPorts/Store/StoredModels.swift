@@ -1,0 +1,33 @@
+import Foundation
+import SyncCore
+
+/// The app's models as records: what a push uploads, what a pull applies, and where a model sits
+/// (its owner, its parent, its children).
+/// One topic of `StoreTransaction`.
+package protocol StoredModels: AnyObject {
+    /// A stored model, as the record it would upload (every field its type uploads), or nil.
+    func uploadRecord(type: any SyncModel.Type, recordName: String, syncZoneName: String) throws -> SyncRecord?
+    /// Applies a pulled record to the stored model (created if missing), as the engine: local-only
+    /// fields are kept. Returns the references (the parent included) whose targets are not stored.
+    func applyPulled(_ record: SyncRecord, as type: any SyncModel.Type) throws -> [RecordKey]
+    /// `applyPulled` for a record the caller knows is not stored: nothing is read first.
+    func insertPulled(_ record: SyncRecord, as type: any SyncModel.Type) throws -> [RecordKey]
+    /// Which of these names are stored as models of the type, in one read.
+    func storedNames(type: any SyncModel.Type, among names: [String]) throws -> Set<String>
+    /// Deletes a stored model and the records under it (`SyncModel.childTypes`) as the engine.
+    /// Returns what was deleted, children first, the model itself last (nothing if missing).
+    @discardableResult
+    func deletePulled(type: any SyncModel.Type, recordName: String) throws -> [RecordKey]
+    /// Rewrites a stored model's owner (and so its zone), as the engine.
+    func setOwner(_ ownerName: String, type: any SyncModel.Type, recordName: String) throws
+    /// Names of the stored models of a type whose owner is `ownerName` (nil: any owner).
+    func recordNames(type: any SyncModel.Type, ownerName: String?) throws -> [String]
+    /// Whether a model of this type is stored under this record name.
+    func isStored(type: any SyncModel.Type, recordName: String) throws -> Bool
+    /// Whether a model of the key's type is stored under its name (a reference's target).
+    func isStored(_ key: RecordKey) throws -> Bool
+    /// The stored parent and owner of a model.
+    func parentAndOwner(type: any SyncModel.Type, recordName: String) throws -> (parent: String?, owner: String)?
+    /// Names of the stored models of `type` whose parent is `parentRecordName`.
+    func childNames(type: any SyncModel.Type, parentRecordName: String) throws -> [String]
+}
