@@ -76,6 +76,12 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
     /// before that many others follow it (past that, its reply counts as never received).
     public static let uploadVersionsKept = 16
 
+    /// A new upload's ID (`stampUpload`): random, and short, since a record keeps the IDs of its
+    /// last uploads.
+    public static func newUploadID() -> String {
+        String(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12))
+    }
+
     /// Names this record as upload `id`, following the uploads of `server`, the version it is
     /// saved over. CloudKit keeps a key a save leaves out, so an app version that writes no
     /// upload ID leaves the list as it was.

@@ -13,31 +13,31 @@ extension SyncEngine {
     public func attachAsset<Model: CacheableModel>(
         _ data: Data, suffix: String, to type: Model.Type, recordName: String, pinned: Bool = false
     ) throws(AssetError) {
-        try AssetCacheUseCase(context: context).attach(data, suffix: suffix, to: type, recordName: recordName, pinned: pinned)
+        try AssetPhase(context: context).attach(data, suffix: suffix, to: type, recordName: recordName, pinned: pinned)
     }
 
     /// The asset's file on this device, or nil when only the cloud has it (see
     /// `requestAssetDownload`). Reading it counts as a use for the cache's eviction order.
     public func assetFileURL<Model: CacheableModel>(for type: Model.Type, recordName: String) throws(AssetError) -> URL? {
-        try AssetCacheUseCase(context: context).fileURL(for: AssetKey(type, recordName: recordName))
+        try AssetPhase(context: context).fileURL(for: AssetKey(type, recordName: recordName))
     }
 
     /// Asks for the asset's contents: the next pass downloads them (nothing happens when the file
     /// is already here). `pin` also keeps the file from eviction.
     public func requestAssetDownload<Model: CacheableModel>(for type: Model.Type, recordName: String, pin: Bool = false) throws(AssetError) {
-        try AssetCacheUseCase(context: context).requestDownload(AssetKey(type, recordName: recordName), pin: pin)
+        try AssetPhase(context: context).requestDownload(AssetKey(type, recordName: recordName), pin: pin)
     }
 
     /// Lets the asset's file be evicted again.
     public func unpinAsset<Model: CacheableModel>(for type: Model.Type, recordName: String) throws(AssetError) {
-        try AssetCacheUseCase(context: context).unpin(AssetKey(type, recordName: recordName))
+        try AssetPhase(context: context).unpin(AssetKey(type, recordName: recordName))
     }
 
     /// Where the asset stands on this device, or nil when the record has no asset this device
     /// knows of. Changes come as `SyncEvent.assetStateChanged`; `assetStates(for:recordName:)`
     /// streams them for one record.
     public func assetEntry<Model: CacheableModel>(for type: Model.Type, recordName: String) throws(AssetError) -> AssetCacheEntry? {
-        try AssetCacheUseCase(context: context).entry(AssetKey(type, recordName: recordName))
+        try AssetPhase(context: context).entry(AssetKey(type, recordName: recordName))
     }
 
     /// The asset's states from now on, for one record.
@@ -59,6 +59,6 @@ extension SyncEngine {
     /// pass; every pass runs them too.
     public func transferAssets() async throws(SyncError) {
         try recoverOnce()
-        try await AssetCacheUseCase(context: context).transfer(as: try storeAccount())
+        try await AssetPhase(context: context).transfer(as: try storeAccount())
     }
 }

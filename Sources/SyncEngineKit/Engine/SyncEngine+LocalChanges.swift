@@ -9,24 +9,24 @@ extension SyncEngine {
     /// Each stays in its model until the app retries or reverts it; editing the record again
     /// sends it again.
     public func failedChanges() throws(SyncError) -> [FailedChange] {
-        try FailedChangesUseCase(context: context).list()
+        try FailedChangesPhase(context: context).list()
     }
 
     /// The change set aside for one record, if any: what a "failed" badge shows.
     public func failedChange<Model: SyncModel>(for type: Model.Type, recordName: String) throws(SyncError) -> FailedChange? {
-        try FailedChangesUseCase(context: context).change(recordType: type.recordType, recordName: recordName)
+        try FailedChangesPhase(context: context).change(recordType: type.recordType, recordName: recordName)
     }
 
     /// Sends a set-aside change again, as the model now is (after the app fixed what the cloud
     /// refused, or once the user has the permission), with the next pass.
     public func retryFailedChange<Model: SyncModel>(for type: Model.Type, recordName: String) throws(SyncError) {
-        try FailedChangesUseCase(context: context).retry(recordType: type.recordType, recordName: recordName)
+        try FailedChangesPhase(context: context).retry(recordType: type.recordType, recordName: recordName)
     }
 
     /// Gives up a set-aside change: the record becomes what the cloud has (fetched now), or goes
     /// when the cloud never had it.
     public func revertFailedChange<Model: SyncModel>(for type: Model.Type, recordName: String) async throws(SyncError) {
-        try await FailedChangesUseCase(context: context).revert(type, recordName: recordName)
+        try await FailedChangesPhase(context: context).revert(type, recordName: recordName)
     }
 }
 
@@ -53,12 +53,12 @@ extension SyncEngine {
     /// Unpushed changes kept for accounts that signed out (`SyncEvent.changesParked`). They come
     /// back when that account signs in on this device again.
     public func parkedChanges() throws(SyncError) -> [ParkedChanges] {
-        try AccountUseCase(context: context).parkedChanges()
+        try AccountPhase(context: context).parkedChanges()
     }
 
     /// Forgets the changes an account parked, and the files they would have uploaded.
     public func discardParkedChanges(of userRecordName: String) throws(SyncError) {
-        try AccountUseCase(context: context).discardParked(of: userRecordName)
+        try AccountPhase(context: context).discardParked(of: userRecordName)
     }
 }
 
@@ -68,20 +68,20 @@ extension SyncEngine {
     /// Private zones the user deleted in Settings (`SyncEvent.userDeletedZone`): their local data
     /// is kept, and nothing of them is uploaded, until the app decides.
     public func userDeletedZones() throws(SyncError) -> [ZoneID] {
-        try CloudDataUseCase(context: context, account: try storeAccount()).userDeletedZones()
+        try CloudDataPhase(context: context, account: try storeAccount()).userDeletedZones()
     }
 
     /// The user wants their data back after deleting it in Settings: the zones are created again
     /// and every local record of them is uploaded as it now is.
     public func uploadAgainAfterUserDeletedZone() async throws(SyncError) {
-        let outcome = try await CloudDataUseCase(context: context, account: try signedInAccount()).uploadAgain()
+        let outcome = try await CloudDataPhase(context: context, account: try signedInAccount()).uploadAgain()
         if let failure = outcome.failures.values.first { throw .cloud(failure) }
     }
 
     /// The user meant the deletion (Apple's guidance for data deleted in Settings): this device's
     /// copy goes too, and what the app writes from now on syncs into a new, empty zone.
     public func removeLocalDataOfUserDeletedZone() async throws(SyncError) {
-        try await CloudDataUseCase(context: context, account: try signedInAccount()).removeLocalData()
+        try await CloudDataPhase(context: context, account: try signedInAccount()).removeLocalData()
     }
 
     /// Deletes all of the user's data in the cloud: every record of their sync zone (with the
@@ -92,7 +92,7 @@ extension SyncEngine {
     /// how many records were deleted.
     @discardableResult
     public func deleteAllCloudData() async throws(SyncError) -> Int {
-        let deleted = try await CloudDataUseCase(context: context, account: try signedInAccount()).deleteAll()
+        let deleted = try await CloudDataPhase(context: context, account: try signedInAccount()).deleteAll()
         if case .failed(let error, _) = await sync() { throw error }
         return deleted
     }

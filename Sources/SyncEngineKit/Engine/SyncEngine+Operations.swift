@@ -9,28 +9,28 @@ extension SyncEngine {
     /// projection starts in its model's initial state; later publishes bump the version and keep
     /// the state (a taken-down item stays down).
     public func publish<Draft: PublishableModel>(_ draft: Draft) throws(PublishError) {
-        try PublishUseCase(context: context).publish(draft)
+        try PublishPhase(context: context).publish(draft)
     }
 
     /// Removes a draft's public projection.
     public func unpublish<Draft: PublishableModel>(_ draft: Draft.Type, recordName: String) throws(PublishError) {
-        try PublishUseCase(context: context).unpublish(draft, recordName: recordName)
+        try PublishPhase(context: context).unpublish(draft, recordName: recordName)
     }
 
     /// Deletes a draft together with its public projection (deleting the draft alone would leave
     /// the public copy published).
     public func deleteDraft<Draft: PublishableModel>(_ draft: Draft) throws(PublishError) {
-        try PublishUseCase(context: context).deleteDraft(draft)
+        try PublishPhase(context: context).deleteDraft(draft)
     }
 
     /// Hides a governed catalog record (it stays in the public database, delisted).
     public func takedown<Projection: PublicationGovernedModel>(_ type: Projection.Type, recordName: String) throws(PublishError) {
-        try PublishUseCase(context: context).setState(.delisted, of: type, recordName: recordName)
+        try PublishPhase(context: context).setState(.delisted, of: type, recordName: recordName)
     }
 
     /// Lists a taken-down projection again (a local write, pushed by the next pass); its version stays.
     public func relist<Projection: PublicationGovernedModel>(_ type: Projection.Type, recordName: String) throws(PublishError) {
-        try PublishUseCase(context: context).setState(.listed, of: type, recordName: recordName)
+        try PublishPhase(context: context).setState(.listed, of: type, recordName: recordName)
     }
 }
 
@@ -41,7 +41,7 @@ extension SyncEngine {
     public func share<Root: ShareableModel>(
         _ root: Root, title: String? = nil, with participants: [ShareParticipant] = [], publicPermission: SharePermission = .none
     ) async throws(SyncError) -> ShareRecord {
-        try await ShareUseCase(context: context).share(root, title: title, participants: participants, publicPermission: publicPermission)
+        try await SharePhase(context: context).share(root, title: title, participants: participants, publicPermission: publicPermission)
     }
 
     /// Shares a root record the current user owns with the people `invitations` name, looked up
@@ -50,19 +50,19 @@ extension SyncEngine {
     public func share<Root: ShareableModel>(
         _ root: Root, title: String? = nil, inviting invitations: [ShareInvitation], publicPermission: SharePermission = .none
     ) async throws(SyncError) -> ShareRecord {
-        let shares = ShareUseCase(context: context)
+        let shares = SharePhase(context: context)
         return try await shares.share(root, title: title, participants: try await shares.participants(for: invitations), publicPermission: publicPermission)
     }
 
     /// Adds participants to the root's share; returns the share as the cloud saved it.
     public func invite<Root: ShareableModel>(_ participants: [ShareParticipant], to root: Root) async throws(SyncError) -> ShareRecord {
-        try await ShareUseCase(context: context).invite(participants, to: root)
+        try await SharePhase(context: context).invite(participants, to: root)
     }
 
     /// Adds the people `invitations` name to the root's share, looked up in the cloud first;
     /// returns the share as the cloud saved it. One person who cannot be found fails the call.
     public func invite<Root: ShareableModel>(_ invitations: [ShareInvitation], to root: Root) async throws(SyncError) -> ShareRecord {
-        let shares = ShareUseCase(context: context)
+        let shares = SharePhase(context: context)
         return try await shares.invite(try await shares.participants(for: invitations), to: root)
     }
 
@@ -71,7 +71,7 @@ extension SyncEngine {
     /// system (on Apple platforms, the CloudKit gateway's conversion of the `CKShare.Metadata` a
     /// tapped link hands the app) or from `acceptShare(at:)`.
     public func acceptShare(_ metadata: ShareMetadata) async throws(SyncError) {
-        try await ShareUseCase(context: context).accept(metadata)
+        try await SharePhase(context: context).accept(metadata)
         await sync()
     }
 
@@ -79,18 +79,18 @@ extension SyncEngine {
     /// looked up in the cloud, then accepted as `acceptShare(_:)` does. Offline, the lookup fails
     /// and the error says so; nothing is remembered, since nothing is known of the share yet.
     public func acceptShare(at url: URL) async throws(SyncError) {
-        try await ShareUseCase(context: context).accept(at: url)
+        try await SharePhase(context: context).accept(at: url)
         await sync()
     }
 
     /// Ends the root's share (deleted by its ID): participants lose it, the records stay the owner's.
     public func stopSharing<Root: ShareableModel>(_ root: Root) async throws(SyncError) {
-        try await ShareUseCase(context: context).stopSharing(root)
+        try await SharePhase(context: context).stopSharing(root)
     }
 
     /// Leaves someone else's share: deletes it in the shared database and removes that root's subtree here.
     public func leaveShare<Root: ShareableModel>(_ root: Root) async throws(SyncError) {
-        try await ShareUseCase(context: context).leave(root)
+        try await SharePhase(context: context).leave(root)
     }
 
     /// Deletes a shared root: the owner's deletion is pushed like any other; a participant's
@@ -105,7 +105,7 @@ extension SyncEngine {
 
     /// Completes acceptances that could not finish earlier.
     func completePendingAcceptances() async throws(SyncError) {
-        let shares = ShareUseCase(context: context)
+        let shares = SharePhase(context: context)
         let pending = try shares.pendingAcceptances()
         guard !pending.isEmpty else { return }
         for metadata in pending { try await shares.accept(metadata) }

@@ -128,12 +128,12 @@ public actor SyncEngine {
     private func runPass() async throws(SyncError) {
         try recoverOnce()
         let account: PassAccount
-        switch try await AccountUseCase(context: context).check() {
+        switch try await AccountPhase(context: context).check() {
         case .signedIn(let user):
             account = PassAccount(user: user, cloud: context.cloud)
         case .unavailable(let status):
             // Public catalogs need no account.
-            _ = try await PullUseCase(context: context, account: PassAccount(user: nil, cloud: context.cloud)).execute()
+            _ = try await PullPhase(context: context, account: PassAccount(user: nil, cloud: context.cloud)).execute()
             if status == .temporarilyUnavailable {
                 throw .cloud(CloudError(.accountTemporarilyUnavailable, "the iCloud account is temporarily unavailable"))
             }
@@ -143,24 +143,24 @@ public actor SyncEngine {
             try await setUp(account)
         }
         try await completePendingAcceptances()
-        let push = PushUseCase(context: context, account: account)
-        let pulled = try await PullUseCase(context: context, account: account).execute()
+        let push = PushPhase(context: context, account: account)
+        let pulled = try await PullPhase(context: context, account: account).execute()
         for zone in pulled.zonesToRebuild {
             // Its records are queued already; a zone the push still finds missing is created then.
             try await account.verify()
             try await context.cloud.saveZones([zone])
         }
         // Before the push, so the merges go up in this pass, after the copies they retired.
-        try NaturalKeyUseCase(context: context).mergeDuplicates()
-        try await NaturalKeyUseCase(context: context).retireMergedCopies(as: account)
+        try NaturalKeyMerge(context: context).mergeDuplicates()
+        try await RetirementPhase(context: context).retireMergedCopies(as: account)
         try Self.throwFirstFailure(of: try await push.execute())
         // After the push: an asset's record is in the cloud before its contents are uploaded.
-        try await AssetCacheUseCase(context: context).transfer(as: account)
+        try await AssetPhase(context: context).transfer(as: account)
     }
 
     private func setUp(_ account: PassAccount) async throws(SyncError) {
         do {
-            try await SetupUseCase(context: context).execute()
+            try await SetupPhase(context: context).execute()
         } catch {
             // No pull or push before setup succeeds: that would only pile up failing requests.
             context.events.publish(.setupFailed(error))
@@ -169,11 +169,11 @@ public actor SyncEngine {
         setUpFor = account.user
         context.events.publish(.setupCompleted)
         if context.configuration.uploadEverythingOnSetup {
-            try Self.throwFirstFailure(of: try await PushUseCase(context: context, account: account).uploadEverything())
+            try Self.throwFirstFailure(of: try await PushPhase(context: context, account: account).uploadEverything())
         }
     }
 
-    private static func throwFirstFailure(of outcome: PushUseCase.Outcome) throws(SyncError) {
+    private static func throwFirstFailure(of outcome: PushPhase.Outcome) throws(SyncError) {
         if let failure = outcome.failures.sorted(by: { $0.key.description < $1.key.description }).first?.value { throw .cloud(failure) }
     }
 
@@ -181,8 +181,8 @@ public actor SyncEngine {
     /// moved back), once per engine, before any transfer of this run.
     func recoverOnce() throws(SyncError) {
         guard !recovered else { return }
-        try AccountUseCase(context: context).recoverParkedFiles()
-        try AssetCacheUseCase(context: context).recoverInterruptedTransfers()
+        try AccountPhase(context: context).recoverParkedFiles()
+        try AssetPhase(context: context).recoverInterruptedTransfers()
         recovered = true
     }
 

@@ -125,7 +125,7 @@ struct EngineSharingTests {
         let root = try #require(try household.alice.store.fetch(SharedList.self, recordName: "groceries"))
         try await household.alice.engine.stopSharing(root)
         _ = try await household.alice.engine.share(root, inviting: [ShareInvitation(.userRecordName("_bob"), permission: .readWrite)])
-        let metadata = household.world.cloud.shareMetadata(for: ShareRecord(id: RecordID(recordName: ShareUseCase.shareRecordName(forRoot: "groceries"), zoneID: ZoneID(zoneName: SyncConstants.defaultSyncZoneName)), rootRecordName: "groceries"), ownerAccount: "alice")
+        let metadata = household.world.cloud.shareMetadata(for: ShareRecord(id: RecordID(recordName: SharePhase.shareRecordName(forRoot: "groceries"), zoneID: ZoneID(zoneName: SyncConstants.defaultSyncZoneName)), rootRecordName: "groceries"), ownerAccount: "alice")
         try await household.bob.engine.acceptShare(metadata)
         await household.bob.sync()
         #expect(try household.bob.store.fetch(SharedList.self, recordName: "groceries") != nil)
@@ -262,7 +262,7 @@ struct EngineSharingTests {
         let tablet = try household.world.device("alice-tablet", account: "alice")
         await tablet.sync()
         let id = RecordID(recordName: "groceries", zoneID: ZoneID(zoneName: SyncConstants.defaultSyncZoneName))
-        #expect(try tablet.store.serverRecord(id)?.shareRecordName == ShareUseCase.shareRecordName(forRoot: "groceries"))
+        #expect(try tablet.store.serverRecord(id)?.shareRecordName == SharePhase.shareRecordName(forRoot: "groceries"))
         // So it can stop the share by its ID.
         let root = try #require(try tablet.store.fetch(SharedList.self, recordName: "groceries"))
         try await tablet.engine.stopSharing(root)
@@ -287,7 +287,7 @@ struct EngineSharingTests {
 
     /// A share CloudKit refuses reaches the app with CloudKit's reason, not the
     /// `batchRequestFailed` of the root saved beside it (the zone commits atomically). Breaking it:
-    /// throw any item's error in `ShareUseCase.share`, and the root's error comes out in some of
+    /// throw any item's error in `SharePhase.share`, and the root's error comes out in some of
     /// the eight tries.
     @Test func aRefusedShareTellsTheAppWhy() async throws {
         let world = try SyncWorld()

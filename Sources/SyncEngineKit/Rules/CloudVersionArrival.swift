@@ -1,16 +1,19 @@
 import SyncCore
 import SyncPorts
-/// A server version of a record meeting the local model: the one place a pull and a push's
-/// conflict apply what the cloud has. It runs inside the transaction that records the version, so
-/// the decision is made on the store as it is at that moment: an app write cannot slip in between
-/// reading the model and writing it back.
+
+/// A cloud version of a record arriving: the one way what the cloud has enters the store, from a
+/// pull, a push's conflict, a share's records, a retirement's answer or a dropped change. It runs
+/// inside the transaction that records the version, so the decision is made on the store as it is
+/// at that moment: an app write cannot slip in between reading the model and writing it back.
+/// Everything an arrival implies happens here: a natural key's copy redirected to its survivor,
+/// the known version kept, the model merged or taken, and the asset cache told of the markers.
 ///
 /// When the app has no change of the record in flight, the model takes the server's version.
 /// When it has one (waiting, or set aside), the model becomes the three-way merge of the last
 /// version this device knew, the model and the server's version, and the change goes up with the
 /// server's change tag. Either way the server version becomes the known one, the next merge's
 /// ancestor.
-struct ServerVersion {
+struct CloudVersionArrival {
     let context: SyncContext
 
     struct Applied {
@@ -27,7 +30,22 @@ struct ServerVersion {
     /// says whether it does; nil asks the store. `isStored` false: the caller knows the model is
     /// not stored (nothing is read for it); nil or true, the store is asked.
     func apply(_ server: SyncRecord, as type: any SyncModel.Type, in store: any StoreTransaction, isLocalChange: Bool? = nil, isStored: Bool? = nil) throws -> Applied {
-        let naturalKeys = NaturalKeyUseCase(context: context)
+        let applied = try merge(server, as: type, in: store, isLocalChange: isLocalChange, isStored: isStored)
+        if let record = applied.record { try AssetMarkers(context: context).arrived(record, in: store) }
+        return applied
+    }
+
+    /// The cloud's version taken over this device's change, which is dropped (a change the app
+    /// reverted, one the cloud refused): written over the model as it is, and kept as the known
+    /// version.
+    func replace(_ server: SyncRecord, as type: any SyncModel.Type, in store: any StoreTransaction) throws {
+        try store.setServerRecord(server)
+        _ = try store.applyPulled(server, as: type)
+        try AssetMarkers(context: context).arrived(server, in: store)
+    }
+
+    private func merge(_ server: SyncRecord, as type: any SyncModel.Type, in store: any StoreTransaction, isLocalChange: Bool?, isStored: Bool?) throws -> Applied {
+        let naturalKeys = NaturalKeyMerge(context: context)
         // A record this device merged into another sharing its natural key stays merged: what
         // another device changed of it since goes to the survivor.
         if try naturalKeys.foldArrival(server, type: type, store: store) {
@@ -73,7 +91,7 @@ struct ServerVersion {
     }
 
     /// Missing targets, but those merged away here: the record now points at their survivors.
-    private static func unredirected(_ missing: [RecordKey], by naturalKeys: NaturalKeyUseCase, in store: any StoreTransaction) throws -> [RecordKey] {
+    private static func unredirected(_ missing: [RecordKey], by naturalKeys: NaturalKeyMerge, in store: any StoreTransaction) throws -> [RecordKey] {
         guard !missing.isEmpty else { return missing }
         let redirected = try naturalKeys.redirect(missing, store: store)
         return redirected.isEmpty ? missing : missing.filter { !redirected.contains($0) }

@@ -2,13 +2,18 @@ import Foundation
 import SyncCore
 import SyncPorts
 
-/// Retiring the copies a merge found in the cloud (`NaturalKeyUseCase`). Each survivor goes up
+/// Retiring the copies a merge found in the cloud (`NaturalKeyMerge`). Each survivor goes up
 /// with its waiting copies merged in whole, and each copy over the version this device knows,
 /// marked with the survivor (`RecordFieldNames.mergedInto`), in one request of the user's custom
 /// zone, which CloudKit commits atomically: either the survivor holds the copies and the copies
 /// say so, or nothing changed. A device that sees a mark, however it learns of it, then finds
 /// the marked version in the survivor, and adds only what it changed of the copy since.
-extension NaturalKeyUseCase {
+struct RetirementPhase {
+    let context: SyncContext
+
+    /// The merges the copies go into, once their marks land.
+    private var naturalKeys: NaturalKeyMerge { NaturalKeyMerge(context: context) }
+
     /// How many rounds `retireMergedCopies` makes in a pass: each conflict takes the newer
     /// version and tries again; what is left waits for the next pass.
     static let retirementRounds = 3
@@ -24,10 +29,10 @@ extension NaturalKeyUseCase {
 
     /// Retires the copies waiting to merge. Landed, each copy goes into the survivor on this
     /// device too (what changed of it while the request was out, against the mark). A newer
-    /// version of the survivor or of a copy met on the way is taken (`ServerVersion`), and the
+    /// version of the survivor or of a copy met on the way is taken (`CloudVersionArrival`), and the
     /// request tries again in the next round. A copy another device marked first, or one whose
     /// survivor or itself is gone from the cloud, waits no more: the check after the next pull
-    /// settles it (`settleMarked`, or a merge of what is left).
+    /// settles it (`NaturalKeyMerge.settleMarked`, or a merge of what is left).
     func retireMergedCopies(as account: PassAccount) async throws(SyncError) {
         var merged: [(RecordKey, [String])] = []
         defer {
@@ -81,19 +86,19 @@ extension NaturalKeyUseCase {
             }
             mark.fields[RecordFieldNames.mergedInto] = .string(survivor)
             mark.base(onServerVersionOf: known)
-            mark.stampUpload(PushUseCase.newUploadID(), over: known)
+            mark.stampUpload(SyncRecord.newUploadID(), over: known)
             bySurvivor[key]?.marks.append(mark)
             // The whole copy as this device holds it (nothing, when it merged it already and
             // only marks it again).
             if let copy = try store.uploadRecord(type: type, recordName: name, syncZoneName: zoneName) {
-                bySurvivor[key]?.survivor = merged([(copy, nil)], into: retirement.survivor, type: type)
+                bySurvivor[key]?.survivor = naturalKeys.merged([(copy, nil)], into: retirement.survivor, type: type)
             }
         }
         return try order.compactMap { key in
             guard var retirement = bySurvivor[key], !retirement.marks.isEmpty else { return nil }
             let known = try store.serverRecord(retirement.survivor.id)
             retirement.survivor.base(onServerVersionOf: known)
-            retirement.survivor.stampUpload(PushUseCase.newUploadID(), over: known)
+            retirement.survivor.stampUpload(SyncRecord.newUploadID(), over: known)
             return retirement
         }
     }
@@ -107,17 +112,17 @@ extension NaturalKeyUseCase {
         case .success(let saved)?:
             // The survivor holds the copies whole: it is taken here as it was saved, and what
             // changed of a copy while the request was out goes in after, against its mark.
-            _ = try ServerVersion(context: context).apply(saved, as: type, in: store)
+            _ = try CloudVersionArrival(context: context).apply(saved, as: type, in: store)
             var landed: [String] = []
             for mark in retirement.marks {
                 guard case .success(let savedMark)? = result.savedRecords[mark.id] else { continue }
                 try store.setServerRecord(savedMark)
-                try complete(mark.id.recordName, of: type, into: survivor, ancestor: savedMark, store: store)
+                try naturalKeys.complete(mark.id.recordName, of: type, into: survivor, ancestor: savedMark, store: store)
                 landed.append(mark.id.recordName)
             }
             return landed.isEmpty ? nil : (RecordKey(type.recordType, survivor), landed)
         case .failure(let error)? where error.code == .serverRecordChanged:
-            if let server = error.serverRecord { _ = try ServerVersion(context: context).apply(server, as: type, in: store) }
+            if let server = error.serverRecord { _ = try CloudVersionArrival(context: context).apply(server, as: type, in: store) }
         case .failure(let error)? where error.code == .unknownItem:
             // Deleted elsewhere: the pull brings the deletion, and the copies are merged with
             // what is left of their key, if anything.
@@ -131,7 +136,7 @@ extension NaturalKeyUseCase {
             switch error.code {
             case .serverRecordChanged:
                 guard let server = error.serverRecord else { continue }
-                _ = try ServerVersion(context: context).apply(server, as: type, in: store)
+                _ = try CloudVersionArrival(context: context).apply(server, as: type, in: store)
                 if server.mergedInto != nil {
                     // Marked already, by another device (or by this one, the reply lost): its
                     // survivor holds it, and the next pull brings that survivor.

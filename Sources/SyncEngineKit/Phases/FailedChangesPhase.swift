@@ -4,7 +4,7 @@ import SyncPorts
 
 /// The app's side of changes the cloud refused for good: list them, send one again, or give it
 /// up for the cloud's version of the record.
-struct FailedChangesUseCase {
+struct FailedChangesPhase {
     let context: SyncContext
 
     func list() throws(SyncError) -> [FailedChange] {
@@ -46,9 +46,7 @@ struct FailedChangesUseCase {
                 try store.deletePulled(type: type, recordName: recordName)
                 return
             }
-            try store.setServerRecord(cloudVersion)
-            _ = try store.applyPulled(cloudVersion, as: type)
-            try AssetCacheUseCase(context: context).recordArrived(cloudVersion, in: store)
+            try CloudVersionArrival(context: context).replace(cloudVersion, as: type, in: store)
         }
     }
 }

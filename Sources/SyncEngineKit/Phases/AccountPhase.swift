@@ -10,7 +10,7 @@ import SyncPorts
 /// to, or uploaded into, another account. When that account signs in again, its parked changes
 /// come back as changes to push, merged with what the cloud has by then. Changes made while no
 /// account was signed in belong to the next account that signs in.
-struct AccountUseCase {
+struct AccountPhase {
     let context: SyncContext
 
     /// What the account check found.

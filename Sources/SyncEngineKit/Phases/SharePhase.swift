@@ -5,7 +5,7 @@ import SyncPorts
 /// Share lifecycle: create (the root and its share in one request), invite, accept (the shared
 /// database read again from scratch, the root stored first), stop (by the share's known ID),
 /// leave (only the shared subtree removed locally).
-struct ShareUseCase {
+struct SharePhase {
     let context: SyncContext
 
     /// The record name a root's share gets: chosen here, so it can be deleted by ID later.
@@ -166,11 +166,7 @@ struct ShareUseCase {
             if case .success(let record) = try await context.cloud.fetchRecords([id], desiredKeys: context.registry.keysWithoutAssetContents, in: .shared)[id],
                 let type = context.registry.type(forRecordType: record.recordType)
             {
-                try context.transaction { store in
-                    if let arrived = try ServerVersion(context: context).apply(record, as: type, in: store).record {
-                        try AssetCacheUseCase(context: context).recordArrived(arrived, in: store)
-                    }
-                }
+                try context.transaction { store in _ = try CloudVersionArrival(context: context).apply(record, as: type, in: store) }
             }
         }
     }
@@ -198,7 +194,7 @@ struct ShareUseCase {
         let result = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: [id]), in: .shared)
         if let error = result.itemErrors[id], error.code != .unknownItem { throw .cloud(error) }
         try context.transaction { store in
-            try PullUseCase(context: context, account: PassAccount(user: nil, cloud: context.cloud)).removeSharedSubtree(root: root.recordName, type: Root.self, zone: rootID.zoneID, in: store)
+            try ParentChain(context: context).removeSharedSubtree(root: root.recordName, type: Root.self, zone: rootID.zoneID, in: store)
         }
     }
 }

@@ -31,7 +31,7 @@ public enum PublishError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// Publishing is a local write: the draft's projection is saved (or deleted) in the store, and the
 /// ordinary push takes it to the public database. It works offline, and there is one write path.
-struct PublishUseCase {
+struct PublishPhase {
     let context: SyncContext
 
     func publish<Draft: PublishableModel>(_ draft: Draft) throws(PublishError) {
@@ -58,7 +58,7 @@ struct PublishUseCase {
         if Draft.self is any CacheableModel.Type, Draft.Projection.self is any CacheableModel.Type {
             // The projection is a record of its own: it uploads its own copy of the file.
             do {
-                try AssetCacheUseCase(context: context).copy(
+                try AssetPhase(context: context).copy(
                     from: AssetKey(recordType: Draft.recordType, recordName: draft.recordName),
                     to: AssetKey(recordType: Draft.Projection.recordType, recordName: draft.recordName))
             } catch {

@@ -12,13 +12,16 @@ import SyncPorts
 struct ParentChain {
     let context: SyncContext
 
+    /// How far up a parent chain the engine looks (a guard against cycles in bad data).
+    static let maxDepth = 8
+
     /// The owner of the zone a record of `type` under `parent` belongs in; nil when the record's
     /// own owner decides (no parent, or a parent this device does not store).
     func owner(under parent: String?, type: any SyncModel.Type, in store: any StoredModels & ServerVersions & StoreHistory & SetAsideChanges) throws -> String? {
         var name = parent
         var ancestorType = context.registry.parentType(of: type)
         var owner: String?
-        for _ in 0..<PushUseCase.maxAncestorDepth {
+        for _ in 0..<Self.maxDepth {
             guard let current = name, let currentType = ancestorType, let stored = try store.parentAndOwner(type: currentType, recordName: current) else { break }
             owner = stored.owner
             name = stored.parent
@@ -75,4 +78,13 @@ struct ParentChain {
             try store.queueDeletion(recordType: key.recordType, recordName: key.recordName, ownerName: copy.zoneID.ownerName)
         }
     }
+
+    /// Deletes a shared root and everything under it, locally (the root's siblings in the zone
+    /// stay): the share ended, or this user left it.
+    func removeSharedSubtree(root: String, type: any SyncModel.Type, zone: ZoneID, in store: any StoredModels & ServerVersions & StoreHistory & SetAsideChanges) throws {
+        try store.removeServerRecord(RecordID(recordName: root, zoneID: zone))
+        let removed = try store.deletePulled(type: type, recordName: root)
+        try settle(subtree: removed.filter { $0 != RecordKey(type.recordType, root) }, under: root, in: zone, deletedAlready: [], in: store)
+    }
+
 }

@@ -11,7 +11,7 @@ import SyncPorts
 /// to the cache's budget. Pulls only read the markers (suffix, size, SHA-256 digest): a file whose
 /// fingerprint is unchanged is never downloaded again, and one replaced by another of the same
 /// size is.
-struct AssetCacheUseCase {
+struct AssetPhase {
     let context: SyncContext
 
     private func files() throws(AssetError) -> any AssetFileStoring {
@@ -105,66 +105,6 @@ struct AssetCacheUseCase {
         }
     }
 
-    // MARK: - Pulled records
-
-    /// A pulled record was applied: if its model has an asset, take in the record's markers, in
-    /// the transaction that applied it.
-    func recordArrived(_ record: SyncRecord, in store: any StoreTransaction) throws {
-        guard context.registry.cacheableType(forRecordType: record.recordType) != nil else { return }
-        try markersArrived(try? record.decodeAssetReference(), for: AssetKey(recordType: record.recordType, recordName: record.id.recordName), in: store)
-    }
-
-    /// A record arrived with these markers: learn of a new asset (its suffix names the file on a
-    /// device that never had it), or mark this device's copy stale when the fingerprint changed.
-    /// Unchanged markers change nothing, so a repeated refresh transfers nothing.
-    private func markersArrived(_ reference: AssetReference?, for key: AssetKey, in store: any StoreTransaction) throws {
-        let entry = try store.assetEntry(key)
-        if let entry, entry.state.isAwaitingUpload { return }  // this device's new file wins until uploaded
-        guard let reference else {
-            if let entry { try forget(entry, in: store) }
-            return
-        }
-        guard var entry else {
-            let learned = AssetCacheEntry(
-                key: key, state: .remote, suffix: reference.suffix, byteSize: reference.byteSize, digest: reference.digest, lastAccess: context.clock.now)
-            try store.setAssetEntry(learned)
-            announce(learned)
-            return
-        }
-        guard try isStale(entry, comparedWith: reference) else {
-            if entry.digest.isEmpty && !reference.digest.isEmpty {
-                entry.digest = reference.digest
-                try store.setAssetEntry(entry)
-            }
-            return
-        }
-        if entry.state.hasLocalFile, case .success(let files) = context.assetFiles {
-            try? files.removeFile(for: key, suffix: entry.suffix)
-        }
-        entry.state = entry.state.after(.remoteChanged) ?? .remote
-        entry.suffix = reference.suffix
-        entry.byteSize = reference.byteSize
-        entry.digest = reference.digest
-        try store.setAssetEntry(entry)
-        announce(entry)
-    }
-
-    /// Whether the cloud's markers name other contents than this device's entry. An entry written
-    /// before digests travelled has none: its file, when here, is read to tell.
-    private func isStale(_ entry: AssetCacheEntry, comparedWith reference: AssetReference) throws -> Bool {
-        if entry.reference.differs(from: reference) { return true }
-        guard entry.digest.isEmpty, !reference.digest.isEmpty, entry.state.hasLocalFile, case .success(let files) = context.assetFiles,
-            let local = try files.reference(for: entry.key, suffix: entry.suffix)
-        else { return false }
-        return local.differs(from: reference)
-    }
-
-    /// The record is gone (deleted here or in the cloud): so is its file.
-    private func forget(_ entry: AssetCacheEntry, in store: any StoreTransaction) throws {
-        if case .success(let files) = context.assetFiles { try? files.removeFile(for: entry.key, suffix: entry.suffix) }
-        try store.removeAssetEntry(entry.key)
-    }
-
     /// Gives a projection the draft's file, so publishing uploads it to the public record too.
     /// The same contents (same fingerprint and suffix) are not copied or uploaded again.
     func copy(from draft: AssetKey, to projection: AssetKey) throws(AssetError) {
@@ -198,7 +138,7 @@ struct AssetCacheUseCase {
     func transfer(as account: PassAccount) async throws(SyncError) {
         guard case .success(let files) = context.assetFiles else { return }
         try context.transaction { store in
-            for entry in try store.takeOrphanedAssetEntries() { try forget(entry, in: store) }
+            for entry in try store.takeOrphanedAssetEntries() { try AssetMarkers(context: context).forget(entry, in: store) }
         }
         if account.isSignedIn {
             try await upload(files, as: account)
@@ -352,7 +292,7 @@ struct AssetCacheUseCase {
         guard let type = context.registry.cacheableType(forRecordType: entry.key.recordType),
             let owner = try context.transaction({ try $0.parentAndOwner(type: type, recordName: entry.key.recordName) })?.owner
         else {
-            try context.transaction { try forget(entry, in: $0) }
+            try context.transaction { try AssetMarkers(context: context).forget(entry, in: $0) }
             return nil
         }
         let zone = context.zone(scopes: type.syncScopes, ownerName: owner)

@@ -6,7 +6,7 @@ import SyncPorts
 /// the engine when something changes. A failure fails the pass, and the engine's recovery policy
 /// decides when setup is tried again (a transient error after its wait, with backoff); nothing
 /// waits inside the pass.
-struct SetupUseCase {
+struct SetupPhase {
     let context: SyncContext
 
     func execute() async throws(SyncError) {

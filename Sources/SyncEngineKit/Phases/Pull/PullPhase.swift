@@ -11,7 +11,7 @@ import SyncPorts
 /// server versions, its deletions and the zone's new change token land together or not at all,
 /// after the account was checked again. A crash between pages leaves the previous page's token,
 /// so the next pull starts where the store really is.
-struct PullUseCase {
+struct PullPhase {
     let context: SyncContext
     let account: PassAccount
 
@@ -181,7 +181,7 @@ struct PullUseCase {
         }
     }
 
-    /// Applies a pulled record through `ServerVersion` (merged into a model the app changed),
+    /// Applies a pulled record through `CloudVersionArrival` (merged into a model the app changed),
     /// unless this device already has that version.
     private func apply(_ record: SyncRecord, scope: DatabaseScope, in store: any StoreTransaction, state: inout PullState) throws {
         var reads = PulledPageReads()
@@ -200,12 +200,9 @@ struct PullUseCase {
         let isLocalChange = state.localChanges.contains(record.recordType, record.id.recordName)
         let isStored = reads.isStored(record)
         reads.noteApplied(record)
-        let applied = try ServerVersion(context: context).apply(record, as: type, in: store, isLocalChange: isLocalChange, isStored: isStored)
+        let applied = try CloudVersionArrival(context: context).apply(record, as: type, in: store, isLocalChange: isLocalChange, isStored: isStored)
         for target in applied.missingTargets {
             state.missing[RecordID(recordName: target.recordName, zoneID: record.id.zoneID)] = MissingTarget(scope: scope, recordType: target.recordType)
-        }
-        if let arrived = applied.record {
-            try AssetCacheUseCase(context: context).recordArrived(arrived, in: store)
         }
         // Under a parent the user deleted here, in their own zone: it follows its parent.
         guard scope == .private, let parent = applied.record?.parentRecordName, let parentType = context.registry.parentType(of: type),
@@ -227,7 +224,7 @@ struct PullUseCase {
         if !type.uniqueKeys.isEmpty {
             // A duplicate another device merged away: what this device changed of it and the
             // cloud never saw (waiting, or refused as deleted) goes to the survivor.
-            try NaturalKeyUseCase(context: context).foldDeletedDuplicate(id, type: type, ancestor: try store.serverRecord(id), store: store)
+            try NaturalKeyMerge(context: context).foldDeletedDuplicate(id, type: type, ancestor: try store.serverRecord(id), store: store)
         }
         try store.removeServerRecord(id)
         let stored = try store.parentAndOwner(type: type, recordName: id.recordName)
@@ -272,7 +269,7 @@ struct PullUseCase {
             try context.transaction { store in
                 for id in ids {
                     guard case .failure(let error) = found[id], error.code == .unknownItem || error.code == .permissionFailure else { continue }
-                    try removeSharedSubtree(root: id.recordName, type: type, zone: zone, in: store)
+                    try ParentChain(context: context).removeSharedSubtree(root: id.recordName, type: type, zone: zone, in: store)
                     context.events.publish(.shareEnded(zone, rootRecordName: id.recordName))
                 }
             }
@@ -322,14 +319,6 @@ struct PullUseCase {
         case .deleted:
             return zone
         }
-    }
-
-    /// Deletes a shared root and everything under it, locally (the root's siblings in the zone
-    /// stay).
-    func removeSharedSubtree(root: String, type: any SyncModel.Type, zone: ZoneID, in store: any StoreTransaction) throws {
-        try store.removeServerRecord(RecordID(recordName: root, zoneID: zone))
-        let removed = try store.deletePulled(type: type, recordName: root)
-        try ParentChain(context: context).settle(subtree: removed.filter { $0 != RecordKey(type.recordType, root) }, under: root, in: zone, deletedAlready: [], in: store)
     }
 
     // MARK: - Public catalogs

@@ -4,7 +4,7 @@ import SyncPorts
 
 /// The app's decisions about the user's data in the cloud as a whole: after the user deleted it
 /// in Settings, upload it again or let it go; or delete it all.
-struct CloudDataUseCase {
+struct CloudDataPhase {
     let context: SyncContext
     let account: PassAccount
 
@@ -18,7 +18,7 @@ struct CloudDataUseCase {
     /// The user wants the data back: each zone is created again and every local record of it
     /// queued to go up as it now is (`ZoneRebuild`, in the transaction that ends the wait), then
     /// pushed.
-    func uploadAgain() async throws(SyncError) -> PushUseCase.Outcome {
+    func uploadAgain() async throws(SyncError) -> PushPhase.Outcome {
         for zone in try userDeletedZones() {
             try await account.verify()
             try await context.cloud.saveZones([zone])
@@ -27,7 +27,7 @@ struct CloudDataUseCase {
                 try ZoneRebuild.queueEverything(of: zone, registry: context.registry, in: store)
             }
         }
-        return try await PushUseCase(context: context, account: account).execute()
+        return try await PushPhase(context: context, account: account).execute()
     }
 
     /// The user meant it (Apple's guidance for a purge): this device's copy of each zone goes too,

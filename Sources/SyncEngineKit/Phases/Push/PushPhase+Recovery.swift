@@ -1,0 +1,164 @@
+import Foundation
+import SyncCore
+import SyncPorts
+
+/// Recovering a push's items: what one record's error means for it, carried out inside the
+/// results' transaction, every `RecoveryAction` by name.
+extension PushPhase {
+    /// What an item's error means for it, decided inside the results' transaction: an item to send
+    /// again, or nil (done, set aside, left to a follow-up, or a failure now in the outcome).
+    func recover(
+        _ item: PushItem, from error: CloudError, scope: DatabaseScope, in store: any StoreTransaction,
+        outcome: inout Outcome, followUps: inout [FollowUp]
+    ) throws -> PushItem? {
+        switch RecoveryPolicy.itemAction(for: error) {
+        case .mergeAndRetry:
+            guard let server = error.serverRecord else {
+                // A conflict that came without the server's version: nothing to merge onto, so
+                // the change waits for the pull that brings it.
+                outcome.failures[item.id] = error
+                return nil
+            }
+            // Merged on the store as it is now: an edit the app made since this push read the
+            // model is part of the merge, never written over.
+            // The server's version may bring an asset this device has not heard of: the cache
+            // learns of it, as from a pull.
+            _ = try CloudVersionArrival(context: context).apply(server, as: item.type, in: store, isLocalChange: true)
+            if let waiting = Self.waitsForSurvivor(item, over: server) {
+                try setAside(item, waiting, in: store, outcome: &outcome)
+                return nil
+            }
+            guard let current = try store.uploadRecord(type: item.type, recordName: item.id.recordName, syncZoneName: context.configuration.syncZoneName) else {
+                return PushItem(id: item.id, type: item.type, operation: .delete)
+            }
+            var record = current
+            record.id = item.id
+            var again = item
+            again.operation = .save(record)
+            return again
+        case .treatAsDone:
+            if case .save = item.operation, !item.type.uniqueKeys.isEmpty,
+                try !NaturalKeyMerge(context: context).foldDeletedDuplicate(item.id, type: item.type, ancestor: try store.serverRecord(item.id), store: store)
+            {
+                // Gone from the cloud, perhaps merged into a record this device has not heard of
+                // yet: the pull that brings the deletion decides, and this change goes to the
+                // survivor, or away with a deletion a user made.
+                return nil
+            }
+            try store.removeServerRecord(item.id)
+            try store.removeFailedChange(recordType: item.type.recordType, recordName: item.id.recordName)
+            if case .save = item.operation {
+                // Deleted on the server while edited here: the deletion wins everywhere, and the
+                // records under it follow.
+                let removed = try store.deletePulled(type: item.type, recordName: item.id.recordName)
+                let key = RecordKey(item.type.recordType, item.id.recordName)
+                try ParentChain(context: context).settle(subtree: removed.filter { $0 != key }, under: item.id.recordName, in: item.id.zoneID, deletedAlready: [], in: store)
+            }
+            return nil
+        case .retryWithBatch:
+            return item
+        case .skipItem where scope == .public:
+            // Another user's public record: not ours to change. Forgetting the server's version
+            // and asking for its catalog makes the next pass restore it here.
+            try store.removeServerRecord(item.id)
+            try CatalogRefresh.request([item.type.recordType], in: store)
+            return nil
+        case .skipItem where scope == .shared:
+            if case .delete = item.operation, let share = try store.serverRecord(item.id)?.shareRecordName {
+                // Deleting someone else's shared root means leaving their share.
+                followUps.append(.leaveShare(item, shareID: RecordID(recordName: share, zoneID: item.id.zoneID)))
+                return nil
+            }
+            try revert(item, error, in: store, outcome: &outcome)
+            return nil
+        case .uploadParentFirst:
+            return try saveParentFirst(item, error, in: store, outcome: &outcome)
+        case .skipItem, .setAside:
+            try setAside(item, error, in: store, outcome: &outcome)
+            return nil
+        case .recreateZone where scope == .private:
+            // The zone is gone with every record in it: all of them go up again, queued now, and
+            // this one is sent again as soon as the zone exists (without the void change tag).
+            if !followUps.contains(where: { if case .recreateZone(item.id.zoneID) = $0 { true } else { false } }) {
+                try ZoneRebuild.queueEverything(of: item.id.zoneID, registry: context.registry, in: store)
+                followUps.append(.recreateZone(item.id.zoneID))
+            }
+            return item
+        case .recreateZone:
+            // A shared zone that is gone: the share ended; the next pull removes its copy.
+            try setAside(item, error, in: store, outcome: &outcome)
+            return nil
+        case .askBeforeReuploading:
+            // The user deleted the zone in Settings: nothing of it goes up until the app decides.
+            try store.setState(SyncStateKeys.userDeletedZone(item.id.zoneID), "1")
+            context.events.publish(.userDeletedZone(item.id.zoneID))
+            return nil
+        case .retry, .waitForNetwork, .splitBatch, .resetToken, .stopForAccount, .tellUserQuotaExceeded, .tellUserStorageFull, .report:
+            // Not the item's to settle: its change keeps waiting in the history, and the error
+            // is the pass's, whose action says when it runs again (a request too large was split
+            // before its items' results were read).
+            outcome.failures[item.id] = error
+            return nil
+        }
+    }
+
+    /// A moved record's save landed: the model takes its new owner, and the copies left in other
+    /// zones go.
+    func landMove(_ item: PushItem, in store: any StoreTransaction) throws {
+        if item.isMove { try store.setOwner(item.id.zoneID.ownerName, type: item.type, recordName: item.id.recordName) }
+        for copy in item.leaves {
+            try store.queueDeletion(recordType: item.type.recordType, recordName: item.id.recordName, ownerName: copy.zoneID.ownerName)
+        }
+    }
+
+    /// A save whose parent the cloud does not have. A parent stored here goes up again first (the
+    /// cloud lost it, or never had it) and the child waits; a parent that is gone takes the child
+    /// with it (`ParentChain.follow`): the recovery ends either way.
+    func saveParentFirst(_ item: PushItem, _ error: CloudError, in store: any StoreTransaction, outcome: inout Outcome) throws -> PushItem? {
+        guard let parent = item.record?.parentRecordName, let parentType = context.registry.parentType(of: item.type) else {
+            try setAside(item, error, in: store, outcome: &outcome)
+            return nil
+        }
+        if let stored = try store.parentAndOwner(type: parentType, recordName: parent) {
+            try store.requeue(recordType: parentType.recordType, recordName: parent, ownerName: stored.owner)
+            outcome.failures[item.id] = error
+            return nil
+        }
+        try ParentChain(context: context).follow(deletedParent: parent, type: item.type, recordName: item.id.recordName, in: store)
+        return nil
+    }
+
+    /// A change the cloud refused because this user may not make it (a participant of a
+    /// read-only share): the record goes back to the cloud's last version known here (the copy
+    /// a refused move left, for a move), or goes when the cloud never had it. A refused deletion
+    /// of the copy a move left undoes the move: the record comes back, its new copy goes.
+    func revert(_ item: PushItem, _ error: CloudError, in store: any StoreTransaction, outcome: inout Outcome) throws {
+        let name = item.id.recordName
+        try store.removeFailedChange(recordType: item.type.recordType, recordName: name)
+        if case .delete = item.operation, let stored = try store.parentAndOwner(type: item.type, recordName: name),
+            context.zone(scopes: item.type.syncScopes, ownerName: stored.owner) != item.id.zoneID
+        {
+            try store.queueDeletion(recordType: item.type.recordType, recordName: name, ownerName: stored.owner)
+        }
+        if let known = try store.serverRecord(item.id) ?? item.leaves.first.flatMap({ try store.serverRecord($0) }) {
+            try CloudVersionArrival(context: context).replace(known, as: item.type, in: store)
+        } else {
+            try store.deletePulled(type: item.type, recordName: name)
+        }
+        context.events.publish(.changeReverted(failedChange(item, error)))
+    }
+
+    /// Sets a change aside with the cloud's error: out of the queue until it changes again or the
+    /// app retries it.
+    func setAside(_ item: PushItem, _ error: CloudError, in store: any StoreTransaction, outcome: inout Outcome) throws {
+        let change = failedChange(item, error)
+        try store.setAside(change)
+        outcome.setAside.append(change)
+    }
+
+    func failedChange(_ item: PushItem, _ error: CloudError) -> FailedChange {
+        FailedChange(
+            recordType: item.type.recordType, recordName: item.id.recordName, ownerName: item.id.zoneID.ownerName,
+            kind: item.kind, error: error, failedAt: context.clock.now)
+    }
+}

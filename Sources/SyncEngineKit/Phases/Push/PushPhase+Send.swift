@@ -1,0 +1,198 @@
+import Foundation
+import SyncCore
+import SyncPorts
+
+/// Sending a push: requests within CloudKit's limits, their results committed with what they mean
+/// for each item, and the items to send again sent again.
+extension PushPhase {
+    /// Sends items zone by zone, in waves of parent depth (parents before children), in chunks
+    /// within CloudKit's request limits.
+    func send(_ items: [PushItem]) async throws(SyncError) -> Outcome {
+        var outcome = Outcome()
+        let byZone = Dictionary(grouping: items, by: \.id.zoneID)
+        for zone in byZone.keys.sorted(by: { ($0.scope, $0.ownerName, $0.zoneName) < ($1.scope, $1.ownerName, $1.zoneName) }) {
+            for wave in Self.waves(byZone[zone]!) {
+                for chunk in chunks(wave) {
+                    try await sendChunk(chunk, scope: zone.scope, outcome: &outcome, attempt: 0)
+                }
+            }
+        }
+        for change in outcome.setAside { context.events.publish(.changeSetAside(change)) }
+        return outcome
+    }
+
+    /// Items grouped by how many of their ancestors are in the batch: parents first.
+    static func waves(_ items: [PushItem]) -> [[PushItem]] {
+        let byName = Dictionary(items.map { ($0.id.recordName, $0) }, uniquingKeysWith: { _, last in last })
+        var depths: [String: Int] = [:]
+        func depth(_ name: String, _ seen: Set<String>) -> Int {
+            if let known = depths[name] { return known }
+            guard let parent = byName[name]?.record?.parentRecordName, byName[parent] != nil, !seen.contains(parent) else {
+                depths[name] = 0
+                return 0
+            }
+            let value = depth(parent, seen.union([name])) + 1
+            depths[name] = value
+            return value
+        }
+        var waves: [Int: [PushItem]] = [:]
+        for item in items { waves[depth(item.id.recordName, []), default: []].append(item) }
+        return waves.keys.sorted().map { waves[$0]! }
+    }
+
+    /// Chunks of at most `CloudKitLimits.maxItemsPerRequest` items and the configured request size.
+    func chunks(_ items: [PushItem]) -> [[PushItem]] {
+        var chunks: [[PushItem]] = []
+        var current: [PushItem] = []
+        var bytes = 0
+        for item in items {
+            let size = item.record.map(RecordSize.of) ?? 0
+            if !current.isEmpty && (current.count == CloudKitLimits.maxItemsPerRequest || bytes + size > context.configuration.maxRequestBytes) {
+                chunks.append(current)
+                current = []
+                bytes = 0
+            }
+            current.append(item)
+            bytes += size
+        }
+        if !current.isEmpty { chunks.append(current) }
+        return chunks
+    }
+
+    static let maxRetryRounds = 3
+
+    /// Why a save of a natural key's copy waits: a device marked it merged
+    /// (`SyncRecord.mergedInto`). Saved again, the change would be on a copy every device takes
+    /// for its survivor; set aside, it goes to the survivor in the check after the next pull,
+    /// which brings the survivor holding the marked copy (`NaturalKeyMerge.settleMarked`). Nil
+    /// for any other save.
+    static func waitsForSurvivor(_ item: PushItem, over known: SyncRecord?) -> CloudError? {
+        guard !item.type.uniqueKeys.isEmpty, let survivor = known?.mergedInto else { return nil }
+        return CloudError(
+            .constraintViolation,
+            "\(item.type.recordType) '\(item.id.recordName)' was merged into '\(survivor)': this change goes there after the next pull")
+    }
+
+    /// What an item's result asks for once the results are committed.
+    enum FollowUp {
+        /// Deleting someone else's shared root: leave their share instead.
+        case leaveShare(PushItem, shareID: RecordID)
+        /// The zone is missing: create it, then send the item again.
+        case recreateZone(ZoneID)
+    }
+
+    func sendChunk(_ chunk: [PushItem], scope: DatabaseScope, outcome: inout Outcome, attempt: Int) async throws(SyncError) {
+        try await account.verify()
+        let request = try context.transaction { store in
+            var request = ModifyRequest()
+            // A chunk is of one zone: its server versions are read at once.
+            var known: [RecordID: SyncRecord] = [:]
+            for (zone, items) in Dictionary(grouping: chunk.filter { $0.record != nil }, by: \.id.zoneID) {
+                for (name, record) in try store.serverRecords(items.map(\.id.recordName), in: zone) {
+                    known[RecordID(recordName: name, zoneID: zone)] = record
+                }
+            }
+            for item in chunk {
+                switch item.operation {
+                case .save(var record):
+                    if let waiting = Self.waitsForSurvivor(item, over: known[item.id]) {
+                        try setAside(item, waiting, in: store, outcome: &outcome)
+                        continue
+                    }
+                    record.base(onServerVersionOf: known[item.id])
+                    record.stampUpload(SyncRecord.newUploadID(), over: known[item.id])
+                    request.recordsToSave.append(record)
+                case .delete:
+                    request.recordIDsToDelete.append(item.id)
+                }
+            }
+            return request
+        }
+        let result: ModifyResult
+        do {
+            result = try await context.cloud.modify(request, in: scope)
+        } catch .cloud(let error) where error.code == .serverResponseLost {
+            // Applied or not, nobody can say: each save is kept as sent, until a version of its
+            // record says whether it descends from it.
+            try context.transaction { store in
+                for record in request.recordsToSave { try store.setUnconfirmedUpload(record) }
+            }
+            throw .cloud(error)
+        } catch .cloud(let error) where error.code == .limitExceeded || error.code == .invalidArguments {
+            guard chunk.count > 1 else {
+                // One record the cloud will not take, alone in its request: set it aside.
+                try context.transaction { try setAside(chunk[0], error, in: $0, outcome: &outcome) }
+                return
+            }
+            // Too large, or one item makes the whole request invalid: each half on its own.
+            let half = chunk.count / 2
+            try await sendChunk(Array(chunk[..<half]), scope: scope, outcome: &outcome, attempt: attempt)
+            try await sendChunk(Array(chunk[half...]), scope: scope, outcome: &outcome, attempt: attempt)
+            return
+        }
+        var followUps: [FollowUp] = []
+        let retry = try context.transaction { store in
+            var retry: [PushItem] = []
+            // Changes set aside are few: read once, a landed item forgets its own.
+            let setAside = Set(try store.failedChanges().map { RecordKey($0.recordType, $0.recordName) })
+            func landed(_ item: PushItem) throws {
+                if setAside.contains(RecordKey(item.type.recordType, item.id.recordName)) {
+                    try store.removeFailedChange(recordType: item.type.recordType, recordName: item.id.recordName)
+                }
+            }
+            for item in chunk {
+                let error: CloudError
+                switch item.operation {
+                case .save:
+                    switch result.savedRecords[item.id] {
+                    case .success(let saved):
+                        try store.setServerRecord(saved)
+                        try landed(item)
+                        if item.isMove || !item.leaves.isEmpty { try landMove(item, in: store) }
+                        outcome.saved += 1
+                        continue
+                    case .failure(let failure):
+                        error = failure
+                        if failure.code == .serverResponseLost, let sent = request.recordsToSave.first(where: { $0.id == item.id }) {
+                            try store.setUnconfirmedUpload(sent)
+                        }
+                    case nil: error = CloudError(.serviceUnavailable, "no result for \(item.id)")
+                    }
+                case .delete:
+                    switch result.deletedRecords[item.id] {
+                    case .success:
+                        try store.removeServerRecord(item.id)
+                        try landed(item)
+                        outcome.deleted += 1
+                        continue
+                    case .failure(let failure): error = failure
+                    case nil: error = CloudError(.serviceUnavailable, "no result for \(item.id)")
+                    }
+                }
+                if let again = try recover(item, from: error, scope: scope, in: store, outcome: &outcome, followUps: &followUps) {
+                    retry.append(again)
+                }
+            }
+            return retry
+        }
+        for followUp in followUps {
+            switch followUp {
+            case .leaveShare(let item, let shareID):
+                let left = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: [shareID]), in: .shared)
+                if let error = left.itemErrors[shareID], error.code != .unknownItem {
+                    try context.transaction { try setAside(item, error, in: $0, outcome: &outcome) }
+                }
+            case .recreateZone(let zone):
+                try await context.cloud.saveZones([zone])
+            }
+        }
+        guard !retry.isEmpty else { return }
+        guard attempt < Self.maxRetryRounds else {
+            for item in retry where outcome.failures[item.id] == nil {
+                outcome.failures[item.id] = CloudError(.batchRequestFailed, "still failing after \(Self.maxRetryRounds) rounds")
+            }
+            return
+        }
+        try await sendChunk(retry, scope: scope, outcome: &outcome, attempt: attempt + 1)
+    }
+}

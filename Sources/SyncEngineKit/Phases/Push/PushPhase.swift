@@ -1,0 +1,113 @@
+import Foundation
+import SyncCore
+import SyncPorts
+
+/// One record to push: a save (the record as the model now is) or a deletion.
+struct PushItem: Sendable {
+    enum Operation: Sendable {
+        case save(SyncRecord)
+        case delete
+    }
+
+    var id: RecordID
+    var type: any SyncModel.Type
+    var operation: Operation
+    /// Set when this save moves the record into another zone (its parent chain changed owner):
+    /// the model takes the new owner once the save lands.
+    var isMove = false
+    /// The copies this device knows of the record in other zones (the one a move leaves, or one a
+    /// move whose results a crash lost left behind): deleted once the save landed, so the record
+    /// is never lost between the two, and never twice in the cloud for long.
+    var leaves: [RecordID] = []
+
+    var record: SyncRecord? {
+        if case .save(let record) = operation { return record }
+        return nil
+    }
+
+    var kind: ChangeKind {
+        if case .save = operation { return .save }
+        return .delete
+    }
+}
+
+/// Local changes -> the cloud: dedup, placement by parent chain (`ParentChain`), ensure
+/// ancestors, parent-depth waves, chunks within CloudKit's item and byte limits, conflicts merged.
+///
+/// Each request's results (server versions, merges, changes set aside) commit in one
+/// transaction; the history token commits once every change read went through or was set aside.
+/// A change that can still go through later (the network, a busy server) holds the token, so
+/// nothing is lost; a change the cloud refuses for good is set aside with its error and never
+/// holds up the rest.
+struct PushPhase {
+    let context: SyncContext
+    let account: PassAccount
+
+    struct Outcome: Sendable {
+        var saved = 0
+        var deleted = 0
+        /// Changes that failed for now: they stay pending, and the token waits for them.
+        var failures: [RecordID: CloudError] = [:]
+        /// Changes the cloud refused for good, set aside in this push.
+        var setAside: [FailedChange] = []
+
+        mutating func add(_ other: Outcome) {
+            saved += other.saved
+            deleted += other.deleted
+            failures.merge(other.failures) { first, _ in first }
+            setAside += other.setAside
+        }
+    }
+
+    /// History entries read per round: memory stays bounded by this, not by the number of changes.
+    static let pageSize = 2_000
+
+    func execute() async throws(SyncError) -> Outcome {
+        var total = Outcome()
+        var started = false
+        while true {
+            let (readThrough, collected) = try context.transaction { store in
+                let pending = try store.unpushedChanges(limit: Self.pageSize)
+                return (pending.readThrough, try collect(pending.changes, in: store))
+            }
+            let items = try await prepare(collected)
+            if !items.isEmpty && !started {
+                started = true
+                context.events.publish(.pushStarted(items: items.count))
+            }
+            let outcome = try await send(items)
+            total.add(outcome)
+            guard outcome.failures.isEmpty else {
+                // The token stays: every change of this round that is not set aside stays pending.
+                context.events.publish(.pushFailed(total.failures))
+                return total
+            }
+            // Everything read went through or was set aside: commit what was read.
+            let more = try context.transaction { store in
+                try store.commitHistoryToken(readThrough)
+                return try store.hasUnpushedChanges()
+            }
+            if !more { break }
+        }
+        if started && total.failures.isEmpty {
+            context.events.publish(.pushCompleted(saved: total.saved, deleted: total.deleted))
+        }
+        return total
+    }
+
+    /// Pushes every local model of the zoned types, each into its own database, whatever the
+    /// history says: the first upload.
+    func uploadEverything() async throws(SyncError) -> Outcome {
+        let items = try context.transaction { store in
+            var items: [PushItem] = []
+            for type in context.registry.zonedTypes {
+                for name in try store.recordNames(type: type, ownerName: nil) {
+                    guard let record = try store.uploadRecord(type: type, recordName: name, syncZoneName: context.configuration.syncZoneName) else { continue }
+                    items.append(PushItem(id: record.id, type: type, operation: .save(record)))
+                }
+            }
+            return items
+        }
+        return try await send(try await prepare(items))
+    }
+}
