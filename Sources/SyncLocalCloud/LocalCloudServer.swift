@@ -39,7 +39,7 @@ enum ZoneAccess {
     }
 }
 
-/// LocalCloud's rules, over its store. Not thread-safe: `LocalCloud` serialises calls.
+/// LocalCloud's rules, over its store. Not thread-safe: ``LocalCloud`` serialises calls.
 final class LocalCloudServer {
     let store: LocalCloudStore
     let clock: any SyncClock

@@ -11,7 +11,7 @@ import SyncCore
 /// Its requirements come in topics, one protocol each; a gateway conforms to all of them.
 public protocol CloudGateway: CloudAccount, CloudRecords, CloudChanges, CloudSharing, CloudNotifications {}
 
-/// The account the device is signed in to, and its changes. One topic of `CloudGateway`.
+/// The account the device is signed in to, and its changes. One topic of ``CloudGateway``.
 public protocol CloudAccount: Sendable {
     /// The device's account status.
     func accountStatus() async throws(CloudError) -> AccountStatus
@@ -24,7 +24,7 @@ public protocol CloudAccount: Sendable {
     func accountChanges() -> AsyncStream<Void>
 }
 
-/// Zones and records: saved, deleted, fetched by ID and queried. One topic of `CloudGateway`.
+/// Zones and records: saved, deleted, fetched by ID and queried. One topic of ``CloudGateway``.
 public protocol CloudRecords: Sendable {
     /// Creates zones in the private database (saving an existing zone does nothing).
     func saveZones(_ zones: [ZoneID]) async throws(CloudError)
@@ -45,7 +45,7 @@ public protocol CloudRecords: Sendable {
 }
 
 /// What changed since a token: the zones of a database, the records of a zone. One topic of
-/// `CloudGateway`.
+/// ``CloudGateway``.
 public protocol CloudChanges: Sendable {
     /// Zones of a private or shared database that changed or went away since `token`.
     func fetchDatabaseChanges(in scope: DatabaseScope, since token: ChangeToken?) async throws(CloudError) -> DatabaseChanges
@@ -58,7 +58,7 @@ public protocol CloudChanges: Sendable {
 }
 
 /// Shares: read, opened from a link, accepted, and the people to share with. One topic of
-/// `CloudGateway`.
+/// ``CloudGateway``.
 public protocol CloudSharing: Sendable {
     /// The shares (`cloudkit.share` records) by ID, as `fetchRecords` does for records.
     func fetchShares(_ ids: [RecordID], in scope: DatabaseScope) async throws(CloudError) -> [RecordID: Result<ShareRecord, CloudError>]
@@ -77,7 +77,7 @@ public protocol CloudSharing: Sendable {
     func participants(for lookups: [ParticipantLookup]) async throws(CloudError) -> [ParticipantLookup: Result<ShareParticipant, CloudError>]
 }
 
-/// Subscriptions and the notifications they send this device. One topic of `CloudGateway`.
+/// Subscriptions and the notifications they send this device. One topic of ``CloudGateway``.
 public protocol CloudNotifications: Sendable {
     /// Registers a subscription; the cloud then notifies this device when it fires.
     func saveSubscription(_ subscription: CloudSubscription) async throws(CloudError)

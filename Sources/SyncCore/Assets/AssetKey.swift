@@ -31,7 +31,7 @@ public struct AssetKey: Sendable, Hashable, Comparable, CustomStringConvertible 
 public struct AssetCacheEntry: Sendable, Hashable {
     /// Which asset.
     public var key: AssetKey
-    /// Where the asset's file stands (see `AssetCacheState`).
+    /// Where the asset's file stands (see ``AssetCacheState``).
     public var state: AssetCacheState
     /// The file name suffix ("jpg"), as the record's marker says.
     public var suffix: String

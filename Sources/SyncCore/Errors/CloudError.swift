@@ -2,7 +2,7 @@ import Foundation
 
 /// CloudKit's error codes, by their CKError numbers (`CKError.Code`), every one Apple defines up
 /// to `participantAlreadyInvited` (37). A number this list does not know (a code of a later SDK)
-/// is `unrecognized`, and the error keeps the number (`CloudError.cloudKitCode`).
+/// is `unrecognized`, and the error keeps the number (``CloudError/cloudKitCode``).
 public enum CloudErrorCode: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// CloudKit failed on its side in a way it does not expect to recover from.
     case internalError = 1

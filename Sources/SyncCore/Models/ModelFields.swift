@@ -2,7 +2,7 @@ import Foundation
 
 /// A model's fields, each stated once: its name, how it travels, and the property that holds it.
 ///
-/// Generated code lists a model's fields in one table (`SyncModel.syncFields`); every direction
+/// Generated code lists a model's fields in one table (``SyncModel/syncFields``); every direction
 /// the runtime moves a model in is read from that one list: the upload (`encodeRemoteFields`),
 /// the download (`applyRemoteFields`) and the device's own copy (`encodeStoredFields`,
 /// `applyStoredFields`), as well as the descriptors (`fieldDescriptors`). An encoder and a decoder
@@ -195,7 +195,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
 
     // MARK: - References
 
-    /// A required reference: an unset one (`RecordReference.unset`) has no value.
+    /// A required reference: an unset one (``RecordReference/unset``) has no value.
     @inlinable
     public static func reference<Target>(
         _ name: String, _ keyPath: WritableKeyPath<Model, RecordReference<Target>> & Sendable,
@@ -260,7 +260,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
 
     // MARK: - Runtime-kept fields
 
-    /// The model's asset: uploaded as its markers (suffix, size, digest: `RecordFieldNames`), its
+    /// The model's asset: uploaded as its markers (suffix, size, digest: ``RecordFieldNames``), its
     /// contents moved by the asset cache; stored whole under the field's name.
     public static func asset(
         _ name: String, _ keyPath: WritableKeyPath<Model, AssetReference?> & Sendable, _ options: FieldOptions = [], merge: FieldMerge = .model
@@ -280,7 +280,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
     }
 
     /// The model's parent in a share hierarchy: CloudKit's `parent` in the cloud (the record's
-    /// parent, from `SyncModel.parentRecordName`, never a field), kept under the key `parent` in
+    /// parent, from ``SyncModel/parentRecordName``, never a field), kept under the key `parent` in
     /// the device's own copy.
     public static func parent<Parent>(_ keyPath: WritableKeyPath<Model, RecordReference<Parent>?> & Sendable) -> ModelField {
         let property = Property(keyPath)
@@ -319,7 +319,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
 
 // MARK: - Every direction, from the table
 
-/// The bridge's four directions, read from the table. They are `SyncModel` requirements with
+/// The bridge's four directions, read from the table. They are ``SyncModel`` requirements with
 /// these defaults, inlinable, so each model's conformance gets them compiled for its own type:
 /// a loop over its own table with every row's type known. The loops read the rows in place (by
 /// index in the table's buffer) rather than copying each one out, which costs a retain and a

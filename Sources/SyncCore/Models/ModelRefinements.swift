@@ -101,7 +101,7 @@ public protocol SyncSchemaDefinition {
 @_spi(SyncgenGenerated)
 public protocol SyncgenRuntimeAPIVersion1 {}
 
-/// The API version the generator must name (`SyncgenRuntimeAPIVersion1`), and the SPI that
+/// The API version the generator must name (``SyncgenRuntimeAPIVersion1``), and the SPI that
 /// holds it.
 package enum RuntimeAPI {
     package static let versionCheckProtocol = "SyncgenRuntimeAPIVersion1"

@@ -80,7 +80,7 @@ public struct Query<Model: SyncModel>: Sendable {
         return left.recordName.utf8.lexicographicallyPrecedes(right.recordName.utf8)
     }
 
-    /// Nil before every value; values in `QueryValueOrder`'s order.
+    /// Nil before every value; values in ``QueryValueOrder``'s order.
     private static func compare(_ left: SyncFieldValue?, _ right: SyncFieldValue?) -> Int {
         switch (left, right) {
         case (nil, nil): 0

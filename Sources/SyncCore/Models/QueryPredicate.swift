@@ -1,6 +1,6 @@
 import Foundation
 
-/// Which models a `Query` keeps, written with the model's key paths (no field names in strings):
+/// Which models a ``Query`` keeps, written with the model's key paths (no field names in strings):
 ///
 /// ```swift
 /// Query<Note>().filter(\.title == "Milk" && \.priority > 2 || \.note == nil)

@@ -30,7 +30,7 @@ public protocol SyncModel: Sendable, Hashable, Identifiable where ID == String {
     /// The record's name: the same on every device and in the cloud.
     var recordName: String { get set }
     /// The owner of the zone the record lives in (the current user's own records:
-    /// `SyncConstants.currentUserOwnerName`).
+    /// ``SyncConstants/currentUserOwnerName``).
     var ownerName: String { get set }
     /// The record name of the CKRecord.parent, if any.
     var parentRecordName: String? { get }

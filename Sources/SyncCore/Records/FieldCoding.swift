@@ -1,9 +1,9 @@
 import Foundation
 
-/// A Swift value a schema type maps to, and how it becomes a `SyncFieldValue` and back.
+/// A Swift value a schema type maps to, and how it becomes a ``SyncFieldValue`` and back.
 ///
 /// `fromSyncFieldValue` returns nil for a value of another type; decoding turns that into a
-/// `FieldDecodingError` naming the record and field.
+/// ``FieldDecodingError`` naming the record and field.
 public protocol SyncFieldConvertible: Sendable {
     var syncFieldValue: SyncFieldValue { get }
     static func fromSyncFieldValue(_ value: SyncFieldValue) -> Self?

@@ -4,7 +4,7 @@
 public enum RecordRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// CloudKit's record names are non-empty ASCII, at most 255 bytes, and never start with `_`.
     case invalidRecordName(recordType: String, recordName: String, reason: String)
-    /// More than `CloudKitLimits.maxRecordBytes`, by `RecordSize` (asset contents excluded).
+    /// More than ``CloudKitLimits/maxRecordBytes``, by ``RecordSize`` (asset contents excluded).
     case tooLarge(recordType: String, recordName: String, bytes: Int, limit: Int)
     /// A NaN or an infinity, in a double, a date or a location (or a list of them). Whether
     /// CloudKit keeps one is not documented, and its web format (JSON) has no way to write one:

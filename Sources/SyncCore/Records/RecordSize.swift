@@ -1,5 +1,5 @@
 /// A record's size as CloudKit's limits count it, in one place: the push sizes its requests with
-/// it, the local store refuses a record over `CloudKitLimits.maxRecordBytes` at the write that
+/// it, the local store refuses a record over ``CloudKitLimits/maxRecordBytes`` at the write that
 /// makes it, and LocalCloud enforces the limits with it.
 ///
 /// Apple publishes no byte-exact rule. The measure is the record's fields, encrypted ones

@@ -59,14 +59,14 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
         systemFields = server?.systemFields
     }
 
-    /// The uploads this version descends from, newest first (`RecordFieldNames.uploadVersions`).
+    /// The uploads this version descends from, newest first (``RecordFieldNames/uploadVersions``).
     public var uploadVersions: [String] {
         guard case .list(let items) = fields[RecordFieldNames.uploadVersions] else { return [] }
         return items.compactMap { if case .string(let id) = $0 { id } else { nil } }
     }
 
     /// The record this copy of a natural key was merged into, when a device retired it
-    /// (`RecordFieldNames.mergedInto`).
+    /// (``RecordFieldNames/mergedInto``).
     public var mergedInto: String? {
         if case .string(let survivor) = fields[RecordFieldNames.mergedInto], !survivor.isEmpty { return survivor }
         return nil

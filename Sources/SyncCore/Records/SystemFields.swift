@@ -5,7 +5,7 @@ import Foundation
 /// the engine, which keeps it with the last known server record and hands it back on the next
 /// save of that record.
 ///
-/// A save is conditional on the version these fields name, never on `SyncRecord.changeTag`: in
+/// A save is conditional on the version these fields name, never on ``SyncRecord/changeTag``: in
 /// CloudKit the change tag is read-only (`var recordChangeTag: String? { get }`), so the only way
 /// to save "over the version I know" is to rebuild the record from its archived system fields. A
 /// record saved without them is a new record to the cloud.

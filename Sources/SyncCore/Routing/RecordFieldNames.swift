@@ -19,7 +19,7 @@ public enum RecordFieldNames {
     public static let clientModifiedAt = "clientModifiedAt"
     /// The latest uploads a record's version descends from, newest first (each a random ID):
     /// what tells a device whether its upload whose reply was lost is in a version it later
-    /// reads (`SyncRecord.uploadVersions`).
+    /// reads (``SyncRecord/uploadVersions``).
     public static let uploadVersions = "syncgenVersions"
     /// On a copy of a natural key merged into another record: the survivor's name. A device
     /// saves it on the copy, over the version it merged, before deleting the copy, so an edit of

@@ -1,5 +1,5 @@
 /// A local model's identity: its record type and name, the store's primary key. A draft and its
-/// public projection share a name and are two models. (`AssetKey` names an asset the same way.)
+/// public projection share a name and are two models. (``AssetKey`` names an asset the same way.)
 public struct RecordKey: Hashable, Sendable {
     /// The model's record type.
     public var recordType: String

@@ -2,7 +2,7 @@
 public struct ZoneID: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The zone's name, unique within its owner's database.
     public var zoneName: String
-    /// The user who owns the zone (`SyncConstants.currentUserOwnerName` for the current user).
+    /// The user who owns the zone (``SyncConstants/currentUserOwnerName`` for the current user).
     public var ownerName: String
 
     /// A zone; by default one of the current user's.

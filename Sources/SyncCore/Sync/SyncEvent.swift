@@ -31,7 +31,7 @@ public enum SyncEvent: Sendable, Hashable {
     /// Announced once; the change is not sent again.
     case changeReverted(FailedChange)
     /// A record the cloud listed as changed but could not deliver still failed after being
-    /// fetched again by name `UnreadableRecord.fetchesBeforeSetAside` times: it is set aside
+    /// fetched again by name ``UnreadableRecord/fetchesBeforeSetAside`` times: it is set aside
     /// (`SyncEngine.unreadableRecords()`), and asked for again when the app says so. Its zone
     /// syncs on without it.
     case recordUnreadable(UnreadableRecord)

@@ -303,7 +303,7 @@ public actor SyncEngine {
 
     /// Queries every public catalog again in a pass, now (a pull-to-refresh). Otherwise a pass
     /// queries a catalog when its subscription fires, when it was never synced to its end, or
-    /// when it is older than `SyncConfiguration.catalogMaximumAge`; a private write never does.
+    /// when it is older than ``SyncConfiguration/catalogMaximumAge``; a private write never does.
     @discardableResult
     public func refreshCatalogs() async -> PassResult {
         requestCatalogRefresh(context.registry.catalogRecordTypes)

@@ -16,7 +16,7 @@ struct CloudDataPhase {
     }
 
     /// The user wants the data back: each zone is created again and every local record of it
-    /// queued to go up as it now is (`ZoneRebuild`, in the transaction that ends the wait), then
+    /// queued to go up as it now is (``ZoneRebuild``, in the transaction that ends the wait), then
     /// pushed.
     func uploadAgain() async throws(SyncError) -> PushPhase.Outcome {
         for zone in try userDeletedZones() {

@@ -2,7 +2,7 @@ import Foundation
 import SyncCore
 import SyncPorts
 
-/// Retiring the copies a merge found in the cloud (`NaturalKeyMerge`). Each survivor goes up
+/// Retiring the copies a merge found in the cloud (``NaturalKeyMerge``). Each survivor goes up
 /// with its waiting copies merged in whole, and each copy over the version this device knows,
 /// marked with the survivor (`RecordFieldNames.mergedInto`), in one request of the user's custom
 /// zone, which CloudKit commits atomically: either the survivor holds the copies and the copies
@@ -29,7 +29,7 @@ struct RetirementPhase {
 
     /// Retires the copies waiting to merge. Landed, each copy goes into the survivor on this
     /// device too (what changed of it while the request was out, against the mark). A newer
-    /// version of the survivor or of a copy met on the way is taken (`CloudVersionArrival`), and the
+    /// version of the survivor or of a copy met on the way is taken (``CloudVersionArrival``), and the
     /// request tries again in the next round. A copy another device marked first, or one whose
     /// survivor or itself is gone from the cloud, waits no more: the check after the next pull
     /// settles it (`NaturalKeyMerge.settleMarked`, or a merge of what is left).

@@ -3,7 +3,7 @@ import SyncPorts
 
 /// A record's asset markers meeting the asset cache: what a cloud version brings (a new file to
 /// learn of, this device's copy gone stale, an asset removed) and what a record's end means for
-/// its file. Runs in the transaction that applied the version (`CloudVersionArrival`), so the
+/// its file. Runs in the transaction that applied the version (``CloudVersionArrival``), so the
 /// markers a model holds and the entry the cache keeps never disagree.
 struct AssetMarkers {
     let context: SyncContext

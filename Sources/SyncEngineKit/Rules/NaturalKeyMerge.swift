@@ -17,7 +17,7 @@ import SyncPorts
 /// shared zone's copies are merged by its owner's devices (a participant may not be allowed to
 /// mark them).
 ///
-/// A copy in the cloud is retired, never deleted (`RetirementPhase`): CloudKit deletes without
+/// A copy in the cloud is retired, never deleted (``RetirementPhase``): CloudKit deletes without
 /// a change tag, so a deletion would take a version another device saved since the merge, and
 /// a device that hears of a copy only later (a record made under it elsewhere, pulled after)
 /// could no longer tell a merged copy from a deleted one. Such a copy is merged once its mark

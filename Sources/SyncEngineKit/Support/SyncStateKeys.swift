@@ -44,7 +44,7 @@ enum SyncStateKeys {
         catalogRequestedPrefix + recordType
     }
 
-    /// A record a page could not deliver (`UnreadableRecords`), by zone and name.
+    /// A record a page could not deliver (``UnreadableRecords``), by zone and name.
     static let unreadableRecordPrefix = "record.unreadable."
 
     static func unreadableRecords(in zone: ZoneID) -> String {

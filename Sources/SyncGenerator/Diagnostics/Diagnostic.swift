@@ -1,5 +1,5 @@
 /// How serious a diagnostic is. A `note` is attached to another diagnostic, or stands alone as
-/// advice on a schema that is fine as it is (`DiagnosticCode.severity`).
+/// advice on a schema that is fine as it is (``DiagnosticCode/severity``).
 public enum Severity: String, Sendable, Hashable, Comparable {
     case error, warning, note
 
@@ -37,7 +37,7 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     public var location: SourceLocation
     public var notes: [Note]
 
-    /// A diagnostic with its code's severity (see `DiagnosticCode.severity`).
+    /// A diagnostic with its code's severity (see ``DiagnosticCode/severity``).
     public init(_ code: DiagnosticCode, _ message: String, at location: SourceLocation, notes: [Note] = []) {
         self.severity = code.severity
         self.code = code

@@ -1,4 +1,4 @@
-/// Why a diagnostic code's rule exists and how to satisfy it (`DiagnosticCode.explanation`).
+/// Why a diagnostic code's rule exists and how to satisfy it (``DiagnosticCode/explanation``).
 public struct DiagnosticExplanation: Sendable, Hashable {
     /// What the rule protects against.
     public var protects: String

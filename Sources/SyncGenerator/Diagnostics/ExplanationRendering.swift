@@ -1,4 +1,4 @@
-/// `DiagnosticCode.explanation` as people read it: in a terminal (`syncgen explain`) and in
+/// ``DiagnosticCode/explanation`` as people read it: in a terminal (`syncgen explain`) and in
 /// docs/Diagnostics.md, both from the one table.
 public enum ExplanationRenderer {
     /// One code's explanation, for a terminal.

@@ -5,7 +5,7 @@ import SyncCore
 /// schema is deployed from the same YAML the app is generated from, never clicked together by hand.
 ///
 /// Each model becomes one `RECORD TYPE` with CloudKit's system fields, its uploaded fields (never
-/// local-only ones) and the runtime's own fields (`CloudKitFields`), sorted by name, with the
+/// local-only ones) and the runtime's own fields (``CloudKitFields``), sorted by name, with the
 /// schema's indexes. `Users` is always declared (CloudKit has it in every container) and
 /// `cloudkit.share` when a model is shareable, so the file describes the whole container and an
 /// import never reads as removing them. The output depends only on the schema: the same models in

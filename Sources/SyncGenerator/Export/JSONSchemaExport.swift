@@ -2,7 +2,7 @@ import SyncCore
 
 /// A JSON Schema (draft-07) of the schema language, for editors: with it a YAML language server
 /// completes keys and type words, shows what each key means, and underlines misspelt keys as the
-/// user types. Built from `SchemaVocabulary`, so a key added to the language appears here without
+/// user types. Built from ``SchemaVocabulary``, so a key added to the language appears here without
 /// a second list to forget.
 ///
 /// It checks shape (keys, value kinds, enumerated words, name characters), not the cross-model

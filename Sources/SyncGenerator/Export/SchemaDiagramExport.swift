@@ -5,7 +5,7 @@
 /// the share hierarchy (from each parent down to its children), references (dashed, with their
 /// delete action) and publications (bold, from draft to projection).
 ///
-/// Both are built from one description (`SchemaDiagram`), sorted by name: the same schema gives
+/// Both are built from one description (``SchemaDiagram``), sorted by name: the same schema gives
 /// the same bytes whatever the order of its files. Names are never used raw as node identifiers
 /// (a model may be called `end`, which Mermaid reads as a keyword): nodes are `m_<name>`, and
 /// every label is quoted.

@@ -1,6 +1,6 @@
 import SyncCore
 
-/// Turns a validated `Schema` into Swift files: one per schema file, plus `SyncSchema.syncgen.swift`
+/// Turns a validated ``Schema`` into Swift files: one per schema file, plus `SyncSchema.syncgen.swift`
 /// listing every model. Pure: the same schema always gives the same bytes.
 public struct CodeGenerator: Sendable {
     /// The access level of everything generated: `internal` (default) when the code is compiled

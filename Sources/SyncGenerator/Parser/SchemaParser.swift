@@ -1,4 +1,4 @@
-/// Turns one file's YAML tree into a `SchemaDocument`: checks the shape of every mapping, list and
+/// Turns one file's YAML tree into a ``SchemaDocument``: checks the shape of every mapping, list and
 /// value, and keeps every name and word with its location for the validator.
 ///
 /// Structure problems (wrong kinds, unknown or repeated keys, missing required keys) are reported

@@ -1,9 +1,9 @@
 /// The generator's front end, as one pure function: sources in, diagnostics and (when valid) a
-/// resolved `Schema` out.
+/// resolved ``Schema`` out.
 ///
 ///     sources --load--> YAML nodes --parse--> SchemaDocuments --validate--> Schema + [Diagnostic]
 ///
-/// Each stage is also public on its own (`YAMLLoader`, `SchemaParser`, `SchemaValidator`) for tests
+/// Each stage is also public on its own (``YAMLLoader``, ``SchemaParser``, ``SchemaValidator``) for tests
 /// and tools that need one stage alone.
 public struct SchemaPipeline: Sendable {
     public struct Result: Sendable {

@@ -27,7 +27,7 @@ public enum ReservedNames {
     /// that name would mean the list itself there.
     public static let schemaListMember = "models"
 
-    /// Why a model may not be called `name`, beyond Swift's own rules (`SwiftNaming`), or nil
+    /// Why a model may not be called `name`, beyond Swift's own rules (``SwiftNaming``), or nil
     /// when it may.
     public static func modelNameProblem(_ name: String) -> String? {
         if name == SwiftNaming.schemaTypeName {

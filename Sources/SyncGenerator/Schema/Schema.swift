@@ -1,5 +1,5 @@
 /// A validated schema: every model of every file, resolved into plain values for the generator and
-/// the exports. Only `SchemaValidator` builds one, and only from a schema without errors, so code
+/// the exports. Only ``SchemaValidator`` builds one, and only from a schema without errors, so code
 /// reading it can rely on every rule of the schema language holding.
 public struct Schema: Sendable, Equatable {
     /// Models in file order (files sorted by path), then in the order each file declares them.

@@ -1,4 +1,4 @@
-/// Builds the `Schema` once every rule holds.
+/// Builds the ``Schema`` once every rule holds.
 extension ValidationContext {
     /// The resolved schema, or nil when some piece could not be resolved (its problem was reported,
     /// here or by an earlier stage).

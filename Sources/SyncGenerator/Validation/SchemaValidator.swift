@@ -1,7 +1,7 @@
 /// Checks the parsed schema files against every rule of the schema language, and resolves them into
-/// a `Schema` when nothing is wrong.
+/// a ``Schema`` when nothing is wrong.
 ///
-/// Each group of rules lives in its own file as an extension of `ValidationContext`; this type only
+/// Each group of rules lives in its own file as an extension of ``ValidationContext``; this type only
 /// runs them in order. Rules never stop at the first problem: each reports what it finds and the
 /// next runs on whatever could be resolved.
 public enum SchemaValidator {

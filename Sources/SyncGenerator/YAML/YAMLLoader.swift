@@ -1,6 +1,6 @@
 import CYAML
 
-/// Reads YAML text into `YAMLNode` trees through libyaml. This is the only place that talks to
+/// Reads YAML text into ``YAMLNode`` trees through libyaml. This is the only place that talks to
 /// libyaml.
 ///
 /// The tree is built iteratively from libyaml's event stream (never by recursion), so no input can

@@ -16,7 +16,7 @@ extension SyncStore {
 
     /// Sets `field` of the conflict's record to the value `side` had in the conflict (this
     /// device's, the server's, or the one both started from), as an edit of the app's, in one
-    /// transaction. Throws `ConflictValueError` when the record is no longer stored, or when the
+    /// transaction. Throws ``ConflictValueError`` when the record is no longer stored, or when the
     /// field is not one the conflict names as a field of `type` (an asset's markers are not: attach
     /// the file again instead).
     public func applyConflictValue<Model: SyncModel>(_ side: ConflictSide, of field: String, in conflict: RecordConflict, to type: Model.Type) throws {

@@ -3,7 +3,7 @@ import SyncCore
 import SyncPorts
 import SyncStorage
 
-/// What the engine reads to merge records sharing a natural key (`NaturalKeys`).
+/// What the engine reads to merge records sharing a natural key (``NaturalKeys``).
 extension SQLiteStoreTransaction: NaturalKeyMerges {
     func prepareTable(for type: any SyncModel.Type) throws {
         try prepare(type)

@@ -243,7 +243,7 @@ public final class SyncStore: Sendable {
 
     /// The store as a process killed at a given moment would leave it: `count` more transactions
     /// that write commit, and every later one rolls back, as the transaction a process dies in
-    /// does. Reopen the file with a new `SyncStore` to "restart".
+    /// does. Reopen the file with a new ``SyncStore`` to "restart".
     func crash(afterCommits count: Int) {
         commitCount.withLock { $0.crashAt = $0.committed + count }
     }
@@ -351,7 +351,7 @@ public final class StoreWriter: ModelWriter {
         changes.note(Model.recordType, model.recordName, .save, by: author)
     }
 
-    /// Throws `DuplicateNaturalKey` when the save would make the model share a natural key with
+    /// Throws ``DuplicateNaturalKey`` when the save would make the model share a natural key with
     /// another record of its owner: a new record, or a key changed to another's. The app's writes
     /// never make a duplicate here (records made on other devices still can, and the engine
     /// merges them); an edit of a record that keeps its key is never refused, even while a

@@ -3,7 +3,7 @@ import SyncCore
 
 /// An account's unpushed changes parked while another account is signed in, and the purge that
 /// leaves a device with nothing of an account.
-/// One topic of `StoreTransaction`.
+/// One topic of ``StoreTransaction``.
 package protocol AccountParking: AnyObject {
     /// Moves every unpushed change (waiting or set aside) of the signed-in account out of reach,
     /// with the model as it is, the last server version it was based on, a file still to upload,

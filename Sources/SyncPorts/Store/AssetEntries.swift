@@ -2,7 +2,7 @@ import Foundation
 import SyncCore
 
 /// The asset cache's entries: one per record that has an asset this device knows of.
-/// One topic of `StoreTransaction`.
+/// One topic of ``StoreTransaction``.
 package protocol AssetEntries: AnyObject {
     func assetEntry(_ key: AssetKey) throws -> AssetCacheEntry?
     /// Entries in any of `states` (every entry when nil), in key order.

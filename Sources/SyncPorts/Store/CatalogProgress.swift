@@ -3,7 +3,7 @@ import SyncCore
 
 /// What a public catalog's refresh under way has received, so that what it did not receive is
 /// found at its end without the catalog held in memory.
-/// One topic of `StoreTransaction`.
+/// One topic of ``StoreTransaction``.
 package protocol CatalogProgress: AnyObject {
     /// Forgets the records a catalog refresh noted as received: one begins, or one ended.
     func clearCatalogReceived(recordType: String) throws

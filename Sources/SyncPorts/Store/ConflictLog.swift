@@ -3,7 +3,7 @@ import SyncCore
 
 /// The conflicts sync settled by itself: when (a record's status shows it), and which fields from
 /// which values (`RecordConflict`).
-/// One topic of `StoreTransaction`.
+/// One topic of ``StoreTransaction``.
 package protocol ConflictLog: AnyObject {
     /// Notes that sync resolved a conflict on the record by itself, now (its status shows it).
     func noteConflictResolution(recordType: String, recordName: String) throws

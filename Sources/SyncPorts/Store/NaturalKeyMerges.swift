@@ -3,7 +3,7 @@ import SyncCore
 
 /// Natural keys: the records to check, the duplicates of one, and the merges this device made or
 /// waits to make (a copy waiting for its mark in the cloud).
-/// One topic of `StoreTransaction`.
+/// One topic of ``StoreTransaction``.
 package protocol NaturalKeyMerges: AnyObject {
     /// Makes the model's table meet the model (its columns and indexes grown to the schema): a
     /// natural key new to the table marks the records it holds for a check.

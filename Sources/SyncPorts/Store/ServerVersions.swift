@@ -3,7 +3,7 @@ import SyncCore
 
 /// The last server version known of each record (a merge's ancestor, a save's change tag), and
 /// the saves whose reply was lost.
-/// One topic of `StoreTransaction`.
+/// One topic of ``StoreTransaction``.
 package protocol ServerVersions: AnyObject {
     /// The change tag of the server version kept for a record: nil when none is kept, `.some(nil)`
     /// for one without a tag. Reads nothing else, so a pull can skip a version it has cheaply.

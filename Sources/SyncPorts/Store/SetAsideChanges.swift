@@ -3,7 +3,7 @@ import SyncCore
 
 /// Changes the cloud refused for good: set aside with their error, out of the queue, until the
 /// app retries or discards them.
-/// One topic of `StoreTransaction`.
+/// One topic of ``StoreTransaction``.
 package protocol SetAsideChanges: AnyObject {
     /// Sets a change aside (replacing an earlier one for the same record).
     func setAside(_ change: FailedChange) throws

@@ -3,7 +3,7 @@ import SyncCore
 
 /// The store's history, as the push reads it: the app's changes after the committed token, and the
 /// changes the engine queues again as the app's.
-/// One topic of `StoreTransaction`.
+/// One topic of ``StoreTransaction``.
 package protocol StoreHistory: AnyObject {
     /// Changes not made by the engine, after the committed history token, oldest first, at most
     /// `limit` history entries read, with the sequence number of the last entry read: the token to

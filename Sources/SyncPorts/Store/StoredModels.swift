@@ -3,7 +3,7 @@ import SyncCore
 
 /// The app's models as records: what a push uploads, what a pull applies, and where a model sits
 /// (its owner, its parent, its children).
-/// One topic of `StoreTransaction`.
+/// One topic of ``StoreTransaction``.
 package protocol StoredModels: AnyObject {
     /// A stored model, as the record it would upload (every field its type uploads), or nil.
     func uploadRecord(type: any SyncModel.Type, recordName: String, syncZoneName: String) throws -> SyncRecord?

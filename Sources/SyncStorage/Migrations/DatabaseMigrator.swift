@@ -1,6 +1,6 @@
 /// How a SQLite file reaches the layout this version reads: named steps, run in order, each
 /// recorded in the file (`syncgen_migrations`) in the transaction that runs it, so a step runs
-/// once per file, whatever version made the file (in the manner of GRDB's `DatabaseMigrator`).
+/// once per file, whatever version made the file (in the manner of GRDB's ``DatabaseMigrator``).
 ///
 /// A new file and an old one go through the same steps: the old one only runs fewer of them. A
 /// file that records a step this version does not know was written by a newer version, and is

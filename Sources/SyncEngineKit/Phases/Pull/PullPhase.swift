@@ -4,7 +4,7 @@ import SyncPorts
 
 /// The cloud -> local changes: the private and shared databases through their change feeds
 /// (database, then zone, both paged until `moreComing` is false), the public catalogs that are
-/// due by full queries (`CatalogRefresh`), then a bounded repair of references whose targets had
+/// due by full queries (``CatalogRefresh``), then a bounded repair of references whose targets had
 /// not arrived.
 ///
 /// Each page applies in one transaction: its records (merged into models the app changed), their
@@ -51,7 +51,7 @@ struct PullPhase {
         /// Records of the user's own zones pulled under a parent this device does not store: if
         /// the cloud has no such parent either, they follow it (`ParentChain.follow`).
         var orphans: [RecordID: [RecordKey]] = [:]
-        /// The records kept as unreadable (`UnreadableRecords`): a version or deletion of one that
+        /// The records kept as unreadable (``UnreadableRecords``): a version or deletion of one that
         /// arrives ends it.
         var unreadable: Set<RecordID> = []
         var outcome = Outcome()
@@ -181,7 +181,7 @@ struct PullPhase {
         }
     }
 
-    /// Applies a pulled record through `CloudVersionArrival` (merged into a model the app changed),
+    /// Applies a pulled record through ``CloudVersionArrival`` (merged into a model the app changed),
     /// unless this device already has that version.
     private func apply(_ record: SyncRecord, scope: DatabaseScope, in store: any StoreTransaction, state: inout PullState) throws {
         var reads = PulledPageReads()
@@ -280,9 +280,9 @@ struct PullPhase {
     ///
     /// - A shared zone's local copy goes (that zone's only: never the user's own data).
     /// - A private zone keeps its local data. Deleted by another client or reset with the user's
-    ///   encrypted data, its records are queued to go up again (`ZoneRebuild`) in that same
+    ///   encrypted data, its records are queued to go up again (``ZoneRebuild``) in that same
     ///   transaction. Purged by the user in Settings, nothing of it is uploaded until the app
-    ///   decides (`SyncEngine`'s `uploadAgainAfterUserDeletedZone` or
+    ///   decides (``SyncEngine``'s `uploadAgainAfterUserDeletedZone` or
     ///   `removeLocalDataOfUserDeletedZone`).
     /// Returns the private zone to create again, if any.
     private func zoneWentAway(_ zone: ZoneID, reason: ZoneDeletionReason, scope: DatabaseScope) throws(SyncError) -> ZoneID? {
@@ -328,7 +328,7 @@ struct PullPhase {
     /// local copies no page brought are deleted, a batch at a time, but only after the query
     /// reached its end: a failed query says nothing about what exists. The last batch's
     /// transaction also dates the refresh and settles the requests it answered
-    /// (`CatalogRefresh`). A record already known at its version is not written again, so an
+    /// (``CatalogRefresh``). A record already known at its version is not written again, so an
     /// unchanged catalog costs its pages of requests and no record writes.
     private func pullCatalogs(state: inout PullState) async throws(SyncError) {
         let catalogs = context.registry.catalogTypes

@@ -112,7 +112,7 @@ extension PushPhase {
 
     /// Adds the parents the server does not have yet: parents are looked up locally, their
     /// existence on the server checked in one request per round (a failed check counts as
-    /// existing: better to skip an upload than to duplicate), at most `ParentChain.maxDepth` rounds.
+    /// existing: better to skip an upload than to duplicate), at most ``ParentChain/maxDepth`` rounds.
     func ensureAncestors(_ items: [PushItem]) async throws(SyncError) -> [PushItem] {
         var batch = items
         var present = Set(items.map(\.id))

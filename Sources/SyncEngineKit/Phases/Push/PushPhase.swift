@@ -31,7 +31,7 @@ struct PushItem: Sendable {
     }
 }
 
-/// Local changes -> the cloud: dedup, placement by parent chain (`ParentChain`), ensure
+/// Local changes -> the cloud: dedup, placement by parent chain (``ParentChain``), ensure
 /// ancestors, parent-depth waves, chunks within CloudKit's item and byte limits, conflicts merged.
 ///
 /// Each request's results (server versions, merges, changes set aside) commit in one
