@@ -36,4 +36,62 @@ struct ExplanationTests {
             #expect(rendered.contains("\n## \(code.rawValue)\n"), "\(code.rawValue) has no heading (its link's anchor)")
         }
     }
+
+    /// The example schemas are YAML files (docs/DiagnosticExamples), one per code and role: a
+    /// failing and a fixed schema for every code, and the deployed schema for a code that compares
+    /// with one (SG15nn), nothing else.
+    @Test func everyCodeHasItsExampleFilesAndNoFileIsStray() throws {
+        let folder = repositoryRoot.appendingPathComponent("docs/DiagnosticExamples")
+        let present = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+        var expected: Set<String> = []
+        for code in DiagnosticCode.allCases {
+            expected.insert("\(code.rawValue).failing.yaml")
+            expected.insert("\(code.rawValue).fixed.yaml")
+            if code.rawValue.hasPrefix("SG15") { expected.insert("\(code.rawValue).baseline.yaml") }
+        }
+        #expect(present.subtracting(expected).isEmpty, "stray files: \(present.subtracting(expected).sorted())")
+        #expect(expected.subtracting(present).isEmpty, "missing files: \(expected.subtracting(present).sorted())")
+    }
+
+    /// The example files, compiled into the generator (DiagnosticExamples.swift, a switch the
+    /// compiler holds to every code): regenerated with `SYNCGEN_UPDATE_GOLDENS=1`.
+    @Test func theCompiledExamplesAreTheFiles() throws {
+        let folder = repositoryRoot.appendingPathComponent("docs/DiagnosticExamples")
+        func example(_ code: DiagnosticCode, _ role: String) throws -> String? {
+            let url = folder.appendingPathComponent("\(code.rawValue).\(role).yaml")
+            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            var text = try String(contentsOf: url, encoding: .utf8)
+            if text.hasSuffix("\n") { text.removeLast() }
+            return text
+        }
+        var lines = [
+            "// Generated from docs/DiagnosticExamples: edit those files, then run",
+            "// `SYNCGEN_UPDATE_GOLDENS=1 swift test --filter ExplanationTests`.",
+            "",
+            "extension DiagnosticCode {",
+            "    /// The code's example schemas (``DiagnosticExamples``).",
+            "    var examples: DiagnosticExamples {",
+            "        switch self {",
+        ]
+        func literal(_ text: String) -> String {
+            let body = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : String(repeating: " ", count: 16) + $0 }
+            return "#\"\"\"\n" + body.joined(separator: "\n") + "\n" + String(repeating: " ", count: 16) + "\"\"\"#"
+        }
+        for code in DiagnosticCode.allCases {
+            lines.append("        case .\(code):")
+            lines.append("            DiagnosticExamples(")
+            var arguments: [String] = []
+            if let baseline = try example(code, "baseline") { arguments.append("baseline: " + literal(baseline)) }
+            arguments.append("failing: " + literal(try example(code, "failing") ?? ""))
+            arguments.append("fixed: " + literal(try example(code, "fixed") ?? ""))
+            lines.append(arguments.map { String(repeating: " ", count: 16) + $0 }.joined(separator: ",\n") + ")")
+        }
+        lines += ["        }", "    }", "}", ""]
+        let rendered = lines.joined(separator: "\n")
+        let url = repositoryRoot.appendingPathComponent("Sources/SyncGenerator/Diagnostics/DiagnosticExamples.swift")
+        if ProcessInfo.processInfo.environment["SYNCGEN_UPDATE_GOLDENS"] == "1" {
+            try Data(rendered.utf8).write(to: url)
+        }
+        #expect(try String(contentsOf: url, encoding: .utf8) == rendered, "DiagnosticExamples.swift is stale: run SYNCGEN_UPDATE_GOLDENS=1 swift test --filter ExplanationTests, build, and run it again")
+    }
 }

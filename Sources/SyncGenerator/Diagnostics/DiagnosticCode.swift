@@ -117,113 +117,106 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
     /// Warnings are problems that do not stop generation; notes are advice on a schema that is
     /// fine as it is, which a schema silences by saying what it wants; everything else is an
     /// error.
-    public var severity: Severity {
-        switch self {
-        case .listWithoutMerge:
-            .note
-        case .emptyFile, .modelNameNotCapitalized, .referenceAcrossScopes, .repeatedScope,
-            .localOnlyDesiredKey, .initialStateWithoutGovernance, .encryptedAssetRedundant, .requiredFieldAdded,
-            .uniqueKeyAdded, .repeatedKeyField:
-            .warning
-        default:
-            .error
-        }
-    }
+    public var severity: Severity { facts.severity }
 
     /// One line saying what the code is about, for the reference table and `--help`-style listings.
-    public var summary: String {
+    public var summary: String { facts.summary }
+
+    /// What syncgen says of the code: one record each, in `Codes/`, grouped as the rules are. The
+    /// compiler asks for one for every code.
+    var facts: DiagnosticFacts {
         switch self {
-        case .yamlSyntax: "the file is not valid YAML (or not valid UTF-8 text)"
-        case .fileNotMapping: "the top level of a file is not a mapping"
-        case .wrongValueKind: "a value has the wrong kind (mapping, list, text, number, true/false)"
-        case .duplicateKey: "a key appears twice in one mapping"
-        case .mergeKeyUnsupported: "YAML merge keys (`<<`) are not supported"
-        case .tagUnsupported: "YAML tags (`!!str`, `!custom`) are not supported"
-        case .multipleDocuments: "a file holds more than one YAML document"
-        case .nestingTooDeep: "the YAML nests deeper than syncgen reads"
-        case .emptyFile: "the file is empty or only comments"
-        case .unsupportedVersion: "`version` is not 1"
-        case .missingRequiredKey: "a required key (`models`, `fields`, `type`) is missing"
-        case .aliasExpansionTooLarge: "aliases expand to more nodes than syncgen reads"
-        case .unknownAnchor: "an alias names an anchor that is not defined before it"
-        case .unknownKey: "a key syncgen does not know, with a suggestion when one is close"
-        case .invalidModelName: "a model name is not a Swift type identifier, or is one generated code keeps"
-        case .modelNameNotCapitalized: "a model name does not start with an upper-case letter"
-        case .invalidRecordTypeName: "a record type name breaks CloudKit's naming rules"
-        case .invalidFieldName: "a field name breaks CloudKit's naming rules"
-        case .childNameHiddenInParent: "a child model is named like a member of its parent (a field, or a lower-case name)"
-        case .reservedFieldName: "a field name is a CloudKit system field or one the runtime adds"
-        case .reservedRecordTypeName: "a record type name is one CloudKit reserves"
-        case .duplicateModel: "two models have one name"
-        case .duplicateRecordType: "two models have one record type"
-        case .duplicateField: "two fields of one model have one name"
-        case .unknownReferenceTarget: "`to` names no model"
-        case .unknownType: "a field type is not one of the schema's types"
-        case .modelNameUsedAsType: "a model name is used as a field type (write a reference)"
-        case .defaultTypeMismatch: "a `default` is not a literal of the field's type"
-        case .missingReferenceTarget: "a reference (or list of references) has no `to`"
-        case .referenceTargetOnNonReference: "`to` on a field that is not a reference"
-        case .missingListElementType: "a list has no `of`"
-        case .elementTypeOnNonList: "`of` on a field that is not a list"
-        case .nestedList: "a list of lists"
-        case .listOfAssets: "a list of assets"
-        case .onDeleteOnNonReference: "`onDelete` on a field that is not a reference"
-        case .unknownDeleteAction: "`onDelete` is not `none` or `deleteSelf`"
-        case .multipleAssetFields: "more than one asset field in one model"
-        case .defaultNotSupported: "a `default` on a type that cannot have one"
-        case .referenceAcrossDatabases: "a reference between a public and a non-public model"
-        case .referenceAcrossScopes: "a reference to a model that cannot live in the same zones"
-        case .invalidScopeSet: "`scopes` is not one of the allowed sets"
-        case .privateAndPublicScopes: "`scopes: [private, public]` (use `publishAs`)"
-        case .unknownScope: "a scope that is not `private`, `shared` or `public`"
-        case .repeatedScope: "a scope listed twice"
-        case .shareableWithoutSharedScope: "`shareable` without `shared` in scopes"
-        case .unknownParent: "`parent` names no model"
-        case .parentScopeMismatch: "a parent's scopes differ from its child's"
-        case .publicParent: "a parent that is a public model"
-        case .parentCycle: "parent chains form a cycle"
-        case .unknownProjection: "`publishAs` names no model"
-        case .projectionNotPublic: "a `publishAs` target whose scopes are not exactly `[public]`"
-        case .projectionIsDraft: "a `publishAs` target that is itself a draft"
-        case .draftNotPrivate: "a public model with `publishAs`"
-        case .projectionFieldMissingInDraft: "a projection field the draft does not have (it would never be published)"
-        case .projectionFieldTypeMismatch: "a projection field whose type differs from the draft's"
-        case .projectionFieldOptionalityMismatch: "a projection field whose optionality differs from the draft's"
-        case .projectionSharedByDrafts: "two drafts publish into one projection"
-        case .catalogOnNonPublicModel: "`catalog` on a model that is not `[public]`"
-        case .unknownDesiredKey: "a desired key names no field"
-        case .assetAsDesiredKey: "an asset field as a desired key (asset contents are never fetched by catalog queries)"
-        case .unknownInitialState: "`initialState` is not `listed` or `delisted`"
-        case .localOnlyDesiredKey: "a desired key names a local-only field, which is never uploaded"
-        case .initialStateWithoutGovernance: "`initialState` on a catalog that is not `governed`, which has no publication state"
-        case .encryptedReference: "an encrypted reference or list of references"
-        case .encryptedIndexed: "an encrypted field with an `index`"
-        case .encryptedAssetRedundant: "`encrypted` on an asset, which is always encrypted"
-        case .encryptedInPublicModel: "an encrypted field in a public model"
-        case .localOnlyAndServerOwned: "a field both `localOnly` and `serverOwned`"
-        case .deviceFieldEncrypted: "a `localOnly` or `serverOwned` field that is `encrypted`"
-        case .deviceFieldIndexed: "a `localOnly` or `serverOwned` field with an `index`"
-        case .searchableNonString: "`searchable` on a field that is not a string or list of strings"
-        case .sortableUnsupported: "`sortable` on data, asset, location, reference or list fields"
-        case .unknownIndex: "an index that is not `queryable`, `sortable` or `searchable`"
-        case .publicShareable: "a public model that is `shareable`"
-        case .publicWithParent: "a public model with a `parent`"
-        case .recordTypeRemoved: "a record type of the baseline is gone (removed or renamed)"
-        case .fieldRemoved: "a field of the baseline is gone, or no longer uploaded"
-        case .fieldTypeChanged: "a field's type, list element type or reference target changed"
-        case .databaseChanged: "a model moved between the public database and the private and shared ones"
-        case .encryptionChanged: "a field turned encrypted or unencrypted"
-        case .requiredFieldAdded: "a new required field: records and app versions from before lack it"
-        case .uniqueKeyAdded: "a new natural key: older app versions still create the duplicates it merges"
-        case .unknownKeyField: "a `unique` key names no field of the model, or no field at all"
-        case .keyFieldNotShared: "a `unique` key field that is `localOnly`, `serverOwned` or `encrypted`"
-        case .keyFieldNotComparable: "a `unique` key field of a type that does not compare (`double`, `data`, `asset`, `location`, `list`)"
-        case .uniqueOnPublicModel: "`unique` on a public model"
-        case .repeatedKeyField: "a field named twice in one key, or one key given twice"
-        case .unknownMergePolicy: "`merge` is not a merge policy"
-        case .mergePolicyNotForType: "a merge policy the field's type does not take, or a field's policy on a model"
-        case .mergeOnDeviceField: "`merge` on a `localOnly` or `serverOwned` field, which is never merged"
-        case .listWithoutMerge: "a list field without `merge`: a conflict keeps one side's whole list"
+        case .yamlSyntax: .yamlSyntax
+        case .fileNotMapping: .fileNotMapping
+        case .wrongValueKind: .wrongValueKind
+        case .duplicateKey: .duplicateKey
+        case .mergeKeyUnsupported: .mergeKeyUnsupported
+        case .tagUnsupported: .tagUnsupported
+        case .multipleDocuments: .multipleDocuments
+        case .nestingTooDeep: .nestingTooDeep
+        case .emptyFile: .emptyFile
+        case .unsupportedVersion: .unsupportedVersion
+        case .missingRequiredKey: .missingRequiredKey
+        case .aliasExpansionTooLarge: .aliasExpansionTooLarge
+        case .unknownAnchor: .unknownAnchor
+        case .unknownKey: .unknownKey
+        case .invalidModelName: .invalidModelName
+        case .modelNameNotCapitalized: .modelNameNotCapitalized
+        case .invalidRecordTypeName: .invalidRecordTypeName
+        case .invalidFieldName: .invalidFieldName
+        case .childNameHiddenInParent: .childNameHiddenInParent
+        case .reservedFieldName: .reservedFieldName
+        case .reservedRecordTypeName: .reservedRecordTypeName
+        case .duplicateModel: .duplicateModel
+        case .duplicateRecordType: .duplicateRecordType
+        case .duplicateField: .duplicateField
+        case .unknownReferenceTarget: .unknownReferenceTarget
+        case .unknownType: .unknownType
+        case .modelNameUsedAsType: .modelNameUsedAsType
+        case .defaultTypeMismatch: .defaultTypeMismatch
+        case .missingReferenceTarget: .missingReferenceTarget
+        case .referenceTargetOnNonReference: .referenceTargetOnNonReference
+        case .missingListElementType: .missingListElementType
+        case .elementTypeOnNonList: .elementTypeOnNonList
+        case .nestedList: .nestedList
+        case .listOfAssets: .listOfAssets
+        case .onDeleteOnNonReference: .onDeleteOnNonReference
+        case .unknownDeleteAction: .unknownDeleteAction
+        case .multipleAssetFields: .multipleAssetFields
+        case .defaultNotSupported: .defaultNotSupported
+        case .referenceAcrossDatabases: .referenceAcrossDatabases
+        case .referenceAcrossScopes: .referenceAcrossScopes
+        case .invalidScopeSet: .invalidScopeSet
+        case .privateAndPublicScopes: .privateAndPublicScopes
+        case .unknownScope: .unknownScope
+        case .repeatedScope: .repeatedScope
+        case .shareableWithoutSharedScope: .shareableWithoutSharedScope
+        case .unknownParent: .unknownParent
+        case .parentScopeMismatch: .parentScopeMismatch
+        case .publicParent: .publicParent
+        case .parentCycle: .parentCycle
+        case .unknownProjection: .unknownProjection
+        case .projectionNotPublic: .projectionNotPublic
+        case .projectionIsDraft: .projectionIsDraft
+        case .draftNotPrivate: .draftNotPrivate
+        case .projectionFieldMissingInDraft: .projectionFieldMissingInDraft
+        case .projectionFieldTypeMismatch: .projectionFieldTypeMismatch
+        case .projectionFieldOptionalityMismatch: .projectionFieldOptionalityMismatch
+        case .projectionSharedByDrafts: .projectionSharedByDrafts
+        case .catalogOnNonPublicModel: .catalogOnNonPublicModel
+        case .unknownDesiredKey: .unknownDesiredKey
+        case .assetAsDesiredKey: .assetAsDesiredKey
+        case .unknownInitialState: .unknownInitialState
+        case .localOnlyDesiredKey: .localOnlyDesiredKey
+        case .initialStateWithoutGovernance: .initialStateWithoutGovernance
+        case .encryptedReference: .encryptedReference
+        case .encryptedIndexed: .encryptedIndexed
+        case .encryptedAssetRedundant: .encryptedAssetRedundant
+        case .encryptedInPublicModel: .encryptedInPublicModel
+        case .localOnlyAndServerOwned: .localOnlyAndServerOwned
+        case .deviceFieldEncrypted: .deviceFieldEncrypted
+        case .deviceFieldIndexed: .deviceFieldIndexed
+        case .searchableNonString: .searchableNonString
+        case .sortableUnsupported: .sortableUnsupported
+        case .unknownIndex: .unknownIndex
+        case .publicShareable: .publicShareable
+        case .publicWithParent: .publicWithParent
+        case .recordTypeRemoved: .recordTypeRemoved
+        case .fieldRemoved: .fieldRemoved
+        case .fieldTypeChanged: .fieldTypeChanged
+        case .databaseChanged: .databaseChanged
+        case .encryptionChanged: .encryptionChanged
+        case .requiredFieldAdded: .requiredFieldAdded
+        case .uniqueKeyAdded: .uniqueKeyAdded
+        case .unknownKeyField: .unknownKeyField
+        case .keyFieldNotShared: .keyFieldNotShared
+        case .keyFieldNotComparable: .keyFieldNotComparable
+        case .uniqueOnPublicModel: .uniqueOnPublicModel
+        case .repeatedKeyField: .repeatedKeyField
+        case .unknownMergePolicy: .unknownMergePolicy
+        case .mergePolicyNotForType: .mergePolicyNotForType
+        case .mergeOnDeviceField: .mergeOnDeviceField
+        case .listWithoutMerge: .listWithoutMerge
         }
     }
 }

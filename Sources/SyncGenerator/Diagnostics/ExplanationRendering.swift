@@ -32,8 +32,9 @@ public enum ExplanationRenderer {
             Every code `syncgen validate` and `syncgen diff` report: what its rule protects
             against, the fact behind it, and a schema it refuses beside the same schema fixed.
             `syncgen explain <code>` prints the same; `--format json` diagnostics link here. This
-            page is generated from the table the validator uses (`DiagnosticCode.explanation`), and
-            a test holds every example to its word.
+            page is generated from the records the validator uses (one per code, in
+            `Sources/SyncGenerator/Diagnostics/Codes/`) and the example schemas in
+            [DiagnosticExamples](DiagnosticExamples/), and a test holds every example to its word.
 
             """
         for code in DiagnosticCode.allCases {
