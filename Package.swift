@@ -13,8 +13,9 @@ let package = Package(
     // `CKShare.Metadata` are `Sendable` from those SDKs on. Linux needs nothing.
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
+        // The generator is the syncgen tool's and the plugin's: it is no library product, so no
+        // app comes to depend on its internals.
         .executable(name: "syncgen", targets: ["syncgen"]),
-        .library(name: "SyncGenerator", targets: ["SyncGenerator"]),
         .library(name: "SyncRuntime", targets: ["SyncRuntime"]),
         .library(name: "SyncCore", targets: ["SyncCore"]),
         .library(name: "SyncTesting", targets: ["SyncTesting"]),
@@ -157,7 +158,7 @@ let package = Package(
         .testTarget(
             name: "SyncRuntimeTests",
             dependencies: [
-                "SyncRuntime", "SyncEngineKit", "SyncLocalStore", "SyncStorage", "SyncLocalCloud", "SyncTesting",
+                "SyncCore", "SyncRuntime", "SyncEngineKit", "SyncLocalStore", "SyncStorage", "SyncLocalCloud", "SyncTesting",
                 "CloudKitGateway", "GeneratedCoverage", "LocalCloudProbe",
                 // The gateway's tests over the stand-in, compiled only where the stand-in exists.
                 .target(name: "CloudKitStandIn", condition: .when(platforms: withoutCloudKit)),

@@ -5,8 +5,8 @@ import PackageDescription
 // - DocumentedAPI uses every call docs/Runtime.md describes, and docs/CloudKit.md's setup of an
 //   app, with models the build plugin generates; it must compile, warning-free.
 // - Each Misuse* target makes one call an app must not be able to make (an engine-only store
-//   operation, a write as the engine, an internal of the engine); each must fail to compile, for
-//   the reason its first line names.
+//   operation, a write as the engine, an internal of the engine, the generated models' bridge);
+//   each must fail to compile, for the reason its first line names.
 let package = Package(
     name: "PublicAPI",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -25,11 +25,14 @@ let package = Package(
             plugins: [.plugin(name: "SyncGenPlugin", package: "syncgen")]
         ),
     ] + misuses.map { name in
-        .target(name: "Misuse\(name)", dependencies: [.product(name: "SyncRuntime", package: "syncgen")], path: "Misuse/\(name)")
+        // Bridge has models of its own, generated as an app's are.
+        .target(
+            name: "Misuse\(name)", dependencies: [.product(name: "SyncRuntime", package: "syncgen")], path: "Misuse/\(name)",
+            plugins: name == "Bridge" ? [.plugin(name: "SyncGenPlugin", package: "syncgen")] : [])
     },
     swiftLanguageModes: [.v6]
 )
 
 var misuses: [String] {
-    ["StoreTransaction", "StorePort", "WriteAsEngine", "History", "SQLite", "EngineInternals", "GeneratedCodeHook", "EngineOverPort"]
+    ["StoreTransaction", "StorePort", "WriteAsEngine", "History", "SQLite", "EngineInternals", "GeneratedCodeHook", "EngineOverPort", "Bridge"]
 }

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(SyncgenGenerated) import SyncCore
 import GeneratedCoverage
 import Testing
 import SyncRuntime

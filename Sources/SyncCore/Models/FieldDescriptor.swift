@@ -54,14 +54,14 @@ public struct FieldDescriptor: Hashable, Sendable {
 }
 
 /// A value a deleted record keeps, so its deletion can be routed and identified like its saves.
-public struct TombstoneKeyPath<Model: SyncModel> {
+public struct TombstoneKeyPath<Model: SyncModel>: Sendable {
     /// The record key the deleted record keeps.
-    public var name: String
+    @_spi(SyncgenGenerated) public var name: String
     /// The property that holds its value.
-    public var keyPath: KeyPath<Model, String>
+    @_spi(SyncgenGenerated) public var keyPath: KeyPath<Model, String> & Sendable
 
     /// A value kept under `name`, read from `keyPath`.
-    public init(_ name: String, _ keyPath: KeyPath<Model, String>) {
+    @_spi(SyncgenGenerated) public init(_ name: String, _ keyPath: KeyPath<Model, String> & Sendable) {
         self.name = name
         self.keyPath = keyPath
     }

@@ -2,39 +2,52 @@ import Foundation
 
 /// A model's fields, each stated once: its name, how it travels, and the property that holds it.
 ///
-/// Generated code lists a model's fields in one table (``SyncModel/syncFields``); every direction
+/// Generated code lists a model's fields in one table (``SyncModel/_syncFields``); every direction
 /// the runtime moves a model in is read from that one list: the upload (`encodeRemoteFields`),
 /// the download (`applyRemoteFields`) and the device's own copy (`encodeStoredFields`,
 /// `applyStoredFields`), as well as the descriptors (`fieldDescriptors`). An encoder and a decoder
-/// cannot disagree about a field, since neither is written by hand or generated apart.
+/// cannot disagree about a field, since neither is written by hand or generated apart. The table
+/// also holds the values a deleted record keeps and the empty record a pulled one is decoded into.
+///
+/// Everything here is the bridge's, not an app's: its builders and members are SPI, which
+/// generated code (and a hand-written model) imports with `@_spi(SyncgenGenerated) import SyncCore`.
 ///
 /// ```swift
-/// static let syncFields: SyncCore.ModelFields<ListItem> = [
-///     .parent(\.parent),
-///     .field("text", \.text),
-///     .field("note", \.note),                                   // String?: optional
-///     .field("pin", \.pin, .encrypted),
-///     .reference("assignee", \.assignee, onDelete: .none),
-///     .asset("photo", \.photo),
-/// ]
+/// static let _syncFields = SyncCore.ModelFields<Self>(
+///     [
+///         .parent(\Self.parent),
+///         .field("text", \Self.text),
+///         .field("note", \Self.note),                            // String?: optional
+///         .field("pin", \Self.pin, .encrypted),
+///         .reference("assignee", \Self.assignee, onDelete: .none),
+///         .asset("photo", \Self.photo),
+///     ],
+///     tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
+///     empty: { Self(recordName: $0, ownerName: $1) })
 /// ```
-public struct ModelFields<Model: SyncModel>: Sendable, ExpressibleByArrayLiteral {
+public struct ModelFields<Model: SyncModel>: Sendable {
     @usableFromInline let fields: [ModelField<Model>]
     /// The schema fields' descriptors, in table order (the parent and a lifecycle are not schema
     /// fields).
-    public let descriptors: [FieldDescriptor]
+    @_spi(SyncgenGenerated) public let descriptors: [FieldDescriptor]
+    /// The values a deleted record keeps, read through the concrete type's own key paths.
+    @_spi(SyncgenGenerated) public let tombstone: [TombstoneKeyPath<Model>]
+    /// A record with every field at its default (a required reference unset), named and owned as
+    /// given: what a pulled record is decoded into.
+    let makeEmpty: @Sendable (_ recordName: String, _ ownerName: String) -> Model
     /// How many values an upload and a stored copy hold at most: each encoder allocates once.
     @usableFromInline let remoteCapacity: Int
     @usableFromInline var storedCapacity: Int { fields.count }
 
-    /// The table of these rows, in schema order (the parent first, a lifecycle last).
-    public init(arrayLiteral fields: ModelField<Model>...) {
-        self.init(fields)
-    }
-
-    /// The table of these rows, in schema order (the parent first, a lifecycle last).
-    public init(_ fields: [ModelField<Model>]) {
+    /// The table of these rows, in schema order (the parent first, a lifecycle last), with the
+    /// values a deletion keeps and the empty record.
+    @_spi(SyncgenGenerated) public init(
+        _ fields: [ModelField<Model>], tombstone: [TombstoneKeyPath<Model>],
+        empty: @escaping @Sendable (_ recordName: String, _ ownerName: String) -> Model
+    ) {
         self.fields = fields
+        self.tombstone = tombstone
+        makeEmpty = empty
         descriptors = fields.compactMap(\.descriptor)
         remoteCapacity = fields.reduce(0) { $0 + $1.remoteValueCount }
     }
@@ -167,7 +180,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
 
     /// A required field: a record without a value leaves the model's value as it is.
     @inlinable
-    public static func field<Value: SyncFieldConvertible>(
+    @_spi(SyncgenGenerated) public static func field<Value: SyncFieldConvertible>(
         _ name: String, _ keyPath: WritableKeyPath<Model, Value> & Sendable, _ options: FieldOptions = [], merge: FieldMerge = .model
     ) -> ModelField {
         let property = Property(keyPath)
@@ -181,7 +194,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
 
     /// An optional field: a record without a value clears it.
     @inlinable
-    public static func field<Value: SyncFieldConvertible>(
+    @_spi(SyncgenGenerated) public static func field<Value: SyncFieldConvertible>(
         _ name: String, _ keyPath: WritableKeyPath<Model, Value?> & Sendable, _ options: FieldOptions = [], merge: FieldMerge = .model
     ) -> ModelField {
         let property = Property(keyPath)
@@ -197,7 +210,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
 
     /// A required reference: an unset one (``RecordReference/unset``) has no value.
     @inlinable
-    public static func reference<Target>(
+    @_spi(SyncgenGenerated) public static func reference<Target>(
         _ name: String, _ keyPath: WritableKeyPath<Model, RecordReference<Target>> & Sendable,
         onDelete action: ReferenceAction, _ options: FieldOptions = [], merge: FieldMerge = .model
     ) -> ModelField {
@@ -215,7 +228,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
 
     /// An optional reference: a record without a value clears it.
     @inlinable
-    public static func reference<Target>(
+    @_spi(SyncgenGenerated) public static func reference<Target>(
         _ name: String, _ keyPath: WritableKeyPath<Model, RecordReference<Target>?> & Sendable,
         onDelete action: ReferenceAction, _ options: FieldOptions = [], merge: FieldMerge = .model
     ) -> ModelField {
@@ -230,7 +243,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
 
     /// A required list of references.
     @inlinable
-    public static func references<Target>(
+    @_spi(SyncgenGenerated) public static func references<Target>(
         _ name: String, _ keyPath: WritableKeyPath<Model, [RecordReference<Target>]> & Sendable,
         onDelete action: ReferenceAction, _ options: FieldOptions = [], merge: FieldMerge = .model
     ) -> ModelField {
@@ -245,7 +258,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
 
     /// An optional list of references.
     @inlinable
-    public static func references<Target>(
+    @_spi(SyncgenGenerated) public static func references<Target>(
         _ name: String, _ keyPath: WritableKeyPath<Model, [RecordReference<Target>]?> & Sendable,
         onDelete action: ReferenceAction, _ options: FieldOptions = [], merge: FieldMerge = .model
     ) -> ModelField {
@@ -262,7 +275,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
 
     /// The model's asset: uploaded as its markers (suffix, size, digest: ``RecordFieldNames``), its
     /// contents moved by the asset cache; stored whole under the field's name.
-    public static func asset(
+    @_spi(SyncgenGenerated) public static func asset(
         _ name: String, _ keyPath: WritableKeyPath<Model, AssetReference?> & Sendable, _ options: FieldOptions = [], merge: FieldMerge = .model
     ) -> ModelField {
         let property = Property(keyPath)
@@ -282,7 +295,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
     /// The model's parent in a share hierarchy: CloudKit's `parent` in the cloud (the record's
     /// parent, from ``SyncModel/parentRecordName``, never a field), kept under the key `parent` in
     /// the device's own copy.
-    public static func parent<Parent>(_ keyPath: WritableKeyPath<Model, RecordReference<Parent>?> & Sendable) -> ModelField {
+    @_spi(SyncgenGenerated) public static func parent<Parent>(_ keyPath: WritableKeyPath<Model, RecordReference<Parent>?> & Sendable) -> ModelField {
         let property = Property(keyPath)
         return ModelField(
             descriptor: nil, key: RecordFieldNames.storedParent,
@@ -300,7 +313,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
 
     /// A governed projection's publication lifecycle: its client-owned fields uploaded, the
     /// server's review taken from pulls, kept whole in the device's own copy.
-    public static func publicationLifecycle(_ keyPath: WritableKeyPath<Model, PublicationLifecycle> & Sendable) -> ModelField {
+    @_spi(SyncgenGenerated) public static func publicationLifecycle(_ keyPath: WritableKeyPath<Model, PublicationLifecycle> & Sendable) -> ModelField {
         let property = Property(keyPath)
         return ModelField(
             descriptor: nil, key: RecordFieldNames.storedLifecycle,
@@ -319,28 +332,37 @@ public struct ModelField<Model: SyncModel>: Sendable {
 
 // MARK: - Every direction, from the table
 
-/// The bridge's four directions, read from the table. They are ``SyncModel`` requirements with
-/// these defaults, inlinable, so each model's conformance gets them compiled for its own type:
+/// The bridge's four directions, read from the table. They are ``SyncModel`` requirements (SPI:
+/// the runtime's, never an app's) with these defaults, inlinable, so each model's conformance gets them compiled for its own type:
 /// a loop over its own table with every row's type known. The loops read the rows in place (by
 /// index in the table's buffer) rather than copying each one out, which costs a retain and a
 /// release per closure of the row.
 extension SyncModel {
-    /// Every schema field, in schema order (`syncFields`' descriptors).
-    public static var fieldDescriptors: [FieldDescriptor] { syncFields.descriptors }
+    /// Every schema field, in schema order (the field table's descriptors).
+    @_spi(SyncgenGenerated) public static var fieldDescriptors: [FieldDescriptor] { _syncFields.descriptors }
+
+    /// The values a deleted record keeps (recordName and ownerName), read through key paths the
+    /// concrete type declared (trap T6.1).
+    @_spi(SyncgenGenerated) public static var tombstoneKeyPaths: [TombstoneKeyPath<Self>] { _syncFields.tombstone }
+
+    /// A record with every field at its default, to decode a pulled record into.
+    @_spi(SyncgenGenerated) public init(emptyRecordNamed recordName: String, ownerName: String) {
+        self = Self._syncFields.makeEmpty(recordName, ownerName)
+    }
 
     /// The keys of the device's own copy (`encodeStoredFields`): the fields, the parent, the
     /// asset, the lifecycle.
-    package static var storedKeys: [String] { syncFields.fields.map(\.key) }
+    package static var storedKeys: [String] { _syncFields.fields.map(\.key) }
 
     /// The schema field a key path of the model names, or nil for a property that is not one.
     package static func fieldName(for keyPath: AnyKeyPath) -> String? {
-        syncFields.fields.first { field in field.descriptor != nil && field.keyPath.map { $0 as AnyKeyPath == keyPath } == true }?.key
+        _syncFields.fields.first { field in field.descriptor != nil && field.keyPath.map { $0 as AnyKeyPath == keyPath } == true }?.key
     }
 
     /// The upload, from the table (see `SyncModel.encodeRemoteFields()`).
     @inlinable
-    public func encodeRemoteFields() -> EncodedFields {
-        let table = Self.syncFields
+    @_spi(SyncgenGenerated) public func encodeRemoteFields() -> EncodedFields {
+        let table = Self._syncFields
         var fields = EncodedFields(capacity: table.remoteCapacity)
         withUnsafePointer(to: self) { pointer in
             let model = UnsafeRawPointer(pointer)
@@ -364,8 +386,8 @@ extension SyncModel {
 
     /// The download, from the table (see `SyncModel.applyRemoteFields(from:)`).
     @inlinable
-    public mutating func applyRemoteFields(from record: SyncRecord) throws(FieldDecodingError) {
-        let table = Self.syncFields
+    @_spi(SyncgenGenerated) public mutating func applyRemoteFields(from record: SyncRecord) throws(FieldDecodingError) {
+        let table = Self._syncFields
         try withUnsafeMutablePointer(to: &self) { (pointer) throws(FieldDecodingError) in
             let model = UnsafeMutableRawPointer(pointer)
             try table.fields.withUnsafeBufferPointer { (rows) throws(FieldDecodingError) in
@@ -382,8 +404,8 @@ extension SyncModel {
 
     /// The device's own copy, from the table (see `SyncModel.encodeStoredFields()`).
     @inlinable
-    public func encodeStoredFields() -> RecordFields {
-        let table = Self.syncFields
+    @_spi(SyncgenGenerated) public func encodeStoredFields() -> RecordFields {
+        let table = Self._syncFields
         var fields = RecordFields(minimumCapacity: table.storedCapacity)
         withUnsafePointer(to: self) { pointer in
             let model = UnsafeRawPointer(pointer)
@@ -398,8 +420,8 @@ extension SyncModel {
 
     /// The device's own copy read back, from the table (see `SyncModel.applyStoredFields(from:)`).
     @inlinable
-    public mutating func applyStoredFields(from record: SyncRecord) throws(FieldDecodingError) {
-        let table = Self.syncFields
+    @_spi(SyncgenGenerated) public mutating func applyStoredFields(from record: SyncRecord) throws(FieldDecodingError) {
+        let table = Self._syncFields
         try withUnsafeMutablePointer(to: &self) { (pointer) throws(FieldDecodingError) in
             let model = UnsafeMutableRawPointer(pointer)
             try table.fields.withUnsafeBufferPointer { (rows) throws(FieldDecodingError) in

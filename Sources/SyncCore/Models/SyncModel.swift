@@ -8,18 +8,17 @@ public protocol SyncModel: Sendable, Hashable, Identifiable where ID == String {
     static var recordType: String { get }
     /// The databases the model's records may live in: `[private]`, `[private, shared]` or `[public]`.
     static var syncScopes: Set<DatabaseScope> { get }
-    /// Every field, in schema order, each stated once with the property that holds it (and the
-    /// parent and a governed lifecycle): every direction the runtime encodes and decodes the model
-    /// in is read from this table.
-    static var syncFields: ModelFields<Self> { get }
+    /// The bridge, for the runtime (never an app's to read): every field, in schema order, each
+    /// stated once with the property that holds it (and the parent and a governed lifecycle), the
+    /// values a deleted record keeps and the empty record a pulled one is decoded into. Every
+    /// direction the runtime encodes and decodes the model in is read from this table, whose
+    /// builders and members are SPI (`@_spi(SyncgenGenerated) import SyncCore`).
+    static var _syncFields: ModelFields<Self> { get }
     /// The record type of the model's CKRecord.parent, for models in a share hierarchy.
     static var parentRecordType: String? { get }
     /// The models whose CKRecord.parent is this model: deleting a record deletes its records of
     /// these types too, children before parents.
     static var childTypes: [any SyncModel.Type] { get }
-    /// The values a deleted record keeps. Declared on the concrete type, so each key path is the
-    /// model's own.
-    static var tombstoneKeyPaths: [TombstoneKeyPath<Self>] { get }
     /// The model's natural keys (the schema's `unique:`), each a list of field names: records of
     /// one zone whose values agree on every field of a key are one record. None by default.
     static var uniqueKeys: [[String]] { get }
@@ -35,26 +34,24 @@ public protocol SyncModel: Sendable, Hashable, Identifiable where ID == String {
     /// The record name of the CKRecord.parent, if any.
     var parentRecordName: String? { get }
 
-    /// A record with every field at its default, to decode a pulled record into.
-    init(emptyRecordNamed recordName: String, ownerName: String)
-
-    // The bridge: each direction is read from `syncFields` by the default implementations
-    // (`ModelFields.swift`); a model declares none of them.
+    // The bridge: each direction is read from `_syncFields` by the default implementations
+    // (`ModelFields.swift`); a model declares none of them, and they are SPI: the runtime's, never
+    // an app's.
 
     /// The fields to upload: every field but local-only and server-owned ones, encrypted fields in
     /// the encrypted set.
-    func encodeRemoteFields() -> EncodedFields
+    @_spi(SyncgenGenerated) func encodeRemoteFields() -> EncodedFields
 
     /// Takes the values of a pulled record: a missing value clears an optional field and leaves a
     /// required one as it is; local-only fields are never touched; a value of the wrong type throws.
-    mutating func applyRemoteFields(from record: SyncRecord) throws(FieldDecodingError)
+    @_spi(SyncgenGenerated) mutating func applyRemoteFields(from record: SyncRecord) throws(FieldDecodingError)
 
     /// Every field, local-only and server-owned ones included, with the parent (key `parent`) and
     /// a governed model's lifecycle (key `publicationLifecycle`): what the device's own store keeps.
-    func encodeStoredFields() -> RecordFields
+    @_spi(SyncgenGenerated) func encodeStoredFields() -> RecordFields
 
     /// Restores every field from the device's own store (`encodeStoredFields` read back).
-    mutating func applyStoredFields(from record: SyncRecord) throws(FieldDecodingError)
+    @_spi(SyncgenGenerated) mutating func applyStoredFields(from record: SyncRecord) throws(FieldDecodingError)
 }
 
 extension SyncModel {

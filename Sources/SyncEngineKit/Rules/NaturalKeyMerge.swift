@@ -1,5 +1,5 @@
 import Foundation
-import SyncCore
+@_spi(SyncgenGenerated) import SyncCore
 import SyncPorts
 
 /// Records of one zone that share a natural key (`SyncModel.uniqueKeys`) become one, with no

@@ -1,4 +1,4 @@
-import SyncCore
+@_spi(SyncgenGenerated) import SyncCore
 import SyncPorts
 /// The schema's models, known from the start: looked up by record type, with what the engine
 /// needs to know about each (scopes, parent type, catalogs). Built once at construction, so a

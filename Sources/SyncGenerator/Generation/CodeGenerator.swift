@@ -49,7 +49,9 @@ public struct CodeGenerator: Sendable {
         printer.line("// Do not edit: change the schema and build again.")
         printer.line()
         printer.line("import Foundation")
-        printer.line("import SyncCore")
+        // The bridge (the field table's builders, the directions it drives) is SyncCore's SPI:
+        // this file's, never the app's own code's.
+        printer.line("@_spi(\(RuntimeAPI.generatedCodeSPI)) import SyncCore")
         for model in models {
             printer.line()
             ModelGenerator(model: model, source: source, context: context).print(into: &printer)

@@ -141,28 +141,9 @@ struct ModelGenerator {
                 body.line("\(access)static let conflictPolicy: SyncCore.ConflictPolicy? = .\(policy.rawValue)")
             }
             body.line()
-            printFieldTable(into: &body)
-            body.line()
-            body.documentation("Declared on `\(name)` itself (`Self` is `\(name)` here), so each key path is the concrete type's own.")
-            body.block("\(access)static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>]") { getter in
-                getter.line("[")
-                getter.line("    SyncCore.TombstoneKeyPath(\"recordName\", \\Self.recordName),")
-                getter.line("    SyncCore.TombstoneKeyPath(\"ownerName\", \\Self.ownerName),")
-                getter.line("]")
-            }
-            body.line()
             body.line("\(access)var parentRecordName: Swift.String? { \(model.parent == nil ? "nil" : "parent?.recordName") }")
             body.line()
-            printEmptyInit(into: &body)
-        }
-    }
-
-    private func printEmptyInit(into printer: inout SwiftPrinter) {
-        printer.block("\(access)init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String)") { body in
-            let required = fields.filter { SwiftSpelling.initialValue(of: $0) == nil }
-            let arguments = ["recordName: recordName", "ownerName: ownerName"]
-                + required.map { "\(SwiftSpelling.argumentLabel($0.name)): \(SwiftSpelling.emptyValue(of: $0))" }
-            body.line("self.init(\(arguments.joined(separator: ", ")))")
+            printFieldTable(into: &body)
         }
     }
 
@@ -170,20 +151,25 @@ struct ModelGenerator {
     /// runtime moves the model in (upload, download, the device's own copy) and the descriptors
     /// are read from it, so no two of them can disagree about a field.
     private func printFieldTable(into printer: inout SwiftPrinter) {
-        let declaration = "\(access)static let syncFields: SyncCore.ModelFields<Self>"
         var rows: [String] = []
         if model.parent != nil { rows.append(".parent(\\Self.parent)") }
         rows += fields.map(fieldRow)
         if catalog?.isGoverned == true { rows.append(".publicationLifecycle(\\Self.publicationLifecycle)") }
-        guard !rows.isEmpty else {
-            printer.line("\(declaration) = []")
-            return
-        }
-        printer.documentation("Every field once: what the record uploads, downloads and keeps on this device is read from here.")
-        printer.line("\(declaration) = fieldTable()")
+        let required = fields.filter { SwiftSpelling.initialValue(of: $0) == nil }
+        let emptyArguments = ["recordName: recordName", "ownerName: ownerName"]
+            + required.map { "\(SwiftSpelling.argumentLabel($0.name)): \(SwiftSpelling.emptyValue(of: $0))" }
+        printer.documentation(
+            "The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), "
+                + "the values a deleted record keeps, declared on `\(name)` itself so each key path is the concrete type's own, "
+                + "and the empty record a pulled one is decoded into.")
+        printer.line("\(access)static let _syncFields = SyncCore.ModelFields<Self>(")
+        printer.line("    \(rows.isEmpty ? "[]" : "fieldTable()"),")
+        printer.line("    tombstone: [SyncCore.TombstoneKeyPath(\"recordName\", \\Self.recordName), SyncCore.TombstoneKeyPath(\"ownerName\", \\Self.ownerName)],")
+        printer.line("    empty: { recordName, ownerName in Self(\(emptyArguments.joined(separator: ", "))) })")
+        guard !rows.isEmpty else { return }
         printer.line()
         printer.documentation("Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.")
-        printer.block("private static func fieldTable() -> SyncCore.ModelFields<Self>") { body in
+        printer.block("private static func fieldTable() -> [SyncCore.ModelField<Self>]") { body in
             body.line("[")
             for row in rows { body.line("    \(row),") }
             body.line("]")

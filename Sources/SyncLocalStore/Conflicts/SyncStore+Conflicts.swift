@@ -1,5 +1,5 @@
 import Foundation
-import SyncCore
+@_spi(SyncgenGenerated) import SyncCore
 
 /// The conflicts sync settled by itself (`RecordConflict`): kept for the app to show, and to take
 /// another side's value afterwards, which is an edit like any other and syncs as one.

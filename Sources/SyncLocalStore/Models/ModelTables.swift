@@ -1,5 +1,5 @@
 import Foundation
-import SyncCore
+@_spi(SyncgenGenerated) import SyncCore
 import SyncStorage
 
 /// The store's model tables: their catalog (`model_tables`, `model_columns`), how a model's table

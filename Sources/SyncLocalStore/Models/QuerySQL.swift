@@ -1,5 +1,5 @@
 import Foundation
-import SyncCore
+@_spi(SyncgenGenerated) import SyncCore
 import SyncStorage
 
 /// A query as SQL over its model's table: the same answers as the query run in Swift over every

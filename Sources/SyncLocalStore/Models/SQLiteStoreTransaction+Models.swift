@@ -1,5 +1,5 @@
 import Foundation
-import SyncCore
+@_spi(SyncgenGenerated) import SyncCore
 import SyncPorts
 import SyncStorage
 

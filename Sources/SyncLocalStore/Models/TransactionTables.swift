@@ -1,5 +1,5 @@
 import Foundation
-import SyncCore
+@_spi(SyncgenGenerated) import SyncCore
 import SyncStorage
 
 /// The model tables this store's transactions have committed, for the next ones to find without

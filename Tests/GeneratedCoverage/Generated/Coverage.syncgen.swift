@@ -2,7 +2,7 @@
 // Do not edit: change the schema and build again.
 
 import Foundation
-import SyncCore
+@_spi(SyncgenGenerated) import SyncCore
 
 /// A record of type `Data` in [private], from Coverage.yaml.
 public struct Data: Swift.Sendable, Swift.Hashable {
@@ -128,11 +128,16 @@ extension Data: SyncCore.SyncModel {
     public static let parentRecordType: Swift.String? = nil
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
-    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
+    public var parentRecordName: Swift.String? { nil }
+
+    /// The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), the values a deleted record keeps, declared on `Data` itself so each key path is the concrete type's own, and the empty record a pulled one is decoded into.
+    public static let _syncFields = SyncCore.ModelFields<Self>(
+        fieldTable(),
+        tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName) })
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Self> {
+    private static func fieldTable() -> [SyncCore.ModelField<Self>] {
         [
             .field("text", \Self.text),
             .field("count", \Self.count),
@@ -167,20 +172,6 @@ extension Data: SyncCore.SyncModel {
             .field("cursor", \Self.cursor, .localOnly),
             .field("views", \Self.views, .serverOwned),
         ]
-    }
-
-    /// Declared on `Data` itself (`Self` is `Data` here), so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
-        [
-            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
-        ]
-    }
-
-    public var parentRecordName: Swift.String? { nil }
-
-    public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName)
     }
 }
 
@@ -227,11 +218,16 @@ extension Task: SyncCore.SyncModel {
     public static let parentRecordType: Swift.String? = nil
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
-    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
+    public var parentRecordName: Swift.String? { nil }
+
+    /// The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), the values a deleted record keeps, declared on `Task` itself so each key path is the concrete type's own, and the empty record a pulled one is decoded into.
+    public static let _syncFields = SyncCore.ModelFields<Self>(
+        fieldTable(),
+        tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName, data: SyncCore.RecordReference.unset) })
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Self> {
+    private static func fieldTable() -> [SyncCore.ModelField<Self>] {
         [
             .field("title", \Self.title),
             .reference("data", \Self.data, onDelete: .deleteSelf),
@@ -240,20 +236,6 @@ extension Task: SyncCore.SyncModel {
             .references("maybeRelated", \Self.maybeRelated, onDelete: .none),
             .asset("attachment", \Self.attachment),
         ]
-    }
-
-    /// Declared on `Task` itself (`Self` is `Task` here), so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
-        [
-            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
-        ]
-    }
-
-    public var parentRecordName: Swift.String? { nil }
-
-    public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName, data: SyncCore.RecordReference.unset)
     }
 }
 
@@ -296,28 +278,19 @@ extension Date: SyncCore.SyncModel {
     public static let parentRecordType: Swift.String? = nil
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
-    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
+    public var parentRecordName: Swift.String? { nil }
+
+    /// The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), the values a deleted record keeps, declared on `Date` itself so each key path is the concrete type's own, and the empty record a pulled one is decoded into.
+    public static let _syncFields = SyncCore.ModelFields<Self>(
+        fieldTable(),
+        tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName) })
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Self> {
+    private static func fieldTable() -> [SyncCore.ModelField<Self>] {
         [
             .field("name", \Self.name),
         ]
-    }
-
-    /// Declared on `Date` itself (`Self` is `Date` here), so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
-        [
-            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
-        ]
-    }
-
-    public var parentRecordName: Swift.String? { nil }
-
-    public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName)
     }
 }
 
@@ -359,29 +332,20 @@ extension Author: SyncCore.SyncModel {
     public static let parentRecordType: Swift.String? = nil
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
-    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
+    public var parentRecordName: Swift.String? { nil }
+
+    /// The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), the values a deleted record keeps, declared on `Author` itself so each key path is the concrete type's own, and the empty record a pulled one is decoded into.
+    public static let _syncFields = SyncCore.ModelFields<Self>(
+        fieldTable(),
+        tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName) })
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Self> {
+    private static func fieldTable() -> [SyncCore.ModelField<Self>] {
         [
             .field("name", \Self.name),
             .field("email", \Self.email),
         ]
-    }
-
-    /// Declared on `Author` itself (`Self` is `Author` here), so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
-        [
-            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
-        ]
-    }
-
-    public var parentRecordName: Swift.String? { nil }
-
-    public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName)
     }
 }
 
@@ -428,29 +392,20 @@ extension PublicAuthor: SyncCore.SyncModel {
     public static let parentRecordType: Swift.String? = nil
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
-    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
+    public var parentRecordName: Swift.String? { nil }
+
+    /// The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), the values a deleted record keeps, declared on `PublicAuthor` itself so each key path is the concrete type's own, and the empty record a pulled one is decoded into.
+    public static let _syncFields = SyncCore.ModelFields<Self>(
+        fieldTable(),
+        tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName) })
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Self> {
+    private static func fieldTable() -> [SyncCore.ModelField<Self>] {
         [
             .field("name", \Self.name),
             .publicationLifecycle(\Self.publicationLifecycle),
         ]
-    }
-
-    /// Declared on `PublicAuthor` itself (`Self` is `PublicAuthor` here), so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
-        [
-            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
-        ]
-    }
-
-    public var parentRecordName: Swift.String? { nil }
-
-    public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName)
     }
 }
 
@@ -514,11 +469,16 @@ extension Article: SyncCore.SyncModel {
     public static let parentRecordType: Swift.String? = nil
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
-    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
+    public var parentRecordName: Swift.String? { nil }
+
+    /// The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), the values a deleted record keeps, declared on `Article` itself so each key path is the concrete type's own, and the empty record a pulled one is decoded into.
+    public static let _syncFields = SyncCore.ModelFields<Self>(
+        fieldTable(),
+        tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName, author: SyncCore.RecordReference.unset) })
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Self> {
+    private static func fieldTable() -> [SyncCore.ModelField<Self>] {
         [
             .field("headline", \Self.headline),
             .field("subtitle", \Self.subtitle),
@@ -527,20 +487,6 @@ extension Article: SyncCore.SyncModel {
             .asset("cover", \Self.cover),
             .field("privateNotes", \Self.privateNotes),
         ]
-    }
-
-    /// Declared on `Article` itself (`Self` is `Article` here), so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
-        [
-            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
-        ]
-    }
-
-    public var parentRecordName: Swift.String? { nil }
-
-    public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName, author: SyncCore.RecordReference.unset)
     }
 }
 
@@ -623,11 +569,16 @@ extension PublicArticle: SyncCore.SyncModel {
     public static let parentRecordType: Swift.String? = nil
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
-    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
+    public var parentRecordName: Swift.String? { nil }
+
+    /// The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), the values a deleted record keeps, declared on `PublicArticle` itself so each key path is the concrete type's own, and the empty record a pulled one is decoded into.
+    public static let _syncFields = SyncCore.ModelFields<Self>(
+        fieldTable(),
+        tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName, author: SyncCore.RecordReference.unset) })
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Self> {
+    private static func fieldTable() -> [SyncCore.ModelField<Self>] {
         [
             .field("headline", \Self.headline),
             .field("subtitle", \Self.subtitle),
@@ -638,20 +589,6 @@ extension PublicArticle: SyncCore.SyncModel {
             .field("bookmarked", \Self.bookmarked, .localOnly),
             .publicationLifecycle(\Self.publicationLifecycle),
         ]
-    }
-
-    /// Declared on `PublicArticle` itself (`Self` is `PublicArticle` here), so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
-        [
-            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
-        ]
-    }
-
-    public var parentRecordName: Swift.String? { nil }
-
-    public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName, author: SyncCore.RecordReference.unset)
     }
 }
 
@@ -713,21 +650,13 @@ extension Empty: SyncCore.SyncModel {
     public static let parentRecordType: Swift.String? = nil
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
-    public static let syncFields: SyncCore.ModelFields<Self> = []
-
-    /// Declared on `Empty` itself (`Self` is `Empty` here), so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
-        [
-            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
-        ]
-    }
-
     public var parentRecordName: Swift.String? { nil }
 
-    public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName)
-    }
+    /// The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), the values a deleted record keeps, declared on `Empty` itself so each key path is the concrete type's own, and the empty record a pulled one is decoded into.
+    public static let _syncFields = SyncCore.ModelFields<Self>(
+        [],
+        tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName) })
 }
 
 /// A record of type `Collider` in [private], from Coverage.yaml.
@@ -847,11 +776,16 @@ extension Collider: SyncCore.SyncModel {
     /// Deleting a `Collider` deletes the `ColliderPart` records under it too.
     public static var childTypes: [any SyncCore.SyncModel.Type] { [ColliderPart.self] }
 
-    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
+    public var parentRecordName: Swift.String? { nil }
+
+    /// The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), the values a deleted record keeps, declared on `Collider` itself so each key path is the concrete type's own, and the empty record a pulled one is decoded into.
+    public static let _syncFields = SyncCore.ModelFields<Self>(
+        fieldTable(),
+        tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName, `inout`: SyncCore.RecordReference.unset) })
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Self> {
+    private static func fieldTable() -> [SyncCore.ModelField<Self>] {
         [
             .field("fields", \Self.fields),
             .field("record", \Self.record),
@@ -884,20 +818,6 @@ extension Collider: SyncCore.SyncModel {
             .reference("inout", \Self.`inout`, onDelete: .none),
             .field("Collider", \Self.Collider),
         ]
-    }
-
-    /// Declared on `Collider` itself (`Self` is `Collider` here), so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
-        [
-            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
-        ]
-    }
-
-    public var parentRecordName: Swift.String? { nil }
-
-    public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName, `inout`: SyncCore.RecordReference.unset)
     }
 }
 
@@ -961,30 +881,21 @@ extension ColliderPart: SyncCore.SyncModel {
     public static let parentRecordType: Swift.String? = "Collider"
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
-    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
+    public var parentRecordName: Swift.String? { parent?.recordName }
+
+    /// The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), the values a deleted record keeps, declared on `ColliderPart` itself so each key path is the concrete type's own, and the empty record a pulled one is decoded into.
+    public static let _syncFields = SyncCore.ModelFields<Self>(
+        fieldTable(),
+        tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName) })
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Self> {
+    private static func fieldTable() -> [SyncCore.ModelField<Self>] {
         [
             .parent(\Self.parent),
             .field("ColliderPart", \Self.ColliderPart),
             .reference("Collider", \Self.Collider, onDelete: .none),
         ]
-    }
-
-    /// Declared on `ColliderPart` itself (`Self` is `ColliderPart` here), so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
-        [
-            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
-        ]
-    }
-
-    public var parentRecordName: Swift.String? { parent?.recordName }
-
-    public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName)
     }
 }
 
@@ -1025,31 +936,22 @@ extension PublicCollider: SyncCore.SyncModel {
     public static let parentRecordType: Swift.String? = nil
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
-    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
+    public var parentRecordName: Swift.String? { nil }
+
+    /// The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), the values a deleted record keeps, declared on `PublicCollider` itself so each key path is the concrete type's own, and the empty record a pulled one is decoded into.
+    public static let _syncFields = SyncCore.ModelFields<Self>(
+        fieldTable(),
+        tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName) })
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Self> {
+    private static func fieldTable() -> [SyncCore.ModelField<Self>] {
         [
             .field("fields", \Self.fields),
             .field("record", \Self.record),
             .field("value", \Self.value),
             .field("projection", \Self.projection),
         ]
-    }
-
-    /// Declared on `PublicCollider` itself (`Self` is `PublicCollider` here), so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
-        [
-            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
-        ]
-    }
-
-    public var parentRecordName: Swift.String? { nil }
-
-    public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName)
     }
 }
 
@@ -1125,11 +1027,16 @@ extension Household: SyncCore.SyncModel {
     /// How a field both sides changed is settled, unless the field says otherwise.
     public static let conflictPolicy: SyncCore.ConflictPolicy? = .clientWins
 
-    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
+    public var parentRecordName: Swift.String? { nil }
+
+    /// The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), the values a deleted record keeps, declared on `Household` itself so each key path is the concrete type's own, and the empty record a pulled one is decoded into.
+    public static let _syncFields = SyncCore.ModelFields<Self>(
+        fieldTable(),
+        tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName) })
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Self> {
+    private static func fieldTable() -> [SyncCore.ModelField<Self>] {
         [
             .field("name", \Self.name),
             .field("code", \Self.code),
@@ -1143,20 +1050,6 @@ extension Household: SyncCore.SyncModel {
             .field("note", \Self.note, merge: .serverWins),
             .field("nickname", \Self.nickname, merge: .lastWriterWins),
         ]
-    }
-
-    /// Declared on `Household` itself (`Self` is `Household` here), so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
-        [
-            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
-        ]
-    }
-
-    public var parentRecordName: Swift.String? { nil }
-
-    public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName)
     }
 }
 
@@ -1210,30 +1103,21 @@ extension Chore: SyncCore.SyncModel {
     public static let parentRecordType: Swift.String? = "Household"
     public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
-    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    public static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
+    public var parentRecordName: Swift.String? { parent?.recordName }
+
+    /// The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), the values a deleted record keeps, declared on `Chore` itself so each key path is the concrete type's own, and the empty record a pulled one is decoded into.
+    public static let _syncFields = SyncCore.ModelFields<Self>(
+        fieldTable(),
+        tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName) })
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Self> {
+    private static func fieldTable() -> [SyncCore.ModelField<Self>] {
         [
             .parent(\Self.parent),
             .field("title", \Self.title),
             .reference("assignee", \Self.assignee, onDelete: .none),
             .field("tags", \Self.tags, merge: .union),
         ]
-    }
-
-    /// Declared on `Chore` itself (`Self` is `Chore` here), so each key path is the concrete type's own.
-    public static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
-        [
-            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
-        ]
-    }
-
-    public var parentRecordName: Swift.String? { parent?.recordName }
-
-    public init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName)
     }
 }

@@ -3,6 +3,7 @@ import GeneratedCoverage
 import Testing
 @testable import SyncEngineKit
 @testable import SyncLocalStore
+@_spi(SyncgenGenerated) import SyncCore
 import SyncRuntime
 
 /// Natural keys through engines and the cloud: the coverage schema's `Household`
@@ -309,15 +310,10 @@ extension HouseholdVersion1: SyncModel {
     static let syncScopes: Set<DatabaseScope> = [.private, .shared]
     static let parentRecordType: String? = nil
     static var childTypes: [any SyncModel.Type] { [] }
-    static let syncFields: ModelFields<HouseholdVersion1> = [.field("name", \HouseholdVersion1.name)]
-
-    static var tombstoneKeyPaths: [TombstoneKeyPath<HouseholdVersion1>] {
-        [TombstoneKeyPath("recordName", \HouseholdVersion1.recordName), TombstoneKeyPath("ownerName", \HouseholdVersion1.ownerName)]
-    }
+    static let _syncFields = ModelFields<Self>(
+        [.field("name", \Self.name)],
+        tombstone: [TombstoneKeyPath("recordName", \Self.recordName), TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { Self(recordName: $0, ownerName: $1) })
 
     var parentRecordName: String? { nil }
-
-    init(emptyRecordNamed recordName: String, ownerName: String) {
-        self.init(recordName: recordName, ownerName: ownerName)
-    }
 }

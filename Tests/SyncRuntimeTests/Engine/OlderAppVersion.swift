@@ -1,4 +1,5 @@
 import Foundation
+@_spi(SyncgenGenerated) import SyncCore
 import SyncRuntime
 import SyncLocalCloud
 
@@ -30,20 +31,15 @@ extension NoteVersion1: SyncModel {
     static let syncScopes: Set<DatabaseScope> = [.private]
     static let parentRecordType: String? = nil
     static var childTypes: [any SyncModel.Type] { [] }
-    static let syncFields: ModelFields<NoteVersion1> = [
-        .field("title", \NoteVersion1.title),
-        .field("body", \NoteVersion1.body),
-    ]
-
-    static var tombstoneKeyPaths: [TombstoneKeyPath<NoteVersion1>] {
-        [TombstoneKeyPath("recordName", \NoteVersion1.recordName), TombstoneKeyPath("ownerName", \NoteVersion1.ownerName)]
-    }
+    static let _syncFields = ModelFields<Self>(
+        [
+            .field("title", \Self.title),
+            .field("body", \Self.body),
+        ],
+        tombstone: [TombstoneKeyPath("recordName", \Self.recordName), TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { Self(recordName: $0, ownerName: $1) })
 
     var parentRecordName: String? { nil }
-
-    init(emptyRecordNamed recordName: String, ownerName: String) {
-        self.init(recordName: recordName, ownerName: ownerName)
-    }
 }
 
 /// A hand-written model whose field is a computed property.
@@ -69,17 +65,12 @@ extension ComputedTitleNote: SyncModel {
     static let syncScopes: Set<DatabaseScope> = [.private]
     static let parentRecordType: String? = nil
     static var childTypes: [any SyncModel.Type] { [] }
-    static let syncFields: ModelFields<ComputedTitleNote> = [.field("title", \ComputedTitleNote.title)]
-
-    static var tombstoneKeyPaths: [TombstoneKeyPath<ComputedTitleNote>] {
-        [TombstoneKeyPath("recordName", \ComputedTitleNote.recordName), TombstoneKeyPath("ownerName", \ComputedTitleNote.ownerName)]
-    }
+    static let _syncFields = ModelFields<Self>(
+        [.field("title", \Self.title)],
+        tombstone: [TombstoneKeyPath("recordName", \Self.recordName), TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { Self(recordName: $0, ownerName: $1) })
 
     var parentRecordName: String? { nil }
-
-    init(emptyRecordNamed recordName: String, ownerName: String) {
-        self.init(recordName: recordName, ownerName: ownerName)
-    }
 }
 
 /// `SharedList` as an older version of the app knew it, before the schema gained `color` and the
@@ -101,15 +92,10 @@ extension SharedListVersion1: SyncModel {
     static let syncScopes: Set<DatabaseScope> = [.private, .shared]
     static let parentRecordType: String? = nil
     static var childTypes: [any SyncModel.Type] { [] }
-    static let syncFields: ModelFields<SharedListVersion1> = [.field("title", \SharedListVersion1.title)]
-
-    static var tombstoneKeyPaths: [TombstoneKeyPath<SharedListVersion1>] {
-        [TombstoneKeyPath("recordName", \SharedListVersion1.recordName), TombstoneKeyPath("ownerName", \SharedListVersion1.ownerName)]
-    }
+    static let _syncFields = ModelFields<Self>(
+        [.field("title", \Self.title)],
+        tombstone: [TombstoneKeyPath("recordName", \Self.recordName), TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { Self(recordName: $0, ownerName: $1) })
 
     var parentRecordName: String? { nil }
-
-    init(emptyRecordNamed recordName: String, ownerName: String) {
-        self.init(recordName: recordName, ownerName: ownerName)
-    }
 }

@@ -2,7 +2,7 @@
 // Do not edit: change the schema and build again.
 
 import Foundation
-import SyncCore
+@_spi(SyncgenGenerated) import SyncCore
 
 /// A record of type `SharedList` in [private, shared], from Lists.yaml.
 /// It can be the root of a share.
@@ -46,31 +46,22 @@ extension SharedList: SyncCore.SyncModel {
     /// The natural keys: records of one zone equal on every field of a key are one record.
     static let uniqueKeys: [[Swift.String]] = [["title"]]
 
-    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
+    var parentRecordName: Swift.String? { nil }
+
+    /// The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), the values a deleted record keeps, declared on `SharedList` itself so each key path is the concrete type's own, and the empty record a pulled one is decoded into.
+    static let _syncFields = SyncCore.ModelFields<Self>(
+        fieldTable(),
+        tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName) })
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Self> {
+    private static func fieldTable() -> [SyncCore.ModelField<Self>] {
         [
             .field("title", \Self.title),
             .field("color", \Self.color),
             .field("pin", \Self.pin, .encrypted),
             .field("labels", \Self.labels, merge: .union),
         ]
-    }
-
-    /// Declared on `SharedList` itself (`Self` is `SharedList` here), so each key path is the concrete type's own.
-    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
-        [
-            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
-        ]
-    }
-
-    var parentRecordName: Swift.String? { nil }
-
-    init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName)
     }
 }
 
@@ -116,30 +107,21 @@ extension Member: SyncCore.SyncModel {
     static let parentRecordType: Swift.String? = "SharedList"
     static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
-    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
+    var parentRecordName: Swift.String? { parent?.recordName }
+
+    /// The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), the values a deleted record keeps, declared on `Member` itself so each key path is the concrete type's own, and the empty record a pulled one is decoded into.
+    static let _syncFields = SyncCore.ModelFields<Self>(
+        fieldTable(),
+        tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName) })
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Self> {
+    private static func fieldTable() -> [SyncCore.ModelField<Self>] {
         [
             .parent(\Self.parent),
             .field("displayName", \Self.displayName),
             .field("role", \Self.role),
         ]
-    }
-
-    /// Declared on `Member` itself (`Self` is `Member` here), so each key path is the concrete type's own.
-    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
-        [
-            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
-        ]
-    }
-
-    var parentRecordName: Swift.String? { parent?.recordName }
-
-    init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName)
     }
 }
 
@@ -190,11 +172,16 @@ extension ListItem: SyncCore.SyncModel {
     static let parentRecordType: Swift.String? = "SharedList"
     static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
-    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
+    var parentRecordName: Swift.String? { parent?.recordName }
+
+    /// The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), the values a deleted record keeps, declared on `ListItem` itself so each key path is the concrete type's own, and the empty record a pulled one is decoded into.
+    static let _syncFields = SyncCore.ModelFields<Self>(
+        fieldTable(),
+        tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName, assignee: SyncCore.RecordReference.unset) })
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Self> {
+    private static func fieldTable() -> [SyncCore.ModelField<Self>] {
         [
             .parent(\Self.parent),
             .field("text", \Self.text),
@@ -204,19 +191,5 @@ extension ListItem: SyncCore.SyncModel {
             .field("tags", \Self.tags, merge: .union),
             .field("note", \Self.note),
         ]
-    }
-
-    /// Declared on `ListItem` itself (`Self` is `ListItem` here), so each key path is the concrete type's own.
-    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
-        [
-            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
-        ]
-    }
-
-    var parentRecordName: Swift.String? { parent?.recordName }
-
-    init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName, assignee: SyncCore.RecordReference.unset)
     }
 }

@@ -2,7 +2,7 @@
 // Do not edit: change the schema and build again.
 
 import Foundation
-import SyncCore
+@_spi(SyncgenGenerated) import SyncCore
 
 /// A record of type `Note` in [private], from Notes.yaml.
 /// It publishes as `PublishedNote`.
@@ -49,11 +49,16 @@ extension Note: SyncCore.SyncModel {
     static let parentRecordType: Swift.String? = nil
     static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
-    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
+    var parentRecordName: Swift.String? { nil }
+
+    /// The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), the values a deleted record keeps, declared on `Note` itself so each key path is the concrete type's own, and the empty record a pulled one is decoded into.
+    static let _syncFields = SyncCore.ModelFields<Self>(
+        fieldTable(),
+        tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName) })
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Self> {
+    private static func fieldTable() -> [SyncCore.ModelField<Self>] {
         [
             .field("title", \Self.title, .indexed),
             .field("body", \Self.body),
@@ -62,20 +67,6 @@ extension Note: SyncCore.SyncModel {
             .asset("cover", \Self.cover),
             .field("draftCursor", \Self.draftCursor, .localOnly),
         ]
-    }
-
-    /// Declared on `Note` itself (`Self` is `Note` here), so each key path is the concrete type's own.
-    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
-        [
-            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
-        ]
-    }
-
-    var parentRecordName: Swift.String? { nil }
-
-    init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName)
     }
 }
 
@@ -146,11 +137,16 @@ extension PublishedNote: SyncCore.SyncModel {
     static let parentRecordType: Swift.String? = nil
     static var childTypes: [any SyncCore.SyncModel.Type] { [] }
 
-    /// Every field once: what the record uploads, downloads and keeps on this device is read from here.
-    static let syncFields: SyncCore.ModelFields<Self> = fieldTable()
+    var parentRecordName: Swift.String? { nil }
+
+    /// The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), the values a deleted record keeps, declared on `PublishedNote` itself so each key path is the concrete type's own, and the empty record a pulled one is decoded into.
+    static let _syncFields = SyncCore.ModelFields<Self>(
+        fieldTable(),
+        tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName) })
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
-    private static func fieldTable() -> SyncCore.ModelFields<Self> {
+    private static func fieldTable() -> [SyncCore.ModelField<Self>] {
         [
             .field("title", \Self.title, .indexed),
             .field("createdAt", \Self.createdAt, .indexed),
@@ -158,20 +154,6 @@ extension PublishedNote: SyncCore.SyncModel {
             .field("likes", \Self.likes, .serverOwned),
             .publicationLifecycle(\Self.publicationLifecycle),
         ]
-    }
-
-    /// Declared on `PublishedNote` itself (`Self` is `PublishedNote` here), so each key path is the concrete type's own.
-    static var tombstoneKeyPaths: [SyncCore.TombstoneKeyPath<Self>] {
-        [
-            SyncCore.TombstoneKeyPath("recordName", \Self.recordName),
-            SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName),
-        ]
-    }
-
-    var parentRecordName: Swift.String? { nil }
-
-    init(emptyRecordNamed recordName: Swift.String, ownerName: Swift.String) {
-        self.init(recordName: recordName, ownerName: ownerName)
     }
 }
 

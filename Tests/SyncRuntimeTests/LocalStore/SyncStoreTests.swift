@@ -1,4 +1,5 @@
 import Foundation
+@_spi(SyncgenGenerated) import SyncCore
 import Testing
 @testable import SyncEngineKit
 @testable import SyncLocalStore
