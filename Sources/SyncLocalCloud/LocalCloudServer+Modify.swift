@@ -242,6 +242,9 @@ private struct ZoneWriter {
         if existing == nil, basedTag != nil {
             return CloudError(.unknownItem, "share \(share.id.recordName) no longer exists on the server")
         }
+        if let problem = share.participantsProblem(over: existing) {
+            return CloudError(.invalidArguments, problem)
+        }
         if existing == nil {
             if let root = share.rootRecordName {
                 guard request.recordsToSave.contains(where: { $0.id.recordName == root }) else {

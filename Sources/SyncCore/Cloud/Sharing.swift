@@ -157,6 +157,24 @@ public struct ShareRecord: Sendable, Hashable {
     /// The share's owner: the participant whose role is `owner` (never decided by comparing
     /// participants, which is unreliable across instances).
     public var owner: ShareParticipant? { participants.first { $0.role == .owner } }
+
+    /// Why the cloud refuses to save this share over `saved` (the version it has; nil for a new
+    /// share), or nil. Apple, `CKShare.addParticipant(_:)` and `removeParticipant(_:)`: "To modify
+    /// the list of participants, a share's publicPermission must be none. You can't mix and match
+    /// public and private users in the same share." What CloudKit answers is not documented; the
+    /// stricter reading refuses both: a share open to its link lists nobody invited, and its
+    /// people change only by joining (or when the link is turned off).
+    package func participantsProblem(over saved: ShareRecord?) -> String? {
+        guard publicPermission != .none else { return nil }
+        if participants.contains(where: { $0.role == .privateUser || $0.role == .administrator }) {
+            return "a share open to anyone with its link cannot list invited people (CloudKit does not mix public and private participants): remove them before opening the link"
+        }
+        let people = { (share: ShareRecord) in Set(share.participants.filter { $0.role != .owner && $0.acceptanceStatus != .removed }.map(\.person)) }
+        if let saved, people(self) != people(saved) {
+            return "the people of a share open to its link change only by joining: turn the link off to change them"
+        }
+        return nil
+    }
 }
 
 /// What a participant needs to accept a share: which share, whose zone, which root. It is never

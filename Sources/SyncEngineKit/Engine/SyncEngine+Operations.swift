@@ -66,6 +66,34 @@ extension SyncEngine {
         return try await shares.invite(try await shares.participants(for: invitations), to: root)
     }
 
+    /// The root's share as the cloud has it now: its participants (role, permission, whether they
+    /// accepted), its public permission and its link; nil when the root is not shared.
+    public func share<Root: ShareableModel>(of root: Root) async throws(SyncError) -> ShareRecord? {
+        try await SharePhase(context: context).currentShare(of: root)
+    }
+
+    /// Removes a person from the root's share (found as `ShareParticipant.isSamePerson` says);
+    /// they lose the shared records at their next pass. Returns the share as the cloud saved it.
+    /// Removing the owner, or someone not in the share, fails and names them.
+    public func removeParticipant<Root: ShareableModel>(_ participant: ShareParticipant, from root: Root) async throws(SyncError) -> ShareRecord {
+        try await SharePhase(context: context).remove(participant, from: root)
+    }
+
+    /// Changes what a person of the root's share may do (`readOnly` or `readWrite`). Returns the
+    /// share as the cloud saved it.
+    public func setPermission<Root: ShareableModel>(
+        _ permission: SharePermission, for participant: ShareParticipant, on root: Root
+    ) async throws(SyncError) -> ShareRecord {
+        try await SharePhase(context: context).setPermission(permission, of: participant, on: root)
+    }
+
+    /// Lets anyone with the root's share link join (`readOnly` or `readWrite`), or turns the link
+    /// off (`none`): whoever joined by it is then removed, as CloudKit does. Returns the share as
+    /// the cloud saved it.
+    public func setPublicPermission<Root: ShareableModel>(_ permission: SharePermission, on root: Root) async throws(SyncError) -> ShareRecord {
+        try await SharePhase(context: context).setPublicPermission(permission, on: root)
+    }
+
     /// Accepts a share and brings its records in (root first). If the cloud cannot be reached,
     /// the acceptance is remembered and completed by a later pass. The metadata comes from the
     /// system (on Apple platforms, the CloudKit gateway's conversion of the `CKShare.Metadata` a

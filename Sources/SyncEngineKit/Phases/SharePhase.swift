@@ -25,6 +25,7 @@ struct SharePhase {
         let share = ShareRecord(
             id: RecordID(recordName: Self.shareRecordName(forRoot: root.recordName), zoneID: local.id.zoneID),
             rootRecordName: root.recordName, title: title ?? root.shareTitle, participants: participants, publicPermission: publicPermission)
+        if let problem = share.participantsProblem(over: nil) { throw .cloud(CloudError(.invalidArguments, problem)) }
         // CloudKit refuses a new share unless its root is saved in the same request. A root the
         // server has goes unchanged (its edits wait for the push, which merges them); one it does
         // not have yet goes whole.
@@ -70,16 +71,84 @@ struct SharePhase {
         return unchanged
     }
 
-    /// Adds participants to an existing share (again with the server's copy on a conflict).
+    /// Adds participants to an existing share; one already in it is not added again.
     func invite<Root: ShareableModel>(_ participants: [ShareParticipant], to root: Root) async throws(SyncError) -> ShareRecord {
-        let id = try shareID(of: root)
-        for attempt in 0..<2 {
-            guard case .success(var share) = try await context.cloud.fetchShares([id], in: .private)[id] else {
-                throw .cloud(CloudError(.unknownItem, "\(root.recordName) is not shared"))
-            }
+        try await change(shareOf: root) { share throws(SyncError) in
             for participant in participants where !share.participants.contains(where: { $0.isSamePerson(as: participant) }) {
                 share.participants.append(participant)
             }
+        }
+    }
+
+    /// The root's share as the cloud has it now; nil when the root is not shared.
+    func currentShare<Root: ShareableModel>(of root: Root) async throws(SyncError) -> ShareRecord? {
+        let id = try shareID(of: root)
+        switch try await context.cloud.fetchShares([id], in: .private)[id] {
+        case .success(var share):
+            // CloudKit does not say which root a fetched share is for (the root names its share,
+            // not the other way round): this one is `root`'s, unless it shares the whole zone.
+            if share.rootRecordName == nil && share.id.recordName != ShareRecord.zoneWideRecordName { share.rootRecordName = root.recordName }
+            return share
+        case .failure(let error) where error.code == .unknownItem: return nil
+        case .failure(let error): throw .cloud(error)
+        case nil: throw .cloud(CloudError(.serviceUnavailable, "no result for the share of \(root.recordName)"))
+        }
+    }
+
+    /// Removes a person from the root's share: they lose the shared records at their next pass.
+    func remove<Root: ShareableModel>(_ participant: ShareParticipant, from root: Root) async throws(SyncError) -> ShareRecord {
+        try await change(shareOf: root) { share throws(SyncError) in
+            let index = try Self.index(of: participant, in: share, root: root)
+            share.participants.remove(at: index)
+        }
+    }
+
+    /// Changes what a person of the root's share may do.
+    func setPermission<Root: ShareableModel>(_ permission: SharePermission, of participant: ShareParticipant, on root: Root) async throws(SyncError) -> ShareRecord {
+        guard permission != .none else {
+            throw .cloud(CloudError(.invalidArguments, "a participant's permission is readOnly or readWrite; remove the participant to take the share away"))
+        }
+        return try await change(shareOf: root) { share throws(SyncError) in
+            share.participants[try Self.index(of: participant, in: share, root: root)].permission = permission
+        }
+    }
+
+    /// Opens the root's share to anyone with its link (`readOnly`, `readWrite`), or closes it
+    /// (`none`): the cloud then removes whoever joined by the link.
+    func setPublicPermission<Root: ShareableModel>(_ permission: SharePermission, on root: Root) async throws(SyncError) -> ShareRecord {
+        try await change(shareOf: root) { share throws(SyncError) in share.publicPermission = permission }
+    }
+
+    /// Where a person other than the owner stands in the share, or an error naming them.
+    private static func index<Root: ShareableModel>(of participant: ShareParticipant, in share: ShareRecord, root: Root) throws(SyncError) -> Int {
+        guard let index = share.participants.firstIndex(where: { $0.isSamePerson(as: participant) }) else {
+            throw .cloud(CloudError(.unknownItem, "\(Self.name(of: participant)) does not take part in the share of \(root.recordName)"))
+        }
+        guard share.participants[index].role != .owner else {
+            throw .cloud(CloudError(.invalidArguments, "the owner of the share of \(root.recordName) stays in it; stop sharing to end it"))
+        }
+        return index
+    }
+
+    /// How an error names a participant: their user record, else how they were looked up.
+    private static func name(of participant: ShareParticipant) -> String {
+        participant.userRecordName.map { "user \($0)" } ?? participant.lookup?.description ?? "that participant"
+    }
+
+    /// Changes the root's share as the cloud has it: fetched, changed, and saved over the version
+    /// fetched. A save that meets a newer version (someone accepted, another device of the owner
+    /// changed the share) fetches again and makes the change on that, once more.
+    private func change<Root: ShareableModel>(
+        shareOf root: Root, _ change: (inout ShareRecord) throws(SyncError) -> Void
+    ) async throws(SyncError) -> ShareRecord {
+        let id = try shareID(of: root)
+        for attempt in 0..<2 {
+            guard let current = try await currentShare(of: root) else {
+                throw .cloud(CloudError(.unknownItem, "\(root.recordName) is not shared"))
+            }
+            var share = current
+            try change(&share)
+            if let problem = share.participantsProblem(over: current) { throw .cloud(CloudError(.invalidArguments, problem)) }
             let result = try await context.cloud.modify(ModifyRequest(sharesToSave: [share]), in: .private)
             switch result.savedShares[id] {
             case .success(let saved): return saved

@@ -15,8 +15,8 @@ struct EngineSharingTests {
         let bob: SyncWorld.Device
         let share: ShareRecord
 
-        init(permission: SharePermission = .readWrite) async throws {
-            world = try SyncWorld()
+        init(permission: SharePermission = .readWrite, throughCloudKit: Bool? = nil) async throws {
+            world = try throughCloudKit.map { try SyncWorld(throughCloudKit: $0) } ?? SyncWorld()
             alice = try world.device("alice-phone", account: "alice")
             bob = try world.device("bob-phone", account: "bob")
             try alice.store.save(SharedList(recordName: "groceries", title: "Groceries"))

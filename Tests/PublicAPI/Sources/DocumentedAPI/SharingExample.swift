@@ -39,11 +39,27 @@ func bobAccepts(_ link: URL, store: SyncStore, engine: SyncEngine) async throws 
     }
 }
 
-/// Alice, later: invites someone else, then stops sharing.
+/// Alice, later: invites someone else, manages who may do what, then stops sharing.
 func aliceStops(_ groceries: Checklist, engine: SyncEngine) async throws {
     let carol = ShareInvitation(.userRecordName(LocalCloud.userRecordName(forAccount: "carol")), permission: .readOnly)
     _ = try await engine.invite([carol], to: groceries)
+    if let share = try await engine.share(of: groceries) {
+        for person in share.participants where person.role != .owner {
+            print(person.userRecordName ?? "invited", person.permission, person.acceptanceStatus)
+        }
+        if let bob = share.participants.first(where: { $0.lookup == .emailAddress("bob@example.com") }) {
+            _ = try await engine.setPermission(.readOnly, for: bob, on: groceries)
+            _ = try await engine.removeParticipant(bob, from: groceries)
+        }
+    }
     try await engine.stopSharing(groceries)
+}
+
+/// A list anyone with its link may read, until the link is turned off.
+func openByLink(_ list: Checklist, engine: SyncEngine) async throws -> URL? {
+    let share = try await engine.share(list, inviting: [], publicPermission: .readOnly)
+    _ = try await engine.setPublicPermission(.none, on: list)
+    return share.url
 }
 
 /// The whole story over one LocalCloud, two accounts.

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import SyncRuntime
+@testable import SyncLocalCloud
+
+/// An owner managing a share from the engine (`share(of:)`, `removeParticipant`, `setPermission`,
+/// `setPublicPermission`), through LocalCloud's port and the CloudKit gateway alike. Each change is
+/// made on the share as the cloud has it, so what others did meanwhile (an acceptance) stays.
+@Suite("Engine: managing a share")
+struct EngineShareManagementTests {
+    typealias Household = EngineSharingTests.Household
+
+    static let bob = ShareParticipant(userRecordName: "_bob", permission: .readWrite)
+
+    static func groceries(_ device: SyncWorld.Device) throws -> SharedList {
+        try #require(try device.store.fetch(SharedList.self, recordName: "groceries"))
+    }
+
+    /// The share as it stands: Alice owns it, Bob accepted; a root never shared has none.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func theShareIsReadAsTheCloudHasIt(throughCloudKit: Bool) async throws {
+        let household = try await Household(throughCloudKit: throughCloudKit)
+        let share = try #require(try await household.alice.engine.share(of: Self.groceries(household.alice)))
+        #expect(share.owner?.userRecordName == "_alice")
+        let bob = try #require(share.participants.first { $0.isSamePerson(as: Self.bob) })
+        #expect(bob.acceptanceStatus == .accepted && bob.permission == .readWrite && bob.role == .privateUser)
+        #expect(share.rootRecordName == "groceries" && share.url != nil)
+        let chores = try #require(try household.alice.store.fetch(SharedList.self, recordName: "chores"))
+        #expect(try await household.alice.engine.share(of: chores) == nil)
+    }
+
+    /// Removed, Bob loses the list and its items at his next pass, and his own data stays; the
+    /// share no longer lists him. Removing him again, or removing the owner, fails and says who.
+    /// Breaking it (the removal left out of the saved share): Bob keeps the list.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aRemovedParticipantLosesTheSharedRecords(throughCloudKit: Bool) async throws {
+        let household = try await Household(throughCloudKit: throughCloudKit)
+        let (alice, bob) = (household.alice, household.bob)
+        try bob.store.save(Note(recordName: "bobs-note", title: "mine"))
+        await bob.sync()
+        let root = try Self.groceries(alice)
+        let saved = try await alice.engine.removeParticipant(Self.bob, from: root)
+        #expect(!saved.participants.contains { $0.isSamePerson(as: Self.bob) })
+        await bob.sync()
+        #expect(try bob.store.fetchAll(SharedList.self).isEmpty && bob.store.fetchAll(ListItem.self).isEmpty)
+        #expect(try bob.store.fetch(Note.self, recordName: "bobs-note") != nil)
+        #expect(try alice.store.fetch(ListItem.self, recordName: "milk") != nil)
+        await #expect {
+            _ = try await alice.engine.removeParticipant(Self.bob, from: root)
+        } throws: { error in
+            (error as? SyncError)?.cloudError?.code == .unknownItem && "\(error)".contains("_bob")
+        }
+        await #expect {
+            _ = try await alice.engine.removeParticipant(ShareParticipant(userRecordName: "_alice", permission: .readWrite), from: root)
+        } throws: { error in
+            (error as? SyncError)?.cloudError?.code == .invalidArguments && "\(error)".contains("owner")
+        }
+    }
+
+    /// Lowered to read-only, Bob still reads Alice's changes, and his own edit is refused and
+    /// reverted to the cloud's version (trap T21.3's path). Breaking it (the permission not
+    /// saved): his edit reaches Alice.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aLoweredPermissionRefusesTheParticipantsWrites(throughCloudKit: Bool) async throws {
+        let household = try await Household(throughCloudKit: throughCloudKit)
+        let (alice, bob) = (household.alice, household.bob)
+        let saved = try await alice.engine.setPermission(.readOnly, for: Self.bob, on: Self.groceries(alice))
+        #expect(saved.participants.first { $0.isSamePerson(as: Self.bob) }?.permission == .readOnly)
+        var milk = try #require(try bob.store.fetch(ListItem.self, recordName: "milk"))
+        milk.text = "Oat milk"
+        try bob.store.save(milk)
+        await bob.sync()
+        #expect(try bob.store.fetch(ListItem.self, recordName: "milk")?.text == "Milk")
+        var hers = try #require(try alice.store.fetch(ListItem.self, recordName: "milk"))
+        hers.done = true
+        try alice.store.save(hers)
+        await alice.sync()
+        await bob.sync()
+        #expect(try bob.store.fetch(ListItem.self, recordName: "milk")?.done == true)
+        #expect(try household.world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["milk"]?.fields["text"] == .string("Milk"))
+        await #expect {
+            _ = try await alice.engine.setPermission(.none, for: Self.bob, on: Self.groceries(alice))
+        } throws: { error in
+            (error as? SyncError)?.cloudError?.code == .invalidArguments
+        }
+    }
+
+    /// Carol joins "chores" by its link; when Alice turns the link off, Carol is removed and loses
+    /// the list (Apple, `CKShare.publicPermission`: "CloudKit removes all public participants when
+    /// you save the share" with `none`). Breaking it (public participants kept when the link
+    /// closes): Carol keeps the list.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func turningTheLinkOffRemovesWhoeverJoinedByIt(throughCloudKit: Bool) async throws {
+        let household = try await Household(throughCloudKit: throughCloudKit)
+        let alice = household.alice
+        let carol = try household.world.device("carol-phone", account: "carol")
+        await carol.sync()
+        let chores = try #require(try alice.store.fetch(SharedList.self, recordName: "chores"))
+        let opened = try await alice.engine.share(chores, inviting: [], publicPermission: .readOnly)
+        try await carol.engine.acceptShare(at: try #require(opened.url))
+        #expect(try carol.store.fetchAll(SharedList.self).map(\.recordName) == ["chores"])
+        let joined = try #require(try await alice.engine.share(of: chores))
+        #expect(joined.participants.contains { $0.userRecordName == "_carol" && $0.role == .publicUser })
+        let closed = try await alice.engine.setPublicPermission(.none, on: chores)
+        #expect(closed.publicPermission == .none && !closed.participants.contains { $0.userRecordName == "_carol" })
+        await carol.sync()
+        #expect(try carol.store.fetchAll(SharedList.self).isEmpty)
+    }
+
+    /// A share lists invited people or is open to its link, never both (Apple,
+    /// `CKShare.addParticipant(_:)`: "You can't mix and match public and private users in the same
+    /// share"): opening the link of a share Bob was invited to, or inviting Bob to a share open to
+    /// its link, fails, saying why, and the share stays as it was. Breaking it (no check): the
+    /// link opens beside Bob, a share CloudKit refuses.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aShareListsInvitedPeopleOrIsOpenToItsLinkNeverBoth(throughCloudKit: Bool) async throws {
+        let household = try await Household(throughCloudKit: throughCloudKit)
+        let alice = household.alice
+        let groceries = try Self.groceries(alice)
+        await #expect {
+            _ = try await alice.engine.setPublicPermission(.readOnly, on: groceries)
+        } throws: { error in
+            (error as? SyncError)?.cloudError?.code == .invalidArguments && "\(error)".contains("invited people")
+        }
+        #expect(try await alice.engine.share(of: groceries)?.publicPermission == SharePermission.none)
+        let chores = try #require(try alice.store.fetch(SharedList.self, recordName: "chores"))
+        _ = try await alice.engine.share(chores, inviting: [], publicPermission: .readOnly)
+        await #expect {
+            _ = try await alice.engine.invite([Self.bob], to: chores)
+        } throws: { error in
+            (error as? SyncError)?.cloudError?.code == .invalidArguments
+        }
+    }
+}
