@@ -28,6 +28,9 @@ public struct EngineStatus: Sendable, Hashable {
     /// Whether the network is gone: set when a pass found no network, cleared by one that
     /// reached the cloud.
     public var isOffline = false
+    /// The user record name of the account the store belongs to (the one signed in when a pass
+    /// last checked), or nil when none is. Known at once from the store, before any pass.
+    public var userRecordName: String?
 
     /// The status before the engine's first pass.
     public init() {}
@@ -40,6 +43,7 @@ public struct EngineStatus: Sendable, Hashable {
         case .pushStarted: status.phase = .pushing
         case .assetStateChanged where phase != .idle: status.phase = .transferringAssets
         case .waitingForNetwork: status.isOffline = true
+        case .accountChanged(let change): status.userRecordName = change.user
         default: break
         }
         return status

@@ -8,9 +8,10 @@ public enum SyncEvent: Sendable, Hashable {
     case setupFailed(SyncError)
     /// No usable account: only public catalogs are read until there is one.
     case accountUnavailable(AccountStatus)
-    /// The account signed out, or another signed in: the previous account's local data was
-    /// removed (its unpushed changes parked, see `changesParked`).
-    case accountChanged
+    /// The store's account changed: a first sign-in (what was written while no account was signed
+    /// in belongs to it), a sign-out or a switch. On a sign-out or a switch the previous account's
+    /// local data was removed (its unpushed changes parked, see `changesParked`).
+    case accountChanged(AccountChange)
     /// Unpushed changes of an account that signed out wait for it to sign in again.
     case changesParked(ParkedChanges)
     /// An account signed in again: the changes it parked are back, to be pushed.

@@ -40,6 +40,12 @@ public actor SyncEngine {
             gateway: cloud, store: store, registry: ModelRegistry(models), events: EventHub(), clock: clock,
             configuration: configuration, assetFiles: assetFiles)
         context.events.observe { [statusHub] event in statusHub.update { $0.applying(event) } }
+        let user = try? store.transaction { try $0.state(SyncStateKeys.account) }
+        statusHub.update { status in
+            var status = status
+            status.userRecordName = user ?? nil
+            return status
+        }
     }
 
     /// The configuration the engine was built with. It cannot change: a configuration changed
@@ -53,6 +59,11 @@ public actor SyncEngine {
 
     /// What the engine is doing now, and how its last pass went.
     public nonisolated var status: EngineStatus { statusHub.status }
+
+    /// The user record name of the account the store belongs to, or nil when none is signed in:
+    /// at once, from the store, and after each account change a pass finds
+    /// (`EngineStatus.userRecordName`, which `statusUpdates()` and `LiveEngineStatus` follow).
+    public nonisolated var currentUserRecordName: String? { statusHub.status.userRecordName }
 
     /// The engine's status at once, then after each change of it: a pass starting, its phases,
     /// its end, the network going away. A reader slower than the changes gets the newest.

@@ -64,8 +64,8 @@ struct AccountPhase {
                 for entry in restored?.assets ?? [] { try moveFile { try files.unpark(entry.key, suffix: entry.suffix, for: new) } }
             }
         }
+        if let change = AccountChange(from: old, to: new) { context.events.publish(.accountChanged(change)) }
         if let old {
-            context.events.publish(.accountChanged)
             if let parked, parked.count > 0 {
                 context.events.publish(.changesParked(ParkedChanges(userRecordName: old, count: parked.count)))
             }

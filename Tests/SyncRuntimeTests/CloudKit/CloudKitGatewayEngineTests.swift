@@ -120,7 +120,7 @@ struct CloudKitGatewayEngineTests {
         #expect(try world.cloud.counters()["requests.userRecordID"] ?? 0 == beforeSwitch + 2)
         #expect(try phone.store.fetch(Note.self, recordName: "n9") == nil)
         await phone.sync()
-        #expect(await events.events().contains(.accountChanged))
+        #expect(await events.events().contains(.accountChanged(.switched(from: "_alice", to: "_bob"))))
         #expect(try phone.store.count(Note.self) == 0)
     }
 

@@ -18,12 +18,26 @@ struct EngineAccountAndPublishingTests {
         try world.cloud.signIn("shared-phone", account: "bob")
         let events = phone.recordEvents()
         await phone.sync()
-        #expect(await events.events().contains(.accountChanged))
+        #expect(await events.events().contains(.accountChanged(.switched(from: "_alice", to: "_bob"))))
+        #expect(phone.engine.currentUserRecordName == "_bob" && phone.engine.status.userRecordName == "_bob")
         #expect(try phone.store.fetchAll(Note.self).isEmpty)
         let bobsZone = try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "bob")
         #expect(bobsZone?.records.isEmpty ?? true)
         // Alice's unpushed note waits for her, out of Bob's sight.
         #expect(try await phone.engine.parkedChanges() == [ParkedChanges(userRecordName: "_alice", count: 1)])
+    }
+
+    /// The signed-in user is known at once from the store, before any pass of a new engine, and
+    /// follows the passes' account checks. Breaking it (the status not seeded from the store): a
+    /// new engine says nobody until an account changes.
+    @Test func theSignedInUserIsKnownFromTheStoreBeforeAnyPass() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("phone", account: "alice")
+        #expect(phone.engine.currentUserRecordName == nil)
+        await phone.sync()
+        #expect(phone.engine.currentUserRecordName == "_alice")
+        let relaunched = SyncEngine(store: phone.store, cloud: try world.cloud.device("phone", account: "alice"), schema: SyncSchema.self)
+        #expect(relaunched.currentUserRecordName == "_alice" && relaunched.status.userRecordName == "_alice")
     }
 
     @Test func signingOutRemovesTheAccountsLocalData() async throws {
@@ -35,7 +49,8 @@ struct EngineAccountAndPublishingTests {
         let events = phone.recordEvents()
         #expect(await phone.engine.sync() == .completed)
         let seen = await events.events()
-        #expect(Array(seen.prefix(2)) == [.accountChanged, .accountUnavailable(.noAccount)])
+        #expect(Array(seen.prefix(2)) == [.accountChanged(.signedOut("_alice")), .accountUnavailable(.noAccount)])
+        #expect(phone.engine.currentUserRecordName == nil)
         // Nothing was waiting, so nothing was parked; the public catalogs were still read.
         #expect(!seen.contains { if case .changesParked = $0 { true } else { false } })
         #expect(seen.contains(.pullCompleted(.public)))
@@ -168,7 +183,8 @@ struct EngineAccountAndPublishingTests {
         let events = await early.events()
         let pages = events.filter { if case .pullProgress(.private, _, _, _) = $0 { true } else { false } }
         #expect(pages.count == 3)
-        #expect(events.first == .setupCompleted)
+        // A fresh store's first pass: the account signs in (naming the user), then setup.
+        #expect(Array(events.prefix(2)) == [.accountChanged(.signedIn("_alice")), .setupCompleted])
         // Subscribing to the stream after the pass: the latest event arrives first.
         var late = phone.engine.events().makeAsyncIterator()
         #expect(await late.next() == events.last)

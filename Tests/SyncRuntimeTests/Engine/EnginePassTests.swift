@@ -126,7 +126,7 @@ struct EnginePassTests {
         await laptop.engine.start()
         #expect(await eventually { events.hasPulled(1) })
         try world.cloud.signIn("alice-laptop", account: "bob")
-        #expect(await eventually { events.collectedNow().contains(.accountChanged) })
+        #expect(await eventually { events.collectedNow().contains(.accountChanged(.switched(from: "_alice", to: "_bob"))) })
         await laptop.engine.stop()
     }
 

@@ -175,7 +175,11 @@ func events(_ engine: SyncEngine) async {
             print("\(conflict.recordID.recordName): \(conflict.fields.map(\.field)) settled")
         case .recordUnreadable(let record):
             print("\(record.id.recordName) could not be read: \(record.error)")
-        case .setupCompleted, .setupFailed, .accountUnavailable, .accountChanged, .parkedChangesRestored,
+        case .accountChanged(.switched(let from, let to)):
+            print("\(from) signed out, \(to) signed in")
+        case .accountChanged(let change):
+            print("signed in now: \(change.user ?? "nobody")")
+        case .setupCompleted, .setupFailed, .accountUnavailable, .parkedChangesRestored,
              .pullStarted, .pullCompleted, .pushStarted, .pushCompleted, .pushFailed, .conflictResolved,
              .shareEnded, .danglingReferences, .userDeletedZone, .encryptedDataReset, .waitingForNetwork,
              .assetStateChanged, .assetTransferFailed, .error:
@@ -213,6 +217,7 @@ func badge(for note: Note, store: SyncStore, engine: SyncEngine) async throws ->
         break
     }
     let status = engine.status
+    print("signed in:", engine.currentUserRecordName ?? status.userRecordName ?? "nobody")
     for await update in engine.statusUpdates() where update.phase == .idle {
         print(update.pendingChanges, update.lastCompletedPass ?? .distantPast, update.isOffline, update.lastError?.description ?? "")
         break
