@@ -26,9 +26,7 @@ enum AssetCacheTables {
         // that `asset_cache_by_use` replaced.
         DatabaseMigrator.Step("assetCache.digest") { database in
             try database.execute("DROP INDEX IF EXISTS asset_cache_by_state")
-            if try !database.columnExists("digest", in: "asset_cache") {
-                try database.execute("ALTER TABLE asset_cache ADD COLUMN digest TEXT NOT NULL DEFAULT ''")
-            }
+            try database.addColumnIfMissing("digest", "TEXT NOT NULL DEFAULT ''", to: "asset_cache")
         },
     ]
 }

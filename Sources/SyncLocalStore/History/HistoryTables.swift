@@ -17,9 +17,7 @@ enum HistoryTables {
         // History written before entries carried their time: a waiting change of then shows the
         // model's last save as its time.
         DatabaseMigrator.Step("history.at") { database in
-            if try !database.columnExists("at", in: "history") {
-                try database.execute("ALTER TABLE history ADD COLUMN at REAL")
-            }
+            try database.addColumnIfMissing("at", "REAL", to: "history")
         },
     ]
 }

@@ -22,9 +22,7 @@ enum NaturalKeys {
             """),
         // Merges noted before copies were retired in the cloud: their deletion was queued then.
         DatabaseMigrator.Step("naturalKeys.retiring") { database in
-            if try !database.columnExists("retiring", in: "natural_key_merges") {
-                try database.execute("ALTER TABLE natural_key_merges ADD COLUMN retiring INTEGER NOT NULL DEFAULT 0")
-            }
+            try database.addColumnIfMissing("retiring", "INTEGER NOT NULL DEFAULT 0", to: "natural_key_merges")
         },
     ]
 

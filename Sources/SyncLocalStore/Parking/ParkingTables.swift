@@ -25,14 +25,10 @@ enum ParkingTables {
             """),
         // Parked before server versions kept system fields, or entries their file's digest.
         DatabaseMigrator.Step("parking.systemFields") { database in
-            if try !database.columnExists("system_fields", in: "parked_sync_records") {
-                try database.execute("ALTER TABLE parked_sync_records ADD COLUMN system_fields BLOB")
-            }
+            try database.addColumnIfMissing("system_fields", "BLOB", to: "parked_sync_records")
         },
         DatabaseMigrator.Step("parking.digest") { database in
-            if try !database.columnExists("digest", in: "parked_assets") {
-                try database.execute("ALTER TABLE parked_assets ADD COLUMN digest TEXT NOT NULL DEFAULT ''")
-            }
+            try database.addColumnIfMissing("digest", "TEXT NOT NULL DEFAULT ''", to: "parked_assets")
         },
     ]
 }

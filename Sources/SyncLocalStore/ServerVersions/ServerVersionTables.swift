@@ -27,16 +27,12 @@ enum ServerVersionTables {
                 PRIMARY KEY (zone_owner, zone, name));
             """),
         DatabaseMigrator.Step("serverVersions.creator") { database in
-            if try !database.columnExists("creator", in: "sync_records") {
-                try database.execute("ALTER TABLE sync_records ADD COLUMN creator TEXT")
-            }
+            try database.addColumnIfMissing("creator", "TEXT", to: "sync_records")
         },
         // Server versions kept before system fields were: their next save is a new record to the
         // cloud, which answers with its version to merge onto (nothing is lost).
         DatabaseMigrator.Step("serverVersions.systemFields") { database in
-            if try !database.columnExists("system_fields", in: "sync_records") {
-                try database.execute("ALTER TABLE sync_records ADD COLUMN system_fields BLOB")
-            }
+            try database.addColumnIfMissing("system_fields", "BLOB", to: "sync_records")
         },
     ]
 }

@@ -80,9 +80,10 @@ extension SQLiteDatabase {
         try !query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(name)]).isEmpty
     }
 
-    /// Whether a table has a column of this name (for steps that meet files made before steps
-    /// were recorded, whose layout they cannot know).
-    package func columnExists(_ column: String, in table: String) throws -> Bool {
-        try query("SELECT name FROM pragma_table_info(?)", [.text(table)]).contains { $0.text(0) == column }
+    /// Adds a column to a table unless it has one of that name: for the steps that meet files
+    /// made before steps were recorded, whose layout they cannot know.
+    package func addColumnIfMissing(_ column: String, _ definition: String, to table: String) throws {
+        guard try !query("SELECT name FROM pragma_table_info(?)", [.text(table)]).contains(where: { $0.text(0) == column }) else { return }
+        try execute("ALTER TABLE \(table) ADD COLUMN \(column) \(definition)")
     }
 }
