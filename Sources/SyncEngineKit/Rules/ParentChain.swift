@@ -15,9 +15,12 @@ struct ParentChain {
     /// How far up a parent chain the engine looks (a guard against cycles in bad data).
     static let maxDepth = 8
 
+    /// The store's topics these rules read and write.
+    typealias Topics = StoredModels & ServerVersions & StoreHistory & SetAsideChanges
+
     /// The owner of the zone a record of `type` under `parent` belongs in; nil when the record's
     /// own owner decides (no parent, or a parent this device does not store).
-    func owner(under parent: String?, type: any SyncModel.Type, in store: any StoredModels & ServerVersions & StoreHistory & SetAsideChanges) throws -> String? {
+    func owner(under parent: String?, type: any SyncModel.Type, in store: any Topics) throws -> String? {
         var name = parent
         var ancestorType = context.registry.parentType(of: type)
         var owner: String?
@@ -32,7 +35,7 @@ struct ParentChain {
 
     /// Deletes a record whose parent is gone, with its subtree, and queues the deletion of every
     /// copy the cloud has of them.
-    func follow(deletedParent parent: String, type: any SyncModel.Type, recordName: String, in store: any StoredModels & ServerVersions & StoreHistory & SetAsideChanges) throws {
+    func follow(deletedParent parent: String, type: any SyncModel.Type, recordName: String, in store: any Topics) throws {
         for key in try store.deletePulled(type: type, recordName: recordName) {
             try store.removeFailedChange(recordType: key.recordType, recordName: key.recordName)
             for copy in try store.serverRecordIDs(recordType: key.recordType, recordName: key.recordName) where copy.scope != .public {
@@ -49,7 +52,7 @@ struct ParentChain {
     /// forgotten. A record the app had changed is announced: its change is gone with it, and so
     /// is the copy another zone holds of one this device moved under the parent (the move loses
     /// to the parent's deletion, and the device that deleted the parent never knew of it there).
-    func settle(subtree removed: [RecordKey], under ancestor: String, in zone: ZoneID, deletedAlready: Set<RecordKey>, in store: any StoredModels & ServerVersions & StoreHistory & SetAsideChanges) throws {
+    func settle(subtree removed: [RecordKey], under ancestor: String, in zone: ZoneID, deletedAlready: Set<RecordKey>, in store: any Topics) throws {
         for key in removed where !deletedAlready.contains(key) {
             if try store.hasLocalChange(recordType: key.recordType, recordName: key.recordName) {
                 context.events.publish(.removedWithParent(key, parentRecordName: ancestor))
@@ -72,7 +75,7 @@ struct ParentChain {
     /// to a deletion. Only a device that changed the record does this: another device's
     /// knowledge of those copies may be older than a version saved there since (the record
     /// moved back), and CloudKit deletes without a change tag.
-    func deleteCopiesLeftByMove(of key: RecordKey, outside home: String, in store: any StoredModels & ServerVersions & StoreHistory & SetAsideChanges) throws {
+    func deleteCopiesLeftByMove(of key: RecordKey, outside home: String, in store: any Topics) throws {
         for copy in try store.serverRecordIDs(recordType: key.recordType, recordName: key.recordName)
         where copy.scope != .public && copy.zoneID.ownerName != home {
             try store.queueDeletion(recordType: key.recordType, recordName: key.recordName, ownerName: copy.zoneID.ownerName)
@@ -81,7 +84,7 @@ struct ParentChain {
 
     /// Deletes a shared root and everything under it, locally (the root's siblings in the zone
     /// stay): the share ended, or this user left it.
-    func removeSharedSubtree(root: String, type: any SyncModel.Type, zone: ZoneID, in store: any StoredModels & ServerVersions & StoreHistory & SetAsideChanges) throws {
+    func removeSharedSubtree(root: String, type: any SyncModel.Type, zone: ZoneID, in store: any Topics) throws {
         try store.removeServerRecord(RecordID(recordName: root, zoneID: zone))
         let removed = try store.deletePulled(type: type, recordName: root)
         try settle(subtree: removed.filter { $0 != RecordKey(type.recordType, root) }, under: root, in: zone, deletedAlready: [], in: store)
