@@ -22,6 +22,7 @@ enum CloudKitShares {
             publicPermission: permission(ck.publicPermission), changeTag: ck.recordChangeTag)
         share.url = ck.url
         share.systemFields = CloudKitRecords.systemFields(of: ck)
+        share.currentUserParticipant = try ck.currentUserParticipant.map { (participant) throws(CloudError) in try self.participant(participant) }
         return share
     }
 

@@ -150,6 +150,8 @@ public final class CKShare: CKRecord {
     public var publicPermission: CKShare.ParticipantPermission = .none
     public private(set) var url: URL?
     public private(set) var participants: [CKShare.Participant] = []
+    /// The participant that is the user who read the share; nil on a share made on this device.
+    public private(set) var currentUserParticipant: CKShare.Participant?
     /// The shared root's record name; nil for a zone-wide share. What `init(rootRecord:shareID:)` took.
     package private(set) var rootRecordName: String?
 
@@ -168,10 +170,11 @@ public final class CKShare: CKRecord {
     }
 
     /// A share as the stand-in's server returns it.
-    package init(shareID: CKRecord.ID, rootRecordName: String?, url: URL?, participants: [CKShare.Participant]) {
+    package init(shareID: CKRecord.ID, rootRecordName: String?, url: URL?, participants: [CKShare.Participant], currentUserParticipant: CKShare.Participant? = nil) {
         self.rootRecordName = rootRecordName
         self.url = url
         self.participants = participants
+        self.currentUserParticipant = currentUserParticipant
         super.init(recordType: "cloudkit.share", recordID: shareID)
     }
 

@@ -22,9 +22,11 @@ enum StandInShares {
 
     /// A share as CloudKit's server returns it.
     static func ckShare(_ share: ShareRecord) -> CKShare {
+        let participants = share.participants.map(ckParticipant)
+        let current = share.currentUserParticipant.flatMap { current in share.participants.firstIndex(of: current).map { participants[$0] } }
         let ck = CKShare(
             shareID: StandInRecords.recordID(share.id), rootRecordName: share.rootRecordName, url: share.url,
-            participants: share.participants.map(ckParticipant))
+            participants: participants, currentUserParticipant: current)
         ck[CKShare.SystemFieldKey.title] = share.title as NSString
         ck.publicPermission = ckPermission(share.publicPermission)
         ck.setServerMetadata(changeTag: share.changeTag, creationDate: nil, modificationDate: nil, creator: nil, share: nil)

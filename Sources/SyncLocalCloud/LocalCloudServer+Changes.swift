@@ -95,7 +95,7 @@ extension LocalCloudServer {
             lastSeq = row.integer(2)
             let name = row.text(1)
             if row.integer(0) == 1 {
-                try appendShareChange(name, zone: zone, scope: scope, access: access, to: &changes)
+                try appendShareChange(name, zone: zone, scope: scope, access: access, reader: caller.user, to: &changes)
             } else if let stored = try record(named: name, in: zone) {
                 let id = RecordID(recordName: name, zoneID: clientZoneID(zone, scope: scope))
                 if try isVisible(name, in: zone, access: access) {
@@ -143,12 +143,12 @@ extension LocalCloudServer {
         try database.query("SELECT change_seq FROM zones WHERE owner = ? AND name = ?", [.text(zone.owner), .text(zone.name)]).first?.integer(0) ?? 0
     }
 
-    private func appendShareChange(_ name: String, zone: StoredZone, scope: DatabaseScope, access: ZoneAccess, to changes: inout ZoneChanges) throws {
+    private func appendShareChange(_ name: String, zone: StoredZone, scope: DatabaseScope, access: ZoneAccess, reader: String?, to changes: inout ZoneChanges) throws {
         let id = RecordID(recordName: name, zoneID: clientZoneID(zone, scope: scope))
         if var share = try share(named: name, in: zone) {
             guard isVisible(share, access: access) else { return }
             share.id = id
-            changes.changedShares.append(share)
+            changes.changedShares.append(Self.share(share, readBy: reader))
         } else {
             changes.deletedRecords.append(DeletedRecord(id: id, recordType: ShareRecord.recordType))
         }
@@ -196,7 +196,7 @@ extension LocalCloudServer {
                     continue
                 }
                 share.id = id
-                results[id] = .success(share)
+                results[id] = .success(Self.share(share, readBy: caller.user))
             } catch let error as CloudError {
                 results[id] = .failure(error)
             }

@@ -19,6 +19,15 @@ extension LocalCloudServer {
         return share
     }
 
+    /// A share as `user` reads it: with the participant that is them. Apple,
+    /// `CKShare.currentUserParticipant`: "The participant that represents the current user";
+    /// `CKShare.participants`: "At a minimum, it includes the share's owner and the current user."
+    static func share(_ share: ShareRecord, readBy user: String?) -> ShareRecord {
+        var read = share
+        read.currentUserParticipant = share.participants.first { $0.userRecordName != nil && $0.userRecordName == user && $0.acceptanceStatus != .removed }
+        return read
+    }
+
     func writeShare(_ share: ShareRecord, in zone: StoredZone, seq: Int64) throws {
         let participants = String(decoding: try JSONEncoder().encode(share.participants), as: UTF8.self)
         try database.query(

@@ -112,7 +112,7 @@ public struct ShareParticipant: Sendable, Hashable, Codable {
 }
 
 /// A CKShare: the record that shares a root record and its descendants, or a whole zone.
-public struct ShareRecord: Sendable, Hashable {
+public struct ShareRecord: Sendable, Hashable, Codable {
     /// The record type CloudKit gives shares.
     public static let recordType = "cloudkit.share"
     /// The record name of a zone-wide share.
@@ -140,6 +140,11 @@ public struct ShareRecord: Sendable, Hashable {
     /// The server's metadata of the share's version (its gateway's archive); nil before it is
     /// first saved.
     public var systemFields: SystemFields?
+    /// The participant that is the user who read the share, as the cloud says (Apple,
+    /// `CKShare.currentUserParticipant`): the owner reading their own share, or a participant
+    /// reading someone else's, with the permission they have. Nil on a share not read from the
+    /// cloud, or when the cloud did not say.
+    public var currentUserParticipant: ShareParticipant?
 
     /// A share of `rootRecordName` (nil: the whole zone), with its participants.
     public init(

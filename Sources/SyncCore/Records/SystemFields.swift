@@ -9,7 +9,7 @@ import Foundation
 /// CloudKit the change tag is read-only (`var recordChangeTag: String? { get }`), so the only way
 /// to save "over the version I know" is to rebuild the record from its archived system fields. A
 /// record saved without them is a new record to the cloud.
-public struct SystemFields: Sendable, Hashable {
+public struct SystemFields: Sendable, Hashable, Codable {
     /// The gateway's archive.
     public var archive: Data
 

@@ -49,6 +49,9 @@ public enum SyncEvent: Sendable, Hashable {
     /// Records that shared a natural key became one: the survivor (the smallest record name) took
     /// the others' fields, references and children, and the others were deleted everywhere.
     case duplicatesMerged(RecordKey, merged: [String])
+    /// A share was accepted: its root (when it has one) is stored, for the app to show at once;
+    /// the rest of its zone follows in the background.
+    case shareAccepted(ShareMetadata)
     /// A shared zone or share root this user could read is gone; its local copy was removed.
     case shareEnded(ZoneID, rootRecordName: String?)
     /// References whose targets could not be found after the repair rounds.

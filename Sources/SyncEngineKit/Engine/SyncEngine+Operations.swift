@@ -94,13 +94,15 @@ extension SyncEngine {
         try await SharePhase(context: context).setPublicPermission(permission, on: root)
     }
 
-    /// Accepts a share and brings its records in (root first). If the cloud cannot be reached,
-    /// the acceptance is remembered and completed by a later pass. The metadata comes from the
-    /// system (on Apple platforms, the CloudKit gateway's conversion of the `CKShare.Metadata` a
-    /// tapped link hands the app) or from `acceptShare(at:)`.
+    /// Accepts a share and returns once its root is stored (`SyncEvent.shareAccepted` says so);
+    /// a pass brings the rest of the zone in the background (`sync()` waits for it). If the
+    /// cloud cannot be reached, the acceptance is remembered and completed by a later pass. The
+    /// metadata comes from the system (on Apple platforms, the CloudKit gateway's conversion of
+    /// the `CKShare.Metadata` a tapped link hands the app) or from `acceptShare(at:)`. Accepting
+    /// again, or the owner opening their own link, changes nothing.
     public func acceptShare(_ metadata: ShareMetadata) async throws(SyncError) {
         try await SharePhase(context: context).accept(metadata)
-        await sync()
+        requestPass()
     }
 
     /// Accepts the share a link leads to (a share's `url`, opened by the app): its metadata is
@@ -108,7 +110,7 @@ extension SyncEngine {
     /// and the error says so; nothing is remembered, since nothing is known of the share yet.
     public func acceptShare(at url: URL) async throws(SyncError) {
         try await SharePhase(context: context).accept(at: url)
-        await sync()
+        requestPass()
     }
 
     /// Ends the root's share (deleted by its ID): participants lose it, the records stay the owner's.

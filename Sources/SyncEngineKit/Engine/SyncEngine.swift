@@ -94,7 +94,7 @@ public actor SyncEngine {
     }
 
     /// Asks for a pass: one starts now, or exactly one more follows the pass that runs now.
-    private func requestPass() {
+    func requestPass() {
         passRequested = true
         guard !passInFlight else { return }
         passInFlight = true

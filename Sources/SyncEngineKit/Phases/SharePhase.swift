@@ -59,7 +59,7 @@ struct SharePhase {
                 known.shareRecordName = share.id.recordName
                 try store.setServerRecord(known)
             }
-            return try result.savedShares[share.id]!.value()
+            return try keep(try result.savedShares[share.id]!.value())
         }
         throw .cloud(CloudError(.serverRecordChanged, "\(Root.recordType) \(root.recordName) keeps changing on the server"))
     }
@@ -88,8 +88,10 @@ struct SharePhase {
             // CloudKit does not say which root a fetched share is for (the root names its share,
             // not the other way round): this one is `root`'s, unless it shares the whole zone.
             if share.rootRecordName == nil && share.id.recordName != ShareRecord.zoneWideRecordName { share.rootRecordName = root.recordName }
-            return share
-        case .failure(let error) where error.code == .unknownItem: return nil
+            return try keep(share)
+        case .failure(let error) where error.code == .unknownItem:
+            try context.transaction { try $0.forgetShare(id) }
+            return nil
         case .failure(let error): throw .cloud(error)
         case nil: throw .cloud(CloudError(.serviceUnavailable, "no result for the share of \(root.recordName)"))
         }
@@ -151,7 +153,7 @@ struct SharePhase {
             if let problem = share.participantsProblem(over: current) { throw .cloud(CloudError(.invalidArguments, problem)) }
             let result = try await context.cloud.modify(ModifyRequest(sharesToSave: [share]), in: .private)
             switch result.savedShares[id] {
-            case .success(let saved): return saved
+            case .success(let saved): return try keep(saved)
             case .failure(let error) where error.code == .serverRecordChanged && attempt == 0: continue
             case .failure(let error): throw .cloud(error)
             case nil: throw .cloud(CloudError(.serviceUnavailable, "no result for the share"))
@@ -165,10 +167,20 @@ struct SharePhase {
         let id = try shareID(of: root)
         let result = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: [id]), in: .private)
         if let error = result.itemErrors[id], error.code != .unknownItem { throw .cloud(error) }
-        if var server = try context.transaction({ try $0.serverRecord(root.makeRecord(syncZoneName: context.configuration.syncZoneName).id) }) {
-            server.shareRecordName = nil
-            try context.transaction { try $0.setServerRecord(server) }
+        try context.transaction { store in
+            try store.forgetShare(id)
+            if var server = try store.serverRecord(root.makeRecord(syncZoneName: context.configuration.syncZoneName).id) {
+                server.shareRecordName = nil
+                try store.setServerRecord(server)
+            }
         }
+    }
+
+    /// Keeps a share the cloud just returned, so the app reads it offline and the store checks
+    /// writes against it (`KnownShares`).
+    private func keep(_ share: ShareRecord) throws(SyncError) -> ShareRecord {
+        try context.transaction { try $0.keepShare(share) }
+        return share
     }
 
     private func shareID<Root: ShareableModel>(of root: Root) throws(SyncError) -> RecordID {
@@ -238,6 +250,7 @@ struct SharePhase {
                 try context.transaction { store in _ = try CloudVersionArrival(context: context).apply(record, as: type, in: store) }
             }
         }
+        context.events.publish(.shareAccepted(metadata))
     }
 
     private func remember(_ metadata: ShareMetadata) throws(SyncError) {
@@ -263,6 +276,7 @@ struct SharePhase {
         let result = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: [id]), in: .shared)
         if let error = result.itemErrors[id], error.code != .unknownItem { throw .cloud(error) }
         try context.transaction { store in
+            try store.forgetShare(id)
             try ParentChain(context: context).removeSharedSubtree(root: root.recordName, type: Root.self, zone: rootID.zoneID, in: store)
         }
     }

@@ -132,7 +132,11 @@ extension SQLiteStoreTransaction: StoredModels {
     }
 
     func parentAndOwner(type: any SyncModel.Type, recordName: String) throws -> (parent: String?, owner: String)? {
-        guard let table = try changes.tables.table(named: type.recordType) else { return nil }
+        try parentAndOwner(recordType: type.recordType, recordName: recordName)
+    }
+
+    func parentAndOwner(recordType: String, recordName: String) throws -> (parent: String?, owner: String)? {
+        guard let table = try changes.tables.table(named: recordType) else { return nil }
         return try database.query("SELECT _parent, _owner FROM \(table.sqlName) WHERE _name = ?", [.text(recordName)]).first.map { ($0.optionalText(0), $0.text(1)) }
     }
 }

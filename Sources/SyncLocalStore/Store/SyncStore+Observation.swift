@@ -55,14 +55,21 @@ extension SyncStore {
     /// edit, a push, a refusal, a retry, a merge. A reader slower than the changes gets the
     /// newest status. The stream ends with the store's error if a read fails.
     public func observeSyncStatus<Model: SyncModel>(of type: Model.Type, recordName: String) -> AsyncThrowingStream<RecordSyncStatus?, any Error> {
+        observeWrites { store in try store.syncStatus(of: type, recordName: recordName) }
+    }
+
+    /// `read`'s answer at once, and again each time a committed transaction changes it. A reader
+    /// slower than the changes gets the newest answer. The stream ends with the store's error if
+    /// a read fails.
+    func observeWrites<Value: Equatable & Sendable>(_ read: @escaping @Sendable (SyncStore) throws -> Value) -> AsyncThrowingStream<Value, any Error> {
         let writes = writes()
-        let (stream, continuation) = AsyncThrowingStream<RecordSyncStatus?, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let reading = Task {
             do {
-                var last = try syncStatus(of: type, recordName: recordName)
+                var last = try read(self)
                 continuation.yield(last)
                 for await _ in writes {
-                    let now = try syncStatus(of: type, recordName: recordName)
+                    let now = try read(self)
                     if now != last { continuation.yield(now) }
                     last = now
                 }

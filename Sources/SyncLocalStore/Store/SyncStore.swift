@@ -325,7 +325,7 @@ public final class StoreWriter: ModelWriter {
     /// The records this writer deleted, a parent's subtree included, in the order they went.
     private(set) var deleted: [RecordKey] = []
     /// The transaction's changed models, for the commit feed.
-    private let changes: TransactionChanges
+    let changes: TransactionChanges
 
     init(database: SQLiteDatabase, author: StoreAuthor, now: Date, changes: TransactionChanges) {
         self.database = database
@@ -343,7 +343,10 @@ public final class StoreWriter: ModelWriter {
     /// Saves with a given modification time: a pulled record keeps the time its writer edited it.
     func save<Model: SyncModel>(_ model: Model, modified: Date, checked: Bool = false) throws {
         let stored = model.encodeStoredFields()
-        if checked { try Self.refuseWhatCloudKitWould(model, stored: stored, modified: modified) }
+        if checked {
+            try Self.refuseWhatCloudKitWould(model, stored: stored, modified: modified)
+            try refuseReadOnlyShare(model, .save)
+        }
         let table = try changes.tables.writing(Model.self)
         if checked { try refuseDuplicateKeys(of: model, stored: stored, table: table) }
         try database.query(table.upsert, table.row(name: model.recordName, owner: model.ownerName, parent: model.parentRecordName, modified: modified, fields: stored))
@@ -400,6 +403,12 @@ public final class StoreWriter: ModelWriter {
     /// Deletes a model and the records under it (`SyncModel.childTypes`), children before
     /// parents; each tombstone keeps the values of its tombstone key paths.
     public func delete<Model: SyncModel>(_ model: Model) throws {
+        if !author.isEngine { try refuseReadOnlyShare(model, .delete) }
+        try deleteTree(model)
+    }
+
+    /// Deletes a model and the records under it, children first.
+    private func deleteTree<Model: SyncModel>(_ model: Model) throws {
         for childType in Model.childTypes { try deleteChildren(childType, of: model.recordName) }
         try database.query("DELETE FROM \(try changes.tables.table(for: Model.self).sqlName) WHERE _name = ?", [.text(model.recordName)])
         guard database.changes > 0 else { return }
@@ -414,7 +423,7 @@ public final class StoreWriter: ModelWriter {
 
     private func deleteChildren<Child: SyncModel>(_ type: Child.Type, of parent: String) throws {
         for name in try StoreReader(database: database, table: changes.tables.table(for: type)).childNames(parentRecordName: parent) {
-            if let child = try fetch(type, recordName: name) { try delete(child) }
+            if let child = try fetch(type, recordName: name) { try deleteTree(child) }
         }
     }
 

@@ -78,6 +78,11 @@ struct EngineShareManagementTests {
         await bob.sync()
         #expect(try bob.store.fetch(ListItem.self, recordName: "milk")?.done == true)
         #expect(try household.world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["milk"]?.fields["text"] == .string("Milk"))
+        // Synced since, Bob's store knows the new permission: his next edit is refused at once.
+        #expect(try bob.store.knownShare(of: Self.groceries(bob))?.currentUserParticipant?.permission == .readOnly)
+        var again = try #require(try bob.store.fetch(ListItem.self, recordName: "milk"))
+        again.text = "Soy milk"
+        #expect(throws: ReadOnlyShareRefusal.self) { try bob.store.save(again) }
         await #expect {
             _ = try await alice.engine.setPermission(.none, for: Self.bob, on: Self.groceries(alice))
         } throws: { error in
@@ -130,5 +135,72 @@ struct EngineShareManagementTests {
         } throws: { error in
             (error as? SyncError)?.cloudError?.code == .invalidArguments
         }
+    }
+
+    /// A read-only participant's write is refused at the save, before anything is queued, with an
+    /// error naming the share and the permission: an edit, a new item under the shared list (it
+    /// would go to Alice's zone), a deletion. Bob's own records stay his to change, and nothing
+    /// waits to be pushed. Breaking it (the store's check left out): the edit is accepted, to be
+    /// reverted after the next sync.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aReadOnlyParticipantsWriteIsRefusedAtSave(throughCloudKit: Bool) async throws {
+        let household = try await Household(permission: .readOnly, throughCloudKit: throughCloudKit)
+        let bob = household.bob
+        let known = try #require(try bob.store.knownShare(of: Self.groceries(bob)))
+        #expect(known.currentUserParticipant?.userRecordName == "_bob" && known.owner?.userRecordName == "_alice")
+        var milk = try #require(try bob.store.fetch(ListItem.self, recordName: "milk"))
+        milk.text = "Oat milk"
+        #expect {
+            try bob.store.save(milk)
+        } throws: { error in
+            guard let refusal = error as? ReadOnlyShareRefusal else { return false }
+            return refusal.recordName == "milk" && refusal.kind == .save && refusal.permission == .readOnly
+                && refusal.shareID == known.id && refusal.shareTitle == "Groceries"
+                && "\(refusal)".contains("'Groceries'") && "\(refusal)".contains("readOnly")
+        }
+        #expect(throws: ReadOnlyShareRefusal.self) {
+            try bob.store.save(ListItem(recordName: "eggs", parent: RecordReference(recordName: "groceries"), text: "Eggs", assignee: .unset))
+        }
+        #expect {
+            try bob.store.delete(try #require(try bob.store.fetch(ListItem.self, recordName: "milk")))
+        } throws: { error in
+            (error as? ReadOnlyShareRefusal)?.kind == .delete
+        }
+        try bob.store.save(Note(recordName: "bobs-note", title: "mine"))
+        #expect(try bob.store.fetch(ListItem.self, recordName: "milk")?.text == "Milk")
+        #expect(try bob.store.fetch(ListItem.self, recordName: "eggs") == nil)
+        await bob.sync()
+        #expect(try !bob.store.hasUnpushedChanges())
+    }
+
+    /// The owner's screen follows the share as sync hears of it: Bob's acceptance, then his
+    /// leaving, then the share's end, each read from the store offline (`observeShare`,
+    /// `LiveShare`). Breaking it (shares in pulled pages not kept): the share never shows Bob
+    /// accepted.
+    @MainActor @Test(arguments: SyncWorld.cloudKitPaths)
+    func theOwnerFollowsTheShareAsPeopleAcceptAndLeave(throughCloudKit: Bool) async throws {
+        let household = try await Household(throughCloudKit: throughCloudKit)
+        let (alice, bob) = (household.alice, household.bob)
+        let groceries = try Self.groceries(alice)
+        var updates = alice.store.observeShare(of: groceries).makeAsyncIterator()
+        let invited = try #require(try await updates.next() ?? nil)
+        #expect(invited.participants.first { $0.isSamePerson(as: Self.bob) }?.acceptanceStatus == .pending)
+        let live = LiveShare(alice.store, root: groceries)
+        await alice.sync()
+        // Read first, so a share that did not change fails here rather than waiting for ever.
+        try #require(try alice.store.knownShare(of: groceries)?.participants.first { $0.isSamePerson(as: Self.bob) }?.acceptanceStatus == .accepted)
+        let accepted = try #require(try await updates.next() ?? nil)
+        #expect(accepted.participants.first { $0.isSamePerson(as: Self.bob) }?.acceptanceStatus == .accepted)
+        #expect(accepted.currentUserParticipant?.role == .owner)
+        await StoreObservationTests.waitUntil { live.share == accepted }
+        try await bob.engine.leaveShare(Self.groceries(bob))
+        #expect(try bob.store.knownShare(of: groceries) == nil)
+        await alice.sync()
+        try #require(try alice.store.knownShare(of: groceries) != accepted)
+        let left = try #require(try await updates.next() ?? nil)
+        #expect(left.participants.first { $0.isSamePerson(as: Self.bob) }?.acceptanceStatus ?? .removed == .removed)
+        try await alice.engine.stopSharing(groceries)
+        try #require(try alice.store.knownShare(of: groceries) == nil)
+        #expect(try await updates.next() == .some(nil))
     }
 }

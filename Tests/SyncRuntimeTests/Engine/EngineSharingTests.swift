@@ -27,9 +27,52 @@ struct EngineSharingTests {
             let root = try #require(try alice.store.fetch(SharedList.self, recordName: "groceries"))
             share = try await alice.engine.share(root, inviting: [ShareInvitation(.userRecordName("_bob"), permission: permission)])
             try await bob.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
+            await bob.sync()
         }
 
         var aliceZoneForBob: ZoneID { ZoneID(zoneName: SyncConstants.defaultSyncZoneName, ownerName: "_alice") }
+    }
+
+    /// Accepting returns once the shared root is stored, and says so (`shareAccepted`): the list
+    /// shows at once while the pass that brings its items is still held at the zone's changes;
+    /// the items follow when it goes on. Breaking it (`acceptShare` waiting for that pass): the
+    /// acceptance has not returned when the pass is held.
+    @Test func acceptingReturnsOnceTheRootIsStored() async throws {
+        let world = try SyncWorld()
+        let alice = try world.device("alice-phone", account: "alice")
+        let bob = try world.device("bob-phone", account: "bob")
+        try alice.store.save(SharedList(recordName: "groceries", title: "Groceries"))
+        try alice.store.save(ListItem(recordName: "milk", parent: RecordReference(recordName: "groceries"), text: "Milk", assignee: .unset))
+        await alice.sync()
+        await bob.sync()
+        let root = try #require(try alice.store.fetch(SharedList.self, recordName: "groceries"))
+        let share = try await alice.engine.share(root, inviting: [ShareInvitation(.userRecordName("_bob"), permission: .readWrite)])
+        let metadata = world.cloud.shareMetadata(for: share, ownerAccount: "alice")
+        let events = bob.recordEvents()
+        let held = Gate()
+        bob.gateway.hooks.withLock { $0.before[.fetchZoneChanges] = { await held.wait() } }
+        let returned = Locked(false)
+        let engine = bob.engine
+        let acceptance = Task {
+            try await engine.acceptShare(metadata)
+            returned.withLock { $0 = true }
+        }
+        #expect(await eventually { held.arrivals > 0 })
+        let returnedWhileHeld = await eventually { returned.withLock { $0 } }
+        #expect(returnedWhileHeld, "acceptShare waited for the pull")
+        if returnedWhileHeld {
+            #expect(try bob.store.fetchAll(SharedList.self).map(\.recordName) == ["groceries"])
+            #expect(try bob.store.fetch(ListItem.self, recordName: "milk") == nil)
+            #expect(await events.events().contains { if case .shareAccepted(let accepted) = $0 { accepted.shareID.recordName == share.id.recordName && accepted.ownerName == "_alice" } else { false } })
+        }
+        held.open()
+        try await acceptance.value
+        await bob.sync()
+        #expect(try bob.store.fetch(ListItem.self, recordName: "milk")?.text == "Milk")
+        // Accepting again reads the share again and changes nothing.
+        try await bob.engine.acceptShare(metadata)
+        await bob.sync()
+        #expect(try bob.store.fetchAll(ListItem.self).map(\.recordName) == ["milk"])
     }
 
     /// The flow an app on CloudKit has, where participants and metadata cannot be made in code:
@@ -215,12 +258,15 @@ struct EngineSharingTests {
 
     /// The cloud refuses a read-only participant's edit and new item for good: the rest of Bob's
     /// queue moves on, the edit goes back to the cloud's version and the new item goes, each
-    /// announced once, and nothing comes back on later passes while Alice's edits arrive.
-    /// Breaking it: setting the refusals aside instead (as the engine did) keeps Bob's edit and
-    /// item in his store, apart from everyone else's, and `changeReverted` never comes.
+    /// announced once, and nothing comes back on later passes while Alice's edits arrive. Bob's
+    /// store still thinks he may write (Alice lowered his permission while he was offline), so
+    /// the store lets the changes in and the push meets the refusal. Breaking it: setting the
+    /// refusals aside instead (as the engine did) keeps Bob's edit and item in his store, apart
+    /// from everyone else's, and `changeReverted` never comes.
     @Test func aReadOnlyParticipantsRefusedChangesAreRevertedOnce() async throws {  // trap: T21.3
-        let household = try await Household(permission: .readOnly)
+        let household = try await Household(permission: .readWrite)
         let (alice, bob) = (household.alice, household.bob)
+        _ = try await alice.engine.setPermission(.readOnly, for: EngineShareManagementTests.bob, on: EngineShareManagementTests.groceries(alice))
         let events = bob.recordEvents()
         var milk = try #require(try bob.store.fetch(ListItem.self, recordName: "milk"))
         milk.text = "Oat milk"

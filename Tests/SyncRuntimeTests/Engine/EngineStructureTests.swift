@@ -208,6 +208,8 @@ struct EngineStructureTests {
             let metadata = world.cloud.shareMetadata(for: share, ownerAccount: "alice")
             try await bob.engine.acceptShare(metadata)
             try await laptop.engine.acceptShare(metadata)
+            await bob.sync()
+            await laptop.sync()
         }
 
         func records(of account: String) throws -> [String: SyncRecord] {
@@ -378,10 +380,20 @@ struct EngineStructureTests {
         }
     }
 
-    /// A read-only participant's move into the shared list is refused: "bread" goes back to his
-    /// own list, as the cloud has it, on his phone; nothing moved in the cloud.
+    /// A read-only participant's move into the shared list is refused: at the save when his store
+    /// knows his permission, else by the push (Alice lowered it while he was offline): "bread"
+    /// goes back to his own list, as the cloud has it, on his phone; nothing moved in the cloud.
     @Test func aMoveIntoAReadOnlyShareIsUndone() async throws {
         let household = try await SharedHousehold(permission: .readOnly)
+        let bob = household.bob
+        #expect(throws: ReadOnlyShareRefusal.self) { try bob.store.save(Self.item("bread", in: "groceries")) }
+        let lowered = try await SharedHousehold(permission: .readWrite)
+        let groceries = try #require(try lowered.alice.store.fetch(SharedList.self, recordName: "groceries"))
+        _ = try await lowered.alice.engine.setPermission(.readOnly, for: ShareParticipant(userRecordName: "_bob", permission: .readWrite), on: groceries)
+        try await Self.moveIsUndone(in: lowered)
+    }
+
+    private static func moveIsUndone(in household: SharedHousehold) async throws {
         let bob = household.bob
         let events = bob.recordEvents()
         try bob.store.save(Self.item("bread", in: "groceries"))

@@ -167,6 +167,25 @@ struct LocalCloudShareTests {
         #expect(household.share.participants.filter { $0.role == .owner }.count == 1)
     }
 
+    /// Apple, `CKShare.currentUserParticipant`: "The participant that represents the current
+    /// user", and `CKShare.participants`: "At a minimum, it includes the share's owner and the
+    /// current user." The owner saving or fetching the share reads themselves; Bob reads Bob,
+    /// with his permission, in his zone changes and by ID. Breaking it (the reader left out): every share comes without
+    /// its current participant, and a participant's store cannot tell what they may write.
+    @Test(arguments: CloudMode.allCases)
+    func aShareNamesTheParticipantWhoReadsIt(_ mode: CloudMode) async throws {
+        let household = try await Household(mode)
+        #expect(household.share.currentUserParticipant?.role == .owner)
+        let id = household.share.id
+        #expect(try await household.alice.fetchShares([id], in: .private)[id]?.get().currentUserParticipant?.userRecordName == "_alice")
+        try await household.bob.acceptShare(household.metadata)
+        let page = try await household.bob.fetchZoneChanges(in: household.sharedZone, scope: .shared, since: nil, resultsLimit: 100)
+        let fed = try #require(page.changedShares.first)
+        #expect(fed.currentUserParticipant?.userRecordName == "_bob" && fed.currentUserParticipant?.permission == .readWrite)
+        let byID = RecordID(recordName: id.recordName, zoneID: household.sharedZone)
+        #expect(try await household.bob.fetchShares([byID], in: .shared)[byID]?.get().currentUserParticipant?.userRecordName == "_bob")
+    }
+
     /// Apple, `CKShare`: "CloudKit infers the shared hierarchy using only the parent property, and
     /// ignores any custom reference fields"; the SDK header: "A share, its root record, and its root
     /// record's children records will only appear in a participant's ... results after the share has

@@ -100,6 +100,8 @@ struct Manual {
         case "accept":
             let invitation = try JSONDecoder().decode(ShareMetadata.self, from: Data(try argument(0, "an invitation").utf8))
             try await device.engine.acceptShare(invitation)
+            // The list is stored; the command waits for the rest before the process ends.
+            await device.engine.sync()
             print("accepted \(invitation.title)")
         case "publish":
             guard let note = try device.store.fetch(Note.self, recordName: try argument(0, "a note ID")) else { throw UsageError(message: "no note \(arguments[0])") }

@@ -156,11 +156,14 @@ struct PullPhase {
                 for record in page.changedRecords {
                     try apply(record, scope: scope, in: store, state: &state, reads: &reads)
                 }
+                // Kept as the cloud has them: who takes part, and what this user may do.
+                for share in page.changedShares { try store.keepShare(share) }
                 let deletedInPage = Set(page.deletedRecords.map { RecordKey($0.recordType, $0.id.recordName) })
                 for deleted in page.deletedRecords {
                     try forgetUnreadable(deleted.id, state: &state, in: store)
                     if deleted.recordType == ShareRecord.recordType {
                         // A weak signal: the share may only have been replaced. Checked below.
+                        if !page.changedShares.contains(where: { $0.id == deleted.id }) { try store.forgetShare(deleted.id) }
                         shareDeleted = true
                         continue
                     }
@@ -290,6 +293,7 @@ struct PullPhase {
             try store.setState(SyncStateKeys.zoneToken(zone, scope), nil)
             try UnreadableRecords.forget(zone: zone, in: store)
             for id in try store.serverRecordIDs(inZone: zone) { try store.removeServerRecord(id) }
+            try store.forgetShares(inZone: zone)
             guard scope == .shared else {
                 if reason == .purged {
                     try store.setState(SyncStateKeys.userDeletedZone(zone), "1")

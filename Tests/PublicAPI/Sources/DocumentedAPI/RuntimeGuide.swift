@@ -181,7 +181,7 @@ func events(_ engine: SyncEngine) async {
             print("signed in now: \(change.user ?? "nobody")")
         case .setupCompleted, .setupFailed, .accountUnavailable, .parkedChangesRestored,
              .pullStarted, .pullCompleted, .pushStarted, .pushCompleted, .pushFailed, .conflictResolved,
-             .shareEnded, .danglingReferences, .userDeletedZone, .encryptedDataReset, .waitingForNetwork,
+             .shareAccepted, .shareEnded, .danglingReferences, .userDeletedZone, .encryptedDataReset, .waitingForNetwork,
              .assetStateChanged, .assetTransferFailed, .error:
             print(event)
         }

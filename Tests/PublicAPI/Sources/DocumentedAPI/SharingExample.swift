@@ -29,13 +29,30 @@ func aliceShares(store: SyncStore, engine: SyncEngine) async throws -> ShareReco
     return share
 }
 
-/// Bob's side: accepts from the link, edits the shared list, leaves it.
+/// Bob's side: accepts from the link, edits the shared list, leaves it. A list shared with him
+/// read-only refuses his write at the save.
 func bobAccepts(_ link: URL, store: SyncStore, engine: SyncEngine) async throws {
     try await engine.acceptShare(at: link)
     for list in try store.fetchAll(Checklist.self) where list.ownerName != SyncConstants.currentUserOwnerName {
-        try store.save(ChecklistItem(parent: RecordReference(list), text: "Eggs"))
+        print("I may", try store.knownShare(of: list)?.currentUserParticipant?.permission ?? .none)
+        do {
+            try store.save(ChecklistItem(parent: RecordReference(list), text: "Eggs"))
+        } catch let refusal as ReadOnlyShareRefusal {
+            print("\(refusal.shareTitle) is \(refusal.permission) for me: \(refusal)")
+        }
         await engine.sync()
         try await engine.leaveShare(list)
+    }
+}
+
+/// The people of a share, on a screen that follows them as they accept or leave.
+@MainActor
+func peopleOfTheShare(_ groceries: Checklist, store: SyncStore) async throws {
+    let people = LiveShare(store, root: groceries)
+    print(people.share?.participants.map(\.acceptanceStatus) ?? [], people.error == nil)
+    for try await share in store.observeShare(of: groceries) {
+        print(share?.participants.count ?? 0, "people")
+        break
     }
 }
 
