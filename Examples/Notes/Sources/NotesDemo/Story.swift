@@ -123,6 +123,21 @@ struct Story {
         expect(aliceLaptop.notes == alicePhone.notes, "Alice's devices should hold the same notes")
         expect(bobPhone.notes.isEmpty, "Bob never sees Alice's private notes")
 
+        step(7, "Alice sees who shares the list, and removes Bob")
+        let people = { (share: ShareRecord?) in
+            share?.participants.filter { $0.role != .owner }.map { "\($0.userRecordName ?? "?") (\($0.permission.rawValue), \($0.acceptanceStatus.rawValue))" } ?? []
+        }
+        let shared = try alicePhone.store.knownShare(of: groceries)
+        say("Alice's phone knows, offline, that \"\(groceries.title)\" is shared with \(people(shared).joined(separator: ", "))")
+        if let bob = shared?.participants.first(where: { $0.userRecordName == LocalCloud.userRecordName(forAccount: "bob") }) {
+            _ = try await alicePhone.engine.removeParticipant(bob, from: groceries)
+        }
+        await bobPhone.sync()
+        await alicePhone.sync()
+        say("after Bob's next pass his phone holds the lists \(lists(bobPhone)) and the items \(texts(bobPhone.items)); Alice's share lists \(people(try alicePhone.store.knownShare(of: groceries)))")
+        expect(lists(bobPhone).isEmpty && bobPhone.items.isEmpty, "Bob's phone should no longer hold Alice's list")
+        expect(people(try alicePhone.store.knownShare(of: groceries)).isEmpty && alicePhone.items.count == 3, "Alice's list should be hers alone, with its 3 items")
+
         let records = try cloud.snapshot().zones.reduce(0) { $0 + $1.records.count }
         print("")
         if problems.isEmpty {
