@@ -157,6 +157,7 @@ struct CloudKitGatewayEngineTests {
         // What the system would hand Bob's app: CloudKit's metadata of the link.
         let fromSystem = try await CKContainer(device: try world.cloud.device("bob-phone", account: "bob")).shareMetadata(for: try #require(share.url))
         try await bob.engine.acceptShare(try CloudKitGateway.shareMetadata(fromSystem))
+        await bob.sync()
         #expect(try bob.store.fetchAll(SharedList.self).map(\.recordName) == ["groceries"])
     }
 }

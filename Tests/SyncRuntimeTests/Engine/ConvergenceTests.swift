@@ -93,7 +93,9 @@ struct ConvergenceTests {
             ShareInvitation(.userRecordName("_bob"), permission: .readWrite), ShareInvitation(.userRecordName("_carol"), permission: .readOnly),
         ])
         try await players[2].device.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
+        await players[2].device.sync()
         try await players[3].device.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
+        await players[3].device.sync()
         // A few items in every list, in the cloud before the chaos: there is something to move.
         var ledger = Ledger()
         for (player, list, account) in [(players[0], "list", "alice"), (players[0], "alice-list", "alice"), (players[2], "bob-list", "bob")] {

@@ -163,6 +163,7 @@ struct EngineAccountSafetyTests {
         let root = try #require(try alice.store.fetch(SharedList.self, recordName: "groceries"))
         let share = try await alice.engine.share(root, inviting: [ShareInvitation(.userRecordName("_bob"), permission: .readWrite)])
         try await bob.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
+        await bob.sync()
 
         var bread = try #require(try bob.store.fetch(ListItem.self, recordName: "bread"))
         bread.parent = RecordReference(recordName: "groceries")

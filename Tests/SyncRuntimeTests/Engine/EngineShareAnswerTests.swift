@@ -55,10 +55,13 @@ struct EngineShareAnswerTests {
         let share = try await alice.engine.share(root, inviting: [ShareInvitation(.userRecordName("_bob"), permission: .readWrite)])
         let url = try #require(share.url)
         try await alice.engine.acceptShare(at: url)
+        await alice.sync()
         #expect(try world.cloud.counters()["requests.acceptShare"] ?? 0 == 0)
         try await bobPhone.engine.acceptShare(at: url)
+        await bobPhone.sync()
         #expect(try world.cloud.counters()["requests.acceptShare"] == 1)
         try await bobLaptop.engine.acceptShare(at: url)
+        await bobLaptop.sync()
         #expect(try world.cloud.counters()["requests.acceptShare"] == 1)
         #expect(try bobLaptop.store.fetch(SharedList.self, recordName: "groceries") != nil)
     }

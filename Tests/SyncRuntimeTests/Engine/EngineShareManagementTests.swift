@@ -103,6 +103,7 @@ struct EngineShareManagementTests {
         let chores = try #require(try alice.store.fetch(SharedList.self, recordName: "chores"))
         let opened = try await alice.engine.share(chores, inviting: [], publicPermission: .readOnly)
         try await carol.engine.acceptShare(at: try #require(opened.url))
+        await carol.sync()
         #expect(try carol.store.fetchAll(SharedList.self).map(\.recordName) == ["chores"])
         let joined = try #require(try await alice.engine.share(of: chores))
         #expect(joined.participants.contains { $0.userRecordName == "_carol" && $0.role == .publicUser })

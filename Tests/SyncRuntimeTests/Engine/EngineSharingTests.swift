@@ -91,6 +91,7 @@ struct EngineSharingTests {
         let share = try await alice.engine.share(root, inviting: [ShareInvitation(.emailAddress("bob@example.com"), permission: .readWrite)])
         #expect(share.participants.contains { $0.userRecordName == "_bob" && $0.permission == .readWrite })
         try await bob.engine.acceptShare(at: try #require(share.url))
+        await bob.sync()
         #expect(try bob.store.fetchAll(SharedList.self).map(\.recordName) == ["groceries"])
         do {
             _ = try await alice.engine.invite([ShareInvitation(.userRecordName("_nobody"), permission: .readOnly)], to: root)
@@ -236,6 +237,7 @@ struct EngineSharingTests {
         let chores = try #require(try household.alice.store.fetch(SharedList.self, recordName: "chores"))
         let choresShare = try await household.alice.engine.share(chores, inviting: [ShareInvitation(.userRecordName("_bob"), permission: .readWrite)])
         try await household.bob.engine.acceptShare(household.world.cloud.shareMetadata(for: choresShare, ownerAccount: "alice"))
+        await household.bob.sync()
         #expect(try household.bob.store.fetchAll(SharedList.self).map(\.recordName) == ["chores", "groceries"])
         let groceries = try #require(try household.bob.store.fetch(SharedList.self, recordName: "groceries"))
         try await household.bob.engine.leaveShare(groceries)

@@ -184,6 +184,7 @@ struct EngineZoneResetTests {
         try bob.store.save(PublishedNote(recordName: "bobs-post", title: "Bob's"))
         let share = try await phone.engine.share(try #require(try phone.store.fetch(SharedList.self, recordName: "list")), inviting: [ShareInvitation(.userRecordName("_bob"), permission: .readWrite)])
         try await bob.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
+        await bob.sync()
         await world.syncAll()
         #expect(try bob.store.fetch(ListItem.self, recordName: "milk") != nil)
         #expect(try reader.store.fetch(PublishedNote.self, recordName: "n1") != nil)
