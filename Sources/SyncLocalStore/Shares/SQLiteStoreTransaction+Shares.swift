@@ -30,9 +30,7 @@ extension SQLiteStoreTransaction: KnownShares {
     func keptShare(ofRoot recordName: String, ownerName: String) throws -> ShareRecord? {
         let shares = try keptShares(ownedBy: ownerName)
         for zone in Self.zones(of: shares) {
-            if let name = try chainLink(recordName, in: zone)?.share, let share = shares.first(where: { $0.id == RecordID(recordName: name, zoneID: zone) }) {
-                return share
-            }
+            if let share = try chainLink(recordName, in: zone)?.share.flatMap({ Self.share(named: $0, in: zone, among: shares) }) { return share }
         }
         return shares.first { $0.id.recordName == ShareRecord.zoneWideRecordName }
     }
@@ -46,21 +44,24 @@ extension SQLiteStoreTransaction: KnownShares {
         let shares = try keptShares(ownedBy: ownerName)
         guard !shares.isEmpty else { return nil }
         for zone in Self.zones(of: shares) {
-            let inZone = shares.filter { $0.id.zoneID == zone }
-            if let own = try chainLink(recordName, in: zone), let share = own.share.flatMap({ name in inZone.first { $0.id.recordName == name } }) {
-                return share
-            }
+            // The record itself may be a shared root; its parent chain starts from `parent`, the
+            // one it is saved with, not the one its server version names.
+            if let share = try chainLink(recordName, in: zone)?.share.flatMap({ Self.share(named: $0, in: zone, among: shares) }) { return share }
             var next = parent
             var steps = 0
-            while let name = next, steps < Self.deepestShareHierarchy {
-                guard let link = try chainLink(name, in: zone) else { break }
-                if let share = link.share.flatMap({ name in inZone.first { $0.id.recordName == name } }) { return share }
+            while let name = next, steps < Self.deepestShareHierarchy, let link = try chainLink(name, in: zone) {
+                if let share = link.share.flatMap({ Self.share(named: $0, in: zone, among: shares) }) { return share }
                 next = link.parent
                 steps += 1
             }
-            if let zoneWide = inZone.first(where: { $0.id.recordName == ShareRecord.zoneWideRecordName }) { return zoneWide }
+            if let zoneWide = Self.share(named: ShareRecord.zoneWideRecordName, in: zone, among: shares) { return zoneWide }
         }
         return shares.allSatisfy { $0.currentUserParticipant?.permission == .readOnly } ? shares[0] : nil
+    }
+
+    /// The share of that name in `zone`, among those kept.
+    private static func share(named name: String, in zone: ZoneID, among shares: [ShareRecord]) -> ShareRecord? {
+        shares.first { $0.id == RecordID(recordName: name, zoneID: zone) }
     }
 
     /// The zones shares are in, in a fixed order.
