@@ -45,7 +45,10 @@ struct SharePhase {
                 throw .cloud(cause ?? failure)
             }
             let savedRoot = try result.savedRecords[sentRoot.id]!.value()
+            let savedShare = try result.savedShares[share.id]!.value()
+            // The root's version names its share, and the share is kept, together.
             try context.transaction { store in
+                try store.keepShare(savedShare)
                 guard var known = base else {
                     var whole = local
                     whole.base(onServerVersionOf: savedRoot)
@@ -59,7 +62,7 @@ struct SharePhase {
                 known.shareRecordName = share.id.recordName
                 try store.setServerRecord(known)
             }
-            return try keep(try result.savedShares[share.id]!.value())
+            return savedShare
         }
         throw .cloud(CloudError(.serverRecordChanged, "\(Root.recordType) \(root.recordName) keeps changing on the server"))
     }
