@@ -21,12 +21,8 @@ public final class LiveShare<Root: ShareableModel> {
         } catch {
             self.error = error
         }
-        following = FollowingTask(Task { [weak self] in
-            do {
-                for try await share in updates where self?.share != share { self?.share = share }
-            } catch {
-                self?.error = error
-            }
-        })
+        following = .following(updates, apply: { [weak self] share in
+            if self?.share != share { self?.share = share }
+        }, failed: { [weak self] error in self?.error = error })
     }
 }

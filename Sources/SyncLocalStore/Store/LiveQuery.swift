@@ -48,12 +48,8 @@ public final class LiveQuery<Model: SyncModel> {
             results = []
             self.error = error
         }
-        following = FollowingTask(Task { [weak self] in
-            do {
-                for try await results in changes where self?.results != results { self?.results = results }
-            } catch {
-                self?.error = error
-            }
-        })
+        following = .following(changes, apply: { [weak self] results in
+            if self?.results != results { self?.results = results }
+        }, failed: { [weak self] error in self?.error = error })
     }
 }

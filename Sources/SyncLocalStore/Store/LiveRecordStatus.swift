@@ -21,12 +21,8 @@ public final class LiveRecordStatus<Model: SyncModel> {
         } catch {
             self.error = error
         }
-        following = FollowingTask(Task { [weak self] in
-            do {
-                for try await status in updates where self?.status != status { self?.status = status }
-            } catch {
-                self?.error = error
-            }
-        })
+        following = .following(updates, apply: { [weak self] status in
+            if self?.status != status { self?.status = status }
+        }, failed: { [weak self] error in self?.error = error })
     }
 }
