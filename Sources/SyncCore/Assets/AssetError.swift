@@ -8,6 +8,9 @@ public enum AssetError: Error, Sendable, Hashable, CustomStringConvertible {
     case notCacheable(String)
     /// No folder to keep the files in (see `SyncConfiguration.assetCacheRoot`).
     case noCacheFolder(String)
+    /// The asset's file is not on this device and is needed here (a copy kept of a share being
+    /// left): `requestAssetDownload`, sync, and ask again.
+    case notOnDevice(AssetKey)
     /// A file could not be written, read or removed.
     case fileSystem(AssetKey, String)
     /// The cache's files as a whole could not be moved or cleaned up (an account's parked files,
@@ -22,6 +25,7 @@ public enum AssetError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noAsset(let key): "\(key) has no asset"
         case .notCacheable(let type): "\(type) is not one of the engine's models with an asset"
         case .noCacheFolder(let reason): "the asset cache has no folder: \(reason)"
+        case .notOnDevice(let key): "the file of \(key) is not on this device: request its download and sync first"
         case .fileSystem(let key, let reason): "the file of \(key) failed: \(reason)"
         case .cacheFiles(let reason): "the asset cache's files failed: \(reason)"
         case .store(let error): "the local store failed: \(error)"

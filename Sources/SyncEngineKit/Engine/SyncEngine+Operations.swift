@@ -118,16 +118,22 @@ extension SyncEngine {
         try await SharePhase(context: context).stopSharing(root)
     }
 
-    /// Leaves someone else's share: deletes it in the shared database and removes that root's subtree here.
-    public func leaveShare<Root: ShareableModel>(_ root: Root) async throws(SyncError) {
-        try await SharePhase(context: context).leave(root)
+    /// Leaves someone else's share: deletes it in the shared database and removes that root's
+    /// subtree here. With `keepingACopy`, the root and everything under it are first copied into
+    /// the user's own zone, under new names, as new records the next pass pushes; the copy of the
+    /// root is returned. A copy whose natural key one of the user's records has is that record.
+    /// A record whose asset file is not on this device refuses the copy
+    /// (`AssetError.notOnDevice`) before anything changes.
+    @discardableResult
+    public func leaveShare<Root: ShareableModel>(_ root: Root, keepingACopy: Bool = false) async throws(SyncError) -> Root? {
+        try await SharePhase(context: context).leave(root, keepingACopy: keepingACopy)
     }
 
     /// Deletes a shared root: the owner's deletion is pushed like any other; a participant's
     /// becomes leaving the share (they may not delete the owner's record).
     public func deleteSharedRoot<Root: ShareableModel>(_ root: Root) async throws(SyncError) {
         if root.resolvedScope == .shared {
-            try await leaveShare(root)
+            try await leaveShare(root, keepingACopy: false)
         } else {
             try context.appWrite { try $0.delete(root) }
         }

@@ -271,16 +271,31 @@ struct SharePhase {
     }
 
     /// Leaves someone else's share: deletes the share in the shared database and removes only
-    /// the shared subtree locally (the owner's other shared lists in the zone stay).
-    func leave<Root: ShareableModel>(_ root: Root) async throws(SyncError) {
+    /// the shared subtree locally (the owner's other shared lists in the zone stay). With
+    /// `keepingACopy`, the subtree is first copied into the user's own zone
+    /// (``SharedSubtreeCopy``); returns the copy of the root.
+    func leave<Root: ShareableModel>(_ root: Root, keepingACopy: Bool) async throws(SyncError) -> Root? {
         let rootID = RecordID(recordName: root.recordName, zoneID: ZoneID(zoneName: context.configuration.syncZoneName, ownerName: root.ownerName))
+        let copy = keepingACopy ? try SharedSubtreeCopy(context: context).copy(root) : nil
         let shareName = try context.transaction { try $0.serverRecord(rootID)?.shareRecordName } ?? Self.shareRecordName(forRoot: root.recordName)
         let id = RecordID(recordName: shareName, zoneID: rootID.zoneID)
-        let result = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: [id]), in: .shared)
-        if let error = result.itemErrors[id], error.code != .unknownItem { throw .cloud(error) }
+        do throws(SyncError) {
+            let result = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: [id]), in: .shared)
+            if let error = result.itemErrors[id] { throw .cloud(error) }
+        } catch .cloud(let error) where Self.saysTheUserIsOut(error) {
+            // Left already: a leave cut after the share's deletion, before this device forgot it.
+        }
         try context.transaction { store in
             try store.forgetShare(id)
+            try SharedSubtreeCopy.forget(root: root.recordName, ownerName: root.ownerName, in: store)
             try ParentChain(context: context).removeSharedSubtree(root: root.recordName, type: Root.self, zone: rootID.zoneID, in: store)
         }
+        return copy
+    }
+
+    /// What deleting a share in the shared database answers a user who is no longer in it: the
+    /// share is gone, or their access to its zone ended.
+    private static func saysTheUserIsOut(_ error: CloudError) -> Bool {
+        [.unknownItem, .zoneNotFound, .permissionFailure].contains(error.code)
     }
 }

@@ -30,6 +30,11 @@ enum SyncStateKeys {
         "\(pendingAcceptancePrefix)\(metadata.ownerName).\(metadata.shareID.zoneID.zoneName).\(metadata.shareID.recordName)"
     }
 
+    /// The copy a participant is keeping of a share they are leaving, while the leave is not done.
+    static func copyOfLeftShare(root: String, ownerName: String) -> String {
+        "leave.copy.\(ownerName).\(root)"
+    }
+
     /// When a catalog type was last refreshed to its end (seconds since 1970), as the clock read
     /// it when that refresh began.
     static func catalogRefreshed(_ recordType: String) -> String {

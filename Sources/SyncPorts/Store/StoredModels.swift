@@ -30,4 +30,10 @@ package protocol StoredModels: AnyObject {
     func parentAndOwner(type: any SyncModel.Type, recordName: String) throws -> (parent: String?, owner: String)?
     /// Names of the stored models of `type` whose parent is `parentRecordName`.
     func childNames(type: any SyncModel.Type, parentRecordName: String) throws -> [String]
+    /// Saves a copy of a stored model as the app's change, checked as the app's saves are: named
+    /// `copyName`, owned by `ownerName`, with its parent and references renamed by `names` (a
+    /// target not in it keeps its name). Returns the name the copy is stored under: `copyName`,
+    /// or the record of that owner whose natural key the copy repeats (that record is the copy,
+    /// kept as it is); nil when the model is not stored.
+    func saveCopy(type: any SyncModel.Type, recordName: String, as copyName: String, ownerName: String, renaming names: [String: String]) throws -> String?
 }

@@ -29,8 +29,8 @@ func aliceShares(store: SyncStore, engine: SyncEngine) async throws -> ShareReco
     return share
 }
 
-/// Bob's side: accepts from the link, edits the shared list, leaves it. A list shared with him
-/// read-only refuses his write at the save.
+/// Bob's side: accepts from the link, edits the shared list, leaves it keeping a copy. A list
+/// shared with him read-only refuses his write at the save.
 func bobAccepts(_ link: URL, store: SyncStore, engine: SyncEngine) async throws {
     try await engine.acceptShare(at: link)
     for list in try store.fetchAll(Checklist.self) where list.ownerName != SyncConstants.currentUserOwnerName {
@@ -41,7 +41,9 @@ func bobAccepts(_ link: URL, store: SyncStore, engine: SyncEngine) async throws 
             print("\(refusal.shareTitle) is \(refusal.permission) for me: \(refusal)")
         }
         await engine.sync()
-        try await engine.leaveShare(list)
+        if let mine = try await engine.leaveShare(list, keepingACopy: true) {
+            print("kept \(mine.title) as my own list \(mine.recordName)")
+        }
     }
 }
 

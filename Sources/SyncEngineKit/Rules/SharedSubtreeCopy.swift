@@ -1,0 +1,103 @@
+import Foundation
+import SyncCore
+import SyncPorts
+
+/// The copy a participant keeps of a share they leave: the shared root and every record under
+/// it, saved in the user's own zone as the app's new records (the next pass pushes them).
+///
+/// - Local rows are keyed by record name, and the originals may come back (the user joins the
+///   share again), so every copy gets a new name; its parent and its references to records of
+///   the subtree follow the new names. A reference to a record outside the subtree keeps its
+///   name: nothing beyond the subtree is copied.
+/// - A copy that repeats the natural key of one of the user's own records is that record (the
+///   schema says they are one): the existing record stays as it is, and the copies under it
+///   join it.
+/// - The copy is made before the share is left, while the records can still be read, and is
+///   remembered with the originals' names: leaving again after a crash keeps the copy it made
+///   instead of making another.
+/// - An asset's file is copied with its record, so the copy uploads it; a file this device does
+///   not hold is refused before anything is written (it cannot be read once the share is left).
+struct SharedSubtreeCopy {
+    let context: SyncContext
+
+    /// One copied record: its type, the original's name and the name it is stored under.
+    private struct Copied: Codable {
+        var recordType: String
+        var original: String
+        var copy: String
+    }
+
+    /// Copies `root`'s subtree into the user's zone, or finds the copy an interrupted leave made;
+    /// returns the copy of the root.
+    func copy<Root: ShareableModel>(_ root: Root) throws(SyncError) -> Root? {
+        let key = SyncStateKeys.copyOfLeftShare(root: root.recordName, ownerName: root.ownerName)
+        let copied = try context.transaction { store -> [Copied] in
+            if let kept = try store.state(key), let copied = try? JSONDecoder().decode([Copied].self, from: Data(kept.utf8)) { return copied }
+            let subtree = try records(under: root.recordName, type: Root.self, in: store)
+            try refuseAssetsNotOnDevice(subtree, in: store)
+            let copied = try save(subtree, in: store)
+            try store.setState(key, String(decoding: try JSONEncoder().encode(copied), as: UTF8.self))
+            return copied
+        }
+        for record in copied where record.copy != record.original {
+            guard let type = context.registry.type(forRecordType: record.recordType), type is any CacheableModel.Type else { continue }
+            do {
+                try AssetPhase(context: context).copy(from: AssetKey(recordType: record.recordType, recordName: record.original), to: AssetKey(recordType: record.recordType, recordName: record.copy))
+            } catch {
+                throw .assetFiles(error)
+            }
+        }
+        guard let rootCopy = copied.first?.copy else { return nil }
+        return try context.appWrite { try $0.fetch(Root.self, recordName: rootCopy) }
+    }
+
+    /// Forgets the copy an interrupted leave remembered: the leave is done.
+    static func forget(root: String, ownerName: String, in store: any EngineState) throws {
+        try store.setState(SyncStateKeys.copyOfLeftShare(root: root, ownerName: ownerName), nil)
+    }
+
+    /// The subtree's records, each parent before its children (the copies' natural keys are
+    /// settled top down).
+    private func records(under root: String, type: any SyncModel.Type, in store: any StoreTransaction) throws -> [(type: any SyncModel.Type, name: String)] {
+        guard try store.isStored(type: type, recordName: root) else { return [] }
+        var records: [(type: any SyncModel.Type, name: String)] = [(type, root)]
+        var next = 0
+        while next < records.count {
+            let parent = records[next]
+            next += 1
+            for childType in parent.type.childTypes {
+                for name in try store.childNames(type: childType, parentRecordName: parent.name) { records.append((childType, name)) }
+            }
+        }
+        return records
+    }
+
+    private func refuseAssetsNotOnDevice(_ records: [(type: any SyncModel.Type, name: String)], in store: any StoreTransaction) throws {
+        for record in records where record.type is any CacheableModel.Type {
+            let key = AssetKey(recordType: record.type.recordType, recordName: record.name)
+            if let entry = try store.assetEntry(key), !entry.state.hasLocalFile { throw SyncError.assetFiles(.notOnDevice(key)) }
+        }
+    }
+
+    /// Saves the copies under new names. A copy that turned out to be an existing record renames
+    /// the references to it, so the copies saved before it are saved again with the final names.
+    private func save(_ records: [(type: any SyncModel.Type, name: String)], in store: any StoreTransaction) throws -> [Copied] {
+        let owner = SyncConstants.currentUserOwnerName
+        var names = Dictionary(uniqueKeysWithValues: records.map { ($0.name, UUID().uuidString) })
+        var existing: Set<String> = []
+        for record in records {
+            let fresh = names[record.name]!
+            guard let stored = try store.saveCopy(type: record.type, recordName: record.name, as: fresh, ownerName: owner, renaming: names) else { continue }
+            if stored != fresh {
+                names[record.name] = stored
+                existing.insert(record.name)
+            }
+        }
+        if !existing.isEmpty {
+            for record in records where !existing.contains(record.name) {
+                _ = try store.saveCopy(type: record.type, recordName: record.name, as: names[record.name]!, ownerName: owner, renaming: names)
+            }
+        }
+        return records.map { Copied(recordType: $0.type.recordType, original: $0.name, copy: names[$0.name]!) }
+    }
+}
