@@ -74,63 +74,83 @@ struct SharePhase {
         return unchanged
     }
 
+    /// Shares the user's whole zone: every record in it, and every record saved there later, with
+    /// no share of its own. A zone that holds a root's share cannot be shared whole, and the cloud
+    /// says so. Every model that can live in the zone must allow the shared database: a zone-wide
+    /// share hands participants every record of the zone, and a model the schema keeps private
+    /// would go with them.
+    func shareZone(title: String, participants: [ShareParticipant], publicPermission: SharePermission) async throws(SyncError) -> ShareRecord {
+        let privateOnly = context.registry.zonedTypes.filter { !$0.syncScopes.contains(.shared) }.map { $0.recordType }
+        guard privateOnly.isEmpty else {
+            throw .cloud(CloudError(.invalidArguments, "a zone-wide share hands participants every record of the zone, and \(privateOnly.joined(separator: ", ")) may only be private (scopes without shared): share roots instead"))
+        }
+        let subject = zoneSubject
+        let share = ShareRecord(id: subject.id, rootRecordName: nil, title: title, participants: participants, publicPermission: publicPermission)
+        if let problem = share.participantsProblem(over: nil) { throw .cloud(CloudError(.invalidArguments, problem)) }
+        try await context.cloud.saveZones([subject.id.zoneID])
+        switch try await context.cloud.modify(ModifyRequest(sharesToSave: [share]), in: .private).savedShares[share.id] {
+        case .success(let saved): return try keep(saved)
+        case .failure(let error): throw .cloud(error)
+        case nil: throw .cloud(CloudError(.serviceUnavailable, "no result for \(subject)"))
+        }
+    }
+
     /// Adds participants to an existing share; one already in it is not added again.
-    func invite<Root: ShareableModel>(_ participants: [ShareParticipant], to root: Root) async throws(SyncError) -> ShareRecord {
-        try await change(shareOf: root) { share throws(SyncError) in
+    func invite(_ participants: [ShareParticipant], to subject: ShareSubject) async throws(SyncError) -> ShareRecord {
+        try await change(subject) { share throws(SyncError) in
             for participant in participants where !share.participants.contains(where: { $0.isSamePerson(as: participant) }) {
                 share.participants.append(participant)
             }
         }
     }
 
-    /// The root's share as the cloud has it now; nil when the root is not shared.
-    func currentShare<Root: ShareableModel>(of root: Root) async throws(SyncError) -> ShareRecord? {
-        let id = try shareID(of: root)
-        switch try await context.cloud.fetchShares([id], in: .private)[id] {
+    /// The share as the cloud has it now; nil when there is none.
+    func currentShare(of subject: ShareSubject) async throws(SyncError) -> ShareRecord? {
+        switch try await context.cloud.fetchShares([subject.id], in: .private)[subject.id] {
         case .success(var share):
             // CloudKit does not say which root a fetched share is for (the root names its share,
-            // not the other way round): this one is `root`'s, unless it shares the whole zone.
-            if share.rootRecordName == nil && share.id.recordName != ShareRecord.zoneWideRecordName { share.rootRecordName = root.recordName }
+            // not the other way round): the subject says.
+            if share.rootRecordName == nil { share.rootRecordName = subject.rootRecordName }
             return try keep(share)
         case .failure(let error) where error.code == .unknownItem:
-            try context.transaction { try $0.forgetShare(id) }
+            try context.transaction { try $0.forgetShare(subject.id) }
             return nil
         case .failure(let error): throw .cloud(error)
-        case nil: throw .cloud(CloudError(.serviceUnavailable, "no result for the share of \(root.recordName)"))
+        case nil: throw .cloud(CloudError(.serviceUnavailable, "no result for \(subject)"))
         }
     }
 
-    /// Removes a person from the root's share: they lose the shared records at their next pass.
-    func remove<Root: ShareableModel>(_ participant: ShareParticipant, from root: Root) async throws(SyncError) -> ShareRecord {
-        try await change(shareOf: root) { share throws(SyncError) in
-            let index = try Self.index(of: participant, in: share, root: root)
+    /// Removes a person from the share: they lose the shared records at their next pass.
+    func remove(_ participant: ShareParticipant, from subject: ShareSubject) async throws(SyncError) -> ShareRecord {
+        try await change(subject) { share throws(SyncError) in
+            let index = try Self.index(of: participant, in: share, subject: subject)
             share.participants.remove(at: index)
         }
     }
 
-    /// Changes what a person of the root's share may do.
-    func setPermission<Root: ShareableModel>(_ permission: SharePermission, of participant: ShareParticipant, on root: Root) async throws(SyncError) -> ShareRecord {
+    /// Changes what a person of the share may do.
+    func setPermission(_ permission: SharePermission, of participant: ShareParticipant, on subject: ShareSubject) async throws(SyncError) -> ShareRecord {
         guard permission != .none else {
             throw .cloud(CloudError(.invalidArguments, "a participant's permission is readOnly or readWrite; remove the participant to take the share away"))
         }
-        return try await change(shareOf: root) { share throws(SyncError) in
-            share.participants[try Self.index(of: participant, in: share, root: root)].permission = permission
+        return try await change(subject) { share throws(SyncError) in
+            share.participants[try Self.index(of: participant, in: share, subject: subject)].permission = permission
         }
     }
 
-    /// Opens the root's share to anyone with its link (`readOnly`, `readWrite`), or closes it
-    /// (`none`): the cloud then removes whoever joined by the link.
-    func setPublicPermission<Root: ShareableModel>(_ permission: SharePermission, on root: Root) async throws(SyncError) -> ShareRecord {
-        try await change(shareOf: root) { share throws(SyncError) in share.publicPermission = permission }
+    /// Opens the share to anyone with its link (`readOnly`, `readWrite`), or closes it (`none`):
+    /// the cloud then removes whoever joined by the link.
+    func setPublicPermission(_ permission: SharePermission, on subject: ShareSubject) async throws(SyncError) -> ShareRecord {
+        try await change(subject) { share throws(SyncError) in share.publicPermission = permission }
     }
 
     /// Where a person other than the owner stands in the share, or an error naming them.
-    private static func index<Root: ShareableModel>(of participant: ShareParticipant, in share: ShareRecord, root: Root) throws(SyncError) -> Int {
+    private static func index(of participant: ShareParticipant, in share: ShareRecord, subject: ShareSubject) throws(SyncError) -> Int {
         guard let index = share.participants.firstIndex(where: { $0.isSamePerson(as: participant) }) else {
-            throw .cloud(CloudError(.unknownItem, "\(Self.name(of: participant)) does not take part in the share of \(root.recordName)"))
+            throw .cloud(CloudError(.unknownItem, "\(Self.name(of: participant)) does not take part in \(subject)"))
         }
         guard share.participants[index].role != .owner else {
-            throw .cloud(CloudError(.invalidArguments, "the owner of the share of \(root.recordName) stays in it; stop sharing to end it"))
+            throw .cloud(CloudError(.invalidArguments, "the owner of \(subject) stays in it; stop sharing to end it"))
         }
         return index
     }
@@ -140,43 +160,51 @@ struct SharePhase {
         participant.userRecordName.map { "user \($0)" } ?? participant.lookup?.description ?? "that participant"
     }
 
-    /// Changes the root's share as the cloud has it: fetched, changed, and saved over the version
+    /// Changes the share as the cloud has it: fetched, changed, and saved over the version
     /// fetched. A save that meets a newer version (someone accepted, another device of the owner
     /// changed the share) fetches again and makes the change on that, once more.
-    private func change<Root: ShareableModel>(
-        shareOf root: Root, _ change: (inout ShareRecord) throws(SyncError) -> Void
-    ) async throws(SyncError) -> ShareRecord {
-        let id = try shareID(of: root)
+    private func change(_ subject: ShareSubject, _ change: (inout ShareRecord) throws(SyncError) -> Void) async throws(SyncError) -> ShareRecord {
         for attempt in 0..<2 {
-            guard let current = try await currentShare(of: root) else {
-                throw .cloud(CloudError(.unknownItem, "\(root.recordName) is not shared"))
+            guard let current = try await currentShare(of: subject) else {
+                throw .cloud(CloudError(.unknownItem, "\(subject) does not exist"))
             }
             var share = current
             try change(&share)
             if let problem = share.participantsProblem(over: current) { throw .cloud(CloudError(.invalidArguments, problem)) }
             let result = try await context.cloud.modify(ModifyRequest(sharesToSave: [share]), in: .private)
-            switch result.savedShares[id] {
+            switch result.savedShares[subject.id] {
             case .success(let saved): return try keep(saved)
             case .failure(let error) where error.code == .serverRecordChanged && attempt == 0: continue
             case .failure(let error): throw .cloud(error)
-            case nil: throw .cloud(CloudError(.serviceUnavailable, "no result for the share"))
+            case nil: throw .cloud(CloudError(.serviceUnavailable, "no result for \(subject)"))
             }
         }
-        throw .cloud(CloudError(.serverRecordChanged, "the share keeps changing"))
+        throw .cloud(CloudError(.serverRecordChanged, "\(subject) keeps changing"))
     }
 
     /// Stops sharing: the share is deleted by its ID, never looked for.
-    func stopSharing<Root: ShareableModel>(_ root: Root) async throws(SyncError) {
-        let id = try shareID(of: root)
-        let result = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: [id]), in: .private)
-        if let error = result.itemErrors[id], error.code != .unknownItem { throw .cloud(error) }
+    func stopSharing(_ subject: ShareSubject) async throws(SyncError) {
+        let result = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: [subject.id]), in: .private)
+        if let error = result.itemErrors[subject.id], error.code != .unknownItem { throw .cloud(error) }
         try context.transaction { store in
-            try store.forgetShare(id)
-            if var server = try store.serverRecord(root.makeRecord(syncZoneName: context.configuration.syncZoneName).id) {
-                server.shareRecordName = nil
-                try store.setServerRecord(server)
-            }
+            try store.forgetShare(subject.id)
+            guard let root = subject.rootRecordName, var server = try store.serverRecord(RecordID(recordName: root, zoneID: subject.id.zoneID)) else { return }
+            server.shareRecordName = nil
+            try store.setServerRecord(server)
         }
+    }
+
+    /// The share of a root the user owns: the one its server version names, else the name the
+    /// engine gives a root's share.
+    func subject<Root: ShareableModel>(of root: Root) throws(SyncError) -> ShareSubject {
+        let rootID = root.makeRecord(syncZoneName: context.configuration.syncZoneName).id
+        let name = try context.transaction { try $0.serverRecord(rootID)?.shareRecordName } ?? Self.shareRecordName(forRoot: root.recordName)
+        return ShareSubject(id: RecordID(recordName: name, zoneID: rootID.zoneID), rootRecordName: root.recordName)
+    }
+
+    /// The share of the user's whole zone.
+    var zoneSubject: ShareSubject {
+        ShareSubject(id: RecordID(recordName: ShareRecord.zoneWideRecordName, zoneID: ZoneID(zoneName: context.configuration.syncZoneName, ownerName: SyncConstants.currentUserOwnerName)), rootRecordName: nil)
     }
 
     /// Keeps a share the cloud just returned, so the app reads it offline and the store checks
@@ -184,12 +212,6 @@ struct SharePhase {
     private func keep(_ share: ShareRecord) throws(SyncError) -> ShareRecord {
         try context.transaction { try $0.keepShare(share) }
         return share
-    }
-
-    private func shareID<Root: ShareableModel>(of root: Root) throws(SyncError) -> RecordID {
-        let rootID = root.makeRecord(syncZoneName: context.configuration.syncZoneName).id
-        let name = try context.transaction { try $0.serverRecord(rootID)?.shareRecordName } ?? Self.shareRecordName(forRoot: root.recordName)
-        return RecordID(recordName: name, zoneID: rootID.zoneID)
     }
 
     /// The people invitations name, looked up in the cloud (the only way CloudKit makes
@@ -279,12 +301,7 @@ struct SharePhase {
         let copy = keepingACopy ? try SharedSubtreeCopy(context: context).copy(root) : nil
         let shareName = try context.transaction { try $0.serverRecord(rootID)?.shareRecordName } ?? Self.shareRecordName(forRoot: root.recordName)
         let id = RecordID(recordName: shareName, zoneID: rootID.zoneID)
-        do throws(SyncError) {
-            let result = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: [id]), in: .shared)
-            if let error = result.itemErrors[id] { throw .cloud(error) }
-        } catch .cloud(let error) where Self.saysTheUserIsOut(error) {
-            // Left already: a leave cut after the share's deletion, before this device forgot it.
-        }
+        try await deleteInSharedDatabase(id)
         try context.transaction { store in
             try store.forgetShare(id)
             try SharedSubtreeCopy.forget(root: root.recordName, ownerName: root.ownerName, in: store)
@@ -293,9 +310,55 @@ struct SharePhase {
         return copy
     }
 
+    /// Leaves a share of someone else's whole zone: deletes it in the shared database and removes
+    /// everything of that zone here, as when the zone leaves the shared database.
+    func leave(zoneShare share: ShareRecord) async throws(SyncError) {
+        guard share.rootRecordName == nil, share.id.zoneID.ownerName != SyncConstants.currentUserOwnerName else {
+            throw .cloud(CloudError(.invalidArguments, "\(ShareSubject(share)) is not a zone-wide share of someone else's: leave a root's share with leaveShare(root)"))
+        }
+        try await deleteInSharedDatabase(share.id)
+        try context.transaction { store in
+            try PullPhase.forgetServerState(of: share.id.zoneID, scope: .shared, in: store)
+            try ParentChain(context: context).removeSharedZone(share.id.zoneID, in: store)
+        }
+    }
+
+    /// Deletes a share in the shared database: how a participant leaves it. A share they left
+    /// already (a leave cut before this device forgot it) counts as left.
+    private func deleteInSharedDatabase(_ id: RecordID) async throws(SyncError) {
+        do throws(SyncError) {
+            let result = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: [id]), in: .shared)
+            if let error = result.itemErrors[id] { throw .cloud(error) }
+        } catch .cloud(let error) where Self.saysTheUserIsOut(error) {
+            return
+        }
+    }
+
     /// What deleting a share in the shared database answers a user who is no longer in it: the
     /// share is gone, or their access to its zone ended.
     private static func saysTheUserIsOut(_ error: CloudError) -> Bool {
         [.unknownItem, .zoneNotFound, .permissionFailure].contains(error.code)
+    }
+}
+
+/// The share an owner's call manages: a root's (with the hierarchy under it), or the whole zone's.
+struct ShareSubject: CustomStringConvertible {
+    /// The share record's ID.
+    let id: RecordID
+    /// The shared root; nil for a zone-wide share.
+    let rootRecordName: String?
+
+    /// A share the cloud returned.
+    init(_ share: ShareRecord) {
+        self.init(id: share.id, rootRecordName: share.rootRecordName)
+    }
+
+    init(id: RecordID, rootRecordName: String?) {
+        self.id = id
+        self.rootRecordName = rootRecordName
+    }
+
+    var description: String {
+        rootRecordName.map { "the share of \($0)" } ?? "the share of zone \(id.zoneID.zoneName)"
     }
 }

@@ -82,6 +82,17 @@ struct ParentChain {
         }
     }
 
+    /// Deletes everything of a shared zone here (the owner's records, each with its subtree): the
+    /// zone left the shared database, or this user left its zone-wide share.
+    func removeSharedZone(_ zone: ZoneID, in store: any Topics) throws {
+        for type in context.registry.sharedTypes {
+            for name in try store.recordNames(type: type, ownerName: zone.ownerName) {
+                try store.deletePulled(type: type, recordName: name)
+                try store.removeFailedChange(recordType: type.recordType, recordName: name)
+            }
+        }
+    }
+
     /// Deletes a shared root and everything under it, locally (the root's siblings in the zone
     /// stay): the share ended, or this user left it.
     func removeSharedSubtree(root: String, type: any SyncModel.Type, zone: ZoneID, in store: any Topics) throws {

@@ -288,12 +288,18 @@ struct PullPhase {
     ///   decides (``SyncEngine``'s `uploadAgainAfterUserDeletedZone` or
     ///   `removeLocalDataOfUserDeletedZone`).
     /// Returns the private zone to create again, if any.
+    /// Forgets what the server told of a zone: its change token, its unreadable records, its
+    /// records' server versions and its shares. The zone's models are another matter.
+    static func forgetServerState(of zone: ZoneID, scope: DatabaseScope, in store: any StoreTransaction) throws {
+        try store.setState(SyncStateKeys.zoneToken(zone, scope), nil)
+        try UnreadableRecords.forget(zone: zone, in: store)
+        for id in try store.serverRecordIDs(inZone: zone) { try store.removeServerRecord(id) }
+        try store.forgetShares(inZone: zone)
+    }
+
     private func zoneWentAway(_ zone: ZoneID, reason: ZoneDeletionReason, scope: DatabaseScope) throws(SyncError) -> ZoneID? {
         try context.transaction { store in
-            try store.setState(SyncStateKeys.zoneToken(zone, scope), nil)
-            try UnreadableRecords.forget(zone: zone, in: store)
-            for id in try store.serverRecordIDs(inZone: zone) { try store.removeServerRecord(id) }
-            try store.forgetShares(inZone: zone)
+            try Self.forgetServerState(of: zone, scope: scope, in: store)
             guard scope == .shared else {
                 if reason == .purged {
                     try store.setState(SyncStateKeys.userDeletedZone(zone), "1")
@@ -302,12 +308,7 @@ struct PullPhase {
                 }
                 return
             }
-            for type in context.registry.sharedTypes {
-                for name in try store.recordNames(type: type, ownerName: zone.ownerName) {
-                    try store.deletePulled(type: type, recordName: name)
-                    try store.removeFailedChange(recordType: type.recordType, recordName: name)
-                }
-            }
+            try ParentChain(context: context).removeSharedZone(zone, in: store)
         }
         guard scope == .private else {
             context.events.publish(.shareEnded(zone, rootRecordName: nil))

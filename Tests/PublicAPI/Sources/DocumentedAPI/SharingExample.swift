@@ -58,6 +58,23 @@ func peopleOfTheShare(_ groceries: Checklist, store: SyncStore) async throws {
     }
 }
 
+/// A household app shares the whole zone instead: every list, and every list made later, with
+/// no call per list. The share itself is what the owner manages, and what a participant leaves.
+func shareTheHome(engine: SyncEngine, bobsEngine: SyncEngine, bobsStore: SyncStore) async throws {
+    let bob = ShareInvitation(.emailAddress("bob@example.com"), permission: .readWrite)
+    let home = try await engine.shareZone(title: "Home", inviting: [bob])
+    if let invited = home.participants.first(where: { $0.lookup == .emailAddress("bob@example.com") }) {
+        _ = try await engine.setPermission(.readOnly, for: invited, on: home)
+    }
+    print("the zone's share:", try await engine.zoneShare()?.url?.absoluteString ?? "none")
+    if let list = try bobsStore.fetchAll(Checklist.self).first(where: { $0.ownerName != SyncConstants.currentUserOwnerName }),
+        let theirs = try bobsStore.knownShare(of: list), theirs.rootRecordName == nil
+    {
+        try await bobsEngine.leaveShare(theirs)
+    }
+    try await engine.stopSharing(home)
+}
+
 /// Alice, later: invites someone else, manages who may do what, then stops sharing.
 func aliceStops(_ groceries: Checklist, engine: SyncEngine) async throws {
     let carol = ShareInvitation(.userRecordName(LocalCloud.userRecordName(forAccount: "carol")), permission: .readOnly)
