@@ -130,6 +130,8 @@ enum CloudKitRecords {
         }
         record.shareRecordName = ck.share?.recordID.recordName
         record.creatorUserRecordName = ck.creatorUserRecordID?.recordName
+        record.creationDate = ck.creationDate
+        record.lastModifiedUserRecordName = ck.lastModifiedUserRecordID?.recordName
         record.systemFields = systemFields(of: ck)
         return record
     }

@@ -241,13 +241,13 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
 
     /// The server's side of a record: what it sets on records it returns.
     package func setServerMetadata(
-        changeTag: String?, creationDate: Date?, modificationDate: Date?, creator: CKRecord.ID?, share: CKRecord.Reference?
+        changeTag: String?, creationDate: Date?, modificationDate: Date?, creator: CKRecord.ID?, lastModifier: CKRecord.ID?, share: CKRecord.Reference?
     ) {
         recordChangeTag = changeTag
         self.creationDate = creationDate
         self.modificationDate = modificationDate
         creatorUserRecordID = creator
-        lastModifiedUserRecordID = creator
+        lastModifiedUserRecordID = lastModifier
         self.share = share
     }
 

@@ -72,8 +72,9 @@ enum StandInRecords {
         for (name, value) in record.encryptedFields { ck.encryptedValues.setObject(object(value, in: ck.recordID.zoneID), forKey: name) }
         ck.setParent(record.parentRecordName.map { CKRecord.ID(recordName: $0, zoneID: ck.recordID.zoneID) })
         ck.setServerMetadata(
-            changeTag: record.changeTag, creationDate: nil, modificationDate: record.modificationDate,
+            changeTag: record.changeTag, creationDate: record.creationDate, modificationDate: record.modificationDate,
             creator: record.creatorUserRecordName.map { CKRecord.ID(recordName: $0, zoneID: CKRecordZone.ID.default) },
+            lastModifier: record.lastModifiedUserRecordName.map { CKRecord.ID(recordName: $0, zoneID: CKRecordZone.ID.default) },
             share: record.shareRecordName.map { CKRecord.Reference(recordID: CKRecord.ID(recordName: $0, zoneID: ck.recordID.zoneID), action: .none) })
         ck.markUnchanged()
         return ck

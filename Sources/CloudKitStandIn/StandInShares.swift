@@ -29,7 +29,7 @@ enum StandInShares {
             participants: participants, currentUserParticipant: current)
         ck[CKShare.SystemFieldKey.title] = share.title as NSString
         ck.publicPermission = ckPermission(share.publicPermission)
-        ck.setServerMetadata(changeTag: share.changeTag, creationDate: nil, modificationDate: nil, creator: nil, share: nil)
+        ck.setServerMetadata(changeTag: share.changeTag, creationDate: nil, modificationDate: nil, creator: nil, lastModifier: nil, share: nil)
         ck.markUnchanged()
         return ck
     }

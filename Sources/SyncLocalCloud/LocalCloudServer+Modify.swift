@@ -435,6 +435,8 @@ private struct ZoneWriter {
         saved.systemFields = LocalCloudSystemFields.archive(recordType: saved.recordType, id: saved.id, changeTag: String(seq))
         saved.modificationDate = now
         saved.creatorUserRecordName = LocalCloudServer.creatorName(existing?.creator ?? user, viewer: user)
+        saved.creationDate = existing?.created ?? now
+        saved.lastModifiedUserRecordName = SyncConstants.currentUserOwnerName
         return saved
     }
 

@@ -237,16 +237,18 @@ final class LocalCloudServer {
         var creator: String
         var seq: Int64
         var deleted: Bool
+        var created: Date
+        var modifier: String
     }
 
-    static let recordColumns = "name, type, fields, encrypted, parent, change_tag, modified, creator, seq, deleted"
+    static let recordColumns = "name, type, fields, encrypted, parent, change_tag, modified, creator, seq, deleted, created, modifier"
 
     func storedRecord(_ row: SQLiteRow) throws -> StoredRecord {
         StoredRecord(
             name: row.text(0), type: row.text(1), fields: try FieldsCodec.decode(row.blob(2)),
             encrypted: try FieldsCodec.decode(row.blob(3)), parent: row.optionalText(4), changeTag: row.text(5),
             modified: Date(timeIntervalSince1970: row.real(6)), creator: row.text(7), seq: row.integer(8),
-            deleted: row.integer(9) != 0)
+            deleted: row.integer(9) != 0, created: Date(timeIntervalSince1970: row.real(10)), modifier: row.text(11))
     }
 
     func record(named name: String, in zone: StoredZone) throws -> StoredRecord? {
@@ -307,13 +309,15 @@ final class LocalCloudServer {
             parentRecordName: stored.parent, changeTag: stored.changeTag, modificationDate: stored.modified)
         record.systemFields = LocalCloudSystemFields.archive(recordType: stored.type, id: record.id, changeTag: stored.changeTag)
         record.creatorUserRecordName = Self.creatorName(stored.creator, viewer: viewer)
+        record.creationDate = stored.created
+        record.lastModifiedUserRecordName = Self.creatorName(stored.modifier, viewer: viewer)
         record.shareRecordName = try database.query(
             "SELECT name FROM shares WHERE owner = ? AND zone = ? AND root = ? AND deleted = 0",
             [.text(zone.owner), .text(zone.name), .text(stored.name)]).first?.text(0)
         return record
     }
 
-    /// A creator as `viewer` sees them.
+    /// A creator (or last modifier) as `viewer` sees them.
     static func creatorName(_ creator: String, viewer: String?) -> String {
         creator == viewer ? SyncConstants.currentUserOwnerName : creator
     }

@@ -64,9 +64,10 @@ public struct Query<Model: SyncModel>: Sendable {
         return query
     }
 
-    /// The query run over models in memory: what it keeps, in its order, its page.
-    package func apply(to models: [Model]) -> [Model] {
-        var kept = predicate.map { predicate in models.filter(predicate.matches) } ?? models
+    /// The query run over models in memory, each with its authorship as the store keeps it:
+    /// what it keeps, in its order, its page.
+    package func apply(to models: [Model], authorship: (Model) -> RecordAuthorship) -> [Model] {
+        var kept = predicate.map { predicate in models.filter { predicate.matches($0, authorship: authorship) } } ?? models
         kept.sort(by: isInIncreasingOrder)
         let page = kept.dropFirst(offset)
         return Array(limit.map { page.prefix($0) } ?? page)

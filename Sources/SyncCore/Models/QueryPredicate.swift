@@ -35,6 +35,8 @@ public struct QueryPredicate<Model: SyncModel>: Sendable {
         /// The list field holds the value.
         case holds(Field, SyncFieldValue)
         case isChild(of: String)
+        /// The record's creator, or its last modifier, is that user (`RecordAuthorship`).
+        case authoredBy(RecordAuthorship.Role, String)
         case and(Node, Node)
         case or(Node, Node)
         case not(Node)
@@ -46,12 +48,24 @@ public struct QueryPredicate<Model: SyncModel>: Sendable {
         self.node = node
     }
 
-    /// Whether a model is kept.
-    package func matches(_ model: Model) -> Bool {
-        Self.evaluate(node, model)
+    /// Whether a model is kept, with its authorship as the store keeps it.
+    package func matches(_ model: Model, authorship: (Model) -> RecordAuthorship) -> Bool {
+        Self.evaluate(node, model, authorship)
     }
 
-    private static func evaluate(_ node: Node, _ model: Model) -> Bool {
+    /// Whether the predicate reads who made or changed a record (which the model does not hold).
+    package var readsAuthorship: Bool { Self.readsAuthorship(node) }
+
+    private static func readsAuthorship(_ node: Node) -> Bool {
+        switch node {
+        case .authoredBy: true
+        case .and(let left, let right), .or(let left, let right): readsAuthorship(left) || readsAuthorship(right)
+        case .not(let inner): readsAuthorship(inner)
+        default: false
+        }
+    }
+
+    private static func evaluate(_ node: Node, _ model: Model, _ authorship: (Model) -> RecordAuthorship) -> Bool {
         switch node {
         case .compare(let field, let comparison, let value):
             guard let stored = field.value(model), let order = QueryValueOrder.compare(stored, value) else { return false }
@@ -84,12 +98,14 @@ public struct QueryPredicate<Model: SyncModel>: Sendable {
             return items.contains { QueryValueOrder.compare($0, element) == 0 }
         case .isChild(let parent):
             return model.parentRecordName == parent
+        case .authoredBy(let role, let user):
+            return authorship(model).person(role) == user
         case .and(let left, let right):
-            return evaluate(left, model) && evaluate(right, model)
+            return evaluate(left, model, authorship) && evaluate(right, model, authorship)
         case .or(let left, let right):
-            return evaluate(left, model) || evaluate(right, model)
+            return evaluate(left, model, authorship) || evaluate(right, model, authorship)
         case .not(let inner):
-            return !evaluate(inner, model)
+            return !evaluate(inner, model, authorship)
         }
     }
 
@@ -136,6 +152,18 @@ public struct QueryPredicate<Model: SyncModel>: Sendable {
     /// The optional field holds one of `values`.
     public static func isIn<Value: SyncFieldConvertible>(_ keyPath: KeyPath<Model, Value?> & Sendable, _ values: [Value]) -> QueryPredicate {
         QueryPredicate(.isIn(field(keyPath), values.map(\.syncFieldValue)))
+    }
+
+    /// The record was created by the user of that user record name (the signed-in user:
+    /// ``SyncConstants/currentUserOwnerName``), as ``RecordAuthorship`` reads it: "the items Bob
+    /// added".
+    public static func createdBy(_ userRecordName: String) -> QueryPredicate {
+        QueryPredicate(.authoredBy(.creator, userRecordName))
+    }
+
+    /// The version the cloud last returned was saved by that user.
+    public static func lastModifiedBy(_ userRecordName: String) -> QueryPredicate {
+        QueryPredicate(.authoredBy(.lastModifier, userRecordName))
     }
 
     /// The model's parent (its `parent:` in the schema) is the record of that name: its children.

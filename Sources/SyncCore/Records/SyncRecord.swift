@@ -28,6 +28,11 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
     /// Who created the record (CKRecord.creatorUserRecordID), set by the server:
     /// `__defaultOwner__` for the signed-in user, as CloudKit names them. Never sent.
     public var creatorUserRecordName: String?
+    /// When the record was first saved to the server (CKRecord.creationDate). Never sent.
+    public var creationDate: Date?
+    /// Who saved the record last (CKRecord.lastModifiedUserRecordID), named as the creator is.
+    /// Never sent.
+    public var lastModifiedUserRecordName: String?
     /// Keys a save removes from the server's record: fields set to no value. A save carries only
     /// the keys it sets (`fields`, `encryptedFields`) and the keys it clears (these): every other
     /// key of the server's record stays as it is, as CloudKit keeps a key a client did not set
@@ -57,6 +62,15 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
     public mutating func base(onServerVersionOf server: SyncRecord?) {
         changeTag = server?.changeTag
         systemFields = server?.systemFields
+    }
+
+    /// Takes what the server says of `server`'s version beyond its fields: when it was made and
+    /// last saved, and by whom.
+    package mutating func takeServerMetadata(of server: SyncRecord) {
+        modificationDate = server.modificationDate
+        creationDate = server.creationDate
+        creatorUserRecordName = server.creatorUserRecordName
+        lastModifiedUserRecordName = server.lastModifiedUserRecordName
     }
 
     /// The uploads this version descends from, newest first (``RecordFieldNames/uploadVersions``).

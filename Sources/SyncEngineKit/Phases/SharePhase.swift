@@ -52,7 +52,7 @@ struct SharePhase {
                 guard var known = base else {
                     var whole = local
                     whole.base(onServerVersionOf: savedRoot)
-                    whole.modificationDate = savedRoot.modificationDate
+                    whole.takeServerMetadata(of: savedRoot)
                     whole.shareRecordName = share.id.recordName
                     return try store.setServerRecord(whole)
                 }

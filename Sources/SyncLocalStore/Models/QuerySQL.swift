@@ -132,6 +132,11 @@ struct QuerySQL {
         case .isChild(let parent):
             arguments.append(.text(parent))
             return exact ? "COALESCE(_parent = ?, 0)" : "_parent = ?"
+        case .authoredBy(let role, let user):
+            // The person from the record's server version; the signed-in user for a record the
+            // cloud has not seen (`RecordAuthorship.notYetInTheCloud`), so never NULL.
+            arguments += [.text(SyncConstants.currentUserOwnerName), .text(user)]
+            return "COALESCE((\(RecordAuthorshipSQL.person(role))), ?) = ?"
         case .and(let left, let right):
             guard let left = condition(left, table, exact: exact, &arguments), let right = condition(right, table, exact: exact, &arguments) else { return nil }
             return "(\(left) AND \(right))"

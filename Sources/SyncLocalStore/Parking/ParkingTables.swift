@@ -30,5 +30,9 @@ enum ParkingTables {
         DatabaseMigrator.Step("parking.digest") { database in
             try database.addColumnIfMissing("digest", "TEXT NOT NULL DEFAULT ''", to: "parked_assets")
         },
+        DatabaseMigrator.Step("parking.authorship") { database in
+            try database.addColumnIfMissing("created", "REAL", to: "parked_sync_records")
+            try database.addColumnIfMissing("modifier", "TEXT", to: "parked_sync_records")
+        },
     ]
 }

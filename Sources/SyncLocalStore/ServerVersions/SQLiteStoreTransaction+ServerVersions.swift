@@ -4,9 +4,9 @@ import SyncPorts
 import SyncStorage
 
 extension SQLiteStoreTransaction: ServerVersions {
-    static let syncRecordColumns = "zone_owner, zone, name, type, change_tag, fields, encrypted, modified, parent, share, creator, system_fields"
+    static let syncRecordColumns = "zone_owner, zone, name, type, change_tag, fields, encrypted, modified, parent, share, creator, system_fields, created, modifier"
 
-    private static let serverRecordColumns = "type, change_tag, fields, encrypted, modified, parent, share, creator, system_fields"
+    private static let serverRecordColumns = "type, change_tag, fields, encrypted, modified, parent, share, creator, system_fields, created, modifier"
 
     /// The server versions kept in one zone for a list of names: the zone, then the names as one
     /// JSON array (`jsonArray`).
@@ -27,7 +27,7 @@ extension SQLiteStoreTransaction: ServerVersions {
         for row in try database.query(
             "SELECT \(Self.serverRecordColumns), name FROM sync_records WHERE \(Self.inZoneAmongNames)", Self.inZoneAmongNames(names, zone)
         ) {
-            let name = row.text(9)
+            let name = row.text(11)
             records[name] = try Self.serverRecord(row, id: RecordID(recordName: name, zoneID: zone))
         }
         return records
@@ -41,6 +41,8 @@ extension SQLiteStoreTransaction: ServerVersions {
         record.shareRecordName = row.optionalText(6)
         record.creatorUserRecordName = row.optionalText(7)
         record.systemFields = row.isNull(8) ? nil : SystemFields(archive: row.blob(8))
+        record.creationDate = row.isNull(9) ? nil : Date(timeIntervalSince1970: row.real(9))
+        record.lastModifiedUserRecordName = row.optionalText(10)
         return record
     }
 
@@ -60,12 +62,13 @@ extension SQLiteStoreTransaction: ServerVersions {
 
     func setServerRecord(_ record: SyncRecord) throws {
         try database.query(
-            "INSERT OR REPLACE INTO sync_records (\(Self.syncRecordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO sync_records (\(Self.syncRecordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [.text(record.id.zoneID.ownerName), .text(record.id.zoneID.zoneName), .text(record.id.recordName), .text(record.recordType),
              record.changeTag.map(SQLiteValue.text) ?? .null, .blob(FieldsCodec.encode(record.fields)), .blob(FieldsCodec.encode(record.encryptedFields)),
              record.modificationDate.map { .real($0.timeIntervalSince1970) } ?? .null,
              record.parentRecordName.map(SQLiteValue.text) ?? .null, record.shareRecordName.map(SQLiteValue.text) ?? .null,
-             record.creatorUserRecordName.map(SQLiteValue.text) ?? .null, record.systemFields.map { .blob($0.archive) } ?? .null])
+             record.creatorUserRecordName.map(SQLiteValue.text) ?? .null, record.systemFields.map { .blob($0.archive) } ?? .null,
+             record.creationDate.map { .real($0.timeIntervalSince1970) } ?? .null, record.lastModifiedUserRecordName.map(SQLiteValue.text) ?? .null])
     }
 
     func removeServerRecord(_ id: RecordID) throws {

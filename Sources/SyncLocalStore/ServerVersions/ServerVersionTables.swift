@@ -34,5 +34,13 @@ enum ServerVersionTables {
         DatabaseMigrator.Step("serverVersions.systemFields") { database in
             try database.addColumnIfMissing("system_fields", "BLOB", to: "sync_records")
         },
+        // Who made a record and who last changed it, and when, as the server says: kept before
+        // they were, a version has none until the record's next version arrives.
+        DatabaseMigrator.Step("serverVersions.authorship") { database in
+            try database.addColumnIfMissing("created", "REAL", to: "sync_records")
+            try database.addColumnIfMissing("modifier", "TEXT", to: "sync_records")
+            // A model's version by its owner and name (`RecordAuthorshipSQL`), zone aside.
+            try database.execute("CREATE INDEX IF NOT EXISTS sync_records_by_owner_name ON sync_records (zone_owner, name)")
+        },
     ]
 }

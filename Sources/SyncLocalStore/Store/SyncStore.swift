@@ -159,9 +159,19 @@ public final class SyncStore: Sendable {
         let table = try prepared(Model.self)
         return try withDatabase { database in
             let reader = StoreReader(database: database, table: table)
-            guard let sql = QuerySQL(query, table: table) else { return query.apply(to: try reader.fetchAll(Model.self)) }
+            guard let sql = QuerySQL(query, table: table) else {
+                let authorships = query.predicate?.readsAuthorship == true ? try RecordAuthorshipSQL.all(recordType: Model.recordType, in: database) : [:]
+                return query.apply(to: try reader.fetchAll(Model.self)) { authorships[$0.ownerName]?[$0.recordName] ?? .notYetInTheCloud }
+            }
             return try reader.fetch(Model.self, sql)
         }
+    }
+
+    /// Who made the model and who last changed it, and when, as the cloud last reported them
+    /// (``RecordAuthorship``): kept with its server version, never a field of the model. A model
+    /// the cloud has not seen yet is the signed-in user's, undated.
+    public func authorship<Model: SyncModel>(of model: Model) throws -> RecordAuthorship {
+        try withDatabase { try RecordAuthorshipSQL.of(recordName: model.recordName, ownerName: model.ownerName, in: $0) }
     }
 
     /// How many models a query keeps (its limit and offset apply).

@@ -67,7 +67,7 @@ struct CloudKitMappingTests {
     /// tag has no setter), and one built fresh without it overwrites nothing but conflicts.
     @Test func aSaveOverAKnownVersionIsThatVersionRebuilt() throws {
         let server = CKRecord(recordType: "Note", recordID: CloudKitRecords.recordID(Self.record().id))
-        server.setServerMetadata(changeTag: "tag-7", creationDate: nil, modificationDate: Date(timeIntervalSince1970: 9), creator: nil, share: nil)
+        server.setServerMetadata(changeTag: "tag-7", creationDate: nil, modificationDate: Date(timeIntervalSince1970: 9), creator: nil, lastModifier: nil, share: nil)
         server.setObject("old" as NSString, forKey: "title")
         server.setObject("kept" as NSString, forKey: "body")
         server.markUnchanged()
@@ -89,6 +89,22 @@ struct CloudKitMappingTests {
         var garbage = Self.record()
         garbage.systemFields = SystemFields(archive: Data("LocalCloud.systemFields.1".utf8))
         #expect(throws: CloudError.self) { try CloudKitRecords.ckRecord(garbage) }
+    }
+
+    /// Who made a record and who last changed it, and when, come from the server's CKRecord
+    /// (Apple, `CKRecord.creatorUserRecordID`, `creationDate`, `lastModifiedUserRecordID`,
+    /// `modificationDate`: set by the server) and are never sent back. Breaking it: the last
+    /// modifier read as the creator.
+    @Test func whoMadeAndChangedARecordComeFromTheServer() throws {
+        let server = CKRecord(recordType: "Note", recordID: CloudKitRecords.recordID(Self.record().id))
+        server.setServerMetadata(
+            changeTag: "3", creationDate: Date(timeIntervalSince1970: 5), modificationDate: Date(timeIntervalSince1970: 9),
+            creator: CKRecord.ID(recordName: "_bob"), lastModifier: CKRecord.ID(recordName: "_carol"), share: nil)
+        server.markUnchanged()
+        let record = try CloudKitRecords.syncRecord(server)
+        #expect(record.creatorUserRecordName == "_bob" && record.lastModifiedUserRecordName == "_carol")
+        #expect(record.creationDate == Date(timeIntervalSince1970: 5) && record.modificationDate == Date(timeIntervalSince1970: 9))
+        #expect(try CloudKitRecords.ckRecord(record).changedKeys().isEmpty)
     }
 
     /// A model's encrypted field without a value is cleared among the encrypted values, its
@@ -124,7 +140,7 @@ struct CloudKitMappingTests {
     /// into `internalError`, and the per-item errors are lost.
     @Test func cloudKitErrorsKeepEverythingTheyCarry() {
         let server = CKRecord(recordType: "Note", recordID: CloudKitRecords.recordID(Self.record().id))
-        server.setServerMetadata(changeTag: "9", creationDate: nil, modificationDate: nil, creator: nil, share: nil)
+        server.setServerMetadata(changeTag: "9", creationDate: nil, modificationDate: nil, creator: nil, lastModifier: nil, share: nil)
         let conflict = CKError(.serverRecordChanged, userInfo: [CKRecordChangedErrorServerRecordKey: server])
         let busy = CKError(.zoneBusy, userInfo: [CKErrorRetryAfterKey: NSNumber(value: 3.5)])
         let partial = CKError(.partialFailure, userInfo: [CKPartialErrorsByItemIDKey: [server.recordID: conflict] as [AnyHashable: any Error]])

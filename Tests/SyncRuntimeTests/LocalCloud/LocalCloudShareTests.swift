@@ -545,4 +545,31 @@ struct LocalCloudShareTests {
         share.participants.append(ShareParticipant(userRecordName: "_dave", role: .publicUser, permission: .readOnly, acceptanceStatus: .accepted))
         #expect(try await household.alice.modify(ModifyRequest(sharesToSave: [share]), in: .private).error(share.id)?.code == .invalidArguments)
     }
+
+    /// Apple, `CKRecord.creatorUserRecordID` ("The ID of the user who creates the record"),
+    /// `creationDate` ("The time when the server first saves the record"),
+    /// `lastModifiedUserRecordID` ("The ID of the user who most recently modified the record")
+    /// and `modificationDate`: set by the server, each user named to the reader as CloudKit names
+    /// them (the reader themself is `__defaultOwner__`). Bob edits Alice's item: both read the
+    /// same creator, creation time and last modifier, each from their side. Breaking it: the
+    /// modifier kept as the creator, or the creation time moved by the edit.
+    @Test(arguments: CloudMode.allCases)
+    func aRecordNamesWhoMadeAndLastChangedIt(_ mode: CloudMode) async throws {
+        let household = try await Household(mode)
+        try await household.bob.acceptShare(household.metadata)
+        let milkID = RecordID(recordName: "milk", zoneID: household.sharedZone)
+        let made = try #require(try await household.bob.fetchRecords([milkID], desiredKeys: nil, in: .shared)[milkID]?.get())
+        #expect(made.creatorUserRecordName == "_alice" && made.lastModifiedUserRecordName == "_alice")
+        let created = try #require(made.creationDate)
+        household.harness.clock.advance(by: 30)
+        var edit = made
+        edit.fields["title"] = .string("Oat milk")
+        let saved = try #require(try await household.bob.save([edit], in: .shared).first)
+        #expect(saved.creatorUserRecordName == "_alice" && saved.lastModifiedUserRecordName == SyncConstants.currentUserOwnerName)
+        #expect(saved.creationDate == created && saved.modificationDate == created.addingTimeInterval(30))
+        let mine = RecordID(recordName: "milk", zoneID: Self.lists)
+        let atAlice = try #require(try await household.alice.fetchRecords([mine], desiredKeys: nil, in: .private)[mine]?.get())
+        #expect(atAlice.creatorUserRecordName == SyncConstants.currentUserOwnerName && atAlice.lastModifiedUserRecordName == "_bob")
+        #expect(atAlice.creationDate == created)
+    }
 }

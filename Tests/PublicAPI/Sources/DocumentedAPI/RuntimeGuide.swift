@@ -235,6 +235,13 @@ func typedQueries(_ store: SyncStore, groceries: Checklist) throws {
     let items: [ChecklistItem] = try store.fetch(open)
     let toBuy = try store.count(Query<ChecklistItem>().filter(.hasPrefix(\.text, "Buy") && !.contains(\.text, "milk") || \.text != ""))
     print(items.count, toBuy)
+
+    // Who made and who last changed a record, as the cloud reports them: never a field.
+    let bobs = try store.fetch(Query<ChecklistItem>().filter(.createdBy("_bob") || .lastModifiedBy("_bob")))
+    for item in bobs {
+        let who = try store.authorship(of: item)
+        print(item.text, "added by", who.isCreatedByCurrentUser ? "me" : who.createdBy, "on", who.createdAt ?? .now)
+    }
 }
 
 /// "Screens": a list, a detail, a badge and a status line, as views hold them.
