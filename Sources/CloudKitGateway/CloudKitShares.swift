@@ -35,7 +35,8 @@ enum CloudKitShares {
             else { nil }
         return ShareParticipant(
             userRecordName: ck.userIdentity.userRecordID?.recordName, lookup: lookup, role: role(ck.role) ?? .privateUser,
-            permission: permission(ck.permission), acceptanceStatus: status(ck.acceptanceStatus) ?? .pending, archive: try archive(ck))
+            permission: permission(ck.permission), acceptanceStatus: status(ck.acceptanceStatus) ?? .pending, archive: try archive(ck),
+            nameComponents: ck.userIdentity.nameComponents)
     }
 
     /// CloudKit's `CKShare.ParticipantRole.administrator`, by its number (CloudKit's header): the

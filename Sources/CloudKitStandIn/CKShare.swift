@@ -50,10 +50,12 @@ public final class CKUserIdentity: NSObject, NSSecureCoding {
     public let userRecordID: CKRecord.ID?
     public let lookupInfo: CKUserIdentity.LookupInfo?
     public let hasiCloudAccount: Bool
+    public let nameComponents: PersonNameComponents?
 
-    package init(userRecordID: CKRecord.ID?, lookupInfo: CKUserIdentity.LookupInfo?) {
+    package init(userRecordID: CKRecord.ID?, lookupInfo: CKUserIdentity.LookupInfo?, nameComponents: PersonNameComponents? = nil) {
         self.userRecordID = userRecordID
         self.lookupInfo = lookupInfo
+        self.nameComponents = nameComponents
         hasiCloudAccount = userRecordID != nil
     }
 
@@ -61,12 +63,14 @@ public final class CKUserIdentity: NSObject, NSSecureCoding {
         if let userRecordID { coder.encode(userRecordID, forKey: "userRecordID") }
         if let lookupInfo { coder.encode(lookupInfo, forKey: "lookupInfo") }
         coder.encode(hasiCloudAccount, forKey: "hasiCloudAccount")
+        if let nameComponents, let json = try? JSONEncoder().encode(nameComponents) { coder.encode(json as NSData, forKey: "nameComponents") }
     }
 
     public init?(coder: NSCoder) {
         userRecordID = coder.decodeIfPresent(CKRecordID.self, forKey: "userRecordID")
         lookupInfo = coder.decodeIfPresent(CKUserIdentityLookupInfo.self, forKey: "lookupInfo")
         hasiCloudAccount = coder.decodeBool(forKey: "hasiCloudAccount")
+        nameComponents = (coder.decodeIfPresent(NSData.self, forKey: "nameComponents") as Data?).flatMap { try? JSONDecoder().decode(PersonNameComponents.self, from: $0) }
     }
 }
 

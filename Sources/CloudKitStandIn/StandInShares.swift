@@ -41,7 +41,9 @@ enum StandInShares {
         case .userRecordName(let name): CKUserIdentity.LookupInfo(userRecordID: CKRecord.ID(recordName: name, zoneID: CKRecordZone.ID.default))
         case nil: nil
         }
-        let identity = CKUserIdentity(userRecordID: participant.userRecordName.map { CKRecord.ID(recordName: $0, zoneID: CKRecordZone.ID.default) }, lookupInfo: lookup)
+        let identity = CKUserIdentity(
+            userRecordID: participant.userRecordName.map { CKRecord.ID(recordName: $0, zoneID: CKRecordZone.ID.default) }, lookupInfo: lookup,
+            nameComponents: participant.nameComponents)
         return CKShare.Participant(
             userIdentity: identity, role: ckRole(participant.role), permission: ckPermission(participant.permission),
             acceptanceStatus: ckStatus(participant.acceptanceStatus))

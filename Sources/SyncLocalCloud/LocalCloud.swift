@@ -79,11 +79,14 @@ public final class LocalCloud: Sendable {
     }
 
     /// Creates an account (nothing happens if it exists), available, found by others who share
-    /// with it by its email address or phone number when given.
-    public func addAccount(_ account: String, emailAddress: String? = nil, phoneNumber: String? = nil) throws {
+    /// with it by its email address or phone number when given. With a `name`, the account lets
+    /// itself be found by name: the shares it owns or has accepted name it to their readers
+    /// (`ShareParticipant.nameComponents`).
+    public func addAccount(_ account: String, emailAddress: String? = nil, phoneNumber: String? = nil, name: PersonNameComponents? = nil) throws {
         try withServer { server in
             try server.ensureAccount(account)
             try server.setContacts(ofAccount: account, emailAddress: emailAddress, phoneNumber: phoneNumber)
+            if let name { try server.setName(ofAccount: account, name) }
         }
     }
 

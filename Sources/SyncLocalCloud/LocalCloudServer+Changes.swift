@@ -148,7 +148,7 @@ extension LocalCloudServer {
         if var share = try share(named: name, in: zone) {
             guard isVisible(share, access: access) else { return }
             share.id = id
-            changes.changedShares.append(Self.share(share, readBy: reader))
+            changes.changedShares.append(try self.share(share, readBy: reader))
         } else {
             changes.deletedRecords.append(DeletedRecord(id: id, recordType: ShareRecord.recordType))
         }
@@ -196,7 +196,7 @@ extension LocalCloudServer {
                     continue
                 }
                 share.id = id
-                results[id] = .success(Self.share(share, readBy: caller.user))
+                results[id] = .success(try self.share(share, readBy: caller.user))
             } catch let error as CloudError {
                 results[id] = .failure(error)
             }

@@ -503,7 +503,7 @@ private struct ZoneWriter {
         saved.systemFields = LocalCloudSystemFields.archive(recordType: ShareRecord.recordType, id: saved.id, changeTag: String(seq))
         saved.url = LocalCloudShareLink.url(ofShare: saved.id.recordName, in: zone)
         try server.writeShare(saved, in: zone, seq: seq)
-        return LocalCloudServer.share(saved, readBy: user)
+        return try server.share(saved, readBy: user)
     }
 
     /// Deletes a record (with its deleteSelf dependants), or ends a share: stopping it when the

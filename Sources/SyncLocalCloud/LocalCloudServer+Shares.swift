@@ -22,10 +22,33 @@ extension LocalCloudServer {
     /// A share as `user` reads it: with the participant that is them. Apple,
     /// `CKShare.currentUserParticipant`: "The participant that represents the current user";
     /// `CKShare.participants`: "At a minimum, it includes the share's owner and the current user."
-    static func share(_ share: ShareRecord, readBy user: String?) -> ShareRecord {
+    func share(_ share: ShareRecord, readBy user: String?) throws -> ShareRecord {
         var read = share
-        read.currentUserParticipant = share.participants.first { $0.userRecordName != nil && $0.userRecordName == user && $0.acceptanceStatus != .removed }
+        for index in read.participants.indices {
+            let participant = read.participants[index]
+            // Apple (CloudKit JS, `UserIdentity`): "If a user is discoverable, [it] contains a
+            // nameComponents key ...; otherwise, to protect the user's privacy, ... only the
+            // lookupInfo key." Apple does not say when a share's participant counts as found;
+            // the stricter reading names only the owner and those who accepted.
+            let named = participant.role == .owner || participant.acceptanceStatus == .accepted
+            read.participants[index].nameComponents = try named ? participant.userRecordName.flatMap(name(ofUser:)) : nil
+        }
+        read.currentUserParticipant = read.participants.first { $0.userRecordName != nil && $0.userRecordName == user && $0.acceptanceStatus != .removed }
         return read
+    }
+
+    /// Lets an account be found by its name.
+    func setName(ofAccount account: String, _ name: PersonNameComponents) throws {
+        let json = String(decoding: try JSONEncoder().encode(name), as: UTF8.self)
+        try database.query("INSERT OR REPLACE INTO account_names (account, components) VALUES (?, ?)", [.text(account), .text(json)])
+    }
+
+    /// The name of the user of that record name, when their account lets itself be found by it.
+    private func name(ofUser user: String) throws -> PersonNameComponents? {
+        for row in try database.query("SELECT account, components FROM account_names") where Self.userRecordName(forAccount: row.text(0)) == user {
+            return try JSONDecoder().decode(PersonNameComponents.self, from: Data(row.text(1).utf8))
+        }
+        return nil
     }
 
     func writeShare(_ share: ShareRecord, in zone: StoredZone, seq: Int64) throws {

@@ -44,6 +44,10 @@ final class LocalCloudStore {
             try database.query("INSERT OR IGNORE INTO push_devices (device, user) SELECT device, user FROM subscriptions")
             try database.query("DROP TABLE subscriptions")
         },
+        // The names accounts let themselves be found by (`LocalCloud.addAccount(name:)`).
+        DatabaseMigrator.Step("localCloud.accountNames") { database in
+            try database.execute("CREATE TABLE IF NOT EXISTS account_names (account TEXT PRIMARY KEY, components TEXT NOT NULL)")
+        },
     ])
 
     private static let schema = """

@@ -73,6 +73,11 @@ public struct ShareParticipant: Sendable, Hashable, Codable {
     public var permission: SharePermission
     /// Whether the participant has accepted, is yet to, or was removed.
     public var acceptanceStatus: AcceptanceStatus
+    /// The participant's name as iCloud gives it (CloudKit's `CKUserIdentity.nameComponents`),
+    /// for "added by Bob" without a user table of the app's own; nil when the cloud gives none
+    /// (CloudKit gives it only for people who let themselves be found). Format it with
+    /// `PersonNameComponentsFormatter` or `formatted()`; the lookup is the fallback.
+    public var nameComponents: PersonNameComponents?
     /// The gateway's archive of its own participant object (CloudKit's `CKShare.Participant`,
     /// `NSSecureCoding`), which it adds to the share; nil where the gateway needs none.
     public var archive: Data?
@@ -80,7 +85,7 @@ public struct ShareParticipant: Sendable, Hashable, Codable {
     /// A participant; by default an invited person who has not accepted yet.
     public init(
         userRecordName: String?, lookup: ParticipantLookup? = nil, role: Role = .privateUser, permission: SharePermission,
-        acceptanceStatus: AcceptanceStatus = .pending, archive: Data? = nil
+        acceptanceStatus: AcceptanceStatus = .pending, archive: Data? = nil, nameComponents: PersonNameComponents? = nil
     ) {
         self.userRecordName = userRecordName
         self.lookup = lookup
@@ -88,6 +93,7 @@ public struct ShareParticipant: Sendable, Hashable, Codable {
         self.permission = permission
         self.acceptanceStatus = acceptanceStatus
         self.archive = archive
+        self.nameComponents = nameComponents
     }
 
     /// Whether two participants are one person: the same user record, or, for people without one
@@ -162,6 +168,14 @@ public struct ShareRecord: Sendable, Hashable, Codable {
     /// The share's owner: the participant whose role is `owner` (never decided by comparing
     /// participants, which is unreliable across instances).
     public var owner: ShareParticipant? { participants.first { $0.role == .owner } }
+
+    /// The participant a user record name names, as ``RecordAuthorship`` names people: the
+    /// signed-in user (``SyncConstants/currentUserOwnerName``) is `currentUserParticipant`. How
+    /// an app writes "added by Bob": `share.participant(named: authorship.createdBy)?.nameComponents`.
+    public func participant(named userRecordName: String) -> ShareParticipant? {
+        if userRecordName == SyncConstants.currentUserOwnerName { return currentUserParticipant }
+        return participants.first { $0.userRecordName == userRecordName }
+    }
 
     /// Why the cloud refuses to save this share over `saved` (the version it has; nil for a new
     /// share), or nil. Apple, `CKShare.addParticipant(_:)` and `removeParticipant(_:)`: "To modify

@@ -48,4 +48,22 @@ struct EngineAuthorshipTests {
         #expect(try bob.store.fetch(Query<ListItem>().filter(.lastModifiedBy("_alice"))).map(\.recordName) == ["eggs", "milk"])
         #expect(try bob.store.count(Query<ListItem>().filter(.createdBy(SyncConstants.currentUserOwnerName))) == 1)
     }
+
+    /// "Added by Bob": the item's creator, named by the share Alice's store keeps. Breaking it
+    /// (the gateway leaving the identity's name out): Alice's share names nobody.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func anItemIsAddedByAPersonTheShareNames(throughCloudKit: Bool) async throws {
+        let household = try await Household(throughCloudKit: throughCloudKit)
+        let (alice, bob) = (household.alice, household.bob)
+        var name = PersonNameComponents()
+        name.givenName = "Bob"
+        try household.world.cloud.addAccount("bob", name: name)
+        try bob.store.save(ListItem(recordName: "eggs", ownerName: "_alice", parent: RecordReference(recordName: "groceries"), text: "Eggs", assignee: .unset))
+        await bob.sync()
+        await alice.sync()
+        let eggs = try #require(try alice.store.fetch(ListItem.self, recordName: "eggs"))
+        let share = try #require(try alice.store.knownShare(of: EngineShareManagementTests.groceries(alice)))
+        let adder = try #require(share.participant(named: alice.store.authorship(of: eggs).createdBy))
+        #expect(adder.nameComponents?.givenName == "Bob")
+    }
 }

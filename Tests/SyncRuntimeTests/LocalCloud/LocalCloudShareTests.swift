@@ -572,4 +572,29 @@ struct LocalCloudShareTests {
         #expect(atAlice.creatorUserRecordName == SyncConstants.currentUserOwnerName && atAlice.lastModifiedUserRecordName == "_bob")
         #expect(atAlice.creationDate == created)
     }
+
+    /// Apple, `CKUserIdentity.nameComponents` ("The user's name"), and CloudKit JS's
+    /// `UserIdentity`: a user who lets themselves be found carries their name, anyone else only
+    /// how they were looked up. LocalCloud's stricter reading names a share's owner and the
+    /// participants who accepted, to every reader of the share; Carol, who has not accepted, is
+    /// not named yet. Breaking it: names given to pending participants, or to nobody.
+    @Test(arguments: CloudMode.allCases)
+    func aSharesOwnerAndAcceptedParticipantsCarryTheirNames(_ mode: CloudMode) async throws {
+        let household = try await Household(mode)
+        for (account, given) in [("alice", "Alice"), ("bob", "Bob"), ("carol", "Carol")] {
+            var name = PersonNameComponents()
+            name.givenName = given
+            name.familyName = "Example"
+            try household.harness.cloud.addAccount(account, name: name)
+        }
+        try await household.bob.acceptShare(household.metadata)
+        let id = RecordID(recordName: "share-list-1", zoneID: household.sharedZone)
+        let read = try #require(try await household.bob.fetchShares([id], in: .shared)[id]?.get())
+        #expect(read.owner?.nameComponents?.givenName == "Alice")
+        #expect(read.participant(named: "_bob")?.nameComponents?.givenName == "Bob")
+        #expect(read.participant(named: SyncConstants.currentUserOwnerName)?.nameComponents?.familyName == "Example")
+        #expect(read.participant(named: "_carol")?.nameComponents == nil)
+        let atAlice = try #require(try await household.alice.fetchShares([household.share.id], in: .private)[household.share.id]?.get())
+        #expect(atAlice.participant(named: "_bob")?.nameComponents?.givenName == "Bob")
+    }
 }

@@ -52,6 +52,10 @@ func bobAccepts(_ link: URL, store: SyncStore, engine: SyncEngine) async throws 
 func peopleOfTheShare(_ groceries: Checklist, store: SyncStore) async throws {
     let people = LiveShare(store, root: groceries)
     print(people.share?.participants.map(\.acceptanceStatus) ?? [], people.error == nil)
+    for item in try store.fetch(Query<ChecklistItem>().filter(.isChild(of: groceries.recordName))) {
+        let adder = people.share?.participant(named: try store.authorship(of: item).createdBy)
+        print(item.text, "added by", adder?.nameComponents?.givenName ?? adder?.lookup?.description ?? "someone")
+    }
     for try await share in store.observeShare(of: groceries) {
         print(share?.participants.count ?? 0, "people")
         break
