@@ -15,6 +15,11 @@ struct Story {
         let cloud = try LocalCloud.file(at: folder.appendingPathComponent("cloud.sqlite"), clock: clock,
             configuration: LocalCloud.Configuration(downloadsFolder: folder.appendingPathComponent("downloads")))
         print("notes-demo: one LocalCloud file at \(folder.path), four devices, each with its own store\n")
+        for (account, given) in [("alice", "Alice"), ("bob", "Bob")] {
+            var name = PersonNameComponents()
+            name.givenName = given
+            try cloud.addAccount(account, name: name)
+        }
         let alicePhone = try Device(name: "alice-phone", account: "alice", cloud: cloud, folder: folder, clock: clock)
         let aliceLaptop = try Device(name: "alice-laptop", account: "alice", cloud: cloud, folder: folder, clock: clock)
         let bobPhone = try Device(name: "bob-phone", account: "bob", cloud: cloud, folder: folder, clock: clock)
@@ -123,12 +128,19 @@ struct Story {
         expect(aliceLaptop.notes == alicePhone.notes, "Alice's devices should hold the same notes")
         expect(bobPhone.notes.isEmpty, "Bob never sees Alice's private notes")
 
-        step(7, "Alice sees who shares the list, and removes Bob")
+        step(7, "Alice sees who shares the list and who added what, and removes Bob")
         let people = { (share: ShareRecord?) in
             share?.participants.filter { $0.role != .owner }.map { "\($0.userRecordName ?? "?") (\($0.permission.rawValue), \($0.acceptanceStatus.rawValue))" } ?? []
         }
         let shared = try alicePhone.store.knownShare(of: groceries)
         say("Alice's phone knows, offline, that \"\(groceries.title)\" is shared with \(people(shared).joined(separator: ", "))")
+        // Who added an item is the cloud's (never a field of the model); their name is the share's.
+        let addedBy = try alicePhone.items.map { item in
+            let adder = shared?.participant(named: try alicePhone.store.authorship(of: item).createdBy)
+            return "\(item.text) by \(adder?.nameComponents?.givenName ?? "someone")"
+        }
+        say("and who added each item: \(addedBy.sorted().joined(separator: ", "))")
+        expect(addedBy.contains("Eggs by Bob") && addedBy.contains("Coffee by Alice"), "Alice should see that Bob added Eggs and she added Coffee")
         if let bob = shared?.participants.first(where: { $0.userRecordName == LocalCloud.userRecordName(forAccount: "bob") }) {
             _ = try await alicePhone.engine.removeParticipant(bob, from: groceries)
         }
