@@ -233,6 +233,30 @@ public final class CloudKitGateway: CloudGateway {
         return results
     }
 
+    // MARK: The system's sharing UI
+
+    /// The container the system's sharing UI is given with a share (UIKit's
+    /// `UICloudSharingController(share:container:)`, SwiftUI's
+    /// `CKShareTransferRepresentation`): the one this gateway was made with.
+    public var cloudContainer: CKContainer { container }
+
+    /// The `CKShare` the system's sharing UI shows for a share the engine returned
+    /// (`SyncEngine.shareForSystemSharing(_:)`), fetched as the cloud has it now: from the private
+    /// database for the user's own share, from the shared one for someone else's. The sheet
+    /// saves its changes itself; the engine's next pass brings them to the store.
+    public func systemShare(for share: ShareRecord) async throws(CloudError) -> sending CKShare {
+        let scope: DatabaseScope = share.id.zoneID.ownerName == SyncConstants.currentUserOwnerName ? .private : .shared
+        let id = CloudKitRecords.recordID(share.id)
+        let database = database(scope)
+        let fetched = try await call { try await database.records(for: [id], desiredKeys: nil) }
+        switch fetched[id] {
+        case .success(let found as CKShare): return found
+        case .success: throw CloudError(.invalidArguments, "\(share.id.recordName) is a record, not a share")
+        case .failure(let error): throw CloudKitErrors.cloudError(error)
+        case nil: throw CloudError(.unknownItem, "share \(share.id.recordName) was not returned")
+        }
+    }
+
     public func fetchShares(_ ids: [RecordID], in scope: DatabaseScope) async throws(CloudError) -> [RecordID: Result<ShareRecord, CloudError>] {
         let database = database(scope)
         let fetched = try await call { try await database.records(for: ids.map(CloudKitRecords.recordID), desiredKeys: nil) }

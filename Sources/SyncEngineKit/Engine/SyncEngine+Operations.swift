@@ -74,6 +74,17 @@ extension SyncEngine {
         return try await shares.shareZone(title: title, participants: try await shares.participants(for: invitations), publicPermission: publicPermission)
     }
 
+    /// The root's share for the system's sharing UI, which manages its people itself: the share as
+    /// the cloud has it, or, for a root never shared, a new one with no one invited yet (saved
+    /// with the root, as `share(_:)` does). On Apple platforms the CloudKit gateway turns it into
+    /// the `CKShare` the sheet takes (`CloudKitGateway.systemShare(for:)`); what the sheet
+    /// changes reaches the store at the next pass, as any change of the share does.
+    public func shareForSystemSharing<Root: ShareableModel>(_ root: Root, title: String? = nil) async throws(SyncError) -> ShareRecord {
+        let shares = SharePhase(context: context)
+        if let current = try await shares.currentShare(of: try shares.subject(of: root)) { return current }
+        return try await shares.share(root, title: title, participants: [], publicPermission: .none)
+    }
+
     /// The share of the user's whole zone as the cloud has it now; nil when the zone is not
     /// shared whole.
     public func zoneShare() async throws(SyncError) -> ShareRecord? {

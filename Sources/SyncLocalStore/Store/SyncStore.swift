@@ -168,7 +168,7 @@ public final class SyncStore: Sendable {
     }
 
     /// Who made the model and who last changed it, and when, as the cloud last reported them
-    /// (``RecordAuthorship``): kept with its server version, never a field of the model. A model
+    /// (`RecordAuthorship`): kept with its server version, never a field of the model. A model
     /// the cloud has not seen yet is the signed-in user's, undated.
     public func authorship<Model: SyncModel>(of model: Model) throws -> RecordAuthorship {
         try withDatabase { try RecordAuthorshipSQL.of(recordName: model.recordName, ownerName: model.ownerName, in: $0) }

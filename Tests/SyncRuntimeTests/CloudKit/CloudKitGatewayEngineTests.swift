@@ -160,5 +160,50 @@ struct CloudKitGatewayEngineTests {
         await bob.sync()
         #expect(try bob.store.fetchAll(SharedList.self).map(\.recordName) == ["groceries"])
     }
+
+    /// The system's sharing sheet works on the `CKShare` the gateway hands over for a root: one
+    /// made for a root never shared (asked twice, still one), then changed by the sheet itself,
+    /// which saves to CloudKit directly. Each change reaches the owner's store at the next pass:
+    /// Bob invited by the sheet, then sharing stopped by it, after which the root is shared again
+    /// with nothing left over. Breaking it (a share's changes in the zone's feed not kept): Alice's
+    /// store never hears of Bob.
+    @Test func whatTheSystemSharingSheetChangesReachesTheStore() async throws {
+        let world = try SyncWorld(throughCloudKit: true)
+        let alice = try world.device("alice-phone", account: "alice")
+        let bob = try world.device("bob-phone", account: "bob")
+        try alice.store.save(SharedList(recordName: "groceries", title: "Groceries"))
+        try alice.store.save(ListItem(recordName: "milk", parent: RecordReference(recordName: "groceries"), text: "Milk", assignee: .unset))
+        await alice.sync()
+        let root = try #require(try alice.store.fetch(SharedList.self, recordName: "groceries"))
+        let prepared = try await alice.engine.shareForSystemSharing(root)
+        #expect(prepared.participants.map(\.role) == [.owner] && prepared.title == "Groceries")
+        #expect(try await alice.engine.shareForSystemSharing(root).id == prepared.id)
+        #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.shares.count == 1)
+
+        // The sheet: Bob added, read-write, saved by the sheet to the private database.
+        let gateway = try #require(alice.gateway.wrapped as? CloudKitGateway)
+        let container = gateway.cloudContainer
+        let sheetShare = try await gateway.systemShare(for: prepared)
+        let person = try await container.shareParticipant(forUserRecordID: CKRecord.ID(recordName: "_bob"))
+        person.permission = .readWrite
+        sheetShare.addParticipant(person)
+        _ = try await container.privateCloudDatabase.modifyRecords(saving: [sheetShare], deleting: [])
+        await alice.sync()
+        let invited = try #require(try alice.store.knownShare(of: root))
+        #expect(invited.participant(named: "_bob")?.acceptanceStatus == .pending)
+        try await bob.engine.acceptShare(world.cloud.shareMetadata(for: invited, ownerAccount: "alice"))
+        await bob.sync()
+        #expect(try bob.store.fetchAll(ListItem.self).map(\.recordName) == ["milk"])
+
+        // The sheet: sharing stopped.
+        _ = try await container.privateCloudDatabase.modifyRecords(saving: [], deleting: [sheetShare.recordID])
+        await alice.sync()
+        #expect(try alice.store.knownShare(of: root) == nil)
+        await bob.sync()
+        #expect(try bob.store.fetchAll(SharedList.self).isEmpty)
+        let again = try await alice.engine.shareForSystemSharing(root)
+        #expect(again.participants.map(\.role) == [.owner])
+        #expect(try alice.store.fetchAll(ListItem.self).map(\.recordName) == ["milk"])
+    }
 }
 #endif

@@ -11,11 +11,12 @@ import SyncRuntime
 final class AppSync: Sendable {
     let store: SyncStore
     let engine: SyncEngine
+    let gateway: CloudKitGateway
 
     init(storeFile: URL) throws {
         store = try SyncStore(url: storeFile)
-        let container = CKContainer(identifier: "iCloud.com.example.notes")
-        engine = SyncEngine(store: store, cloud: CloudKitGateway(container: container), schema: SyncSchema.self)
+        gateway = CloudKitGateway(container: CKContainer(identifier: "iCloud.com.example.notes"))
+        engine = SyncEngine(store: store, cloud: gateway, schema: SyncSchema.self)
     }
 
     /// At launch: syncs now, then after the app's writes, on the pushes of the engine's
@@ -43,5 +44,13 @@ final class AppSync: Sendable {
     /// A share's link the app opens itself (pasted, or from its own server).
     func openShareLink(_ url: URL) async throws {
         try await engine.acceptShare(at: url)
+    }
+
+    /// The `CKShare` the system's sharing UI takes for a list (made, with no one invited yet,
+    /// when the list was never shared), and the container it goes with. The sheet saves its
+    /// changes to CloudKit itself; the next pass brings them to the store.
+    func shareForSheet(_ list: Checklist) async throws -> (share: CKShare, container: CKContainer) {
+        let share = try await gateway.systemShare(for: try await engine.shareForSystemSharing(list))
+        return (share, gateway.cloudContainer)
     }
 }
