@@ -92,8 +92,13 @@ final class RecordingGateway: CloudGateway, @unchecked Sendable {
         try await wrapped.fetchShares(ids, in: scope)
     }
 
-    func shareMetadata(for url: URL) async throws(CloudError) -> ShareMetadata { try await wrapped.shareMetadata(for: url) }
-    func acceptShare(_ metadata: ShareMetadata) async throws(CloudError) { try await wrapped.acceptShare(metadata) }
+    func shareMetadata(for url: URL) async throws(CloudError) -> ShareMetadata {
+        try await send(.fetchShareMetadata) { () async throws(CloudError) in try await wrapped.shareMetadata(for: url) }
+    }
+
+    func acceptShare(_ metadata: ShareMetadata) async throws(CloudError) {
+        try await send(.acceptShare) { () async throws(CloudError) in try await wrapped.acceptShare(metadata) }
+    }
     func participants(for lookups: [ParticipantLookup]) async throws(CloudError) -> [ParticipantLookup: Result<ShareParticipant, CloudError>] {
         try await wrapped.participants(for: lookups)
     }
