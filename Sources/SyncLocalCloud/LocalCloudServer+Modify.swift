@@ -219,7 +219,7 @@ private struct ZoneWriter {
         guard zone.isCustom else {
             return CloudError(.invalidArguments, "the default zone does not support sharing; share records of a custom zone")
         }
-        guard share.rootRecordName != nil || share.id.recordName == ShareRecord.zoneWideRecordName else {
+        guard share.rootRecordName != nil || share.isZoneWide else {
             return CloudError(.invalidArguments, "a zone-wide share is named \(ShareRecord.zoneWideRecordName)")
         }
         let participants = Set(share.participants.filter { $0.role != .owner }.map(\.person)).count + 1

@@ -165,6 +165,14 @@ public struct ShareRecord: Sendable, Hashable, Codable {
         self.changeTag = changeTag
     }
 
+    /// Whether the share shares its whole zone, as its record name says (CloudKit names every
+    /// zone-wide share so; a root's share fetched through CloudKit does not name its root, so a
+    /// nil `rootRecordName` alone does not say).
+    public var isZoneWide: Bool { Self.isZoneWide(id) }
+
+    /// Whether a share of that ID shares its whole zone.
+    package static func isZoneWide(_ id: RecordID) -> Bool { id.recordName == zoneWideRecordName }
+
     /// The share's owner: the participant whose role is `owner` (never decided by comparing
     /// participants, which is unreliable across instances).
     public var owner: ShareParticipant? { participants.first { $0.role == .owner } }

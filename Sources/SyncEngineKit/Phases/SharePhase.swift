@@ -194,8 +194,8 @@ struct SharePhase {
         }
     }
 
-    /// The share of a root the user owns: the one its server version names, else the name the
-    /// engine gives a root's share.
+    /// The share of a root, the user's own or someone else's: the one its server version names,
+    /// else the name the engine gives a root's share.
     func subject<Root: ShareableModel>(of root: Root) throws(SyncError) -> ShareSubject {
         let rootID = root.makeRecord(syncZoneName: context.configuration.syncZoneName).id
         let name = try context.transaction { try $0.serverRecord(rootID)?.shareRecordName } ?? Self.shareRecordName(forRoot: root.recordName)
@@ -297,15 +297,13 @@ struct SharePhase {
     /// `keepingACopy`, the subtree is first copied into the user's own zone
     /// (``SharedSubtreeCopy``); returns the copy of the root.
     func leave<Root: ShareableModel>(_ root: Root, keepingACopy: Bool) async throws(SyncError) -> Root? {
-        let rootID = RecordID(recordName: root.recordName, zoneID: ZoneID(zoneName: context.configuration.syncZoneName, ownerName: root.ownerName))
         let copy = keepingACopy ? try SharedSubtreeCopy(context: context).copy(root) : nil
-        let shareName = try context.transaction { try $0.serverRecord(rootID)?.shareRecordName } ?? Self.shareRecordName(forRoot: root.recordName)
-        let id = RecordID(recordName: shareName, zoneID: rootID.zoneID)
+        let id = try subject(of: root).id
         try await deleteInSharedDatabase(id)
         try context.transaction { store in
             try store.forgetShare(id)
             try SharedSubtreeCopy.forget(root: root.recordName, ownerName: root.ownerName, in: store)
-            try ParentChain(context: context).removeSharedSubtree(root: root.recordName, type: Root.self, zone: rootID.zoneID, in: store)
+            try ParentChain(context: context).removeSharedSubtree(root: root.recordName, type: Root.self, zone: id.zoneID, in: store)
         }
         return copy
     }
@@ -313,7 +311,7 @@ struct SharePhase {
     /// Leaves a share of someone else's whole zone: deletes it in the shared database and removes
     /// everything of that zone here, as when the zone leaves the shared database.
     func leave(zoneShare share: ShareRecord) async throws(SyncError) {
-        guard share.rootRecordName == nil, share.id.zoneID.ownerName != SyncConstants.currentUserOwnerName else {
+        guard share.isZoneWide, share.id.zoneID.ownerName != SyncConstants.currentUserOwnerName else {
             throw .cloud(CloudError(.invalidArguments, "\(ShareSubject(share)) is not a zone-wide share of someone else's: leave a root's share with leaveShare(root)"))
         }
         try await deleteInSharedDatabase(share.id)
@@ -359,6 +357,7 @@ struct ShareSubject: CustomStringConvertible {
     }
 
     var description: String {
-        rootRecordName.map { "the share of \($0)" } ?? "the share of zone \(id.zoneID.zoneName)"
+        if let rootRecordName { return "the share of \(rootRecordName)" }
+        return ShareRecord.isZoneWide(id) ? "the share of zone \(id.zoneID.zoneName)" : "share \(id.recordName)"
     }
 }

@@ -32,7 +32,7 @@ extension SQLiteStoreTransaction: KnownShares {
         for zone in Self.zones(of: shares) {
             if let share = try chainLink(recordName, in: zone)?.share.flatMap({ Self.share(named: $0, in: zone, among: shares) }) { return share }
         }
-        return shares.first { $0.id.recordName == ShareRecord.zoneWideRecordName }
+        return shares.first { $0.isZoneWide }
     }
 
     /// The share that gives this user a record of someone else's, for a write to be checked

@@ -109,6 +109,24 @@ struct EngineZoneShareTests {
         #expect(try alice.store.fetchAll(SharedList.self).count == 2)
     }
 
+    /// A root's share is not left as a zone's: its record name says which it is (through CloudKit
+    /// a root's share does not name its root), so `leaveShare(share)` refuses it and Bob keeps
+    /// both of Alice's lists. Breaking it (a share without a root taken for a zone's): Bob's
+    /// store loses "chores" too, through the CloudKit gateway.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aRootsShareIsNotLeftAsAZones(throughCloudKit: Bool) async throws {
+        let household = try await EngineSharingTests.Household(throughCloudKit: throughCloudKit)
+        let (alice, bob) = (household.alice, household.bob)
+        let chores = try #require(try alice.store.fetch(SharedList.self, recordName: "chores"))
+        let share = try await alice.engine.share(chores, inviting: [ShareInvitation(.userRecordName("_bob"), permission: .readWrite)])
+        try await bob.engine.acceptShare(household.world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
+        await bob.sync()
+        let groceries = try #require(try bob.store.fetch(SharedList.self, recordName: "groceries"))
+        let known = try #require(try bob.store.knownShare(of: groceries))
+        await #expect(throws: SyncError.self) { try await bob.engine.leaveShare(known) }
+        #expect(try bob.store.fetchAll(SharedList.self).map(\.recordName) == ["chores", "groceries"])
+    }
+
     /// A zone-wide share would hand participants every record of the zone: a model the schema
     /// keeps private refuses it, naming the model, before anything is sent; a zone that holds a
     /// root's share is refused by the cloud. Breaking it (the check left out): the share is saved
