@@ -297,7 +297,7 @@ struct SharePhase {
     /// `keepingACopy`, the subtree is first copied into the user's own zone
     /// (``SharedSubtreeCopy``); returns the copy of the root.
     func leave<Root: ShareableModel>(_ root: Root, keepingACopy: Bool) async throws(SyncError) -> Root? {
-        let copy = keepingACopy ? try SharedSubtreeCopy(context: context).copy(root) : nil
+        let copy = keepingACopy ? try keepACopy(of: root) : nil
         let id = try subject(of: root).id
         try await deleteInSharedDatabase(id)
         try context.transaction { store in
@@ -306,6 +306,22 @@ struct SharePhase {
             try ParentChain(context: context).removeSharedSubtree(root: root.recordName, type: Root.self, zone: id.zoneID, in: store)
         }
         return copy
+    }
+
+    /// Copies the subtree of a share being left into the user's zone, with the asset files of
+    /// its records (``SharedSubtreeCopy``); returns the copy of the root.
+    private func keepACopy<Root: ShareableModel>(of root: Root) throws(SyncError) -> Root? {
+        let rule = SharedSubtreeCopy(context: context)
+        let copied = try rule.copy(root)
+        for asset in rule.assets(of: copied) {
+            do {
+                try AssetPhase(context: context).copy(from: asset.original, to: asset.copy)
+            } catch {
+                throw .assetFiles(error)
+            }
+        }
+        guard let rootCopy = copied.first?.copy else { return nil }
+        return try context.appWrite { try $0.fetch(Root.self, recordName: rootCopy) }
     }
 
     /// Leaves a share of someone else's whole zone: deletes it in the shared database and removes

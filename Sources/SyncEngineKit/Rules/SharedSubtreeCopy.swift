@@ -15,23 +15,24 @@ import SyncPorts
 /// - The copy is made before the share is left, while the records can still be read, and is
 ///   remembered with the originals' names: leaving again after a crash keeps the copy it made
 ///   instead of making another.
-/// - An asset's file is copied with its record, so the copy uploads it; a file this device does
-///   not hold is refused before anything is written (it cannot be read once the share is left).
+/// - A record's asset file goes with it (the caller copies the files of `Copied.assets`), so the
+///   copy uploads it; a file this device does not hold is refused before anything is written (it
+///   cannot be read once the share is left).
 struct SharedSubtreeCopy {
     let context: SyncContext
 
     /// One copied record: its type, the original's name and the name it is stored under.
-    private struct Copied: Codable {
+    struct Copied: Codable {
         var recordType: String
         var original: String
         var copy: String
     }
 
-    /// Copies `root`'s subtree into the user's zone, or finds the copy an interrupted leave made;
-    /// returns the copy of the root.
-    func copy<Root: ShareableModel>(_ root: Root) throws(SyncError) -> Root? {
+    /// Copies `root`'s subtree into the user's zone, or finds the copy an interrupted leave made.
+    /// The root's copy comes first.
+    func copy<Root: ShareableModel>(_ root: Root) throws(SyncError) -> [Copied] {
         let key = SyncStateKeys.copyOfLeftShare(root: root.recordName, ownerName: root.ownerName)
-        let copied = try context.transaction { store -> [Copied] in
+        return try context.transaction { store -> [Copied] in
             if let kept = try store.state(key), let copied = try? JSONDecoder().decode([Copied].self, from: Data(kept.utf8)) { return copied }
             let subtree = try records(under: root.recordName, type: Root.self, in: store)
             try refuseAssetsNotOnDevice(subtree, in: store)
@@ -39,16 +40,15 @@ struct SharedSubtreeCopy {
             try store.setState(key, String(decoding: try JSONEncoder().encode(copied), as: UTF8.self))
             return copied
         }
-        for record in copied where record.copy != record.original {
-            guard let type = context.registry.type(forRecordType: record.recordType), type is any CacheableModel.Type else { continue }
-            do {
-                try AssetPhase(context: context).copy(from: AssetKey(recordType: record.recordType, recordName: record.original), to: AssetKey(recordType: record.recordType, recordName: record.copy))
-            } catch {
-                throw .assetFiles(error)
-            }
+    }
+
+    /// The assets whose files go with the copies: each original's, to its new record (a record
+    /// the copy joined keeps its own).
+    func assets(of copied: [Copied]) -> [(original: AssetKey, copy: AssetKey)] {
+        copied.compactMap { record in
+            guard record.copy != record.original, context.registry.cacheableType(forRecordType: record.recordType) != nil else { return nil }
+            return (AssetKey(recordType: record.recordType, recordName: record.original), AssetKey(recordType: record.recordType, recordName: record.copy))
         }
-        guard let rootCopy = copied.first?.copy else { return nil }
-        return try context.appWrite { try $0.fetch(Root.self, recordName: rootCopy) }
     }
 
     /// Forgets the copy an interrupted leave remembered: the leave is done.
