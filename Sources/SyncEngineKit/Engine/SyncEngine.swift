@@ -72,12 +72,19 @@ public actor SyncEngine {
     }
 
     /// How one pass ended.
-    public enum PassResult: Sendable, Equatable {
+    public enum PassResult: Sendable, Equatable, CustomStringConvertible {
         /// Everything went through: pulled, pushed (or set aside, or reverted), transferred.
         case completed
         /// The pass stopped at this error; the action is what the engine does about it (a retry
         /// when it can help, scheduled by `start()`'s driver; `report` when only a change can).
         case failed(SyncError, RecoveryAction)
+
+        public var description: String {
+            switch self {
+            case .completed: "completed"
+            case .failed(let error, let action): "failed (\(action)): \(error)"
+            }
+        }
     }
 
     // MARK: - Passes
