@@ -36,7 +36,7 @@ struct ReadableValuesTests {
             let text = "\(event)"
             #expect(!text.contains("SyncCore.") && !text.contains("SyncEvent") && !text.isEmpty, "\(text)")
         }
-        #expect("\(SyncEvent.changeSetAside(Self.change))" == "set aside: the save of ListItem 'milk' (zone of _alice): permissionFailure (10): read-only share")
+        #expect("\(SyncEvent.changeSetAside(Self.change))" == "set aside: the save of ListItem milk (zone of _alice): the cloud: permissionFailure (10): read-only share")
         #expect("\(SyncEvent.pushCompleted(saved: 1, deleted: 2))" == "pushed 1 save and 2 deletions")
         #expect("\(SyncEvent.retryScheduled(after: 1.5, reason: Self.failure))" == "retrying in 1.5 s: the cloud: networkUnavailable (3): offline")
     }

@@ -1,78 +1,103 @@
 import Foundation
 
 // How the engine's values read in a log, a debugger or a bug report: as a person reads them,
-// never as `SyncCore.SyncEvent.changeSetAside(SyncCore.FailedChange(...))`. Apps that show them
-// to users still render the values in their own words; these are for the people who ship the app.
+// never as `SyncCore.SyncEvent.changeSetAside(SyncCore.FailedChange(...))`. Each value says it
+// once, as a `SyncLogMessage` whose names (records, people, titles, what the cloud said) are
+// marked private for the log; its `description` is the same line with the names shown. Apps
+// that show them to users still render the values in their own words.
 
 extension SyncEvent: CustomStringConvertible {
-    public var description: String {
+    public var description: String { logMessage.revealed }
+
+    /// The event as a log line.
+    public var logMessage: SyncLogMessage {
         switch self {
         case .setupCompleted: "setup completed"
-        case .setupFailed(let error): "setup failed: \(error)"
+        case .setupFailed(let error): "setup failed: \(error.logMessage)"
         case .accountUnavailable(let status): "no usable iCloud account (\(status))"
-        case .accountChanged(let change): "account \(change)"
-        case .changesParked(let parked): "\(parked)"
+        case .accountChanged(let change): "account \(change.logMessage)"
+        case .changesParked(let parked): parked.logMessage
         case .parkedChangesRestored(let count): "\(Self.count(count, "parked change")) restored"
         case .pullStarted(let scope): "pulling the \(scope) database"
         case .pullProgress(let scope, let zone, let records, let deletions):
-            "pulled \(Self.count(records, "record")) and \(Self.count(deletions, "deletion")) of \(zone) (\(scope))"
+            "pulled \(Self.count(records, "record")) and \(Self.count(deletions, "deletion")) of \(name: zone) (\(scope))"
         case .pullCompleted(let scope): "pulled the \(scope) database"
         case .pushStarted(let items): "pushing \(Self.count(items, "change"))"
         case .pushCompleted(let saved, let deleted): "pushed \(Self.count(saved, "save")) and \(Self.count(deleted, "deletion"))"
         case .pushFailed(let errors):
-            "\(Self.count(errors.count, "change")) not pushed yet, tried again later: "
-                + errors.sorted { $0.key.recordName < $1.key.recordName }.prefix(3).map { "\($0.key.recordName): \($0.value)" }.joined(separator: "; ")
-                + (errors.count > 3 ? "; …" : "")
-        case .changeSetAside(let change): "set aside: \(change)"
-        case .changeReverted(let change): "reverted to the cloud's version: \(change)"
-        case .recordUnreadable(let record): "\(record)"
-        case .removedWithParent(let key, let parent): "\(key) went with its deleted parent '\(parent)'"
-        case .conflictResolved(let id): "merged a change of \(id) with the cloud's"
-        case .conflictRecorded(let conflict): "\(conflict)"
-        case .duplicatesMerged(let key, let merged): "\(merged.map { "'\($0)'" }.joined(separator: ", ")) merged into \(key): one natural key"
-        case .shareAccepted(let metadata): "accepted \(metadata)"
-        case .shareEnded(let zone, let root): "share ended: \(root.map { "'\($0)' in " } ?? "the whole of ")\(zone), removed here"
-        case .danglingReferences(let names): "references to records not found: \(names.joined(separator: ", "))"
-        case .userDeletedZone(let zone): "the user deleted \(zone) in Settings: nothing goes up again until the app decides"
-        case .encryptedDataReset(let zone): "the user reset their encrypted data: \(zone) is made again and uploaded from here"
-        case .retryScheduled(let delay, let reason): "retrying in \(Self.seconds(delay)): \(reason)"
+            "\(Self.count(errors.count, "change")) not pushed yet, tried again later: \(name: errors.keys.map(\.recordName).sorted().joined(separator: ", "))"
+        case .changeSetAside(let change): "set aside: \(change.logMessage)"
+        case .changeReverted(let change): "reverted to the cloud's version: \(change.logMessage)"
+        case .recordUnreadable(let record): record.logMessage
+        case .removedWithParent(let key, let parent): "\(key.logMessage) went with its deleted parent \(name: parent)"
+        case .conflictResolved(let id): "merged a change of \(name: id) with the cloud's"
+        case .conflictRecorded(let conflict): conflict.logMessage
+        case .duplicatesMerged(let key, let merged): "\(name: merged.joined(separator: ", ")) merged into \(key.logMessage): one natural key"
+        case .shareAccepted(let metadata): "accepted \(metadata.logMessage)"
+        case .shareEnded(let zone, let root):
+            if let root { "share of \(name: root) in \(name: zone) ended, removed here" } else { "share of the whole of \(name: zone) ended, removed here" }
+        case .danglingReferences(let names): "references to records not found: \(name: names.joined(separator: ", "))"
+        case .userDeletedZone(let zone): "the user deleted \(name: zone) in Settings: nothing goes up again until the app decides"
+        case .encryptedDataReset(let zone): "the user reset their encrypted data: \(name: zone) is made again and uploaded from here"
+        case .retryScheduled(let delay, let reason): "retrying in \(Self.seconds(delay)): \(reason.logMessage)"
         case .waitingForNetwork(let delay): "no network: checking again in \(Self.seconds(delay))"
-        case .assetStateChanged(let key, let state): "the asset of \(key) is \(state)"
-        case .assetTransferFailed(let key, let error): "the transfer of \(key)'s asset failed, tried again later: \(error)"
-        case .error(let error): "the pass stopped: \(error)"
+        case .assetStateChanged(let key, let state): "the asset of \(name: key) is \(state)"
+        case .assetTransferFailed(let key, let error): "the transfer of \(name: key)'s asset failed, tried again later: \(error.logMessage)"
+        case .error(let error): "the pass stopped: \(error.logMessage)"
         }
     }
 
     /// "1 change", "2 changes".
-    static func count(_ number: Int, _ noun: String) -> String {
+    package static func count(_ number: Int, _ noun: String) -> String {
         "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
     /// "1.5 s".
-    static func seconds(_ interval: TimeInterval) -> String {
+    package static func seconds(_ interval: TimeInterval) -> String {
         interval.rounded() == interval ? "\(Int(interval)) s" : String(format: "%.1f s", interval)
     }
 }
 
-extension AccountChange: CustomStringConvertible {
-    public var description: String {
+extension SyncError {
+    /// The error as a log line: its kind and code public, what it says private (a message may
+    /// name a record).
+    public var logMessage: SyncLogMessage {
         switch self {
-        case .signedIn(let user): "\(user) signed in"
-        case .signedOut(let user): "\(user) signed out"
-        case .switched(let old, let new): "switched from \(old) to \(new)"
+        case .cloud(let error): "the cloud: \(error.code) (\(error.cloudKitCode)): \(name: error.message)"
+        case .localStore(let error): "the local store: \(error.reason): \(name: error)"
+        case .assetFiles(let error): "the asset cache: \(name: error)"
+        }
+    }
+}
+
+extension AccountChange: CustomStringConvertible {
+    public var description: String { logMessage.revealed }
+
+    /// The change as a log line.
+    public var logMessage: SyncLogMessage {
+        switch self {
+        case .signedIn(let user): "\(name: user) signed in"
+        case .signedOut(let user): "\(name: user) signed out"
+        case .switched(let old, let new): "switched from \(name: old) to \(name: new)"
         }
     }
 }
 
 extension ParkedChanges: CustomStringConvertible {
-    public var description: String {
-        "\(SyncEvent.count(count, "unpushed change")) of \(userRecordName) parked until it signs in again"
+    public var description: String { logMessage.revealed }
+
+    /// The parked changes as a log line.
+    public var logMessage: SyncLogMessage {
+        "\(SyncEvent.count(count, "unpushed change")) of \(name: userRecordName) parked until it signs in again"
     }
 }
 
 extension FailedChange: CustomStringConvertible {
-    public var description: String {
-        "the \(kind) of \(recordType) '\(recordName)' (zone of \(ownerName)): \(error)"
+    public var description: String { logMessage.revealed }
+
+    /// The change as a log line.
+    public var logMessage: SyncLogMessage {
+        "the \(kind) of \(recordType) \(name: recordName) (zone of \(name: ownerName)): \(SyncError.cloud(error).logMessage)"
     }
 }
 
@@ -86,24 +111,40 @@ extension ChangeKind: CustomStringConvertible {
 }
 
 extension UnreadableRecord: CustomStringConvertible {
-    public var description: String {
-        "\(id) could not be read (\(SyncEvent.count(failedFetches, "fetch")) failed\(isSetAside ? ", set aside" : "")): \(error)"
+    public var description: String { logMessage.revealed }
+
+    /// The record as a log line.
+    public var logMessage: SyncLogMessage {
+        "\(name: id) could not be read (\(SyncEvent.count(failedFetches, "fetch")) failed\(isSetAside ? ", set aside" : "")): \(SyncError.cloud(error).logMessage)"
     }
 }
 
 extension RecordKey: CustomStringConvertible {
-    public var description: String { "\(recordType) '\(recordName)'" }
+    public var description: String { logMessage.revealed }
+
+    /// The key as a log line: its type public, its name private.
+    public var logMessage: SyncLogMessage { "\(recordType) \(name: recordName)" }
 }
 
 extension RecordConflict: CustomStringConvertible {
-    public var description: String {
-        "conflict on \(recordType) \(recordID), settled field by field: \(fields.map(\.field).joined(separator: ", "))"
+    public var description: String { logMessage.revealed }
+
+    /// The conflict as a log line: the fields it settled, never their values.
+    public var logMessage: SyncLogMessage {
+        "conflict on \(recordType) \(name: recordID), settled field by field: \(fields.map(\.field).joined(separator: ", "))"
     }
 }
 
 extension ShareMetadata: CustomStringConvertible {
-    public var description: String {
-        "the share '\(title)' of \(ownerName)\(rootRecordName.map { " (root '\($0)')" } ?? " (the whole zone)")"
+    public var description: String { logMessage.revealed }
+
+    /// The share as a log line.
+    public var logMessage: SyncLogMessage {
+        if let rootRecordName {
+            "the share \(name: title) of \(name: ownerName) (root \(name: rootRecordName))"
+        } else {
+            "the share \(name: title) of \(name: ownerName) (the whole zone)"
+        }
     }
 }
 

@@ -32,6 +32,10 @@ public struct SyncConfiguration: Sendable {
     public var catalogMaximumAge: TimeInterval?
     /// How many settled conflicts the store keeps, and for how long (`RecordConflict`).
     public var conflictRetention: ConflictRetention
+    /// Where the engine's log goes: `os.Logger` on Apple platforms by default
+    /// (`SyncLog.platformDefault`), nowhere elsewhere unless the app installs a handler
+    /// (`StandardErrorLogHandler`, or its own). Never record contents; names marked private.
+    public var logHandler: (any SyncLogHandler)?
 
     /// A configuration; every value has a default, so an app names only what it changes.
     public init(
@@ -39,7 +43,8 @@ public struct SyncConfiguration: Sendable {
         defaultConflictPolicy: ConflictPolicy = .lastWriterWins, zoneChangesPageSize: Int? = nil,
         maxRequestBytes: Int = CloudKitLimits.maxRequestBytes, debounce: TimeInterval = 0.5, subscriptionPrefix: String = "syncgen",
         uploadEverythingOnSetup: Bool = false, assetCacheRoot: URL? = nil, assetCacheLimit: Int64 = 512 * 1024 * 1024,
-        catalogMaximumAge: TimeInterval? = 3600, conflictRetention: ConflictRetention = ConflictRetention()
+        catalogMaximumAge: TimeInterval? = 3600, conflictRetention: ConflictRetention = ConflictRetention(),
+        logHandler: (any SyncLogHandler)? = SyncLog.platformDefault
     ) {
         self.syncZoneName = syncZoneName
         self.conflictPolicies = conflictPolicies
@@ -53,6 +58,7 @@ public struct SyncConfiguration: Sendable {
         self.assetCacheLimit = assetCacheLimit
         self.catalogMaximumAge = catalogMaximumAge
         self.conflictRetention = conflictRetention
+        self.logHandler = logHandler
     }
 
     /// The policy of a model's fields that state none: the configuration's for its record type,

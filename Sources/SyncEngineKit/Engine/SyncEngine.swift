@@ -40,6 +40,7 @@ public actor SyncEngine {
             gateway: cloud, store: store, registry: ModelRegistry(models), events: EventHub(), clock: clock,
             configuration: configuration, assetFiles: assetFiles)
         context.events.observe { [statusHub] event in statusHub.update { $0.applying(event) } }
+        context.events.observe { [log = context.log] event in log.event(event) }
         let user = try? store.transaction { try $0.state(SyncStateKeys.account) }
         statusHub.update { status in
             var status = status
@@ -121,15 +122,19 @@ public actor SyncEngine {
 
     private func onePass() async -> PassResult {
         let pendingAtStart = pendingChanges()
+        let started = ContinuousClock.now
+        context.log(.info, .pass, "pass started: \(SyncEvent.count(pendingAtStart, "change")) to push")
         statusHub.update { $0.passStarted(pendingChanges: pendingAtStart) }
         do {
             try await runPass()
             failuresInARow = 0
             let (now, pending) = (context.clock.now, pendingChanges())
             statusHub.update { $0.passEnded(error: nil, at: now, pendingChanges: pending) }
+            context.log(.info, .pass, "pass completed in \(EngineLog.duration(since: started)): \(SyncEvent.count(pending, "change")) left to push")
             return .completed
         } catch {
             let action = RecoveryPolicy.action(for: error)
+            context.log(action == .report ? .error : .info, .pass, "pass failed after \(EngineLog.duration(since: started)) (\(action)): \(error.logMessage)")
             handle(error, action)
             let (now, pending) = (context.clock.now, pendingChanges())
             statusHub.update { $0.passEnded(error: error, at: now, pendingChanges: pending) }

@@ -4,32 +4,43 @@ import SyncPorts
 
 /// The cloud gateway as the use cases call it: each request's `CloudError` comes out as a
 /// `SyncError.cloud`, so one function can make requests and write the store, and every failure
-/// keeps what it is (`SyncError`).
+/// keeps what it is (`SyncError`). Each request is logged at `debug`, with its counts, how it
+/// ended and how long it took.
 struct CloudRequests: Sendable {
     let gateway: any CloudGateway
+    let log: EngineLog
 
-    private static func request<T>(_ body: () async throws(CloudError) -> T) async throws(SyncError) -> T {
+    private func request<T>(
+        _ what: @autoclosure () -> SyncLogMessage, outcome: (T) -> SyncLogMessage = { _ in "done" }, _ body: () async throws(CloudError) -> T
+    ) async throws(SyncError) -> T {
+        let started = ContinuousClock.now
         do {
-            return try await body()
+            let value = try await body()
+            log(.debug, .request, "\(what()): \(outcome(value)) in \(EngineLog.duration(since: started))")
+            return value
         } catch {
+            log(.debug, .request, "\(what()): failed in \(EngineLog.duration(since: started)): \(SyncError.cloud(error).logMessage)")
             throw .cloud(error)
         }
     }
 
     func accountStatus() async throws(SyncError) -> AccountStatus {
-        try await Self.request { () async throws(CloudError) in try await gateway.accountStatus() }
+        try await request("account status", outcome: { "\($0)" }) { () async throws(CloudError) in try await gateway.accountStatus() }
     }
 
     func userRecordName() async throws(SyncError) -> String {
-        try await Self.request { () async throws(CloudError) in try await gateway.userRecordName() }
+        try await request("the user record") { () async throws(CloudError) in try await gateway.userRecordName() }
     }
 
     func saveZones(_ zones: [ZoneID]) async throws(SyncError) {
-        try await Self.request { () async throws(CloudError) in try await gateway.saveZones(zones) }
+        try await request("save \(SyncEvent.count(zones.count, "zone"))") { () async throws(CloudError) in try await gateway.saveZones(zones) }
     }
 
     func modify(_ request: ModifyRequest, in scope: DatabaseScope) async throws(SyncError) -> ModifyResult {
-        try await Self.request { () async throws(CloudError) in try await gateway.modify(request, in: scope) }
+        try await self.request(
+            "modify in \(scope): \(SyncEvent.count(request.recordsToSave.count, "save")), \(SyncEvent.count(request.recordIDsToDelete.count, "deletion")), \(SyncEvent.count(request.sharesToSave.count, "share"))",
+            outcome: { "\(SyncEvent.count($0.itemErrors.count, "item")) failed" }
+        ) { () async throws(CloudError) in try await gateway.modify(request, in: scope) }
     }
 
     /// Records by name, in requests of at most `CloudKitLimits.maxItemsPerRequest` IDs; a request
@@ -46,7 +57,7 @@ struct CloudRequests: Sendable {
 
     private func fetchHalving(_ ids: [RecordID], desiredKeys: [String]?, in scope: DatabaseScope) async throws(SyncError) -> [RecordID: Result<SyncRecord, CloudError>] {
         do {
-            return try await Self.request { () async throws(CloudError) in try await gateway.fetchRecords(ids, desiredKeys: desiredKeys, in: scope) }
+            return try await request("fetch \(SyncEvent.count(ids.count, "record")) in \(scope)") { () async throws(CloudError) in try await gateway.fetchRecords(ids, desiredKeys: desiredKeys, in: scope) }
         } catch .cloud(let error) where error.code == .limitExceeded {
             guard ids.count > 1 else { return [ids[0]: .failure(error)] }
             let half = ids.count / 2
@@ -57,39 +68,44 @@ struct CloudRequests: Sendable {
     }
 
     func fetchDatabaseChanges(in scope: DatabaseScope, since token: ChangeToken?) async throws(SyncError) -> DatabaseChanges {
-        try await Self.request { () async throws(CloudError) in try await gateway.fetchDatabaseChanges(in: scope, since: token) }
+        try await request("database changes of \(scope)", outcome: { "\(SyncEvent.count($0.changedZones.count, "zone")) changed" }) { () async throws(CloudError) in
+            try await gateway.fetchDatabaseChanges(in: scope, since: token)
+        }
     }
 
     func fetchZoneChanges(
         in zone: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int?, desiredKeys: [String]?
     ) async throws(SyncError) -> ZoneChanges {
-        try await Self.request { () async throws(CloudError) in
+        try await request(
+            "changes of \(name: zone) in \(scope)",
+            outcome: { "\(SyncEvent.count($0.changedRecords.count, "record")), \(SyncEvent.count($0.deletedRecords.count, "deletion"))\($0.moreComing ? ", more to come" : "")" }
+        ) { () async throws(CloudError) in
             try await gateway.fetchZoneChanges(in: zone, scope: scope, since: token, resultsLimit: resultsLimit, desiredKeys: desiredKeys)
         }
     }
 
     func query(_ query: RecordQuery, in scope: DatabaseScope) async throws(SyncError) -> QueryPage {
-        try await Self.request { () async throws(CloudError) in try await gateway.query(query, in: scope) }
+        try await request("query \(query.recordType) in \(scope)", outcome: { "\(SyncEvent.count($0.records.count, "record"))" }) { () async throws(CloudError) in try await gateway.query(query, in: scope) }
     }
 
     func fetchShares(_ ids: [RecordID], in scope: DatabaseScope) async throws(SyncError) -> [RecordID: Result<ShareRecord, CloudError>] {
-        try await Self.request { () async throws(CloudError) in try await gateway.fetchShares(ids, in: scope) }
+        try await request("fetch \(SyncEvent.count(ids.count, "share")) in \(scope)") { () async throws(CloudError) in try await gateway.fetchShares(ids, in: scope) }
     }
 
     func shareMetadata(for url: URL) async throws(SyncError) -> ShareMetadata {
-        try await Self.request { () async throws(CloudError) in try await gateway.shareMetadata(for: url) }
+        try await request("the metadata of a share link") { () async throws(CloudError) in try await gateway.shareMetadata(for: url) }
     }
 
     func acceptShare(_ metadata: ShareMetadata) async throws(SyncError) {
-        try await Self.request { () async throws(CloudError) in try await gateway.acceptShare(metadata) }
+        try await request("accept \(metadata.logMessage)") { () async throws(CloudError) in try await gateway.acceptShare(metadata) }
     }
 
     func participants(for lookups: [ParticipantLookup]) async throws(SyncError) -> [ParticipantLookup: Result<ShareParticipant, CloudError>] {
-        try await Self.request { () async throws(CloudError) in try await gateway.participants(for: lookups) }
+        try await request("run \(SyncEvent.count(lookups.count, "lookup")) of people") { () async throws(CloudError) in try await gateway.participants(for: lookups) }
     }
 
     func saveSubscription(_ subscription: CloudSubscription) async throws(SyncError) {
-        try await Self.request { () async throws(CloudError) in try await gateway.saveSubscription(subscription) }
+        try await request("save a subscription") { () async throws(CloudError) in try await gateway.saveSubscription(subscription) }
     }
 
     func notifications() -> AsyncStream<CloudNotification> {

@@ -11,6 +11,7 @@ struct SyncContext: Sendable {
     let events: EventHub
     let clock: any SyncClock
     let configuration: SyncConfiguration
+    let log: EngineLog
     /// The asset cache's files, or why there are none (no durable folder could be found).
     let assetFiles: Result<any AssetFileStoring, AssetError>
 
@@ -18,7 +19,8 @@ struct SyncContext: Sendable {
         gateway: any CloudGateway, store: any LocalStorePort, registry: ModelRegistry, events: EventHub, clock: any SyncClock,
         configuration: SyncConfiguration, assetFiles: Result<any AssetFileStoring, AssetError>
     ) {
-        self.cloud = CloudRequests(gateway: gateway)
+        self.log = EngineLog(handler: configuration.logHandler)
+        self.cloud = CloudRequests(gateway: gateway, log: log)
         self.store = store
         self.registry = registry
         self.events = events

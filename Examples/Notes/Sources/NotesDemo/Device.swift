@@ -10,13 +10,22 @@ struct Device {
     let store: SyncStore
     let engine: SyncEngine
 
-    init(name: String, account: String, cloud: LocalCloud, folder: URL, clock: any SyncClock) throws {
+    /// `log`: the engine's log lines, on standard error at that level and above (nil: none).
+    init(name: String, account: String, cloud: LocalCloud, folder: URL, clock: any SyncClock, log: SyncLogLevel? = Self.logLevel()) throws {
         self.name = name
         self.account = account
         store = try SyncStore(url: folder.appendingPathComponent("devices/\(name).sqlite"), clock: clock)
         engine = SyncEngine(
             store: store, cloud: try cloud.device(name, account: account), schema: SyncSchema.self, clock: clock,
-            configuration: SyncConfiguration(assetCacheRoot: folder.appendingPathComponent("devices/\(name)-assets")))
+            configuration: SyncConfiguration(
+                assetCacheRoot: folder.appendingPathComponent("devices/\(name)-assets"),
+                logHandler: log.map { StandardErrorLogHandler(minimumLevel: $0, revealingNames: true) }))
+    }
+
+    /// The level `SYNCGEN_LOG` names (`debug`, `info`, `notice`, `error`), else `fallback`.
+    static func logLevel(fallback: SyncLogLevel? = nil) -> SyncLogLevel? {
+        guard let name = ProcessInfo.processInfo.environment["SYNCGEN_LOG"] else { return fallback }
+        return SyncLogLevel.allCases.first { $0.description == name }
     }
 
     /// One sync pass; a failure is reported and returned, never hidden.

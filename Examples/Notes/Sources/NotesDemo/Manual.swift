@@ -26,6 +26,9 @@ struct Manual {
           accept INVITATION           accept a shared list
           publish ID                  publish a note to the public catalog
           catalog                     the published notes this device sees
+
+        The engine's log goes to standard error from `notice` on (retries, merges, changes set
+        aside); SYNCGEN_LOG=debug|info|notice|error sets the level (the story logs only with it).
         """
 
     let options: [String: String]
@@ -55,7 +58,7 @@ struct Manual {
         let account = options["account"] ?? String(name.split(separator: "-").first ?? Substring(name))
         let cloud = try LocalCloud.file(at: folder.appendingPathComponent("cloud.sqlite"),
             configuration: LocalCloud.Configuration(downloadsFolder: folder.appendingPathComponent("downloads")))
-        let device = try Device(name: name, account: account, cloud: cloud, folder: folder, clock: SystemClock())
+        let device = try Device(name: name, account: account, cloud: cloud, folder: folder, clock: SystemClock(), log: Device.logLevel(fallback: .notice))
         let arguments = Array(command.dropFirst())
         func argument(_ index: Int, _ what: String) throws -> String {
             guard index < arguments.count else { throw UsageError(message: "\(command[0]) needs \(what)") }

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import SyncEngineKit
+@testable import SyncLocalStore
+import SyncRuntime
+@testable import SyncLocalCloud
+
+/// The engine's log (`SyncConfiguration.logHandler`): a pass and its outcome at info, each
+/// request with its counts at debug, a conflict and a change set aside at notice, and never a
+/// word a user wrote, at any level; record names only as private values.
+@Suite("Engine: the log")
+struct EngineLogTests {
+    /// Keeps every line.
+    final class RecordingLog: SyncLogHandler, Sendable {
+        private let lines = Locked<[SyncLogEntry]>([])
+        var entries: [SyncLogEntry] { lines.withLock { $0 } }
+        func log(_ entry: SyncLogEntry) { lines.withLock { $0.append(entry) } }
+    }
+
+    static let secret = "Top secret"
+
+    /// A note edited on two devices at once (a conflict), and one too large for any record (set
+    /// aside), with words only their user should read. Breaking it (a conflict's values in its
+    /// line): the secret title shows in the log; (a record's name as plain text): the redacted
+    /// lines name "private-note".
+    @Test func linesSayWhatHappenedAndNothingAUserWrote() async throws {
+        let world = try SyncWorld()
+        let log = RecordingLog()
+        let phone = try world.device("alice-phone", account: "alice", configuration: SyncConfiguration(logHandler: log))
+        let laptop = try world.device("alice-laptop", account: "alice")
+        try phone.store.save(Note(recordName: "private-note", title: "\(Self.secret) title", body: "\(Self.secret) body"))
+        await phone.sync()
+        await laptop.sync()
+        var there = try #require(try laptop.store.fetch(Note.self, recordName: "private-note"))
+        there.title = "\(Self.secret) title from the laptop"
+        try laptop.store.save(there)
+        await laptop.sync()
+        world.clock.advance(by: 1)
+        var here = try #require(try phone.store.fetch(Note.self, recordName: "private-note"))
+        here.title = "\(Self.secret) title from the phone"
+        try phone.store.save(here)
+        try EngineRefusalTests.queueUnchecked(Note(recordName: "huge", body: Self.secret + String(repeating: "x", count: CloudKitLimits.maxRecordBytes)), in: phone.store)
+        await phone.sync()
+
+        let entries = log.entries
+        let lines = { (level: SyncLogLevel, category: SyncLogCategory) in entries.filter { $0.level == level && $0.category == category }.map(\.message.description) }
+        #expect(lines(.info, .pass).contains { $0.hasPrefix("pass started: ") })
+        #expect(lines(.info, .pass).contains { $0.hasPrefix("pass completed in ") })
+        #expect(lines(.debug, .request).contains { $0.hasPrefix("modify in private: 1 save, 0 deletions, 0 shares: ") })
+        #expect(lines(.debug, .request).contains { $0.hasPrefix("changes of <private> in private: ") })
+        #expect(lines(.notice, .merges).contains { $0.hasPrefix("conflict on Note <private>, settled field by field: title") })
+        #expect(lines(.notice, .changes).contains { $0.hasPrefix("set aside: the save of Note <private> (zone of <private>): the cloud: limitExceeded (27): ") })
+        for entry in entries {
+            #expect(!entry.message.revealed.contains(Self.secret), "\(entry)")
+            #expect(!entry.message.description.contains("private-note") && !entry.message.description.contains("huge"), "\(entry)")
+        }
+        #expect(entries.contains { $0.message.names.contains { $0.contains("private-note") } })
+    }
+
+    /// The default handler: `os.Logger` on Apple platforms, none elsewhere (an app or a tool
+    /// installs one).
+    @Test func theDefaultHandlerIsThePlatforms() {
+        #if canImport(os)
+        #expect(SyncConfiguration().logHandler is OSLogHandler)
+        #else
+        #expect(SyncConfiguration().logHandler == nil)
+        #endif
+    }
+
+    /// A line shows its names as `<private>`, and reveals them only when asked.
+    @Test func namesArePrivateUnlessRevealed() {
+        let line: SyncLogMessage = "set aside: Note \(name: "private-note"), \(3) tries"
+        #expect(line.description == "set aside: Note <private>, 3 tries")
+        #expect(line.revealed == "set aside: Note private-note, 3 tries")
+        #expect(line.names == ["private-note"])
+    }
+}
