@@ -32,7 +32,7 @@ public struct FailedChange: Sendable, Hashable {
 
 /// Unpushed changes an account left when it signed out (or another signed in): kept aside,
 /// never shown to or uploaded for another account, restored when that account signs in again.
-public struct ParkedChanges: Sendable, Hashable {
+public struct ParkedChanges: Sendable, Hashable, Codable {
     /// The account's user record name.
     public var userRecordName: String
     /// How many records have changes waiting.

@@ -66,4 +66,20 @@ public struct SyncConfiguration: Sendable {
     func conflictPolicy(for type: any SyncModel.Type) -> ConflictPolicy {
         conflictPolicies[type.recordType] ?? type.conflictPolicy ?? defaultConflictPolicy
     }
+
+    /// The configuration as a diagnostics snapshot shows it.
+    var diagnosticsDescription: [String: String] {
+        [
+            "syncZoneName": syncZoneName,
+            "defaultConflictPolicy": "\(defaultConflictPolicy)",
+            "conflictPolicies": conflictPolicies.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "),
+            "zoneChangesPageSize": zoneChangesPageSize.map(String.init) ?? "the cloud's",
+            "maxRequestBytes": "\(maxRequestBytes)",
+            "debounce": "\(debounce)",
+            "assetCacheLimit": "\(assetCacheLimit)",
+            "catalogMaximumAge": catalogMaximumAge.map { "\($0)" } ?? "none",
+            "conflictRetention": "\(conflictRetention.maximumCount) conflicts, \(conflictRetention.maximumAge.map { "\($0) s" } ?? "no age limit")",
+            "logHandler": logHandler.map { "\(type(of: $0))" } ?? "none",
+        ]
+    }
 }

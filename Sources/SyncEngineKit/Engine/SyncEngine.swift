@@ -14,6 +14,7 @@ import SyncPorts
 public actor SyncEngine {
     nonisolated let context: SyncContext
     private nonisolated let statusHub = StatusHub()
+    private nonisolated let trouble = TroubleLog()
     /// The account setup last succeeded for: a new account is set up again.
     private var setUpFor: String?
     /// Whether the previous run's interrupted transfers have been taken up.
@@ -41,12 +42,29 @@ public actor SyncEngine {
             configuration: configuration, assetFiles: assetFiles)
         context.events.observe { [statusHub] event in statusHub.update { $0.applying(event) } }
         context.events.observe { [log = context.log] event in log.event(event) }
+        context.events.observe { [trouble, clock] event in trouble.note(event, at: clock.now) }
         let user = try? store.transaction { try $0.state(SyncStateKeys.account) }
         statusHub.update { status in
             var status = status
             status.userRecordName = user ?? nil
             return status
         }
+    }
+
+    /// Where sync stands on this device, in one value for a support screen or a bug report
+    /// (`SyncDiagnostics`): what the store holds, read offline, with the engine's status, recent
+    /// trouble and configuration. Never what a user wrote, unless `includingContents` (a
+    /// conflict's values).
+    public nonisolated func diagnostics(includingContents: Bool = false) throws(SyncError) -> SyncDiagnostics {
+        var diagnostics = try SyncError.reportingStoreFailures {
+            try SyncDiagnostics.read(from: context.store, at: context.clock.now, includingContents: includingContents)
+        }
+        diagnostics.assetCache.limit = context.configuration.assetCacheLimit
+        let status = statusHub.status
+        diagnostics.engine = SyncDiagnostics.Engine(
+            status: "\(status)", lastCompletedPass: status.lastCompletedPass, isOffline: status.isOffline, recentTrouble: trouble.recent,
+            configuration: context.configuration.diagnosticsDescription)
+        return diagnostics
     }
 
     /// The configuration the engine was built with. It cannot change: a configuration changed

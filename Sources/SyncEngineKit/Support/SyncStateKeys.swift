@@ -13,7 +13,23 @@ enum SyncStateKeys {
 
     /// The change token of one zone's feed, in the database it is read from.
     static func zoneToken(_ zone: ZoneID, _ scope: DatabaseScope) -> String {
-        "token.zone.\(scope.rawValue).\(zone.ownerName).\(zone.zoneName)"
+        zoneTokenPrefix + "\(scope.rawValue).\(zone.ownerName).\(zone.zoneName)"
+    }
+
+    static let zoneTokenPrefix = "token.zone."
+
+    /// When a page of one zone's feed was last applied (seconds since 1970): set with its token.
+    static func zonePulled(_ zone: ZoneID, _ scope: DatabaseScope) -> String {
+        zonePulledPrefix + "\(scope.rawValue).\(zone.ownerName).\(zone.zoneName)"
+    }
+
+    static let zonePulledPrefix = "pulled.zone."
+
+    /// The zone and database a `zoneToken` or `zonePulled` key names, after its prefix.
+    static func zone(inKey key: String, after prefix: String) -> (zone: ZoneID, scope: DatabaseScope)? {
+        let parts = key.dropFirst(prefix.count).split(separator: ".", maxSplits: 2).map(String.init)
+        guard key.hasPrefix(prefix), parts.count == 3, let scope = DatabaseScope(rawValue: parts[0]) else { return nil }
+        return (ZoneID(zoneName: parts[2], ownerName: parts[1]), scope)
     }
 
     /// Set while the user's deletion of a private zone (in Settings) waits for the app's decision.
@@ -38,8 +54,10 @@ enum SyncStateKeys {
     /// When a catalog type was last refreshed to its end (seconds since 1970), as the clock read
     /// it when that refresh began.
     static func catalogRefreshed(_ recordType: String) -> String {
-        "catalog.refreshed.\(recordType)"
+        catalogRefreshedPrefix + recordType
     }
+
+    static let catalogRefreshedPrefix = "catalog.refreshed."
 
     /// A refresh of a catalog type asked for (by its subscription or the app) and not done yet:
     /// the number of requests so far, so one made while a refresh runs outlives that refresh.

@@ -10,4 +10,6 @@ package protocol ConflictLog: AnyObject {
     /// Keeps the fields a merge settled, with the values it settled them from, and lets go of the
     /// conflicts `retention` no longer keeps.
     func recordConflict(recordType: String, id: RecordID, fields: [FieldConflict], retention: ConflictRetention) throws -> RecordConflict
+    /// The newest kept conflicts of every record, newest first.
+    func recentConflicts(limit: Int) throws -> [RecordConflict]
 }

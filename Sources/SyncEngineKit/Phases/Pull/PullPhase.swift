@@ -174,6 +174,7 @@ struct PullPhase {
                 // those records are fetched again by name.
                 try noteUnreadable(page.unreadableRecords, state: &state, in: store)
                 try store.setState(key, page.newToken.storedValue)
+                try store.setState(SyncStateKeys.zonePulled(zone, scope), String(context.clock.now.timeIntervalSince1970))
             }
             context.events.publish(.pullProgress(scope: scope, zone: zone, records: page.changedRecords.count, deletions: page.deletedRecords.count))
             token = page.newToken
@@ -292,6 +293,7 @@ struct PullPhase {
     /// records' server versions and its shares. The zone's models are another matter.
     static func forgetServerState(of zone: ZoneID, scope: DatabaseScope, in store: any StoreTransaction) throws {
         try store.setState(SyncStateKeys.zoneToken(zone, scope), nil)
+        try store.setState(SyncStateKeys.zonePulled(zone, scope), nil)
         try UnreadableRecords.forget(zone: zone, in: store)
         for id in try store.serverRecordIDs(inZone: zone) { try store.removeServerRecord(id) }
         try store.forgetShares(inZone: zone)

@@ -283,3 +283,13 @@ func saveOnce(_ note: Note, store: SyncStore) throws {
         print("edit \(duplicate.existingRecordName) instead: \(duplicate.key) is taken")
     }
 }
+
+/// "Diagnostics": where sync stands, for a support screen, and as JSON for a bug report.
+func bugReportAttachment(_ engine: SyncEngine) throws -> Data {
+    let snapshot = try engine.diagnostics()
+    print(snapshot.pendingChanges, snapshot.setAside.map(\.error), snapshot.engine?.recentTrouble.last?.what ?? "no trouble")
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    encoder.dateEncodingStrategy = .iso8601
+    return try encoder.encode(snapshot)
+}
