@@ -16,6 +16,7 @@ let package = Package(
         // The generator is the syncgen tool's and the plugin's: it is no library product, so no
         // app comes to depend on its internals.
         .executable(name: "syncgen", targets: ["syncgen"]),
+        .executable(name: "syncgen-inspect", targets: ["syncgen-inspect"]),
         .library(name: "SyncRuntime", targets: ["SyncRuntime"]),
         .library(name: "SyncCore", targets: ["SyncCore"]),
         .library(name: "SyncTesting", targets: ["SyncTesting"]),
@@ -110,6 +111,12 @@ let package = Package(
             name: "syncgen",
             dependencies: ["SyncGenerator"]
         ),
+        // The inspector: where sync stands in a store file, read offline. A tool of its own, so
+        // the generator's stays free of SQLite.
+        .executableTarget(
+            name: "syncgen-inspect",
+            dependencies: ["SyncCore", "SyncPorts", "SyncEngineKit", "SyncLocalStore"]
+        ),
         // The build plugin: a target's *.yaml schemas become Swift at build time.
         .plugin(
             name: "SyncGenPlugin",
@@ -159,7 +166,7 @@ let package = Package(
             name: "SyncRuntimeTests",
             dependencies: [
                 "SyncCore", "SyncRuntime", "SyncEngineKit", "SyncLocalStore", "SyncStorage", "SyncLocalCloud", "SyncTesting",
-                "CloudKitGateway", "GeneratedCoverage", "LocalCloudProbe",
+                "CloudKitGateway", "GeneratedCoverage", "LocalCloudProbe", "syncgen-inspect",
                 // The gateway's tests over the stand-in, compiled only where the stand-in exists.
                 .target(name: "CloudKitStandIn", condition: .when(platforms: withoutCloudKit)),
             ],

@@ -48,6 +48,26 @@ public final class SyncStore: Sendable {
         }
     }
 
+    /// Opens an existing store file to read it only (the inspector): nothing is ever written,
+    /// not even its layout, and another process may hold it open and write it meanwhile. A file
+    /// of another layout than this version's is refused, saying which and what to do.
+    package init(readingOnly url: URL, clock: any SyncClock = SystemClock()) throws {
+        self.clock = clock
+        self.database = try Self.reportingFailures {
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                throw LocalStoreError(.other, "\(url.path): no store file there")
+            }
+            let database = try SQLiteDatabase(.file(url), readOnly: true)
+            do {
+                try database.transaction { try StoreLayout.migrator.check(database) }
+            } catch let error as MigrationError {
+                if case .newerFile = error { throw LocalStoreError(.newerVersion, "\(url.path): \(error)") }
+                throw LocalStoreError(.other, "\(url.path): \(error)")
+            }
+            return Locked(database)
+        }
+    }
+
     // MARK: - Writing
 
     /// Saves (inserts or replaces) a model. Throws `RecordRefusal` for a model CloudKit would

@@ -53,6 +53,18 @@ package struct DatabaseMigrator: Sendable {
         }
     }
 
+    /// Checks, writing nothing, that the file has the layout this version reads: refuses a newer
+    /// file (`newerFile`) and one that has steps to run yet (`olderFile`).
+    package func check(_ database: SQLiteDatabase) throws {
+        let applied = try Self.appliedSteps(database)
+        let known = Set(steps.map(\.name))
+        let unknown = applied.filter { !known.contains($0) }
+        guard unknown.isEmpty else { throw MigrationError.newerFile(fileKind: fileKind, unknownSteps: unknown) }
+        let done = Set(applied)
+        let missing = steps.map(\.name).filter { !done.contains($0) }
+        guard missing.isEmpty else { throw MigrationError.olderFile(fileKind: fileKind, missingSteps: missing) }
+    }
+
     /// The steps the file records, in the order they ran (none for a new file, or one made before
     /// steps were recorded).
     package static func appliedSteps(_ database: SQLiteDatabase) throws -> [String] {
@@ -65,11 +77,16 @@ package struct DatabaseMigrator: Sendable {
 package enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file records steps this version does not know: a newer version wrote it.
     case newerFile(fileKind: String, unknownSteps: [String])
+    /// The file lacks steps this version runs (an older version wrote it, and it is only read
+    /// here).
+    case olderFile(fileKind: String, missingSteps: [String])
 
     package var description: String {
         switch self {
         case .newerFile(let fileKind, let unknownSteps):
             "\(fileKind) was written by a newer version of syncgen (its layout has steps this version does not know: \(unknownSteps.joined(separator: ", "))); it is left as it is: open it with that version or a later one"
+        case .olderFile(let fileKind, let missingSteps):
+            "\(fileKind) was written by an older version of syncgen (its layout lacks \(missingSteps.joined(separator: ", "))), and is only read here: open it once with the app, which brings it up to date, then read it again"
         }
     }
 }

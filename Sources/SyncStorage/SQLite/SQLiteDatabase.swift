@@ -65,17 +65,22 @@ package final class SQLiteDatabase {
     private let file: String?
     /// Nesting depth of `transaction`: inner calls join the outer transaction.
     private var transactionDepth = 0
+    /// Opened to read only: nothing is written, and a transaction takes no write lock.
+    package let isReadOnly: Bool
 
     /// Opens (creating if needed) a database. Files use write-ahead logging, so readers in other
     /// processes never block the writer, and wait up to `busyTimeout` for another writer's lock.
-    package init(_ location: Location, busyTimeout: Duration = .seconds(10)) throws(SQLiteError) {
+    /// `readOnly` opens an existing file to read it only, beside a process that writes it: the
+    /// file is never written, its journal mode left as it is.
+    package init(_ location: Location, busyTimeout: Duration = .seconds(10), readOnly: Bool = false) throws(SQLiteError) {
         let path: String
         switch location {
         case .memory: (path, file) = (":memory:", nil)
         case .file(let url): (path, file) = (url.path, url.path)
         }
+        isReadOnly = readOnly
         var opened: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = readOnly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let result = sqlite3_open_v2(path, &opened, flags, nil)
         handle = opened
         guard result == SQLITE_OK else {
@@ -86,7 +91,7 @@ package final class SQLiteDatabase {
         }
         let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(opened, Int32(clamping: milliseconds))
-        if case .file = location {
+        if case .file = location, !readOnly {
             try execute("PRAGMA journal_mode = WAL")
             try execute("PRAGMA synchronous = NORMAL")
         }
@@ -155,7 +160,9 @@ package final class SQLiteDatabase {
             defer { transactionDepth -= 1 }
             return try body()
         }
-        try execute("BEGIN IMMEDIATE")
+        // A writer takes the write lock at once, so two writers never deadlock on an upgrade; a
+        // reader takes none, and reads one snapshot beside the writer.
+        try execute(isReadOnly ? "BEGIN" : "BEGIN IMMEDIATE")
         transactionDepth = 1
         do {
             let value = try body()
