@@ -16,12 +16,16 @@ extension SyncEngine {
     ///   - clock: the time every retry waits on and every save is stamped with (tests inject one).
     ///   - configuration: the zone name, conflict policies, paging, debounce, asset cache; fixed.
     ///   - assetFiles: replaces the file system cache under `configuration.assetCacheRoot`.
+    ///   - reachability: whether the network is there, so a running engine passes as soon as it
+    ///     comes back (the system's path monitor on Apple platforms; none elsewhere).
     public init(
         store: SyncStore, cloud: any CloudGateway, schema: any SyncSchemaDefinition.Type,
         clock: any SyncClock = SystemClock(), configuration: SyncConfiguration = SyncConfiguration(),
-        assetFiles: (any AssetFileStoring)? = nil
+        assetFiles: (any AssetFileStoring)? = nil, reachability: (any NetworkReachability)? = PlatformReachability.default
     ) {
-        self.init(store: store, cloud: cloud, models: schema.models, clock: clock, configuration: configuration, assetFiles: assetFiles)
+        self.init(
+            store: store, cloud: cloud, models: schema.models, clock: clock, configuration: configuration, assetFiles: assetFiles,
+            reachability: reachability)
     }
 
     /// An engine for a list of models (a part of a schema, or hand-written models); otherwise as
@@ -29,11 +33,11 @@ extension SyncEngine {
     public init(
         store: SyncStore, cloud: any CloudGateway, models: [any SyncModel.Type],
         clock: any SyncClock = SystemClock(), configuration: SyncConfiguration = SyncConfiguration(),
-        assetFiles: (any AssetFileStoring)? = nil
+        assetFiles: (any AssetFileStoring)? = nil, reachability: (any NetworkReachability)? = PlatformReachability.default
     ) {
         self.init(
             store: store as any LocalStorePort, cloud: cloud, models: models, clock: clock, configuration: configuration,
-            assetFiles: Self.assetFiles(assetFiles, configuration: configuration))
+            assetFiles: Self.assetFiles(assetFiles, configuration: configuration), reachability: reachability)
     }
 
     private static func assetFiles(_ given: (any AssetFileStoring)?, configuration: SyncConfiguration) -> Result<any AssetFileStoring, AssetError> {

@@ -15,6 +15,8 @@ public actor SyncEngine {
     nonisolated let context: SyncContext
     private nonisolated let statusHub = StatusHub()
     private nonisolated let trouble = TroubleLog()
+    /// Whether the network is there: a running engine passes as soon as it comes back.
+    private nonisolated let reachability: (any NetworkReachability)?
     /// The account setup last succeeded for: a new account is set up again.
     private var setUpFor: String?
     /// Whether the previous run's interrupted transfers have been taken up.
@@ -35,8 +37,9 @@ public actor SyncEngine {
     /// with `SyncStore` (SyncRuntime's initialisers), this package's tests with anything.
     package init(
         store: any LocalStorePort, cloud: any CloudGateway, models: [any SyncModel.Type], clock: any SyncClock,
-        configuration: SyncConfiguration, assetFiles: Result<any AssetFileStoring, AssetError>
+        configuration: SyncConfiguration, assetFiles: Result<any AssetFileStoring, AssetError>, reachability: (any NetworkReachability)? = nil
     ) {
+        self.reachability = reachability
         context = SyncContext(
             gateway: cloud, store: store, registry: ModelRegistry(models), events: EventHub(), clock: clock,
             configuration: configuration, assetFiles: assetFiles)
@@ -299,6 +302,25 @@ public actor SyncEngine {
                 await self?.requestPass()
             }
         })
+        if let paths = reachability?.availability() {
+            background.append(Task { [weak self] in
+                var wasAvailable = true
+                for await available in paths {
+                    if available { await self?.networkIsThere(cameBack: !wasAvailable) }
+                    wasAvailable = available
+                }
+            })
+        }
+        requestPass()
+    }
+
+    /// A path to the network exists: a pass waiting for it (a retry scheduled after the network
+    /// went, or a path that was gone) runs now rather than when its wait ends.
+    private func networkIsThere(cameBack: Bool) {
+        guard cameBack || statusHub.status.isOffline else { return }
+        context.log(.notice, .pass, "the network is there: passing now")
+        scheduledPass?.cancel()
+        scheduledPass = nil
         requestPass()
     }
 

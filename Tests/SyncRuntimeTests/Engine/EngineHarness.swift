@@ -86,7 +86,8 @@ final class SyncWorld {
     @discardableResult
     func device(
         _ name: String, account: String?, configuration: SyncConfiguration = SyncConfiguration(),
-        store: SyncStore? = nil, assetFiles: (any AssetFileStoring)? = nil, models: [any SyncModel.Type] = SyncSchema.models
+        store: SyncStore? = nil, assetFiles: (any AssetFileStoring)? = nil, models: [any SyncModel.Type] = SyncSchema.models,
+        reachability: (any NetworkReachability)? = nil
     ) throws -> Device {
         let cloudDevice = try cloud.device(name, account: account)
         // Each device its own notification center, as each device of the real world has one.
@@ -103,7 +104,8 @@ final class SyncWorld {
         if configuration.assetCacheRoot == nil {
             configuration.assetCacheRoot = assetFolder.appendingPathComponent(name)
         }
-        let engine = SyncEngine(store: store, cloud: gateway, models: models, clock: clock, configuration: configuration, assetFiles: assetFiles)
+        let engine = SyncEngine(
+            store: store, cloud: gateway, models: models, clock: clock, configuration: configuration, assetFiles: assetFiles, reachability: reachability)
         let device = Device(name: name, store: store, engine: engine, gateway: gateway, cloud: cloud)
         devices[name] = device
         return device
