@@ -28,8 +28,8 @@ public actor SyncEngine {
 
     /// Whether a pass is running (or about to).
     private var passInFlight = false
-    /// Whether another pass is asked for: the driver runs one more while it is set.
-    private var passRequested = false
+    /// What the next pass is asked to do: the driver runs one more while it is set.
+    private var requestedOptions: SyncOptions?
     /// Callers of `sync()` waiting for the next pass to end.
     private var waiting: [CheckedContinuation<PassResult, Never>] = []
 
@@ -100,11 +100,16 @@ public actor SyncEngine {
         /// The pass stopped at this error; the action is what the engine does about it (a retry
         /// when it can help, scheduled by `start()`'s driver; `report` when only a change can).
         case failed(SyncError, RecoveryAction)
+        /// The pass reached its deadline (`SyncOptions.deadline`) or the app ended it
+        /// (`endPassSoon()`): what it did is committed, and `pendingChanges` records still wait
+        /// to be pushed. Nothing is retried by itself: the next trigger, or `sync()`, goes on.
+        case stopped(pendingChanges: Int)
 
         public var description: String {
             switch self {
             case .completed: "completed"
             case .failed(let error, let action): "failed (\(action)): \(error)"
+            case .stopped(let pending): "stopped at its deadline, \(SyncEvent.count(pending, "change")) left to push"
             }
         }
     }
@@ -116,43 +121,67 @@ public actor SyncEngine {
     /// schedules the next pass, when the engine runs in the background.
     @discardableResult
     public func sync() async -> PassResult {
+        await sync(.all)
+    }
+
+    /// Runs a pass that does what `options` says (`.fetchOnly`, `.sendOnly`, a deadline for a
+    /// background window) and returns how it ended. Callers waiting for the same pass share it:
+    /// it does everything any of them asked for, bounded by the earliest deadline.
+    @discardableResult
+    public func sync(_ options: SyncOptions) async -> PassResult {
         await withCheckedContinuation { continuation in
             waiting.append(continuation)
-            requestPass()
+            requestPass(options)
         }
     }
 
+    /// Ends the running pass before its next request, with what it did committed: for a
+    /// background task's expiration handler. The pass ends `.stopped`; nothing happens when
+    /// none runs.
+    public func endPassSoon() {
+        guard passInFlight else { return }
+        context.passLimits.requestStop()
+    }
+
     /// Asks for a pass: one starts now, or exactly one more follows the pass that runs now.
-    func requestPass() {
-        passRequested = true
+    func requestPass(_ options: SyncOptions = .all) {
+        requestedOptions = requestedOptions.map { $0.merged(with: options) } ?? options
         guard !passInFlight else { return }
         passInFlight = true
         Task { await self.drivePasses() }
     }
 
     private func drivePasses() async {
-        while passRequested {
-            passRequested = false
+        while let options = requestedOptions {
+            requestedOptions = nil
             let callers = waiting
             waiting = []
-            let result = await onePass()
+            let result = await onePass(options)
             for caller in callers { caller.resume(returning: result) }
         }
         passInFlight = false
     }
 
-    private func onePass() async -> PassResult {
+    private func onePass(_ options: SyncOptions) async -> PassResult {
         let pendingAtStart = pendingChanges()
         let started = ContinuousClock.now
         context.log(.info, .pass, "pass started: \(SyncEvent.count(pendingAtStart, "change")) to push")
         statusHub.update { $0.passStarted(pendingChanges: pendingAtStart) }
+        context.passLimits.begin(deadline: options.deadline)
+        defer { context.passLimits.begin(deadline: nil) }
         do {
-            try await runPass()
+            try await runPass(options)
             failuresInARow = 0
             let (now, pending) = (context.clock.now, pendingChanges())
             statusHub.update { $0.passEnded(error: nil, at: now, pendingChanges: pending) }
             context.log(.info, .pass, "pass completed in \(EngineLog.duration(since: started)): \(SyncEvent.count(pending, "change")) left to push")
             return .completed
+        } catch where context.passLimits.stopped {
+            // Stopped between two requests: everything before is committed, the rest waits.
+            let (now, pending) = (context.clock.now, pendingChanges())
+            statusHub.update { $0.passEnded(error: nil, at: now, pendingChanges: pending) }
+            context.log(.info, .pass, "pass stopped at its deadline after \(EngineLog.duration(since: started)): \(SyncEvent.count(pending, "change")) left to push")
+            return .stopped(pendingChanges: pending)
         } catch {
             let action = RecoveryPolicy.action(for: error)
             context.log(action == .report ? .error : .info, .pass, "pass failed after \(EngineLog.duration(since: started)) (\(action)): \(error.logMessage)")
@@ -169,7 +198,7 @@ public actor SyncEngine {
         (try? context.store.transaction { try $0.recordsWithLocalChanges().records.count }) ?? statusHub.status.pendingChanges
     }
 
-    private func runPass() async throws(SyncError) {
+    private func runPass(_ options: SyncOptions) async throws(SyncError) {
         try recoverOnce()
         let account: PassAccount
         switch try await AccountPhase(context: context).check() {
@@ -177,7 +206,7 @@ public actor SyncEngine {
             account = PassAccount(user: user, cloud: context.cloud)
         case .unavailable(let status):
             // Public catalogs need no account.
-            _ = try await PullPhase(context: context, account: PassAccount(user: nil, cloud: context.cloud)).execute()
+            if options.pull { _ = try await PullPhase(context: context, account: PassAccount(user: nil, cloud: context.cloud)).execute() }
             if status == .temporarilyUnavailable {
                 throw .cloud(CloudError(.accountTemporarilyUnavailable, "the iCloud account is temporarily unavailable"))
             }
@@ -188,18 +217,22 @@ public actor SyncEngine {
         }
         try await completePendingAcceptances()
         let push = PushPhase(context: context, account: account)
-        let pulled = try await PullPhase(context: context, account: account).execute()
-        for zone in pulled.zonesToRebuild {
-            // Its records are queued already; a zone the push still finds missing is created then.
-            try await account.verify()
-            try await context.cloud.saveZones([zone])
+        if options.pull {
+            let pulled = try await PullPhase(context: context, account: account).execute()
+            for zone in pulled.zonesToRebuild {
+                // Its records are queued already; a zone the push still finds missing is created then.
+                try await account.verify()
+                try await context.cloud.saveZones([zone])
+            }
         }
-        // Before the push, so the merges go up in this pass, after the copies they retired.
-        try NaturalKeyMerge(context: context).mergeDuplicates()
-        try await RetirementPhase(context: context).retireMergedCopies(as: account)
-        try Self.throwFirstFailure(of: try await push.execute())
+        if options.push {
+            // Before the push, so the merges go up in this pass, after the copies they retired.
+            try NaturalKeyMerge(context: context).mergeDuplicates()
+            try await RetirementPhase(context: context).retireMergedCopies(as: account)
+            try Self.throwFirstFailure(of: try await push.execute())
+        }
         // After the push: an asset's record is in the cloud before its contents are uploaded.
-        try await AssetPhase(context: context).transfer(as: account)
+        if options.transferAssets { try await AssetPhase(context: context).transfer(as: account) }
     }
 
     private func setUp(_ account: PassAccount) async throws(SyncError) {

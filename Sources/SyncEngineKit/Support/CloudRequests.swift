@@ -9,10 +9,17 @@ import SyncPorts
 struct CloudRequests: Sendable {
     let gateway: any CloudGateway
     let log: EngineLog
+    /// The running pass's bound: no request goes out past it.
+    let limits: PassLimits
+    let clock: any SyncClock
 
+    /// `bounded`: the request starts new work, so none goes out past the pass's bound; checking
+    /// the account (before a fetched page is applied) is not new work, and always goes.
     private func request<T>(
-        _ what: @autoclosure () -> SyncLogMessage, outcome: (T) -> SyncLogMessage = { _ in "done" }, _ body: () async throws(CloudError) -> T
+        _ what: @autoclosure () -> SyncLogMessage, bounded: Bool = true, outcome: (T) -> SyncLogMessage = { _ in "done" },
+        _ body: () async throws(CloudError) -> T
     ) async throws(SyncError) -> T {
+        if bounded { try limits.check(now: clock.now) }
         let started = ContinuousClock.now
         do {
             let value = try await body()
@@ -25,11 +32,11 @@ struct CloudRequests: Sendable {
     }
 
     func accountStatus() async throws(SyncError) -> AccountStatus {
-        try await request("account status", outcome: { "\($0)" }) { () async throws(CloudError) in try await gateway.accountStatus() }
+        try await request("account status", bounded: false, outcome: { "\($0)" }) { () async throws(CloudError) in try await gateway.accountStatus() }
     }
 
     func userRecordName() async throws(SyncError) -> String {
-        try await request("the user record") { () async throws(CloudError) in try await gateway.userRecordName() }
+        try await request("the user record", bounded: false) { () async throws(CloudError) in try await gateway.userRecordName() }
     }
 
     func saveZones(_ zones: [ZoneID]) async throws(SyncError) {

@@ -12,6 +12,8 @@ struct SyncContext: Sendable {
     let clock: any SyncClock
     let configuration: SyncConfiguration
     let log: EngineLog
+    /// The running pass's bound.
+    let passLimits = PassLimits()
     /// The asset cache's files, or why there are none (no durable folder could be found).
     let assetFiles: Result<any AssetFileStoring, AssetError>
 
@@ -20,7 +22,7 @@ struct SyncContext: Sendable {
         configuration: SyncConfiguration, assetFiles: Result<any AssetFileStoring, AssetError>
     ) {
         self.log = EngineLog(handler: configuration.logHandler)
-        self.cloud = CloudRequests(gateway: gateway, log: log)
+        self.cloud = CloudRequests(gateway: gateway, log: log, limits: passLimits, clock: clock)
         self.store = store
         self.registry = registry
         self.events = events

@@ -41,9 +41,25 @@ func constructionAndPasses(store: SyncStore, cloud: LocalCloud) async throws {
         print("this device's store: \(error.reason), the engine's action: \(action)")  // .tellUserStorageFull when full
     case .failed(.assetFiles(let error), _):
         print("the asset cache: \(error)")
+    case .stopped(let pendingChanges):
+        print("stopped at its deadline; \(pendingChanges) changes left")
     }
     await engine.stop()
 }
+
+/// "A sync pass": a background task's window bounds a pass, and its expiration ends it.
+func backgroundRefresh(_ engine: SyncEngine, seconds: TimeInterval, clock: any SyncClock) async -> Bool {
+    switch await engine.sync(.all.until(clock.now + seconds)) {
+    case .completed: true
+    case .stopped, .failed: false   // the system's task ends; what the pass did is committed
+    }
+}
+
+/// On the expiration handler: the pass that runs stops before its next request.
+func backgroundTaskExpires(_ engine: SyncEngine) async {
+    await engine.endPassSoon()
+}
+
 
 /// "A sync pass": a push the app's delegate received, handed to the engine.
 func remoteNotification(_ engine: SyncEngine, userInfo: [AnyHashable: Any]) async -> Bool? {

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import SyncEngineKit
+@testable import SyncLocalStore
+import SyncRuntime
+@testable import SyncLocalCloud
+
+/// Passes the app bounds or narrows (`sync(_: SyncOptions)`): a background window's deadline, the
+/// expiration handler's `endPassSoon()`, fetching only, sending only.
+@Suite("Engine: bounded and partial passes")
+struct EngineBoundedPassTests {
+    /// The laptop's five notes, pulled one page at a time by a phone whose store is a file; each
+    /// page takes 10 s of the phone's clock.
+    struct Scenario {
+        let world: SyncWorld
+        let url: URL
+        let phone: SyncWorld.Device
+        let laptop: SyncWorld.Device
+
+        init() async throws {
+            world = try SyncWorld()
+            url = world.assetFolder.appendingPathComponent("alice-phone.sqlite")
+            phone = try world.device("alice-phone", account: "alice", configuration: SyncConfiguration(zoneChangesPageSize: 1), store: SyncStore(url: url, clock: world.clock))
+            laptop = try world.device("alice-laptop", account: "alice")
+            await phone.sync()
+            try laptop.store.save((1...5).map { Note(recordName: "n\($0)", title: "note \($0)") })
+            await laptop.sync()
+            let clock = world.clock
+            phone.gateway.hooks.withLock { $0.after[.fetchZoneChanges] = { clock.advance(by: 10) } }
+        }
+
+        func restartedPhone() throws -> SyncWorld.Device {
+            try world.device("alice-phone", account: "alice", configuration: SyncConfiguration(zoneChangesPageSize: 1), store: SyncStore(url: url, clock: world.clock))
+        }
+    }
+
+    /// A pass with 15 s left applies two pages and stops before the third request, saying so;
+    /// the phone reopened from its file (the app killed at the deadline) goes on from there, and
+    /// ends with the five notes, once each. Breaking it (the deadline not checked): the pass
+    /// pulls all five and completes.
+    @Test func aPassStopsAtItsDeadlineWithWhatItDidCommitted() async throws {
+        let scenario = try await Scenario()
+        let phone = scenario.phone
+        let result = await phone.engine.sync(.all.until(scenario.world.clock.now + 15))
+        #expect(result == .stopped(pendingChanges: 0))
+        #expect(try phone.store.fetchAll(Note.self).map(\.recordName) == ["n1", "n2"], "\((try? phone.store.fetchAll(Note.self).map(\.recordName)) ?? [])")
+        let reopened = try scenario.restartedPhone()
+        #expect(await reopened.engine.sync() == .completed)
+        #expect(try reopened.store.fetchAll(Note.self).map(\.recordName) == ["n1", "n2", "n3", "n4", "n5"])
+        #expect(try !reopened.store.hasUnpushedChanges())
+        // A bounded pass leaves nothing armed: a call outside a pass goes out after its deadline.
+        #expect(try await phone.engine.share(of: SharedList(recordName: "none")) == nil)
+    }
+
+    /// The expiration handler ends the pass that runs: it stops before its next request.
+    /// Breaking it (`endPassSoon` not heard): the pass pulls everything.
+    @Test func theAppEndsARunningPass() async throws {
+        let scenario = try await Scenario()
+        let phone = scenario.phone
+        let held = Gate()
+        phone.gateway.hooks.withLock { $0.before[.fetchZoneChanges] = { await held.wait() } }
+        let engine = phone.engine
+        let pass = Task { await engine.sync() }
+        #expect(await eventually { held.arrivals > 0 })
+        await engine.endPassSoon()
+        held.open()
+        #expect(await pass.value == .stopped(pendingChanges: 0))
+        #expect(try phone.store.fetchAll(Note.self).count == 1, "\((try? phone.store.fetchAll(Note.self).map(\.recordName)) ?? [])")
+    }
+
+    /// Fetching only brings the laptop's notes and sends none of the phone's; sending only sends
+    /// the phone's and brings nothing. Breaking it (the options ignored): each does both.
+    @Test func aPassFetchesOnlyOrSendsOnly() async throws {
+        let scenario = try await Scenario()
+        let (world, phone) = (scenario.world, scenario.phone)
+        phone.gateway.hooks.withLock { $0.after[.fetchZoneChanges] = nil }
+        try phone.store.save(Note(recordName: "mine", title: "from the phone"))
+        #expect(await phone.engine.sync(.sendOnly) == .completed)
+        #expect(try phone.store.fetchAll(Note.self).map(\.recordName) == ["mine"])
+        #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["mine"] != nil)
+        try phone.store.save(Note(recordName: "later", title: "not sent"))
+        #expect(await phone.engine.sync(.fetchOnly) == .completed)
+        #expect(try phone.store.fetchAll(Note.self).count == 7)
+        #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["later"] == nil)
+        #expect(try phone.store.hasUnpushedChanges())
+    }
+}
