@@ -31,6 +31,25 @@ public struct EngineStatus: Sendable, Hashable {
     /// The user record name of the account the store belongs to (the one signed in when a pass
     /// last checked), or nil when none is. Known at once from the store, before any pass.
     public var userRecordName: String?
+    /// How far the running pass (or the last one) got: a progress bar over a first sync.
+    public var progress = PassProgress()
+
+    /// What a pass has done so far. CloudKit gives no total for a zone's changes, so records and
+    /// pages count up as they are applied (a bar shows them growing, or against a total the app
+    /// knows); files count as their transfers end.
+    public struct PassProgress: Sendable, Hashable {
+        /// Records and deletions pulled and applied.
+        public var recordsPulled = 0
+        /// Pages of changes applied (a zone's, or a catalog query's).
+        public var pagesPulled = 0
+        /// Saves and deletions the cloud took.
+        public var recordsPushed = 0
+        /// Asset files uploaded or downloaded.
+        public var filesTransferred = 0
+
+        /// Nothing done yet.
+        public init() {}
+    }
 
     /// The status before the engine's first pass.
     public init() {}
@@ -39,6 +58,11 @@ public struct EngineStatus: Sendable, Hashable {
     package func applying(_ event: SyncEvent) -> EngineStatus {
         var status = self
         switch event {
+        case .pullProgress(_, _, let records, let deletions):
+            status.progress.recordsPulled += records + deletions
+            status.progress.pagesPulled += 1
+        case .pushCompleted(let saved, let deleted): status.progress.recordsPushed += saved + deleted
+        case .assetStateChanged(_, .cached): status.progress.filesTransferred += 1
         case .pullStarted: status.phase = .pulling
         case .pushStarted: status.phase = .pushing
         case .assetStateChanged where phase != .idle: status.phase = .transferringAssets
@@ -54,6 +78,7 @@ public struct EngineStatus: Sendable, Hashable {
         var status = self
         status.phase = .starting
         status.pendingChanges = pendingChanges
+        status.progress = PassProgress()
         return status
     }
 

@@ -84,4 +84,35 @@ struct EngineBoundedPassTests {
         #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["later"] == nil)
         #expect(try phone.store.hasUnpushedChanges())
     }
+
+    /// A first sync counts what it brings as it goes: a progress bar follows the records and
+    /// pages applied, only growing, and the next pass starts from nothing. Breaking it (pages
+    /// not counted): the status says no record came.
+    @Test func aFirstSyncCountsItsProgress() async throws {
+        let scenario = try await Scenario()
+        let phone = scenario.phone
+        phone.gateway.hooks.withLock { $0.after[.fetchZoneChanges] = nil }
+        let engine = phone.engine
+        let updates = Task {
+            var counts: [Int] = []
+            for await status in engine.statusUpdates() {
+                counts.append(status.progress.recordsPulled)
+                if status.phase == .idle && status.progress.recordsPulled == 5 { break }
+            }
+            return counts
+        }
+        #expect(await phone.engine.sync() == .completed)
+        // Read first, so a status that never counts fails here rather than waiting for ever.
+        let progress = phone.engine.status.progress
+        guard progress.recordsPulled == 5 && progress.pagesPulled >= 5 else {
+            updates.cancel()
+            Issue.record("the status counted \(progress)")
+            return
+        }
+        let seen = await updates.value
+        #expect(seen == seen.sorted() && seen.last == 5, "the bar only grows: \(seen)")
+        try phone.store.save(Note(recordName: "mine"))
+        #expect(await phone.engine.sync() == .completed)
+        #expect(phone.engine.status.progress.recordsPulled == 0 && phone.engine.status.progress.recordsPushed == 1)
+    }
 }
