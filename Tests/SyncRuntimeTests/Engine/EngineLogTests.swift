@@ -75,3 +75,31 @@ struct EngineLogTests {
         #expect(line.names == ["private-note"])
     }
 }
+
+/// Every log point the events make: each has its level and category, and its redacted line names
+/// no record, zone, person or share, nor says what the cloud said. Breaking it (a name
+/// interpolated as plain text in an event's line): that line shows it.
+@Suite("Engine: every event's log line")
+struct EventLogLineTests {
+    /// The names the events of `ReadableValuesTests` carry.
+    static let names = ["milk", "groceries", "_alice", "_bob", "share-groceries", "Groceries", "read-only share", "offline", "SyncgenZone"]
+
+    @Test func everyEventIsPlacedAndKeepsItsNamesPrivate() {
+        var placed = Set<String>()
+        for event in ReadableValuesTests.events {
+            let (level, category) = EngineLog.placement(of: event)
+            placed.insert("\(level) \(category.rawValue)")
+            let line = event.logMessage.description
+            for name in Self.names {
+                #expect(!line.contains(name), "\(event): \(line)")
+            }
+        }
+        #expect(EngineLog.placement(of: .changeSetAside(ReadableValuesTests.change)) == (.notice, .changes))
+        #expect(EngineLog.placement(of: .conflictResolved(ReadableValuesTests.id)) == (.notice, .merges))
+        #expect(EngineLog.placement(of: .accountChanged(.signedIn("_bob"))) == (.notice, .account))
+        #expect(EngineLog.placement(of: .retryScheduled(after: 1, reason: ReadableValuesTests.failure)) == (.notice, .pass))
+        #expect(EngineLog.placement(of: .pullProgress(scope: .private, zone: ReadableValuesTests.zone, records: 1, deletions: 0)) == (.debug, .changes))
+        #expect(EngineLog.placement(of: .error(ReadableValuesTests.failure)) == (.error, .pass))
+        #expect(placed.count >= 8)
+    }
+}
