@@ -17,19 +17,7 @@ struct EngineDiagnosticsTests {
         let world = try SyncWorld()
         let phone = try world.device("alice-phone", account: "alice", configuration: SyncConfiguration(assetCacheLimit: 1_000_000))
         let laptop = try world.device("alice-laptop", account: "alice")
-        try phone.store.save(Note(recordName: "n", title: "\(Self.secret) title"))
-        await phone.sync()
-        await laptop.sync()
-        var there = try #require(try laptop.store.fetch(Note.self, recordName: "n"))
-        there.title = "\(Self.secret) from the laptop"
-        try laptop.store.save(there)
-        await laptop.sync()
-        world.clock.advance(by: 10)
-        var here = try #require(try phone.store.fetch(Note.self, recordName: "n"))
-        here.title = "\(Self.secret) from the phone"
-        try phone.store.save(here)
-        try EngineRefusalTests.queueUnchecked(Note(recordName: "huge", body: String(repeating: "x", count: CloudKitLimits.maxRecordBytes)), in: phone.store)
-        await phone.sync()
+        try await world.conflictAndSetAside(phone: phone, laptop: laptop, name: "n", words: Self.secret)
         try phone.store.save(Note(recordName: "waiting", title: "not pushed yet"))
 
         let snapshot = try phone.engine.diagnostics()
@@ -61,3 +49,25 @@ struct EngineDiagnosticsTests {
         #expect(afterSwitch.pendingChanges.isEmpty && afterSwitch.setAside.isEmpty)
     }
 }
+
+extension SyncWorld {
+    /// The phone's next pass meets a conflict and a change it sets aside: the laptop and the
+    /// phone each retitled note `name` (the titles start with `words`), and the phone queued a
+    /// note too large for any record ("huge").
+    func conflictAndSetAside(phone: Device, laptop: Device, name: String, words: String) async throws {
+        try phone.store.save(Note(recordName: name, title: "\(words) title"))
+        await phone.sync()
+        await laptop.sync()
+        var there = try #require(try laptop.store.fetch(Note.self, recordName: name))
+        there.title = "\(words) from the laptop"
+        try laptop.store.save(there)
+        await laptop.sync()
+        clock.advance(by: 10)
+        var here = try #require(try phone.store.fetch(Note.self, recordName: name))
+        here.title = "\(words) from the phone"
+        try phone.store.save(here)
+        try EngineRefusalTests.queueUnchecked(Note(recordName: "huge", body: String(repeating: "x", count: CloudKitLimits.maxRecordBytes)), in: phone.store)
+        await phone.sync()
+    }
+}
+

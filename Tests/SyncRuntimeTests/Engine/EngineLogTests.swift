@@ -28,19 +28,7 @@ struct EngineLogTests {
         let log = RecordingLog()
         let phone = try world.device("alice-phone", account: "alice", configuration: SyncConfiguration(logHandler: log))
         let laptop = try world.device("alice-laptop", account: "alice")
-        try phone.store.save(Note(recordName: "private-note", title: "\(Self.secret) title", body: "\(Self.secret) body"))
-        await phone.sync()
-        await laptop.sync()
-        var there = try #require(try laptop.store.fetch(Note.self, recordName: "private-note"))
-        there.title = "\(Self.secret) title from the laptop"
-        try laptop.store.save(there)
-        await laptop.sync()
-        world.clock.advance(by: 1)
-        var here = try #require(try phone.store.fetch(Note.self, recordName: "private-note"))
-        here.title = "\(Self.secret) title from the phone"
-        try phone.store.save(here)
-        try EngineRefusalTests.queueUnchecked(Note(recordName: "huge", body: Self.secret + String(repeating: "x", count: CloudKitLimits.maxRecordBytes)), in: phone.store)
-        await phone.sync()
+        try await world.conflictAndSetAside(phone: phone, laptop: laptop, name: "private-note", words: Self.secret)
 
         let entries = log.entries
         let lines = { (level: SyncLogLevel, category: SyncLogCategory) in entries.filter { $0.level == level && $0.category == category }.map(\.message.description) }

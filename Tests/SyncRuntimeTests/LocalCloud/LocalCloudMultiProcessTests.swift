@@ -6,41 +6,11 @@ import SyncLocalCloud
 /// One LocalCloud file, several processes: each a device of some user.
 @Suite("LocalCloud: one file, several processes")
 struct LocalCloudMultiProcessTests {
-    /// The probe executable beside the test bundle.
-    static var probe: URL {
-        let bundle = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }
-        let products = bundle.map { URL(fileURLWithPath: $0.bundlePath).deletingLastPathComponent() }
-            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        return products.appendingPathComponent("LocalCloudProbe")
-    }
-
-    /// Runs the probe without holding a thread while it works (the test pool has as many threads
-    /// as the machine has cores, and a busy machine makes the probe slow): its output goes to a
-    /// file, and its end resumes the caller. Returns what it printed, and fails the test on a
-    /// status other than 0.
+    /// Runs the probe; returns what it printed, and fails the test on a status other than 0.
     static func run(_ arguments: [String]) async throws -> String {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString).log")
-        try Data().write(to: log)
-        defer { try? FileManager.default.removeItem(at: log) }
-        let output = try FileHandle(forWritingTo: log)
-        defer { try? output.close() }
-        let process = Process()
-        process.executableURL = probe
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardError = output
-        let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
-        let text = try String(contentsOf: log, encoding: .utf8)
-        #expect(status == 0, "\(text)")
-        return text
+        let run = try await ChildProcess.run(ChildProcess.product("LocalCloudProbe"), arguments)
+        #expect(run.status == 0, "\(run.output)\(run.errors)")
+        return run.output + run.errors
     }
 
     @Test func aWriteInOneProcessIsReadInAnother() async throws {

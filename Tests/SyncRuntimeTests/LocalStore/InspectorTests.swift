@@ -10,38 +10,8 @@ import SyncRuntime
 /// write transaction of another connection in progress: it reads, never writes, and says so.
 @Suite("syncgen-inspect: a store file read offline")
 struct InspectorTests {
-    struct Run {
-        let status: Int32
-        let output: String
-        let errors: String
-    }
-
-    /// The inspector beside the test bundle, run to its end without holding a thread.
-    static func inspect(_ arguments: [String]) async throws -> Run {
-        let bundle = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }
-        let products = bundle.map { URL(fileURLWithPath: $0.bundlePath).deletingLastPathComponent() }
-            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inspect-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let (out, err) = (folder.appendingPathComponent("out"), folder.appendingPathComponent("err"))
-        try Data().write(to: out)
-        try Data().write(to: err)
-        let process = Process()
-        process.executableURL = products.appendingPathComponent("syncgen-inspect")
-        process.arguments = arguments
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
-        return Run(status: status, output: try String(contentsOf: out, encoding: .utf8), errors: try String(contentsOf: err, encoding: .utf8))
+    static func inspect(_ arguments: [String]) async throws -> ChildProcess.Run {
+        try await ChildProcess.run(ChildProcess.product("syncgen-inspect"), arguments)
     }
 
     /// The bytes of the store's files: what the inspector must leave as they are.
@@ -57,19 +27,7 @@ struct InspectorTests {
         let url = world.assetFolder.appendingPathComponent("alice-phone.sqlite")
         let phone = try world.device("alice-phone", account: "alice", store: SyncStore(url: url, clock: world.clock))
         let laptop = try world.device("alice-laptop", account: "alice")
-        try phone.store.save(Note(recordName: "n", title: "Milk"))
-        await phone.sync()
-        await laptop.sync()
-        var there = try #require(try laptop.store.fetch(Note.self, recordName: "n"))
-        there.title = "Oat milk"
-        try laptop.store.save(there)
-        await laptop.sync()
-        world.clock.advance(by: 5)
-        var here = try #require(try phone.store.fetch(Note.self, recordName: "n"))
-        here.title = "Whole milk"
-        try phone.store.save(here)
-        try EngineRefusalTests.queueUnchecked(Note(recordName: "huge", body: String(repeating: "x", count: CloudKitLimits.maxRecordBytes)), in: phone.store)
-        await phone.sync()
+        try await world.conflictAndSetAside(phone: phone, laptop: laptop, name: "n", words: "milk")
         try phone.store.save(Note(recordName: "waiting", title: "not pushed"))
 
         // Another connection holds the write lock, mid-transaction, while the inspector reads.
