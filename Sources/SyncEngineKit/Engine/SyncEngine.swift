@@ -206,7 +206,7 @@ public actor SyncEngine {
             account = PassAccount(user: user, cloud: context.cloud)
         case .unavailable(let status):
             // Public catalogs need no account.
-            if options.pull { _ = try await PullPhase(context: context, account: PassAccount(user: nil, cloud: context.cloud)).execute() }
+            if options.pull { _ = try await PullPhase(context: context, account: PassAccount(user: nil, cloud: context.cloud), options: options).execute() }
             if status == .temporarilyUnavailable {
                 throw .cloud(CloudError(.accountTemporarilyUnavailable, "the iCloud account is temporarily unavailable"))
             }
@@ -218,7 +218,7 @@ public actor SyncEngine {
         try await completePendingAcceptances()
         let push = PushPhase(context: context, account: account)
         if options.pull {
-            let pulled = try await PullPhase(context: context, account: account).execute()
+            let pulled = try await PullPhase(context: context, account: account, options: options).execute()
             for zone in pulled.zonesToRebuild {
                 // Its records are queued already; a zone the push still finds missing is created then.
                 try await account.verify()

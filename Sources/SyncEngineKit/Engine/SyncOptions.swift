@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 
 /// What one pass does (`SyncEngine.sync(_:)`): by default everything, as long as it takes.
 public struct SyncOptions: Sendable, Hashable {
@@ -12,13 +13,24 @@ public struct SyncOptions: Sendable, Hashable {
     /// ends `.stopped` with what it had done committed (a background task's window:
     /// `BGAppRefreshTask`, `BGProcessingTask`, `beginBackgroundTask`). Nil: no bound.
     public var deadline: Date?
+    /// The zones a pull reads (the user's own: `ZoneID(zoneName:)`; a share's: its owner's); nil:
+    /// every zone. A zone left out keeps its changes for a later pass: the database's place in
+    /// its feed is not moved past them.
+    public var zones: Set<ZoneID>?
+    /// The public models whose catalogs a pull refreshes, by record type; nil: every one due.
+    public var catalogTypes: Set<String>?
 
     /// A pass; by default a whole one, without a deadline.
-    public init(pull: Bool = true, push: Bool = true, transferAssets: Bool = true, deadline: Date? = nil) {
+    public init(
+        pull: Bool = true, push: Bool = true, transferAssets: Bool = true, deadline: Date? = nil, zones: Set<ZoneID>? = nil,
+        catalogTypes: Set<String>? = nil
+    ) {
         self.pull = pull
         self.push = push
         self.transferAssets = transferAssets
         self.deadline = deadline
+        self.zones = zones
+        self.catalogTypes = catalogTypes
     }
 
     /// A whole pass.
@@ -41,6 +53,13 @@ public struct SyncOptions: Sendable, Hashable {
     func merged(with other: SyncOptions) -> SyncOptions {
         SyncOptions(
             pull: pull || other.pull, push: push || other.push, transferAssets: transferAssets || other.transferAssets,
-            deadline: [deadline, other.deadline].compactMap { $0 }.min())
+            deadline: [deadline, other.deadline].compactMap { $0 }.min(), zones: Self.union(zones, other.zones),
+            catalogTypes: Self.union(catalogTypes, other.catalogTypes))
+    }
+
+    /// Both selections; nil (everything) wins.
+    private static func union<Element>(_ left: Set<Element>?, _ right: Set<Element>?) -> Set<Element>? {
+        guard let left, let right else { return nil }
+        return left.union(right)
     }
 }

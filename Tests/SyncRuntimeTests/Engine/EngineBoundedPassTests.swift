@@ -115,4 +115,31 @@ struct EngineBoundedPassTests {
         #expect(await phone.engine.sync() == .completed)
         #expect(phone.engine.status.progress.recordsPulled == 0 && phone.engine.status.progress.recordsPushed == 1)
     }
+
+    /// A pull narrowed to a share's zone brings its changes and leaves the user's own for later:
+    /// the next whole pass still brings them (the database's place was not moved past them). A
+    /// pull narrowed to no catalog refreshes none. Breaking it (the database's token stored
+    /// though a zone was left out): Bob's laptop's note never reaches his phone.
+    @Test func aPullNarrowedToSomeZonesLeavesTheOthersForLater() async throws {
+        let household = try await EngineSharingTests.Household()
+        let (world, alice, bob) = (household.world, household.alice, household.bob)
+        let bobsLaptop = try world.device("bob-laptop", account: "bob")
+        await bobsLaptop.sync()
+        try bobsLaptop.store.save(Note(recordName: "bobs-note", title: "his"))
+        await bobsLaptop.sync()
+        try alice.store.save(ListItem(recordName: "eggs", parent: RecordReference(recordName: "groceries"), text: "Eggs", assignee: .unset))
+        try alice.store.save(PublishedNote(recordName: "p", title: "public"))
+        await alice.sync()
+
+        world.clock.advance(by: 3_601)  // the catalog is due again
+        let shared = SyncOptions(push: false, transferAssets: false, zones: [household.aliceZoneForBob], catalogTypes: [])
+        #expect(await bob.engine.sync(shared) == .completed)
+        #expect(try bob.store.fetch(ListItem.self, recordName: "eggs") != nil)
+        #expect(try bob.store.fetch(Note.self, recordName: "bobs-note") == nil)
+        #expect(try bob.store.fetch(PublishedNote.self, recordName: "p") == nil)
+        #expect(await bob.engine.sync() == .completed)
+        #expect(try bob.store.fetch(Note.self, recordName: "bobs-note") != nil)
+        #expect(try bob.store.fetch(PublishedNote.self, recordName: "p") != nil)
+    }
 }
+

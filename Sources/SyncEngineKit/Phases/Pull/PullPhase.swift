@@ -14,6 +14,8 @@ import SyncPorts
 struct PullPhase {
     let context: SyncContext
     let account: PassAccount
+    /// The zones and catalogs this pull reads: all, unless the pass's options narrow them.
+    var options = SyncOptions.all
 
     /// How many rounds of fetching missing reference targets a pull makes.
     static let repairRounds = 2
@@ -111,11 +113,17 @@ struct PullPhase {
             for (zone, reason) in changes.deletedZones.sorted(by: { $0.key.description < $1.key.description }) {
                 state.rebuild(try zoneWentAway(zone, reason: reason, scope: scope))
             }
+            var leftOut = false
             for zone in changes.changedZones {
+                guard options.zones?.contains(ZoneID(zoneName: zone.zoneName, ownerName: zone.ownerName)) ?? true else {
+                    leftOut = true
+                    continue
+                }
                 try await pullZone(zone, scope: scope, state: &state)
             }
             token = changes.newToken
-            try context.transaction { try $0.setState(key, changes.newToken.storedValue) }
+            // A zone left out keeps its place: the next pass is told of it again.
+            if !leftOut { try context.transaction { try $0.setState(key, changes.newToken.storedValue) } }
             if !changes.moreComing { break }
         }
         context.events.publish(.pullCompleted(scope))
@@ -343,7 +351,7 @@ struct PullPhase {
         let dueTypes = try context.transaction { store in
             try CatalogRefresh.due(context.registry.catalogRecordTypes, now: context.clock.now, maximumAge: context.configuration.catalogMaximumAge, in: store)
         }
-        let due = catalogs.filter { dueTypes.contains($0.recordType) }
+        let due = catalogs.filter { dueTypes.contains($0.recordType) && options.catalogTypes?.contains($0.recordType) ?? true }
         guard !due.isEmpty else { return }
         context.events.publish(.pullStarted(.public))
         for type in due {
