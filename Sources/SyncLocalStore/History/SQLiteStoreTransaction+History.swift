@@ -74,6 +74,13 @@ extension SQLiteStoreTransaction: StoreHistory {
         try database.query("DELETE FROM history WHERE seq < ?", [.integer(sequence)])
     }
 
+    func commitHistoryTokenIfNothingWaits() throws -> Bool {
+        guard try !hasUnpushedChanges() else { return false }
+        let last = try database.query("SELECT MAX(seq) FROM history").first.flatMap { $0.isNull(0) ? nil : $0.integer(0) }
+        if let last, last > (try historyToken()) { try commitHistoryToken(last) }
+        return true
+    }
+
     func requeue(recordType: String, recordName: String, ownerName: String) throws {
         guard try changes.tables.isStored(recordType: recordType, recordName: recordName) else { return try queueDeletion(recordType: recordType, recordName: recordName, ownerName: ownerName) }
         try asApp { try $0.recordHistory(type: recordType, name: recordName, kind: .save, tombstone: nil) }

@@ -23,6 +23,10 @@ package protocol StoreHistory: AnyObject {
     func recordsChanged(after sequence: Int64) throws -> (records: Set<RecordKey>, readThrough: Int64)
     /// Commits the history token after a push, and prunes history nothing waits for.
     func commitHistoryToken(_ sequence: Int64) throws
+    /// When no change of the app waits after the token, moves it past every entry there (the
+    /// engine's own, which no push reads) and prunes them; returns whether none waits. One
+    /// statement over the history's key: a big pull's backlog goes at once, not a page a pass.
+    func commitHistoryTokenIfNothingWaits() throws -> Bool
     /// Records the app changed again as changes to push: a save of the model as it is, or its
     /// deletion when it is no longer stored (`ownerName` routes it).
     func requeue(recordType: String, recordName: String, ownerName: String) throws

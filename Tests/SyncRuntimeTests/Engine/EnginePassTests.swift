@@ -172,6 +172,25 @@ struct EnginePassTests {
         #expect(await eventually { events.hasPulled(1) })
         await phone.engine.stop()
     }
+
+    /// A pull of more records than one round of the push reads (2,000 history entries) leaves
+    /// no backlog: the engine's own entries are passed at once, so the next passes read nothing
+    /// of them and the status is not computed from them. Breaking it (the token moved one round
+    /// a pass): the history still holds the pull's entries after the pass.
+    @Test func aBigPullLeavesNoBacklogForTheNextPasses() async throws {
+        let world = try SyncWorld()
+        let laptop = try world.device("alice-laptop", account: "alice")
+        let phone = try world.device("alice-phone", account: "alice")
+        try laptop.store.save((0..<2_500).map { Note(recordName: "n\($0)", title: "note \($0)") })
+        await laptop.sync()
+        #expect(await phone.engine.sync() == .completed)
+        #expect(try phone.store.count(Note.self) == 2_500)
+        let left = try phone.store.sqliteTransaction { try $0.database.query("SELECT COUNT(*) FROM history")[0].integer(0) }
+        #expect(left <= 1, "\(left) history entries left after the pass")
+        try phone.store.save(Note(recordName: "mine"))
+        #expect(await phone.engine.sync() == .completed)
+        #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["mine"] != nil)
+    }
 }
 
 extension EventRecorder {

@@ -82,12 +82,14 @@ struct PushPhase {
                 context.events.publish(.pushFailed(total.failures))
                 return total
             }
-            // Everything read went through or was set aside: commit what was read.
-            let more = try context.transaction { store in
+            // Everything read went through or was set aside: commit what was read, and, when no
+            // change of the app waits after it, everything after it too (the engine's own entries:
+            // a big pull's backlog is gone at the first pass, not 2,000 entries a pass).
+            let done = try context.transaction { store in
                 try store.commitHistoryToken(readThrough)
-                return try store.hasUnpushedChanges()
+                return try store.commitHistoryTokenIfNothingWaits()
             }
-            if !more { break }
+            if done { break }
         }
         if started && total.failures.isEmpty {
             context.events.publish(.pushCompleted(saved: total.saved, deleted: total.deleted))
