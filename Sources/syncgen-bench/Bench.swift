@@ -1,6 +1,6 @@
 import Foundation
 
-/// `swift run -c release syncgen-bench [validate] [generate] [bridge] [localcloud] [store] [engine] [idle] [query] [observation]`: the project's performance figures, each
+/// `swift run -c release syncgen-bench [validate] [generate] [bridge] [localcloud] [store] [engine] [idle] [pulled-idle] [query] [observation]`: the project's performance figures, each
 /// printed beside its baseline and target. Exits 1 when a target is missed.
 @main
 enum Bench {
@@ -14,6 +14,7 @@ enum Bench {
             ("store", { StoreBenchmark.run() }),
             ("engine", { await EngineBenchmark.run() }),
             ("idle", { await IdlePassBenchmark.run() }),
+            ("pulled-idle", { await PulledIdleBenchmark.run() }),
             ("query", { QueryBenchmark.run() }),
             ("observation", { await ObservationBenchmark.run() }),
         ]
