@@ -245,15 +245,19 @@ public final class CloudKitGateway: CloudGateway {
     /// database for the user's own share, from the shared one for someone else's. The sheet
     /// saves its changes itself; the engine's next pass brings them to the store.
     public func systemShare(for share: ShareRecord) async throws(CloudError) -> sending CKShare {
-        let scope: DatabaseScope = share.id.zoneID.ownerName == SyncConstants.currentUserOwnerName ? .private : .shared
         let id = CloudKitRecords.recordID(share.id)
-        let database = database(scope)
+        let database = database(share.id.zoneID.scope)
         let fetched = try await call { try await database.records(for: [id], desiredKeys: nil) }
-        switch fetched[id] {
-        case .success(let found as CKShare): return found
-        case .success: throw CloudError(.invalidArguments, "\(share.id.recordName) is a record, not a share")
-        case .failure(let error): throw CloudKitErrors.cloudError(error)
-        case nil: throw CloudError(.unknownItem, "share \(share.id.recordName) was not returned")
+        guard let outcome = fetched[id] else { throw CloudError(.unknownItem, "share \(share.id.recordName) was not returned") }
+        return try Self.share(outcome, named: share.id.recordName).get()
+    }
+
+    /// A fetched record that must be a share: the share, or why not.
+    private static func share(_ outcome: Result<CKRecord, any Error>, named name: String) -> Result<CKShare, CloudError> {
+        switch outcome {
+        case .success(let share as CKShare): .success(share)
+        case .success: .failure(CloudError(.invalidArguments, "\(name) is a record, not a share"))
+        case .failure(let error): .failure(CloudKitErrors.cloudError(error))
         }
     }
 
@@ -263,13 +267,8 @@ public final class CloudKitGateway: CloudGateway {
         var results: [RecordID: Result<ShareRecord, CloudError>] = [:]
         for (ckID, outcome) in fetched {
             let id = CloudKitRecords.recordID(ckID)
-            switch outcome {
-            case .success(let share as CKShare):
-                results[id] = Result { () throws(CloudError) in try CloudKitShares.shareRecord(share, rootRecordName: nil) }
-            case .success:
-                results[id] = .failure(CloudError(.invalidArguments, "\(id.recordName) is a record, not a share"))
-            case .failure(let error):
-                results[id] = .failure(CloudKitErrors.cloudError(error))
+            results[id] = Self.share(outcome, named: id.recordName).flatMap { share in
+                Result { () throws(CloudError) in try CloudKitShares.shareRecord(share, rootRecordName: nil) }
             }
         }
         return results

@@ -27,11 +27,7 @@ enum PulledIdleBenchmark {
                 guard case .completed = await device.engine.sync() else { throw CloudError(.serviceUnavailable, "a pull failed") }
             }
             for _ in 0..<caughtUpAfter { _ = await caughtUp.engine.sync() }
-            let timings = await Measurement.interleaved(runs: passes, [justPulled, caughtUp].map { device in
-                {
-                    guard case .completed = await device.engine.sync() else { throw CloudError(.serviceUnavailable, "an idle pass failed") }
-                }
-            })
+            let timings = await Measurement.interleaved(runs: passes, [justPulled.engine, caughtUp.engine].map(IdlePassBenchmark.idlePass))
             print("  right after the pull   \(timings[0].description)")
             print("  caught up              \(timings[1].description)")
             let ratio = timings[0].median / timings[1].median

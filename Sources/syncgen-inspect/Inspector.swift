@@ -80,9 +80,7 @@ struct Inspector {
             let diagnostics = try SyncDiagnostics.read(from: store, at: Date(), includingContents: includingContents)
             return format == .json ? try Self.json(diagnostics) : Self.text(diagnostics, file: storeURL.path)
         case "pending":
-            let keys = try store.transaction { try $0.recordsWithLocalChanges().records }
-            let failed = try store.transaction { Set(try $0.failedChanges().map { RecordKey($0.recordType, $0.recordName) }) }
-            let pending = keys.subtracting(failed).sorted { ($0.recordType, $0.recordName) < ($1.recordType, $1.recordName) }
+            let pending = try store.transaction { try SyncDiagnostics.pendingRecords(in: $0, besides: try $0.failedChanges()) }
             if format == .json { return try Self.json(pending.map { ["recordType": $0.recordType, "recordName": $0.recordName] }) }
             return pending.isEmpty ? "nothing waits to be pushed" : pending.map { "\($0)" }.joined(separator: "\n")
         case "set-aside":

@@ -145,9 +145,8 @@ extension SyncDiagnostics {
     package static func read(from store: any LocalStorePort, at now: Date, includingContents: Bool) throws -> SyncDiagnostics {
         try store.transaction { store in
             let failed = try store.failedChanges()
-            let setAsideKeys = Set(failed.map { RecordKey($0.recordType, $0.recordName) })
             var pending: [String: Int] = [:]
-            for key in try store.recordsWithLocalChanges().records where !setAsideKeys.contains(key) { pending[key.recordType, default: 0] += 1 }
+            for key in try pendingRecords(in: store, besides: failed) { pending[key.recordType, default: 0] += 1 }
             var entries: [String: Int] = [:]
             for entry in try store.assetEntries(in: nil) { entries[entry.state.rawValue, default: 0] += 1 }
             return SyncDiagnostics(
@@ -172,6 +171,14 @@ extension SyncDiagnostics {
                 assetCache: AssetCache(entriesByState: entries, bytesOnDevice: try store.cachedAssetBytes(), limit: nil),
                 engine: nil)
         }
+    }
+
+    /// The records whose change waits to be pushed: changed here, and not among `setAside` (the
+    /// store's set-aside changes, read by the caller in the same transaction), by type and name.
+    package static func pendingRecords(in store: any StoreTransaction, besides setAside: [FailedChange]) throws -> [RecordKey] {
+        let setAsideKeys = Set(setAside.map { RecordKey($0.recordType, $0.recordName) })
+        return try store.recordsWithLocalChanges().records.subtracting(setAsideKeys)
+            .sorted { ($0.recordType, $0.recordName) < ($1.recordType, $1.recordName) }
     }
 
     private static func zones(in store: any StoreTransaction) throws -> [Zone] {

@@ -172,24 +172,28 @@ public actor SyncEngine {
         do {
             try await runPass(options)
             failuresInARow = 0
-            let (now, pending) = (context.clock.now, pendingChanges())
-            statusHub.update { $0.passEnded(error: nil, at: now, pendingChanges: pending) }
+            let pending = passEnded(error: nil)
             context.log(.info, .pass, "pass completed in \(EngineLog.duration(since: started)): \(SyncEvent.count(pending, "change")) left to push")
             return .completed
         } catch where context.passLimits.stopped {
             // Stopped between two requests: everything before is committed, the rest waits.
-            let (now, pending) = (context.clock.now, pendingChanges())
-            statusHub.update { $0.passEnded(error: nil, at: now, pendingChanges: pending) }
+            let pending = passEnded(error: nil)
             context.log(.info, .pass, "pass stopped at its deadline after \(EngineLog.duration(since: started)): \(SyncEvent.count(pending, "change")) left to push")
             return .stopped(pendingChanges: pending)
         } catch {
             let action = RecoveryPolicy.action(for: error)
             context.log(action == .report ? .error : .info, .pass, "pass failed after \(EngineLog.duration(since: started)) (\(action)): \(error.logMessage)")
             handle(error, action)
-            let (now, pending) = (context.clock.now, pendingChanges())
-            statusHub.update { $0.passEnded(error: error, at: now, pendingChanges: pending) }
+            _ = passEnded(error: error)
             return .failed(error, action)
         }
+    }
+
+    /// The status as a pass ends (`error` nil when it went through); returns the changes left.
+    private func passEnded(error: SyncError?) -> Int {
+        let (now, pending) = (context.clock.now, pendingChanges())
+        statusHub.update { $0.passEnded(error: error, at: now, pendingChanges: pending) }
+        return pending
     }
 
     /// Records with a change of this device waiting or set aside; the last count when the store

@@ -13,17 +13,22 @@ enum SyncStateKeys {
 
     /// The change token of one zone's feed, in the database it is read from.
     static func zoneToken(_ zone: ZoneID, _ scope: DatabaseScope) -> String {
-        zoneTokenPrefix + "\(scope.rawValue).\(zone.ownerName).\(zone.zoneName)"
+        zoneTokenPrefix + zoneSuffix(zone, scope)
     }
 
     static let zoneTokenPrefix = "token.zone."
 
     /// When a page of one zone's feed was last applied (seconds since 1970): set with its token.
     static func zonePulled(_ zone: ZoneID, _ scope: DatabaseScope) -> String {
-        zonePulledPrefix + "\(scope.rawValue).\(zone.ownerName).\(zone.zoneName)"
+        zonePulledPrefix + zoneSuffix(zone, scope)
     }
 
     static let zonePulledPrefix = "pulled.zone."
+
+    /// How a key of one zone's feed names it, after its prefix; `zone(inKey:after:)` reads it back.
+    private static func zoneSuffix(_ zone: ZoneID, _ scope: DatabaseScope) -> String {
+        "\(scope.rawValue).\(zone.ownerName).\(zone.zoneName)"
+    }
 
     /// The zone and database a `zoneToken` or `zonePulled` key names, after its prefix.
     static func zone(inKey key: String, after prefix: String) -> (zone: ZoneID, scope: DatabaseScope)? {

@@ -41,12 +41,8 @@ package struct DatabaseMigrator: Sendable {
     /// Runs the steps the file has not run yet, in order. Call it inside a transaction: a step
     /// that fails leaves the file as it was.
     package func migrate(_ database: SQLiteDatabase) throws {
-        let applied = try Self.appliedSteps(database)
-        let known = Set(steps.map(\.name))
-        let unknown = applied.filter { !known.contains($0) }
-        guard unknown.isEmpty else { throw MigrationError.newerFile(fileKind: fileKind, unknownSteps: unknown) }
+        let done = try stepsDone(database)
         try database.execute("CREATE TABLE IF NOT EXISTS syncgen_migrations (position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)")
-        let done = Set(applied)
         for step in steps where !done.contains(step.name) {
             try step.apply(database)
             try database.query("INSERT INTO syncgen_migrations (name) VALUES (?)", [.text(step.name)])
@@ -56,13 +52,19 @@ package struct DatabaseMigrator: Sendable {
     /// Checks, writing nothing, that the file has the layout this version reads: refuses a newer
     /// file (`newerFile`) and one that has steps to run yet (`olderFile`).
     package func check(_ database: SQLiteDatabase) throws {
+        let done = try stepsDone(database)
+        let missing = steps.map(\.name).filter { !done.contains($0) }
+        guard missing.isEmpty else { throw MigrationError.olderFile(fileKind: fileKind, missingSteps: missing) }
+    }
+
+    /// The steps the file has run, all of them known to this version: a file that records one it
+    /// does not know was written by a newer version (`newerFile`).
+    private func stepsDone(_ database: SQLiteDatabase) throws -> Set<String> {
         let applied = try Self.appliedSteps(database)
         let known = Set(steps.map(\.name))
         let unknown = applied.filter { !known.contains($0) }
         guard unknown.isEmpty else { throw MigrationError.newerFile(fileKind: fileKind, unknownSteps: unknown) }
-        let done = Set(applied)
-        let missing = steps.map(\.name).filter { !done.contains($0) }
-        guard missing.isEmpty else { throw MigrationError.olderFile(fileKind: fileKind, missingSteps: missing) }
+        return Set(applied)
     }
 
     /// The steps the file records, in the order they ran (none for a new file, or one made before

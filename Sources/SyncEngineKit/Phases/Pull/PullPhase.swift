@@ -115,7 +115,7 @@ struct PullPhase {
             }
             var leftOut = false
             for zone in changes.changedZones {
-                guard options.zones?.contains(ZoneID(zoneName: zone.zoneName, ownerName: zone.ownerName)) ?? true else {
+                guard options.zones?.contains(zone) ?? true else {
                     leftOut = true
                     continue
                 }
