@@ -135,7 +135,7 @@ let package = Package(
         // Schema/ folder through the build plugin, as an app's do.
         .executableTarget(
             name: "syncgen-bench",
-            dependencies: ["SyncGenerator", "SyncRuntime", "SyncLocalCloud", "SyncStorage"],
+            dependencies: ["SyncGenerator", "SyncRuntime", "SyncLocalCloud", "SyncStorage", "CSQLite"],
             plugins: ["SyncGenPlugin"]
         ),
         .testTarget(

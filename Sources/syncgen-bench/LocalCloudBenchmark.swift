@@ -27,7 +27,7 @@ enum LocalCloudBenchmark {
                 try await device.saveZones([zone])
                 Measurement.resetPeakMemory()
                 let before = Measurement.currentMemoryMiB()
-                let saveStart = DispatchTime.now().uptimeNanoseconds
+                let saveStart = Measurement.now()
                 for start in stride(from: 0, to: recordCount, by: pageSize) {
                     let records = (start..<min(start + pageSize, recordCount)).map { index in
                         SyncRecord(recordType: "Item", id: RecordID(recordName: "item-\(index)", zoneID: zone), fields: [
@@ -38,11 +38,11 @@ enum LocalCloudBenchmark {
                     let result = try await device.modify(ModifyRequest(recordsToSave: records), in: .private)
                     if let failure = result.partialFailure { throw failure }
                 }
-                let saveSeconds = Double(DispatchTime.now().uptimeNanoseconds - saveStart) / 1e9
+                let saveSeconds = Measurement.since(saveStart)
                 let peakSaving = Measurement.peakMemoryMiB()
                 Measurement.resetPeakMemory()
                 let fetchBase = Measurement.currentMemoryMiB()
-                let fetchStart = DispatchTime.now().uptimeNanoseconds
+                let fetchStart = Measurement.now()
                 var token: ChangeToken?
                 var fetched = 0
                 while true {
@@ -51,7 +51,7 @@ enum LocalCloudBenchmark {
                     token = changes.newToken
                     if !changes.moreComing { break }
                 }
-                let fetchSeconds = Double(DispatchTime.now().uptimeNanoseconds - fetchStart) / 1e9
+                let fetchSeconds = Measurement.since(fetchStart)
                 let peakFetching = Measurement.peakMemoryMiB() - fetchBase
                 precondition(fetched == recordCount, "fetched \(fetched) of \(recordCount)")
                 // One page of records is well under 1 MiB; 32 MiB of slack covers SQLite's caches.

@@ -1,8 +1,11 @@
 import Foundation
 
-/// Wall-clock timing for benchmarks. Figures compared with each other are measured interleaved:
-/// run one of each, then the next round, so whatever else the machine does falls on all of them
-/// alike; each is the median of its rounds, printed with its spread.
+/// Timing for benchmarks, in the CPU time of this process (every thread of it): what the work
+/// costs the device, unmoved by what else the shared machine runs or by waits on the disk. Figures
+/// compared with each other are measured interleaved: run one of each, then the next round, so
+/// whatever else the machine does falls on all of them alike; each is the median of its rounds,
+/// printed with its spread. A latency (how long until an observer hears of a save) is the one
+/// figure in wall time: `wallNow`.
 enum Measurement {
     /// The runs of one measured body.
     struct Timing {
@@ -23,11 +26,31 @@ enum Measurement {
         values.sorted()[values.count / 2]
     }
 
-    /// How long `body` takes, once.
+    /// The CPU time this process has used so far, in seconds.
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// The CPU seconds used since `start` (a value of `now()`).
+    static func since(_ start: Double) -> Double { now() - start }
+
+    /// The wall-clock time, in seconds, for latencies only.
+    static func wallNow() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    /// How much CPU time `body` takes, once.
     static func seconds(_ body: () throws -> Void) rethrows -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = now()
         try body()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return since(start)
+    }
+
+    /// `seconds` for a body that awaits.
+    static func seconds(_ body: () async throws -> Void) async rethrows -> Double {
+        let start = now()
+        try await body()
+        return since(start)
     }
 
     /// Each body `runs` times, interleaved (one run of each per round): their timings, in order.
@@ -51,13 +74,11 @@ enum Measurement {
         var timings = Array(repeating: Timing(samples: []), count: bodies.count)
         for _ in 0..<runs {
             for (index, body) in bodies.enumerated() {
-                let start = DispatchTime.now().uptimeNanoseconds
                 do {
-                    try await body()
+                    timings[index].samples.append(try await seconds(body))
                 } catch {
                     fatalError("benchmark body \(index) failed: \(error)")
                 }
-                timings[index].samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
             }
         }
         return timings

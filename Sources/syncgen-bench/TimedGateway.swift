@@ -7,18 +7,18 @@ import SyncRuntime
 /// not the device's; against LocalCloud it would otherwise hide what the engine costs.
 final class TimedGateway: CloudGateway {
     private let base: any CloudGateway
-    private let nanoseconds = Mutex<UInt64>(0)
+    private let spent = Mutex<Double>(0)
 
     init(_ base: any CloudGateway) {
         self.base = base
     }
 
     /// The time spent in requests so far, in seconds.
-    var seconds: Double { Double(nanoseconds.withLock { $0 }) / 1e9 }
+    var seconds: Double { spent.withLock { $0 } }
 
     private func timed<T>(_ request: () async throws(CloudError) -> T) async throws(CloudError) -> T {
-        let start = DispatchTime.now().uptimeNanoseconds
-        defer { nanoseconds.withLock { $0 += DispatchTime.now().uptimeNanoseconds - start } }
+        let start = Measurement.now()
+        defer { spent.withLock { $0 += Measurement.since(start) } }
         return try await request()
     }
 
