@@ -19,20 +19,28 @@ enum GenerateCommand {
         } catch {
             throw UsageError(message: error.description)
         }
-        let written = try OutputFolder(path: options.output).replaceContents(with: generated)
+        let written = try OutputFolder(path: options.output).replaceContents(with: generated, generatorDate: OutputFolder.generatorDate())
         output.write("syncgen: generated \(generated.count) files in '\(options.output)' (\(written) changed)\n", to: .standardError)
         return 0
     }
 }
 
-/// The folder generated files go to. Files are rewritten only when their contents change; an
-/// unchanged file only gets a new modification time, so the build system sees it up to date.
+/// The folder generated files go to. Files are written only when their contents change: an
+/// unchanged file keeps its bytes and its modification time, so a schema touched but unchanged
+/// recompiles nothing, and an edited one recompiles its own file's output alone. (SwiftPM's build
+/// reruns the command when an input changes and records what the outputs then are; it does not
+/// ask that outputs be newer than inputs.)
+///
+/// One exception: an unchanged file older than the generator itself is marked fresh. A rebuilt
+/// generator comes with a rebuilt runtime (SyncCore), and a conformance compiled against the old
+/// one (a protocol that gained a requirement) must be compiled again: the compiler does not
+/// always see that from the import alone.
 struct OutputFolder {
     let path: String
 
     /// Writes `files`, removes generated files of earlier runs that are no longer generated, and
     /// returns how many files changed. Only files with syncgen's suffix and header are ever removed.
-    func replaceContents(with files: [GeneratedFile]) throws(UsageError) -> Int {
+    func replaceContents(with files: [GeneratedFile], generatorDate: Date?) throws(UsageError) -> Int {
         let folder = URL(fileURLWithPath: path, isDirectory: true)
         var changed = 0
         do {
@@ -41,9 +49,9 @@ struct OutputFolder {
                 let url = folder.appendingPathComponent(file.name)
                 let data = Data(file.contents.utf8)
                 if (try? Data(contentsOf: url)) == data {
-                    // Same contents: not rewritten, but marked fresh, so a build system that ran
-                    // this because a schema was touched sees its outputs up to date.
-                    try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
+                    if let generatorDate, let written = Self.modificationDate(url), written < generatorDate {
+                        try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
+                    }
                     continue
                 }
                 try data.write(to: url, options: .atomic)
@@ -62,5 +70,14 @@ struct OutputFolder {
             throw UsageError(message: "cannot write to '\(path)': \(error.localizedDescription)")
         }
         return changed
+    }
+
+    /// When this program was built (its file's modification time), or nil if it cannot be told.
+    static func generatorDate() -> Date? {
+        modificationDate(Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
+    }
+
+    private static func modificationDate(_ url: URL) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
     }
 }

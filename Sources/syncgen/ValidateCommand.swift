@@ -5,7 +5,7 @@ import SyncGenerator
 enum ValidateCommand {
     static func run(_ options: ValidateOptions, output: inout some TerminalOutput) throws(UsageError) -> Int32 {
         let sources = try SchemaFiles.load(options.paths).map(\.source)
-        var result = SchemaPipeline().validate(sources, besides: SchemaFiles.besides(sources.map(\.path), named: options.paths))
+        var result = SchemaPipeline().validate(sources, readingBesides: { SchemaFiles.besides(sources.map(\.path), named: options.paths) })
         var baselineSummary = ""
         if let baseline = options.baseline {
             let check = BaselineCheck(baseline: try baseline.load(newPaths: options.paths), new: sources)

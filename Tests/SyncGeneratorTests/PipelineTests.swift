@@ -13,6 +13,21 @@ struct PipelineTests {
             """)
     }
 
+    /// `syncgen validate FILE` reads the files beside FILE only when FILE names a model it does not
+    /// declare: a valid file next to a large (or broken) one costs what the file alone costs.
+    /// Breaking it (reading the files beside up front) makes the first expectation fail.
+    @Test func filesBesideAreReadOnlyForANameLeftUnresolved() {
+        let beside = SchemaSource(path: "Schema/People.yaml", text: "models:\n  Person:\n    fields: { name: string }\n")
+        var reads = 0
+        let valid = SchemaPipeline().validate([SchemaSource(path: "Schema/Tags.yaml", text: "models:\n  Tag:\n    fields: { name: string }\n")],
+            readingBesides: { reads += 1; return [beside] })
+        #expect(valid.schema != nil && reads == 0)
+        let unresolved = SchemaPipeline().validate([SchemaSource(path: "Schema/Notes.yaml", text: "models:\n  Note:\n    fields:\n      author: { type: reference, to: Person }\n")],
+            readingBesides: { reads += 1; return [beside] })
+        #expect(reads == 1)
+        #expect(unresolved.diagnostics.first?.message.contains("it is declared in 'Schema/People.yaml'") == true)
+    }
+
     @Test func jsonListsEachDiagnosticAndItsNotes() {
         let result = validate("models:\n  A:\n    fields: {}\n  A:\n    fields: {}\n", file: "S.yaml")
         #expect(DiagnosticJSONRenderer.render(result.diagnostics) == """

@@ -34,7 +34,7 @@ public struct ModelFields<Model: SyncModel>: Sendable {
     @_spi(SyncgenGenerated) public let tombstone: [TombstoneKeyPath<Model>]
     /// A record with every field at its default (a required reference unset), named and owned as
     /// given: what a pulled record is decoded into.
-    let makeEmpty: @Sendable (_ recordName: String, _ ownerName: String) -> Model
+    @usableFromInline let makeEmpty: @Sendable (_ recordName: String, _ ownerName: String) -> Model
     /// How many values an upload and a stored copy hold at most: each encoder allocates once.
     @usableFromInline let remoteCapacity: Int
     @usableFromInline var storedCapacity: Int { fields.count }
@@ -94,6 +94,11 @@ public struct ModelField<Model: SyncModel>: Sendable {
     @usableFromInline let remote: Remote?
     /// The model's property that holds the field: what a query names the field by.
     @usableFromInline var keyPath: (AnyKeyPath & Sendable)?
+    /// The descriptor's travel rules, read once here: the loops below test these plain flags
+    /// rather than copy the descriptor (its strings) out of every row they visit.
+    @usableFromInline let isUploaded: Bool
+    @usableFromInline let isDownloaded: Bool
+    @usableFromInline let isEncrypted: Bool
 
     /// The row, read through `keyPath`.
     @inlinable
@@ -113,8 +118,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
 
     /// How many values the field adds to an upload at most.
     var remoteValueCount: Int {
-        if let descriptor, !descriptor.isUploaded { return 0 }
-        return remote?.valueCount ?? 1
+        isUploaded ? remote?.valueCount ?? 1 : 0
     }
 
     @usableFromInline
@@ -142,6 +146,9 @@ public struct ModelField<Model: SyncModel>: Sendable {
         self.read = read
         self.write = write
         self.remote = remote
+        isUploaded = descriptor?.isUploaded ?? true
+        isDownloaded = descriptor?.isLocalOnly != true
+        isEncrypted = descriptor?.isEncrypted == true
     }
 
     /// A property of the model, read and written through the model's address. A stored property
@@ -346,6 +353,7 @@ extension SyncModel {
     @_spi(SyncgenGenerated) public static var tombstoneKeyPaths: [TombstoneKeyPath<Self>] { _syncFields.tombstone }
 
     /// A record with every field at its default, to decode a pulled record into.
+    @inlinable
     @_spi(SyncgenGenerated) public init(emptyRecordNamed recordName: String, ownerName: String) {
         self = Self._syncFields.makeEmpty(recordName, ownerName)
     }
@@ -359,7 +367,17 @@ extension SyncModel {
         _syncFields.fields.first { field in field.descriptor != nil && field.keyPath.map { $0 as AnyKeyPath == keyPath } == true }?.key
     }
 
-    /// The upload, from the table (see `SyncModel.encodeRemoteFields()`).
+    /// The record to upload, from the table (see `SyncModel.makeRecord`).
+    @inlinable
+    @_spi(SyncgenGenerated) public func encodeRecord(syncZoneName: String) -> SyncRecord {
+        SyncRecord(
+            recordType: Self.recordType,
+            id: RecordID(recordName: recordName, zoneID: zoneID(syncZoneName: syncZoneName)),
+            upload: encodeRemoteFields(), parentRecordName: parentRecordName)
+    }
+
+    /// The upload, from the table (see `SyncModel.encodeRemoteFields()`), with the keys it leaves
+    /// without a value noted as each row is read.
     @inlinable
     @_spi(SyncgenGenerated) public func encodeRemoteFields() -> EncodedFields {
         let table = Self._syncFields
@@ -367,16 +385,18 @@ extension SyncModel {
         withUnsafePointer(to: self) { pointer in
             let model = UnsafeRawPointer(pointer)
             table.fields.withUnsafeBufferPointer { rows in
-                for index in rows.indices {
-                    if let descriptor = rows[index].descriptor, !descriptor.isUploaded { continue }
+                for index in rows.indices where rows[index].isUploaded {
                     if let remote = rows[index].remote {
                         remote.encode(model, &fields)
                     } else if let value = rows[index].read(model) {
-                        if rows[index].descriptor?.isEncrypted == true {
+                        if rows[index].isEncrypted {
                             fields.encryptedValues.append(rows[index].key, value)
                         } else {
                             fields.values.append(rows[index].key, value)
                         }
+                    } else {
+                        fields.emptyKeys.insert(rows[index].key)
+                        if rows[index].isEncrypted { fields.emptyEncryptedKeys.insert(rows[index].key) }
                     }
                 }
             }
@@ -391,7 +411,7 @@ extension SyncModel {
         try withUnsafeMutablePointer(to: &self) { (pointer) throws(FieldDecodingError) in
             let model = UnsafeMutableRawPointer(pointer)
             try table.fields.withUnsafeBufferPointer { (rows) throws(FieldDecodingError) in
-                for index in rows.indices where rows[index].descriptor?.isLocalOnly != true {
+                for index in rows.indices where rows[index].isDownloaded {
                     if let remote = rows[index].remote {
                         try remote.decode(model, record)
                     } else {

@@ -52,6 +52,14 @@ public protocol SyncModel: Sendable, Hashable, Identifiable where ID == String {
 
     /// Restores every field from the device's own store (`encodeStoredFields` read back).
     @_spi(SyncgenGenerated) mutating func applyStoredFields(from record: SyncRecord) throws(FieldDecodingError)
+
+    /// A record with every field at its default, named and owned as given: what a pulled or
+    /// stored record is decoded into. A requirement, so the runtime's generic code reaches the
+    /// model's own, compiled for its type, rather than look up its table's type at each record.
+    @_spi(SyncgenGenerated) init(emptyRecordNamed recordName: String, ownerName: String)
+
+    /// The record this model uploads (`makeRecord`), compiled for the model's own type.
+    @_spi(SyncgenGenerated) func encodeRecord(syncZoneName: String) -> SyncRecord
 }
 
 extension SyncModel {
@@ -77,42 +85,12 @@ extension SyncModel {
 
     /// The record this model uploads: its encoded fields in its own zone, with its parent, and
     /// the keys of its fields that have no value cleared (a save that left them out would keep
-    /// the server's values).
+    /// the server's values). The keys cleared are the model's own, as its encoder met them empty
+    /// (its uploaded fields, an asset as its contents and markers, a governed model's lifecycle):
+    /// a key the model does not know is never among them, so a field another app version added
+    /// is left as the server has it.
     public func makeRecord(syncZoneName: String = SyncConstants.defaultSyncZoneName) -> SyncRecord {
-        let encoded = encodeRemoteFields()
-        var record = SyncRecord(
-            recordType: Self.recordType,
-            id: RecordID(recordName: recordName, zoneID: zoneID(syncZoneName: syncZoneName)),
-            fields: encoded.values, encryptedFields: encoded.encryptedValues,
-            parentRecordName: parentRecordName)
-        (record.clearedKeys, record.clearedEncryptedKeys) = Self.keysWithoutValue(in: encoded)
-        return record
-    }
-
-    /// The record keys this model owns that `encoded` has no value for: its uploaded fields (an
-    /// asset as its contents and markers, cleared together when the asset is detached) and a
-    /// governed model's lifecycle fields. Keys the model does not know are never among them: a
-    /// field another app version added is left as the server has it. `encrypted` holds those of
-    /// them CloudKit stores encrypted.
-    static func keysWithoutValue(in encoded: EncodedFields) -> (cleared: Set<String>, encrypted: Set<String>) {
-        var cleared: Set<String> = []
-        var encrypted: Set<String> = []
-        for field in fieldDescriptors where field.isUploaded {
-            if case .asset = field.type {
-                if encoded.values[RecordFieldNames.assetSuffix] == nil {
-                    cleared.formUnion(RecordFieldNames.assetFields)
-                } else if encoded.values[RecordFieldNames.assetDigest] == nil {
-                    cleared.insert(RecordFieldNames.assetDigest)  // contents whose digest is not known
-                }
-            } else if encoded.values[field.name] == nil && encoded.encryptedValues[field.name] == nil {
-                cleared.insert(field.name)
-                if field.isEncrypted { encrypted.insert(field.name) }
-            }
-        }
-        if self is any PublicationGovernedModel.Type {
-            for name in RecordFieldNames.publicationClientFields where encoded.values[name] == nil { cleared.insert(name) }
-        }
-        return (cleared, encrypted)
+        encodeRecord(syncZoneName: syncZoneName)
     }
 
     /// A model decoded from a pulled record.

@@ -5,6 +5,12 @@ public struct EncodedFields: Hashable, Sendable {
     public var values: RecordFields
     /// Field values CloudKit stores encrypted (`encryptedValues`).
     public var encryptedValues: RecordFields
+    /// The keys the model owns that have no value, noted by the encoder as it meets them (an
+    /// upload clears them: `SyncModel.makeRecord`), so no one searches the values for what is
+    /// missing afterwards.
+    @usableFromInline package var emptyKeys: Set<String> = []
+    /// Of `emptyKeys`, those CloudKit stores encrypted.
+    @usableFromInline package var emptyEncryptedKeys: Set<String> = []
 
     /// Encoded fields.
     public init(values: RecordFields = [:], encryptedValues: RecordFields = [:]) {

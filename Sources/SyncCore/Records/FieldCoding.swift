@@ -205,9 +205,16 @@ extension EncodedFields {
     /// Writes the asset markers for `asset` (nothing for no asset).
     @inlinable
     package mutating func encodeAssetReference(_ asset: AssetReference?) {
-        guard let asset else { return }
+        guard let asset else {
+            emptyKeys.formUnion(RecordFieldNames.assetFields)  // detached: contents and markers go together
+            return
+        }
         values.append(RecordFieldNames.assetSuffix, .string(asset.suffix))
         values.append(RecordFieldNames.assetSize, .int64(asset.byteSize))
-        if !asset.digest.isEmpty { values.append(RecordFieldNames.assetDigest, .string(asset.digest)) }
+        if asset.digest.isEmpty {
+            emptyKeys.insert(RecordFieldNames.assetDigest)  // contents whose digest is not known
+        } else {
+            values.append(RecordFieldNames.assetDigest, .string(asset.digest))
+        }
     }
 }

@@ -57,6 +57,19 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
         self.modificationDate = modificationDate
     }
 
+    /// A model's upload: its values, and the keys it clears (see `SyncModel.makeRecord`), made
+    /// whole in one step (the upload of every change goes through here).
+    @inlinable
+    package init(recordType: String, id: RecordID, upload: consuming EncodedFields, parentRecordName: String?) {
+        self.recordType = recordType
+        self.id = id
+        fields = upload.values
+        encryptedFields = upload.encryptedValues
+        clearedKeys = upload.emptyKeys
+        clearedEncryptedKeys = upload.emptyEncryptedKeys
+        self.parentRecordName = parentRecordName
+    }
+
     /// Bases this record on `server`'s version (its change tag and system fields), or on none
     /// (a record the server has not seen): what the next save is conditional on.
     public mutating func base(onServerVersionOf server: SyncRecord?) {
@@ -91,9 +104,12 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
     public static let uploadVersionsKept = 16
 
     /// A new upload's ID (`stampUpload`): random, and short, since a record keeps the IDs of its
-    /// last uploads.
+    /// last uploads: 48 random bits as 12 hexadecimal digits (every push stamps one per record,
+    /// so it is made straight from the system's random numbers, not cut out of a UUID's text).
     public static func newUploadID() -> String {
-        String(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12))
+        var generator = SystemRandomNumberGenerator()
+        let digits = String(generator.next() & 0xFFFF_FFFF_FFFF, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 12 - digits.count) + digits
     }
 
     /// Names this record as upload `id`, following the uploads of `server`, the version it is

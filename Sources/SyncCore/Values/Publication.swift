@@ -51,6 +51,8 @@ extension EncodedFields {
         values.append(RecordFieldNames.publicationVersion, .int64(lifecycle.version))
         if let publishedAt = lifecycle.publishedAt {
             values.append(RecordFieldNames.publishedAt, .date(publishedAt))
+        } else {
+            emptyKeys.insert(RecordFieldNames.publishedAt)
         }
     }
 }

@@ -25,11 +25,14 @@ public struct SchemaPipeline: Sendable {
     /// `besides`: schema files next to the given ones that the run does not check, read only to
     /// say where a model the given files leave unresolved is declared.
     public func validate(_ sources: [SchemaSource], besides: [SchemaSource] = []) -> Result {
+        validate(sources, readingBesides: { besides })
+    }
+
+    /// `readingBesides` gives the schema files next to the given ones, which the run does not
+    /// check; it is called only when the given files name a model they do not declare, to say
+    /// where it is. A run whose files resolve every name reads nothing else.
+    public func validate(_ sources: [SchemaSource], readingBesides: () -> [SchemaSource]) -> Result {
         let loader = YAMLLoader(limits: yamlLimits)
-        let besideDocuments = besides.compactMap { source -> SchemaDocument? in
-            let loaded = loader.load(source.bytes, file: source.path)
-            return loaded.root.map { SchemaParser.parse($0, file: source.path).0 }
-        }
         var diagnostics: [Diagnostic] = []
         var documents: [SchemaDocument] = []
         var someFileUnreadable = false
@@ -49,7 +52,16 @@ public struct SchemaPipeline: Sendable {
             diagnostics += parseDiagnostics
             documents.append(document)
         }
-        var (schema, validationDiagnostics) = SchemaValidator.validate(documents, besides: besideDocuments)
+        var (schema, validationDiagnostics) = SchemaValidator.validate(documents)
+        if !someFileUnreadable, validationDiagnostics.contains(where: { Self.unresolvedNameCodes.contains($0.code) }) {
+            // Only now are the files beside worth reading: to say where the unknown names live.
+            let besideDocuments = readingBesides().compactMap { source -> SchemaDocument? in
+                loader.load(source.bytes, file: source.path).root.map { SchemaParser.parse($0, file: source.path).0 }
+            }
+            if !besideDocuments.isEmpty {
+                (schema, validationDiagnostics) = SchemaValidator.validate(documents, besides: besideDocuments)
+            }
+        }
         if someFileUnreadable {
             // A model that seems unknown may well be declared in the file that could not be read:
             // say nothing about it rather than send the user after a phantom.

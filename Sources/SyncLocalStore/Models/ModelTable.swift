@@ -190,18 +190,35 @@ struct ModelTable: Sendable, Hashable {
     /// value is of the column's kind, everything else in `_extra` (and a value the column would
     /// alter in both: `Kind.columnAlters`).
     func row(name: String, owner: String, parent: String?, modified: Date, fields: RecordFields) -> [SQLiteValue] {
-        var values = [SQLiteValue](repeating: .null, count: columns.count)
+        let first = Self.runtimeColumns.count
+        var values = [SQLiteValue](repeating: .null, count: first + columns.count)
+        values[0] = .text(name)
+        values[1] = .text(owner)
+        if let parent { values[2] = .text(parent) }
+        values[3] = .real(modified.timeIntervalSince1970)
         var extra = RecordFields()
+        var next = 0
         for (key, value) in fields {
-            if let index = columnIndex[key], let column = columns[index].kind.column(value) {
-                values[index] = column
+            let index = columnIndex(of: key, expectedAt: next)
+            if let index { next = index + 1 }
+            if let index, let column = columns[index].kind.column(value) {
+                values[first + index] = column
                 if columns[index].kind.columnAlters(value) { extra.append(key, value) }
             } else {
                 extra.append(key, value)
             }
         }
-        return [.text(name), .text(owner), parent.map(SQLiteValue.text) ?? .null, .real(modified.timeIntervalSince1970),
-                extra.isEmpty ? .null : .blob(FieldsCodec.encode(extra))] + values
+        if !extra.isEmpty { values[4] = .blob(FieldsCodec.encode(extra)) }
+        return values
+    }
+
+    /// The column of the field `key`, looked for first at `position` (the one after the last
+    /// found): a model's fields come in schema order, which is the columns' order for a table the
+    /// schema made, so the lookup is mostly one comparison of two short names (equal short names
+    /// share their bits) rather than a hash.
+    private func columnIndex(of key: String, expectedAt position: Int) -> Int? {
+        if position < columns.count, columns[position].name == key { return position }
+        return columnIndex[key]
     }
 
     /// A row read with `selectList` (from column `offset` on): its runtime values and fields.

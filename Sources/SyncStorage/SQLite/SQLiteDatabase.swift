@@ -61,6 +61,12 @@ package final class SQLiteDatabase {
 
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
+    /// The statements used last, looked at before `statements`: a writer runs the same few
+    /// statements over and over, with the same string each time, and two strings that share
+    /// their storage compare equal at once, where the cache's lookup would hash every character
+    /// of the SQL (a model's upsert is hundreds of them) on every call.
+    private var recent: [(sql: String, statement: OpaquePointer)] = []
+    private static let recentCount = 8
     /// The file's path, named by every error (nil in memory).
     private let file: String?
     /// Nesting depth of `transaction`: inner calls join the outer transaction.
@@ -118,7 +124,7 @@ package final class SQLiteDatabase {
     @discardableResult
     package func query(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> [SQLiteRow] {
         var rows: [SQLiteRow] = []
-        try forEachRow(sql, arguments) { rows.append($0) }
+        try forEachRow(sql, arguments) { rows.append($0.materialized()) }
         return rows
     }
 
@@ -126,17 +132,16 @@ package final class SQLiteDatabase {
     /// `body` keeps.
     package func forEachRow(_ sql: String, _ arguments: [SQLiteValue] = [], _ body: (SQLiteRow) throws(SQLiteError) -> Void) throws(SQLiteError) {
         let statement = try prepared(sql)
-        defer {
-            sqlite3_reset(statement)
-            sqlite3_clear_bindings(statement)
-        }
+        defer { sqlite3_reset(statement) }
+        // A parameter this run leaves unbound would keep the last run's value.
+        if arguments.count < sqlite3_bind_parameter_count(statement) { sqlite3_clear_bindings(statement) }
         try bind(arguments, to: statement)
         while true {
             let result = sqlite3_step(statement)
             if result == SQLITE_DONE { return }
             guard result == SQLITE_ROW else { throw SQLiteError(code: result, message: errorMessage, file: file) }
             do {
-                try body(SQLiteRow(statement: statement))
+                try body(SQLiteRow(reading: statement))
             } catch {
                 // A row its reader cannot read is a failure of this file too.
                 throw SQLiteError(code: error.code, message: error.message, file: error.file ?? file)
@@ -181,6 +186,14 @@ package final class SQLiteDatabase {
     private var errorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
     private func prepared(_ sql: String) throws(SQLiteError) -> OpaquePointer {
+        for entry in recent where entry.sql == sql { return entry.statement }
+        let statement = try cached(sql)
+        if recent.count == Self.recentCount { recent.removeFirst() }
+        recent.append((sql, statement))
+        return statement
+    }
+
+    private func cached(_ sql: String) throws(SQLiteError) -> OpaquePointer {
         if let statement = statements[sql] { return statement }
         var statement: OpaquePointer?
         let result = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
@@ -225,45 +238,66 @@ package final class SQLiteDatabase {
 /// SQLite copies bound text and blobs before the call returns.
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-/// One row of a result, its values read out of the statement (so it stays valid after the
-/// statement moves on).
-package struct SQLiteRow: Sendable {
-    package let values: [SQLiteValue]
+/// One row of a result. A row `query` returns holds its values, read out of the statement (so
+/// it stays valid after the statement moves on); the row `forEachRow` hands its body reads each
+/// value from the statement when asked, so a row costs no copy of columns nobody reads. That
+/// row is valid only inside the body.
+package struct SQLiteRow: @unchecked Sendable {  // a statement's row never leaves its body
+    private enum Source {
+        case values([SQLiteValue])
+        case statement(OpaquePointer)
+    }
 
-    fileprivate init(statement: OpaquePointer) {
-        let count = sqlite3_column_count(statement)
-        var values: [SQLiteValue] = []
-        values.reserveCapacity(Int(count))
-        for column in 0..<count {
-            switch sqlite3_column_type(statement, column) {
-            case SQLITE_INTEGER:
-                values.append(.integer(sqlite3_column_int64(statement, column)))
-            case SQLITE_FLOAT:
-                values.append(.real(sqlite3_column_double(statement, column)))
-            case SQLITE_TEXT:
-                // By its byte count: a NUL inside the text is part of it.
-                let text = sqlite3_column_text(statement, column)
-                let length = Int(sqlite3_column_bytes(statement, column))
-                values.append(.text(text.map { String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self) } ?? ""))
-            case SQLITE_BLOB:
-                let length = Int(sqlite3_column_bytes(statement, column))
-                if length > 0, let bytes = sqlite3_column_blob(statement, column) {
-                    values.append(.blob(Data(bytes: bytes, count: length)))
-                } else {
-                    values.append(.blob(Data()))
-                }
-            default:
-                values.append(.null)
-            }
+    private let source: Source
+
+    /// The row the statement stands on, read as it is asked.
+    fileprivate init(reading statement: OpaquePointer) {
+        source = .statement(statement)
+    }
+
+    /// The row's values, read out of the statement now.
+    fileprivate func materialized() -> SQLiteRow {
+        guard case .statement(let statement) = source else { return self }
+        return SQLiteRow(source: .values((0..<sqlite3_column_count(statement)).map { Self.value(statement, $0) }))
+    }
+
+    private init(source: Source) {
+        self.source = source
+    }
+
+    private static func value(_ statement: OpaquePointer, _ column: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(statement, column))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_column_double(statement, column))
+        case SQLITE_TEXT:
+            // By its byte count: a NUL inside the text is part of it.
+            let text = sqlite3_column_text(statement, column)
+            let length = Int(sqlite3_column_bytes(statement, column))
+            return .text(text.map { String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self) } ?? "")
+        case SQLITE_BLOB:
+            let length = Int(sqlite3_column_bytes(statement, column))
+            guard length > 0, let bytes = sqlite3_column_blob(statement, column) else { return .blob(Data()) }
+            return .blob(Data(bytes: bytes, count: length))
+        default:
+            return .null
         }
-        self.values = values
     }
 
     private func value(_ column: Int32) -> SQLiteValue {
-        Int(column) < values.count ? values[Int(column)] : .null
+        switch source {
+        case .values(let values): Int(column) < values.count ? values[Int(column)] : .null
+        case .statement(let statement): column < sqlite3_column_count(statement) ? Self.value(statement, column) : .null
+        }
     }
 
-    package func isNull(_ column: Int32) -> Bool { value(column) == .null }
+    package func isNull(_ column: Int32) -> Bool {
+        switch source {
+        case .values: value(column) == .null
+        case .statement(let statement): column >= sqlite3_column_count(statement) || sqlite3_column_type(statement, column) == SQLITE_NULL
+        }
+    }
 
     package func integer(_ column: Int32) -> Int64 {
         switch value(column) {
