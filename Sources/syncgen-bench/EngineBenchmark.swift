@@ -13,7 +13,7 @@ enum EngineBenchmark {
     /// The engine's own time of a push and of a pull at most this many times the floor's.
     static let target = 2.0
 
-    static let runs = 3
+    static let runs = 5
 
     static func run() async -> Bool {
         print("engine: push from one device, pull on another, through LocalCloud (stores and cloud on file; CPU time)")

@@ -38,6 +38,12 @@ public struct ModelFields<Model: SyncModel>: Sendable {
     /// How many values an upload and a stored copy hold at most: each encoder allocates once.
     @usableFromInline let remoteCapacity: Int
     @usableFromInline var storedCapacity: Int { fields.count }
+    /// Whether every field is kept as a plain value (no asset, parent or lifecycle, which the
+    /// runtime keeps in forms of their own): a store row of such a model is read straight into it
+    /// (`applyStoredValues`).
+    let storesPlainValues: Bool
+    /// Each field's key in the device's own copy, in table order (`SyncModel.storedKeys`).
+    let keys: [String]
 
     /// The table of these rows, in schema order (the parent first, a lifecycle last), with the
     /// values a deletion keeps and the empty record.
@@ -50,6 +56,8 @@ public struct ModelFields<Model: SyncModel>: Sendable {
         makeEmpty = empty
         descriptors = fields.compactMap(\.descriptor)
         remoteCapacity = fields.reduce(0) { $0 + $1.remoteValueCount }
+        storesPlainValues = fields.allSatisfy { $0.assign != nil }
+        keys = fields.map(\.key)
     }
 }
 
@@ -90,6 +98,11 @@ public struct ModelField<Model: SyncModel>: Sendable {
     /// Reads and writes the value in a model, given the model's address (`Property`).
     @usableFromInline let read: @Sendable (UnsafeRawPointer) -> SyncFieldValue?
     @usableFromInline let write: @Sendable (UnsafeMutableRawPointer, SyncRecord) throws(FieldDecodingError) -> Void
+    /// Sets the field from its value alone (nil: the record has none), as `write` does from a
+    /// record: the way the store reads a row's columns straight into a model. Returns the type
+    /// the field expected when the value is not of it. Nil for the fields the runtime keeps in a
+    /// form of its own (the asset, the parent, a lifecycle).
+    @usableFromInline let assign: (@Sendable (UnsafeMutableRawPointer, SyncFieldValue?) -> String?)?
     /// How a field the runtime keeps travels to and from the cloud, instead of `read` and `write`.
     @usableFromInline let remote: Remote?
     /// The model's property that holds the field: what a query names the field by.
@@ -121,30 +134,39 @@ public struct ModelField<Model: SyncModel>: Sendable {
         isUploaded ? remote?.valueCount ?? 1 : 0
     }
 
+    /// A schema field whose value travels as it is: read and written through `assign`, from a
+    /// record by its name.
     @usableFromInline
     init(
         _ name: String, _ type: FieldDescriptor.ValueType, isOptional: Bool, _ options: FieldOptions, merge: FieldMerge,
         read: @escaping @Sendable (UnsafeRawPointer) -> SyncFieldValue?,
-        write: @escaping @Sendable (UnsafeMutableRawPointer, SyncRecord) throws(FieldDecodingError) -> Void
+        assign: @escaping @Sendable (UnsafeMutableRawPointer, SyncFieldValue?) -> String?
     ) {
         self.init(
             descriptor: FieldDescriptor(
                 name: name, type: type, isOptional: isOptional, isEncrypted: options.contains(.encrypted),
                 isLocalOnly: options.contains(.localOnly), isServerOwned: options.contains(.serverOwned),
                 isIndexed: options.contains(.indexed), merge: merge),
-            key: name, read: read, write: write, remote: nil)
+            key: name, read: read,
+            write: { model, record throws(FieldDecodingError) in
+                let value = record[field: name]
+                if let expected = assign(model, value), let value { throw record.mismatch(name, expected: expected, found: value) }
+            },
+            assign: assign, remote: nil)
     }
 
     init(
         descriptor: FieldDescriptor?, key: String,
         read: @escaping @Sendable (UnsafeRawPointer) -> SyncFieldValue?,
         write: @escaping @Sendable (UnsafeMutableRawPointer, SyncRecord) throws(FieldDecodingError) -> Void,
+        assign: (@Sendable (UnsafeMutableRawPointer, SyncFieldValue?) -> String?)? = nil,
         remote: Remote?
     ) {
         self.descriptor = descriptor
         self.key = key
         self.read = read
         self.write = write
+        self.assign = assign
         self.remote = remote
         isUploaded = descriptor?.isUploaded ?? true
         isDownloaded = descriptor?.isLocalOnly != true
@@ -194,8 +216,11 @@ public struct ModelField<Model: SyncModel>: Sendable {
         return ModelField(
             name, Value.syncValueType, isOptional: false, options, merge: merge,
             read: { property.get($0).syncFieldValue },
-            write: { model, record throws(FieldDecodingError) in
-                if let value = try record.decode(name, as: Value.self) { property.set(model, value) }
+            assign: { model, value in
+                guard let value else { return nil }
+                guard let decoded = Value.fromSyncFieldValue(value) else { return Value.syncTypeName }
+                property.set(model, decoded)
+                return nil
             }).reading(keyPath)
     }
 
@@ -208,8 +233,14 @@ public struct ModelField<Model: SyncModel>: Sendable {
         return ModelField(
             name, Value.syncValueType, isOptional: true, options, merge: merge,
             read: { property.get($0)?.syncFieldValue },
-            write: { model, record throws(FieldDecodingError) in
-                property.set(model, try record.decode(name, as: Value.self))
+            assign: { model, value in
+                guard let value else {
+                    property.set(model, nil)
+                    return nil
+                }
+                guard let decoded = Value.fromSyncFieldValue(value) else { return Value.syncTypeName }
+                property.set(model, decoded)
+                return nil
             }).reading(keyPath)
     }
 
@@ -228,8 +259,11 @@ public struct ModelField<Model: SyncModel>: Sendable {
                 let reference = property.get(model)
                 return reference.isSet ? reference.syncFieldValue(action: action) : nil
             },
-            write: { model, record throws(FieldDecodingError) in
-                if let value = try record.decodeReference(name, to: Target.self) { property.set(model, value) }
+            assign: { model, value in
+                guard let value else { return nil }
+                guard let reference = value.reference(to: Target.self) else { return SyncFieldValue.referenceTypeName }
+                property.set(model, reference)
+                return nil
             }).reading(keyPath)
     }
 
@@ -243,8 +277,14 @@ public struct ModelField<Model: SyncModel>: Sendable {
         return ModelField(
             name, .reference(recordType: Target.recordType, action: action), isOptional: true, options, merge: merge,
             read: { property.get($0)?.syncFieldValue(action: action) },
-            write: { model, record throws(FieldDecodingError) in
-                property.set(model, try record.decodeReference(name, to: Target.self))
+            assign: { model, value in
+                guard let value else {
+                    property.set(model, nil)
+                    return nil
+                }
+                guard let reference = value.reference(to: Target.self) else { return SyncFieldValue.referenceTypeName }
+                property.set(model, reference)
+                return nil
             }).reading(keyPath)
     }
 
@@ -258,8 +298,11 @@ public struct ModelField<Model: SyncModel>: Sendable {
         return ModelField(
             name, .list(.reference(recordType: Target.recordType, action: action)), isOptional: false, options, merge: merge,
             read: { property.get($0).syncFieldValue(action: action) },
-            write: { model, record throws(FieldDecodingError) in
-                if let value = try record.decodeReferences(name, to: Target.self) { property.set(model, value) }
+            assign: { model, value in
+                guard let value else { return nil }
+                guard let references = value.references(to: Target.self) else { return SyncFieldValue.referencesTypeName }
+                property.set(model, references)
+                return nil
             }).reading(keyPath)
     }
 
@@ -273,8 +316,14 @@ public struct ModelField<Model: SyncModel>: Sendable {
         return ModelField(
             name, .list(.reference(recordType: Target.recordType, action: action)), isOptional: true, options, merge: merge,
             read: { property.get($0)?.syncFieldValue(action: action) },
-            write: { model, record throws(FieldDecodingError) in
-                property.set(model, try record.decodeReferences(name, to: Target.self))
+            assign: { model, value in
+                guard let value else {
+                    property.set(model, nil)
+                    return nil
+                }
+                guard let references = value.references(to: Target.self) else { return SyncFieldValue.referencesTypeName }
+                property.set(model, references)
+                return nil
             }).reading(keyPath)
     }
 
@@ -360,7 +409,10 @@ extension SyncModel {
 
     /// The keys of the device's own copy (`encodeStoredFields`): the fields, the parent, the
     /// asset, the lifecycle.
-    package static var storedKeys: [String] { _syncFields.fields.map(\.key) }
+    package static var storedKeys: [String] { _syncFields.keys }
+
+    /// Whether `applyStoredValues` can read the model's stored copy: every field a plain value.
+    package static var storesPlainValues: Bool { _syncFields.storesPlainValues }
 
     /// The schema field a key path of the model names, or nil for a property that is not one.
     package static func fieldName(for keyPath: AnyKeyPath) -> String? {
@@ -436,6 +488,27 @@ extension SyncModel {
             }
         }
         return fields
+    }
+
+    /// The device's own copy read back value by value, each field's from `value(index)` (the
+    /// field's place in `storedKeys`), with no record between: how the store reads a row's
+    /// columns into a model whose fields are all plain values (`storesPlainValues`).
+    @inlinable
+    @_spi(SyncgenGenerated) public mutating func applyStoredValues(_ value: (_ field: Int) throws -> SyncFieldValue?) throws {
+        let table = Self._syncFields
+        let name = recordName
+        try withUnsafeMutablePointer(to: &self) { pointer in
+            let model = UnsafeMutableRawPointer(pointer)
+            try table.fields.withUnsafeBufferPointer { rows in
+                for index in rows.indices {
+                    guard let assign = rows[index].assign else { preconditionFailure("'\(rows[index].key)' is not a plain value") }
+                    let found = try value(index)
+                    if let expected = assign(model, found), let found {
+                        throw FieldDecodingError(recordType: Self.recordType, recordName: name, field: rows[index].key, expected: expected, found: found.typeName)
+                    }
+                }
+            }
+        }
     }
 
     /// The device's own copy read back, from the table (see `SyncModel.applyStoredFields(from:)`).

@@ -58,6 +58,10 @@ public protocol SyncModel: Sendable, Hashable, Identifiable where ID == String {
     /// model's own, compiled for its type, rather than look up its table's type at each record.
     @_spi(SyncgenGenerated) init(emptyRecordNamed recordName: String, ownerName: String)
 
+    /// Restores every field from values read one by one (`applyStoredValues`), for a model whose
+    /// fields are all plain values.
+    @_spi(SyncgenGenerated) mutating func applyStoredValues(_ value: (_ field: Int) throws -> SyncFieldValue?) throws
+
     /// The record this model uploads (`makeRecord`), compiled for the model's own type.
     @_spi(SyncgenGenerated) func encodeRecord(syncZoneName: String) -> SyncRecord
 }

@@ -162,27 +162,15 @@ extension SyncRecord {
     @inlinable
     package func decodeReference<Target>(_ field: String, to target: Target.Type) throws(FieldDecodingError) -> RecordReference<Target>? {
         guard let value = self[field: field] else { return nil }
-        guard case .reference(let reference) = value else {
-            throw mismatch(field, expected: "reference", found: value)
-        }
-        return RecordReference(recordName: reference.recordName)
+        guard let reference = value.reference(to: target) else { throw mismatch(field, expected: SyncFieldValue.referenceTypeName, found: value) }
+        return reference
     }
 
     /// A list-of-references field, typed by its target model.
     @inlinable
     package func decodeReferences<Target>(_ field: String, to target: Target.Type) throws(FieldDecodingError) -> [RecordReference<Target>]? {
         guard let value = self[field: field] else { return nil }
-        guard case .list(let items) = value else {
-            throw mismatch(field, expected: "list of reference", found: value)
-        }
-        var references: [RecordReference<Target>] = []
-        references.reserveCapacity(items.count)
-        for item in items {
-            guard case .reference(let reference) = item else {
-                throw mismatch(field, expected: "list of reference", found: value)
-            }
-            references.append(RecordReference(recordName: reference.recordName))
-        }
+        guard let references = value.references(to: target) else { throw mismatch(field, expected: SyncFieldValue.referencesTypeName, found: value) }
         return references
     }
 
@@ -216,5 +204,31 @@ extension EncodedFields {
         } else {
             values.append(RecordFieldNames.assetDigest, .string(asset.digest))
         }
+    }
+}
+
+extension SyncFieldValue {
+    /// How a reference field's type is named in a decoding error.
+    @usableFromInline static let referenceTypeName = "reference"
+    @usableFromInline static let referencesTypeName = "list of reference"
+
+    /// The value as a reference to a `Target`, or nil when it is not one.
+    @inlinable
+    package func reference<Target>(to target: Target.Type) -> RecordReference<Target>? {
+        guard case .reference(let reference) = self else { return nil }
+        return RecordReference(recordName: reference.recordName)
+    }
+
+    /// The value as a list of references to `Target`s, or nil when it is not one.
+    @inlinable
+    package func references<Target>(to target: Target.Type) -> [RecordReference<Target>]? {
+        guard case .list(let items) = self else { return nil }
+        var references: [RecordReference<Target>] = []
+        references.reserveCapacity(items.count)
+        for item in items {
+            guard case .reference(let reference) = item else { return nil }
+            references.append(RecordReference(recordName: reference.recordName))
+        }
+        return references
     }
 }

@@ -171,6 +171,11 @@ struct ModelTable: Sendable, Hashable {
         columnIndex[name].map { columns[$0] }
     }
 
+    /// Where the column of a field is among `columns`, if the table has one.
+    func position(ofColumn name: String) -> Int? {
+        columnIndex[name]
+    }
+
     /// The table with one more column.
     func adding(_ column: Column) -> ModelTable {
         ModelTable(recordType: recordType, columns: columns + [column])
@@ -185,6 +190,8 @@ struct ModelTable: Sendable, Hashable {
 
     /// The runtime's columns, first in every table, in this order.
     static let runtimeColumns = ["_name", "_owner", "_parent", "_modified", "_extra"]
+    /// `_extra`'s place in a row read with `selectList`.
+    static let extraColumn: Int32 = 4
 
     /// The columns of a row for a record's stored fields: each field in its column when its
     /// value is of the column's kind, everything else in `_extra` (and a value the column would
@@ -224,8 +231,8 @@ struct ModelTable: Sendable, Hashable {
     /// A row read with `selectList` (from column `offset` on): its runtime values and fields.
     func record(_ row: SQLiteRow, offset: Int = 0) throws -> StoredRow {
         let at = { (column: Int) in Int32(offset + column) }
-        let hasExtra = !row.isNull(at(4))
-        var fields = hasExtra ? try FieldsCodec.decode(row.blob(at(4))) : RecordFields(minimumCapacity: columns.count)
+        let hasExtra = !row.isNull(at(Int(Self.extraColumn)))
+        var fields = hasExtra ? try FieldsCodec.decode(row.blob(at(Int(Self.extraColumn)))) : RecordFields(minimumCapacity: columns.count)
         for (index, column) in columns.enumerated() {
             guard let value = try column.kind.value(row, offset + Self.runtimeColumns.count + index) else { continue }
             // A column's key is in `_extra` only for a value the column alters, which `_extra`

@@ -11,9 +11,9 @@ extension SQLiteStoreTransaction: StoredModels {
     /// The row is read once: it gives the model and the time of its last save.
     private func uploadRecord<Model: SyncModel>(_ type: Model.Type, recordName: String, syncZoneName: String) throws -> SyncRecord? {
         guard let table = try changes.tables.table(named: type.recordType),
-            let stored = try changes.tables.row(recordType: type.recordType, recordName: recordName)
+            let stored = try StoreReader(database: database, table: table).fetchWithModified(type, recordName: recordName)
         else { return nil }
-        var record = try StoreReader(database: database, table: table).model(type, stored).makeRecord(syncZoneName: syncZoneName)
+        var record = stored.model.makeRecord(syncZoneName: syncZoneName)
         record.fields[RecordFieldNames.clientModifiedAt] = .date(stored.modified)
         return record
     }

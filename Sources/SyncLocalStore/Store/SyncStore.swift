@@ -300,8 +300,7 @@ struct StoreReader {
     let table: ModelTable
 
     func fetch<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> Model? {
-        guard let row = try database.query("SELECT \(table.selectList) FROM \(table.sqlName) WHERE _name = ?", [.text(recordName)]).first else { return nil }
-        return try model(type, row)
+        try models(type, "SELECT \(table.selectList) FROM \(table.sqlName) WHERE _name = ?", [.text(recordName)]).first
     }
 
     /// Names of the stored models whose parent is `parentRecordName`.
@@ -318,20 +317,54 @@ struct StoreReader {
         try models(type, "SELECT \(table.selectList) FROM \(table.sqlName) \(query.filter) \(query.order) \(query.page)", query.arguments)
     }
 
+    /// The stored model of that name and when it was last saved on this device.
+    func fetchWithModified<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> (model: Model, modified: Date)? {
+        try models(type, "SELECT \(table.selectList) FROM \(table.sqlName) WHERE _name = ?", [.text(recordName)]) { model, row in
+            (model, Date(timeIntervalSince1970: row.real(3)))
+        }.first
+    }
+
     private func models<Model: SyncModel>(_ type: Model.Type, _ sql: String, _ arguments: [SQLiteValue]) throws -> [Model] {
-        var models: [Model] = []
+        try models(type, sql, arguments) { model, _ in model }
+    }
+
+    /// What `value` makes of each model the SQL selects, and of its row.
+    private func models<Model: SyncModel, Value>(
+        _ type: Model.Type, _ sql: String, _ arguments: [SQLiteValue], _ value: (Model, SQLiteRow) -> Value
+    ) throws -> [Value] {
+        var values: [Value] = []
+        let columns = fieldColumns(type)
         try database.forEachRow(sql, arguments) { row throws(SQLiteError) in
             do {
-                models.append(try model(type, row))
+                values.append(value(try model(type, row, columns: columns), row))
             } catch {
                 throw SQLiteError(code: -1, message: "stored \(type.recordType) '\(row.text(0))' cannot be read: \(error)")
             }
         }
-        return models
+        return values
     }
 
-    private func model<Model: SyncModel>(_ type: Model.Type, _ row: SQLiteRow) throws -> Model {
-        try model(type, try table.record(row))
+    /// Each of the model's fields' column (in `storedKeys` order), when the model's rows can be
+    /// read straight from their columns: every field a plain value with a column of its own.
+    private func fieldColumns<Model: SyncModel>(_ type: Model.Type) -> [Int]? {
+        guard Model.storesPlainValues else { return nil }
+        var columns: [Int] = []
+        for key in Model.storedKeys {
+            guard let column = table.position(ofColumn: key) else { return nil }
+            columns.append(column)
+        }
+        return columns
+    }
+
+    /// A row's model: read straight from its columns when it can be (`fieldColumns`, and nothing
+    /// kept beside them in `_extra`), otherwise through its stored fields.
+    private func model<Model: SyncModel>(_ type: Model.Type, _ row: SQLiteRow, columns: [Int]?) throws -> Model {
+        guard let columns, row.isNull(ModelTable.extraColumn) else { return try model(type, try table.record(row)) }
+        var model = Model(emptyRecordNamed: row.text(0), ownerName: row.text(1))
+        try model.applyStoredValues { field in
+            try table.columns[columns[field]].kind.value(row, ModelTable.runtimeColumns.count + columns[field])
+        }
+        return model
     }
 
     /// The model a row read from this table holds.

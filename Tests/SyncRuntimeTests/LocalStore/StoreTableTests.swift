@@ -44,6 +44,42 @@ struct StoreTableTests {
         #expect(plan.contains { $0.contains("model_Note_by_title") }, "\(plan)")
     }
 
+    /// A row of a model whose fields are all plain values is read straight from its columns into
+    /// the model (no stored record in between): each field from its own column, an optional left
+    /// empty as saved, by name, by query and in full; a value of another type in a column is an
+    /// error naming the record and the field, as it is through the stored fields. Breaking it
+    /// (reading each field from the column after its own, or setting aside a value of the wrong
+    /// type) fails these.
+    @Test func plainModelsAreReadStraightFromTheirColumns() throws {
+        let url = Self.file()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let store = try SyncStore(url: url)
+        #expect(SharedList.storesPlainValues && !ListItem.storesPlainValues && !Note.storesPlainValues)
+        let lists = [
+            SharedList(recordName: "a", title: "Groceries", color: "green", pin: "1234", labels: ["food", "weekly"]),
+            SharedList(recordName: "b", title: "Hardware", color: nil, pin: nil, labels: []),
+        ]
+        try store.save(lists)
+        #expect(try store.fetch(SharedList.self, recordName: "a") == lists[0])
+        #expect(try store.fetch(SharedList.self, recordName: "b") == lists[1])
+        #expect(try store.fetch(Query<SharedList>().sorted(by: \.title)) == lists)
+        #expect(try store.fetchAll(SharedList.self) == lists)
+        // The catalog says `color` holds integers (as a file of another schema would): a store
+        // opened on it reads an integer where the model has a string.
+        let database = try SQLiteDatabase(.file(url))
+        try database.execute("""
+            UPDATE model_columns SET kind = 'integer' WHERE type = 'SharedList' AND name = 'color';
+            UPDATE model_SharedList SET color = 7 WHERE _name = 'b';
+            """)
+        let reopened = try SyncStore(url: url)
+        #expect {
+            try reopened.fetch(SharedList.self, recordName: "b")
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("'b'") && text.contains("'color'") && text.contains("expected string")
+        }
+    }
+
     /// A field the schema adds becomes a column holding the field's default in the rows already
     /// there; a column of a field the schema dropped keeps its values through later saves.
     /// Breaking it: `INSERT OR REPLACE` rewrites the whole row, and the dropped field's value goes.

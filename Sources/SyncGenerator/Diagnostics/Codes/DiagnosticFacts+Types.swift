@@ -4,7 +4,7 @@ extension DiagnosticFacts {
         .error,
         summary: "`to` names no model",
         protects: "A reference to a model that does not exist, usually a typo.",
-        fact: "A reference holds the record name of a record of the model `to` names.")
+        fact: "A reference holds the record name of a record of the model `to` names. When one file of a folder is validated alone, a model declared in another file of the folder is unknown to the run: the error says which file declares it. Those files are read only then, so a file whose names all resolve costs what it alone costs.")
 
     static let unknownType = DiagnosticFacts(
         .error,
