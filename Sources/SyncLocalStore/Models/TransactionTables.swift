@@ -31,7 +31,14 @@ final class TableCache: Sendable {
 final class TransactionTables {
     let database: SQLiteDatabase
     private let cache: TableCache
-    private(set) var found: [String: TableCache.Entry] = [:]
+    private(set) var found: [String: TableCache.Entry] = [:] {
+        didSet { lastWriting = nil }
+    }
+    /// The table the last save wrote through, for the next save of the same type in this
+    /// transaction (a batch of saves is mostly one type): found by comparing two names, where
+    /// `grown` looks in two dictionaries (one behind a lock) and copies the entry out. Any change
+    /// to `found` forgets it.
+    private var lastWriting: (recordType: String, table: ModelTable)?
 
     init(database: SQLiteDatabase, cache: TableCache) {
         self.database = database
@@ -50,7 +57,10 @@ final class TransactionTables {
     /// The model's table as its saves write it: its fields' columns (see `ModelTable.writing`),
     /// made once per process, not once per transaction.
     func writing<Model: SyncModel>(_ type: Model.Type) throws -> ModelTable {
-        try grown(type).writing
+        if let lastWriting, lastWriting.recordType == Model.recordType { return lastWriting.table }
+        let writing = try grown(type).writing
+        lastWriting = (Model.recordType, writing)
+        return writing
     }
 
     /// The model's table grown to its fields, and the view its saves write it through.
