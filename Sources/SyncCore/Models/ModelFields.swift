@@ -490,6 +490,17 @@ extension SyncModel {
         return fields
     }
 
+    /// A stored row read into a new model, appended to `models` (see
+    /// `SyncModel.appendStoredRow`).
+    @inlinable
+    @_spi(SyncgenGenerated) public static func appendStoredRow(
+        named recordName: String, ownerName: String, _ value: (_ field: Int) throws -> SyncFieldValue?, to models: inout [Self]
+    ) throws {
+        var model = Self(emptyRecordNamed: recordName, ownerName: ownerName)
+        try model.applyStoredValues(value)
+        models.append(model)
+    }
+
     /// The device's own copy read back value by value, each field's from `value(index)` (the
     /// field's place in `storedKeys`), with no record between: how the store reads a row's
     /// columns into a model whose fields are all plain values (`storesPlainValues`).

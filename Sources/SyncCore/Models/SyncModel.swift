@@ -58,9 +58,14 @@ public protocol SyncModel: Sendable, Hashable, Identifiable where ID == String {
     /// model's own, compiled for its type, rather than look up its table's type at each record.
     @_spi(SyncgenGenerated) init(emptyRecordNamed recordName: String, ownerName: String)
 
-    /// Restores every field from values read one by one (`applyStoredValues`), for a model whose
-    /// fields are all plain values.
-    @_spi(SyncgenGenerated) mutating func applyStoredValues(_ value: (_ field: Int) throws -> SyncFieldValue?) throws
+    /// Reads a stored row into a new model and appends it to `models`, for a model whose fields
+    /// are all plain values (`storesPlainValues`): each field's value by its place in
+    /// `storedKeys`. A requirement, so a query's rows become models
+    /// in code compiled for the model's own type: copied, built and appended without the generic
+    /// runtime's work at each row.
+    @_spi(SyncgenGenerated) static func appendStoredRow(
+        named recordName: String, ownerName: String, _ value: (_ field: Int) throws -> SyncFieldValue?, to models: inout [Self]
+    ) throws
 
     /// The record this model uploads (`makeRecord`), compiled for the model's own type.
     @_spi(SyncgenGenerated) func encodeRecord(syncZoneName: String) -> SyncRecord

@@ -31,7 +31,9 @@ public enum RecordRefusal: Error, Sendable, Hashable, CustomStringConvertible {
         // Bytes, not characters: every save asks, so this stays cheap.
         let bytes = name.utf8
         guard let first = bytes.first else { return "a record name cannot be empty" }
-        if !bytes.allSatisfy({ $0 < 0x80 }) { return "a record name must be ASCII" }
+        // Over the string's own buffer when it has one: a loop over its bytes, not its indices.
+        let isASCII = bytes.withContiguousStorageIfAvailable { buffer in buffer.allSatisfy { $0 < 0x80 } } ?? bytes.allSatisfy { $0 < 0x80 }
+        if !isASCII { return "a record name must be ASCII" }
         if bytes.count > CloudKitLimits.maxNameLength { return "a record name is at most \(CloudKitLimits.maxNameLength) characters long, and this one is \(bytes.count)" }
         if first == UInt8(ascii: "_") { return "a record name cannot start with an underscore" }
         return nil

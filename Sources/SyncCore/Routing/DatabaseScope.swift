@@ -12,8 +12,9 @@ public enum DatabaseScope: String, Sendable, Hashable, CaseIterable, Codable, Co
     /// in the shared database when someone else does; a public-only model lives in the public
     /// database. (`[private, public]` is rejected by the schema validator.)
     public static func resolve(scopes: Set<DatabaseScope>, ownerName: String) -> DatabaseScope {
-        if scopes.contains(.private) { return forOwner(ownerName) }
-        return scopes.contains(.public) ? .public : .private
+        // A set of at most three: looking at each is cheaper than hashing, on every save.
+        if scopes.contains(where: { $0 == .private }) { return forOwner(ownerName) }
+        return scopes.contains(where: { $0 == .public }) ? .public : .private
     }
 
     /// The database a zone belongs to: the public database's one zone is `_defaultZone`; any other

@@ -10,7 +10,11 @@ import SyncStorage
 ///
 /// The columns are the store's own record of the table (`model_columns`), so a row reads back
 /// into its fields without the Swift type: what parking an account's changes needs.
-struct ModelTable: Sendable, Hashable {
+///
+/// A class: every save hands its table around, and a copy is then one reference rather than
+/// one for each of its names, columns and SQL texts. It never changes once made (`adding`
+/// makes another).
+final class ModelTable: Sendable, Hashable {
     /// How a column keeps its values.
     enum Kind: Sendable, Hashable {
         case text, integer, real, bytes
@@ -116,17 +120,17 @@ struct ModelTable: Sendable, Hashable {
         }
 
         /// The field's value in a row's column; nil for NULL.
-        func value(_ row: SQLiteRow, _ column: Int) throws -> SyncFieldValue? {
-            let index = Int32(column)
-            guard !row.isNull(index) else { return nil }
+        func value(_ row: SQLiteRow, _ column: Int32) throws -> SyncFieldValue? {
+            let stored = row.value(column)
+            if case .null = stored { return nil }
             switch self {
-            case .text: return .string(row.text(index))
-            case .integer: return .int64(row.integer(index))
-            case .real: return .double(row.real(index))
-            case .date: return .date(Date(timeIntervalSinceReferenceDate: row.real(index)))
-            case .bytes: return .bytes(row.blob(index))
-            case .reference(let action): return .reference(SyncReference(recordName: row.text(index), action: action))
-            case .encoded: return try FieldsCodec.decode(row.blob(index))[""]
+            case .text: return .string(stored.text)
+            case .integer: return .int64(stored.integer)
+            case .real: return .double(stored.real)
+            case .date: return .date(Date(timeIntervalSinceReferenceDate: stored.real))
+            case .bytes: return .bytes(stored.blob)
+            case .reference(let action): return .reference(SyncReference(recordName: stored.text, action: action))
+            case .encoded: return try FieldsCodec.decode(stored.blob)[""]
             }
         }
 
@@ -166,6 +170,16 @@ struct ModelTable: Sendable, Hashable {
         columnIndex = Dictionary(columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// Tables are equal when they have the same record type and columns: the rest follows.
+    static func == (lhs: ModelTable, rhs: ModelTable) -> Bool {
+        lhs.recordType == rhs.recordType && lhs.columns == rhs.columns
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(recordType)
+        hasher.combine(columns)
+    }
+
     /// The column of a field, if the table has one.
     func column(named name: String) -> Column? {
         columnIndex[name].map { columns[$0] }
@@ -193,30 +207,30 @@ struct ModelTable: Sendable, Hashable {
     /// `_extra`'s place in a row read with `selectList`.
     static let extraColumn: Int32 = 4
 
-    /// The columns of a row for a record's stored fields: each field in its column when its
-    /// value is of the column's kind, everything else in `_extra` (and a value the column would
-    /// alter in both: `Kind.columnAlters`).
-    func row(name: String, owner: String, parent: String?, modified: Date, fields: RecordFields) -> [SQLiteValue] {
-        let first = Self.runtimeColumns.count
-        var values = [SQLiteValue](repeating: .null, count: first + columns.count)
-        values[0] = .text(name)
-        values[1] = .text(owner)
-        if let parent { values[2] = .text(parent) }
-        values[3] = .real(modified.timeIntervalSince1970)
-        var extra = RecordFields()
-        var next = 0
-        for (key, value) in fields {
-            let index = columnIndex(of: key, expectedAt: next)
-            if let index { next = index + 1 }
-            if let index, let column = columns[index].kind.column(value) {
-                values[first + index] = column
-                if columns[index].kind.columnAlters(value) { extra.append(key, value) }
-            } else {
-                extra.append(key, value)
+    /// Writes a record's row (`upsert`): each field in its column when its value is of the
+    /// column's kind, everything else in `_extra` (and a value the column would alter in both:
+    /// `Kind.columnAlters`). Each value is bound as it is found, with no array of them between.
+    func write(name: String, owner: String, parent: String?, modified: Date, fields: RecordFields, to database: SQLiteDatabase) throws(SQLiteError) {
+        try database.run(upsert) { (parameters: inout SQLiteParameters) throws(SQLiteError) in
+            try parameters.set(1, .text(name))
+            try parameters.set(2, .text(owner))
+            if let parent { try parameters.set(3, .text(parent)) }
+            try parameters.set(4, .real(modified.timeIntervalSince1970))
+            let firstField = Int32(Self.runtimeColumns.count + 1)
+            var extra = RecordFields()
+            var next = 0
+            for (key, value) in fields {
+                let index = columnIndex(of: key, expectedAt: next)
+                if let index { next = index + 1 }
+                if let index, let column = columns[index].kind.column(value) {
+                    try parameters.set(firstField + Int32(index), column)
+                    if columns[index].kind.columnAlters(value) { extra.append(key, value) }
+                } else {
+                    extra.append(key, value)
+                }
             }
+            if !extra.isEmpty { try parameters.set(Self.extraColumn + 1, .blob(FieldsCodec.encode(extra))) }
         }
-        if !extra.isEmpty { values[4] = .blob(FieldsCodec.encode(extra)) }
-        return values
     }
 
     /// The column of the field `key`, looked for first at `position` (the one after the last
@@ -234,7 +248,7 @@ struct ModelTable: Sendable, Hashable {
         let hasExtra = !row.isNull(at(Int(Self.extraColumn)))
         var fields = hasExtra ? try FieldsCodec.decode(row.blob(at(Int(Self.extraColumn)))) : RecordFields(minimumCapacity: columns.count)
         for (index, column) in columns.enumerated() {
-            guard let value = try column.kind.value(row, offset + Self.runtimeColumns.count + index) else { continue }
+            guard let value = try column.kind.value(row, at(Self.runtimeColumns.count + index)) else { continue }
             // A column's key is in `_extra` only for a value the column alters, which `_extra`
             // holds exactly: it wins.
             if !hasExtra {

@@ -114,7 +114,7 @@ enum ModelTables {
             // The value kept beside the fields is the record's: a new column's default is not.
             var fields = stored.fields
             for (key, value) in extra where names.contains(key) || !owned.contains(key) { fields[key] = value }
-            try database.query(table.upsert, table.row(name: stored.name, owner: stored.owner, parent: stored.parent, modified: stored.modified, fields: fields))
+            try table.write(name: stored.name, owner: stored.owner, parent: stored.parent, modified: stored.modified, fields: fields, to: database)
         }
     }
 

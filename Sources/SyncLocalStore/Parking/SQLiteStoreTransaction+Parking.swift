@@ -73,9 +73,9 @@ extension SQLiteStoreTransaction: AccountParking {
                     let parked = try database.query("SELECT owner, parent, fields, modified FROM parked_changes WHERE account = ? AND type = ? AND name = ?",
                                                     [.text(account), .text(type), .text(name)])[0]
                     let table = try changes.tables.ensureTable(named: type)
-                    try database.query(table.upsert, table.row(
+                    try table.write(
                         name: name, owner: parked.text(0), parent: parked.optionalText(1),
-                        modified: Date(timeIntervalSince1970: parked.real(3)), fields: try FieldsCodec.decode(parked.blob(2))))
+                        modified: Date(timeIntervalSince1970: parked.real(3)), fields: try FieldsCodec.decode(parked.blob(2)), to: database)
                     try writer.recordHistory(type: type, name: name, kind: .save, tombstone: nil)
                     changes.note(type, name, .save, by: .app)
                 } else {

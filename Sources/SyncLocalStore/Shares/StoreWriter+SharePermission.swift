@@ -6,9 +6,8 @@ extension StoreWriter {
     /// share giving it lets this user only read. The app's own records, and records whose share
     /// the store has not heard of, are not checked.
     func refuseReadOnlyShare<Model: SyncModel>(_ model: Model, _ kind: ChangeKind) throws {
-        let store = SQLiteStoreTransaction(database: database, now: now, changes: changes)
-        guard let owner = try sharedOwner(of: model, in: store),
-            let share = try store.coveringShare(recordName: model.recordName, parent: model.parentRecordName, ownerName: owner),
+        guard let owner = try sharedOwner(of: model) else { return }
+        guard let share = try shareRecords.coveringShare(recordName: model.recordName, parent: model.parentRecordName, ownerName: owner),
             let permission = share.currentUserParticipant?.permission, permission != .readWrite
         else { return }
         throw ReadOnlyShareRefusal(
@@ -19,12 +18,18 @@ extension StoreWriter {
     /// under a parent goes to its parent's zone whatever owner it names (the push's rule,
     /// `ParentChain`), read here one level up: a new item under a shared list goes to the
     /// list's owner.
-    private func sharedOwner<Model: SyncModel>(of model: Model, in store: SQLiteStoreTransaction) throws -> String? {
+    private func sharedOwner<Model: SyncModel>(of model: Model) throws -> String? {
         if model.resolvedScope == .shared { return model.ownerName }
         guard let parentType = Model.parentRecordType, let parent = model.parentRecordName,
-            let owner = try store.parentAndOwner(recordType: parentType, recordName: parent)?.owner,
+            let owner = try shareRecords.parentAndOwner(recordType: parentType, recordName: parent)?.owner,
             DatabaseScope.resolve(scopes: Model.syncScopes, ownerName: owner) == .shared
         else { return nil }
         return owner
+    }
+
+    /// This transaction as the engine reads it, for the share records and parents the check
+    /// reads: made only for a record that may be someone else's, since most saves need none.
+    private var shareRecords: SQLiteStoreTransaction {
+        SQLiteStoreTransaction(database: database, now: now, changes: changes)
     }
 }

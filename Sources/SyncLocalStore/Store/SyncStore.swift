@@ -296,6 +296,13 @@ public final class SyncStore: Sendable {
 
 /// Reads models of one type from its table.
 struct StoreReader {
+    /// The column of a field of a model read straight from its columns: how it keeps its values,
+    /// and its place in a selected row.
+    struct FieldColumn {
+        let kind: ModelTable.Kind
+        let place: Int32
+    }
+
     let database: SQLiteDatabase
     let table: ModelTable
 
@@ -319,52 +326,54 @@ struct StoreReader {
 
     /// The stored model of that name and when it was last saved on this device.
     func fetchWithModified<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> (model: Model, modified: Date)? {
-        try models(type, "SELECT \(table.selectList) FROM \(table.sqlName) WHERE _name = ?", [.text(recordName)]) { model, row in
-            (model, Date(timeIntervalSince1970: row.real(3)))
-        }.first
+        var models: [Model] = []
+        var modified = Date.distantPast
+        try appendModels(type, "SELECT \(table.selectList) FROM \(table.sqlName) WHERE _name = ?", [.text(recordName)], to: &models) { row in
+            modified = Date(timeIntervalSince1970: row.real(3))
+        }
+        return models.first.map { ($0, modified) }
     }
 
     private func models<Model: SyncModel>(_ type: Model.Type, _ sql: String, _ arguments: [SQLiteValue]) throws -> [Model] {
-        try models(type, sql, arguments) { model, _ in model }
+        var models: [Model] = []
+        try appendModels(type, sql, arguments, to: &models)
+        return models
     }
 
-    /// What `value` makes of each model the SQL selects, and of its row.
-    private func models<Model: SyncModel, Value>(
-        _ type: Model.Type, _ sql: String, _ arguments: [SQLiteValue], _ value: (Model, SQLiteRow) -> Value
-    ) throws -> [Value] {
-        var values: [Value] = []
+    /// Appends each model the SQL selects to `models`, and hands `body` its row. A row is read
+    /// straight from its columns by the model's own code when it can be (`fieldColumns`, and
+    /// nothing kept beside them in `_extra`), otherwise through its stored fields.
+    private func appendModels<Model: SyncModel>(
+        _ type: Model.Type, _ sql: String, _ arguments: [SQLiteValue], to models: inout [Model], _ body: (SQLiteRow) -> Void = { _ in }
+    ) throws {
         let columns = fieldColumns(type)
         try database.forEachRow(sql, arguments) { row throws(SQLiteError) in
             do {
-                values.append(value(try model(type, row, columns: columns), row))
+                if let columns, row.isNull(ModelTable.extraColumn) {
+                    try columns.withUnsafeBufferPointer { columns in
+                        try Model.appendStoredRow(named: row.text(0), ownerName: row.text(1), { try columns[$0].kind.value(row, columns[$0].place) }, to: &models)
+                    }
+                } else {
+                    models.append(try model(type, try table.record(row)))
+                }
+                body(row)
             } catch {
                 throw SQLiteError(code: -1, message: "stored \(type.recordType) '\(row.text(0))' cannot be read: \(error)")
             }
         }
-        return values
     }
 
-    /// Each of the model's fields' column (in `storedKeys` order), when the model's rows can be
-    /// read straight from their columns: every field a plain value with a column of its own.
-    private func fieldColumns<Model: SyncModel>(_ type: Model.Type) -> [Int]? {
+    /// Each of the model's fields' column (in `storedKeys` order, with its place in a selected
+    /// row), when the model's rows can be read straight from their columns: every field a plain
+    /// value with a column of its own.
+    private func fieldColumns<Model: SyncModel>(_ type: Model.Type) -> [FieldColumn]? {
         guard Model.storesPlainValues else { return nil }
-        var columns: [Int] = []
+        var columns: [FieldColumn] = []
         for key in Model.storedKeys {
             guard let column = table.position(ofColumn: key) else { return nil }
-            columns.append(column)
+            columns.append(FieldColumn(kind: table.columns[column].kind, place: Int32(ModelTable.runtimeColumns.count + column)))
         }
         return columns
-    }
-
-    /// A row's model: read straight from its columns when it can be (`fieldColumns`, and nothing
-    /// kept beside them in `_extra`), otherwise through its stored fields.
-    private func model<Model: SyncModel>(_ type: Model.Type, _ row: SQLiteRow, columns: [Int]?) throws -> Model {
-        guard let columns, row.isNull(ModelTable.extraColumn) else { return try model(type, try table.record(row)) }
-        var model = Model(emptyRecordNamed: row.text(0), ownerName: row.text(1))
-        try model.applyStoredValues { field in
-            try table.columns[columns[field]].kind.value(row, ModelTable.runtimeColumns.count + columns[field])
-        }
-        return model
     }
 
     /// The model a row read from this table holds.
@@ -412,7 +421,7 @@ public final class StoreWriter: ModelWriter {
         }
         let table = try changes.tables.writing(Model.self)
         if checked { try refuseDuplicateKeys(of: model, stored: stored, table: table) }
-        try database.query(table.upsert, table.row(name: model.recordName, owner: model.ownerName, parent: model.parentRecordName, modified: modified, fields: stored))
+        try table.write(name: model.recordName, owner: model.ownerName, parent: model.parentRecordName, modified: modified, fields: stored, to: database)
         try recordHistory(type: Model.recordType, name: model.recordName, kind: .save, tombstone: nil)
         changes.note(Model.recordType, model.recordName, .save, by: author)
     }
@@ -492,9 +501,14 @@ public final class StoreWriter: ModelWriter {
 
     /// One history entry, stamped with this writer's author.
     func recordHistory(type: String, name: String, kind: ChangeKind, tombstone: RecordFields?) throws {
-        try database.query("INSERT INTO history (type, name, kind, author, tombstone, at) VALUES (?, ?, ?, ?, ?, ?)",
-            [.text(type), .text(name), .integer(Int64(kind.rawValue)), .text(author.storedValue), tombstone.map { .blob(FieldsCodec.encode($0)) } ?? .null,
-             .real(now.timeIntervalSince1970)])
+        try database.run("INSERT INTO history (type, name, kind, author, tombstone, at) VALUES (?, ?, ?, ?, ?, ?)") { (parameters: inout SQLiteParameters) throws(SQLiteError) in
+            try parameters.set(1, .text(type))
+            try parameters.set(2, .text(name))
+            try parameters.set(3, .integer(Int64(kind.rawValue)))
+            try parameters.set(4, .text(author.storedValue))
+            if let tombstone { try parameters.set(5, .blob(FieldsCodec.encode(tombstone))) }
+            try parameters.set(6, .real(now.timeIntervalSince1970))
+        }
         if !author.isEngine { wroteAppChange = true }
     }
 

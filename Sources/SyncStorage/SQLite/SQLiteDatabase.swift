@@ -47,6 +47,43 @@ package enum SQLiteValue: Sendable, Hashable {
     case real(Double)
     case text(String)
     case blob(Data)
+
+    // The value read as each type, converted as SQLite converts it (text that is not a number
+    // reads as 0); NULL reads as zero, empty text or no bytes.
+
+    package var integer: Int64 {
+        switch self {
+        case .integer(let number): number
+        case .real(let number): Int64(number)
+        case .text(let text): Int64(text) ?? 0
+        default: 0
+        }
+    }
+
+    package var real: Double {
+        switch self {
+        case .real(let number): number
+        case .integer(let number): Double(number)
+        default: 0
+        }
+    }
+
+    package var text: String {
+        switch self {
+        case .text(let text): text
+        case .integer(let number): String(number)
+        case .real(let number): String(number)
+        default: ""
+        }
+    }
+
+    package var blob: Data {
+        switch self {
+        case .blob(let data): data
+        case .text(let text): Data(text.utf8)
+        default: Data()
+        }
+    }
 }
 
 /// One SQLite connection: the only place that calls the SQLite C API.
@@ -128,20 +165,40 @@ package final class SQLiteDatabase {
         return rows
     }
 
+    /// Runs one statement that returns no rows, its parameters set by `set` (a parameter it
+    /// leaves unset is NULL): a write's values bound as they are made, with no array of them.
+    package func run(_ sql: String, _ set: (inout SQLiteParameters) throws(SQLiteError) -> Void) throws(SQLiteError) {
+        let statement = try prepared(sql)
+        defer { sqlite3_reset(statement) }
+        var parameters = SQLiteParameters(statement: statement, database: self)
+        try set(&parameters)
+        // A parameter this run leaves unset would keep the last run's value: each is set to NULL,
+        // which costs less than clearing every parameter before the run.
+        try parameters.nullUnset()
+        let result = sqlite3_step(statement)
+        guard result == SQLITE_DONE || result == SQLITE_ROW else { throw failure(result) }
+    }
+
+    /// SQLite's failure `code`, with its message and the file.
+    fileprivate func failure(_ code: Int32) -> SQLiteError {
+        SQLiteError(code: code, message: errorMessage, file: file)
+    }
+
     /// Runs one statement, handing each row to `body` as it is read: nothing is kept but what
     /// `body` keeps.
     package func forEachRow(_ sql: String, _ arguments: [SQLiteValue] = [], _ body: (SQLiteRow) throws(SQLiteError) -> Void) throws(SQLiteError) {
         let statement = try prepared(sql)
         defer { sqlite3_reset(statement) }
+        let columnCount = sqlite3_column_count(statement)
         // A parameter this run leaves unbound would keep the last run's value.
         if arguments.count < sqlite3_bind_parameter_count(statement) { sqlite3_clear_bindings(statement) }
         try bind(arguments, to: statement)
         while true {
             let result = sqlite3_step(statement)
             if result == SQLITE_DONE { return }
-            guard result == SQLITE_ROW else { throw SQLiteError(code: result, message: errorMessage, file: file) }
+            guard result == SQLITE_ROW else { throw failure(result) }
             do {
-                try body(SQLiteRow(reading: statement))
+                try body(SQLiteRow(reading: statement, columnCount: columnCount))
             } catch {
                 // A row its reader cannot read is a failure of this file too.
                 throw SQLiteError(code: error.code, message: error.message, file: error.file ?? file)
@@ -186,7 +243,10 @@ package final class SQLiteDatabase {
     private var errorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
     private func prepared(_ sql: String) throws(SQLiteError) -> OpaquePointer {
-        for entry in recent where entry.sql == sql { return entry.statement }
+        // Most statements differ in length: their byte counts (kept by the string) tell them
+        // apart before any comparison of their bytes.
+        let length = sql.utf8.count
+        for entry in recent where entry.sql.utf8.count == length && entry.sql == sql { return entry.statement }
         let statement = try cached(sql)
         if recent.count == Self.recentCount { recent.removeFirst() }
         recent.append((sql, statement))
@@ -206,31 +266,73 @@ package final class SQLiteDatabase {
 
     private func bind(_ arguments: [SQLiteValue], to statement: OpaquePointer) throws(SQLiteError) {
         for (offset, argument) in arguments.enumerated() {
-            let index = Int32(offset + 1)
-            let result: Int32
-            switch argument {
-            case .null:
-                result = sqlite3_bind_null(statement, index)
-            case .integer(let value):
-                result = sqlite3_bind_int64(statement, index, value)
-            case .real(let value):
-                result = sqlite3_bind_double(statement, index, value)
-            case .text(let value):
-                // By its byte count, never up to a NUL: a Swift string may hold U+0000.
-                var text = value
-                result = text.withUTF8 { bytes in
-                    // An empty string has no bytes to point at, and a null pointer binds NULL.
-                    guard let base = bytes.baseAddress else { return sqlite3_bind_text(statement, index, "", 0, sqliteTransient) }
-                    return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                        sqlite3_bind_text(statement, index, $0, Int32(bytes.count), sqliteTransient)
-                    }
-                }
-            case .blob(let value):
-                result = value.withUnsafeBytes { bytes in
-                    sqlite3_bind_blob(statement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), sqliteTransient)
+            let result = Self.bind(argument, at: Int32(offset + 1), to: statement)
+            guard result == SQLITE_OK else { throw failure(result) }
+        }
+    }
+
+    /// Binds one value to the parameter at `index` (from 1); SQLite's result code.
+    fileprivate static func bind(_ value: SQLiteValue, at index: Int32, to statement: OpaquePointer) -> Int32 {
+        switch value {
+        case .null:
+            return sqlite3_bind_null(statement, index)
+        case .integer(let value):
+            return sqlite3_bind_int64(statement, index, value)
+        case .real(let value):
+            return sqlite3_bind_double(statement, index, value)
+        case .text(let value):
+            // By its byte count, never up to a NUL: a Swift string may hold U+0000.
+            var text = value
+            return text.withUTF8 { bytes in
+                // An empty string has no bytes to point at, and a null pointer binds NULL.
+                guard let base = bytes.baseAddress else { return sqlite3_bind_text(statement, index, "", 0, sqliteTransient) }
+                return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                    sqlite3_bind_text(statement, index, $0, Int32(bytes.count), sqliteTransient)
                 }
             }
-            guard result == SQLITE_OK else { throw SQLiteError(code: result, message: errorMessage, file: file) }
+        case .blob(let value):
+            return value.withUnsafeBytes { bytes in
+                sqlite3_bind_blob(statement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), sqliteTransient)
+            }
+        }
+    }
+}
+
+/// The parameters of a statement about to run (`SQLiteDatabase.run`), set by position: a
+/// write's values bound as they are made, with no array of them between. Valid only inside the
+/// `run` call that hands it out.
+package struct SQLiteParameters {
+    private let statement: OpaquePointer
+    private let database: SQLiteDatabase
+    private let count: Int32
+    /// The positions set so far, bit `position - 1` (a statement of more than 64 parameters has
+    /// them all cleared first).
+    private var isSet: UInt64 = 0
+
+    fileprivate init(statement: OpaquePointer, database: SQLiteDatabase) {
+        self.statement = statement
+        self.database = database
+        count = sqlite3_bind_parameter_count(statement)
+        if count > 64 { sqlite3_clear_bindings(statement) }
+    }
+
+    /// Sets the parameter at `position` (from 1).
+    package mutating func set(_ position: Int32, _ value: SQLiteValue) throws(SQLiteError) {
+        let result = SQLiteDatabase.bind(value, at: position, to: statement)
+        guard result == SQLITE_OK else { throw database.failure(result) }
+        if position >= 1 && position <= 64 { isSet |= 1 << UInt64(position - 1) }
+    }
+
+    /// Sets every parameter left unset to NULL.
+    fileprivate func nullUnset() throws(SQLiteError) {
+        guard count <= 64 else { return }
+        var position: Int32 = 1
+        while position <= count {
+            if isSet & (1 << UInt64(position - 1)) == 0 {
+                let result = sqlite3_bind_null(statement, position)
+                guard result == SQLITE_OK else { throw database.failure(result) }
+            }
+            position += 1
         }
     }
 }
@@ -245,93 +347,77 @@ private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self
 package struct SQLiteRow: @unchecked Sendable {  // a statement's row never leaves its body
     private enum Source {
         case values([SQLiteValue])
-        case statement(OpaquePointer)
+        /// The statement and its number of columns, read once per statement rather than at
+        /// each value.
+        case statement(OpaquePointer, columnCount: Int32)
     }
 
     private let source: Source
 
     /// The row the statement stands on, read as it is asked.
-    fileprivate init(reading statement: OpaquePointer) {
-        source = .statement(statement)
+    fileprivate init(reading statement: OpaquePointer, columnCount: Int32) {
+        source = .statement(statement, columnCount: columnCount)
     }
 
     /// The row's values, read out of the statement now.
     fileprivate func materialized() -> SQLiteRow {
-        guard case .statement(let statement) = source else { return self }
-        return SQLiteRow(source: .values((0..<sqlite3_column_count(statement)).map { Self.value(statement, $0) }))
+        guard case .statement(let statement, let columnCount) = source else { return self }
+        return SQLiteRow(source: .values((0..<columnCount).map { Self.value(statement, $0) }))
     }
 
     private init(source: Source) {
         self.source = source
     }
 
+    /// The value of a column of the row the statement stands on. Read through the column's
+    /// `sqlite3_value`: one call into the statement per column, where `sqlite3_column_type`,
+    /// `_text` and `_bytes` would each enter it. The value is unprotected (SQLite takes no lock
+    /// to read it), which is safe here: a connection is used by one thread at a time (its owner's
+    /// lock), and the value is read before the statement steps again.
     private static func value(_ statement: OpaquePointer, _ column: Int32) -> SQLiteValue {
-        switch sqlite3_column_type(statement, column) {
+        guard let value = sqlite3_column_value(statement, column) else { return .null }
+        switch sqlite3_value_type(value) {
         case SQLITE_INTEGER:
-            return .integer(sqlite3_column_int64(statement, column))
+            return .integer(sqlite3_value_int64(value))
         case SQLITE_FLOAT:
-            return .real(sqlite3_column_double(statement, column))
+            return .real(sqlite3_value_double(value))
         case SQLITE_TEXT:
             // By its byte count: a NUL inside the text is part of it.
-            let text = sqlite3_column_text(statement, column)
-            let length = Int(sqlite3_column_bytes(statement, column))
+            let text = sqlite3_value_text(value)
+            let length = Int(sqlite3_value_bytes(value))
             return .text(text.map { String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self) } ?? "")
         case SQLITE_BLOB:
-            let length = Int(sqlite3_column_bytes(statement, column))
-            guard length > 0, let bytes = sqlite3_column_blob(statement, column) else { return .blob(Data()) }
+            let length = Int(sqlite3_value_bytes(value))
+            guard length > 0, let bytes = sqlite3_value_blob(value) else { return .blob(Data()) }
             return .blob(Data(bytes: bytes, count: length))
         default:
             return .null
         }
     }
 
-    private func value(_ column: Int32) -> SQLiteValue {
+    /// The column's value as SQLite holds it: one read of its type, where a test for NULL and then
+    /// a read of the value would take two.
+    package func value(_ column: Int32) -> SQLiteValue {
         switch source {
         case .values(let values): Int(column) < values.count ? values[Int(column)] : .null
-        case .statement(let statement): column < sqlite3_column_count(statement) ? Self.value(statement, column) : .null
+        case .statement(let statement, let columnCount): column < columnCount ? Self.value(statement, column) : .null
         }
     }
 
     package func isNull(_ column: Int32) -> Bool {
         switch source {
         case .values: value(column) == .null
-        case .statement(let statement): column >= sqlite3_column_count(statement) || sqlite3_column_type(statement, column) == SQLITE_NULL
+        case .statement(let statement, let columnCount): column >= columnCount || sqlite3_column_type(statement, column) == SQLITE_NULL
         }
     }
 
-    package func integer(_ column: Int32) -> Int64 {
-        switch value(column) {
-        case .integer(let number): number
-        case .real(let number): Int64(number)
-        case .text(let text): Int64(text) ?? 0
-        default: 0
-        }
-    }
+    package func integer(_ column: Int32) -> Int64 { value(column).integer }
 
-    package func real(_ column: Int32) -> Double {
-        switch value(column) {
-        case .real(let number): number
-        case .integer(let number): Double(number)
-        default: 0
-        }
-    }
+    package func real(_ column: Int32) -> Double { value(column).real }
 
-    package func text(_ column: Int32) -> String {
-        switch value(column) {
-        case .text(let text): text
-        case .integer(let number): String(number)
-        case .real(let number): String(number)
-        default: ""
-        }
-    }
+    package func text(_ column: Int32) -> String { value(column).text }
 
     package func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
 
-    package func blob(_ column: Int32) -> Data {
-        switch value(column) {
-        case .blob(let data): data
-        case .text(let text): Data(text.utf8)
-        default: Data()
-        }
-    }
+    package func blob(_ column: Int32) -> Data { value(column).blob }
 }

@@ -47,9 +47,11 @@ struct StoreTableTests {
     /// A row of a model whose fields are all plain values is read straight from its columns into
     /// the model (no stored record in between): each field from its own column, an optional left
     /// empty as saved, by name, by query and in full; a value of another type in a column is an
-    /// error naming the record and the field, as it is through the stored fields. Breaking it
-    /// (reading each field from the column after its own, or setting aside a value of the wrong
-    /// type) fails these.
+    /// error naming the record and the field, as it is through the stored fields. `b`, saved
+    /// right after `a` by the same statement, leaves empty what `a` filled: a parameter a write
+    /// leaves unset is NULL, never the last row's value. Breaking it (reading each field from the
+    /// column after its own, setting aside a value of the wrong type, or `SQLiteDatabase.run` no
+    /// longer setting the unset parameters to NULL, when `b` reads back `a`'s color) fails these.
     @Test func plainModelsAreReadStraightFromTheirColumns() throws {
         let url = Self.file()
         defer { try? FileManager.default.removeItem(at: url) }
