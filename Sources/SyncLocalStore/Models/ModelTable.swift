@@ -155,6 +155,11 @@ final class ModelTable: Sendable, Hashable {
     /// The upsert of a row: a new record's row, or the columns of an existing one rewritten
     /// (columns this table has beyond `columns`, of fields the schema dropped, keep their values).
     let upsert: String
+    /// The row of one record, by name: made once, so each lookup finds its prepared statement by
+    /// the text's identity.
+    let selectByName: String
+    /// The rows of the records named in a JSON array (`SQLiteStoreTransaction.jsonArray`).
+    let selectByNames: String
     private let columnIndex: [String: Int]
 
     init(recordType: String, columns: [Column]) {
@@ -167,6 +172,8 @@ final class ModelTable: Sendable, Hashable {
             INSERT INTO \(Self.sqlName(recordType)) (\(selectList)) VALUES (\(Array(repeating: "?", count: all.count).joined(separator: ", ")))
             ON CONFLICT(_name) DO UPDATE SET \(updates)
             """
+        selectByName = "SELECT \(selectList) FROM \(Self.sqlName(recordType)) WHERE _name = ?"
+        selectByNames = "SELECT \(selectList) FROM \(Self.sqlName(recordType)) WHERE _name IN (SELECT value FROM json_each(?))"
         columnIndex = Dictionary(columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -185,9 +192,10 @@ final class ModelTable: Sendable, Hashable {
         columnIndex[name].map { columns[$0] }
     }
 
-    /// Where the column of a field is among `columns`, if the table has one.
-    func position(ofColumn name: String) -> Int? {
-        columnIndex[name]
+    /// Where the column of a field is among `columns`, if the table has one; looked for first at
+    /// `expected` (see `columnIndex(of:expectedAt:)`).
+    func position(ofColumn name: String, expectedAt expected: Int) -> Int? {
+        columnIndex(of: name, expectedAt: expected)
     }
 
     /// The table with one more column.

@@ -8,13 +8,32 @@ extension SQLiteStoreTransaction: StoredModels {
         try uploadRecord(type, recordName: recordName, syncZoneName: syncZoneName)
     }
 
+    func uploadRecords(type: any SyncModel.Type, recordNames: [String], syncZoneName: String) throws -> [String: SyncRecord] {
+        try uploadRecords(type, recordNames: recordNames, syncZoneName: syncZoneName)
+    }
+
     /// The row is read once: it gives the model and the time of its last save.
     private func uploadRecord<Model: SyncModel>(_ type: Model.Type, recordName: String, syncZoneName: String) throws -> SyncRecord? {
         guard let table = try changes.tables.table(named: type.recordType),
-            let stored = try StoreReader(database: database, table: table).fetchWithModified(type, recordName: recordName)
+            let stored = try StoreReader(database: database, table: table).fetchWithModified(type, recordNames: [recordName]).first
         else { return nil }
-        var record = stored.model.makeRecord(syncZoneName: syncZoneName)
-        record.fields[RecordFieldNames.clientModifiedAt] = .date(stored.modified)
+        return Self.uploadRecord(of: stored.model, modified: stored.modified, syncZoneName: syncZoneName)
+    }
+
+    private func uploadRecords<Model: SyncModel>(_ type: Model.Type, recordNames: [String], syncZoneName: String) throws -> [String: SyncRecord] {
+        guard !recordNames.isEmpty, let table = try changes.tables.table(named: type.recordType) else { return [:] }
+        var records: [String: SyncRecord] = [:]
+        records.reserveCapacity(recordNames.count)
+        for stored in try StoreReader(database: database, table: table).fetchWithModified(type, recordNames: recordNames) {
+            records[stored.model.recordName] = Self.uploadRecord(of: stored.model, modified: stored.modified, syncZoneName: syncZoneName)
+        }
+        return records
+    }
+
+    /// The record a stored model uploads, with the time of its last save on this device.
+    private static func uploadRecord<Model: SyncModel>(of model: Model, modified: Date, syncZoneName: String) -> SyncRecord {
+        var record = model.makeRecord(syncZoneName: syncZoneName)
+        record.fields[RecordFieldNames.clientModifiedAt] = .date(modified)
         return record
     }
 

@@ -115,6 +115,6 @@ final class TransactionTables {
     /// A record's stored row, read without its Swift type.
     func row(recordType: String, recordName: String) throws -> StoredRow? {
         guard let table = try table(named: recordType) else { return nil }
-        return try database.query("SELECT \(table.selectList) FROM \(table.sqlName) WHERE _name = ?", [.text(recordName)]).first.map { try table.record($0) }
+        return try database.query(table.selectByName, [.text(recordName)]).first.map { try table.record($0) }
     }
 }

@@ -6,6 +6,10 @@ import SyncStorage
 extension SQLiteStoreTransaction: ServerVersions {
     static let syncRecordColumns = "zone_owner, zone, name, type, change_tag, fields, encrypted, modified, parent, share, creator, system_fields, created, modifier"
 
+    /// A server version written (`setServerRecord`): one text, made once, so each write finds
+    /// its prepared statement by the text's identity.
+    private static let writeServerRecord = "INSERT OR REPLACE INTO sync_records (\(syncRecordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
     private static let serverRecordColumns = "type, change_tag, fields, encrypted, modified, parent, share, creator, system_fields, created, modifier"
 
     /// The server versions kept in one zone for a list of names: the zone, then the names as one
@@ -61,14 +65,22 @@ extension SQLiteStoreTransaction: ServerVersions {
     }
 
     func setServerRecord(_ record: SyncRecord) throws {
-        try database.query(
-            "INSERT OR REPLACE INTO sync_records (\(Self.syncRecordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [.text(record.id.zoneID.ownerName), .text(record.id.zoneID.zoneName), .text(record.id.recordName), .text(record.recordType),
-             record.changeTag.map(SQLiteValue.text) ?? .null, .blob(FieldsCodec.encode(record.fields)), .blob(FieldsCodec.encode(record.encryptedFields)),
-             record.modificationDate.map { .real($0.timeIntervalSince1970) } ?? .null,
-             record.parentRecordName.map(SQLiteValue.text) ?? .null, record.shareRecordName.map(SQLiteValue.text) ?? .null,
-             record.creatorUserRecordName.map(SQLiteValue.text) ?? .null, record.systemFields.map { .blob($0.archive) } ?? .null,
-             record.creationDate.map { .real($0.timeIntervalSince1970) } ?? .null, record.lastModifiedUserRecordName.map(SQLiteValue.text) ?? .null])
+        try database.run(Self.writeServerRecord) { (parameters: inout SQLiteParameters) throws(SQLiteError) in
+            try parameters.set(1, .text(record.id.zoneID.ownerName))
+            try parameters.set(2, .text(record.id.zoneID.zoneName))
+            try parameters.set(3, .text(record.id.recordName))
+            try parameters.set(4, .text(record.recordType))
+            if let changeTag = record.changeTag { try parameters.set(5, .text(changeTag)) }
+            try parameters.set(6, .blob(FieldsCodec.encode(record.fields)))
+            try parameters.set(7, .blob(FieldsCodec.encode(record.encryptedFields)))
+            if let modified = record.modificationDate { try parameters.set(8, .real(modified.timeIntervalSince1970)) }
+            if let parent = record.parentRecordName { try parameters.set(9, .text(parent)) }
+            if let share = record.shareRecordName { try parameters.set(10, .text(share)) }
+            if let creator = record.creatorUserRecordName { try parameters.set(11, .text(creator)) }
+            if let systemFields = record.systemFields { try parameters.set(12, .blob(systemFields.archive)) }
+            if let created = record.creationDate { try parameters.set(13, .real(created.timeIntervalSince1970)) }
+            if let modifier = record.lastModifiedUserRecordName { try parameters.set(14, .text(modifier)) }
+        }
     }
 
     func removeServerRecord(_ id: RecordID) throws {

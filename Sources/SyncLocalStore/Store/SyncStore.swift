@@ -307,7 +307,7 @@ struct StoreReader {
     let table: ModelTable
 
     func fetch<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> Model? {
-        try models(type, "SELECT \(table.selectList) FROM \(table.sqlName) WHERE _name = ?", [.text(recordName)]).first
+        try models(type, table.selectByName, [.text(recordName)]).first
     }
 
     /// Names of the stored models whose parent is `parentRecordName`.
@@ -324,14 +324,18 @@ struct StoreReader {
         try models(type, "SELECT \(table.selectList) FROM \(table.sqlName) \(query.filter) \(query.order) \(query.page)", query.arguments)
     }
 
-    /// The stored model of that name and when it was last saved on this device.
-    func fetchWithModified<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> (model: Model, modified: Date)? {
+    /// The stored models of these names and when each was last saved on this device: one name
+    /// by its own statement, more in one read.
+    func fetchWithModified<Model: SyncModel>(_ type: Model.Type, recordNames: [String]) throws -> [(model: Model, modified: Date)] {
         var models: [Model] = []
-        var modified = Date.distantPast
-        try appendModels(type, "SELECT \(table.selectList) FROM \(table.sqlName) WHERE _name = ?", [.text(recordName)], to: &models) { row in
-            modified = Date(timeIntervalSince1970: row.real(3))
+        var modified: [Date] = []
+        let (sql, arguments): (String, [SQLiteValue]) = recordNames.count == 1
+            ? (table.selectByName, [.text(recordNames[0])])
+            : (table.selectByNames, [.text(SQLiteStoreTransaction.jsonArray(recordNames))])
+        try appendModels(type, sql, arguments, to: &models) { row in
+            modified.append(Date(timeIntervalSince1970: row.real(3)))
         }
-        return models.first.map { ($0, modified) }
+        return Array(zip(models, modified))
     }
 
     private func models<Model: SyncModel>(_ type: Model.Type, _ sql: String, _ arguments: [SQLiteValue]) throws -> [Model] {
@@ -369,8 +373,12 @@ struct StoreReader {
     private func fieldColumns<Model: SyncModel>(_ type: Model.Type) -> [FieldColumn]? {
         guard Model.storesPlainValues else { return nil }
         var columns: [FieldColumn] = []
+        var next = 0
         for key in Model.storedKeys {
-            guard let column = table.position(ofColumn: key) else { return nil }
+            // Fields come in the columns' order for a table the schema made: each looked for
+            // first after the last.
+            guard let column = table.position(ofColumn: key, expectedAt: next) else { return nil }
+            next = column + 1
             columns.append(FieldColumn(kind: table.columns[column].kind, place: Int32(ModelTable.runtimeColumns.count + column)))
         }
         return columns

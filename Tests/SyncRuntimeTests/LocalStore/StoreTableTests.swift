@@ -82,6 +82,39 @@ struct StoreTableTests {
         }
     }
 
+    /// The push reads the records its saves upload a type at a time (`uploadRecords`, one
+    /// statement for many names): the same records, edit times included, as one name at a time,
+    /// for plain models and for models with a parent; none for a name not stored, one for a name
+    /// listed twice. Breaking it (the names' statement selecting every row, or keying the
+    /// records by anything but their name) fails it.
+    @Test func manyUploadRecordsReadAtOnceAreThoseReadOneByOne() throws {
+        let url = Self.file()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let store = try SyncStore(url: url)
+        try store.save([
+            SharedList(recordName: "a", title: "Groceries", color: "green"), SharedList(recordName: "b", title: "Hardware"),
+            SharedList(recordName: "c", title: "Not asked for"),
+        ])
+        try store.save([
+            ListItem(recordName: "milk", parent: RecordReference(recordName: "a"), text: "Milk", quantity: 2, assignee: .unset),
+            ListItem(recordName: "nails", parent: RecordReference(recordName: "b"), text: "Nails", assignee: .unset, tags: ["small"]),
+        ])
+        try store.sqliteTransaction { store in
+            let lists = try store.uploadRecords(type: SharedList.self, recordNames: ["a", "b", "gone", "a"], syncZoneName: "Zone")
+            #expect(Set(lists.keys) == ["a", "b"])
+            for name in ["a", "b"] {
+                #expect(lists[name] == (try store.uploadRecord(type: SharedList.self, recordName: name, syncZoneName: "Zone")))
+            }
+            let items = try store.uploadRecords(type: ListItem.self, recordNames: ["nails", "milk"], syncZoneName: "Zone")
+            #expect(Set(items.keys) == ["milk", "nails"])
+            for name in ["milk", "nails"] {
+                #expect(items[name] == (try store.uploadRecord(type: ListItem.self, recordName: name, syncZoneName: "Zone")))
+            }
+            #expect(items["milk"]?.parentRecordName == "a" && items["milk"]?.id.zoneID.zoneName == "Zone")
+            #expect(try store.uploadRecords(type: ListItem.self, recordNames: [], syncZoneName: "Zone").isEmpty)
+        }
+    }
+
     /// A field the schema adds becomes a column holding the field's default in the rows already
     /// there; a column of a field the schema dropped keeps its values through later saves.
     /// Breaking it: `INSERT OR REPLACE` rewrites the whole row, and the dropped field's value goes.

@@ -45,6 +45,34 @@ struct SyncStoreTests {
         #expect(versions.allSatisfy { $0.key == $0.value.id.recordName && $0.value.id.zoneID == zone })
     }
 
+    /// A pulled page tells from its one read which of its records this device already holds (an
+    /// echo of its own push is not applied again): only the version it keeps, and only with the
+    /// model stored; a record applied earlier in the page, or without a change tag, is asked of
+    /// the store. Breaking it (a kept tag alone counting as held) skips re-creating a model whose
+    /// version was kept without it, and `kept` fails.
+    @Test func aPageKnowsWhichVersionsThisDeviceHolds() throws {
+        let store = try SyncStore(url: nil)
+        try store.save(Note(recordName: "held"))
+        let zone = ZoneID(zoneName: SyncConstants.defaultSyncZoneName, ownerName: SyncConstants.currentUserOwnerName)
+        func version(_ name: String, _ tag: String?) -> SyncRecord {
+            SyncRecord(recordType: Note.recordType, id: RecordID(recordName: name, zoneID: zone), changeTag: tag)
+        }
+        try store.transaction { store in
+            try store.setServerRecord(version("held", "t1"))
+            try store.setServerRecord(version("kept", "t1"))  // its version kept, its model not stored
+        }
+        let page = [version("held", "t1"), version("kept", "t1"), version("new", "t1"), version("untagged", nil)]
+        var reads = try store.transaction { try PulledPageReads(page, registry: ModelRegistry([Note.self]), in: $0) }
+        #expect(reads.holdsThisVersion(version("held", "t1")) == true)
+        #expect(reads.holdsThisVersion(version("held", "t2")) == false)
+        #expect(reads.holdsThisVersion(version("kept", "t1")) == false)
+        #expect(reads.holdsThisVersion(version("new", "t1")) == false)
+        #expect(reads.holdsThisVersion(version("untagged", nil)) == nil)
+        reads.noteApplied(version("held", "t1"))
+        #expect(reads.holdsThisVersion(version("held", "t1")) == nil)
+        #expect(PulledPageReads().holdsThisVersion(version("held", "t1")) == nil)
+    }
+
     @Test func aDraftAndItsProjectionAreTwoModels() throws {
         let store = try SyncStore(url: nil)
         try store.save(Note(recordName: "same", title: "draft"))

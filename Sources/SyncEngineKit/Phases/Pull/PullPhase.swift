@@ -200,15 +200,18 @@ struct PullPhase {
         try apply(record, scope: scope, in: store, state: &state, reads: &reads)
     }
 
+    /// Whether the store holds this very version of the record: its change tag kept, its model
+    /// stored.
+    private func holds(_ record: SyncRecord, type: any SyncModel.Type, in store: any StoreTransaction) throws -> Bool {
+        guard let tag = record.changeTag else { return false }
+        return try store.serverChangeTag(record.id) == tag && store.isStored(type: type, recordName: record.id.recordName)
+    }
+
     private func apply(_ record: SyncRecord, scope: DatabaseScope, in store: any StoreTransaction, state: inout PullState, reads: inout PulledPageReads) throws {
         try forgetUnreadable(record.id, state: &state, in: store)
         guard let type = context.registry.type(forRecordType: record.recordType) else { return }
         // A version this device already has (it pushed it): nothing to apply.
-        if !reads.isSurelyNew(record), let tag = record.changeTag, try store.serverChangeTag(record.id) == tag,
-            try store.isStored(type: type, recordName: record.id.recordName)
-        {
-            return
-        }
+        if try reads.holdsThisVersion(record) ?? holds(record, type: type, in: store) { return }
         let isLocalChange = state.localChanges.contains(record.recordType, record.id.recordName)
         let isStored = reads.isStored(record)
         reads.noteApplied(record)

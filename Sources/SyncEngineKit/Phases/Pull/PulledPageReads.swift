@@ -26,12 +26,13 @@ struct PulledPageReads {
         isRead = true
     }
 
-    /// Whether the page began with another version of the record than this one kept (or
-    /// none): it is applied without asking. False: the store is asked.
-    func isSurelyNew(_ record: SyncRecord) -> Bool {
+    /// Whether this device already holds this very version: the page began with its change tag
+    /// kept and its model stored, and has not applied the record since (an echo of this
+    /// device's own push). Nil when it cannot tell: the store is asked.
+    func holdsThisVersion(_ record: SyncRecord) -> Bool? {
         let key = RecordKey(record.recordType, record.id.recordName)
-        guard isRead, !applied.contains(key), let tag = record.changeTag else { return false }
-        return tags[record.id].map { $0 != tag } ?? true
+        guard isRead, !applied.contains(key), let tag = record.changeTag else { return nil }
+        return tags[record.id] == .some(tag) && stored.contains(key)
     }
 
     /// False when the page began without the model and has not applied it since; nil: ask.

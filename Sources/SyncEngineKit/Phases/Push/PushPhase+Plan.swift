@@ -13,14 +13,17 @@ extension PushPhase {
     /// too: deleting the root is leaving the share, and the records stay the owner's.
     func collect(_ changes: [HistoryEntry], in store: any StoreTransaction) throws -> [PushItem] {
         let userDeleted = Set(try store.stateKeys(prefix: SyncStateKeys.userDeletedZonePrefix))
+        let saved = try savedRecords(changes, in: store)
         var order: [RecordID] = []
         var latest: [RecordID: PushItem] = [:]
+        order.reserveCapacity(changes.count)
+        latest.reserveCapacity(changes.count)
         for change in changes {
             guard let type = context.registry.type(forRecordType: change.recordType) else { continue }
             let item: PushItem
             switch change.kind {
             case .save:
-                guard let record = try store.uploadRecord(type: type, recordName: change.recordName, syncZoneName: context.configuration.syncZoneName) else { continue }
+                guard let record = saved[change.recordType]?[change.recordName] else { continue }
                 item = PushItem(id: record.id, type: type, operation: .save(record))
             case .delete:
                 // Routed by the same rule as saves, from the values the tombstone kept.
@@ -32,10 +35,22 @@ extension PushPhase {
                 try store.removeServerRecord(item.id)
                 continue
             }
-            if latest[item.id] == nil { order.append(item.id) }
-            latest[item.id] = item
+            if latest.updateValue(item, forKey: item.id) == nil { order.append(item.id) }
         }
         return order.compactMap { latest[$0] }
+    }
+
+    /// The record each saved model uploads, by type and name, read in one statement per type
+    /// rather than one per change; a model no longer stored has none.
+    private func savedRecords(_ changes: [HistoryEntry], in store: any StoreTransaction) throws -> [String: [String: SyncRecord]] {
+        var names: [String: [String]] = [:]
+        for change in changes where change.kind == .save { names[change.recordType, default: []].append(change.recordName) }
+        var records: [String: [String: SyncRecord]] = [:]
+        for (recordType, recordNames) in names {
+            guard let type = context.registry.type(forRecordType: recordType) else { continue }
+            records[recordType] = try store.uploadRecords(type: type, recordNames: recordNames, syncZoneName: context.configuration.syncZoneName)
+        }
+        return records
     }
 
     /// Whether an ancestor of this shared record, by what the server last said, is a share root
@@ -65,7 +80,9 @@ extension PushPhase {
     /// deletion queued for the copy a move left can be folded into the record's own later
     /// deletion (parking keeps one change per record). Public records are never rewritten.
     func place(_ items: [PushItem]) throws(SyncError) -> [PushItem] {
-        try context.transaction { store in
+        // No record that can have a parent: none moves, none leaves a copy, nothing to read.
+        guard items.contains(where: { $0.id.scope != .public && context.registry.parentType(of: $0.type) != nil }) else { return items }
+        return try context.transaction { store in
             let chain = ParentChain(context: context)
             var placed = items
             var known = Set(items.map { RecordKey($0.type.recordType, $0.id.recordName) })

@@ -23,6 +23,8 @@ extension PushPhase {
 
     /// Items grouped by how many of their ancestors are in the batch: parents first.
     static func waves(_ items: [PushItem]) -> [[PushItem]] {
+        // No record under a parent: one wave, with no map of the batch to make.
+        guard items.contains(where: { $0.record?.parentRecordName != nil }) else { return items.isEmpty ? [] : [items] }
         let byName = Dictionary(items.map { ($0.id.recordName, $0) }, uniquingKeysWith: { _, last in last })
         var depths: [String: Int] = [:]
         func depth(_ name: String, _ seen: Set<String>) -> Int {
