@@ -126,8 +126,9 @@ struct YAMLLoaderTests {
 @Suite("Scalars resolve by the YAML 1.2 core schema")
 struct ScalarValueTests {
     @Test(arguments: [
-        ("~", YAMLScalarValue.null), ("null", .null), ("", .null),
-        ("true", .bool(true)), ("False", .bool(false)),
+        ("~", YAMLScalarValue.null), ("null", .null), ("NULL", .null), ("", .null), ("nothing", .string("nothing")),
+        ("true", .bool(true)), ("TRUE", .bool(true)), ("False", .bool(false)), ("fals", .string("fals")),
+        ("-.Inf", .double(-.infinity)), ("+.INF", .double(.infinity)), (".info", .string(".info")),
         ("yes", .string("yes")), ("on", .string("on")),
         ("0", .int(0)), ("-17", .int(-17)), ("+3", .int(3)), ("0777", .int(777)), ("0x1F", .int(31)), ("0o17", .int(15)),
         ("-9223372036854775808", .int(.min)), ("9223372036854775808", .integerOutOfRange),

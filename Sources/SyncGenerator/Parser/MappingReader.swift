@@ -5,6 +5,9 @@
 /// rather than hashed: a schema has one of these per field, and this is cheaper.
 struct MappingReader {
     private var entries: [YAMLMappingEntry] = []
+    /// Each entry's key, in `entries` order: a lookup compares these short strings rather than
+    /// copy every entry (its nodes and locations) it passes.
+    private var keys: [String] = []
 
     /// `ignoringPrefix`: keys starting with it are skipped without a word (the file level's `x-`
     /// keys, which exist to hold anchors).
@@ -22,15 +25,16 @@ struct MappingReader {
                     at: entry.keyLocation))
                 continue
             }
-            if let first = self[key] {
+            if let first = keys.firstIndex(of: key) {
                 diagnostics.append(Diagnostic(
                     .duplicateKey, "key '\(key)' appears twice in \(context())", at: entry.keyLocation,
-                    notes: [.init("'\(key)' is first written here", at: first.keyLocation)]))
+                    notes: [.init("'\(key)' is first written here", at: entries[first].keyLocation)]))
                 continue
             }
             entries.append(entry)
+            keys.append(key)
         }
     }
 
-    subscript(key: String) -> YAMLMappingEntry? { entries.first { $0.key.text == key } }
+    subscript(key: String) -> YAMLMappingEntry? { keys.firstIndex(of: key).map { entries[$0] } }
 }

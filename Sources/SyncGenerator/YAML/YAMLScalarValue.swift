@@ -16,29 +16,33 @@ public enum YAMLScalarValue: Hashable, Sendable {
             return
         }
         let text = scalar.text
+        if let word = Self.word(text) {
+            self = word
+        } else if !Self.mayBeNumber(text) {
+            self = .string(text)
+        } else if let integer = Self.integer(text) {
+            self = integer
+        } else if Self.isFloatLiteral(text), let number = Double(text) {
+            self = .double(number)
+        } else {
+            self = .string(text)
+        }
+    }
+
+    /// The core schema's null, booleans and special numbers, written as words; nil for any other
+    /// text. Its first byte rules out most scalars (a schema's are mostly names) before any
+    /// comparison of the words.
+    private static func word(_ text: String) -> YAMLScalarValue? {
+        guard let first = text.utf8.first else { return .null }
+        guard "~nNtTfF.+-".utf8.contains(first) else { return nil }
         switch text {
-        case "", "~", "null", "Null", "NULL":
-            self = .null
-        case "true", "True", "TRUE":
-            self = .bool(true)
-        case "false", "False", "FALSE":
-            self = .bool(false)
-        case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF":
-            self = .double(.infinity)
-        case "-.inf", "-.Inf", "-.INF":
-            self = .double(-.infinity)
-        case ".nan", ".NaN", ".NAN":
-            self = .double(.nan)
-        default:
-            if !Self.mayBeNumber(text) {
-                self = .string(text)
-            } else if let integer = Self.integer(text) {
-                self = integer
-            } else if Self.isFloatLiteral(text), let number = Double(text) {
-                self = .double(number)
-            } else {
-                self = .string(text)
-            }
+        case "~", "null", "Null", "NULL": return .null
+        case "true", "True", "TRUE": return .bool(true)
+        case "false", "False", "FALSE": return .bool(false)
+        case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .double(.infinity)
+        case "-.inf", "-.Inf", "-.INF": return .double(-.infinity)
+        case ".nan", ".NaN", ".NAN": return .double(.nan)
+        default: return nil
         }
     }
 
