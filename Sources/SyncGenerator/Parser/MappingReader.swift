@@ -15,6 +15,8 @@ struct MappingReader {
         _ mapping: [YAMLMappingEntry], knownKeys: [String], in context: @autoclosure () -> String,
         ignoringPrefix: String? = nil, diagnostics: inout [Diagnostic]
     ) {
+        entries.reserveCapacity(mapping.count)
+        keys.reserveCapacity(mapping.count)
         for entry in mapping {
             let key = entry.key.text
             if let ignoringPrefix, key.hasPrefix(ignoringPrefix) { continue }
