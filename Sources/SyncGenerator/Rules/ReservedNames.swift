@@ -59,8 +59,15 @@ public enum ReservedNames {
         return nil
     }
 
+    /// Every name `fieldNameProblem` refuses, in one set: most fields are none of them, which one
+    /// lookup tells before the lists are searched for the reason.
+    private static let reservedFieldNames = Set(
+        RecordFieldNames.cloudKitSystemFields + RecordFieldNames.assetFields + RecordFieldNames.publicationLifecycleFields
+            + RecordFieldNames.runtimeFields + RecordFieldNames.modelMembers + swiftTypeNames + modelMemberTypes + generatedModuleQualifiers)
+
     /// Why a field may not be called `name`, or nil when it may.
     public static func fieldNameProblem(_ name: String) -> String? {
+        guard reservedFieldNames.contains(name) else { return nil }
         if RecordFieldNames.cloudKitSystemFields.contains(name) {
             return "'\(name)' is a CloudKit system field"
         }

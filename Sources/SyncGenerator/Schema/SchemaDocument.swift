@@ -124,4 +124,9 @@ public struct FieldDeclaration: Sendable, Equatable {
     var isEncrypted: Bool { encrypted?.value ?? false }
     var isLocalOnly: Bool { localOnly?.value ?? false }
     var isServerOwned: Bool { serverOwned?.value ?? false }
+
+    /// How a diagnostic names the field: "field 'title' of model 'Note'".
+    func subject(inModel model: String) -> String {
+        "field '\(name.value)' of model '\(model)'"
+    }
 }

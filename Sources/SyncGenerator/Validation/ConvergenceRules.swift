@@ -103,7 +103,8 @@ extension ValidationContext {
             }
             return
         }
-        let subject = { "field '\(field.name.value)' of model '\(modelName)'" }
+        // Built only for a message (a function: nothing is allocated for a valid field).
+        func subject() -> String { field.subject(inModel: modelName) }
         guard let policy = mergePolicy(word, of: subject()) else { return }
         if field.isLocalOnly || field.isServerOwned {
             report(Diagnostic(.mergeOnDeviceField, "\(subject()) is \(field.isLocalOnly ? "local-only: a pull never changes it" : "server-owned: the server's value is always taken"), so it is never merged; remove 'merge'", at: word.location))

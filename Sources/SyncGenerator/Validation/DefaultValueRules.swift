@@ -7,9 +7,9 @@ extension ValidationContext {
             for fieldID in fieldIDs(of: id) {
                 let field = field(fieldID)
                 guard let node = field.defaultValue, let type = fieldTypes[fieldID] else { continue }
-                // Built only for a message.
+                // Built only for a message (a function: nothing is allocated for a valid field).
                 let modelName = model(id).name.value
-                let subject = { "field '\(field.name.value)' of model '\(modelName)'" }
+                func subject() -> String { field.subject(inModel: modelName) }
                 if node.scalar?.value == .null {
                     if !field.isOptional {
                         report(Diagnostic(.defaultTypeMismatch, "the default of \(subject()) is empty, but the field is not optional", at: node.location))

@@ -26,11 +26,13 @@ extension ValidationContext {
 
     private mutating func checkFieldDuplicates(of model: ModelDeclaration) {
         var seen: [String: SourceLocation] = [:]
-        for field in model.fields {
-            if let first = seen[field.name.value] {
-                report(Diagnostic(.duplicateField, "model '\(model.name.value)' declares field '\(field.name.value)' more than once", at: field.name.location, notes: [.init("'\(field.name.value)' is first declared here", at: first)]))
-            } else {
-                seen[field.name.value] = field.name.location
+        seen.reserveCapacity(model.fields.count)
+        // By the fields' names alone: a whole declaration is not copied out for its name.
+        for name in model.fields.lazy.map(\.name) {
+            // One hash per field; a repeated name puts its first place back.
+            if let first = seen.updateValue(name.location, forKey: name.value) {
+                seen[name.value] = first
+                report(Diagnostic(.duplicateField, "model '\(model.name.value)' declares field '\(name.value)' more than once", at: name.location, notes: [.init("'\(name.value)' is first declared here", at: first)]))
             }
         }
     }

@@ -4,9 +4,9 @@ extension ValidationContext {
         for id in allModelIDs {
             for fieldID in fieldIDs(of: id) {
                 let field = field(fieldID)
-                // Built only for a message.
+                // Built only for a message (a function: nothing is allocated for a valid field).
                 let modelName = model(id).name.value
-                let subject = { "field '\(field.name.value)' of model '\(modelName)'" }
+                func subject() -> String { field.subject(inModel: modelName) }
                 if let kinds = resolveIndexes(of: field, subject: subject()) {
                     indexes[fieldID] = kinds
                 }

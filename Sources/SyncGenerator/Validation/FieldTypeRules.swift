@@ -19,8 +19,8 @@ extension ValidationContext {
     }
 
     private mutating func resolveType(of field: FieldDeclaration, model: String) -> FieldType? {
-        // Built only for a message.
-        let subject = { "field '\(field.name.value)' of model '\(model)'" }
+        // Built only for a message (a function: nothing is allocated for a valid field).
+        func subject() -> String { field.subject(inModel: model) }
         guard let word = field.type, let kind = resolveKind(word, subject: subject(), listHint: false) else { return nil }
         var element: FieldKind?
         if kind == .list {

@@ -14,8 +14,8 @@ extension ValidationContext {
                 report(Diagnostic(.modelNameNotCapitalized, "model name '\(name.value)' should start with an upper-case letter, as Swift type names do", at: name.location))
             }
             checkRecordType(of: model)
-            for field in model.fields {
-                checkFieldName(field.name, model: name.value)
+            for fieldName in model.fields.lazy.map(\.name) {
+                checkFieldName(fieldName, model: name.value)
             }
             checkChildName(of: id)
         }
