@@ -29,10 +29,10 @@ extension ValidationContext {
         seen.reserveCapacity(model.fields.count)
         // By the fields' names alone: a whole declaration is not copied out for its name.
         for name in model.fields.lazy.map(\.name) {
-            // One hash per field; a repeated name puts its first place back.
-            if let first = seen.updateValue(name.location, forKey: name.value) {
-                seen[name.value] = first
+            if let first = seen[name.value] {
                 report(Diagnostic(.duplicateField, "model '\(model.name.value)' declares field '\(name.value)' more than once", at: name.location, notes: [.init("'\(name.value)' is first declared here", at: first)]))
+            } else {
+                seen[name.value] = name.location
             }
         }
     }

@@ -192,12 +192,6 @@ final class ModelTable: Sendable, Hashable {
         columnIndex[name].map { columns[$0] }
     }
 
-    /// Where the column of a field is among `columns`, if the table has one; looked for first at
-    /// `expected` (see `columnIndex(of:expectedAt:)`).
-    func position(ofColumn name: String, expectedAt expected: Int) -> Int? {
-        columnIndex(of: name, expectedAt: expected)
-    }
-
     /// The table with one more column.
     func adding(_ column: Column) -> ModelTable {
         ModelTable(recordType: recordType, columns: columns + [column])
@@ -241,11 +235,11 @@ final class ModelTable: Sendable, Hashable {
         }
     }
 
-    /// The column of the field `key`, looked for first at `position` (the one after the last
-    /// found): a model's fields come in schema order, which is the columns' order for a table the
-    /// schema made, so the lookup is mostly one comparison of two short names (equal short names
-    /// share their bits) rather than a hash.
-    private func columnIndex(of key: String, expectedAt position: Int) -> Int? {
+    /// Where the column of the field `key` is among `columns`, if the table has one, looked for
+    /// first at `position` (the one after the last found): a model's fields come in schema order,
+    /// which is the columns' order for a table the schema made, so the lookup is mostly one
+    /// comparison of two short names (equal short names share their bits) rather than a hash.
+    func columnIndex(of key: String, expectedAt position: Int) -> Int? {
         if position < columns.count, columns[position].name == key { return position }
         return columnIndex[key]
     }

@@ -6,8 +6,8 @@ extension StoreWriter {
     /// share giving it lets this user only read. The app's own records, and records whose share
     /// the store has not heard of, are not checked.
     func refuseReadOnlyShare<Model: SyncModel>(_ model: Model, _ kind: ChangeKind) throws {
-        guard let owner = try sharedOwner(of: model) else { return }
-        guard let share = try shareRecords.coveringShare(recordName: model.recordName, parent: model.parentRecordName, ownerName: owner),
+        guard let owner = try sharedOwner(of: model),
+            let share = try shareRecords.coveringShare(recordName: model.recordName, parent: model.parentRecordName, ownerName: owner),
             let permission = share.currentUserParticipant?.permission, permission != .readWrite
         else { return }
         throw ReadOnlyShareRefusal(

@@ -375,9 +375,7 @@ struct StoreReader {
         var columns: [FieldColumn] = []
         var next = 0
         for key in Model.storedKeys {
-            // Fields come in the columns' order for a table the schema made: each looked for
-            // first after the last.
-            guard let column = table.position(ofColumn: key, expectedAt: next) else { return nil }
+            guard let column = table.columnIndex(of: key, expectedAt: next) else { return nil }
             next = column + 1
             columns.append(FieldColumn(kind: table.columns[column].kind, place: Int32(ModelTable.runtimeColumns.count + column)))
         }
