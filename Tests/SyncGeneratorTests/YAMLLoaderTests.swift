@@ -19,6 +19,22 @@ struct YAMLLoaderTests {
         #expect(title.value.location.line == 3 && title.value.location.column == 22)
     }
 
+    /// A location keeps its file as a number (no reference counting per copy): the name read back,
+    /// equality and order must still be the name's. Numbered in first-seen order, "b" before "a"
+    /// here, so an order by number would put b.yaml first.
+    @Test func locationsKeepTheirFilesNameAndOrderByIt() {
+        let b = SourceLocation(file: "Schema/b-a-long-path-beyond-fifteen-bytes.yaml", line: 1, column: 1)
+        let a = SourceLocation(file: "Schema/a-a-long-path-beyond-fifteen-bytes.yaml", line: 9, column: 9)
+        #expect(a.file == "Schema/a-a-long-path-beyond-fifteen-bytes.yaml")
+        #expect(a < b && !(b < a))
+        var moved = b
+        moved.file = a.file
+        #expect(moved != b && moved.file == a.file && moved < a)
+        #expect(moved == SourceLocation(file: a.file, line: 1, column: 1))
+        #expect(Set([moved, SourceLocation(file: a.file, line: 1, column: 1)]).count == 1)
+        #expect(b.description == "Schema/b-a-long-path-beyond-fifteen-bytes.yaml:1:1")
+    }
+
     @Test func columnsCountCharactersNotBytes() throws {
         let root = try #require(load("é😀: x\n").root)
         let entry = try #require(root.mapping?.first)

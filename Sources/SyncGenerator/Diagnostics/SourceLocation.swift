@@ -2,7 +2,10 @@
 ///
 /// Columns count characters (Unicode scalars), not bytes, as editors do.
 public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public var file: String
+    public var file: String {
+        get { fileName.name }
+        set { fileName = SourceFileName(newValue) }
+    }
     public var line: Int {
         get { Int(storedLine) }
         set { storedLine = UInt32(clamping: newValue) }
@@ -15,9 +18,16 @@ public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConver
     // lines or columns), a location is a quarter smaller, and so is much of a loaded schema.
     private var storedLine: UInt32
     private var storedColumn: UInt32
+    // A number, not the name: a location is then copied without reference counting.
+    private var fileName: SourceFileName
 
     public init(file: String, line: Int, column: Int) {
-        self.file = file
+        self.init(file: SourceFileName(file), line: line, column: column)
+    }
+
+    /// A location in a file already named once (the loader names its file once, not per node).
+    init(file: SourceFileName, line: Int, column: Int) {
+        self.fileName = file
         self.storedLine = UInt32(clamping: line)
         self.storedColumn = UInt32(clamping: column)
     }
@@ -25,6 +35,7 @@ public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConver
     public var description: String { "\(file):\(line):\(column)" }
 
     public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
-        (lhs.file, lhs.line, lhs.column) < (rhs.file, rhs.line, rhs.column)
+        if lhs.fileName != rhs.fileName { return lhs.file < rhs.file }
+        return (lhs.line, lhs.column) < (rhs.line, rhs.column)
     }
 }

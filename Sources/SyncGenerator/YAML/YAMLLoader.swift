@@ -107,6 +107,7 @@ private struct TreeBuilder {
     }
 
     let file: String
+    private let fileName: SourceFileName
     let limits: YAMLLoader.Limits
     let bytes: [UInt8]
     var root: YAMLNode?
@@ -120,6 +121,7 @@ private struct TreeBuilder {
 
     init(file: String, limits: YAMLLoader.Limits, bytes: [UInt8]) {
         self.file = file
+        self.fileName = SourceFileName(file)
         self.limits = limits
         self.bytes = bytes
     }
@@ -302,7 +304,7 @@ private struct TreeBuilder {
     }
 
     private func location(line: Int, column: Int) -> SourceLocation {
-        SourceLocation(file: file, line: line + 1, column: column + 1)
+        SourceLocation(file: fileName, line: line + 1, column: column + 1)
     }
 
     // MARK: - Errors
