@@ -498,7 +498,7 @@ extension SyncModel {
     ) throws {
         var model = Self(emptyRecordNamed: recordName, ownerName: ownerName)
         try model.applyStoredValues(value)
-        models.append(model)
+        models.append(consume model)
     }
 
     /// The device's own copy read back value by value, each field's from `value(index)` (the

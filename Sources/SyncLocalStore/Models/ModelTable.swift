@@ -152,6 +152,9 @@ final class ModelTable: Sendable, Hashable {
     let columns: [Column]
     /// Every column a row is written and read with: the runtime's, then the fields'.
     let selectList: String
+    /// `selectList` for rows read only to become models: `_parent` and `_modified`, which no
+    /// model holds, are NULL in their places (SQLite then reads two columns fewer per row).
+    let modelSelectList: String
     /// The upsert of a row: a new record's row, or the columns of an existing one rewritten
     /// (columns this table has beyond `columns`, of fields the schema dropped, keep their values).
     let upsert: String
@@ -167,6 +170,7 @@ final class ModelTable: Sendable, Hashable {
         self.columns = columns
         let all = Self.runtimeColumns + columns.map(\.name)
         selectList = all.map(Self.quoted).joined(separator: ", ")
+        modelSelectList = (["_name", "_owner", "NULL", "NULL", "_extra"] + columns.map { Self.quoted($0.name) }).joined(separator: ", ")
         let updates = all.dropFirst().map { "\(Self.quoted($0)) = excluded.\(Self.quoted($0))" }.joined(separator: ", ")
         upsert = """
             INSERT INTO \(Self.sqlName(recordType)) (\(selectList)) VALUES (\(Array(repeating: "?", count: all.count).joined(separator: ", ")))
