@@ -106,10 +106,16 @@ let package = Package(
             name: "SyncGenerator",
             dependencies: ["CYAML", "SyncCore"]
         ),
+        // The language server for schema files (`syncgen lsp`): the protocol over bytes, so tests
+        // drive it in-process; the tool connects it to stdio.
+        .target(
+            name: "SchemaLanguageServer",
+            dependencies: ["SyncGenerator"]
+        ),
         // The command-line tool: argument parsing, file I/O, and calls into SyncGenerator.
         .executableTarget(
             name: "syncgen",
-            dependencies: ["SyncGenerator"]
+            dependencies: ["SyncGenerator", "SchemaLanguageServer"]
         ),
         // The inspector: where sync stands in a store file, read offline. A tool of its own, so
         // the generator's stays free of SQLite.
@@ -140,7 +146,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SyncGeneratorTests",
-            dependencies: ["SyncGenerator", "SyncCore", "SyncRuntime", "SyncTesting", "syncgen"],
+            dependencies: ["SyncGenerator", "SchemaLanguageServer", "SyncCore", "SyncRuntime", "SyncTesting", "syncgen"],
             exclude: ["Fixtures", "Goldens"],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),

@@ -10,6 +10,8 @@ enum Invocation: Equatable {
     case export(ExportOptions)
     /// `syncgen explain [CODE]`: one code's explanation, or the list of every code.
     case explain(DiagnosticCode?)
+    /// `syncgen lsp`: the language server, on stdio.
+    case languageServer(baseline: Baseline?)
 }
 
 enum DiagnosticFormat: String, CaseIterable {
@@ -24,13 +26,8 @@ struct ValidateOptions: Equatable {
     var baseline: Baseline?
 }
 
-/// The schema a new one is compared with: what production runs.
-enum Baseline: Equatable {
-    /// Schema files or folders on disk.
-    case files([String])
-    /// The same paths as the new schema, as they are at a git commit, branch or tag.
-    case git(ref: String)
-}
+/// The schema a new one is compared with (``SchemaBaseline``, which the language server takes too).
+typealias Baseline = SchemaBaseline
 
 struct DiffOptions: Equatable {
     var baseline: Baseline
@@ -67,7 +64,7 @@ struct UsageError: Error, Equatable {
 
 /// Parses arguments by hand: the toolchain's packages are all syncgen may depend on.
 enum ArgumentParser {
-    static let commands = ["validate", "generate", "diff", "export", "explain", "help"]
+    static let commands = ["validate", "generate", "diff", "export", "explain", "lsp", "help"]
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         guard let first = arguments.first else { return .help(topic: nil) }
@@ -86,6 +83,9 @@ enum ArgumentParser {
         case "explain":
             if rest.contains(where: { $0 == "-h" || $0 == "--help" }) { return .help(topic: first) }
             return .explain(try parseExplain(rest))
+        case "lsp":
+            if rest.contains(where: { $0 == "-h" || $0 == "--help" }) { return .help(topic: first) }
+            return .languageServer(baseline: try parseLanguageServer(rest))
         case "validate", "generate", "diff", "export":
             if rest.contains(where: { $0 == "-h" || $0 == "--help" }) { return .help(topic: first) }
             switch first {
@@ -102,6 +102,14 @@ enum ArgumentParser {
         }
     }
 
+    private static func parseLanguageServer(_ arguments: [String]) throws(UsageError) -> Baseline? {
+        let parsed = try CommandArguments(
+            arguments, command: "lsp",
+            valued: ["--baseline": "a schema file or folder", "--baseline-git": "a git commit, branch or tag"], flags: [],
+            pathsAllowed: false)
+        return try baseline(parsed)
+    }
+
     private static func parseValidate(_ arguments: [String]) throws(UsageError) -> ValidateOptions {
         let parsed = try CommandArguments(
             arguments, command: "validate",
@@ -109,12 +117,7 @@ enum ArgumentParser {
             flags: ["--warnings-as-errors"])
         var options = ValidateOptions(paths: parsed.paths, warningsAsErrors: parsed.flags.contains("--warnings-as-errors"))
         options.format = try format(parsed)
-        switch (parsed.values["--baseline"], parsed.values["--baseline-git"]) {
-        case (let path?, nil): options.baseline = .files([path])
-        case (nil, let ref?): options.baseline = .git(ref: ref)
-        case (nil, nil): break
-        case (_?, _?): throw UsageError(message: "'--baseline' and '--baseline-git' exclude each other; give one")
-        }
+        options.baseline = try baseline(parsed)
         return options
     }
 
@@ -173,6 +176,16 @@ enum ArgumentParser {
             throw UsageError(message: "unknown diagnostic code '\(word)'" + (hint.isEmpty ? "; 'syncgen explain' lists them" : hint))
         }
         return code
+    }
+
+    /// `--baseline PATH` or `--baseline-git REF`, at most one.
+    private static func baseline(_ parsed: CommandArguments) throws(UsageError) -> Baseline? {
+        switch (parsed.values["--baseline"], parsed.values["--baseline-git"]) {
+        case (let path?, nil): .files([path])
+        case (nil, let ref?): .git(ref: ref)
+        case (nil, nil): nil
+        case (_?, _?): throw UsageError(message: "'--baseline' and '--baseline-git' exclude each other; give one")
+        }
     }
 
     private static func format(_ parsed: CommandArguments) throws(UsageError) -> DiagnosticFormat {

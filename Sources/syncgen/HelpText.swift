@@ -13,6 +13,7 @@ enum HelpText {
           export      Print the schema for CloudKit (ckdb), as a diagram (mermaid, dot),
                       or the language for editors (json-schema).
           explain     Explain a diagnostic code, with examples; or list them all.
+          lsp         Serve schema files to an editor (Language Server Protocol, stdio).
           help        Show help for a command.
 
         OPTIONS:
@@ -146,8 +147,32 @@ enum HelpText {
 
         """
 
+    static let lsp = """
+        OVERVIEW: Serve schema files to an editor: the Language Server Protocol over standard
+        input and output. Diagnostics as you type (every file of a schema folder checked
+        together), completion, hover, go to definition, references, rename, an outline and
+        quick fixes. docs/Editors.md shows how each editor starts it.
+
+        USAGE: syncgen lsp [--baseline <path> | --baseline-git <ref>]
+
+        OPTIONS:
+          --baseline <path>       Also report, as errors, every change the deployed schema (this
+                                  file or folder) cannot take.
+          --baseline-git <ref>    The same, with each schema folder as it is at this git
+                                  commit, branch or tag.
+          -h, --help              Show this help.
+
+        The editor may name the baseline instead, and the schema folders, in its
+        initialization options: {"baseline": {"git": "<ref>"}, "schemaFolders": ["<path>"]}.
+
+        EXIT STATUS:
+          0 after the editor's shutdown and exit, 1 when the editor left without a shutdown.
+
+        """
+
     static func text(for topic: String?) -> String {
         switch topic {
+        case "lsp": lsp
         case "validate": validate
         case "generate": generate
         case "diff": diff

@@ -27,6 +27,8 @@ enum Syncgen {
                 return try DiffCommand.run(options, output: &output)
             case .export(let options):
                 return try ExportCommand.run(options, output: &output)
+            case .languageServer(let baseline):
+                return LanguageServerCommand.run(baseline: baseline)
             case .explain(let code):
                 output.write(code.map(ExplanationRenderer.text) ?? ExplanationRenderer.list(), to: .standardOutput)
                 return 0

@@ -38,11 +38,11 @@ public enum JSONSchemaExport {
 
     static let fileKeys: [String: JSONValue] = [
         "version": [
-            "description": "Schema-language version; only \(SchemaVocabulary.languageVersion) is supported (the default).",
+            "description": .string(doc("version", .file)),
             "const": .int(SchemaVocabulary.languageVersion),
         ],
         "models": [
-            "description": "Model name -> model. A model name is a Swift type name.",
+            "description": .string(doc("models", .file)),
             "type": ["object", "null"],
             "propertyNames": ["pattern": .string(SwiftNaming.typeNamePattern)],
             "additionalProperties": ["$ref": "#/definitions/model"],
@@ -60,41 +60,41 @@ public enum JSONSchemaExport {
 
     static let modelKeys: [String: JSONValue] = [
         "recordType": [
-            "description": "The CloudKit record type (default: the model name).",
+            "description": .string(doc("recordType", .model)),
             "type": "string", "pattern": .string(CloudKitNaming.namePattern),
             "maxLength": .int(Int64(CloudKitNaming.maxNameLength)),
         ],
         "scopes": [
-            "description": "Where records live: [private] (default), [private, shared] or [public].",
+            "description": .string(doc("scopes", .model)),
             "type": "array", "items": ["enum": words(ScopeName.self)], "uniqueItems": true, "minItems": 1,
         ],
         "shareable": [
-            "description": "The model may be the root of a CKShare; needs 'shared' in scopes.",
+            "description": .string(doc("shareable", .model)),
             "type": "boolean",
         ],
         "parent": [
-            "description": "The model whose records are this model's CKRecord.parent (share hierarchy).",
+            "description": .string(doc("parent", .model)),
             "type": "string", "pattern": .string(SwiftNaming.typeNamePattern),
         ],
         "publishAs": [
-            "description": "The public model this private draft publishes into, under the same recordName.",
+            "description": .string(doc("publishAs", .model)),
             "type": "string", "pattern": .string(SwiftNaming.typeNamePattern),
         ],
         "catalog": [
-            "description": "How a [public] model is read: desiredKeys, initialState, governed.",
+            "description": .string(doc("catalog", .model)),
             "$ref": "#/definitions/catalog",
         ],
         "unique": [
-            "description": "Natural keys: a list of field names (one key), or a list of such lists (several keys). Records of one zone equal on a key converge to one.",
+            "description": .string(doc("unique", .model)),
             "type": "array",
             "items": ["oneOf": [["type": "string"], ["type": "array", "items": ["type": "string"], "minItems": 1]]],
         ],
         "merge": [
-            "description": "How a field both devices changed is settled, unless the field says otherwise.",
+            "description": .string(doc("merge", .model)),
             "enum": .array(MergePolicyName.allCases.filter(\.isModelPolicy).map { .string($0.rawValue) }),
         ],
         "fields": [
-            "description": "Field name -> type word, or -> { type: ..., ... }.",
+            "description": .string(doc("fields", .model)),
             "type": ["object", "null"],
             "propertyNames": [
                 "pattern": .string(CloudKitNaming.namePattern), "maxLength": .int(Int64(CloudKitNaming.maxNameLength)),
@@ -128,29 +128,29 @@ public enum JSONSchemaExport {
 
     static let fieldKeys: [String: JSONValue] = [
         "type": ["$ref": "#/definitions/fieldType"],
-        "optional": ["description": "A Swift optional; a missing remote value decodes to nil.", "type": "boolean"],
-        "default": ["description": "A literal of the field's type ('now' for a date: the moment of creation)."],
+        "optional": ["description": .string(doc("optional", .field)), "type": "boolean"],
+        "default": ["description": .string(doc("default", .field))],
         "to": [
-            "description": "The model a reference (or list of references) points at.",
+            "description": .string(doc("to", .field)),
             "type": "string", "pattern": .string(SwiftNaming.typeNamePattern),
         ],
         "onDelete": [
-            "description": "What CloudKit does to this record when the target is deleted.",
+            "description": .string(doc("onDelete", .field)),
             "enum": words(DeleteActionName.self),
         ],
         "of": [
-            "description": "The element type of a list: a scalar type or reference.",
+            "description": .string(doc("of", .field)),
             "enum": .array(FieldKind.allCases.filter(\.isListElement).map { .string($0.rawValue) }),
         ],
-        "encrypted": ["description": "Stored in CloudKit's encrypted values.", "type": "boolean"],
-        "localOnly": ["description": "Kept on this device only: never uploaded, never overwritten by a pull.", "type": "boolean"],
-        "serverOwned": ["description": "Never uploaded; always taken from the server on pull.", "type": "boolean"],
+        "encrypted": ["description": .string(doc("encrypted", .field)), "type": "boolean"],
+        "localOnly": ["description": .string(doc("localOnly", .field)), "type": "boolean"],
+        "serverOwned": ["description": .string(doc("serverOwned", .field)), "type": "boolean"],
         "index": [
-            "description": "CloudKit indexes (exported to the .ckdb schema).",
+            "description": .string(doc("index", .field)),
             "type": "array", "items": ["enum": words(IndexKind.self)],
         ],
         "merge": [
-            "description": "How concurrent edits combine: lastWriterWins, serverWins, clientWins; union (lists); max, min (numbers, dates); custom (the model's own function).",
+            "description": .string(doc("merge", .field)),
             "enum": words(MergePolicyName.self),
         ],
     ]
@@ -165,20 +165,26 @@ public enum JSONSchemaExport {
 
     static let catalogKeys: [String: JSONValue] = [
         "desiredKeys": [
-            "description": "The fields a catalog query fetches: '\(SchemaVocabulary.automaticDesiredKeys)' or a list of field names.",
+            "description": .string(doc("desiredKeys", .catalog)),
             "oneOf": [
                 ["const": .string(SchemaVocabulary.automaticDesiredKeys)],
                 ["type": "array", "items": ["type": "string"]],
             ],
         ],
         "initialState": [
-            "description": "Whether a newly published record is visible at once (listed) or waits for review (delisted).",
+            "description": .string(doc("initialState", .catalog)),
             "enum": words(PublicationStateName.self),
         ],
-        "governed": ["description": "Adds the publication-lifecycle fields.", "type": "boolean"],
+        "governed": ["description": .string(doc("governed", .catalog)), "type": "boolean"],
     ]
 
     // MARK: - Building blocks
+
+    /// A key's one line, written once beside the vocabulary (the language server shows it too).
+    private static func doc(_ key: String, _ level: SchemaKeyLevel) -> String {
+        guard let line = SchemaVocabulary.documentation(ofKey: key, at: level) else { preconditionFailure("key '\(key)' has no documentation") }
+        return line
+    }
 
     /// The `properties` of one level, in the vocabulary's order; a key the vocabulary has but
     /// this file does not describe yet is still accepted (an editor must never flag a valid key).

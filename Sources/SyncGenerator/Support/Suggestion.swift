@@ -1,3 +1,5 @@
+import Foundation
+
 /// "Did you mean" suggestions: the closest known word to a misspelt one, if it is close enough to
 /// be a plausible typo.
 public enum Suggestion {
@@ -26,7 +28,23 @@ public enum Suggestion {
     /// "; did you mean 'x'?" or "", ready to append to a message.
     public static func didYouMean<S: Sequence>(_ word: String, among candidates: S) -> String where S.Element == String {
         guard let match = closest(to: word, among: candidates) else { return "" }
-        return "; did you mean '\(match)'?"
+        return phrase(match)
+    }
+
+    private static let phraseStart = "; did you mean '"
+    private static let phraseEnd = "'?"
+
+    /// The one wording of a suggestion, which `suggested(in:)` reads back.
+    static func phrase(_ match: String) -> String { phraseStart + match + phraseEnd }
+
+    /// The word a message suggests instead of the one its diagnostic points at ("did you mean
+    /// 'x'?"), for an editor's quick fix; nil when it suggests none.
+    public static func suggested(in message: String) -> String? {
+        guard let start = message.range(of: phraseStart, options: .backwards) else { return nil }
+        let rest = message[start.upperBound...]
+        guard let end = rest.range(of: phraseEnd) else { return nil }
+        let word = String(rest[..<end.lowerBound])
+        return word.isEmpty ? nil : word
     }
 
     /// For a word that must be one of a few fixed choices: "; did you mean 'x'?" when one is

@@ -129,7 +129,7 @@ struct ValidationContext {
         guard let match = Suggestion.closest(to: name, among: modelIDs.keys), let id = modelIDs[match] else {
             return ("", [])
         }
-        return ("; did you mean '\(match)'?", [declaredHere(id)])
+        return (Suggestion.phrase(match), [declaredHere(id)])
     }
 
     mutating func report(_ diagnostic: Diagnostic) {

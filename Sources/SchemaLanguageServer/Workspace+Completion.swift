@@ -1,0 +1,78 @@
+import SyncGenerator
+
+/// Completion: the keys valid where the cursor is, and the words a key's value may be (types,
+/// model names, scopes, merge policies, index kinds...), each with its one line of documentation.
+extension Workspace {
+    enum ItemKind {
+        static let key = 10  // Property
+        static let model = 7  // Class
+        static let word = 20  // EnumMember
+        static let value = 12  // Value
+    }
+
+    func completion(_ place: Place) throws(RequestError) -> JSON {
+        let path = try Self.documentPath(place.uri)
+        let context = CursorContext(lines: lines(of: path), position: place.position)
+        let items = Self.items(for: context, models: { index(for: path).models })
+        return ["isIncomplete": false, "items": .array(items.filter { $0.label.hasPrefix(context.prefix) }.map(\.json))]
+    }
+
+    struct Item {
+        var label: String
+        var kind: Int
+        var documentation: String?
+
+        var json: JSON {
+            var json: [String: JSON] = ["label": .string(label), "kind": .number(Double(kind))]
+            if let documentation { json["documentation"] = .string(documentation) }
+            return .object(json)
+        }
+    }
+
+    /// What may be written at a place: `models` is read only when model names are wanted.
+    static func items(for context: CursorContext, models: () -> [ModelDeclaration]) -> [Item] {
+        let level = level(of: context.path)
+        guard let key = context.valueOf else {
+            guard let level else { return [] }
+            return level.keys.map { Item(label: $0, kind: ItemKind.key, documentation: SchemaVocabulary.documentation(ofKey: $0, at: level)) }
+        }
+        // `name: TYPE`, a field's shorthand.
+        if context.path.count == 3, context.path[0] == "models", context.path[2] == "fields" {
+            return words(FieldKind.allCases.map(\.rawValue))
+        }
+        func modelNames() -> [Item] {
+            models().map { Item(label: $0.name.value, kind: ItemKind.model, documentation: "model in \(scopesText($0))") }
+        }
+        switch (level, key) {
+        case (.model?, "scopes"): return words(ScopeName.allCases.map(\.rawValue))
+        case (.model?, "parent"), (.model?, "publishAs"), (.field?, "to"): return modelNames()
+        case (.model?, "merge"): return words(MergePolicyName.allCases.filter(\.isModelPolicy).map(\.rawValue))
+        case (.field?, "merge"): return words(MergePolicyName.allCases.map(\.rawValue))
+        case (.field?, "type"): return words(FieldKind.allCases.map(\.rawValue))
+        case (.field?, "of"): return words(FieldKind.allCases.filter(\.isListElement).map(\.rawValue))
+        case (.field?, "onDelete"): return words(DeleteActionName.allCases.map(\.rawValue))
+        case (.field?, "index"): return words(IndexKind.allCases.map(\.rawValue))
+        case (.catalog?, "initialState"): return words(PublicationStateName.allCases.map(\.rawValue))
+        case (.catalog?, "desiredKeys"): return words([SchemaVocabulary.automaticDesiredKeys])
+        case (.model?, "shareable"), (.field?, "optional"), (.field?, "encrypted"), (.field?, "localOnly"),
+             (.field?, "serverOwned"), (.catalog?, "governed"):
+            return ["true", "false"].map { Item(label: $0, kind: ItemKind.value) }
+        default: return []
+        }
+    }
+
+    private static func words(_ words: [String]) -> [Item] {
+        words.map { Item(label: $0, kind: ItemKind.word) }
+    }
+
+    /// The level a mapping at `path` is: the file, a model, a field or a catalog.
+    static func level(of path: [String]) -> SchemaKeyLevel? {
+        switch path.count {
+        case 0: .file
+        case 2 where path[0] == "models": .model
+        case 3 where path[0] == "models" && path[2] == "catalog": .catalog
+        case 4 where path[0] == "models" && path[2] == "fields": .field
+        default: nil
+        }
+    }
+}

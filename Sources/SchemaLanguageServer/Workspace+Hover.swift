@@ -1,0 +1,66 @@
+import SyncGenerator
+
+/// Hover: what a model or field resolves to (its record type, databases, share hierarchy, Swift
+/// and CloudKit types), and on a diagnostic, `syncgen explain`'s text for its code.
+extension Workspace {
+    func hover(_ place: Place, explanationsURL: String) throws(RequestError) -> JSON {
+        let path = try Self.documentPath(place.uri)
+        let lines = lines(of: path)
+        var sections: [String] = []
+        let line = place.position.line + 1
+        for diagnostic in lastDiagnostics[path] ?? [] where diagnostic.location.line == line {
+            let range = lines.wordRange(line: diagnostic.location.line, column: diagnostic.location.column)
+            guard range.contains(place.position) else { continue }
+            sections.append("**\(diagnostic.code.rawValue)** \(diagnostic.message)\n\n```text\n\(ExplanationRenderer.text(diagnostic.code))```\n[\(diagnostic.code.rawValue)](\(explanationsURL)#\(diagnostic.code.rawValue.lowercased()))")
+        }
+        if let (found, index) = try occurrence(at: place) {
+            let schema = SchemaPipeline().validate(sources(in: folder(of: path))).schema
+            if found.isModel, let model = index.model(named: found.name) {
+                sections.insert(Self.describe(model, resolved: schema?.models.first { $0.name == found.name }), at: 0)
+            } else if let owner = found.model, let model = index.model(named: owner),
+                let field = model.fields.first(where: { $0.name.value == found.name })
+            {
+                let resolvedModel = schema?.models.first { $0.name == owner }
+                sections.insert(Self.describe(field, of: model, resolved: resolvedModel.flatMap { model in schema.map { CloudKitFields.of(model, in: $0)[found.name] } ?? nil }), at: 0)
+            }
+        }
+        guard !sections.isEmpty else { return .null }
+        return ["contents": ["kind": "markdown", "value": .string(sections.joined(separator: "\n\n---\n\n"))]]
+    }
+
+    /// `[private, shared]`, as the model declares its scopes (`[private]` when it does not).
+    static func scopesText(_ model: ModelDeclaration) -> String {
+        "[" + (model.scopes?.value.map(\.value) ?? ["private"]).joined(separator: ", ") + "]"
+    }
+
+    private static func describe(_ model: ModelDeclaration, resolved: Model?) -> String {
+        var lines = ["**\(model.name.value)**: a model in \(scopesText(model))"]
+        lines.append("- record type `\(resolved?.recordType ?? model.recordType?.value ?? model.name.value)`")
+        let scopes = resolved?.scopes.scopes ?? (model.scopes?.value.compactMap { ScopeName(rawValue: $0.value) } ?? [.private])
+        let databases = scopes.map { scope in
+            switch scope {
+            case .private: "the private database (the user's own records)"
+            case .shared: "the shared database (records others share with the user)"
+            case .public: "the public database (readable by every user of the app)"
+            }
+        }
+        lines.append("- lives in " + databases.joined(separator: "; and "))
+        if model.shareable?.value == true { lines.append("- shareable: the root of a share") }
+        if let parent = model.parent?.value { lines.append("- parent `\(parent)`: shared along with it") }
+        if let projection = model.publishAs?.value { lines.append("- publishes as `\(projection)`") }
+        lines.append("- \(model.fields.count) field\(model.fields.count == 1 ? "" : "s")")
+        return lines.joined(separator: "\n")
+    }
+
+    private static func describe(_ field: FieldDeclaration, of model: ModelDeclaration, resolved: CloudKitFields.Field?) -> String {
+        var lines = ["**\(model.name.value).\(field.name.value)**: \(resolved?.spelling ?? field.type?.value ?? "no type")\(field.optional?.value == true ? ", optional" : "")"]
+        if let resolved {
+            lines.append("- CloudKit type `\(resolved.type)`\(resolved.isEncrypted ? ", encrypted" : "")")
+            if let target = resolved.referenceTarget { lines.append("- points at record type `\(target)`") }
+            if !resolved.indexes.isEmpty { lines.append("- indexes: " + resolved.indexes.sorted().joined(separator: ", ")) }
+        } else if field.localOnly?.value == true {
+            lines.append("- local only: never in CloudKit")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

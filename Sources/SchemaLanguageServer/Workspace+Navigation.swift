@@ -1,0 +1,127 @@
+import SyncGenerator
+
+/// Definition, references, rename and the outline: over the names of the document's schema folder.
+extension Workspace {
+    typealias Place = (uri: String, position: Position)
+    typealias RequestError = LanguageServer.RequestError
+
+    func lines(of path: String) -> TextLines { TextLines(text(of: path) ?? "") }
+
+    func index(for path: String) -> SchemaIndex { SchemaIndex(sources(in: folder(of: path)), saved: fileSystem.read) }
+
+    /// The name under the cursor, with the folder's index; nil when the cursor is on no name.
+    func occurrence(at place: Place) throws(RequestError) -> (SchemaIndex.Occurrence, SchemaIndex)? {
+        let path = try Self.documentPath(place.uri)
+        let lines = lines(of: path)
+        let index = index(for: path)
+        let column = lines.column(of: place.position)
+        guard let found = index.occurrence(inFile: path, line: place.position.line + 1, column: column, lines: lines) else { return nil }
+        return (found, index)
+    }
+
+    static func documentPath(_ uri: String) throws(RequestError) -> String {
+        guard let path = path(of: uri) else { throw RequestError(code: LanguageServer.ErrorCode.invalidParams, message: "'\(uri)' is not a file URI") }
+        return path
+    }
+
+    func location(_ occurrence: SchemaIndex.Occurrence) -> JSON {
+        let path = occurrence.location.file
+        return ["uri": .string(uri(of: path)), "range": SchemaIndex.range(of: occurrence, in: lines(of: path)).json]
+    }
+
+    func definition(_ place: Place) throws(RequestError) -> JSON {
+        guard let (found, index) = try occurrence(at: place) else { return .null }
+        let declarations = index.related(to: found).filter { other in
+            switch (found.role, other.role) {
+            case (.modelDeclaration, .modelDeclaration), (.modelUse, .modelDeclaration): true
+            case (.fieldDeclaration(let model), .fieldDeclaration(let owner)), (.fieldUse(let model), .fieldDeclaration(let owner)): model == owner
+            default: false
+            }
+        }
+        return .array(declarations.map(location))
+    }
+
+    func references(_ place: Place, includeDeclaration: Bool) throws(RequestError) -> JSON {
+        guard let (found, index) = try occurrence(at: place) else { return .null }
+        let all = index.related(to: found).filter { includeDeclaration || ($0.role != .modelDeclaration && !Self.isFieldDeclaration($0)) }
+        return .array(all.map(location))
+    }
+
+    private static func isFieldDeclaration(_ occurrence: SchemaIndex.Occurrence) -> Bool {
+        if case .fieldDeclaration = occurrence.role { return true }
+        return false
+    }
+
+    /// Renames a model or a field everywhere the folder names it. A model without `recordType:`
+    /// gets its old name as one, so its records keep their CloudKit record type (a deployed type
+    /// cannot be renamed; records of a new one would start empty); a field has no such alias,
+    /// so renaming one that is deployed is said, and the check against the deployed schema
+    /// reports it.
+    mutating func rename(_ place: Place, to newName: String) throws(RequestError) -> JSON {
+        guard let (found, index) = try occurrence(at: place) else {
+            throw RequestError(code: LanguageServer.ErrorCode.invalidParams, message: "no model or field name here")
+        }
+        guard Self.isPlainName(newName) else {
+            throw RequestError(code: LanguageServer.ErrorCode.invalidParams, message: "'\(newName)' is not a name: letters, digits and '_', starting with a letter")
+        }
+        var edits: [String: [JSON]] = [:]
+        for occurrence in index.related(to: found) {
+            let path = occurrence.location.file
+            edits[uri(of: path), default: []].append(["range": SchemaIndex.range(of: occurrence, in: lines(of: path)).json, "newText": .string(newName)])
+        }
+        if found.isModel, let model = index.model(named: found.name), model.recordType == nil {
+            if let edit = keepRecordType(of: model) {
+                edits[uri(of: model.name.location.file), default: []].append(edit)
+                note("'\(found.name)' keeps its record type: 'recordType: \(found.name)' was added, so records already in CloudKit stay readable. Remove it if the model was never deployed.")
+            }
+        } else if !found.isModel {
+            note("Renaming field '\(found.name)' renames it in CloudKit too: a deployed field's values stay under its old name.")
+        }
+        return ["changes": .object(edits.mapValues(JSON.array))]
+    }
+
+    /// The line `recordType: <name>` inserted as the model's first key, indented as its keys are.
+    private func keepRecordType(of model: ModelDeclaration) -> JSON? {
+        let path = model.name.location.file
+        let lines = lines(of: path)
+        let nameLine = model.name.location.line  // 1-based; the next line holds its first key
+        let next = lines.line(nameLine)
+        let indent = next.prefix { $0 == " " }.count
+        guard indent >= model.name.location.column, !next.isEmpty else { return nil }  // a flow-style model
+        let text = String(repeating: " ", count: indent) + "recordType: \(model.name.value)\n"
+        let start = Position(line: nameLine, character: 0)
+        return ["range": Range(start: start, end: start).json, "newText": .string(text)]
+    }
+
+    static func isPlainName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+    }
+
+    /// Models and their fields, as the document declares them.
+    func symbols(_ uri: String) throws(RequestError) -> JSON {
+        let path = try Self.documentPath(uri)
+        let lines = lines(of: path)
+        let models = SchemaIndex([SchemaSource(path: path, text: text(of: path) ?? "")]).models
+        return .array(models.enumerated().map { offset, model in
+            let nameRange = lines.wordRange(line: model.name.location.line, column: model.name.location.column)
+            let lastLine = offset + 1 < models.count ? models[offset + 1].name.location.line - 2 : lines.count - 1
+            let end = Position(line: max(nameRange.start.line, lastLine), character: lines.line(max(nameRange.start.line, lastLine)).reduce(0) { $0 + $1.utf16.count })
+            let fields: [JSON] = model.fields.map { field in
+                let range = lines.wordRange(line: field.name.location.line, column: field.name.location.column)
+                return [
+                    "name": .string(field.name.value), "kind": 8, "detail": .string(field.type?.value ?? ""),
+                    "range": range.json, "selectionRange": range.json,
+                ]
+            }
+            return [
+                "name": .string(model.name.value), "kind": 23,
+                "detail": .string(Self.scopesText(model)),
+                "range": Range(start: nameRange.start, end: end).json, "selectionRange": nameRange.json,
+                "children": .array(fields),
+            ]
+        })
+    }
+
+    mutating func note(_ message: String) { appendMessage(message) }
+}

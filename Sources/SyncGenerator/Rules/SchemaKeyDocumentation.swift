@@ -1,0 +1,64 @@
+/// The levels of a schema file, each with its keys (``SchemaVocabulary``).
+public enum SchemaKeyLevel: Sendable, Hashable {
+    case file, model, field, catalog
+
+    /// The keys a mapping at this level may hold, in the vocabulary's order.
+    public var keys: [String] {
+        switch self {
+        case .file: SchemaVocabulary.fileKeys
+        case .model: SchemaVocabulary.modelKeys
+        case .field: SchemaVocabulary.fieldKeys
+        case .catalog: SchemaVocabulary.catalogKeys
+        }
+    }
+}
+
+extension SchemaVocabulary {
+    /// What a key means, in one line: the JSON Schema export's description of it, and what the
+    /// language server's completion and hover say.
+    public static func documentation(ofKey key: String, at level: SchemaKeyLevel) -> String? {
+        switch level {
+        case .file:
+            switch key {
+            case "version": "Schema-language version; only \(SchemaVocabulary.languageVersion) is supported (the default)."
+            case "models": "Model name -> model. A model name is a Swift type name."
+            default: nil
+            }
+        case .model:
+            switch key {
+            case "recordType": "The CloudKit record type (default: the model name)."
+            case "scopes": "Where records live: [private] (default), [private, shared] or [public]."
+            case "shareable": "The model may be the root of a CKShare; needs 'shared' in scopes."
+            case "parent": "The model whose records are this model's CKRecord.parent (share hierarchy)."
+            case "publishAs": "The public model this private draft publishes into, under the same recordName."
+            case "catalog": "How a [public] model is read: desiredKeys, initialState, governed."
+            case "unique": "Natural keys: a list of field names (one key), or a list of such lists (several keys). Records of one zone equal on a key converge to one."
+            case "merge": "How a field both devices changed is settled, unless the field says otherwise."
+            case "fields": "Field name -> type word, or -> { type: ..., ... }."
+            default: nil
+            }
+        case .field:
+            switch key {
+            case "type": "The field's type: \(FieldKind.allCases.map(\.rawValue).joined(separator: ", "))."
+            case "optional": "A Swift optional; a missing remote value decodes to nil."
+            case "default": "A literal of the field's type ('now' for a date: the moment of creation)."
+            case "to": "The model a reference (or list of references) points at."
+            case "onDelete": "What CloudKit does to this record when the target is deleted."
+            case "of": "The element type of a list: a scalar type or reference."
+            case "encrypted": "Stored in CloudKit's encrypted values."
+            case "localOnly": "Kept on this device only: never uploaded, never overwritten by a pull."
+            case "serverOwned": "Never uploaded; always taken from the server on pull."
+            case "index": "CloudKit indexes (exported to the .ckdb schema)."
+            case "merge": "How concurrent edits combine: lastWriterWins, serverWins, clientWins; union (lists); max, min (numbers, dates); custom (the model's own function)."
+            default: nil
+            }
+        case .catalog:
+            switch key {
+            case "desiredKeys": "The fields a catalog query fetches: '\(SchemaVocabulary.automaticDesiredKeys)' or a list of field names."
+            case "initialState": "Whether a newly published record is visible at once (listed) or waits for review (delisted)."
+            case "governed": "Adds the publication-lifecycle fields."
+            default: nil
+            }
+        }
+    }
+}

@@ -1,0 +1,352 @@
+import Foundation
+import Testing
+import SyncGenerator
+@testable import SchemaLanguageServer
+
+/// Schema folders served from memory.
+private final class MemoryFiles: SchemaFileSystem, @unchecked Sendable {
+    private let lock = NSLock()
+    private var files: [String: String]
+
+    init(_ files: [String: String]) { self.files = files }
+
+    func schemaFiles(in folder: String) -> [String] {
+        lock.withLock { files.keys.filter { $0.hasPrefix(folder + "/") }.sorted() }
+    }
+
+    func read(_ path: String) -> String? { lock.withLock { files[path] } }
+}
+
+/// A client in the test: frames messages to the server in-process and reads back what it wrote.
+private final class Client {
+    let server: LanguageServer
+    private var nextID = 1
+    /// Everything the server wrote, message by message.
+    private(set) var received: [JSON] = []
+
+    init(_ files: [String: String], baseline: SchemaBaseline? = nil, deployed: [SchemaSource] = [], initialize: Bool = true) {
+        server = LanguageServer(configuration: .init(
+            fileSystem: MemoryFiles(files), baseline: baseline,
+            loadBaseline: { _, _ in deployed }, explanationsURL: "https://example.com/Diagnostics.md"))
+        if initialize {
+            _ = request("initialize", ["capabilities": [:]])
+            notify("initialized", [:])
+        }
+    }
+
+    func send(_ bytes: Data) {
+        server.receive(bytes)
+        read()
+    }
+
+    func notify(_ method: String, _ params: JSON) {
+        send(MessageFramer.frame(["jsonrpc": "2.0", "method": .string(method), "params": params]))
+    }
+
+    /// Sends a request and returns its response.
+    @discardableResult
+    func request(_ method: String, _ params: JSON) -> JSON {
+        let id = nextID
+        nextID += 1
+        send(MessageFramer.frame(["jsonrpc": "2.0", "id": .number(Double(id)), "method": .string(method), "params": params]))
+        return received.last { $0["id"]?.int == id } ?? .null
+    }
+
+    /// The input went quiet: pending edits are validated.
+    func idle() {
+        server.runPendingWork()
+        read()
+    }
+
+    private func read() {
+        var framer = MessageFramer()
+        framer.append(server.takeOutput())
+        while let body = try? framer.next() {
+            received.append(JSON(parsing: Data(body))!)
+        }
+    }
+
+    func open(_ path: String, _ text: String, version: Int = 1) {
+        notify("textDocument/didOpen", ["textDocument": ["uri": .string(uri(path)), "languageId": "yaml", "version": .number(Double(version)), "text": .string(text)]])
+    }
+
+    func change(_ path: String, _ text: String, version: Int) {
+        notify("textDocument/didChange", ["textDocument": ["uri": .string(uri(path)), "version": .number(Double(version))], "contentChanges": [["text": .string(text)]]])
+    }
+
+    func uri(_ path: String) -> String { URL(fileURLWithPath: path).absoluteString }
+
+    func place(_ path: String, _ line: Int, _ character: Int) -> JSON {
+        ["textDocument": ["uri": .string(uri(path))], "position": ["line": .number(Double(line)), "character": .number(Double(character))]]
+    }
+
+    /// The diagnostics last published for a file: (line, code) pairs, nil if none were published.
+    func diagnostics(_ path: String) -> [JSON]? {
+        received.last { $0["method"]?.string == "textDocument/publishDiagnostics" && $0["params"]?["uri"]?.string == uri(path) }?["params"]?["diagnostics"]?.array
+    }
+
+    func publishCount(_ path: String) -> Int {
+        received.filter { $0["method"]?.string == "textDocument/publishDiagnostics" && $0["params"]?["uri"]?.string == uri(path) }.count
+    }
+}
+
+private let notes = "/w/Schema/Notes.yaml"
+private let people = "/w/Schema/People.yaml"
+private let notesText = """
+    models:
+      Note:
+        fields:
+          title: string
+          author: { type: reference, to: Persn }
+
+    """
+private let peopleText = """
+    models:
+      Person:
+        fields: { name: string }
+
+    """
+
+@Suite("Language server: schemas in the editor, through the protocol")
+struct LanguageServerTests {
+    @Test func initializeSaysWhatTheServerDoesAndNothingIsAnsweredBefore() {
+        let client = Client([:], initialize: false)
+        let early = client.request("textDocument/hover", client.place(notes, 0, 0))
+        #expect(early["error"]?["code"]?.int == -32002)
+        let result = client.request("initialize", ["capabilities": [:]])["result"]
+        #expect(result?["capabilities"]?["textDocumentSync"]?["change"]?.int == 1)
+        #expect(result?["capabilities"]?["hoverProvider"]?.bool == true)
+        #expect(result?["serverInfo"]?["name"]?.string == "syncgen")
+    }
+
+    /// A mistake in one file names a model of another; fixing the other file clears it. Breaking
+    /// it: validating the changed file alone leaves Notes.yaml's error in place.
+    @Test func diagnosticsSpanTheFolderAndClearWhenAnotherFileFixesThem() throws {
+        let client = Client([notes: notesText, people: peopleText])
+        client.open(notes, notesText)
+        client.idle()
+        let first = try #require(client.diagnostics(notes))
+        #expect(first.count == 1)
+        #expect(first[0]["code"]?.string == "SG0601")
+        #expect(first[0]["severity"]?.int == 1)
+        #expect(first[0]["range"] == ["start": ["line": 4, "character": 37], "end": ["line": 4, "character": 42]])
+        #expect(first[0]["codeDescription"]?["href"]?.string == "https://example.com/Diagnostics.md#sg0601")
+        let related = try #require(first[0]["relatedInformation"]?.array?.first)
+        #expect(related["location"]?["uri"]?.string == client.uri(people))
+        #expect(related["message"]?.string == "'Person' is declared here")
+        #expect(client.diagnostics(people) == [])
+
+        client.open(people, peopleText)
+        client.change(people, peopleText.replacingOccurrences(of: "Person", with: "Persn"), version: 2)
+        client.idle()
+        #expect(client.diagnostics(notes) == [], "the other file's fix clears the error")
+    }
+
+    /// Keystrokes are validated once the input is quiet, not once each: three changes, one
+    /// publication, of the last text.
+    @Test func aBurstOfChangesIsValidatedOnceWithTheLastText() {
+        let client = Client([notes: notesText, people: peopleText])
+        client.open(notes, notesText)
+        for (version, type) in ["strin", "stri", "strng"].enumerated() {
+            client.change(notes, notesText.replacingOccurrences(of: "title: string", with: "title: \(type)"), version: version + 2)
+        }
+        #expect(client.publishCount(notes) == 0)
+        #expect(client.server.hasPendingWork)
+        client.idle()
+        #expect(client.publishCount(notes) == 1)
+        #expect(client.diagnostics(notes)?.compactMap { $0["message"]?.string }.contains { $0.contains("'strng'") } == true)
+        #expect(!client.server.hasPendingWork)
+    }
+
+    @Test func completionOffersWhatIsValidAtTheCursor() {
+        let text = """
+            models:
+              Note:
+                sc
+                parent: Pe
+                fields:
+                  title: st
+                  owner: { type: reference, to: P, ind }
+                  tags: { type: list, of: string, index: [que] }
+              Person:
+                scopes: [private, sh]
+                fields: {}
+
+            """
+        // The disk holds the file as last saved; the editor's text, half typed, does not load.
+        let saved = text.replacingOccurrences(of: "    sc\n", with: "").replacingOccurrences(of: ", ind }", with: " }")
+        let client = Client([notes: saved])
+        client.open(notes, text)
+        func labels(_ line: Int, _ character: Int) -> [String] {
+            client.request("textDocument/completion", client.place(notes, line, character))["result"]?["items"]?.array?.compactMap { $0["label"]?.string } ?? []
+        }
+        #expect(labels(2, 6) == ["scopes"], "a model's keys")
+        #expect(labels(3, 14) == ["Person"], "model names for a parent")
+        #expect(labels(5, 15) == ["string"], "a field's shorthand type")
+        #expect(labels(6, 37) == ["Person"], "model names for a reference's target")
+        #expect(labels(6, 42) == ["index"], "a field's keys in its flow mapping")
+        #expect(labels(7, 49) == ["queryable"], "index kinds in a list")
+        #expect(labels(9, 24) == ["shared"], "scopes in a list")
+        let documented = client.request("textDocument/completion", client.place(notes, 2, 6))["result"]?["items"]?.array?.first
+        #expect(documented?["documentation"]?.string == SchemaVocabulary.documentation(ofKey: "scopes", at: .model))
+    }
+
+    @Test func hoverTellsWhatAModelAndAFieldResolveToAndExplainsADiagnostic() throws {
+        let text = """
+            models:
+              List:
+                scopes: [private, shared]
+                shareable: true
+                fields:
+                  title: string
+                  tags: { type: list, of: string, index: [queryable] }
+                  when: strng
+
+            """
+        let client = Client([notes: text])
+        client.open(notes, text)
+        client.idle()
+        func hover(_ line: Int, _ character: Int) -> String? {
+            client.request("textDocument/hover", client.place(notes, line, character))["result"]?["contents"]?["value"]?.string
+        }
+        let model = try #require(hover(1, 3))
+        #expect(model.contains("record type `List`"))
+        #expect(model.contains("the shared database"))
+        #expect(model.contains("shareable"))
+        let diagnostic = try #require(hover(7, 14))
+        #expect(diagnostic.contains("**SG0602**") && diagnostic.contains("What it protects against"))
+
+        let fixed = text.replacingOccurrences(of: "strng", with: "date")
+        client.change(notes, fixed, version: 2)
+        client.idle()
+        let field = try #require(hover(6, 7))
+        #expect(field.contains("**List.tags**: list of string"))
+        #expect(field.contains("CloudKit type `LIST<STRING>`"))
+        #expect(field.contains("indexes: QUERYABLE"))
+        #expect(hover(0, 0) == nil)
+    }
+
+    @Test func definitionAndReferencesFollowModelNamesAcrossFiles() throws {
+        let fixed = notesText.replacingOccurrences(of: "Persn", with: "Person")
+        let client = Client([notes: fixed, people: peopleText])
+        client.open(notes, fixed)
+        let definition = try #require(client.request("textDocument/definition", client.place(notes, 4, 38))["result"]?.array)
+        #expect(definition == [["uri": .string(client.uri(people)), "range": ["start": ["line": 1, "character": 2], "end": ["line": 1, "character": 8]]]])
+        let references = try #require(client.request("textDocument/references", client.place(people, 1, 4).merging(["context": ["includeDeclaration": false]]))["result"]?.array)
+        #expect(references.map { $0["uri"]?.string } == [client.uri(notes)])
+    }
+
+    /// A model renamed keeps its CloudKit record type; a draft's field renamed is renamed in its
+    /// projection too (their fields mirror each other).
+    @Test func renameReachesEveryFileAndKeepsTheRecordType() throws {
+        let fixed = notesText.replacingOccurrences(of: "Persn", with: "Person")
+        let client = Client([notes: fixed, people: peopleText])
+        client.open(notes, fixed)
+        let edit = try #require(client.request("textDocument/rename", client.place(people, 1, 4).merging(["newName": "Author"]))["result"]?["changes"])
+        #expect(edit[client.uri(notes)]?.array?.map { $0["newText"]?.string } == ["Author"])
+        let inPeople = try #require(edit[client.uri(people)]?.array)
+        #expect(inPeople.compactMap { $0["newText"]?.string }.sorted() == ["    recordType: Person\n", "Author"])
+        #expect(client.received.contains { $0["method"]?.string == "window/showMessage" } == false, "said when the input is quiet")
+        client.idle()
+        #expect(client.received.contains { $0["params"]?["message"]?.string?.contains("keeps its record type") == true })
+
+        let published = """
+            models:
+              Draft:
+                publishAs: Listing
+                fields: { title: string }
+              Listing:
+                scopes: [public]
+                fields: { title: string }
+
+            """
+        let other = Client([notes: published])
+        other.open(notes, published)
+        let fieldEdit = try #require(other.request("textDocument/rename", other.place(notes, 3, 15).merging(["newName": "name"]))["result"]?["changes"]?[other.uri(notes)]?.array)
+        #expect(fieldEdit.map { $0["range"]?["start"]?["line"]?.int } == [3, 6])
+        let refused = other.request("textDocument/rename", other.place(notes, 3, 15).merging(["newName": "2x"]))
+        #expect(refused["error"]?["code"]?.int == -32602)
+    }
+
+    @Test func theOutlineListsModelsWithTheirFields() throws {
+        let client = Client([notes: notesText])
+        client.open(notes, notesText)
+        let symbols = try #require(client.request("textDocument/documentSymbol", ["textDocument": ["uri": .string(client.uri(notes))]])["result"]?.array)
+        #expect(symbols.map { $0["name"]?.string } == ["Note"])
+        #expect(symbols[0]["children"]?.array?.map { $0["name"]?.string } == ["title", "author"])
+        #expect(symbols[0]["detail"]?.string == "[private]")
+    }
+
+    @Test func aSuggestionBecomesAQuickFix() throws {
+        let client = Client([notes: notesText, people: peopleText])
+        client.open(notes, notesText)
+        client.idle()
+        let diagnostics = try #require(client.diagnostics(notes))
+        let actions = try #require(client.request("textDocument/codeAction", [
+            "textDocument": ["uri": .string(client.uri(notes))],
+            "range": diagnostics[0]["range"]!, "context": ["diagnostics": .array(diagnostics)],
+        ])["result"]?.array)
+        #expect(actions.map { $0["title"]?.string } == ["Change to 'Person'"])
+        #expect(actions[0]["edit"]?["changes"]?[client.uri(notes)]?.array?.first?["newText"]?.string == "Person")
+    }
+
+    /// With a deployed schema, a change it cannot take is an error in the editor.
+    @Test func theDeployedSchemaIsCheckedAgainst() throws {
+        let deployed = "models:\n  Note:\n    fields:\n      title: string\n      body: string\n"
+        let client = Client([notes: deployed], baseline: .git(ref: "main"), deployed: [SchemaSource(path: notes, text: deployed)])
+        let edited = "models:\n  Note:\n    fields:\n      title: string\n"
+        client.open(notes, edited)
+        client.idle()
+        #expect(client.diagnostics(notes)?.compactMap { $0["code"]?.string } == [DiagnosticCode.fieldRemoved.rawValue])
+    }
+
+    /// Garbage is answered with the protocol's errors, and the server goes on answering.
+    @Test func malformedMessagesAndUnknownMethodsAreAnsweredAndTheServerGoesOn() {
+        let client = Client([notes: notesText])
+        let body = Data("{not json".utf8)
+        client.send(Data("Content-Length: \(body.count)\r\n\r\n".utf8) + body)
+        #expect(client.received.last?["error"]?["code"]?.int == -32700)
+        client.send(Data("Content-Type: x\r\n\r\n".utf8))
+        #expect(client.received.last?["error"]?["code"]?.int == -32700)
+        #expect(client.request("workspace/frobnicate", [:])["error"]?["code"]?.int == -32601)
+        client.open(notes, notesText)
+        client.idle()
+        #expect(client.diagnostics(notes) != nil, "still serving")
+    }
+
+    @Test func aClientThatLeavesMidMessageEndsTheServerWithStatusOne() {
+        let client = Client([notes: notesText])
+        client.send(Data("Content-Length: 100\r\n\r\n{\"jsonrpc\":".utf8))
+        #expect(client.server.exitStatus == nil)
+        client.server.endOfInput()
+        #expect(client.server.exitStatus == 1)
+
+        let polite = Client([:])
+        #expect(polite.request("shutdown", .null)["result"] == .null)
+        polite.notify("exit", .null)
+        #expect(polite.server.exitStatus == 0)
+    }
+
+    @Test func jsonIsReadStrictly() {
+        #expect(JSON(parsing: Data(#"{"a": [1, -2.5e1, true, null, "\u00e9\ud83d\ude00\n"]}"#.utf8)) == ["a": [1, .number(-25), true, .null, "é😀\n"]])
+        for bad in ["", "{", "[1,]", "{\"a\" 1}", "01x", "\"\\ud83d\"", "tru", "[1] 2", "\"a\nb\""] {
+            #expect(JSON(parsing: Data(bad.utf8)) == nil, "\(bad)")
+        }
+        #expect(JSON.object(["b": 1, "a": "x\"y"]).text == #"{"a":"x\"y","b":1}"#)
+    }
+
+    @Test func positionsCountUTF16AsTheProtocolDoes() {
+        let lines = TextLines("a: é😀x\r\nb: 'q r'\n")
+        #expect(lines.position(line: 1, column: 6) == Position(line: 0, character: 6))
+        #expect(lines.column(of: Position(line: 0, character: 6)) == 6)
+        #expect(lines.wordRange(line: 2, column: 4) == Range(start: Position(line: 1, character: 3), end: Position(line: 1, character: 8)))
+    }
+}
+
+extension JSON {
+    fileprivate func merging(_ other: JSON) -> JSON {
+        guard case .object(var members) = self, case .object(let more) = other else { return self }
+        members.merge(more) { _, new in new }
+        return .object(members)
+    }
+}
