@@ -169,3 +169,58 @@ struct ScalarValueTests {
         #expect(value.isNaN)
     }
 }
+
+/// The mistake a hand-edited schema makes most: a line indented wrong. libyaml stops with "did
+/// not find expected key" somewhere after it; the message names the line and column where the
+/// indentation went wrong and the indentations that would be right there.
+@Suite("Indentation mistakes, named where they happen")
+struct IndentationMistakeTests {
+    private func first(_ text: String) -> Diagnostic? {
+        SchemaPipeline().validate([SchemaSource(path: "f.yaml", text: text)]).diagnostics.first
+    }
+
+    private let note = "models:\n  Note:\n    fields:\n      title: string\n"
+
+    @Test func aLineBetweenTwoLevelsNamesBoth() throws {
+        let diagnostic = try #require(first(note + "     body: string\n"))
+        #expect(diagnostic.code == .yamlSyntax)
+        #expect((diagnostic.location.line, diagnostic.location.column) == (5, 6))
+        #expect(diagnostic.message == "YAML syntax error: line 5 is indented 5 spaces, which lines up with no key above it: indent 'body' 6 spaces, as 'title' on line 4, or 4 spaces, as 'fields' on line 3 (libyaml: did not find expected key)")
+    }
+
+    @Test func aLineDeeperThanAValueIsToldItContinuesThatValue() throws {
+        let diagnostic = try #require(first(note + "       body: string\n"))
+        #expect((diagnostic.location.line, diagnostic.location.column) == (5, 8))
+        #expect(diagnostic.message.contains("line 5 is indented 7 spaces, more than 'title' on line 4 (6), so YAML reads it as more of the value of 'title'; indent 'body' 6 spaces, as 'title' is"))
+    }
+
+    @Test func aFieldOptionBetweenLevels() throws {
+        let diagnostic = try #require(first("models:\n  Note:\n    fields:\n      title:\n        type: string\n       optional: true\n"))
+        #expect((diagnostic.location.line, diagnostic.location.column) == (6, 8))
+        #expect(diagnostic.message.contains("indent 'optional' 8 spaces, as 'type' on line 5, or 6 spaces, as 'title' on line 4"))
+    }
+
+    @Test func aTabIsNamed() throws {
+        let diagnostic = try #require(first("models:\n  Note:\n    fields:\n\ttitle: string\n"))
+        #expect((diagnostic.location.line, diagnostic.location.column) == (4, 1))
+        #expect(diagnostic.message.hasPrefix("YAML syntax error: line 4 is indented with a tab: YAML indents with spaces only"))
+    }
+
+    /// Valid YAML, but a field landed among the model's keys: the unknown key says where it goes.
+    @Test func aFieldIndentedTooLittleIsToldWhereFieldsGo() throws {
+        let beside = try #require(first(note + "    body: string\n"))
+        #expect(beside.code == .unknownKey)
+        #expect(beside.message == "unknown key 'body' in model 'Note'; it reads as a field: indent it 6 spaces, under 'fields' (line 3), as 'title' is")
+        let alone = try #require(first("models:\n  Note:\n    fields:\n    title: { type: string }\n"))
+        #expect(alone.message == "unknown key 'title' in model 'Note'; it reads as a field: indent it under 'fields' (line 3), deeper than 'fields' is")
+        let notAField = try #require(first(note + "    colour: blue\n"))
+        #expect(notAField.message == "unknown key 'colour' in model 'Note'")
+    }
+
+    /// Other syntax errors keep libyaml's words.
+    @Test func otherSyntaxErrorsAreLibyamls() throws {
+        let diagnostic = try #require(first("models: { Note: [\n"))
+        #expect(diagnostic.code == .yamlSyntax)
+        #expect(!diagnostic.message.contains("indented"))
+    }
+}

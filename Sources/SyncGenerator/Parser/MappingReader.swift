@@ -10,10 +10,12 @@ struct MappingReader {
     private var keys: [String] = []
 
     /// `ignoringPrefix`: keys starting with it are skipped without a word (the file level's `x-`
-    /// keys, which exist to hold anchors).
+    /// keys, which exist to hold anchors). `explainingUnknown`: what an unknown key may be
+    /// instead, when no known key is close to it ("; ...", or nil).
     init(
         _ mapping: [YAMLMappingEntry], knownKeys: [String], in context: @autoclosure () -> String,
-        ignoringPrefix: String? = nil, diagnostics: inout [Diagnostic]
+        ignoringPrefix: String? = nil, explainingUnknown: (YAMLMappingEntry) -> String? = { _ in nil },
+        diagnostics: inout [Diagnostic]
     ) {
         entries.reserveCapacity(mapping.count)
         keys.reserveCapacity(mapping.count)
@@ -21,9 +23,10 @@ struct MappingReader {
             let key = entry.key.text
             if let ignoringPrefix, key.hasPrefix(ignoringPrefix) { continue }
             guard knownKeys.contains(key) else {
+                let suggestion = Suggestion.didYouMean(key, among: knownKeys)
                 diagnostics.append(Diagnostic(
                     .unknownKey,
-                    "unknown key '\(key.truncatedForMessage)' in \(context())\(Suggestion.didYouMean(key, among: knownKeys))",
+                    "unknown key '\(key.truncatedForMessage)' in \(context())\(suggestion.isEmpty ? explainingUnknown(entry) ?? "" : suggestion)",
                     at: entry.keyLocation))
                 continue
             }

@@ -66,7 +66,9 @@ private struct Parser {
         guard let mapping = entries(of: entry.value, describedAs: "model '\(name.value)' must be a mapping with a 'fields' key") else {
             return model
         }
-        let reader = MappingReader(mapping, knownKeys: SchemaVocabulary.modelKeys, in: context, diagnostics: &diagnostics)
+        let reader = MappingReader(
+            mapping, knownKeys: SchemaVocabulary.modelKeys, in: context,
+            explainingUnknown: { Self.misplacedField($0, among: mapping) }, diagnostics: &diagnostics)
         model.recordType = reader["recordType"].flatMap { text($0, in: context) }
         model.scopes = reader["scopes"].flatMap { words($0, in: context) }
         model.shareable = reader["shareable"].flatMap { bool($0, in: context) }
@@ -181,6 +183,22 @@ private struct Parser {
             field.merge = reader["merge"].flatMap { text($0, in: context()) }
             return field
         }
+    }
+
+    /// For a model's unknown key that reads as a field (`title: string`, or a mapping with a
+    /// `type`), where it belongs: a field indented too little lands among the model's keys, or
+    /// makes `fields:` empty.
+    private static func misplacedField(_ entry: YAMLMappingEntry, among model: [YAMLMappingEntry]) -> String? {
+        let readsAsField = switch entry.value.content {
+        case .scalar(let scalar): FieldKind(rawValue: scalar.text) != nil
+        case .mapping(let keys): keys.contains { $0.key.text == "type" }
+        case .sequence: false
+        }
+        guard readsAsField, let fields = model.first(where: { $0.key.text == "fields" }) else { return nil }
+        if let sibling = fields.value.mapping?.first {
+            return "; it reads as a field: indent it \(sibling.keyLocation.column - 1) spaces, under 'fields' (line \(fields.keyLocation.line)), as '\(sibling.key.text)' is"
+        }
+        return "; it reads as a field: indent it under 'fields' (line \(fields.keyLocation.line)), deeper than 'fields' is"
     }
 
     // MARK: - Values

@@ -333,6 +333,9 @@ private struct TreeBuilder {
             // libyaml takes a longer key for a value, then trips on its ':'.
             return Diagnostic(.yamlSyntax, "YAML syntax error: this mapping key is \(length) characters long, and a key is at most \(Self.maxKeyLength) (libyaml's limit): use a shorter name", at: location(parser.problem_mark))
         }
+        if let mistake = IndentationMistake(problem: problem, problemLine: parser.problem_mark.line, text: bytes) {
+            return Diagnostic(.yamlSyntax, "YAML syntax error: \(mistake.message) (libyaml: \(problem))", at: location(line: mistake.line - 1, column: mistake.column - 1))
+        }
         var message = "YAML syntax error: \(problem)"
         if let context = parser.context.map({ String(cString: $0) }) {
             let contextMark = parser.context_mark
