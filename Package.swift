@@ -141,7 +141,7 @@ let package = Package(
         // Schema/ folder through the build plugin, as an app's do.
         .executableTarget(
             name: "syncgen-bench",
-            dependencies: ["SyncGenerator", "SyncRuntime", "SyncLocalCloud", "SyncStorage", "CSQLite"],
+            dependencies: ["SyncGenerator", "SchemaLanguageServer", "SyncRuntime", "SyncLocalCloud", "SyncStorage", "CSQLite"],
             plugins: ["SyncGenPlugin"]
         ),
         .testTarget(

@@ -8,13 +8,14 @@ extension Workspace {
         let lines = lines(of: path)
         var sections: [String] = []
         let line = place.position.line + 1
-        for diagnostic in lastDiagnostics[path] ?? [] where diagnostic.location.line == line {
+        let folder = folder(of: path)
+        for diagnostic in validated[folder]?.diagnostics[path] ?? [] where diagnostic.location.line == line {
             let range = lines.wordRange(line: diagnostic.location.line, column: diagnostic.location.column)
             guard range.contains(place.position) else { continue }
             sections.append("**\(diagnostic.code.rawValue)** \(diagnostic.message)\n\n```text\n\(ExplanationRenderer.text(diagnostic.code))```\n[\(diagnostic.code.rawValue)](\(explanationsURL)#\(diagnostic.code.rawValue.lowercased()))")
         }
         if let (found, index) = try occurrence(at: place) {
-            let schema = SchemaPipeline().validate(sources(in: folder(of: path))).schema
+            let schema = currentValidation(of: folder).map(\.schema) ?? SchemaPipeline().validate(sources(in: folder)).schema
             if found.isModel, let model = index.model(named: found.name) {
                 sections.insert(Self.describe(model, resolved: schema?.models.first { $0.name == found.name }), at: 0)
             } else if let owner = found.model, let model = index.model(named: owner),

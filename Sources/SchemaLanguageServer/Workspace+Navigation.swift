@@ -7,7 +7,14 @@ extension Workspace {
 
     func lines(of path: String) -> TextLines { TextLines(text(of: path) ?? "") }
 
-    func index(for path: String) -> SchemaIndex { SchemaIndex(sources(in: folder(of: path)), saved: fileSystem.read) }
+    /// The names of the document's folder, as its files are now.
+    func index(for path: String) -> SchemaIndex {
+        let folder = folder(of: path)
+        if let made = cache.indexes[folder] { return made }
+        let made = SchemaIndex(sources(in: folder), saved: fileSystem.read)
+        cache.indexes[folder] = made
+        return made
+    }
 
     /// The name under the cursor, with the folder's index; nil when the cursor is on no name.
     func occurrence(at place: Place) throws(RequestError) -> (SchemaIndex.Occurrence, SchemaIndex)? {

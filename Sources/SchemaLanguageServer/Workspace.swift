@@ -5,9 +5,10 @@ import SyncGenerator
 /// schema folders, each validated as the command line validates a folder.
 ///
 /// A document's schema folder is the folder the client names in `schemaFolders` (initialization
-/// options) that holds it, else the folder the document is in: every schema file there and below
-/// is validated with it, open or not, so fixing a model in one file clears what it caused in
-/// another.
+/// options) that holds it; else, in a package's `Sources/<Target>/`, the target's folder (the build
+/// plugin reads every schema file of a target together); else the folder the document is in.
+/// Every schema file there and below is validated with it, open or not, so fixing a model in one
+/// file clears what it caused in another.
 struct Workspace {
     let fileSystem: any SchemaFileSystem
     private var baseline: SchemaBaseline?
@@ -18,10 +19,14 @@ struct Workspace {
     private(set) var documents: [String: OpenDocument] = [:]
     /// Folders whose files changed since they were last validated.
     private var pendingFolders: Set<String> = []
-    /// Per folder, the files last given diagnostics, so a fixed file is cleared.
-    private var published: [String: Set<String>] = [:]
-    /// Each file's diagnostics from the last validation: what hover explains.
-    private(set) var lastDiagnostics: [String: [Diagnostic]] = [:]
+    /// Files whose text changed since the last validation: published again even when their
+    /// diagnostics read the same (their ranges may not be).
+    private var changedFiles: Set<String> = []
+    /// Per folder, the last validation: each file's diagnostics (what hover explains, and what
+    /// tells an unchanged file, which is not published again), and the resolved schema.
+    private(set) var validated: [String: Validation] = [:]
+    /// Indexes of the folders' names, made when a request first needs one after a change.
+    let cache = Cache()
     private var baselines: [String: Result<[SchemaSource], BaselineFailure>] = [:]
     private var messages: [String] = []
 
@@ -32,6 +37,21 @@ struct Workspace {
     }
 
     struct BaselineFailure: Error { var message: String }
+
+    struct Validation {
+        var diagnostics: [String: [Diagnostic]]
+        /// Nil when the folder has errors (or was checked against a baseline).
+        var schema: Schema?
+    }
+
+    final class Cache {
+        var indexes: [String: SchemaIndex] = [:]
+    }
+
+    /// The folder's last validation, when no change waits to be validated.
+    func currentValidation(of folder: String) -> Validation? {
+        pendingFolders.contains(folder) ? nil : validated[folder]
+    }
 
     init(fileSystem: any SchemaFileSystem, baseline: SchemaBaseline?, loadBaseline: LanguageServer.BaselineLoader?) {
         self.fileSystem = fileSystem
@@ -58,26 +78,37 @@ struct Workspace {
     mutating func open(uri: String, text: String, version: Int) {
         guard let path = Self.path(of: uri) else { return }
         documents[path] = OpenDocument(uri: uri, text: text, version: version)
-        pendingFolders.insert(folder(of: path))
+        changed(path)
     }
 
     mutating func change(uri: String, text: String, version: Int) {
         guard let path = Self.path(of: uri), documents[path] != nil else { return }
         documents[path] = OpenDocument(uri: uri, text: text, version: version)
-        pendingFolders.insert(folder(of: path))
+        changed(path)
     }
 
     mutating func close(uri: String) {
         guard let path = Self.path(of: uri) else { return }
         documents[path] = nil
         // The file on disk stands for it again (or nothing, if it was never saved).
-        pendingFolders.insert(folder(of: path))
+        changed(path)
     }
 
-    /// Files changed on disk (a save, or another program): every served folder is read again.
+    /// Files changed on disk (a save, or another program): every served folder is read again,
+    /// its deployed schema too, and every file's diagnostics published again.
     mutating func filesChanged() {
-        pendingFolders.formUnion(published.keys)
-        pendingFolders.formUnion(documents.keys.map(folder(of:)))
+        let folders = Set(validated.keys).union(documents.keys.map(folder(of:)))
+        pendingFolders.formUnion(folders)
+        for folder in folders { validated[folder] = nil }
+        cache.indexes.removeAll()
+        baselines.removeAll()  // a save may follow a commit or a checkout: read the deployed schema again
+    }
+
+    private mutating func changed(_ path: String) {
+        let folder = folder(of: path)
+        pendingFolders.insert(folder)
+        changedFiles.insert(path)
+        cache.indexes[folder] = nil
     }
 
     var hasPendingWork: Bool { !pendingFolders.isEmpty }
@@ -93,6 +124,11 @@ struct Workspace {
 
     func folder(of path: String) -> String {
         if let configured = schemaFolders.filter({ path.hasPrefix($0 + "/") }).max(by: { $0.count < $1.count }) { return configured }
+        // The build plugin reads every schema file of a target together: so does the editor.
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        if let sources = components.dropLast().lastIndex(of: "Sources"), sources + 2 < components.count {
+            return components[...(sources + 1)].joined(separator: "/")
+        }
         return (path as NSString).deletingLastPathComponent
     }
 
@@ -125,35 +161,52 @@ struct Workspace {
 
     // MARK: - Validation
 
-    /// Validates every folder with changes; each file's diagnostics in the protocol's form, by URI
-    /// (an empty list clears a file that had some).
+    /// Validates every folder with changes; each file's diagnostics in the protocol's form, by URI,
+    /// for each file whose diagnostics (or text) changed (an empty list clears a file).
     mutating func validatePending(explanationsURL: String) -> [(String, [JSON])] {
         var published: [(String, [JSON])] = []
         for folder in pendingFolders.sorted() {
             let sources = sources(in: folder)
-            let diagnostics = diagnostics(of: sources, in: folder)
+            let (diagnostics, schema) = diagnostics(of: sources, in: folder)
             let texts = Dictionary(sources.map { ($0.path, $0.bytes) }, uniquingKeysWith: { first, _ in first })
-            var byFile: [String: [JSON]] = [:]
-            for path in self.published[folder] ?? [] { lastDiagnostics[path] = nil }
-            for diagnostic in diagnostics {
-                lastDiagnostics[diagnostic.location.file, default: []].append(diagnostic)
-                byFile[diagnostic.location.file, default: []].append(DiagnosticJSON.json(diagnostic, lines: { path in
-                    TextLines(texts[path].map { String(decoding: $0, as: UTF8.self) } ?? text(of: path) ?? "")
-                }, uri: uri(of:), explanationsURL: explanationsURL))
+            // Each file's lines and URI are made once, for all of its diagnostics.
+            var lines: [String: TextLines] = [:]
+            func linesOf(_ path: String) -> TextLines {
+                if let made = lines[path] { return made }
+                let made = TextLines(texts[path].map { String(decoding: $0, as: UTF8.self) } ?? text(of: path) ?? "")
+                lines[path] = made
+                return made
             }
-            let files = Set(byFile.keys).union(self.published[folder] ?? []).union(sources.map(\.path))
-            for file in files.sorted() {
-                published.append((uri(of: file), byFile[file] ?? []))
+            var uris: [String: String] = [:]
+            func uriOf(_ path: String) -> String {
+                if let made = uris[path] { return made }
+                let made = uri(of: path)
+                uris[path] = made
+                return made
             }
-            self.published[folder] = Set(byFile.keys)
+            var byFile: [String: [Diagnostic]] = [:]
+            for diagnostic in diagnostics { byFile[diagnostic.location.file, default: []].append(diagnostic) }
+            let before = validated[folder]?.diagnostics ?? [:]
+            let changedHere = changedFiles.filter { self.folder(of: $0) == folder }
+            for file in Set(byFile.keys).union(before.keys).union(changedHere).sorted() where byFile[file] != before[file] || changedHere.contains(file) {
+                let json = (byFile[file] ?? []).map { DiagnosticJSON.json($0, lines: linesOf, uri: uriOf, explanationsURL: explanationsURL) }
+                published.append((uriOf(file), json))
+            }
+            validated[folder] = Validation(diagnostics: byFile, schema: schema)
         }
         pendingFolders.removeAll()
+        changedFiles.removeAll()
         return published
     }
 
-    /// The folder's diagnostics: the validator's, or with a baseline, the check against it.
-    private mutating func diagnostics(of sources: [SchemaSource], in folder: String) -> [Diagnostic] {
-        guard let baseline, let loadBaseline else { return SchemaPipeline().validate(sources).diagnostics }
+    /// The folder's diagnostics (the validator's, or with a baseline, the check against it), and
+    /// its resolved schema when valid.
+    private mutating func diagnostics(of sources: [SchemaSource], in folder: String) -> ([Diagnostic], Schema?) {
+        func validated() -> ([Diagnostic], Schema?) {
+            let result = SchemaPipeline().validate(sources)
+            return (result.diagnostics, result.schema)
+        }
+        guard let baseline, let loadBaseline else { return validated() }
         if baselines[folder] == nil {
             do {
                 baselines[folder] = .success(try loadBaseline(baseline, folder))
@@ -163,7 +216,7 @@ struct Workspace {
                 messages.append(failure.message)
             }
         }
-        guard case .success(let deployed) = baselines[folder] else { return SchemaPipeline().validate(sources).diagnostics }
-        return BaselineCheck(baseline: deployed, new: sources).diagnostics
+        guard case .success(let deployed) = baselines[folder] else { return validated() }
+        return (BaselineCheck(baseline: deployed, new: sources).diagnostics, nil)
     }
 }

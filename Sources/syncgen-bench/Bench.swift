@@ -1,6 +1,6 @@
 import Foundation
 
-/// `swift run -c release syncgen-bench [validate] [generate] [bridge] [localcloud] [store] [engine] [idle] [pulled-idle] [query] [catalog] [observation]`: the project's performance figures, each
+/// `swift run -c release syncgen-bench [validate] [lsp] [generate] [bridge] [localcloud] [store] [engine] [idle] [pulled-idle] [query] [catalog] [observation]`: the project's performance figures, each
 /// printed beside its baseline and target. Exits 1 when a target is missed.
 ///
 /// Each group runs in a process of its own (this program again, given that one group), so its
@@ -9,6 +9,7 @@ import Foundation
 enum Bench {
     static let groups: [(name: String, run: @Sendable () async -> Bool)] = [
         ("validate", { ValidateBenchmark.run() }),
+        ("lsp", { LanguageServerBenchmark.run() }),
         ("generate", { GenerateBenchmark.run() }),
         ("bridge", { BridgeBenchmark.run() }),
         ("localcloud", { await LocalCloudBenchmark.run() }),

@@ -134,12 +134,17 @@ struct LanguageServerTests {
         let related = try #require(first[0]["relatedInformation"]?.array?.first)
         #expect(related["location"]?["uri"]?.string == client.uri(people))
         #expect(related["message"]?.string == "'Person' is declared here")
-        #expect(client.diagnostics(people) == [])
+        #expect(client.diagnostics(people) == nil, "a file nobody opened, with nothing to say, is not published")
 
         client.open(people, peopleText)
         client.change(people, peopleText.replacingOccurrences(of: "Person", with: "Persn"), version: 2)
         client.idle()
         #expect(client.diagnostics(notes) == [], "the other file's fix clears the error")
+
+        // Closed unsaved, People.yaml is the disk's again: the error is back.
+        client.notify("textDocument/didClose", ["textDocument": ["uri": .string(client.uri(people))]])
+        client.idle()
+        #expect(client.diagnostics(notes)?.compactMap { $0["code"]?.string } == ["SG0601"])
     }
 
     /// Keystrokes are validated once the input is quiet, not once each: three changes, one
@@ -156,6 +161,23 @@ struct LanguageServerTests {
         #expect(client.publishCount(notes) == 1)
         #expect(client.diagnostics(notes)?.compactMap { $0["message"]?.string }.contains { $0.contains("'strng'") } == true)
         #expect(!client.server.hasPendingWork)
+    }
+
+    /// A package target's schema files are checked together wherever they sit in it, as the build
+    /// plugin reads them; elsewhere, a file's own folder; a folder the client names wins.
+    @Test func aDocumentsSchemaFolderIsItsTargetsOrItsOwn() {
+        let client = Client([
+            "/p/Sources/App/Schema/Notes.yaml": notesText.replacingOccurrences(of: "Persn", with: "Person"),
+            "/p/Sources/App/People/People.yaml": peopleText,
+        ])
+        client.open("/p/Sources/App/Schema/Notes.yaml", notesText.replacingOccurrences(of: "Persn", with: "Person"))
+        client.idle()
+        #expect(client.diagnostics("/p/Sources/App/Schema/Notes.yaml") == [], "Person is found in the target's other folder")
+        #expect(client.server.workspace.folder(of: "/p/Sources/App/Notes.yaml") == "/p/Sources/App")
+        #expect(client.server.workspace.folder(of: "/x/Schema/Notes.yaml") == "/x/Schema")
+        let configured = Client([:], initialize: false)
+        configured.request("initialize", ["initializationOptions": ["schemaFolders": ["/p/Sources/App/Schema"]]])
+        #expect(configured.server.workspace.folder(of: "/p/Sources/App/Schema/Lists/Lists.yaml") == "/p/Sources/App/Schema")
     }
 
     @Test func completionOffersWhatIsValidAtTheCursor() {
