@@ -185,7 +185,10 @@ struct Workspace {
                 return made
             }
             var byFile: [String: [Diagnostic]] = [:]
-            for diagnostic in diagnostics { byFile[diagnostic.location.file, default: []].append(diagnostic) }
+            let paths = Set(texts.keys)
+            for diagnostic in diagnostics.map({ Self.placed($0, in: paths, folder: folder) }) {
+                byFile[diagnostic.location.file, default: []].append(diagnostic)
+            }
             let before = validated[folder]?.diagnostics ?? [:]
             let changedHere = changedFiles.filter { self.folder(of: $0) == folder }
             for file in Set(byFile.keys).union(before.keys).union(changedHere).sorted() where byFile[file] != before[file] || changedHere.contains(file) {
@@ -197,6 +200,27 @@ struct Workspace {
         pendingFolders.removeAll()
         changedFiles.removeAll()
         return published
+    }
+
+    /// A diagnostic placed in a file of the folder. One the baseline check places in the deployed
+    /// schema (`main:Schema/Notes.yaml`, no file the editor has) moves to its note in the folder
+    /// ("declared here now"), else to the top of the file of the same path, else of the folder's
+    /// first file; the message says where it was deployed. Notes outside the folder are dropped:
+    /// the editor cannot open them.
+    static func placed(_ diagnostic: Diagnostic, in paths: Set<String>, folder: String) -> Diagnostic {
+        var placed = diagnostic
+        placed.notes = diagnostic.notes.filter { paths.contains($0.location.file) }
+        guard !paths.contains(diagnostic.location.file), let first = paths.min() else { return placed }
+        if let note = placed.notes.first {
+            placed.location = note.location
+            placed.notes.removeFirst()  // it says what the diagnostic now stands on
+        } else {
+            let relative = diagnostic.location.file.split(separator: ":", maxSplits: 1).last.map(String.init) ?? ""
+            let samePath = (folder as NSString).appendingPathComponent(relative)
+            placed.location = SourceLocation(file: paths.contains(samePath) ? samePath : first, line: 1, column: 1)
+        }
+        placed.message += " (deployed: \(diagnostic.location))"
+        return placed
     }
 
     /// The folder's diagnostics (the validator's, or with a baseline, the check against it), and

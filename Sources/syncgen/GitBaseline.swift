@@ -5,10 +5,14 @@ import SyncGenerator
 /// tree: `git ls-tree` finds them, `git cat-file` reads them. Each is named `REF:path`, so a
 /// diagnostic about the baseline says which version it means.
 enum GitBaseline {
-    /// The schema files at `ref` under `paths` (files or folders, relative to the current folder,
-    /// as the new schema was named); none when `ref` has no schema there yet.
-    static func load(ref: String, paths: [String]) throws(UsageError) -> [SchemaSource] {
+    /// The schema files at `ref` under `paths` (files or folders, relative to `directory`, by
+    /// default the current folder, as the new schema was named); none when `ref` has no schema
+    /// there yet.
+    static func load(ref: String, paths: [String], in directory: String? = nil) throws(UsageError) -> [SchemaSource] {
         guard !ref.hasPrefix("-") else { throw UsageError(message: "'\(ref)' is not a git ref") }
+        func git(_ arguments: [String], failure: String) throws(UsageError) -> Data {
+            try Self.git(arguments, in: directory, failure: failure)
+        }
         _ = try git(["rev-parse", "--git-dir"], failure: "'--baseline-git' reads the git repository of the current folder, and there is none")
         _ = try git(["rev-parse", "--verify", "--quiet", "\(ref)^{commit}"], failure: "unknown git ref '\(ref)'")
         let listing = try git(["ls-tree", "-r", "--name-only", "-z", ref, "--"] + paths, failure: "cannot list '\(ref)'")
@@ -29,10 +33,11 @@ enum GitBaseline {
         return SchemaFiles.extensions.contains(URL(fileURLWithPath: String(name)).pathExtension.lowercased())
     }
 
-    /// Runs git in the current folder and returns what it printed; a failure is a usage error
-    /// carrying git's own first line of complaint.
-    private static func git(_ arguments: [String], failure: String) throws(UsageError) -> Data {
+    /// Runs git in `directory` (nil: the current folder) and returns what it printed; a failure is
+    /// a usage error carrying git's own first line of complaint.
+    private static func git(_ arguments: [String], in directory: String?, failure: String) throws(UsageError) -> Data {
         let process = Process()
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory, isDirectory: true) }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git"] + arguments
         let output = Pipe()

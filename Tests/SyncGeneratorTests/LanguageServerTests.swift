@@ -312,14 +312,22 @@ struct LanguageServerTests {
         #expect(actions[0]["edit"]?["changes"]?[client.uri(notes)]?.array?.first?["newText"]?.string == "Person")
     }
 
-    /// With a deployed schema, a change it cannot take is an error in the editor.
+    /// With a deployed schema, a change it cannot take is an error in the editor, in the file
+    /// the editor has (the check places it in the deployed file, `main:Notes.yaml`): at the model
+    /// its note names, or at the top of the file of the same path when the model is gone.
     @Test func theDeployedSchemaIsCheckedAgainst() throws {
-        let deployed = "models:\n  Note:\n    fields:\n      title: string\n      body: string\n"
-        let client = Client([notes: deployed], baseline: .git(ref: "main"), deployed: [SchemaSource(path: notes, text: deployed)])
+        let deployed = "models:\n  Note:\n    fields:\n      title: string\n      body: string\n  Tag:\n    fields: {}\n"
+        let client = Client([notes: deployed], baseline: .git(ref: "main"), deployed: [SchemaSource(path: "main:Notes.yaml", text: deployed)])
         let edited = "models:\n  Note:\n    fields:\n      title: string\n"
         client.open(notes, edited)
         client.idle()
-        #expect(client.diagnostics(notes)?.compactMap { $0["code"]?.string } == [DiagnosticCode.fieldRemoved.rawValue])
+        let diagnostics = try #require(client.diagnostics(notes))
+        #expect(diagnostics.compactMap { $0["code"]?.string }.sorted() == [DiagnosticCode.recordTypeRemoved.rawValue, DiagnosticCode.fieldRemoved.rawValue].sorted())
+        let removedField = try #require(diagnostics.first { $0["code"]?.string == DiagnosticCode.fieldRemoved.rawValue })
+        #expect(removedField["range"]?["start"] == ["line": 1, "character": 2], "at the model in the edited file")
+        #expect(removedField["message"]?.string?.hasSuffix("(deployed: main:Notes.yaml:5:7)") == true)
+        let removedType = try #require(diagnostics.first { $0["code"]?.string == DiagnosticCode.recordTypeRemoved.rawValue })
+        #expect(removedType["range"]?["start"] == ["line": 0, "character": 0])
     }
 
     /// Garbage is answered with the protocol's errors, and the server goes on answering.
