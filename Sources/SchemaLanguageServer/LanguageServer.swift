@@ -77,8 +77,8 @@ public final class LanguageServer {
     /// Validates what changed since the last call and publishes the diagnostics.
     public func runPendingWork() {
         guard stage == .running else { return }
-        for (uri, diagnostics) in workspace.validatePending(explanationsURL: configuration.explanationsURL) {
-            send(["jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": ["uri": .string(uri), "diagnostics": .array(diagnostics)]])
+        for params in workspace.validatePending(explanationsURL: configuration.explanationsURL) {
+            send(["jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": params])
         }
         for message in workspace.takeMessages() {
             send(["jsonrpc": "2.0", "method": "window/showMessage", "params": ["type": 2, "message": .string(message)]])

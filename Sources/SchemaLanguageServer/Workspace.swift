@@ -161,10 +161,10 @@ struct Workspace {
 
     // MARK: - Validation
 
-    /// Validates every folder with changes; each file's diagnostics in the protocol's form, by URI,
-    /// for each file whose diagnostics (or text) changed (an empty list clears a file).
-    mutating func validatePending(explanationsURL: String) -> [(String, [JSON])] {
-        var published: [(String, [JSON])] = []
+    /// Validates every folder with changes: the `publishDiagnostics` parameters of each file whose
+    /// diagnostics (or text) changed (an empty list clears a file).
+    mutating func validatePending(explanationsURL: String) -> [JSON] {
+        var published: [JSON] = []
         for folder in pendingFolders.sorted() {
             let sources = sources(in: folder)
             let (diagnostics, schema) = diagnostics(of: sources, in: folder)
@@ -193,7 +193,10 @@ struct Workspace {
             let changedHere = changedFiles.filter { self.folder(of: $0) == folder }
             for file in Set(byFile.keys).union(before.keys).union(changedHere).sorted() where byFile[file] != before[file] || changedHere.contains(file) {
                 let json = (byFile[file] ?? []).map { DiagnosticJSON.json($0, lines: linesOf, uri: uriOf, explanationsURL: explanationsURL) }
-                published.append((uriOf(file), json))
+                var params: [String: JSON] = ["uri": .string(uriOf(file)), "diagnostics": .array(json)]
+                // The version of the text they were found in, for an open file.
+                if let version = documents[file]?.version { params["version"] = .number(Double(version)) }
+                published.append(.object(params))
             }
             validated[folder] = Validation(diagnostics: byFile, schema: schema)
         }

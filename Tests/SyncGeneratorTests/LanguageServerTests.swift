@@ -159,6 +159,7 @@ struct LanguageServerTests {
         #expect(client.server.hasPendingWork)
         client.idle()
         #expect(client.publishCount(notes) == 1)
+        #expect(client.received.last { $0["method"]?.string == "textDocument/publishDiagnostics" }?["params"]?["version"]?.int == 4, "found in the last text")
         #expect(client.diagnostics(notes)?.compactMap { $0["message"]?.string }.contains { $0.contains("'strng'") } == true)
         #expect(!client.server.hasPendingWork)
     }

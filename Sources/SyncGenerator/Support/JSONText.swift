@@ -1,7 +1,7 @@
 /// Minimal JSON string quoting, so that output keeps a fixed key order and byte-stable formatting
-/// (Foundation's encoders promise neither).
-enum JSONText {
-    static func quoted(_ text: String) -> String {
+/// (Foundation's encoders promise neither). The language server writes its strings with it too.
+package enum JSONText {
+    package static func quoted(_ text: String) -> String {
         var result = "\""
         result.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {
