@@ -38,22 +38,22 @@ extension Workspace {
         }
         // `name: TYPE`, a field's shorthand.
         if context.path.count == 3, context.path[0] == "models", context.path[2] == "fields" {
-            return words(FieldKind.allCases.map(\.rawValue))
+            return words(FieldKind.allCases)
         }
         func modelNames() -> [Item] {
             models().map { Item(label: $0.name.value, kind: ItemKind.model, documentation: "model in \(scopesText($0))") }
         }
         switch (level, key) {
-        case (.model?, "scopes"): return words(ScopeName.allCases.map(\.rawValue))
+        case (.model?, "scopes"): return words(ScopeName.allCases)
         case (.model?, "parent"), (.model?, "publishAs"), (.field?, "to"): return modelNames()
-        case (.model?, "merge"): return words(MergePolicyName.allCases.filter(\.isModelPolicy).map(\.rawValue))
-        case (.field?, "merge"): return words(MergePolicyName.allCases.map(\.rawValue))
-        case (.field?, "type"): return words(FieldKind.allCases.map(\.rawValue))
-        case (.field?, "of"): return words(FieldKind.allCases.filter(\.isListElement).map(\.rawValue))
-        case (.field?, "onDelete"): return words(DeleteActionName.allCases.map(\.rawValue))
-        case (.field?, "index"): return words(IndexKind.allCases.map(\.rawValue))
-        case (.catalog?, "initialState"): return words(PublicationStateName.allCases.map(\.rawValue))
-        case (.catalog?, "desiredKeys"): return words([SchemaVocabulary.automaticDesiredKeys])
+        case (.model?, "merge"): return words(MergePolicyName.allCases.filter(\.isModelPolicy))
+        case (.field?, "merge"): return words(MergePolicyName.allCases)
+        case (.field?, "type"): return words(FieldKind.allCases)
+        case (.field?, "of"): return words(FieldKind.allCases.filter(\.isListElement))
+        case (.field?, "onDelete"): return words(DeleteActionName.allCases)
+        case (.field?, "index"): return words(IndexKind.allCases)
+        case (.catalog?, "initialState"): return words(PublicationStateName.allCases)
+        case (.catalog?, "desiredKeys"): return [Item(label: SchemaVocabulary.automaticDesiredKeys, kind: ItemKind.word, documentation: "Every field except the asset and local-only fields.")]
         case (.model?, "shareable"), (.field?, "optional"), (.field?, "encrypted"), (.field?, "localOnly"),
              (.field?, "serverOwned"), (.catalog?, "governed"):
             return ["true", "false"].map { Item(label: $0, kind: ItemKind.value) }
@@ -61,8 +61,8 @@ extension Workspace {
         }
     }
 
-    private static func words(_ words: [String]) -> [Item] {
-        words.map { Item(label: $0, kind: ItemKind.word) }
+    private static func words<Word: DocumentedWord>(_ words: [Word]) -> [Item] {
+        words.map { Item(label: $0.rawValue, kind: ItemKind.word, documentation: $0.documentation) }
     }
 
     /// The level a mapping at `path` is: the file, a model, a field or a catalog.

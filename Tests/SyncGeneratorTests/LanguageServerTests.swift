@@ -212,6 +212,8 @@ struct LanguageServerTests {
         #expect(labels(9, 24) == ["shared"], "scopes in a list")
         let documented = client.request("textDocument/completion", client.place(notes, 2, 6))["result"]?["items"]?.array?.first
         #expect(documented?["documentation"]?.string == SchemaVocabulary.documentation(ofKey: "scopes", at: .model))
+        let word = client.request("textDocument/completion", client.place(notes, 5, 15))["result"]?["items"]?.array?.first
+        #expect(word?["documentation"]?.string == FieldKind.string.documentation)
     }
 
     @Test func hoverTellsWhatAModelAndAFieldResolveToAndExplainsADiagnostic() throws {

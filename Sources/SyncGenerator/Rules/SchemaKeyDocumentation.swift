@@ -62,3 +62,78 @@ extension SchemaVocabulary {
         }
     }
 }
+
+/// A word of the schema language with what it means, in one line: what the language server's
+/// completion shows beside it.
+public protocol DocumentedWord: RawRepresentable, CaseIterable where RawValue == String {
+    var documentation: String { get }
+}
+
+extension FieldKind: DocumentedWord {
+    public var documentation: String {
+        switch self {
+        case .string: "Text: a Swift String, a STRING in CloudKit."
+        case .int: "A 64-bit signed integer: Int64, INT64 in CloudKit."
+        case .double: "A Double, DOUBLE in CloudKit."
+        case .bool: "A Bool, kept as INT64 0 or 1 in CloudKit."
+        case .date: "A Date, TIMESTAMP in CloudKit."
+        case .data: "Bytes: Data, BYTES in CloudKit."
+        case .asset: "A file, a CKAsset: at most one per model, never in a list."
+        case .location: "Latitude and longitude: a LOCATION in CloudKit."
+        case .reference: "A record of another model of the same zone: needs 'to'."
+        case .list: "A list of one type: needs 'of' (any type but asset and list)."
+        }
+    }
+}
+
+extension ScopeName: DocumentedWord {
+    public var documentation: String {
+        switch self {
+        case .private: "The user's own records, in their private database."
+        case .shared: "Records others share with the user, in their shared database (with private)."
+        case .public: "Records every user of the app can read, in the public database (alone)."
+        }
+    }
+}
+
+extension MergePolicyName: DocumentedWord {
+    public var documentation: String {
+        switch self {
+        case .lastWriterWins: "The later edit's value (by its time on its device); ties go to the server."
+        case .serverWins: "The value already in the cloud."
+        case .clientWins: "The value of the device whose change meets the conflict."
+        case .union: "Lists: every element either side added, none either side removed."
+        case .max: "int, double, date: the larger value."
+        case .min: "int, double, date: the smaller value."
+        case .custom: "What the model's own merge function says."
+        }
+    }
+}
+
+extension IndexKind: DocumentedWord {
+    public var documentation: String {
+        switch self {
+        case .queryable: "CloudKit can find records by this field's value."
+        case .sortable: "CloudKit can sort query results by this field."
+        case .searchable: "CloudKit can search this text field's words."
+        }
+    }
+}
+
+extension DeleteActionName: DocumentedWord {
+    public var documentation: String {
+        switch self {
+        case .none: "Deleting the target leaves this record as it is (the default)."
+        case .deleteSelf: "Deleting the target deletes this record too."
+        }
+    }
+}
+
+extension PublicationStateName: DocumentedWord {
+    public var documentation: String {
+        switch self {
+        case .listed: "A newly published record is visible at once."
+        case .delisted: "A newly published record waits for review."
+        }
+    }
+}
