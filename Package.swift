@@ -64,7 +64,10 @@ let package = Package(
         // files, implementing the store ports.
         .target(
             name: "SyncLocalStore",
-            dependencies: ["SyncCore", "SyncPorts", "SyncStorage"]
+            dependencies: ["SyncCore", "SyncPorts", "SyncStorage"],
+            // Apple's privacy manifest: the reason for the file metadata the asset cache reads
+            // (.ci/privacy-manifest keeps it in step with the code).
+            resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         // What an app imports: the rules, the engine and the local store, with the engine's
         // initialisers over the SQLite store.
