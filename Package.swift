@@ -41,7 +41,12 @@ let package = Package(
         // The rules: values, records, routing, model protocols, limits, reserved names, events.
         // What generated code conforms to and the facts the generator must agree with; no SQLite,
         // no LocalCloud.
-        .target(name: "SyncCore"),
+        .target(
+            name: "SyncCore",
+            // The messages a user reads (`UserMessage`), English and any translation added: a
+            // String Catalog read as it is, so every platform answers alike.
+            resources: [.copy("Localizable.xcstrings")]
+        ),
         // The ports: what the engine needs from a cloud (CloudKit, LocalCloud) and from a local
         // store, and nothing of how either is built.
         .target(

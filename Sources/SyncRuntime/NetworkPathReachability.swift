@@ -4,7 +4,9 @@
 import Network
 import SyncPorts
 
-/// The system's network path monitor as the engine's reachability (`NWPathMonitor`).
+/// The system's network path monitor as the engine's reachability (`NWPathMonitor`). Apple
+/// platforms only (the Network framework exists nowhere else): elsewhere an app hands the engine
+/// its own `NetworkReachability`, or none.
 public struct NetworkPathReachability: NetworkReachability {
     /// A reachability over a new path monitor.
     public init() {}

@@ -154,6 +154,10 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Set on a `zoneNotFound` when the zone went because the user reset their encrypted data
     /// (CloudKit's `CKErrorUserDidResetEncryptedDataKey`): its records are to be uploaded again.
     public var userDidResetEncryptedData = false
+    /// The user message the error's context calls for, where the code alone says less (a share's
+    /// link leading nowhere is `unknownItem`, which elsewhere is no user's concern); nil to
+    /// follow the code (``userMessage``).
+    public var userMessageKey: UserMessage.Key?
 
     /// An error of a code, with what that code carries.
     public init(

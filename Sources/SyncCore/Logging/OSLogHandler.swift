@@ -4,7 +4,8 @@
 #if canImport(os)
 import os
 
-/// The runtime's log through `os.Logger`, filterable in Console by subsystem and category.
+/// The runtime's log through `os.Logger`, filterable in Console by subsystem and category. Apple
+/// platforms only (`os.Logger` exists nowhere else): elsewhere, `StandardErrorLogHandler`.
 public struct OSLogHandler: SyncLogHandler {
     /// The subsystem Console filters the lines by.
     public let subsystem: String

@@ -238,7 +238,15 @@ struct SharePhase {
     /// Accepts the share a link leads to: its metadata is looked up, then accepted as below.
     /// Offline, the lookup fails and says so: there is nothing to remember yet.
     func accept(at url: URL) async throws(SyncError) {
-        try await accept(try await context.cloud.shareMetadata(for: url))
+        let metadata: ShareMetadata
+        do {
+            metadata = try await context.cloud.shareMetadata(for: url)
+        } catch .cloud(var error) where error.code == .unknownItem {
+            // The link leads to no share: its owner stopped sharing, or deleted what it shared.
+            error.userMessageKey = .shareUnavailable
+            throw .cloud(error)
+        }
+        try await accept(metadata)
     }
 
     /// Accepts a share. The shared database is then read from scratch (its token may already be
@@ -258,6 +266,10 @@ struct SharePhase {
                 try await context.cloud.acceptShare(metadata)
             } catch .cloud(let error) where RecoveryPolicy.isTransient(error) {
                 try remember(metadata)
+                throw .cloud(error)
+            } catch .cloud(var error) where error.code == .unknownItem {
+                // The share went between the link's lookup and its acceptance.
+                error.userMessageKey = .shareUnavailable
                 throw .cloud(error)
             }
         }

@@ -6,7 +6,7 @@ import SyncCore
 /// be reverted at the next sync. Only what the store knows of the share counts (the last pass's
 /// answer); a permission lowered since is still met at the push, which reverts the change and
 /// says so (`SyncEvent.changeReverted`).
-public struct ReadOnlyShareRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ReadOnlyShareRefusal: LocalizedError, Sendable, Hashable, CustomStringConvertible {
     /// The record refused.
     public var recordType: String
     public var recordName: String
@@ -29,9 +29,17 @@ public struct ReadOnlyShareRefusal: Error, Sendable, Hashable, CustomStringConve
         self.permission = permission
     }
 
+    /// What to tell the user: the share lets them only read, so their change was not kept.
+    public var userMessage: UserMessage {
+        shareTitle.isEmpty ? UserMessage(.readOnlyShareUntitled) : UserMessage(.readOnlyShare, arguments: [shareTitle])
+    }
+
     public var description: String {
         let change = kind == .delete ? "deleted" : "saved"
         let share = shareTitle.isEmpty ? "the share \(shareID.recordName)" : "the share '\(shareTitle)' (\(shareID.recordName))"
         return "\(recordType) '\(recordName)' cannot be \(change): \(share) of \(shareID.zoneID.ownerName) gives this user \(permission.rawValue) permission; the owner can give readWrite"
     }
+
+    /// The user message's text (``userMessage``).
+    public var errorDescription: String? { userMessage.text }
 }
