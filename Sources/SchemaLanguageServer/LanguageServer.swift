@@ -71,7 +71,7 @@ public final class LanguageServer {
         if exitStatus == nil { exitStatus = stage == .shutDown ? 0 : 1 }
     }
 
-    /// Whether edits wait to be validated.
+    /// Whether edits wait to be validated, or messages to be said.
     public var hasPendingWork: Bool { workspace.hasPendingWork && stage == .running }
 
     /// Validates what changed since the last call and publishes the diagnostics.

@@ -77,24 +77,34 @@ extension Workspace {
             edits[uri(of: path), default: []].append(["range": SchemaIndex.range(of: occurrence, in: lines(of: path)).json, "newText": .string(newName)])
         }
         if found.isModel, let model = index.model(named: found.name), model.recordType == nil {
-            if let edit = keepRecordType(of: model) {
-                edits[uri(of: model.name.location.file), default: []].append(edit)
-                note("'\(found.name)' keeps its record type: 'recordType: \(found.name)' was added, so records already in CloudKit stay readable. Remove it if the model was never deployed.")
+            guard let edit = keepRecordType(of: model) else {
+                throw RequestError(
+                    code: LanguageServer.ErrorCode.invalidParams,
+                    message: "'\(found.name)' is written on one line, where its record type cannot be kept: add 'recordType: \(found.name)' to it first, then rename")
             }
+            edits[uri(of: model.name.location.file), default: []].append(edit)
+            note("'\(found.name)' keeps its record type: 'recordType: \(found.name)' was added, so records already in CloudKit stay readable. Remove it if the model was never deployed.")
         } else if !found.isModel {
             note("Renaming field '\(found.name)' renames it in CloudKit too: a deployed field's values stay under its old name.")
         }
         return ["changes": .object(edits.mapValues(JSON.array))]
     }
 
-    /// The line `recordType: <name>` inserted as the model's first key, indented as its keys are.
+    /// The line `recordType: <name>` inserted as the model's first key, indented as its next key
+    /// is; nil for a model written on one line (`Note: { fields: ... }`).
     private func keepRecordType(of model: ModelDeclaration) -> JSON? {
         let path = model.name.location.file
         let lines = lines(of: path)
-        let nameLine = model.name.location.line  // 1-based; the next line holds its first key
-        let next = lines.line(nameLine)
-        let indent = next.prefix { $0 == " " }.count
-        guard indent >= model.name.location.column, !next.isEmpty else { return nil }  // a flow-style model
+        let nameLine = model.name.location.line  // 1-based: lines after it are 0-based from here
+        let modelIndent = model.name.location.column - 1
+        guard lines.line(nameLine - 1).dropFirst(modelIndent).contains(where: { $0 == "{" }) == false else { return nil }
+        // The model's first key: the next line that is neither blank nor a comment.
+        let next = (nameLine..<lines.count).map { lines.line($0) }.first { line in
+            let content = line.drop { $0 == " " }
+            return !content.isEmpty && content.first != "#"
+        }
+        let nextIndent = next.map { $0.prefix { $0 == " " }.count } ?? 0
+        let indent = nextIndent > modelIndent ? nextIndent : modelIndent + 2
         let text = String(repeating: " ", count: indent) + "recordType: \(model.name.value)\n"
         let start = Position(line: nameLine, character: 0)
         return ["range": Range(start: start, end: start).json, "newText": .string(text)]

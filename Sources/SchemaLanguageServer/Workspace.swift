@@ -111,7 +111,8 @@ struct Workspace {
         cache.indexes[folder] = nil
     }
 
-    var hasPendingWork: Bool { !pendingFolders.isEmpty }
+    /// Folders to validate, or messages to say.
+    var hasPendingWork: Bool { !pendingFolders.isEmpty || !messages.isEmpty }
 
     mutating func appendMessage(_ message: String) { messages.append(message) }
 

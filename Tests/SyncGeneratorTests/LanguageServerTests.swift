@@ -291,6 +291,20 @@ struct LanguageServerTests {
         #expect(fieldEdit.map { $0["range"]?["start"]?["line"]?.int } == [3, 6])
         let refused = other.request("textDocument/rename", other.place(notes, 3, 15).merging(["newName": "2x"]))
         #expect(refused["error"]?["code"]?.int == -32602)
+
+        // A model on one line cannot have its record type kept by an added line: refused, saying so.
+        let oneLine = "models:\n  Tag: { fields: { name: string } }\n"
+        let third = Client([notes: oneLine])
+        third.open(notes, oneLine)
+        let flow = third.request("textDocument/rename", third.place(notes, 1, 3).merging(["newName": "Label"]))
+        #expect(flow["error"]?["message"]?.string?.contains("add 'recordType: Tag' to it first") == true)
+        // A blank line and a comment after the name: the key goes in at the model's keys' indent.
+        let spaced = "models:\n  Tag:\n\n    # its fields\n    fields: { name: string }\n"
+        let fourth = Client([notes: spaced])
+        fourth.open(notes, spaced)
+        let added = try #require(fourth.request("textDocument/rename", fourth.place(notes, 1, 3).merging(["newName": "Label"]))["result"]?["changes"]?[fourth.uri(notes)]?.array)
+        let texts = added.compactMap { $0["newText"]?.string }
+        #expect(texts.contains("    recordType: Tag\n"))
     }
 
     @Test func theOutlineListsModelsWithTheirFields() throws {
