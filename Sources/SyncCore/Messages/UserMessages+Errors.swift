@@ -1,7 +1,21 @@
 import Foundation
 
-// Which errors a person using the app is told of, and with which message: the ones they can act
-// on or must know of. Every other error is the app's and the runtime's to handle, and has none.
+// Which errors (and account states) a person using the app is told of, and with which message:
+// the ones they can act on or must know of. Every other error is the app's and the runtime's to
+// handle, and has none.
+
+extension AccountStatus {
+    /// What to tell the user while sync waits for their account (`SyncEvent.accountUnavailable`);
+    /// nil for an available one.
+    public var userMessage: UserMessage? {
+        switch self {
+        case .available: nil
+        case .noAccount: UserMessage(.notSignedIn)
+        case .restricted: UserMessage(.iCloudRestricted)
+        case .temporarilyUnavailable: UserMessage(.iCloudTemporarilyUnavailable)
+        }
+    }
+}
 
 extension CloudError: LocalizedError {
     /// What to tell the user of this error; nil for an error that is not theirs to know of.

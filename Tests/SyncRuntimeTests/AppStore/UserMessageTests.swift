@@ -77,6 +77,7 @@ struct UserMessageTests {
             }
         }
         #expect(CloudError(.quotaExceeded).description == "quotaExceeded (25)", "the developer's message stays apart")
+        #expect(AccountStatus.allCases.map { $0.userMessage?.key } == [nil, .notSignedIn, .iCloudRestricted, .iCloudTemporarilyUnavailable])
     }
 
     /// Through the engine: a link whose share its owner stopped says the share is gone; a change
