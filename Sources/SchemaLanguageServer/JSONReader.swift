@@ -1,3 +1,5 @@
+import Foundation
+
 /// A strict JSON reader (RFC 8259): one value, nothing but whitespace around it, nesting bounded.
 struct JSONReader {
     private let bytes: [UInt8]
@@ -73,7 +75,7 @@ struct JSONReader {
         var run = index  // start of bytes copied as they are
         var text = ""
         func flush(_ end: Int) -> Bool {
-            guard let chunk = String(validating: bytes[run..<end], as: UTF8.self) else { return false }
+            guard let chunk = String(bytes: bytes[run..<end], encoding: .utf8) else { return false }
             text += chunk
             return true
         }
@@ -145,7 +147,7 @@ struct JSONReader {
             if !take(UInt8(ascii: "+")) { _ = take(UInt8(ascii: "-")) }
             guard digits() else { return nil }
         }
-        guard let text = String(validating: bytes[start..<index], as: UTF8.self), let number = Double(text) else { return nil }
+        guard let text = String(bytes: bytes[start..<index], encoding: .utf8), let number = Double(text) else { return nil }
         return .number(number)
     }
 

@@ -379,6 +379,7 @@ struct LanguageServerTests {
         for bad in ["", "{", "[1,]", "{\"a\" 1}", "01x", "\"\\ud83d\"", "tru", "[1] 2", "\"a\nb\""] {
             #expect(JSON(parsing: Data(bad.utf8)) == nil, "\(bad)")
         }
+        #expect(JSON(parsing: Data([0x22, 0xFF, 0x22])) == nil, "a string of bytes that are not UTF-8")
         #expect(JSON.object(["b": 1, "a": "x\"y"]).text == #"{"a":"x\"y","b":1}"#)
     }
 
