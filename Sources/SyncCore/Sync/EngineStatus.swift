@@ -82,6 +82,16 @@ public struct EngineStatus: Sendable, Hashable {
         return status
     }
 
+    /// The status as a pass stops at its deadline, or because the app ended it: nothing failed,
+    /// but it did not go through, so the last completed pass stays the one before.
+    package func passStopped(pendingChanges: Int) -> EngineStatus {
+        var status = self
+        status.phase = .idle
+        status.pendingChanges = pendingChanges
+        status.lastError = nil
+        return status
+    }
+
     /// The status as a pass ends: `error` nil when it went through, at `now`.
     package func passEnded(error: SyncError?, at now: Date, pendingChanges: Int) -> EngineStatus {
         var status = self

@@ -177,7 +177,8 @@ public actor SyncEngine {
             return .completed
         } catch where context.passLimits.stopped {
             // Stopped between two requests: everything before is committed, the rest waits.
-            let pending = passEnded(error: nil)
+            let pending = pendingChanges()
+            statusHub.update { $0.passStopped(pendingChanges: pending) }
             context.log(.info, .pass, "pass stopped at its deadline after \(EngineLog.duration(since: started)): \(SyncEvent.count(pending, "change")) left to push")
             return .stopped(pendingChanges: pending)
         } catch {

@@ -36,13 +36,17 @@ struct EngineBoundedPassTests {
 
     /// A pass with 15 s left applies two pages and stops before the third request, saying so;
     /// the phone reopened from its file (the app killed at the deadline) goes on from there, and
-    /// ends with the five notes, once each. Breaking it (the deadline not checked): the pass
-    /// pulls all five and completes.
+    /// ends with the five notes, once each. The stopped pass is no completed one: the status
+    /// keeps the last that went through. Breaking it (the deadline not checked): the pass pulls
+    /// all five and completes; (a stopped pass counted as completed): the status says it is.
     @Test func aPassStopsAtItsDeadlineWithWhatItDidCommitted() async throws {
         let scenario = try await Scenario()
         let phone = scenario.phone
+        let completedBefore = try #require(phone.engine.status.lastCompletedPass)
         let result = await phone.engine.sync(.all.until(scenario.world.clock.now + 15))
         #expect(result == .stopped(pendingChanges: 0))
+        let status = phone.engine.status
+        #expect(status.lastCompletedPass == completedBefore && status.phase == .idle && status.lastError == nil)
         #expect(try phone.store.fetchAll(Note.self).map(\.recordName) == ["n1", "n2"], "\((try? phone.store.fetchAll(Note.self).map(\.recordName)) ?? [])")
         let reopened = try scenario.restartedPhone()
         #expect(await reopened.engine.sync() == .completed)
