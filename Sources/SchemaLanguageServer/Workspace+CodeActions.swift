@@ -4,7 +4,7 @@ import SyncGenerator
 /// writing that word where the diagnostic points.
 extension Workspace {
     func codeActions(_ uri: String, _ diagnostics: [JSON]) throws(RequestError) -> JSON {
-        _ = try Self.documentPath(uri)
+        guard try schemaPath(uri) != nil else { return [] }
         var actions: [JSON] = []
         for diagnostic in diagnostics {
             guard diagnostic["source"]?.string == "syncgen", let message = diagnostic["message"]?.string,

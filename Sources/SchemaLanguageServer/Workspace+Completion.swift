@@ -11,7 +11,7 @@ extension Workspace {
     }
 
     func completion(_ place: Place) throws(RequestError) -> JSON {
-        let path = try Self.documentPath(place.uri)
+        guard let path = try schemaPath(place.uri) else { return ["isIncomplete": false, "items": []] }
         let context = CursorContext(lines: lines(of: path), position: place.position)
         let items = Self.items(for: context, models: { index(for: path).models })
         return ["isIncomplete": false, "items": .array(items.filter { $0.label.hasPrefix(context.prefix) }.map(\.json))]

@@ -4,7 +4,7 @@ import SyncGenerator
 /// and CloudKit types), and on a diagnostic, `syncgen explain`'s text for its code.
 extension Workspace {
     func hover(_ place: Place, explanationsURL: String) throws(RequestError) -> JSON {
-        let path = try Self.documentPath(place.uri)
+        guard let path = try schemaPath(place.uri) else { return .null }
         let lines = lines(of: path)
         var sections: [String] = []
         let line = place.position.line + 1

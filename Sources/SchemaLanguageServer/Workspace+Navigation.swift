@@ -18,7 +18,7 @@ extension Workspace {
 
     /// The name under the cursor, with the folder's index; nil when the cursor is on no name.
     func occurrence(at place: Place) throws(RequestError) -> (SchemaIndex.Occurrence, SchemaIndex)? {
-        let path = try Self.documentPath(place.uri)
+        guard let path = try schemaPath(place.uri) else { return nil }
         let lines = lines(of: path)
         let index = index(for: path)
         let column = lines.column(of: place.position)
@@ -29,6 +29,12 @@ extension Workspace {
     static func documentPath(_ uri: String) throws(RequestError) -> String {
         guard let path = path(of: uri) else { throw RequestError(code: LanguageServer.ErrorCode.invalidParams, message: "'\(uri)' is not a file URI") }
         return path
+    }
+
+    /// The document's path when it is a schema file; nil for other YAML, which gets no answers.
+    func schemaPath(_ uri: String) throws(RequestError) -> String? {
+        let path = try Self.documentPath(uri)
+        return isSchema(path) ? path : nil
     }
 
     func location(_ occurrence: SchemaIndex.Occurrence) -> JSON {
@@ -117,7 +123,7 @@ extension Workspace {
 
     /// Models and their fields, as the document declares them.
     func symbols(_ uri: String) throws(RequestError) -> JSON {
-        let path = try Self.documentPath(uri)
+        guard let path = try schemaPath(uri) else { return [] }
         let lines = lines(of: path)
         let models = SchemaIndex([SchemaSource(path: path, text: text(of: path) ?? "")]).models
         return .array(models.enumerated().map { offset, model in

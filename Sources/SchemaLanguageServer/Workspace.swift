@@ -123,14 +123,27 @@ struct Workspace {
 
     // MARK: - Folders
 
-    func folder(of path: String) -> String {
-        if let configured = schemaFolders.filter({ path.hasPrefix($0 + "/") }).max(by: { $0.count < $1.count }) { return configured }
+    func folder(of path: String) -> String { schemaFolder(of: path).folder }
+
+    /// The schema folder of a file, and whether every YAML file in it is a schema file: a folder
+    /// the client names, or a package target's (as the build plugin reads it).
+    private func schemaFolder(of path: String) -> (folder: String, holdsOnlySchemas: Bool) {
+        if let configured = schemaFolders.filter({ path.hasPrefix($0 + "/") }).max(by: { $0.count < $1.count }) { return (configured, true) }
         // The build plugin reads every schema file of a target together: so does the editor.
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
         if let sources = components.dropLast().lastIndex(of: "Sources"), sources + 2 < components.count {
-            return components[...(sources + 1)].joined(separator: "/")
+            return (components[...(sources + 1)].joined(separator: "/"), true)
         }
-        return (path as NSString).deletingLastPathComponent
+        return ((path as NSString).deletingLastPathComponent, false)
+    }
+
+    /// Whether a YAML file is a schema file: any in a folder of schemas; elsewhere, one that says
+    /// so with a top-level `models:` key. Other YAML the editor opens (a CI workflow, a compose
+    /// file) is left alone: no diagnostics, no completion.
+    func isSchema(_ path: String) -> Bool {
+        if schemaFolder(of: path).holdsOnlySchemas { return true }
+        guard let text = text(of: path) else { return false }
+        return text.hasPrefix("models:") || text.contains("\nmodels:")
     }
 
     /// Every schema file of a folder with its current text: the open document's, else the disk's.
@@ -138,7 +151,7 @@ struct Workspace {
         var paths = Set(fileSystem.schemaFiles(in: folder))
         for path in documents.keys where self.folder(of: path) == folder { paths.insert(path) }
         return paths.sorted().compactMap { path in
-            guard let text = text(of: path) else { return nil }
+            guard isSchema(path), let text = text(of: path) else { return nil }
             return SchemaSource(path: path, text: text)
         }
     }
@@ -191,7 +204,7 @@ struct Workspace {
                 byFile[diagnostic.location.file, default: []].append(diagnostic)
             }
             let before = validated[folder]?.diagnostics ?? [:]
-            let changedHere = changedFiles.filter { self.folder(of: $0) == folder }
+            let changedHere = changedFiles.filter { self.folder(of: $0) == folder && (texts[$0] != nil || before[$0] != nil) }
             for file in Set(byFile.keys).union(before.keys).union(changedHere).sorted() where byFile[file] != before[file] || changedHere.contains(file) {
                 let json = (byFile[file] ?? []).map { DiagnosticJSON.json($0, lines: linesOf, uri: uriOf, explanationsURL: explanationsURL) }
                 var params: [String: JSON] = ["uri": .string(uriOf(file)), "diagnostics": .array(json)]

@@ -181,6 +181,25 @@ struct LanguageServerTests {
         #expect(configured.server.workspace.folder(of: "/p/Sources/App/Schema/Lists/Lists.yaml") == "/p/Sources/App/Schema")
     }
 
+    /// YAML that is no schema (a workflow, a compose file) outside a folder of schemas is left
+    /// alone: editors start the server for every YAML file. Breaking it: the compose file is
+    /// validated and gets "unknown key" errors. A file that says it is a schema (`models:`) is one.
+    @Test func otherYAMLIsLeftAlone() {
+        let compose = "/w/deploy/compose.yaml"
+        let text = "services:\n  web:\n    image: nginx\n"
+        let client = Client([compose: text])
+        client.open(compose, text)
+        client.idle()
+        #expect(client.diagnostics(compose) == nil)
+        #expect(client.request("textDocument/completion", client.place(compose, 1, 2))["result"]?["items"] == [])
+        client.change(compose, "models:\n  A:\n    fields: { title: strng }\n", version: 2)
+        client.idle()
+        #expect(client.diagnostics(compose)?.compactMap { $0["code"]?.string } == ["SG0602"])
+        client.change(compose, text, version: 3)
+        client.idle()
+        #expect(client.diagnostics(compose) == [], "cleared once it is no schema again")
+    }
+
     @Test func completionOffersWhatIsValidAtTheCursor() {
         let text = """
             models:
