@@ -141,17 +141,20 @@ struct Workspace {
     /// so with a top-level `models:` key. Other YAML the editor opens (a CI workflow, a compose
     /// file) is left alone: no diagnostics, no completion.
     func isSchema(_ path: String) -> Bool {
-        if schemaFolder(of: path).holdsOnlySchemas { return true }
-        guard let text = text(of: path) else { return false }
-        return text.hasPrefix("models:") || text.contains("\nmodels:")
+        schemaFolder(of: path).holdsOnlySchemas || text(of: path).map(Self.saysItIsASchema) == true
+    }
+
+    private static func saysItIsASchema(_ text: String) -> Bool {
+        text.hasPrefix("models:") || text.contains("\nmodels:")
     }
 
     /// Every schema file of a folder with its current text: the open document's, else the disk's.
     func sources(in folder: String) -> [SchemaSource] {
         var paths = Set(fileSystem.schemaFiles(in: folder))
         for path in documents.keys where self.folder(of: path) == folder { paths.insert(path) }
+        let holdsOnlySchemas = paths.first.map { schemaFolder(of: $0).holdsOnlySchemas } ?? true
         return paths.sorted().compactMap { path in
-            guard isSchema(path), let text = text(of: path) else { return nil }
+            guard let text = text(of: path), holdsOnlySchemas || Self.saysItIsASchema(text) else { return nil }
             return SchemaSource(path: path, text: text)
         }
     }
