@@ -42,4 +42,8 @@ struct MappingReader {
     }
 
     subscript(key: String) -> YAMLMappingEntry? { keys.firstIndex(of: key).map { entries[$0] } }
+
+    /// The known entries, each once, in the order written: one pass where a reader of many
+    /// keys would look each up in turn.
+    var knownEntries: Zip2Sequence<[String], [YAMLMappingEntry]> { zip(keys, entries) }
 }

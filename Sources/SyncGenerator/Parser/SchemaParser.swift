@@ -167,20 +167,31 @@ private struct Parser {
             return FieldDeclaration(name: name, type: nil)
         case .mapping(let mapping):
             let reader = MappingReader(mapping, knownKeys: SchemaVocabulary.fieldKeys, in: context(), diagnostics: &diagnostics)
-            var field = FieldDeclaration(name: name, type: reader["type"].flatMap { text($0, in: context()) })
-            if reader["type"] == nil {
+            var field = FieldDeclaration(name: name, type: nil)
+            var hasType = false
+            // One pass over what is written (a field has a few of its eleven keys), not a lookup
+            // of each key it could have.
+            for (key, entry) in reader.knownEntries {
+                switch key {
+                case "type":
+                    hasType = true
+                    field.type = text(entry, in: context())
+                case "optional": field.optional = bool(entry, in: context())
+                case "default": field.defaultValue = entry.value
+                case "to": field.to = text(entry, in: context())
+                case "onDelete": field.onDelete = text(entry, in: context())
+                case "of": field.of = text(entry, in: context())
+                case "encrypted": field.encrypted = bool(entry, in: context())
+                case "localOnly": field.localOnly = bool(entry, in: context())
+                case "serverOwned": field.serverOwned = bool(entry, in: context())
+                case "index": field.index = words(entry, in: context())?.value ?? []
+                case "merge": field.merge = text(entry, in: context())
+                default: preconditionFailure("'\(key)' is in SchemaVocabulary.fieldKeys but read nowhere")
+                }
+            }
+            if !hasType {
                 diagnostics.append(Diagnostic(.missingRequiredKey, "\(context()) needs a 'type'", at: name.location))
             }
-            field.optional = reader["optional"].flatMap { bool($0, in: context()) }
-            field.defaultValue = reader["default"]?.value
-            field.to = reader["to"].flatMap { text($0, in: context()) }
-            field.onDelete = reader["onDelete"].flatMap { text($0, in: context()) }
-            field.of = reader["of"].flatMap { text($0, in: context()) }
-            field.encrypted = reader["encrypted"].flatMap { bool($0, in: context()) }
-            field.localOnly = reader["localOnly"].flatMap { bool($0, in: context()) }
-            field.serverOwned = reader["serverOwned"].flatMap { bool($0, in: context()) }
-            field.index = reader["index"].flatMap { words($0, in: context()) }?.value ?? []
-            field.merge = reader["merge"].flatMap { text($0, in: context()) }
             return field
         }
     }
