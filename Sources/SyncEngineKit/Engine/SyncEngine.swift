@@ -237,7 +237,10 @@ public actor SyncEngine {
             try Self.throwFirstFailure(of: try await push.execute())
         }
         // After the push: an asset's record is in the cloud before its contents are uploaded.
-        if options.transferAssets { try await AssetPhase(context: context).transfer(as: account) }
+        if options.transferAssets {
+            try SharePhase(context: context).copyFilesOfInterruptedLeaves()
+            try await AssetPhase(context: context).transfer(as: account)
+        }
     }
 
     private func setUp(_ account: PassAccount) async throws(SyncError) {

@@ -323,17 +323,30 @@ struct SharePhase {
     /// Copies the subtree of a share being left into the user's zone, with the asset files of
     /// its records (``SharedSubtreeCopy``); returns the copy of the root.
     private func keepACopy<Root: ShareableModel>(of root: Root) throws(SyncError) -> Root? {
-        let rule = SharedSubtreeCopy(context: context)
-        let copied = try rule.copy(root)
-        for asset in rule.assets(of: copied) {
+        let copied = try SharedSubtreeCopy(context: context).copy(root)
+        try copyFiles(of: copied)
+        guard let rootCopy = copied.first?.copy else { return nil }
+        return try context.appWrite { try $0.fetch(Root.self, recordName: rootCopy) }
+    }
+
+    /// The originals' files, to the copies (a file already copied is left as it is).
+    private func copyFiles(of copied: [SharedSubtreeCopy.Copied]) throws(SyncError) {
+        for asset in SharedSubtreeCopy(context: context).assets(of: copied) {
             do {
                 try AssetPhase(context: context).copy(from: asset.original, to: asset.copy)
             } catch {
                 throw .assetFiles(error)
             }
         }
-        guard let rootCopy = copied.first?.copy else { return nil }
-        return try context.appWrite { try $0.fetch(Root.self, recordName: rootCopy) }
+    }
+
+    /// The files of the copies a leave cut short made (the app died after the copies were saved,
+    /// before their files were copied): copied by the pass, so each copy uploads its file even if
+    /// the user never leaves again. The share is still there, and so are the originals' files.
+    func copyFilesOfInterruptedLeaves() throws(SyncError) {
+        for copied in try context.transaction({ try SharedSubtreeCopy.rememberedCopies(in: $0) }) {
+            try copyFiles(of: copied)
+        }
     }
 
     /// Leaves a share of someone else's whole zone: deletes it in the shared database and removes

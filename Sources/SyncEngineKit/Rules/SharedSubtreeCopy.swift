@@ -17,7 +17,9 @@ import SyncPorts
 ///   instead of making another.
 /// - A record's asset file goes with it (the caller copies the files of `Copied.assets`), so the
 ///   copy uploads it; a file this device does not hold is refused before anything is written (it
-///   cannot be read once the share is left).
+///   cannot be read once the share is left). Files are copied after the records commit: a leave
+///   cut between the two has them copied by the next pass (the share is still there until the
+///   leave runs again, and so are the originals' files).
 struct SharedSubtreeCopy {
     let context: SyncContext
 
@@ -33,7 +35,7 @@ struct SharedSubtreeCopy {
     func copy<Root: ShareableModel>(_ root: Root) throws(SyncError) -> [Copied] {
         let key = SyncStateKeys.copyOfLeftShare(root: root.recordName, ownerName: root.ownerName)
         return try context.transaction { store -> [Copied] in
-            if let kept = try store.state(key), let copied = try? JSONDecoder().decode([Copied].self, from: Data(kept.utf8)) { return copied }
+            if let copied = try Self.remembered(key, in: store) { return copied }
             let subtree = try records(under: root.recordName, type: Root.self, in: store)
             try refuseAssetsNotOnDevice(subtree, in: store)
             let copied = try save(subtree, in: store)
@@ -49,6 +51,17 @@ struct SharedSubtreeCopy {
             guard record.copy != record.original, context.registry.cacheableType(forRecordType: record.recordType) != nil else { return nil }
             return (AssetKey(recordType: record.recordType, recordName: record.original), AssetKey(recordType: record.recordType, recordName: record.copy))
         }
+    }
+
+    /// The copy a leave remembered under `key`, if any.
+    static func remembered(_ key: String, in store: any EngineState) throws -> [Copied]? {
+        guard let kept = try store.state(key) else { return nil }
+        return try? JSONDecoder().decode([Copied].self, from: Data(kept.utf8))
+    }
+
+    /// Every copy a leave not done yet remembers (the app died between the copy and the leave).
+    static func rememberedCopies(in store: any EngineState) throws -> [[Copied]] {
+        try store.stateKeys(prefix: SyncStateKeys.copyOfLeftSharePrefix).compactMap { try remembered($0, in: store) }
     }
 
     /// Forgets the copy an interrupted leave remembered: the leave is done.

@@ -53,8 +53,10 @@ enum SyncStateKeys {
 
     /// The copy a participant is keeping of a share they are leaving, while the leave is not done.
     static func copyOfLeftShare(root: String, ownerName: String) -> String {
-        "leave.copy.\(ownerName).\(root)"
+        "\(copyOfLeftSharePrefix)\(ownerName).\(root)"
     }
+
+    static let copyOfLeftSharePrefix = "leave.copy."
 
     /// When a catalog type was last refreshed to its end (seconds since 1970), as the clock read
     /// it when that refresh began.

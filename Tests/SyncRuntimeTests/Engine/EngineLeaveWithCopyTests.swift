@@ -192,6 +192,48 @@ struct EngineLeaveWithCopyAssetTests {
     }
 }
 
+extension EngineLeaveWithCopyAssetTests {
+    /// A leave cut after the copies are saved, before their files are copied (the app died): the
+    /// next pass copies the files, so the copied photo reaches Bob's zone with its contents though
+    /// he never leaves again, and leaving then keeps that one copy. Breaking it (the pass leaving
+    /// remembered copies alone): the copy reaches the cloud without its file.
+    @Test func aLeaveCutBeforeTheFilesAreCopiedHasThemCopiedByTheNextPass() async throws {
+        let world = try SyncWorld()
+        let url = world.assetFolder.appendingPathComponent("bob-phone.sqlite")
+        let alice = try world.device("alice-phone", account: "alice", models: Self.models)
+        var bob = try world.device("bob-phone", account: "bob", store: SyncStore(url: url, clock: world.clock), models: Self.models)
+        try alice.store.save(Album(recordName: "trip", title: "Trip"))
+        try alice.store.save(Photo(recordName: "beach", parent: RecordReference(recordName: "trip")))
+        try await alice.engine.attachAsset(Self.picture, suffix: "jpg", to: Photo.self, recordName: "beach")
+        await alice.sync()
+        let share = try await alice.engine.share(try #require(try alice.store.fetch(Album.self, recordName: "trip")), inviting: [ShareInvitation(.userRecordName("_bob"), permission: .readOnly)])
+        try await bob.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
+        await bob.sync()
+        try await bob.engine.requestAssetDownload(for: Photo.self, recordName: "beach")
+        await bob.sync()
+
+        bob.store.crash(afterCommits: 1)  // the copies commit; the copied file's entry does not
+        let trip = try #require(try bob.store.fetch(Album.self, recordName: "trip"))
+        await #expect(throws: (any Error).self) { try await bob.engine.leaveShare(trip, keepingACopy: true) }
+        bob = try world.device("bob-phone", account: "bob", store: SyncStore(url: url, clock: world.clock), models: Self.models)
+        let copiedPhoto = try #require(try bob.store.fetchAll(Photo.self).first { $0.recordName != "beach" })
+        #expect(try await bob.engine.assetEntry(for: Photo.self, recordName: copiedPhoto.recordName) == nil, "the crash came before the file")
+
+        await bob.sync()
+        let bobs = try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "bob")?.records ?? [:]
+        #expect(bobs[copiedPhoto.recordName]?.assetContents != nil, "the copy reached the cloud without its file")
+        #expect(try await bob.engine.assetEntry(for: Photo.self, recordName: copiedPhoto.recordName)?.state == .cached, "uploaded")
+        let file = try #require(try await bob.engine.assetFileURL(for: Photo.self, recordName: copiedPhoto.recordName))
+        #expect(try Data(contentsOf: file) == Self.picture)
+
+        let original = try #require(try bob.store.fetch(Album.self, recordName: "trip"))
+        let kept = try #require(try await bob.engine.leaveShare(original, keepingACopy: true))
+        await bob.sync()
+        #expect(try bob.store.fetchAll(Album.self).map(\.recordName) == [kept.recordName])
+        #expect(try bob.store.fetchAll(Photo.self).map(\.recordName) == [copiedPhoto.recordName])
+    }
+}
+
 /// A shareable album, written by hand as syncgen writes it: a share hierarchy with a file.
 struct Album: Sendable, Hashable {
     var recordName: String
