@@ -4,7 +4,8 @@ import Foundation
 /// file, and a number is copied without reference counting where a `String` (longer than 15
 /// bytes, as paths are) is retained and released at each copy of each located value. Names are
 /// interned for the life of the process: a tool reads a bounded set of files, and a number stays
-/// valid wherever a location travels.
+/// valid wherever a location travels. The table is the generator's one piece of shared state, and
+/// no output depends on it: locations compare and sort by their names, and print them.
 struct SourceFileName: Hashable, Sendable {
     let id: UInt32
 
