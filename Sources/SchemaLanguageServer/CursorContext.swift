@@ -83,49 +83,55 @@ struct CursorContext: Equatable {
 
     /// A key's colon: a ':' followed by a space or the end, outside quotes and brackets.
     private static func firstColon(in text: String) -> String.Index? {
-        var quote: Character?
         var depth = 0
+        var found: String.Index?
+        forEachUnquoted(in: text) { index, character in
+            switch character {
+            case "{", "[": depth += 1
+            case "}", "]": depth -= 1
+            case ":" where depth == 0:
+                let next = text.index(after: index)
+                if next == text.endIndex || text[next] == " " {
+                    found = index
+                    return false
+                }
+            default: break
+            }
+            return true
+        }
+        return found
+    }
+
+    /// The last `{` or `[` not yet closed, outside quotes.
+    private static func innermostOpenFlow(in text: String) -> (index: String.Index, bracket: Character)? {
+        var open: [(index: String.Index, bracket: Character)] = []
+        forEachUnquoted(in: text) { index, character in
+            switch character {
+            case "{", "[": open.append((index, character))
+            case "}", "]": if !open.isEmpty { open.removeLast() }
+            default: break
+            }
+            return true
+        }
+        return open.last
+    }
+
+    /// Hands `body` each character outside quotes (the quotes themselves left out), until it
+    /// returns false: both scans above read a line as YAML's flow style does.
+    private static func forEachUnquoted(in text: String, _ body: (String.Index, Character) -> Bool) {
+        var quote: Character?
         var index = text.startIndex
         while index < text.endIndex {
             let character = text[index]
             if let open = quote {
                 if character == open { quote = nil }
-            } else {
-                switch character {
-                case "\"", "'": quote = character
-                case "{", "[": depth += 1
-                case "}", "]": depth -= 1
-                case ":" where depth == 0:
-                    let next = text.index(after: index)
-                    if next == text.endIndex || text[next] == " " { return index }
-                default: break
-                }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if !body(index, character) {
+                return
             }
             index = text.index(after: index)
         }
-        return nil
-    }
-
-    /// The last `{` or `[` not yet closed, outside quotes.
-    private static func innermostOpenFlow(in text: String) -> (index: String.Index, bracket: Character)? {
-        var open: [(String.Index, Character)] = []
-        var quote: Character?
-        var index = text.startIndex
-        while index < text.endIndex {
-            let character = text[index]
-            if let current = quote {
-                if character == current { quote = nil }
-            } else {
-                switch character {
-                case "\"", "'": quote = character
-                case "{", "[": open.append((index, character))
-                case "}", "]": if !open.isEmpty { open.removeLast() }
-                default: break
-                }
-            }
-            index = text.index(after: index)
-        }
-        return open.last.map { (index: $0.0, bracket: $0.1) }
     }
 
     /// The key of the last `key:` in a flow mapping's text.

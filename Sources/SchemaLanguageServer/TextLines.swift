@@ -69,7 +69,7 @@ struct TextLines {
             while length < scalars.count, !Self.endsWord(scalars[length], after: length > 0 ? scalars[length - 1] : nil) { length += 1 }
         }
         let units = scalars.prefix(max(1, length)).reduce(0) { $0 + $1.utf16.count }
-        return Range(start: start, end: Position(line: start.line, character: start.character + max(units, scalars.isEmpty ? 0 : 1)))
+        return Range(start: start, end: Position(line: start.line, character: start.character + units))
     }
 
     /// A plain scalar ends at a flow indicator, at `: ` or at ` #`.

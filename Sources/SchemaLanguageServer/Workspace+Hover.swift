@@ -21,8 +21,10 @@ extension Workspace {
             } else if let owner = found.model, let model = index.model(named: owner),
                 let field = model.fields.first(where: { $0.name.value == found.name })
             {
-                let resolvedModel = schema?.models.first { $0.name == owner }
-                sections.insert(Self.describe(field, of: model, resolved: resolvedModel.flatMap { model in schema.map { CloudKitFields.of(model, in: $0)[found.name] } ?? nil }), at: 0)
+                let resolved = schema.flatMap { schema in
+                    schema.models.first { $0.name == owner }.flatMap { CloudKitFields.of($0, in: schema)[found.name] }
+                }
+                sections.insert(Self.describe(field, of: model, resolved: resolved), at: 0)
             }
         }
         guard !sections.isEmpty else { return .null }

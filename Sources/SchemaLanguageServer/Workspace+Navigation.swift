@@ -89,9 +89,9 @@ extension Workspace {
                     message: "'\(found.name)' is written on one line, where its record type cannot be kept: add 'recordType: \(found.name)' to it first, then rename")
             }
             edits[uri(of: model.name.location.file), default: []].append(edit)
-            note("'\(found.name)' keeps its record type: 'recordType: \(found.name)' was added, so records already in CloudKit stay readable. Remove it if the model was never deployed.")
+            appendMessage("'\(found.name)' keeps its record type: 'recordType: \(found.name)' was added, so records already in CloudKit stay readable. Remove it if the model was never deployed.")
         } else if !found.isModel {
-            note("Renaming field '\(found.name)' renames it in CloudKit too: a deployed field's values stay under its old name.")
+            appendMessage("Renaming field '\(found.name)' renames it in CloudKit too: a deployed field's values stay under its old name.")
         }
         return ["changes": .object(edits.mapValues(JSON.array))]
     }
@@ -146,5 +146,4 @@ extension Workspace {
         })
     }
 
-    mutating func note(_ message: String) { appendMessage(message) }
 }

@@ -32,17 +32,14 @@ enum LanguageServerBenchmark {
             let body = Data(message.utf8)
             server.receive(Data("Content-Length: \(body.count)\r\n\r\n".utf8) + body)
         }
-        func quoted(_ text: String) -> String {
-            String(decoding: try! JSONSerialization.data(withJSONObject: [text], options: []), as: UTF8.self).dropFirst().dropLast().description
-        }
         send(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#)
-        send(#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"\#(uri)","languageId":"yaml","version":0,"text":\#(quoted(texts[edited]!))}}}"#)
+        send(#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"\#(uri)","languageId":"yaml","version":0,"text":\#(JSONText.quoted(texts[edited]!))}}}"#)
         server.runPendingWork()
         _ = server.takeOutput()
         // Each keystroke adds a character to a field's name, then the next takes it away.
         let original = texts[edited]!
         let typed = original.replacingOccurrences(of: "title0:", with: "title0x:")
-        let changes = [quoted(typed), quoted(original)]
+        let changes = [JSONText.quoted(typed), JSONText.quoted(original)]
         let timings = Measurement.interleaved(runs: runs, [
             { _ = SchemaPipeline().validate(sources) },
             {

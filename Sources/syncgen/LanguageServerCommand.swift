@@ -15,9 +15,9 @@ enum LanguageServerCommand {
             baseline: baseline,
             loadBaseline: { baseline, folder in
                 do {
-                    // git reads the folder's own repository, wherever the editor started the server.
-                    if case .git(let ref) = baseline { return try GitBaseline.load(ref: ref, paths: ["."], in: folder) }
-                    return try baseline.load(newPaths: [folder])
+                    // The folder as git has it, in its own repository, wherever the editor started
+                    // the server.
+                    return try baseline.load(newPaths: ["."], in: folder)
                 } catch let error as UsageError {
                     throw BaselineUnreadable(message: error.message)
                 }
