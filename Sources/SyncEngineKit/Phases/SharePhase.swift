@@ -241,12 +241,18 @@ struct SharePhase {
         let metadata: ShareMetadata
         do {
             metadata = try await context.cloud.shareMetadata(for: url)
-        } catch .cloud(var error) where error.code == .unknownItem {
-            // The link leads to no share: its owner stopped sharing, or deleted what it shared.
-            error.userMessageKey = .shareUnavailable
-            throw .cloud(error)
+        } catch .cloud(let error) where error.code == .unknownItem {
+            throw Self.shareGone(error)
         }
         try await accept(metadata)
+    }
+
+    /// A share's link or acceptance answered `unknownItem`: the share is gone (its owner stopped
+    /// sharing, or deleted what it shared), which is the user's to know.
+    private static func shareGone(_ error: CloudError) -> SyncError {
+        var error = error
+        error.userMessageKey = .shareUnavailable
+        return .cloud(error)
     }
 
     /// Accepts a share. The shared database is then read from scratch (its token may already be
@@ -267,10 +273,9 @@ struct SharePhase {
             } catch .cloud(let error) where RecoveryPolicy.isTransient(error) {
                 try remember(metadata)
                 throw .cloud(error)
-            } catch .cloud(var error) where error.code == .unknownItem {
+            } catch .cloud(let error) where error.code == .unknownItem {
                 // The share went between the link's lookup and its acceptance.
-                error.userMessageKey = .shareUnavailable
-                throw .cloud(error)
+                throw Self.shareGone(error)
             }
         }
         let zone = ZoneID(zoneName: metadata.shareID.zoneID.zoneName, ownerName: metadata.ownerName)

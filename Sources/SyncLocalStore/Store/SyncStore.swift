@@ -316,7 +316,7 @@ struct StoreReader {
     }
 
     func fetchAll<Model: SyncModel>(_ type: Model.Type) throws -> [Model] {
-        try models(type, "SELECT \(table.selectList) FROM \(table.sqlName) ORDER BY _name", [])
+        try models(type, "SELECT \(table.modelSelectList) FROM \(table.sqlName) ORDER BY _name", [])
     }
 
     /// The models a query's SQL selects.
