@@ -156,12 +156,9 @@ struct EngineLeaveWithCopyAssetTests {
     static let models: [any SyncModel.Type] = SyncSchema.models + [Album.self, Photo.self]
     static let picture = Data((0..<2_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
 
-    /// Breaking it (the files left out of the copy): the copied photo reaches Bob's zone without
-    /// its contents; (the check left out) the first leave goes through and the copy has no file.
-    @Test func theCopyTakesTheFilesAndWaitsForOnesNotOnTheDevice() async throws {
-        let world = try SyncWorld()
-        let alice = try world.device("alice-phone", account: "alice", models: Self.models)
-        let bob = try world.device("bob-phone", account: "bob", models: Self.models)
+    /// Alice's album "trip" with the photo "beach" and its file, shared with Bob read-only and
+    /// accepted: Bob has the records, not the file.
+    static func shareTrip(in world: SyncWorld, from alice: SyncWorld.Device, to bob: SyncWorld.Device) async throws {
         try alice.store.save(Album(recordName: "trip", title: "Trip"))
         try alice.store.save(Photo(recordName: "beach", parent: RecordReference(recordName: "trip")))
         try await alice.engine.attachAsset(Self.picture, suffix: "jpg", to: Photo.self, recordName: "beach")
@@ -169,6 +166,15 @@ struct EngineLeaveWithCopyAssetTests {
         let share = try await alice.engine.share(try #require(try alice.store.fetch(Album.self, recordName: "trip")), inviting: [ShareInvitation(.userRecordName("_bob"), permission: .readOnly)])
         try await bob.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
         await bob.sync()
+    }
+
+    /// Breaking it (the files left out of the copy): the copied photo reaches Bob's zone without
+    /// its contents; (the check left out) the first leave goes through and the copy has no file.
+    @Test func theCopyTakesTheFilesAndWaitsForOnesNotOnTheDevice() async throws {
+        let world = try SyncWorld()
+        let alice = try world.device("alice-phone", account: "alice", models: Self.models)
+        let bob = try world.device("bob-phone", account: "bob", models: Self.models)
+        try await Self.shareTrip(in: world, from: alice, to: bob)
         let trip = try #require(try bob.store.fetch(Album.self, recordName: "trip"))
 
         await #expect(throws: SyncError.assetFiles(.notOnDevice(AssetKey(Photo.self, recordName: "beach")))) {
@@ -190,9 +196,7 @@ struct EngineLeaveWithCopyAssetTests {
         #expect(try Data(contentsOf: file) == Self.picture)
         #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["beach"]?.assetContents != nil)
     }
-}
 
-extension EngineLeaveWithCopyAssetTests {
     /// A leave cut after the copies are saved, before their files are copied (the app died): the
     /// next pass copies the files, so the copied photo reaches Bob's zone with its contents though
     /// he never leaves again, and leaving then keeps that one copy. Breaking it (the pass leaving
@@ -202,13 +206,7 @@ extension EngineLeaveWithCopyAssetTests {
         let url = world.assetFolder.appendingPathComponent("bob-phone.sqlite")
         let alice = try world.device("alice-phone", account: "alice", models: Self.models)
         var bob = try world.device("bob-phone", account: "bob", store: SyncStore(url: url, clock: world.clock), models: Self.models)
-        try alice.store.save(Album(recordName: "trip", title: "Trip"))
-        try alice.store.save(Photo(recordName: "beach", parent: RecordReference(recordName: "trip")))
-        try await alice.engine.attachAsset(Self.picture, suffix: "jpg", to: Photo.self, recordName: "beach")
-        await alice.sync()
-        let share = try await alice.engine.share(try #require(try alice.store.fetch(Album.self, recordName: "trip")), inviting: [ShareInvitation(.userRecordName("_bob"), permission: .readOnly)])
-        try await bob.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
-        await bob.sync()
+        try await Self.shareTrip(in: world, from: alice, to: bob)
         try await bob.engine.requestAssetDownload(for: Photo.self, recordName: "beach")
         await bob.sync()
 
