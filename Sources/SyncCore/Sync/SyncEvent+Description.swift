@@ -34,8 +34,14 @@ extension SyncEvent: CustomStringConvertible {
         case .conflictRecorded(let conflict): conflict.logMessage
         case .duplicatesMerged(let key, let merged): "\(name: merged.joined(separator: ", ")) merged into \(key.logMessage): one natural key"
         case .shareAccepted(let metadata): "accepted \(metadata.logMessage)"
-        case .shareEnded(let zone, let root):
+        case .shareEnded(let zone, let root, let lost) where lost.isEmpty:
             if let root { "share of \(name: root) in \(name: zone) ended, removed here" } else { "share of the whole of \(name: zone) ended, removed here" }
+        case .shareEnded(let zone, let root, let lost):
+            if let root {
+                "share of \(name: root) in \(name: zone) ended, removed here with \(Self.count(lost.count, "change")) never sent: \(name: lost.map(\.recordName).joined(separator: ", "))"
+            } else {
+                "share of the whole of \(name: zone) ended, removed here with \(Self.count(lost.count, "change")) never sent: \(name: lost.map(\.recordName).joined(separator: ", "))"
+            }
         case .danglingReferences(let names): "references to records not found: \(name: names.joined(separator: ", "))"
         case .userDeletedZone(let zone): "the user deleted \(name: zone) in Settings: nothing goes up again until the app decides"
         case .encryptedDataReset(let zone): "the user reset their encrypted data: \(name: zone) is made again and uploaded from here"

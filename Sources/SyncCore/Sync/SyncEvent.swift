@@ -52,8 +52,12 @@ public enum SyncEvent: Sendable, Hashable {
     /// A share was accepted: its root (when it has one) is stored, for the app to show at once;
     /// the rest of its zone follows in the background.
     case shareAccepted(ShareMetadata)
-    /// A shared zone or share root this user could read is gone; its local copy was removed.
-    case shareEnded(ZoneID, rootRecordName: String?)
+    /// A shared zone or share root this user could read is gone (the owner stopped sharing,
+    /// removed this user, turned off the link this user joined by, or deleted the root), or this
+    /// user left it; its local copy was removed. `lostChanges`: the records this device had
+    /// changed there (an edit, an addition, a deletion) and the cloud never received: those
+    /// changes are gone with the share, and this is the only word of them.
+    case shareEnded(ZoneID, rootRecordName: String?, lostChanges: [RecordKey] = [])
     /// References whose targets could not be found after the repair rounds.
     case danglingReferences([String])
     /// The user deleted the app's data in Settings: nothing is re-uploaded until the app decides

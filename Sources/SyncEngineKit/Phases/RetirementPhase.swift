@@ -23,8 +23,17 @@ struct RetirementPhase {
         var type: any SyncModel.Type
         var survivor: SyncRecord
         var marks: [SyncRecord] = []
+        /// Each record of the request as this device holds it, stamped with the upload it goes
+        /// up as: the survivor without the copies first, then each copy whole (the mark alone
+        /// when the copy is merged here already). What the model's edits since start from, so what is kept as
+        /// sent (`noteSent`): the version the survivor lands as brings the copies in, and
+        /// nothing this device changed since goes.
+        var held: [SyncRecord] = []
 
         var request: ModifyRequest { ModifyRequest(recordsToSave: [survivor] + marks, isAtomic: true) }
+
+        /// As `held` keeps it.
+        func held(_ id: RecordID) -> SyncRecord? { held.first { $0.id == id } }
     }
 
     /// Retires the copies waiting to merge. Landed, each copy goes into the survivor on this
@@ -70,35 +79,46 @@ struct RetirementPhase {
                     continue
                 }
                 guard try store.serverRecord(record.id)?.mergedInto == nil else { continue }
-                bySurvivor[key] = Retirement(type: type, survivor: record)
+                bySurvivor[key] = Retirement(type: type, survivor: record, held: [record])
                 order.append(key)
             }
             guard let retirement = bySurvivor[key], retirement.marks.count < CloudKitLimits.maxItemsPerRequest - 1 else { continue }
             let id = RecordID(recordName: name, zoneID: zone)
-            // The copy's version in the cloud: the one known here, or a save whose reply was lost
-            // (sent as new, it meets the cloud's version if that save landed, and takes it).
+            // The copy's version in the cloud: the one known here, or the last save whose reply
+            // was never read (sent as new, it meets the cloud's version if that save landed, and
+            // takes it).
             let known = try store.serverRecord(id)
-            guard var mark = try known ?? store.unconfirmedUpload(id) else {
+            guard var mark = try known ?? store.sentVersions(id).first else {
                 // No version of it is known here any more (its zone went): merged as one the
                 // cloud never had, after the next pull.
                 try store.forgetRetirement(recordType: recordType, recordName: name)
                 continue
             }
+            let upload = SyncRecord.newUploadID()
             mark.fields[RecordFieldNames.mergedInto] = .string(survivor)
             mark.base(onServerVersionOf: known)
-            mark.stampUpload(SyncRecord.newUploadID(), over: known)
+            mark.stampUpload(upload, over: known)
             bySurvivor[key]?.marks.append(mark)
             // The whole copy as this device holds it (nothing, when it merged it already and
             // only marks it again).
-            if let copy = try store.uploadRecord(type: type, recordName: name, syncZoneName: zoneName) {
+            if var copy = try store.uploadRecord(type: type, recordName: name, syncZoneName: zoneName) {
                 bySurvivor[key]?.survivor = naturalKeys.merged([(copy, nil)], into: retirement.survivor, type: type)
+                copy.stampUpload(upload, over: known)
+                bySurvivor[key]?.held.append(copy)
+            } else {
+                bySurvivor[key]?.held.append(mark)
             }
         }
         return try order.compactMap { key in
             guard var retirement = bySurvivor[key], !retirement.marks.isEmpty else { return nil }
             let known = try store.serverRecord(retirement.survivor.id)
+            let upload = SyncRecord.newUploadID()
+            retirement.held[0].stampUpload(upload, over: known)
             retirement.survivor.base(onServerVersionOf: known)
-            retirement.survivor.stampUpload(SyncRecord.newUploadID(), over: known)
+            retirement.survivor.stampUpload(upload, over: known)
+            // Kept as sent before it goes, as a push's saves are: read or not, the reply leaves
+            // the version each model's edits since start from.
+            try store.noteSent(retirement.held)
             return retirement
         }
     }
@@ -106,6 +126,13 @@ struct RetirementPhase {
     /// Applies one request's result; returns the survivor and the copies merged into it when it
     /// landed.
     private func settle(_ retirement: Retirement, result: ModifyResult, in store: any StoreTransaction) throws -> (RecordKey, [String])? {
+        let landed = try apply(result, of: retirement, in: store)
+        // The versions that arrived merged against what was sent: what is kept of it goes.
+        try store.forgetSent(result.answeredSaves(of: retirement.request).map(\.recordName), in: retirement.survivor.id.zoneID)
+        return landed
+    }
+
+    private func apply(_ result: ModifyResult, of retirement: Retirement, in store: any StoreTransaction) throws -> (RecordKey, [String])? {
         let type = retirement.type
         let survivor = retirement.survivor.id.recordName
         switch result.savedRecords[retirement.survivor.id] {
@@ -117,7 +144,9 @@ struct RetirementPhase {
             for mark in retirement.marks {
                 guard case .success(let savedMark)? = result.savedRecords[mark.id] else { continue }
                 try store.setServerRecord(savedMark)
-                try naturalKeys.complete(mark.id.recordName, of: type, into: survivor, ancestor: savedMark, store: store)
+                // The survivor holds the copy as it was when the request was made: only what
+                // changed of it since goes in.
+                try naturalKeys.complete(mark.id.recordName, of: type, into: survivor, ancestor: retirement.held(mark.id) ?? savedMark, store: store)
                 landed.append(mark.id.recordName)
             }
             return landed.isEmpty ? nil : (RecordKey(type.recordType, survivor), landed)

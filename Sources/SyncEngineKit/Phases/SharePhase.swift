@@ -317,11 +317,14 @@ struct SharePhase {
         let copy = keepingACopy ? try keepACopy(of: root) : nil
         let id = try subject(of: root).id
         try await deleteInSharedDatabase(id)
-        try context.transaction { store in
+        let lost = try context.transaction { store in
             try store.forgetShare(id)
             try SharedSubtreeCopy.forget(root: root.recordName, ownerName: root.ownerName, in: store)
-            try ParentChain(context: context).removeSharedSubtree(root: root.recordName, type: Root.self, zone: id.zoneID, in: store)
+            return try ParentChain(context: context).removeSharedSubtree(root: root.recordName, type: Root.self, zone: id.zoneID, in: store)
         }
+        // The copy holds what this device had changed; without one, the changes the cloud never
+        // received went, and the app hears which.
+        if copy == nil && !lost.isEmpty { context.events.publish(.shareEnded(id.zoneID, rootRecordName: root.recordName, lostChanges: lost)) }
         return copy
     }
 
@@ -361,10 +364,11 @@ struct SharePhase {
             throw .cloud(CloudError(.invalidArguments, "\(ShareSubject(share)) is not a zone-wide share of someone else's: leave a root's share with leaveShare(root)"))
         }
         try await deleteInSharedDatabase(share.id)
-        try context.transaction { store in
+        let lost = try context.transaction { store in
             try PullPhase.forgetServerState(of: share.id.zoneID, scope: .shared, in: store)
-            try ParentChain(context: context).removeSharedZone(share.id.zoneID, in: store)
+            return try ParentChain(context: context).removeSharedZone(share.id.zoneID, in: store)
         }
+        if !lost.isEmpty { context.events.publish(.shareEnded(share.id.zoneID, rootRecordName: nil, lostChanges: lost)) }
     }
 
     /// Deletes a share in the shared database: how a participant leaves it. A share they left

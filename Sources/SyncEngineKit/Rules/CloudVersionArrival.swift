@@ -76,18 +76,24 @@ struct CloudVersionArrival {
         return Applied(record: merged, missingTargets: missing, merged: true)
     }
 
-    /// The version a merge of `server` starts from: the last server version known here, or this
-    /// device's save whose reply was lost, when `server` descends from that save and the known
-    /// version does not (the save landed, and the others' edits came after it: against the
-    /// older version, what they removed of the save's changes would come back).
+    /// The version a merge of `server` starts from: the last server version known here, or the
+    /// newest save this device sent and never read the reply of (lost, or the app killed before
+    /// it read it: `noteSent`) when `server` descends from that save and the known version does
+    /// not (the save landed, and the others' edits came after it: against the older version,
+    /// what this device removed since, or what the others removed of the save's changes, would
+    /// come back). The saves kept are forgotten: `server` settles them.
     private static func ancestor(of server: SyncRecord, in store: any StoreTransaction) throws -> SyncRecord? {
         let known = try store.serverRecord(server.id)
-        guard let sent = try store.unconfirmedUpload(server.id) else { return known }
-        try store.removeUnconfirmedUpload(server.id)
-        guard let upload = sent.uploadVersions.first, server.uploadVersions.contains(upload),
-            known?.uploadVersions.contains(upload) != true
-        else { return known }
-        return sent
+        let sent = try store.sentVersions(server.id)
+        guard !sent.isEmpty else { return known }
+        try store.forgetSent([server.id.recordName], in: server.id.zoneID)
+        let knownUploads = Set(known?.uploadVersions ?? [])
+        // The server's uploads run newest first: the first one this device knows decides.
+        for upload in server.uploadVersions {
+            if knownUploads.contains(upload) { return known }
+            if let save = sent.first(where: { $0.uploadVersions.first == upload }) { return save }
+        }
+        return known
     }
 
     /// Missing targets, but those merged away here: the record now points at their survivors.

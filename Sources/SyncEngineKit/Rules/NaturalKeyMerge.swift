@@ -64,9 +64,9 @@ struct NaturalKeyMerge {
                                 if case .merged(let marked) = settled { merged.append((RecordKey(key.recordType, marked), [loser])) }
                                 continue
                             }
-                            if try store.serverRecord(id) == nil, try store.unconfirmedUpload(id) == nil {
-                                // The cloud never had it (nor a save of it whose reply was lost):
-                                // nobody else can have merged it.
+                            if try store.serverRecord(id) == nil, try store.sentVersions(id).isEmpty {
+                                // The cloud never had it (nor a save of it whose reply this
+                                // device never read): nobody else can have merged it.
                                 try complete(loser, of: type, into: survivor, ancestor: nil, store: store)
                                 now.append(loser)
                             } else {

@@ -52,10 +52,16 @@ struct ParentChain {
     /// forgotten. A record the app had changed is announced: its change is gone with it, and so
     /// is the copy another zone holds of one this device moved under the parent (the move loses
     /// to the parent's deletion, and the device that deleted the parent never knew of it there).
-    func settle(subtree removed: [RecordKey], under ancestor: String, in zone: ZoneID, deletedAlready: Set<RecordKey>, in store: any Topics) throws {
+    ///
+    /// Returns the records the app had changed; `announcing` false leaves telling of them to the
+    /// caller (a share that ended lists them in its event).
+    @discardableResult
+    func settle(subtree removed: [RecordKey], under ancestor: String, in zone: ZoneID, deletedAlready: Set<RecordKey>, announcing: Bool = true, in store: any Topics) throws -> [RecordKey] {
+        var changed: [RecordKey] = []
         for key in removed where !deletedAlready.contains(key) {
             if try store.hasLocalChange(recordType: key.recordType, recordName: key.recordName) {
-                context.events.publish(.removedWithParent(key, parentRecordName: ancestor))
+                changed.append(key)
+                if announcing { context.events.publish(.removedWithParent(key, parentRecordName: ancestor)) }
                 try deleteCopiesLeftByMove(of: key, outside: zone.ownerName, in: store)
             }
             try store.removeFailedChange(recordType: key.recordType, recordName: key.recordName)
@@ -67,6 +73,7 @@ struct ParentChain {
                 try store.removeServerRecord(id)
             }
         }
+        return changed
     }
 
     /// Queues the deletion of the copies the cloud has of a record this device changed, in zones
@@ -83,22 +90,32 @@ struct ParentChain {
     }
 
     /// Deletes everything of a shared zone here (the owner's records, each with its subtree): the
-    /// zone left the shared database, or this user left its zone-wide share.
-    func removeSharedZone(_ zone: ZoneID, in store: any Topics) throws {
+    /// zone left the shared database, or this user left its zone-wide share. Returns the records
+    /// the app had changed there and the cloud never received: those changes are gone too.
+    func removeSharedZone(_ zone: ZoneID, in store: any Topics) throws -> [RecordKey] {
+        var lost: [RecordKey] = []
         for type in context.registry.sharedTypes {
             for name in try store.recordNames(type: type, ownerName: zone.ownerName) {
-                try store.deletePulled(type: type, recordName: name)
-                try store.removeFailedChange(recordType: type.recordType, recordName: name)
+                for key in try store.deletePulled(type: type, recordName: name) {
+                    if try store.hasLocalChange(recordType: key.recordType, recordName: key.recordName) { lost.append(key) }
+                    try store.removeFailedChange(recordType: key.recordType, recordName: key.recordName)
+                }
             }
         }
+        return lost
     }
 
     /// Deletes a shared root and everything under it, locally (the root's siblings in the zone
-    /// stay): the share ended, or this user left it.
-    func removeSharedSubtree(root: String, type: any SyncModel.Type, zone: ZoneID, in store: any Topics) throws {
+    /// stay): the share ended, or this user left it. Returns the records the app had changed
+    /// there and the cloud never received, the root's first: those changes are gone too.
+    func removeSharedSubtree(root: String, type: any SyncModel.Type, zone: ZoneID, in store: any Topics) throws -> [RecordKey] {
+        let key = RecordKey(type.recordType, root)
+        let rootChanged = try store.hasLocalChange(recordType: type.recordType, recordName: root)
         try store.removeServerRecord(RecordID(recordName: root, zoneID: zone))
+        try store.removeFailedChange(recordType: type.recordType, recordName: root)
         let removed = try store.deletePulled(type: type, recordName: root)
-        try settle(subtree: removed.filter { $0 != RecordKey(type.recordType, root) }, under: root, in: zone, deletedAlready: [], in: store)
+        let children = try settle(subtree: removed.filter { $0 != key }, under: root, in: zone, deletedAlready: [], announcing: false, in: store)
+        return (rootChanged ? [key] : []) + children
     }
 
 }

@@ -137,3 +137,18 @@ extension Result where Failure == CloudError {
         }
     }
 }
+
+extension ModifyResult {
+    /// The saves of `request` whose reply was read: each landed or was refused, so what was kept
+    /// of it as sent (`ServerVersions.noteSent`) has done its work. A save whose reply was lost
+    /// (`serverResponseLost`), or that no result names, may be in the cloud or not: not one of them.
+    func answeredSaves(of request: ModifyRequest) -> [RecordID] {
+        request.recordsToSave.map(\.id).filter { id in
+            switch savedRecords[id] {
+            case .success?: true
+            case .failure(let error)?: error.code != .serverResponseLost
+            case nil: false
+            }
+        }
+    }
+}

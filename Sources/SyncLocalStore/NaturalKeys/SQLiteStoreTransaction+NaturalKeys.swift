@@ -38,6 +38,9 @@ extension SQLiteStoreTransaction: NaturalKeyMerges {
 
     func noteMergedAway(type: any SyncModel.Type, name: String, into survivor: String, retiring: Bool) throws {
         try database.query("UPDATE natural_key_merges SET survivor = ? WHERE type = ? AND survivor = ?", [.text(survivor), .text(type.recordType), .text(name)])
+        // The survivor itself, merged into `name` before (a copy waiting to retire into a record a
+        // user deleted since, folded back into it): it is no copy any more, but the record.
+        try database.query("DELETE FROM natural_key_merges WHERE type = ? AND name = ? AND survivor = name", [.text(type.recordType), .text(survivor)])
         try database.query("INSERT OR REPLACE INTO natural_key_merges (type, name, survivor, retiring) VALUES (?, ?, ?, ?)",
                            [.text(type.recordType), .text(name), .text(survivor), .integer(retiring ? 1 : 0)])
     }

@@ -129,6 +129,6 @@ extension SQLiteStoreTransaction: AccountParking {
             }
             try database.execute("DELETE FROM \(table.sqlName)")
         }
-        try database.execute("DELETE FROM history; DELETE FROM sync_records; DELETE FROM unconfirmed_uploads; DELETE FROM sync_state; DELETE FROM catalog_received; DELETE FROM asset_cache; DELETE FROM asset_cache_orphans; DELETE FROM failed_changes; DELETE FROM conflict_resolutions; DELETE FROM conflicts; DELETE FROM conflict_fields; DELETE FROM natural_key_checks; DELETE FROM natural_key_merges; DELETE FROM sync_shares;")
+        try database.execute("DELETE FROM history; DELETE FROM sync_records; DELETE FROM sent_uploads; DELETE FROM sync_state; DELETE FROM catalog_received; DELETE FROM asset_cache; DELETE FROM asset_cache_orphans; DELETE FROM failed_changes; DELETE FROM conflict_resolutions; DELETE FROM conflicts; DELETE FROM conflict_fields; DELETE FROM natural_key_checks; DELETE FROM natural_key_merges; DELETE FROM sync_shares;")
     }
 }

@@ -87,24 +87,36 @@ extension SQLiteStoreTransaction: ServerVersions {
         try database.query("DELETE FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)])
     }
 
-    func setUnconfirmedUpload(_ record: SyncRecord) throws {
-        try database.query(
-            "INSERT OR REPLACE INTO unconfirmed_uploads (zone_owner, zone, name, type, fields, encrypted, parent) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [.text(record.id.zoneID.ownerName), .text(record.id.zoneID.zoneName), .text(record.id.recordName), .text(record.recordType),
-             .blob(FieldsCodec.encode(record.fields)), .blob(FieldsCodec.encode(record.encryptedFields)), record.parentRecordName.map(SQLiteValue.text) ?? .null])
+    /// A save kept as sent (`noteSent`): one text, made once, as `writeServerRecord`.
+    private static let writeSentUpload = "INSERT OR REPLACE INTO sent_uploads (zone_owner, zone, name, upload, type, fields, encrypted, parent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+
+    func noteSent(_ records: [SyncRecord]) throws {
+        for record in records {
+            try database.run(Self.writeSentUpload) { (parameters: inout SQLiteParameters) throws(SQLiteError) in
+                try parameters.set(1, .text(record.id.zoneID.ownerName))
+                try parameters.set(2, .text(record.id.zoneID.zoneName))
+                try parameters.set(3, .text(record.id.recordName))
+                try parameters.set(4, .text(record.uploadVersions.first ?? ""))
+                try parameters.set(5, .text(record.recordType))
+                try parameters.set(6, .blob(FieldsCodec.encode(record.fields)))
+                try parameters.set(7, .blob(FieldsCodec.encode(record.encryptedFields)))
+                if let parent = record.parentRecordName { try parameters.set(8, .text(parent)) }
+            }
+        }
     }
 
-    func unconfirmedUpload(_ id: RecordID) throws -> SyncRecord? {
+    func sentVersions(_ id: RecordID) throws -> [SyncRecord] {
         try database.query(
-            "SELECT type, fields, encrypted, parent FROM unconfirmed_uploads WHERE zone_owner = ? AND zone = ? AND name = ?",
+            "SELECT type, fields, encrypted, parent FROM sent_uploads WHERE zone_owner = ? AND zone = ? AND name = ? ORDER BY rowid DESC",
             [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)]
-        ).first.map { row in
+        ).map { row in
             SyncRecord(recordType: row.text(0), id: id, fields: try FieldsCodec.decode(row.blob(1)), encryptedFields: try FieldsCodec.decode(row.blob(2)), parentRecordName: row.optionalText(3))
         }
     }
 
-    func removeUnconfirmedUpload(_ id: RecordID) throws {
-        try database.query("DELETE FROM unconfirmed_uploads WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)])
+    func forgetSent(_ names: [String], in zone: ZoneID) throws {
+        guard !names.isEmpty else { return }
+        try database.query("DELETE FROM sent_uploads WHERE \(Self.inZoneAmongNames)", Self.inZoneAmongNames(names, zone))
     }
 
     func serverRecordIDs(inZone zone: ZoneID) throws -> [RecordID] {

@@ -1,7 +1,7 @@
 import SyncStorage
 
 /// The last server version known of each record (a merge's ancestor, a save's change tag), and
-/// the saves whose reply was lost.
+/// the saves sent whose reply was never read.
 enum ServerVersionTables {
     static let migrations: [DatabaseMigrator.Step] = [
         DatabaseMigrator.Step("serverVersions", sql: """
@@ -42,5 +42,18 @@ enum ServerVersionTables {
             // A model's version by its owner and name (`RecordAuthorshipSQL`), zone aside.
             try database.execute("CREATE INDEX IF NOT EXISTS sync_records_by_owner_name ON sync_records (zone_owner, name)")
         },
+        // Saves are kept as sent before they go out, not only once their reply is lost: a device
+        // killed before it read a reply knows what the cloud may hold (`noteSent`). Several per
+        // record (a save sent again after a crash is another upload); a save kept for a lost
+        // reply before goes on as one.
+        DatabaseMigrator.Step("serverVersions.sentUploads", sql: """
+            CREATE TABLE IF NOT EXISTS sent_uploads (
+                zone_owner TEXT NOT NULL, zone TEXT NOT NULL, name TEXT NOT NULL, upload TEXT NOT NULL,
+                type TEXT NOT NULL, fields BLOB NOT NULL, encrypted BLOB NOT NULL, parent TEXT,
+                PRIMARY KEY (zone_owner, zone, name, upload));
+            INSERT OR IGNORE INTO sent_uploads (zone_owner, zone, name, upload, type, fields, encrypted, parent)
+                SELECT zone_owner, zone, name, '', type, fields, encrypted, parent FROM unconfirmed_uploads;
+            DROP TABLE unconfirmed_uploads;
+            """),
     ]
 }

@@ -18,7 +18,8 @@ package protocol NaturalKeyMerges: AnyObject {
     /// nil for a record not stored.
     func duplicates(of recordName: String, type: any SyncModel.Type) throws -> (owner: String, groups: [[String]])?
     /// Notes that `name` was merged into `survivor` (and so are the records merged into `name`
-    /// before); `retiring`: not yet, the copy waits for its mark in the cloud to land first.
+    /// before; `survivor` itself, if it was one of them, is a copy no more); `retiring`: not
+    /// yet, the copy waits for its mark in the cloud to land first.
     func noteMergedAway(type: any SyncModel.Type, name: String, into survivor: String, retiring: Bool) throws
     /// The copies waiting for their mark, with their survivors, by survivor.
     func retirements() throws -> [(recordType: String, recordName: String, survivor: String)]

@@ -2,7 +2,7 @@ import Foundation
 import SyncCore
 
 /// The last server version known of each record (a merge's ancestor, a save's change tag), and
-/// the saves whose reply was lost.
+/// the saves sent whose reply was never read.
 /// One topic of ``StoreTransaction``.
 package protocol ServerVersions: AnyObject {
     /// The change tag of the server version kept for a record: nil when none is kept, `.some(nil)`
@@ -16,12 +16,16 @@ package protocol ServerVersions: AnyObject {
     func serverRecords(_ names: [String], in zone: ZoneID) throws -> [String: SyncRecord]
     func setServerRecord(_ record: SyncRecord) throws
     func removeServerRecord(_ id: RecordID) throws
-    /// A save whose reply was lost (`serverResponseLost`), as it was sent: it may be on the server
-    /// or not. Kept until a server version of the record says which (`uploadVersions` names it,
-    /// or does not), one per record.
-    func setUnconfirmedUpload(_ record: SyncRecord) throws
-    func unconfirmedUpload(_ id: RecordID) throws -> SyncRecord?
-    func removeUnconfirmedUpload(_ id: RecordID) throws
+    /// Saves as they are sent, written before the request goes out: until its reply is read, a
+    /// save may be on the server or not (the reply lost, or the app killed before it read it).
+    /// Kept until the reply is read or a server version of the record says which (its
+    /// `uploadVersions` names the save, or does not): the version this device's edits since
+    /// start from. Several per record, one per upload.
+    func noteSent(_ records: [SyncRecord]) throws
+    /// The saves of a record kept as sent (`noteSent`), the last sent first.
+    func sentVersions(_ id: RecordID) throws -> [SyncRecord]
+    /// Forgets the saves kept for these records of one zone: their replies were read.
+    func forgetSent(_ names: [String], in zone: ZoneID) throws
     /// IDs of every server record known in a zone.
     func serverRecordIDs(inZone zone: ZoneID) throws -> [RecordID]
     /// IDs of the server records known of one record under a parent, in any zone (more than one

@@ -34,9 +34,10 @@ struct EngineRefusalTests {
     /// Record names are ASCII, at most 255 characters, never empty, never starting with an
     /// underscore (Apple, `CKRecord.ID.init(recordName:)`: "The string must contain only ASCII
     /// characters, must not exceed 255 characters, and must not start with an underscore. If you
-    /// specify an empty string for this parameter, the method throws an exception."). A batch
-    /// with one such record lands not at all.
-    @Test(arguments: ["", "bad\u{E9}", "_system", String(repeating: "n", count: 256)])
+    /// specify an empty string for this parameter, the method throws an exception."). A control
+    /// character is ASCII, and is refused too (the stricter reading: a NUL's save was once
+    /// acknowledged and never sent, trap T21.31). A batch with one such record lands not at all.
+    @Test(arguments: ["", "bad\u{E9}", "_system", String(repeating: "n", count: 256), "a\u{0}b", "tab\there", "del\u{7F}"])
     func aRecordNameCloudKitRejectsIsRefusedAtTheWrite(name: String) throws {
         let store = try SyncStore(url: nil)
         #expect {
@@ -47,6 +48,19 @@ struct EngineRefusalTests {
         }
         #expect(try store.fetchAll(Note.self).isEmpty)
         #expect(try store.unpushedChanges().changes.isEmpty)
+    }
+
+    /// A NUL in a record name is refused at the save, and the message shows where it is. Such a
+    /// save was acknowledged, then never pushed, never set aside and never reported (trap
+    /// T21.31). Breaking it (letting control characters through `recordNameProblem`) saves it.
+    @Test func aNulInARecordNameIsRefusedSayingWhere() throws {  // trap: T21.31
+        let store = try SyncStore(url: nil)
+        #expect {
+            try store.save(Note(recordName: "a\u{0}b"))
+        } throws: { error in
+            "\(error)" == "Note 'a\\u{0}b' cannot be saved: a record name cannot hold a control character, and this one holds U+0000"
+        }
+        #expect(try !store.hasUnpushedChanges())
     }
 
     /// A record that reached the queue although it can never fit (written before this check

@@ -256,10 +256,13 @@ struct PullPhase {
         if let home, changedHere {
             try ParentChain(context: context).deleteCopiesLeftByMove(of: key, outside: home, in: store)
         }
-        try ParentChain(context: context).settle(subtree: removed.filter { $0 != key }, under: id.recordName, in: id.zoneID, deletedAlready: deletedInPage, in: store)
-        if scope == .shared && type is any ShareableModel.Type {
-            // A strong signal: the owner deleted the shared root; its subtree went with it.
-            context.events.publish(.shareEnded(id.zoneID, rootRecordName: id.recordName))
+        // A strong signal when it is a shared root: the owner deleted it, and its subtree went
+        // with it. The share's end names what this device had changed there.
+        let endsShare = scope == .shared && type is any ShareableModel.Type
+        let changed = try ParentChain(context: context).settle(
+            subtree: removed.filter { $0 != key }, under: id.recordName, in: id.zoneID, deletedAlready: deletedInPage, announcing: !endsShare, in: store)
+        if endsShare {
+            context.events.publish(.shareEnded(id.zoneID, rootRecordName: id.recordName, lostChanges: (changedHere ? [key] : []) + changed))
         }
     }
 
@@ -284,8 +287,8 @@ struct PullPhase {
             try context.transaction { store in
                 for id in ids {
                     guard case .failure(let error) = found[id], error.code == .unknownItem || error.code == .permissionFailure else { continue }
-                    try ParentChain(context: context).removeSharedSubtree(root: id.recordName, type: type, zone: zone, in: store)
-                    context.events.publish(.shareEnded(zone, rootRecordName: id.recordName))
+                    let lost = try ParentChain(context: context).removeSharedSubtree(root: id.recordName, type: type, zone: zone, in: store)
+                    context.events.publish(.shareEnded(zone, rootRecordName: id.recordName, lostChanges: lost))
                 }
             }
         }
@@ -311,7 +314,7 @@ struct PullPhase {
     }
 
     private func zoneWentAway(_ zone: ZoneID, reason: ZoneDeletionReason, scope: DatabaseScope) throws(SyncError) -> ZoneID? {
-        try context.transaction { store in
+        let lost = try context.transaction { store -> [RecordKey] in
             try Self.forgetServerState(of: zone, scope: scope, in: store)
             guard scope == .shared else {
                 if reason == .purged {
@@ -319,12 +322,12 @@ struct PullPhase {
                 } else {
                     try ZoneRebuild.queueEverything(of: zone, registry: context.registry, in: store)
                 }
-                return
+                return []
             }
-            try ParentChain(context: context).removeSharedZone(zone, in: store)
+            return try ParentChain(context: context).removeSharedZone(zone, in: store)
         }
         guard scope == .private else {
-            context.events.publish(.shareEnded(zone, rootRecordName: nil))
+            context.events.publish(.shareEnded(zone, rootRecordName: nil, lostChanges: lost))
             return nil
         }
         switch reason {

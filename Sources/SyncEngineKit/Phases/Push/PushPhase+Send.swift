@@ -108,17 +108,17 @@ extension PushPhase {
                     request.recordIDsToDelete.append(item.id)
                 }
             }
+            // Kept as sent before they go: a reply lost, or never read (the app killed while the
+            // request was out), leaves what the cloud may hold, the ancestor of the next merge.
+            try store.noteSent(request.recordsToSave)
             return request
         }
         let result: ModifyResult
         do {
             result = try await context.cloud.modify(request, in: scope)
         } catch .cloud(let error) where error.code == .serverResponseLost {
-            // Applied or not, nobody can say: each save is kept as sent, until a version of its
-            // record says whether it descends from it.
-            try context.transaction { store in
-                for record in request.recordsToSave { try store.setUnconfirmedUpload(record) }
-            }
+            // Applied or not, nobody can say: each save stays kept as sent, until a version of
+            // its record says whether it descends from it.
             throw .cloud(error)
         } catch .cloud(let error) where error.code == .limitExceeded || error.code == .invalidArguments {
             guard chunk.count > 1 else {
@@ -155,9 +155,6 @@ extension PushPhase {
                         continue
                     case .failure(let failure):
                         error = failure
-                        if failure.code == .serverResponseLost, let sent = request.recordsToSave.first(where: { $0.id == item.id }) {
-                            try store.setUnconfirmedUpload(sent)
-                        }
                     case nil: error = CloudError(.serviceUnavailable, "no result for \(item.id)")
                     }
                 case .delete:
@@ -175,6 +172,10 @@ extension PushPhase {
                     retry.append(again)
                 }
             }
+            // The saves whose reply was read are settled: what is kept of them as sent goes (a
+            // conflict's merge has used it already). A lost one's stays, for the version that
+            // will say whether it landed.
+            try store.forgetSent(result.answeredSaves(of: request).map(\.recordName), in: chunk[0].id.zoneID)
             return retry
         }
         for followUp in followUps {
