@@ -220,26 +220,28 @@ struct NaturalKeyWindowTests {
 
     /// The laptop's pass merges its "Groceries" with the phone's (in the cloud, with an item
     /// under it) and retires the phone's copy, cut at each commit it makes in turn (the
-    /// transaction it dies in rolls back), then started again on its store: every run ends with
-    /// one list holding both devices' labels and the phone's item, on both devices and in the
+    /// transaction it dies in rolls back); the app starts again on its store, and its user
+    /// removes a label at once, before any pass. Every run ends with one list holding both
+    /// devices' labels less the removed one, and the phone's item, on both devices and in the
     /// cloud, and the phone's copy marked merged.
     ///
-    /// Breaking it: committing the retirement's mark apart from the copy's merge here (a
-    /// transaction between `setServerRecord(savedMark)` and `complete`) leaves a cut run with
-    /// the copy forgotten as retiring yet still stored here: two lists on the laptop.
+    /// Breaking it: `RetirementPhase` keeping nothing of its request as sent (`noteSent` left
+    /// out) makes the run cut between the request and its results merge the pulled survivor
+    /// with no version to start from: "old" comes back.
     @Test func aMergeAndItsRetirementCutAtEachWrite() async throws {
         func scenario() async throws -> Pair {
             let pair = try Pair(stepping: [])
             try pair.phone.store.save(SharedList(recordName: "b-groceries", title: "Groceries", labels: ["phone"]))
             try pair.phone.store.save(ListItem(recordName: "milk", parent: RecordReference(recordName: "b-groceries"), text: "Milk", assignee: .unset))
             await pair.phone.sync()
-            try pair.laptop.store.save(SharedList(recordName: "a-groceries", title: "Groceries", labels: ["laptop"]))
+            try pair.laptop.store.save(SharedList(recordName: "a-groceries", title: "Groceries", labels: ["laptop", "old"]))
             return pair
         }
         let reference = try await scenario()
         let before = reference.laptop.store.writeCommits
         await reference.laptop.sync()
         let writes = reference.laptop.store.writeCommits - before
+        try Self.editLabels("a-groceries", on: reference.laptop, removing: ["old"])
         await reference.syncAll()
         try reference.expectOneList("a-groceries", labels: ["laptop", "phone"], "without a cut")
         #expect(writes >= 5, "the pass made only \(writes) writes")
@@ -249,6 +251,7 @@ struct NaturalKeyWindowTests {
             pair.laptop.store.crash(afterCommits: cut)
             #expect(await pair.laptop.engine.sync() != .completed, "cut after \(cut) commits: the pass did not notice")
             pair.laptop = try await pair.restart(pair.laptop)
+            try Self.editLabels("a-groceries", on: pair.laptop, removing: ["old"])
             await pair.syncAll()
             let context = "cut after \(cut) of \(writes) commits"
             try pair.expectOneList("a-groceries", labels: ["laptop", "phone"], context)
