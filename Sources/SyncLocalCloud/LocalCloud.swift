@@ -297,7 +297,10 @@ public final class LocalCloud: Sendable {
     }
 
     /// Runs store code, turning store failures into the errors a client sees: CloudKit errors as
-    /// they are; a lock held too long by another process as `zoneBusy`.
+    /// they are; a lock held too long by another process as `zoneBusy`; a file SQLite finds
+    /// damaged (malformed, or no database at all) as `internalError`, which no retry mends (a
+    /// client that waited and tried again would do so for ever); anything else as
+    /// `serviceUnavailable`, which a later try may get through.
     static func sqlite<T>(_ body: () throws -> T) throws(CloudError) -> T {
         do {
             return try body()
@@ -305,6 +308,10 @@ public final class LocalCloud: Sendable {
             throw error
         } catch let error as SQLiteError where error.isBusy {
             throw CloudError(.zoneBusy, "the store is busy: \(error)", retryAfter: 1)
+        } catch let error as SQLiteError where error.primaryCode == .corrupt || error.primaryCode == .notADatabase {
+            throw CloudError(.internalError, "the LocalCloud file is damaged and cannot be read: restore it from a copy, or start a new one (\(error))")
+        } catch let error as FieldsCodec.DecodingError {
+            throw CloudError(.internalError, "a record in the LocalCloud file is damaged and cannot be read: restore the file from a copy, or start a new one (\(error))")
         } catch {
             throw CloudError(.serviceUnavailable, "LocalCloud failed: \(error)", retryAfter: 1)
         }

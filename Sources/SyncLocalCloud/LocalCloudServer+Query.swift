@@ -107,7 +107,7 @@ extension LocalCloudServer {
                 let stored = try storedRecord(row)
                 if query.equalTo.allSatisfy({ stored.fields[$0.name] == $0.value }) { going = body(stored) }
             } catch {
-                throw SQLiteError(code: -1, message: "corrupt record: \(error)")
+                throw SQLiteError.corrupt("a record cannot be read: \(error)")
             }
         }
     }

@@ -19,6 +19,12 @@ package struct SQLiteError: Error, CustomStringConvertible, Sendable {
         file.map { "SQLite error \(code) in \($0): \(message)" } ?? "SQLite error \(code): \(message)"
     }
 
+    /// Data read from the file that cannot be what was written: a damaged file, as SQLite's own
+    /// `SQLITE_CORRUPT` says of its pages.
+    package static func corrupt(_ message: String) -> SQLiteError {
+        SQLiteError(code: SQLITE_CORRUPT, message: message)
+    }
+
     /// The database is locked by another connection for longer than the busy timeout.
     package var isBusy: Bool { primaryCode == .busy || primaryCode == .locked }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SyncRuntime
 import SyncLocalCloud
+import SyncTesting
 
 @Suite("LocalCloud: injected faults and counters")
 struct LocalCloudFaultTests {
@@ -186,5 +187,47 @@ struct LocalCloudUnreadableRecordTests {
         let ids = (0...CloudKitLimits.maxItemsPerRequest).map { RecordID(recordName: "r\($0)", zoneID: myZone) }
         #expect(await cloudError { _ = try await alice.fetchRecords(ids, desiredKeys: nil, in: .private) }?.code == .limitExceeded)
         #expect(try await alice.fetchRecords(Array(ids.dropLast()), desiredKeys: nil, in: .private).count == CloudKitLimits.maxItemsPerRequest)
+    }
+}
+
+/// A LocalCloud file damaged for good (its record pages overwritten) is a fault of its own: the
+/// engine's pass ends with `internalError` and the `report` action, once, and no retry follows
+/// by itself (a retryable `serviceUnavailable`, as every SQLite failure was reported before,
+/// made a running engine retry for ever).
+@Suite("LocalCloud: a damaged file")
+struct LocalCloudDamagedFileTests {
+    @Test func aMalformedFileIsReportedOnceAndNotRetried() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("damaged-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("cloud.sqlite")
+        do {
+            let cloud = try LocalCloud.file(at: url, clock: ManualClock())
+            let device = try cloud.device("alice-phone", account: "alice")
+            let zone = ZoneID(zoneName: "Zone")
+            try await device.saveZones([zone])
+            let records = (0..<200).map { SyncRecord(recordType: "Item", id: RecordID(recordName: "r\($0)", zoneID: zone), fields: ["body": .string(String(repeating: "x", count: 1_000))]) }
+            _ = try await device.modify(ModifyRequest(recordsToSave: records), in: .private)
+        }
+        // Open again, then every page after the first quarter (the schema's and the accounts')
+        // overwritten under it, as a failing disk does.
+        let cloud = try LocalCloud.file(at: url, clock: ManualClock())
+        let device = try cloud.device("alice-phone", account: "alice")
+        let handle = try FileHandle(forUpdating: url)
+        let size = try handle.seekToEnd()
+        try handle.seek(toOffset: size / 4)
+        try handle.write(contentsOf: Data(repeating: 0x5A, count: Int(size - size / 4)))
+        try handle.close()
+
+        let error = await cloudError { _ = try await device.fetchZoneChanges(in: ZoneID(zoneName: "Zone"), scope: .private, since: nil, resultsLimit: nil) }
+        #expect(error?.code == .internalError && error?.message.contains("damaged") == true, "\(String(describing: error))")
+        // Through the engine: the pass ends with the fault, and nothing is retried by itself.
+        let engine = SyncEngine(store: try SyncStore(url: nil), cloud: device, models: SyncSchema.models, clock: ManualClock())
+        let result = await engine.sync()
+        guard case .failed(.cloud(let failure), let action) = result else {
+            Issue.record("the pass \(result)")
+            return
+        }
+        #expect(failure.code == .internalError && action == .report, "\(result)")
+        #expect(RecoveryPolicy.retryDelay(after: action, failuresBefore: 0) == nil)
     }
 }
