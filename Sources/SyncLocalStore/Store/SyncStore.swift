@@ -54,17 +54,42 @@ public final class SyncStore: Sendable {
     package init(readingOnly url: URL, clock: any SyncClock = SystemClock()) throws {
         self.clock = clock
         self.database = try Self.reportingFailures {
-            guard FileManager.default.fileExists(atPath: url.path) else {
-                throw LocalStoreError(.other, "\(url.path): no store file there")
-            }
-            let database = try SQLiteDatabase(.file(url), readOnly: true)
+            if let problem = Self.notAStoreFile(url) { throw LocalStoreError(.other, "\(url.path): \(problem)") }
+            let database: SQLiteDatabase
             do {
+                database = try SQLiteDatabase(.file(url), readOnly: true)
                 try database.transaction { try StoreLayout.migrator.check(database) }
             } catch let error as MigrationError {
                 if case .newerFile = error { throw LocalStoreError(.newerVersion, "\(url.path): \(error)") }
                 throw LocalStoreError(.other, "\(url.path): \(error)")
+            } catch let error as SQLiteError where error.primaryCode == .notADatabase {
+                throw LocalStoreError(.corrupt, "\(url.path): not a store: the file is no SQLite database")
             }
             return Locked(database)
+        }
+    }
+
+    /// Why the path cannot be a store file, said before SQLite opens it (which would wait for
+    /// ever on a named pipe, take a folder for a failing disk, and an empty file for an empty
+    /// database); nil for a file of some bytes.
+    private static func notAStoreFile(_ url: URL) -> String? {
+        let path = url.resolvingSymlinksInPath().path
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path), let type = attributes[.type] as? FileAttributeType else {
+            return "no store file there"
+        }
+        switch type {
+        case .typeRegular:
+            return (attributes[.size] as? NSNumber)?.int64Value == 0 ? "not a store: the file is empty (a store holds its layout from the moment it is made)" : nil
+        case .typeDirectory:
+            return "not a store: it is a folder (a store is one file, the .sqlite beside its -wal and -shm)"
+        case .typeCharacterSpecial, .typeBlockSpecial:
+            return "not a store: it is a device, not a file"
+        case .typeSocket:
+            return "not a store: it is a socket, not a file"
+        default:
+            // A named pipe (Foundation has no type of its own for one): opening it would wait for
+            // a writer that never comes.
+            return "not a store: it is a named pipe or another special file, not a regular file"
         }
     }
 

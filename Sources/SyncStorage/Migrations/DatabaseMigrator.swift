@@ -58,11 +58,15 @@ package struct DatabaseMigrator: Sendable {
     }
 
     /// The steps the file has run, all of them known to this version: a file that records one it
-    /// does not know was written by a newer version (`newerFile`).
+    /// does not know was written by a newer version (`newerFile`), and one that records steps
+    /// but none of this layout's is another kind of file syncgen writes (`otherFile`).
     private func stepsDone(_ database: SQLiteDatabase) throws -> Set<String> {
         let applied = try Self.appliedSteps(database)
         let known = Set(steps.map(\.name))
         let unknown = applied.filter { !known.contains($0) }
+        if let first = applied.first, unknown.count == applied.count {
+            throw MigrationError.otherFile(fileKind: fileKind, firstStep: first)
+        }
         guard unknown.isEmpty else { throw MigrationError.newerFile(fileKind: fileKind, unknownSteps: unknown) }
         return Set(applied)
     }
@@ -82,6 +86,9 @@ package enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible
     /// The file lacks steps this version runs (an older version wrote it, and it is only read
     /// here).
     case olderFile(fileKind: String, missingSteps: [String])
+    /// The file is another kind syncgen writes (a LocalCloud file where a store was asked for):
+    /// its layout has steps, none of them this one's; `firstStep` names its kind.
+    case otherFile(fileKind: String, firstStep: String)
 
     package var description: String {
         switch self {
@@ -89,6 +96,8 @@ package enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible
             "\(fileKind) was written by a newer version of syncgen (its layout has steps this version does not know: \(unknownSteps.joined(separator: ", "))); it is left as it is: open it with that version or a later one"
         case .olderFile(let fileKind, let missingSteps):
             "\(fileKind) was written by an older version of syncgen (its layout lacks \(missingSteps.joined(separator: ", "))), and is only read here: open it once with the app, which brings it up to date, then read it again"
+        case .otherFile(let fileKind, let firstStep):
+            "not \(fileKind), but another file syncgen writes (its layout starts with the step '\(firstStep)'); it is left as it is"
         }
     }
 }

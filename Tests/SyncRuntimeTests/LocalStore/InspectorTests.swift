@@ -80,4 +80,35 @@ struct InspectorTests {
         let usage = try await Self.inspect([url.path, "history", "Note"])
         #expect(usage.status == 2 && usage.errors.contains("history takes a record type and a record name"))
     }
+
+    /// A path that is no store gets a message saying what it is, and exit status 1, at once:
+    /// a named pipe (SQLite would wait for a writer for ever), an empty file (SQLite takes it for
+    /// an empty database: "written by an older version"), a device, a folder ("disk I/O error"),
+    /// a LocalCloud file ("written by a newer version"), a file of other bytes. Breaking it
+    /// (opening whatever the path names) hangs on the pipe, and says the rest in SQLite's words.
+    @Test func aPathThatIsNoStoreIsSaidForWhatItIs() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inspect-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pipe = folder.appendingPathComponent("pipe.sqlite").path
+        #expect(mkfifo(pipe, 0o600) == 0)
+        let empty = folder.appendingPathComponent("empty.sqlite")
+        try Data().write(to: empty)
+        let text = folder.appendingPathComponent("notes.txt")
+        try Data(String(repeating: "not a database\n", count: 100).utf8).write(to: text)
+        let cloud = folder.appendingPathComponent("cloud.sqlite")
+        _ = try LocalCloud.file(at: cloud)
+        let cases: [(path: String, says: String)] = [
+            (pipe, "\(pipe): not a store: it is a named pipe or another special file, not a regular file"),
+            (empty.path, "\(empty.path): not a store: the file is empty"),
+            ("/dev/null", "/dev/null: not a store: it is a device, not a file"),
+            (folder.path, "\(folder.path): not a store: it is a folder"),
+            (cloud.path, "\(cloud.path): not the local store, but another file syncgen writes (its layout starts with the step 'localCloud')"),
+            (text.path, "\(text.path): not a store: the file is no SQLite database"),
+        ]
+        for (path, says) in cases {
+            let run = try await Self.inspect([path])
+            #expect(run.status == 1 && run.errors.contains(says), "\(path): \(run.errors)")
+        }
+    }
 }
