@@ -30,6 +30,7 @@ extension SyncEvent: CustomStringConvertible {
         case .changeReverted(let change): "reverted to the cloud's version: \(change.logMessage)"
         case .recordUnreadable(let record): record.logMessage
         case .removedWithParent(let key, let parent): "\(key.logMessage) went with its deleted parent \(name: parent)"
+        case .changeLostToDeletion(let key): "\(key.logMessage) was deleted elsewhere: the change made here went with it"
         case .conflictResolved(let id): "merged a change of \(name: id) with the cloud's"
         case .conflictRecorded(let conflict): conflict.logMessage
         case .duplicatesMerged(let key, let merged): "\(name: merged.joined(separator: ", ")) merged into \(key.logMessage): one natural key"

@@ -41,6 +41,11 @@ public enum SyncEvent: Sendable, Hashable {
     /// move or addition into the parent, made where the deletion was not known yet, is gone with
     /// it. The deletion wins, on every device.
     case removedWithParent(RecordKey, parentRecordName: String)
+    /// A record this device had changed (an edit waiting to go up, or set aside) was deleted on
+    /// another device (or, for a natural key's copy, went with the survivor a user deleted)
+    /// before the change reached the cloud: the deletion wins, on every device, and the change is
+    /// gone with the record.
+    case changeLostToDeletion(RecordKey)
     /// A server change and a local change to one record were merged.
     case conflictResolved(RecordID)
     /// The merge settled fields both sides changed: how, and from which values. Kept in the store

@@ -99,9 +99,11 @@ struct NaturalKeyMerge {
             try complete(name, of: type, into: survivor, ancestor: known, store: store)
             return .merged(into: survivor)
         }
+        let changed = try store.hasLocalChange(recordType: type.recordType, recordName: name)
         try store.removeFailedChange(recordType: type.recordType, recordName: name)
         let removed = try store.deletePulled(type: type, recordName: name)
         try ParentChain(context: context).settle(subtree: removed.filter { $0 != RecordKey(type.recordType, name) }, under: name, in: zone, deletedAlready: [], in: store)
+        if changed { context.events.publish(.changeLostToDeletion(RecordKey(type.recordType, name))) }
         return .removed
     }
 

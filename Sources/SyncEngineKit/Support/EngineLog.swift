@@ -25,7 +25,7 @@ struct EngineLog: Sendable {
         case .pullCompleted, .pushCompleted: (.info, .changes)
         case .setupCompleted: (.info, .account)
         case .shareAccepted: (.info, .sharing)
-        case .pushFailed, .changeSetAside, .changeReverted, .recordUnreadable, .removedWithParent, .danglingReferences: (.notice, .changes)
+        case .pushFailed, .changeSetAside, .changeReverted, .recordUnreadable, .removedWithParent, .changeLostToDeletion, .danglingReferences: (.notice, .changes)
         case .conflictResolved, .conflictRecorded, .duplicatesMerged: (.notice, .merges)
         case .accountUnavailable, .accountChanged, .changesParked, .parkedChangesRestored, .userDeletedZone, .encryptedDataReset: (.notice, .account)
         case .shareEnded: (.notice, .sharing)

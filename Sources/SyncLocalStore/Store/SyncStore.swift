@@ -306,6 +306,9 @@ public final class SyncStore: Sendable {
     /// How many transactions that wrote have committed so far.
     var writeCommits: Int { commitCount.withLock { $0.committed } }
 
+    /// Whether the simulated crash happened: no transaction that writes commits any more.
+    var hasCrashed: Bool { commitCount.withLock { state in state.crashAt.map { state.committed >= $0 } ?? false } }
+
     private func spendCommit() throws {
         try commitCount.withLock { (state: inout CommitCount) throws(SimulatedCrash) in
             if let crashAt = state.crashAt, state.committed >= crashAt { throw SimulatedCrash() }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SyncEngineKit
+@testable import SyncLocalStore
 import SyncLocalCloud
 import SyncRuntime
 import SyncTesting
@@ -10,7 +11,7 @@ import SyncTesting
 /// (`labels` merges as a union), unlabel them, add and delete items under them and now and then
 /// delete one, while their passes run at once, one request at a time in a random order
 /// (``Interleaving``), app writes landing between any two requests of a pass, and devices killed
-/// at any request and started again on their store. When the storm ends and every device has
+/// at any request or at any commit and started again on their store. When the storm ends and every device has
 /// synced, every device and the cloud agree; each title is one list at most; every label
 /// acknowledged and not removed is on its title's list, and none removed came back; every item
 /// acknowledged and not deleted is under its title's list, none deleted came back.
@@ -66,9 +67,9 @@ struct NaturalKeyInterleavingTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let interleaving = Interleaving()
-        func open(_ name: String, _ url: URL) throws -> SyncWorld.Device {
+        func open(_ name: String, _ url: URL, stepping: Bool = true) throws -> SyncWorld.Device {
             let device = try world.device(name, account: "alice", store: SyncStore(url: url, clock: world.clock))
-            interleaving.attach(device)
+            if stepping { interleaving.attach(device) }
             if Self.tracing { device.engine.context.events.observe { event in print("    \(name): \(event)") } }
             return device
         }
@@ -85,6 +86,14 @@ struct NaturalKeyInterleavingTests {
             world.clock.advance(by: 1)
             let runner = runners[Int.random(in: 0..<runners.count, using: &random)]
             let name = runner.name
+            if runner.device.store.hasCrashed {
+                // Killed at a commit: what came before it is in the file, nothing after.
+                trace("\(step) \(name): died at a commit\(interleaving.point(of: name).map { ", stopped \($0)" } ?? "")")
+                if interleaving.isRunning(name) { interleaving.kill(name) }
+                runner.runs += 1
+                runner.device = try open(name, runner.url)
+                continue
+            }
             let roll = Int.random(in: 0..<100, using: &random)
             if interleaving.isRunning(name) {
                 switch roll {
@@ -98,6 +107,13 @@ struct NaturalKeyInterleavingTests {
                     runner.runs += 1
                     runner.device = try open(name, runner.url)
                     continue
+                case 63..<66:
+                    // To die at one of its next commits, between two requests or after one.
+                    let commits = Int.random(in: 0..<4, using: &random)
+                    trace("\(step) \(name): dies after \(commits) more commits, on from \(interleaving.point(of: name).map(String.init(describing:)) ?? "?")")
+                    runner.device.store.crash(afterCommits: commits)
+                    await interleaving.resume(name)
+                    continue
                 default:
                     break
                 }
@@ -107,10 +123,17 @@ struct NaturalKeyInterleavingTests {
                 await interleaving.start(name) { _ = await engine.sync() }
                 continue
             }
-            try write(on: runner, step: step, random: &random, ledger: &ledger, trace: trace)
+            do {
+                try write(on: runner, step: step, random: &random, ledger: &ledger, trace: trace)
+            } catch where runner.device.store.hasCrashed {
+                // The device died in this write: it was never acknowledged.
+                trace("\(step) \(name): died in the write")
+            }
         }
 
         await interleaving.stopStepping()
+        // Every app started again (a store left to die at a commit dies no more).
+        for runner in runners { runner.device = try open(runner.name, runner.url, stepping: false) }
         for _ in 0..<3 {
             for runner in runners {
                 let result = await runner.device.engine.sync()

@@ -153,10 +153,20 @@ struct KeySoak {
         var random = SeededRandom(seed: seed)
         let ledger = Ledger()
         var runs = Dictionary(uniqueKeysWithValues: Self.devices.map { ($0, 0) })
+        // A run kept (`--keep`) keeps each device's story too: its writes and what each pass
+        // left of its lists (`SOAK_TRACE`), with the engine's log (`SYNCGEN_LOG`, `notice` by
+        // default), in logs/<device>.log.
+        let logs = keep ? folder.appendingPathComponent("logs") : nil
+        if let logs { try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true) }
+        if keep {
+            setenv("SOAK_TRACE", "1", 1)
+            setenv("SYNCGEN_LOG", ProcessInfo.processInfo.environment["SYNCGEN_LOG"] ?? "notice", 1)
+        }
         func start(_ name: String) throws -> Soak.Worker {
             try Soak.Worker(
                 name: name, account: Self.account,
                 arguments: ["soak-keys-worker", "--store", folder.path, "--device", name, "--run", String(runs[name]!), "--seed", String(seed)],
+                log: logs?.appendingPathComponent("\(name).log"),
                 line: { ledger.record($0, worker: name) })
         }
         var workers = try Self.devices.map(start)
@@ -289,7 +299,23 @@ struct KeySoakWorker {
         let (name, run) = (options.name, options.run)
         let short = String(name.split(separator: "-").last ?? "x")
         var step = 0
+        // With `SOAK_TRACE`: each write, and each list a pass changed, on standard error.
+        let tracing = ProcessInfo.processInfo.environment["SOAK_TRACE"] == "1"
+        var shown: [String: String] = [:]
+        func trace(_ line: @autoclosure () -> String) {
+            if tracing { FileHandle.standardError.write(Data("\(Date().timeIntervalSince1970) run \(run) step \(step): \(line())\n".utf8)) }
+        }
+        func traceLists() throws {
+            guard tracing else { return }
+            var now: [String: String] = [:]
+            for list in try device.store.fetchAll(SharedList.self) { now[list.recordName] = "\(list.title) [\(list.labels.sorted().joined(separator: ","))]" }
+            for (list, state) in now.sorted(by: { $0.key < $1.key }) where shown[list] != state { trace("list \(list) \(state)") }
+            for list in shown.keys.sorted() where now[list] == nil { trace("list \(list) gone") }
+            shown = now
+        }
         while true {
+            // What the last step (a write, or a pass) left.
+            try traceLists()
             step += 1
             // Mostly this quarter of a second's titles, now and then an older one's (or the
             // previous quarter's, which another device may be making now).
@@ -321,7 +347,9 @@ struct KeySoakWorker {
                 guard let list else { continue }
                 try promise("drop \(title) \(list.recordName)") { try device.store.delete(list) }
             default:
-                _ = await device.engine.sync()
+                trace("pass")
+                let result = await device.engine.sync()
+                trace("pass \(result)")
             }
         }
     }

@@ -140,14 +140,22 @@ struct Soak {
         let process = Process()
         private let reader: Thread
 
-        init(name: String, account: String, arguments: [String], line: @escaping @Sendable (String) -> Void) throws {
+        /// `log`: where the worker's standard error goes (the engine's log, a trace); nil: here.
+        init(name: String, account: String, arguments: [String], log: URL? = nil, line: @escaping @Sendable (String) -> Void) throws {
             self.name = name
             self.account = account
             process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
             process.arguments = arguments
             let output = Pipe()
             process.standardOutput = output
-            process.standardError = FileHandle.standardError
+            if let log {
+                if !FileManager.default.fileExists(atPath: log.path) { FileManager.default.createFile(atPath: log.path, contents: nil) }
+                let handle = try FileHandle(forWritingTo: log)
+                try handle.seekToEnd()
+                process.standardError = handle
+            } else {
+                process.standardError = FileHandle.standardError
+            }
             let handle = output.fileHandleForReading
             reader = Thread {
                 var buffer = Data()

@@ -236,11 +236,10 @@ struct PullPhase {
     /// stays: its copy is in the zone it moved to.
     private func removeLocally(_ id: RecordID, recordType: String, scope: DatabaseScope, deletedInPage: Set<RecordKey>, in store: any StoreTransaction) throws {
         guard let type = context.registry.type(forRecordType: recordType) else { return }
-        if !type.uniqueKeys.isEmpty {
-            // A duplicate another device merged away: what this device changed of it and the
-            // cloud never saw (waiting, or refused as deleted) goes to the survivor.
-            try NaturalKeyMerge(context: context).foldDeletedDuplicate(id, type: type, ancestor: try store.serverRecord(id), store: store)
-        }
+        // A duplicate another device merged away: what this device changed of it and the cloud
+        // never saw (waiting, or refused as deleted) goes to the survivor.
+        let folded = try !type.uniqueKeys.isEmpty
+            && NaturalKeyMerge(context: context).foldDeletedDuplicate(id, type: type, ancestor: try store.serverRecord(id), store: store)
         try store.removeServerRecord(id)
         let stored = try store.parentAndOwner(type: type, recordName: id.recordName)
         if let stored, context.zone(scopes: type.syncScopes, ownerName: stored.owner) != id.zoneID {
@@ -263,6 +262,8 @@ struct PullPhase {
             subtree: removed.filter { $0 != key }, under: id.recordName, in: id.zoneID, deletedAlready: deletedInPage, announcing: !endsShare, in: store)
         if endsShare {
             context.events.publish(.shareEnded(id.zoneID, rootRecordName: id.recordName, lostChanges: (changedHere ? [key] : []) + changed))
+        } else if changedHere && !folded {
+            context.events.publish(.changeLostToDeletion(key))
         }
     }
 

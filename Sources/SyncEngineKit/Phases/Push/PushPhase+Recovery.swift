@@ -37,12 +37,13 @@ extension PushPhase {
             again.operation = .save(record)
             return again
         case .treatAsDone:
-            if case .save = item.operation, !item.type.uniqueKeys.isEmpty,
-                try !NaturalKeyMerge(context: context).foldDeletedDuplicate(item.id, type: item.type, ancestor: try store.serverRecord(item.id), store: store)
-            {
+            let keyed = !item.type.uniqueKeys.isEmpty
+            let folded = try keyed && item.record != nil
+                && NaturalKeyMerge(context: context).foldDeletedDuplicate(item.id, type: item.type, ancestor: try store.serverRecord(item.id), store: store)
+            if keyed && item.record != nil && !folded {
                 // Gone from the cloud, perhaps merged into a record this device has not heard of
                 // yet: the pull that brings the deletion decides, and this change goes to the
-                // survivor, or away with a deletion a user made.
+                // survivor, or away with a deletion a user made (and the app hears of it then).
                 return nil
             }
             try store.removeServerRecord(item.id)
@@ -53,6 +54,8 @@ extension PushPhase {
                 let removed = try store.deletePulled(type: item.type, recordName: item.id.recordName)
                 let key = RecordKey(item.type.recordType, item.id.recordName)
                 try ParentChain(context: context).settle(subtree: removed.filter { $0 != key }, under: item.id.recordName, in: item.id.zoneID, deletedAlready: [], in: store)
+                // A copy folded into its survivor lost nothing; any other change went with the record.
+                if !folded { context.events.publish(.changeLostToDeletion(key)) }
             }
             return nil
         case .retryWithBatch:
@@ -62,6 +65,7 @@ extension PushPhase {
             // and asking for its catalog makes the next pass restore it here.
             try store.removeServerRecord(item.id)
             try CatalogRefresh.request([item.type.recordType], in: store)
+            context.events.publish(.changeReverted(failedChange(item, error)))
             return nil
         case .skipItem where scope == .shared:
             if case .delete = item.operation, let share = try store.serverRecord(item.id)?.shareRecordName {

@@ -197,7 +197,7 @@ func events(_ engine: SyncEngine) async {
             print("signed in now: \(change.user ?? "nobody")")
         case .setupCompleted, .setupFailed, .accountUnavailable, .parkedChangesRestored,
              .pullStarted, .pullCompleted, .pushStarted, .pushCompleted, .pushFailed, .conflictResolved,
-             .shareAccepted, .shareEnded, .danglingReferences, .userDeletedZone, .encryptedDataReset, .waitingForNetwork,
+             .shareAccepted, .shareEnded, .changeLostToDeletion, .danglingReferences, .userDeletedZone, .encryptedDataReset, .waitingForNetwork,
              .assetStateChanged, .assetTransferFailed, .error:
             print(event)
         }
