@@ -168,10 +168,11 @@ let package = Package(
             exclude: ["Schema"],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
-        // A second process for LocalCloud's multi-process tests.
+        // A second process for the multi-process tests: a LocalCloud device, or an app opening its
+        // store (on a disk with no room left).
         .executableTarget(
             name: "LocalCloudProbe",
-            dependencies: ["SyncCore", "SyncPorts", "SyncLocalCloud"],
+            dependencies: ["SyncCore", "SyncPorts", "SyncLocalCloud", "SyncLocalStore", "GeneratedCoverage"],
             path: "Tests/LocalCloudProbe"
         ),
         // The runtime's tests. Generated/ holds the code generated from Examples/Notes/Sources/NotesDemo/Schema (internal

@@ -1,13 +1,33 @@
 import Foundation
+import GeneratedCoverage
 import SyncCore
 import SyncPorts
 import SyncLocalCloud
+import SyncLocalStore
 
-// A second process for LocalCloud's multi-process tests: opens a LocalCloud file as one device.
+// A second process for the multi-process tests: opens a LocalCloud file as one device, or a store
+// file as an app does (on a disk with no room left, started under `ulimit -f`).
 //
 //     LocalCloudProbe <cloud.sqlite> <device> <account> save <name> <title> [count]
 //     LocalCloudProbe <cloud.sqlite> <device> <account> read
+//     LocalCloudProbe store <store.sqlite>       (reads its households, then tries to save one)
 let arguments = CommandLine.arguments
+if arguments.count == 3, arguments[1] == "store" {
+    do {
+        let store = try SyncStore(url: URL(fileURLWithPath: arguments[2]))
+        print("opened without room: \(store.openedWithoutRoom.map { "\($0.reason)" } ?? "no")")
+        print("households: \(try store.fetchAll(Household.self).map(\.name).sorted().joined(separator: ","))")
+        do {
+            try store.save(Household(recordName: "written", name: "Written"))
+            print("write: ok")
+        } catch let error as LocalStoreError {
+            print("write: \(error.reason)")
+        }
+    } catch {
+        print("failed: \(error)")
+    }
+    exit(0)
+}
 guard arguments.count >= 5 else {
     FileHandle.standardError.write(Data("usage: LocalCloudProbe <cloud.sqlite> <device> <account> save|read ...\n".utf8))
     exit(2)

@@ -27,25 +27,60 @@ public final class SyncStore: Sendable {
     /// how many transactions that wrote have committed.
     private let commitCount = Locked(CommitCount())
 
+    /// Set when the store could be opened only to read: the device had no room left for SQLite
+    /// to open it to write (a full disk). The user's data reads as before; each write throws a
+    /// `LocalStoreError` of reason `.full` (its `userMessage` says what to tell the user) until
+    /// there is room again, when a write that fits goes through. The store then holds the file
+    /// alone: another process (an app extension) cannot open it until this one closes it.
+    public let openedWithoutRoom: LocalStoreError?
+
     /// Opens (creating if needed) a store in a file, or in memory when `url` is nil. `clock`
-    /// stamps every save: the modification time last-writer-wins merges compare.
+    /// stamps every save: the modification time last-writer-wins merges compare. On a device
+    /// with no room left, an existing store opens to read (`openedWithoutRoom`).
     public init(url: URL?, clock: any SyncClock = SystemClock()) throws {
         self.clock = clock
         if let url {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
+        var withoutRoom: LocalStoreError?
         self.database = try Self.reportingFailures {
-            let database = try SQLiteDatabase(url.map { .file($0) } ?? .memory)
             do {
-                try database.transaction {
+                return Locked(try Self.open(url.map { .file($0) } ?? .memory, alone: false))
+            } catch let error as SQLiteError where Self.isLackOfRoom(error) && url.map({ FileManager.default.fileExists(atPath: $0.path) }) == true {
+                // No room for the files SQLite keeps beside the store to write it (the log's
+                // shared index): held alone, it keeps that index in memory, and reads.
+                withoutRoom = LocalStoreError(.full, "\(url!.path): the device has no room left, so the store opened to read only; writes fail until there is room (\(error))")
+                return Locked(try Self.open(.file(url!), alone: true))
+            }
+        }
+        openedWithoutRoom = withoutRoom
+    }
+
+    /// A database of this version's layout, brought up to date; `alone`, only checked (bringing
+    /// it up to date would need room to write).
+    private static func open(_ location: SQLiteDatabase.Location, alone: Bool) throws -> SQLiteDatabase {
+        let database = try SQLiteDatabase(location, alone: alone)
+        do {
+            try database.transaction {
+                if alone {
+                    try StoreLayout.migrator.check(database)
+                } else {
                     try StoreLayout.migrator.migrate(database)
                     try AssetCacheBookkeeping.install(database)
                 }
-            } catch let error as MigrationError {
-                throw LocalStoreError(.newerVersion, url.map { "\($0.path): \(error)" } ?? error.description)
             }
-            return Locked(database)
+        } catch let error as MigrationError {
+            let path = if case .file(let url) = location { "\(url.path): " } else { "" }
+            if case .olderFile = error { throw LocalStoreError(.full, "\(path)the device has no room left to bring the store up to date: \(error)") }
+            throw LocalStoreError(.newerVersion, path + error.description)
         }
+        return database
+    }
+
+    /// Whether opening failed for want of room: the disk full, or the files beside the store
+    /// (the log, its shared index) impossible to make or grow.
+    private static func isLackOfRoom(_ error: SQLiteError) -> Bool {
+        error.primaryCode == .full || error.primaryCode == .ioError
     }
 
     /// Opens an existing store file to read it only (the inspector): nothing is ever written,
@@ -53,6 +88,7 @@ public final class SyncStore: Sendable {
     /// of another layout than this version's is refused, saying which and what to do.
     package init(readingOnly url: URL, clock: any SyncClock = SystemClock()) throws {
         self.clock = clock
+        openedWithoutRoom = nil
         self.database = try Self.reportingFailures {
             if let problem = Self.notAStoreFile(url) { throw LocalStoreError(.other, "\(url.path): \(problem)") }
             let database: SQLiteDatabase
@@ -146,14 +182,19 @@ public final class SyncStore: Sendable {
 
     /// The database under the store's lock.
     private func withDatabase<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
-        try Self.reportingFailures { try database.withLock { try body($0) } }
+        try Self.reportingFailures(withoutRoom: openedWithoutRoom != nil) { try database.withLock { try body($0) } }
     }
 
     /// Runs work on the database, a failure of SQLite's as the store's own (`LocalStoreError`,
     /// with the reason its recovery depends on): SQLite's errors never leave the store.
-    private static func reportingFailures<T>(_ body: () throws -> T) throws -> T {
+    /// `withoutRoom`: the store was opened for want of room, and a write that cannot grow the
+    /// file (a full disk, or the I/O error SQLite may find instead) is the full device the user
+    /// can act on.
+    private static func reportingFailures<T>(withoutRoom: Bool = false, _ body: () throws -> T) throws -> T {
         do {
             return try body()
+        } catch let error as SQLiteError where withoutRoom && (error.primaryCode == .full || error.primaryCode == .ioError) {
+            throw LocalStoreError(.full, "the device has no room left to write the store: \(error)")
         } catch let error as SQLiteError {
             throw LocalStoreError(error)
         }

@@ -30,7 +30,7 @@ package struct SQLiteError: Error, CustomStringConvertible, Sendable {
 
     /// The primary result codes a caller acts on differently.
     package enum PrimaryCode: Sendable {
-        case busy, locked, full, readOnly, corrupt, notADatabase, other
+        case busy, locked, full, readOnly, corrupt, notADatabase, ioError, other
     }
 
     package var primaryCode: PrimaryCode {
@@ -41,6 +41,7 @@ package struct SQLiteError: Error, CustomStringConvertible, Sendable {
         case SQLITE_READONLY: .readOnly
         case SQLITE_CORRUPT: .corrupt
         case SQLITE_NOTADB: .notADatabase
+        case SQLITE_IOERR: .ioError
         default: .other
         }
     }
@@ -120,8 +121,11 @@ package final class SQLiteDatabase {
     /// Opens (creating if needed) a database. Files use write-ahead logging, so readers in other
     /// processes never block the writer, and wait up to `busyTimeout` for another writer's lock.
     /// `readOnly` opens an existing file to read it only, beside a process that writes it: the
-    /// file is never written, its journal mode left as it is.
-    package init(_ location: Location, busyTimeout: Duration = .seconds(10), readOnly: Bool = false) throws(SQLiteError) {
+    /// file is never written, its journal mode left as it is. `alone` opens an existing file for
+    /// this connection alone (SQLite's exclusive locking mode): the write-ahead log's index is
+    /// kept in memory, not in a shared-memory file beside it, so the file opens, and reads, where
+    /// the disk has no room for one; no other connection reads or writes it meanwhile.
+    package init(_ location: Location, busyTimeout: Duration = .seconds(10), readOnly: Bool = false, alone: Bool = false) throws(SQLiteError) {
         let path: String
         switch location {
         case .memory: (path, file) = (":memory:", nil)
@@ -140,7 +144,10 @@ package final class SQLiteDatabase {
         }
         let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(opened, Int32(clamping: milliseconds))
-        if case .file = location, !readOnly {
+        if alone {
+            // Before the first read: only then does SQLite keep the log's index in memory.
+            try execute("PRAGMA locking_mode = EXCLUSIVE")
+        } else if case .file = location, !readOnly {
             try execute("PRAGMA journal_mode = WAL")
             try execute("PRAGMA synchronous = NORMAL")
         }
