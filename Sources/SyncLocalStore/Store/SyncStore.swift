@@ -49,7 +49,7 @@ public final class SyncStore: Sendable {
             } catch let error as SQLiteError where Self.isLackOfRoom(error) && url.map({ FileManager.default.fileExists(atPath: $0.path) }) == true {
                 // No room for the files SQLite keeps beside the store to write it (the log's
                 // shared index): held alone, it keeps that index in memory, and reads.
-                withoutRoom = LocalStoreError(.full, "\(url!.path): the device has no room left, so the store opened to read only; writes fail until there is room (\(error))")
+                withoutRoom = LocalStoreError(.full, "\(url!.path): the store opened to read only, since SQLite could not open it to write (the device has no room left, or its disk fails); writes fail until there is room (\(error))")
                 return Locked(try Self.open(.file(url!), alone: true))
             }
         }
