@@ -66,15 +66,18 @@ struct KeySoak {
 
     /// What the devices promised. A write is announced (`WILL`) before it is made and
     /// acknowledged (`ACK`) once it returned; one whose worker was killed in between may or may
-    /// not have committed.
+    /// not have committed. Each worker's lines are read by a thread of their own, so the order in
+    /// which two workers' lines arrive here is not the order they wrote in: a label's removal (or
+    /// an item's deletion) on one device may be read before its addition on another, and is
+    /// kept all the same (an addition never undoes a removal noted before it).
     final class Ledger: @unchecked Sendable {
         enum Certainty { case sure, unsure }
         private let lock = NSLock()
         private var announced: [String: [String]] = [:]
         /// Each label's title, and whether its addition and its removal were acknowledged.
         private(set) var labels: [String: (title: String, added: Certainty?, removed: Certainty?)] = [:]
-        /// Each item's title, and whether its deletion was acknowledged.
-        private(set) var items: [String: (title: String, certainty: Certainty, deleted: Certainty?)] = [:]
+        /// Each item's title, whether its addition and its deletion were acknowledged.
+        private(set) var items: [String: (title: String, certainty: Certainty?, deleted: Certainty?)] = [:]
         private(set) var titlesMade: [String: Certainty] = [:]
         /// Titles a device deleted a list of (or may have, killed): what they hold is not promised.
         private(set) var titlesDeleted: Set<String> = []
@@ -112,10 +115,10 @@ struct KeySoak {
             case "create":
                 if titlesMade[title] != nil { collisions += 1 }
                 titlesMade[title] = titlesMade[title] == .sure ? .sure : certainty
-            case "label": labels[name] = (title, certainty, nil)
-            case "unlabel": labels[name]?.removed = certainty
-            case "item": items[name] = (title, certainty, nil)
-            case "unitem": items[name]?.deleted = certainty
+            case "label": labels[name, default: (title, nil, nil)].added = certainty
+            case "unlabel": labels[name, default: (title, nil, nil)].removed = certainty
+            case "item": items[name, default: (title, nil, nil)].certainty = certainty
+            case "unitem": items[name, default: (title, nil, nil)].deleted = certainty
             case "drop": titlesDeleted.insert(title)
             default: break
             }
