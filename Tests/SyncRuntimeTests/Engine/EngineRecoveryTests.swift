@@ -248,6 +248,10 @@ struct EngineRecoveryTests {
         #expect(phone.gateway.modifies.filter { !$0.request.recordsToSave.isEmpty }.count > 2)
     }
 
+    /// Bob edits Alice's public note: the cloud refuses it, the change is not retried, the note
+    /// comes back as Alice wrote it, and the app hears that Bob's edit was reverted (an
+    /// acknowledged write never leaves without an event). Breaking it (no `changeReverted` on
+    /// this path) drops Bob's edit without a word.
     @Test func anotherUsersPublicRecordIsSkippedNotRetried() async throws {  // trap: T10.7
         let world = try SyncWorld()
         let alice = try world.device("alice-phone", account: "alice")
@@ -258,7 +262,9 @@ struct EngineRecoveryTests {
         var copy = try #require(try bob.store.fetch(PublishedNote.self, recordName: "p"))
         copy.title = "Bob was here"
         try bob.store.save(copy)
+        let events = bob.recordEvents()
         await bob.sync()
+        #expect(await events.events().contains { if case .changeReverted(let change) = $0 { change.recordName == "p" && change.error.code == .permissionFailure } else { false } })
         #expect(try !bob.store.hasUnpushedChanges())
         await bob.sync()
         #expect(try bob.store.fetch(PublishedNote.self, recordName: "p")?.title == "Alice's")

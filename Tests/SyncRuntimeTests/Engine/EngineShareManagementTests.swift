@@ -113,6 +113,32 @@ struct EngineShareManagementTests {
         #expect(try carol.store.fetchAll(SharedList.self).isEmpty)
     }
 
+    /// Carol joined "chores" by its link, may write, and edits the list and adds an item; before
+    /// her device pushes them, Alice turns the link off. Carol's device loses the list, and the
+    /// event that says so names both records: her acknowledged writes that never reached the
+    /// cloud. Breaking it (the share's end without its `lostChanges`) removes them without a word.
+    @Test func aShareEndingNamesTheChangesThatWentWithIt() async throws {
+        let household = try await Household(throughCloudKit: false)
+        let alice = household.alice
+        let carol = try household.world.device("carol-phone", account: "carol")
+        await carol.sync()
+        let chores = try #require(try alice.store.fetch(SharedList.self, recordName: "chores"))
+        let opened = try await alice.engine.share(chores, inviting: [], publicPermission: .readWrite)
+        try await carol.engine.acceptShare(at: try #require(opened.url))
+        await carol.sync()
+        var list = try #require(try carol.store.fetch(SharedList.self, recordName: "chores"))
+        list.labels.append("carol")
+        try carol.store.save(list)
+        try carol.store.save(ListItem(recordName: "sweep", ownerName: list.ownerName, parent: RecordReference(recordName: "chores"), text: "Sweep", assignee: .unset))
+        _ = try await alice.engine.setPublicPermission(.none, on: chores)
+        let events = carol.recordEvents()
+        await carol.engine.sync()
+        #expect(try carol.store.fetchAll(SharedList.self).isEmpty)
+        let published = await events.events()
+        let ended = published.compactMap { if case .shareEnded(_, _, let lost) = $0 { Set(lost) } else { nil } }
+        #expect(ended.contains([RecordKey("SharedList", "chores"), RecordKey("ListItem", "sweep")]), "\(published)")
+    }
+
     /// A share lists invited people or is open to its link, never both (Apple,
     /// `CKShare.addParticipant(_:)`: "You can't mix and match public and private users in the same
     /// share"): opening the link of a share Bob was invited to, or inviting Bob to a share open to

@@ -262,3 +262,48 @@ struct NaturalKeyWindowTests {
         }
     }
 }
+
+/// An edit of a record another device deleted before the edit reached the cloud: the deletion
+/// wins, and the app hears which change went with it, whether the deletion arrives in a pull or
+/// answers the push (`unknownItem`).
+@Suite("Engine: a change that loses to a deletion is named")
+struct ChangeLostToDeletionTests {
+    /// The laptop deletes a note the phone is editing. The phone's pass meets the deletion in its
+    /// pull, or (the deletion made while the phone's pass was between its pull and its push) as
+    /// the answer to its save. Either way the note goes from the phone and
+    /// `changeLostToDeletion` names it. Breaking it (no event on that path) loses the edit
+    /// without a word.
+    @Test(arguments: [false, true])
+    func anEditLostToADeletionIsNamed(deletedDuringThePass: Bool) async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        let laptop = try world.device("alice-laptop", account: "alice")
+        try phone.store.save(Note(recordName: "n", title: "first"))
+        await phone.sync()
+        await laptop.sync()
+        var note = try #require(try phone.store.fetch(Note.self, recordName: "n"))
+        note.title = "edited"
+        try phone.store.save(note)
+        let events = phone.recordEvents()
+        if deletedDuringThePass {
+            let interleaving = Interleaving()
+            interleaving.attach(phone)
+            let engine = phone.engine
+            await interleaving.start(phone.name) { _ = await engine.sync() }
+            while interleaving.isRunning(phone.name), interleaving.point(of: phone.name) != .before(.modify) {
+                await interleaving.resume(phone.name)
+            }
+            try laptop.store.delete(Note.self, recordName: "n")
+            await laptop.sync()
+            await interleaving.stopStepping()
+        } else {
+            try laptop.store.delete(Note.self, recordName: "n")
+            await laptop.sync()
+            await phone.sync()
+        }
+        await phone.sync()
+        #expect(try phone.store.fetch(Note.self, recordName: "n") == nil)
+        let published = await events.events()
+        #expect(published.contains(.changeLostToDeletion(RecordKey("Note", "n"))), "\(published)")
+    }
+}
