@@ -99,25 +99,47 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
         return nil
     }
 
-    /// How many uploads a version remembers: enough that a device hears of its own upload
-    /// before that many others follow it (past that, its reply counts as never received).
+    /// How many uploads a version remembers: the newest one of each device that saved it, the
+    /// devices that saved last first. A device finds its own last upload there however many saves
+    /// of others followed it, as long as fewer than this many other devices saved the record
+    /// since (past that, its reply counts as never received).
     public static let uploadVersionsKept = 16
 
-    /// A new upload's ID (`stampUpload`): random, and short, since a record keeps the IDs of its
-    /// last uploads: 48 random bits as 12 hexadecimal digits (every push stamps one per record,
-    /// so it is made straight from the system's random numbers, not cut out of a UUID's text).
-    public static func newUploadID() -> String {
+    /// A device's ID among the uploads (`newUploadID(device:)`): 32 random bits as 8
+    /// hexadecimal digits, made once per store.
+    public static func newUploadDevice() -> String {
         var generator = SystemRandomNumberGenerator()
-        let digits = String(generator.next() & 0xFFFF_FFFF_FFFF, radix: 16, uppercase: true)
-        return String(repeating: "0", count: 12 - digits.count) + digits
+        return hexadecimal(generator.next() & 0xFFFF_FFFF, digits: 8)
+    }
+
+    /// A new upload's ID (`stampUpload`) by `device` (`newUploadDevice()`): the device's 8
+    /// hexadecimal digits, then 8 random ones. Short, since a record keeps the IDs of its last
+    /// uploads; made straight from the system's random numbers, since every push stamps one per
+    /// record.
+    public static func newUploadID(device: String) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return device + hexadecimal(generator.next() & 0xFFFF_FFFF, digits: 8)
+    }
+
+    /// The device an upload ID names (its first 8 digits); nil for an ID made before IDs named
+    /// their device (12 random digits), which stands for a device of its own.
+    static func uploadDevice(of id: String) -> Substring? {
+        id.utf8.count == 16 ? id.prefix(8) : nil
+    }
+
+    private static func hexadecimal(_ value: UInt64, digits count: Int) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: count - digits.count) + digits
     }
 
     /// Names this record as upload `id`, following the uploads of `server`, the version it is
-    /// saved over. CloudKit keeps a key a save leaves out, so an app version that writes no
-    /// upload ID leaves the list as it was.
+    /// saved over: the newest upload of each other device that saved it stays, this device's
+    /// earlier one goes. CloudKit keeps a key a save leaves out, so an app version that writes
+    /// no upload ID leaves the list as it was.
     public mutating func stampUpload(_ id: String, over server: SyncRecord?) {
-        let earlier = (server?.uploadVersions ?? []).prefix(Self.uploadVersionsKept - 1)
-        fields[RecordFieldNames.uploadVersions] = .list(([id] + earlier).map(SyncFieldValue.string))
+        let device = Self.uploadDevice(of: id)
+        let others = (server?.uploadVersions ?? []).lazy.filter { device == nil || Self.uploadDevice(of: $0) != device }
+        fields[RecordFieldNames.uploadVersions] = .list(([id] + others.prefix(Self.uploadVersionsKept - 1)).map(SyncFieldValue.string))
     }
 
     /// The parent's full ID: same zone as this record.

@@ -69,6 +69,7 @@ struct RetirementPhase {
         var bySurvivor: [String: Retirement] = [:]
         var order: [String] = []
         let zoneName = context.configuration.syncZoneName
+        let device = try UploadDevice.id(in: store)
         for (recordType, name, survivor) in try store.retirements() {
             guard let type = context.registry.type(forRecordType: recordType) else { continue }
             let zone = context.zone(scopes: type.syncScopes, ownerName: SyncConstants.currentUserOwnerName)
@@ -94,7 +95,7 @@ struct RetirementPhase {
                 try store.forgetRetirement(recordType: recordType, recordName: name)
                 continue
             }
-            let upload = SyncRecord.newUploadID()
+            let upload = SyncRecord.newUploadID(device: device)
             mark.fields[RecordFieldNames.mergedInto] = .string(survivor)
             mark.base(onServerVersionOf: known)
             mark.stampUpload(upload, over: known)
@@ -112,7 +113,7 @@ struct RetirementPhase {
         return try order.compactMap { key in
             guard var retirement = bySurvivor[key], !retirement.marks.isEmpty else { return nil }
             let known = try store.serverRecord(retirement.survivor.id)
-            let upload = SyncRecord.newUploadID()
+            let upload = SyncRecord.newUploadID(device: device)
             retirement.held[0].stampUpload(upload, over: known)
             retirement.survivor.base(onServerVersionOf: known)
             retirement.survivor.stampUpload(upload, over: known)

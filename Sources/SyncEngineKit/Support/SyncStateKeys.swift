@@ -6,6 +6,9 @@ enum SyncStateKeys {
     /// The signed-in user the store's data belongs to.
     static let account = "account.user"
 
+    /// This device among a record's uploads (`UploadDevice`).
+    static let uploadDevice = "upload.device"
+
     /// The change token of a database's feed.
     static func databaseToken(_ scope: DatabaseScope) -> String {
         "token.database.\(scope.rawValue)"

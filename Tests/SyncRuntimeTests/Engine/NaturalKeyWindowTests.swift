@@ -107,24 +107,32 @@ struct NaturalKeyWindowTests {
 
     /// The phone's push of a new list lands, and the phone is killed before it reads the reply:
     /// it never learns the version it made. Started again, it removes a label while the laptop
-    /// adds one. The list as the phone sent it is what its removal starts from, so the label
-    /// stays removed, and the laptop's stays.
+    /// adds one, and (the second time) saves the list 20 times more, more saves than a version
+    /// remembers uploads (`SyncRecord.uploadVersionsKept`). The list as the phone sent it is what
+    /// its removal starts from, so the label stays removed, and the laptop's stay.
     ///
     /// Breaking it: keeping a save as sent only once its reply is lost (`serverResponseLost`),
     /// not before it goes (`noteSent` in `PushPhase.sendChunk`), merges the pulled list with no
-    /// version to start from, as a union of both: "milk" comes back.
-    @Test func aSaveWhoseReplyWasNeverReadIsWhatLaterEditsStartFrom() async throws {
+    /// version to start from, as a union of both: "milk" comes back. So does a version that
+    /// remembers only the last 16 uploads, whoever made them (`stampUpload` without one per
+    /// device), after 20 saves of the laptop's.
+    @Test(arguments: [1, 20])
+    func aSaveWhoseReplyWasNeverReadIsWhatLaterEditsStartFrom(laptopSaves: Int) async throws {
         let pair = try Pair(stepping: ["alice-phone"])
         try pair.phone.store.save(SharedList(recordName: "groceries", title: "Groceries", labels: ["milk", "eggs"]))
         #expect(await pair.run(pair.phone, until: .after(.modify)))
         pair.phone = try await pair.restart(pair.phone)
 
         await pair.laptop.sync()
-        try Self.editLabels("groceries", on: pair.laptop, adding: ["bread"])
-        await pair.laptop.sync()
+        var added: Set<String> = []
+        for save in 0..<laptopSaves {
+            try Self.editLabels("groceries", on: pair.laptop, adding: ["bread\(save)"])
+            added.insert("bread\(save)")
+            await pair.laptop.sync()
+        }
         try Self.editLabels("groceries", on: pair.phone, removing: ["milk"])
         await pair.syncAll()
-        try pair.expectOneList("groceries", labels: ["eggs", "bread"], "killed before the reply")
+        try pair.expectOneList("groceries", labels: added.union(["eggs"]), "killed before the reply, then \(laptopSaves) saves of the laptop")
         await pair.interleaving.releaseKilled()
     }
 

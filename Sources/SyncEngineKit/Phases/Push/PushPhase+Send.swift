@@ -87,6 +87,7 @@ extension PushPhase {
         try await account.verify()
         let request = try context.transaction { store in
             var request = ModifyRequest()
+            let device = try UploadDevice.id(in: store)
             // A chunk is of one zone: its server versions are read at once.
             var known: [RecordID: SyncRecord] = [:]
             for (zone, items) in Dictionary(grouping: chunk.filter { $0.record != nil }, by: \.id.zoneID) {
@@ -102,7 +103,7 @@ extension PushPhase {
                         continue
                     }
                     record.base(onServerVersionOf: known[item.id])
-                    record.stampUpload(SyncRecord.newUploadID(), over: known[item.id])
+                    record.stampUpload(SyncRecord.newUploadID(device: device), over: known[item.id])
                     request.recordsToSave.append(record)
                 case .delete:
                     request.recordIDsToDelete.append(item.id)
