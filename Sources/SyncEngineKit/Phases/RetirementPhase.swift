@@ -129,7 +129,7 @@ struct RetirementPhase {
     private func settle(_ retirement: Retirement, result: ModifyResult, in store: any StoreTransaction) throws -> (RecordKey, [String])? {
         let landed = try apply(result, of: retirement, in: store)
         // The versions that arrived merged against what was sent: what is kept of it goes.
-        try store.forgetSent(result.answeredSaves(of: retirement.request).map(\.recordName), in: retirement.survivor.id.zoneID)
+        try store.forgetSent(answeredBy: result, of: retirement.request, in: retirement.survivor.id.zoneID)
         return landed
     }
 

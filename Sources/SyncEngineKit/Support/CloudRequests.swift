@@ -139,16 +139,32 @@ extension Result where Failure == CloudError {
 }
 
 extension ModifyResult {
-    /// The saves of `request` whose reply was read: each landed or was refused, so what was kept
-    /// of it as sent (`ServerVersions.noteSent`) has done its work. A save whose reply was lost
-    /// (`serverResponseLost`), or that no result names, may be in the cloud or not: not one of them.
-    func answeredSaves(of request: ModifyRequest) -> [RecordID] {
-        request.recordsToSave.map(\.id).filter { id in
-            switch savedRecords[id] {
-            case .success?: true
-            case .failure(let error)?: error.code != .serverResponseLost
-            case nil: false
+    /// What the reply says of the saves of `request`, for what was kept of them as sent
+    /// (`ServerVersions.noteSent`): `settled`, the records whose version it gives (landed, or a
+    /// conflict's server version, merged against what was sent): nothing kept of them is needed
+    /// any more; `refused`, the saves the cloud did not apply: that upload is no record's
+    /// ancestor (an earlier one whose reply was never read may be). A save whose reply was lost
+    /// (`serverResponseLost`), or that no result names, is in neither: it may be in the cloud.
+    func sentSaves(of request: ModifyRequest) -> (settled: [RecordID], refused: [SyncRecord]) {
+        var settled: [RecordID] = []
+        var refused: [SyncRecord] = []
+        for save in request.recordsToSave {
+            switch savedRecords[save.id] {
+            case .success?: settled.append(save.id)
+            case .failure(let error)? where error.code == .serverRecordChanged: settled.append(save.id)
+            case .failure(let error)? where error.code != .serverResponseLost: refused.append(save)
+            case .failure?, nil: continue
             }
         }
+        return (settled, refused)
+    }
+}
+
+extension ServerVersions {
+    /// Forgets what was kept as sent of `request`'s saves, as its reply says (`sentSaves`).
+    func forgetSent(answeredBy result: ModifyResult, of request: ModifyRequest, in zone: ZoneID) throws {
+        let (settled, refused) = result.sentSaves(of: request)
+        try forgetSent(settled.map(\.recordName), in: zone)
+        try forgetSent(uploads: refused)
     }
 }

@@ -119,6 +119,14 @@ extension SQLiteStoreTransaction: ServerVersions {
         try database.query("DELETE FROM sent_uploads WHERE \(Self.inZoneAmongNames)", Self.inZoneAmongNames(names, zone))
     }
 
+    func forgetSent(uploads: [SyncRecord]) throws {
+        for save in uploads {
+            try database.query(
+                "DELETE FROM sent_uploads WHERE zone_owner = ? AND zone = ? AND name = ? AND upload = ?",
+                [.text(save.id.zoneID.ownerName), .text(save.id.zoneID.zoneName), .text(save.id.recordName), .text(save.uploadVersions.first ?? "")])
+        }
+    }
+
     func serverRecordIDs(inZone zone: ZoneID) throws -> [RecordID] {
         try database.query("SELECT name FROM sync_records WHERE zone_owner = ? AND zone = ? ORDER BY name", [.text(zone.ownerName), .text(zone.zoneName)]).map {
             RecordID(recordName: $0.text(0), zoneID: zone)

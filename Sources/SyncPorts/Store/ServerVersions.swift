@@ -24,8 +24,11 @@ package protocol ServerVersions: AnyObject {
     func noteSent(_ records: [SyncRecord]) throws
     /// The saves of a record kept as sent (`noteSent`), the last sent first.
     func sentVersions(_ id: RecordID) throws -> [SyncRecord]
-    /// Forgets the saves kept for these records of one zone: their replies were read.
+    /// Forgets every save kept for these records of one zone: a version of each says where it
+    /// stands.
     func forgetSent(_ names: [String], in zone: ZoneID) throws
+    /// Forgets these saves (by their upload): the cloud did not apply them.
+    func forgetSent(uploads: [SyncRecord]) throws
     /// IDs of every server record known in a zone.
     func serverRecordIDs(inZone zone: ZoneID) throws -> [RecordID]
     /// IDs of the server records known of one record under a parent, in any zone (more than one

@@ -121,7 +121,14 @@ extension PushPhase {
             // Applied or not, nobody can say: each save stays kept as sent, until a version of
             // its record says whether it descends from it.
             throw .cloud(error)
+        } catch .cloud(let error) where error.code == .networkUnavailable {
+            // Never sent: none of these uploads can be in the cloud (an earlier one kept of a
+            // record may be, and stays).
+            try context.transaction { try $0.forgetSent(uploads: request.recordsToSave) }
+            throw .cloud(error)
         } catch .cloud(let error) where error.code == .limitExceeded || error.code == .invalidArguments {
+            // Refused whole: nothing of it was applied.
+            try context.transaction { try $0.forgetSent(uploads: request.recordsToSave) }
             guard chunk.count > 1 else {
                 // One record the cloud will not take, alone in its request: set it aside.
                 try context.transaction { try setAside(chunk[0], error, in: $0, outcome: &outcome) }
@@ -176,7 +183,7 @@ extension PushPhase {
             // The saves whose reply was read are settled: what is kept of them as sent goes (a
             // conflict's merge has used it already). A lost one's stays, for the version that
             // will say whether it landed.
-            try store.forgetSent(result.answeredSaves(of: request).map(\.recordName), in: chunk[0].id.zoneID)
+            try store.forgetSent(answeredBy: result, of: request, in: chunk[0].id.zoneID)
             return retry
         }
         for followUp in followUps {
