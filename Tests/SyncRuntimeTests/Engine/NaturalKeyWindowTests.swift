@@ -278,19 +278,19 @@ struct SentSavesTests {
         try store.sqliteTransaction { try $0.database.query("SELECT count(*) FROM sent_uploads").first?.integer(0) ?? 0 }.map(Int.init) ?? 0
     }
 
-    /// Offline, pass after pass finds no network: nothing was sent, so nothing is kept as sent
-    /// (an upload kept for each try would pile up for as long as the device is offline). Back
-    /// online, the push lands, and its reply settles what it kept. Breaking it (keeping the
-    /// uploads of a request that never went) leaves one row per try.
-    @Test func offlinePassesKeepNothingAsSent() async throws {
+    /// Pass after pass, the network is gone by the time the push goes (`networkUnavailable`:
+    /// the request was never sent), so nothing is kept as sent (an upload kept for each try would
+    /// pile up for as long as the network stays away). Then the push lands, and its reply
+    /// settles what it kept. Breaking it (keeping the uploads of a request that never went)
+    /// leaves one row per try.
+    @Test func savesNeverSentAreNotKept() async throws {
         let world = try SyncWorld()
         let phone = try world.device("alice-phone", account: "alice")
         await phone.sync()
         try phone.store.save(Note(recordName: "n", title: "offline"))
-        world.cloud.setNetworkAvailable(false, for: phone.name)
+        world.cloud.inject(ScriptedFault(CloudError(.networkUnavailable, "offline"), times: 5, on: .modify))
         for _ in 0..<5 { _ = await phone.engine.sync() }
         #expect(try Self.kept(in: phone.store) == 0)
-        world.cloud.setNetworkAvailable(true, for: phone.name)
         await phone.sync()
         #expect(try Self.kept(in: phone.store) == 0)
         #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["n"] != nil)
