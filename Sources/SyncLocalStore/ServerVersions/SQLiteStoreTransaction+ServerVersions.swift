@@ -88,26 +88,28 @@ extension SQLiteStoreTransaction: ServerVersions {
     }
 
     /// A save kept as sent (`noteSent`): one text, made once, as `writeServerRecord`.
-    private static let writeSentUpload = "INSERT OR REPLACE INTO sent_uploads (zone_owner, zone, name, upload, type, fields, encrypted, parent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    private static let writeSentUpload = "INSERT OR REPLACE INTO sent_uploads (zone_owner, zone, name, upload, sent, type, fields, encrypted, parent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
     func noteSent(_ records: [SyncRecord]) throws {
+        let sent = now.timeIntervalSince1970
         for record in records {
             try database.run(Self.writeSentUpload) { (parameters: inout SQLiteParameters) throws(SQLiteError) in
                 try parameters.set(1, .text(record.id.zoneID.ownerName))
                 try parameters.set(2, .text(record.id.zoneID.zoneName))
                 try parameters.set(3, .text(record.id.recordName))
                 try parameters.set(4, .text(record.uploadVersions.first ?? ""))
-                try parameters.set(5, .text(record.recordType))
-                try parameters.set(6, .blob(FieldsCodec.encode(record.fields)))
-                try parameters.set(7, .blob(FieldsCodec.encode(record.encryptedFields)))
-                if let parent = record.parentRecordName { try parameters.set(8, .text(parent)) }
+                try parameters.set(5, .real(sent))
+                try parameters.set(6, .text(record.recordType))
+                try parameters.set(7, .blob(FieldsCodec.encode(record.fields)))
+                try parameters.set(8, .blob(FieldsCodec.encode(record.encryptedFields)))
+                if let parent = record.parentRecordName { try parameters.set(9, .text(parent)) }
             }
         }
     }
 
     func sentVersions(_ id: RecordID) throws -> [SyncRecord] {
         try database.query(
-            "SELECT type, fields, encrypted, parent FROM sent_uploads WHERE zone_owner = ? AND zone = ? AND name = ? ORDER BY rowid DESC",
+            "SELECT type, fields, encrypted, parent FROM sent_uploads WHERE zone_owner = ? AND zone = ? AND name = ? ORDER BY sent DESC",
             [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)]
         ).map { row in
             SyncRecord(recordType: row.text(0), id: id, fields: try FieldsCodec.decode(row.blob(1)), encryptedFields: try FieldsCodec.decode(row.blob(2)), parentRecordName: row.optionalText(3))

@@ -47,12 +47,14 @@ enum ServerVersionTables {
         // record (a save sent again after a crash is another upload); a save kept for a lost
         // reply before goes on as one.
         DatabaseMigrator.Step("serverVersions.sentUploads", sql: """
+            -- Without a rowid: the rows live in their key's tree, one tree to write, since every
+            -- save that goes out writes one, and its reply deletes it.
             CREATE TABLE IF NOT EXISTS sent_uploads (
                 zone_owner TEXT NOT NULL, zone TEXT NOT NULL, name TEXT NOT NULL, upload TEXT NOT NULL,
-                type TEXT NOT NULL, fields BLOB NOT NULL, encrypted BLOB NOT NULL, parent TEXT,
-                PRIMARY KEY (zone_owner, zone, name, upload));
-            INSERT OR IGNORE INTO sent_uploads (zone_owner, zone, name, upload, type, fields, encrypted, parent)
-                SELECT zone_owner, zone, name, '', type, fields, encrypted, parent FROM unconfirmed_uploads;
+                sent REAL NOT NULL, type TEXT NOT NULL, fields BLOB NOT NULL, encrypted BLOB NOT NULL, parent TEXT,
+                PRIMARY KEY (zone_owner, zone, name, upload)) WITHOUT ROWID;
+            INSERT OR IGNORE INTO sent_uploads (zone_owner, zone, name, upload, sent, type, fields, encrypted, parent)
+                SELECT zone_owner, zone, name, '', 0, type, fields, encrypted, parent FROM unconfirmed_uploads;
             DROP TABLE unconfirmed_uploads;
             """),
     ]
