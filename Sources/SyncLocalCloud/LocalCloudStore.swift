@@ -22,6 +22,10 @@ final class LocalCloudStore {
         } catch MigrationError.newerFile(let fileKind, let unknownSteps) {
             let path = if case .file(let url) = location { " \(url.path)" } else { "" }
             throw MigrationError.newerFile(fileKind: fileKind + path, unknownSteps: unknownSteps)
+        } catch MigrationError.otherFile(let fileKind, let firstStep) {
+            // A device's store, say, given for the cloud's file: named, and left as it is.
+            let path = if case .file(let url) = location { " \(url.path)" } else { "" }
+            throw MigrationError.otherFile(fileKind: fileKind + path, firstStep: firstStep)
         }
     }
 

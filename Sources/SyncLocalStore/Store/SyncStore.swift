@@ -46,11 +46,12 @@ public final class SyncStore: Sendable {
         self.database = try Self.reportingFailures {
             do {
                 return Locked(try Self.open(url.map { .file($0) } ?? .memory, alone: false))
-            } catch let error as SQLiteError where Self.isLackOfRoom(error) && url.map({ FileManager.default.fileExists(atPath: $0.path) }) == true {
+            } catch let error as SQLiteError where Self.isLackOfRoom(error) {
+                guard let url, FileManager.default.fileExists(atPath: url.path) else { throw error }
                 // No room for the files SQLite keeps beside the store to write it (the log's
                 // shared index): held alone, it keeps that index in memory, and reads.
-                withoutRoom = LocalStoreError(.full, "\(url!.path): the store opened to read only, since SQLite could not open it to write (the device has no room left, or its disk fails); writes fail until there is room (\(error))")
-                return Locked(try Self.open(.file(url!), alone: true))
+                withoutRoom = LocalStoreError(.full, "\(url.path): the store opened to read only, since SQLite could not open it to write (the device has no room left, or its disk fails); writes fail until there is room (\(error))")
+                return Locked(try Self.open(.file(url), alone: true))
             }
         }
         openedWithoutRoom = withoutRoom
@@ -71,8 +72,11 @@ public final class SyncStore: Sendable {
             }
         } catch let error as MigrationError {
             let path = if case .file(let url) = location { "\(url.path): " } else { "" }
-            if case .olderFile = error { throw LocalStoreError(.full, "\(path)the device has no room left to bring the store up to date: \(error)") }
-            throw LocalStoreError(.newerVersion, path + error.description)
+            switch error {
+            case .olderFile: throw LocalStoreError(.full, "\(path)the device has no room left to bring the store up to date: \(error)")
+            case .otherFile: throw LocalStoreError(.other, path + error.description)
+            case .newerFile: throw LocalStoreError(.newerVersion, path + error.description)
+            }
         }
         return database
     }

@@ -81,4 +81,28 @@ struct FileLayoutTests {
         }
         #expect(try DatabaseMigrator.appliedSteps(SQLiteDatabase(.file(url))) == LocalCloudStore.migrator.steps.map(\.name) + ["aLaterVersionsStep"])
     }
+
+    /// A LocalCloud file given where a store is asked for, or a store where a LocalCloud file
+    /// is, says what it is (not "written by a newer version": none of its steps is the other
+    /// layout's), and is left as it is. Breaking it (no `otherFile` in the migrator) says
+    /// "newer version", and the user looks for an update that does not exist.
+    @Test func theOtherKindOfFileIsNamedAndLeftAlone() throws {
+        let (cloud, store) = (Self.file(), Self.file())
+        defer { for url in [cloud, store] { try? FileManager.default.removeItem(at: url) } }
+        _ = try LocalCloud.file(at: cloud, clock: ManualClock())
+        _ = try SyncStore(url: store)
+        #expect {
+            try SyncStore(url: cloud)
+        } throws: { error in
+            guard let error = error as? LocalStoreError else { return false }
+            return error.reason == .other && error.message.contains(cloud.path) && error.message.contains("another file syncgen writes")
+        }
+        #expect {
+            try LocalCloud.file(at: store, clock: ManualClock())
+        } throws: { error in
+            "\(error)".contains(store.path) && "\(error)".contains("another file syncgen writes")
+        }
+        #expect(try DatabaseMigrator.appliedSteps(SQLiteDatabase(.file(cloud))) == LocalCloudStore.migrator.steps.map(\.name))
+        #expect(try DatabaseMigrator.appliedSteps(SQLiteDatabase(.file(store))) == StoreLayout.migrator.steps.map(\.name))
+    }
 }
