@@ -149,7 +149,7 @@ struct Soak {
             let output = Pipe()
             process.standardOutput = output
             if let log {
-                if !FileManager.default.fileExists(atPath: log.path) { FileManager.default.createFile(atPath: log.path, contents: nil) }
+                if !FileManager.default.fileExists(atPath: log.path) { _ = FileManager.default.createFile(atPath: log.path, contents: nil) }
                 let handle = try FileHandle(forWritingTo: log)
                 try handle.seekToEnd()
                 process.standardError = handle
