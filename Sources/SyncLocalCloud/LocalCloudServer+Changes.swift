@@ -70,18 +70,28 @@ extension LocalCloudServer {
         guard zone.isCustom else { throw Self.noChangeTrackingInDefaultZone }
         let info = try database.query("SELECT epoch, min_token_seq FROM zones WHERE owner = ? AND name = ?", [.text(zone.owner), .text(zone.name)]).first!
         let epoch = info.integer(0)
+        // The server forgot the zone's history before this point (`expireChangeTokens`): a fetch
+        // from scratch lists what exists, and no deletion made before it (SDK header,
+        // `CKErrorChangeTokenExpired`: "the client must re-sync from scratch"; nothing says the
+        // server keeps what it deleted: the harsher reading).
+        let forgotten = info.integer(1)
         var after: Int64 = 0
         if let token {
             let parts = token.localCloudText.split(separator: ":")
-            guard parts.count == 3, parts[0] == "zone", let tokenEpoch = Int64(parts[1]), let seq = Int64(parts[2]) else {
+            guard parts.count == 3 || parts.count == 4, parts[0] == "zone", let tokenEpoch = Int64(parts[1]), let seq = Int64(parts[2]) else {
                 throw CloudError(.invalidArguments, "not a zone change token: \(token)")
             }
-            guard tokenEpoch == epoch, seq >= info.integer(1) else {
+            // A token names the point the server had forgotten to when it issued it: one issued
+            // before the latest forgetting has expired, whatever record it stopped at (a fetch
+            // from scratch pages through records older than that point). One of an older
+            // LocalCloud names none: it holds while it is past that point.
+            let issuedValid = parts.count == 4 ? Int64(parts[3]) == forgotten : seq >= forgotten
+            guard tokenEpoch == epoch, issuedValid else {
                 throw CloudError(.changeTokenExpired, "the change token for zone \(zone.name) has expired; fetch the zone from scratch")
             }
             after = seq
         }
-        var changes = ZoneChanges(changedRecords: [], changedShares: [], deletedRecords: [], newToken: Self.zoneToken(epoch: epoch, sequence: after), moreComing: false)
+        var changes = ZoneChanges(changedRecords: [], changedShares: [], deletedRecords: [], newToken: Self.zoneToken(epoch: epoch, sequence: after, forgotten: forgotten), moreComing: false)
         // Records and shares in one change order, read a page at a time.
         let rows = try database.query(
             """
@@ -100,6 +110,7 @@ extension LocalCloudServer {
                 let id = RecordID(recordName: name, zoneID: clientZoneID(zone, scope: scope))
                 if try isVisible(name, in: zone, access: access) {
                     if stored.deleted {
+                        guard stored.seq >= forgotten else { continue }
                         changes.deletedRecords.append(DeletedRecord(id: id, recordType: stored.type))
                     } else if let fault = readFault(name) {
                         changes.unreadableRecords[id] = fault
@@ -114,7 +125,7 @@ extension LocalCloudServer {
             }
         }
         changes.moreComing = rows.count > resultsLimit
-        changes.newToken = Self.zoneToken(epoch: epoch, sequence: changes.moreComing ? lastSeq : max(lastSeq, try currentZoneSequence(zone)))
+        changes.newToken = Self.zoneToken(epoch: epoch, sequence: changes.moreComing ? lastSeq : max(lastSeq, try currentZoneSequence(zone)), forgotten: forgotten)
         try store.count("records.fetched", by: Int64(changes.changedRecords.count))
         return changes
     }
@@ -133,10 +144,11 @@ extension LocalCloudServer {
         return try !database.query("SELECT 1 FROM participant_views WHERE owner = ? AND zone = ? AND name = ? AND user = ?", [.text(zone.owner), .text(zone.name), .text(name), .text(user)]).isEmpty
     }
 
-    /// A zone's change token: `zone:<epoch>:<sequence>`, read back by `zoneChanges`. The epoch
-    /// changes when the zone is created again, so older tokens expire.
-    private static func zoneToken(epoch: Int64, sequence: Int64) -> ChangeToken {
-        ChangeToken(localCloud: "zone:\(epoch):\(sequence)")
+    /// A zone's change token: `zone:<epoch>:<sequence>:<forgotten>`, read back by `zoneChanges`.
+    /// The epoch changes when the zone is created again, and `forgotten` when the server forgets
+    /// the zone's history (`expireChangeTokens`), so older tokens expire.
+    private static func zoneToken(epoch: Int64, sequence: Int64, forgotten: Int64) -> ChangeToken {
+        ChangeToken(localCloud: "zone:\(epoch):\(sequence):\(forgotten)")
     }
 
     private func currentZoneSequence(_ zone: StoredZone) throws -> Int64 {

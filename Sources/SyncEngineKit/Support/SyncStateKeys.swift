@@ -28,6 +28,12 @@ enum SyncStateKeys {
 
     static let zonePulledPrefix = "pulled.zone."
 
+    /// The fetch from scratch of one zone under way (`ServerVersions.markListed`'s listing), kept
+    /// until its last page: a fetch cut off goes on from its last page's token, still listing.
+    static func zoneRefetch(_ zone: ZoneID, _ scope: DatabaseScope) -> String {
+        "refetch.zone." + zoneSuffix(zone, scope)
+    }
+
     /// How a key of one zone's feed names it, after its prefix; `zone(inKey:after:)` reads it back.
     private static func zoneSuffix(_ zone: ZoneID, _ scope: DatabaseScope) -> String {
         "\(scope.rawValue).\(zone.ownerName).\(zone.zoneName)"

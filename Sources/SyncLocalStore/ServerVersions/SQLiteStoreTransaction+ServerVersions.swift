@@ -135,6 +135,22 @@ extension SQLiteStoreTransaction: ServerVersions {
         }
     }
 
+    func newListing(inZone zone: ZoneID) throws -> Int64 {
+        try database.query("SELECT COALESCE(MAX(listed), 0) + 1 FROM sync_records WHERE zone_owner = ? AND zone = ?", [.text(zone.ownerName), .text(zone.zoneName)]).first?.integer(0) ?? 1
+    }
+
+    func markListed(_ names: [String], in zone: ZoneID, listing: Int64) throws {
+        guard !names.isEmpty else { return }
+        try database.query("UPDATE sync_records SET listed = ? WHERE \(Self.inZoneAmongNames)", [.integer(listing)] + Self.inZoneAmongNames(names, zone))
+    }
+
+    func serverRecordsNotListed(inZone zone: ZoneID, listing: Int64) throws -> [(id: RecordID, recordType: String)] {
+        try database.query(
+            "SELECT name, type FROM sync_records WHERE zone_owner = ? AND zone = ? AND (listed IS NULL OR listed != ?) ORDER BY name",
+            [.text(zone.ownerName), .text(zone.zoneName), .integer(listing)]
+        ).map { (RecordID(recordName: $0.text(0), zoneID: zone), $0.text(1)) }
+    }
+
     func serverRecordIDs(recordType: String, recordName: String) throws -> [RecordID] {
         try database.query("SELECT zone_owner, zone FROM sync_records WHERE name = ? AND type = ? AND parent IS NOT NULL ORDER BY zone_owner, zone", [.text(recordName), .text(recordType)]).map {
             RecordID(recordName: recordName, zoneID: ZoneID(zoneName: $0.text(1), ownerName: $0.text(0)))

@@ -57,5 +57,10 @@ enum ServerVersionTables {
                 SELECT zone_owner, zone, name, '', 0, type, fields, encrypted, parent FROM unconfirmed_uploads;
             DROP TABLE unconfirmed_uploads;
             """),
+        // Which fetch from scratch of its zone last listed a record (`markListed`): what such a
+        // fetch did not list, the cloud no longer has.
+        DatabaseMigrator.Step("serverVersions.listed") { database in
+            try database.addColumnIfMissing("listed", "INTEGER", to: "sync_records")
+        },
     ]
 }

@@ -31,6 +31,13 @@ package protocol ServerVersions: AnyObject {
     func forgetSent(uploads: [SyncRecord]) throws
     /// IDs of every server record known in a zone.
     func serverRecordIDs(inZone zone: ZoneID) throws -> [RecordID]
+    /// A number no fetch from scratch of the zone has used yet (`markListed`).
+    func newListing(inZone zone: ZoneID) throws -> Int64
+    /// Notes that fetch from scratch `listing` of a zone listed these records.
+    func markListed(_ names: [String], in zone: ZoneID, listing: Int64) throws
+    /// The server records known in a zone that fetch from scratch `listing` did not list, with
+    /// their record types.
+    func serverRecordsNotListed(inZone zone: ZoneID, listing: Int64) throws -> [(id: RecordID, recordType: String)]
     /// IDs of the server records known of one record under a parent, in any zone (more than one
     /// while the record moves between zones; only records under a parent move).
     func serverRecordIDs(recordType: String, recordName: String) throws -> [RecordID]

@@ -131,7 +131,10 @@ struct PullPhase {
 
     private func pullZone(_ zone: ZoneID, scope: DatabaseScope, state: inout PullState) async throws(SyncError) {
         let key = SyncStateKeys.zoneToken(zone, scope)
-        var token = try context.transaction { try $0.state(key) }.map(ChangeToken.init(storedValue:))
+        var (token, listing) = try context.transaction { store in
+            (try store.state(key).map(ChangeToken.init(storedValue:)), try ZoneRefetch.listing(of: zone, scope: scope, in: store))
+        }
+        if token == nil && listing == nil { listing = try context.transaction { try ZoneRefetch.begin(zone, scope: scope, in: $0) } }
         var recovered = false
         var shareDeleted = false
         while true {
@@ -141,8 +144,11 @@ struct PullPhase {
                     in: zone, scope: scope, since: token, resultsLimit: context.configuration.zoneChangesPageSize,
                     desiredKeys: context.registry.keysWithoutAssetContents)
             } catch .cloud(let error) where error.code == .changeTokenExpired && !recovered {
+                // The server forgot the zone's history: fetched again from scratch, and what it
+                // no longer lists is reconciled at the end.
                 recovered = true
                 token = nil
+                listing = try context.transaction { try ZoneRefetch.begin(zone, scope: scope, in: $0) }
                 continue
             } catch .cloud(let error) where scope == .shared && (error.code == .permissionFailure || error.code == .zoneNotFound) {
                 // No longer allowed in: this user has left the share, or was removed from it.
@@ -181,6 +187,16 @@ struct PullPhase {
                 // The page holds without what it could not deliver: the token moves on, and
                 // those records are fetched again by name.
                 try noteUnreadable(page.unreadableRecords, state: &state, in: store)
+                if let listing {
+                    try ZoneRefetch.noteListed(page, in: zone, listing: listing, in: store)
+                    if !page.moreComing {
+                        let gone = try ZoneRefetch.end(zone, scope: scope, listing: listing, in: store)
+                        let goneKeys = Set(gone.map { RecordKey($0.recordType, $0.id.recordName) })
+                        for (id, recordType) in gone {
+                            try removeLocally(id, recordType: recordType, scope: scope, deletedInPage: goneKeys, in: store)
+                        }
+                    }
+                }
                 try store.setState(key, page.newToken.storedValue)
                 try store.setState(SyncStateKeys.zonePulled(zone, scope), String(context.clock.now.timeIntervalSince1970))
             }
@@ -309,6 +325,7 @@ struct PullPhase {
     static func forgetServerState(of zone: ZoneID, scope: DatabaseScope, in store: any StoreTransaction) throws {
         try store.setState(SyncStateKeys.zoneToken(zone, scope), nil)
         try store.setState(SyncStateKeys.zonePulled(zone, scope), nil)
+        try ZoneRefetch.forget(zone, scope: scope, in: store)
         try UnreadableRecords.forget(zone: zone, in: store)
         for id in try store.serverRecordIDs(inZone: zone) { try store.removeServerRecord(id) }
         try store.forgetShares(inZone: zone)

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@testable import SyncEngineKit
+import SyncLocalCloud
+import SyncRuntime
+
+/// A zone fetched from scratch lists what exists, not what was deleted (`changeTokenExpired`:
+/// "the client must re-sync from scratch"; LocalCloud forgets the deletions made before a
+/// token's expiry). So the engine reconciles the zone when such a fetch completes: a record of it
+/// this device knew in the cloud, that no page listed, goes as a pulled deletion, or, with a
+/// change of the app waiting, goes up again; a fetch cut off reconciles nothing until it ends.
+@Suite("Engine: a zone fetched from scratch is reconciled")
+struct EngineRefetchTests {
+    /// Alice's laptop deletes "gone" and edits nothing else; the cloud then forgets its history
+    /// (the phone's token expires). The phone, which never heard of the deletion, fetches the
+    /// zone from scratch: "gone" is not listed, so it goes from the phone; "edited", changed on
+    /// the phone meanwhile and also deleted by the laptop, goes up again rather than away; "kept"
+    /// stays. Breaking it (no reconciliation after the fetch from scratch) leaves "gone" on the
+    /// phone for good, and the phone's "edited" never reaches the cloud again.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func recordsDeletedWhileTheTokenWasStaleGoAfterAFetchFromScratch(throughCloudKit: Bool) async throws {  // trap: T21.25
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
+        let phone = try world.device("alice-phone", account: "alice", configuration: SyncConfiguration(zoneChangesPageSize: 1))
+        let laptop = try world.device("alice-laptop", account: "alice")
+        try phone.store.save([Note(recordName: "kept", title: "kept"), Note(recordName: "gone", title: "gone"), Note(recordName: "edited", title: "old")])
+        await phone.sync()
+        await laptop.sync()
+        try laptop.store.delete(Note.self, recordName: "gone")
+        try laptop.store.delete(Note.self, recordName: "edited")
+        await laptop.sync()
+        try world.cloud.expireChangeTokens(zone: SyncConstants.defaultSyncZoneName, ofAccount: "alice")
+        var edited = try #require(try phone.store.fetch(Note.self, recordName: "edited"))
+        edited.title = "new"
+        try phone.store.save(edited)
+        await phone.sync()
+        #expect(try phone.store.fetchAll(Note.self).map(\.recordName).sorted() == ["edited", "kept"])
+        let cloud = try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records ?? [:]
+        #expect(cloud.keys.sorted() == ["edited", "kept"])
+        #expect(cloud["edited"]?.fields["title"] == .string("new"))
+        await laptop.sync()
+        #expect(try laptop.store.fetchAll(Note.self).map(\.recordName).sorted() == ["edited", "kept"])
+    }
+
+    /// A list and its item deleted on the laptop while the phone's token was stale: the phone's
+    /// fetch from scratch is cut after its first page (the network goes), which reconciles
+    /// nothing: the list is still on the phone. The next pass goes on from that page's token,
+    /// lists the rest, and reconciles: the list and its item go, as deletions pulled (sync's
+    /// writes: nothing is pushed back, no deletion goes up). Breaking it (reconciling at the cut,
+    /// or at the end of the second fetch without the first page's listing) removes "kept".
+    @Test func aFetchFromScratchCutOffReconcilesOnlyWhenItEnds() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice", configuration: SyncConfiguration(zoneChangesPageSize: 1))
+        let laptop = try world.device("alice-laptop", account: "alice")
+        try phone.store.save([SharedList(recordName: "kept", title: "Kept"), SharedList(recordName: "old", title: "Old")])
+        try phone.store.save(ListItem(recordName: "milk", parent: RecordReference(recordName: "old"), text: "Milk", assignee: .unset))
+        await phone.sync()
+        await laptop.sync()
+        try laptop.store.delete(SharedList.self, recordName: "old")
+        await laptop.sync()
+        try world.cloud.expireChangeTokens(zone: SyncConstants.defaultSyncZoneName, ofAccount: "alice")
+        // The first request meets the expired token; the third (the second page from scratch)
+        // finds the network gone.
+        let requests = Locked(0)
+        let cloud = world.cloud
+        phone.gateway.hooks.withLock {
+            $0.before[.fetchZoneChanges] = {
+                if requests.withLock({ $0 += 1; return $0 }) == 3 {
+                    cloud.inject(ScriptedFault(CloudError(.networkFailure, "the network went"), on: .fetchZoneChanges))
+                }
+            }
+        }
+        #expect(await phone.engine.sync() != .completed)
+        #expect(try phone.store.fetch(SharedList.self, recordName: "old") != nil, "reconciled before the fetch ended")
+        phone.gateway.hooks.withLock { $0 = RecordingGateway.Hooks() }
+        await phone.sync()
+        #expect(try phone.store.fetchAll(SharedList.self).map(\.recordName) == ["kept"])
+        #expect(try phone.store.fetchAll(ListItem.self).isEmpty)
+        #expect(try !phone.store.hasUnpushedChanges())
+    }
+}
