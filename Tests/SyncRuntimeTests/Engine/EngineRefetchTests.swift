@@ -45,8 +45,8 @@ struct EngineRefetchTests {
     /// fetch from scratch is cut after its first page (the network goes), which reconciles
     /// nothing: the list is still on the phone. The next pass goes on from that page's token,
     /// lists the rest, and reconciles: the list and its item go, as deletions pulled (sync's
-    /// writes: nothing is pushed back, no deletion goes up). Breaking it (reconciling at the cut,
-    /// or at the end of the second fetch without the first page's listing) removes "kept".
+    /// writes: nothing is pushed back, no deletion goes up). Breaking it (the listing kept only by
+    /// the pass that began it) leaves the list and its item on the phone for good.
     @Test func aFetchFromScratchCutOffReconcilesOnlyWhenItEnds() async throws {
         let world = try SyncWorld()
         let phone = try world.device("alice-phone", account: "alice", configuration: SyncConfiguration(zoneChangesPageSize: 1))
