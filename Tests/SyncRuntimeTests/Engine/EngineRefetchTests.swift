@@ -77,4 +77,21 @@ struct EngineRefetchTests {
         #expect(try phone.store.fetchAll(ListItem.self).isEmpty)
         #expect(try !phone.store.hasUnpushedChanges())
     }
+
+    /// Bob accepts Alice's list again (from another device of his, or a link opened twice): his
+    /// device forgets the zone's token and fetches it from scratch. Alice had deleted "milk"
+    /// while Bob's device was away and the cloud forgot the zone's history since: the fetch from
+    /// scratch does not list it, and it goes from Bob's phone. Breaking it (no listing for a zone
+    /// whose token an acceptance reset) leaves "milk" on Bob's phone for good.
+    @Test func aSharedZoneAcceptedAgainIsReconciled() async throws {  // trap: T21.25
+        let household = try await EngineSharingTests.Household()
+        #expect(try household.bob.store.fetch(ListItem.self, recordName: "milk") != nil)
+        try household.alice.store.delete(ListItem.self, recordName: "milk")
+        await household.alice.sync()
+        try household.world.cloud.expireChangeTokens(zone: SyncConstants.defaultSyncZoneName, ofAccount: "alice")
+        try await household.bob.engine.acceptShare(household.world.cloud.shareMetadata(for: household.share, ownerAccount: "alice"))
+        await household.bob.sync()
+        #expect(try household.bob.store.fetch(ListItem.self, recordName: "milk") == nil)
+        #expect(try household.bob.store.fetch(SharedList.self, recordName: "groceries") != nil)
+    }
 }
