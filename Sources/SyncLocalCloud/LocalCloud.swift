@@ -199,6 +199,17 @@ public final class LocalCloud: Sendable {
         try withServer { try $0.setQuota(bytes, of: LocalCloudStore.publicOwner) }
     }
 
+    /// The server forgets a user's database history (private or shared): every database change
+    /// token issued so far expires, and a fetch from scratch names no zone that went before now.
+    public func expireDatabaseChangeTokens(_ scope: DatabaseScope, ofAccount account: String) throws {
+        try withServer { server in
+            let seq = try server.store.nextSequence()
+            try server.database.query(
+                "INSERT OR REPLACE INTO database_history (user, scope, forgotten) VALUES (?, ?, ?)",
+                [.text(Self.userRecordName(forAccount: account)), .text(scope.rawValue), .integer(seq)])
+        }
+    }
+
     /// The server forgets a zone's history: every change token issued for it so far expires.
     public func expireChangeTokens(zone zoneName: String, ofAccount account: String) throws {
         try withServer { server in

@@ -20,7 +20,21 @@ extension LocalCloudServer {
     func databaseChanges(scope: DatabaseScope, since token: ChangeToken?, caller: Caller, pageSize: Int) throws -> DatabaseChanges {
         guard scope != .public else { throw Self.noChangeFeedInPublic }
         let user = try signedIn(caller)
-        let after = try Self.sequence(of: token, prefix: "db")
+        // The server forgot the database's history before this point (`expireDatabaseChangeTokens`):
+        // a token issued before it has expired, and a fetch from scratch lists the zones there
+        // are, and no zone that went before it (the harsher reading, as for a zone's records).
+        let forgotten = try database.query("SELECT forgotten FROM database_history WHERE user = ? AND scope = ?", [.text(user), .text(scope.rawValue)]).first?.integer(0) ?? 0
+        var after: Int64 = 0
+        if let token {
+            let parts = token.localCloudText.split(separator: ":")
+            guard parts.count == 2 || parts.count == 3, parts[0] == "db", let seq = Int64(parts[1]) else {
+                throw CloudError(.invalidArguments, "not a db change token: \(token)")
+            }
+            guard parts.count == 3 ? Int64(parts[2]) == forgotten : seq >= forgotten else {
+                throw CloudError(.changeTokenExpired, "the change token for the \(scope) database has expired; fetch it from scratch")
+            }
+            after = seq
+        }
         // (sequence, zone, deletion reason) for every zone event after the token.
         var events: [(seq: Int64, zone: StoredZone, deleted: ZoneDeletionReason?)] = []
         if scope == .private {
@@ -49,9 +63,10 @@ extension LocalCloudServer {
             }
             events.sort { $0.seq < $1.seq }
         }
+        events.removeAll { $0.deleted != nil && $0.seq < forgotten }
         let page = events.prefix(pageSize)
         let newSeq = page.count < events.count ? page.last!.seq : try store.currentSequence()
-        var changes = DatabaseChanges(changedZones: [], deletedZones: [:], newToken: ChangeToken(localCloud: "db:\(newSeq)"), moreComing: page.count < events.count)
+        var changes = DatabaseChanges(changedZones: [], deletedZones: [:], newToken: ChangeToken(localCloud: "db:\(newSeq):\(forgotten)"), moreComing: page.count < events.count)
         for event in page {
             let zoneID = clientZoneID(event.zone, scope: scope)
             if let reason = event.deleted {
@@ -216,18 +231,10 @@ extension LocalCloudServer {
         return results
     }
 
-    /// The sequence number in a `prefix:<seq>` token (0 for none).
-    static func sequence(of token: ChangeToken?, prefix: String) throws -> Int64 {
-        guard let token else { return 0 }
-        let text = token.localCloudText
-        guard text.hasPrefix(prefix + ":"), let seq = Int64(text.dropFirst(prefix.count + 1)) else {
-            throw CloudError(.invalidArguments, "not a \(prefix) change token: \(token)")
-        }
-        return seq
-    }
 }
 
-/// LocalCloud's change tokens: text (`db:<seq>`, `zone:<epoch>:<seq>`) as their archive.
+/// LocalCloud's change tokens: text (`db:<seq>:<forgotten>`, `zone:<epoch>:<seq>:<forgotten>`;
+/// an older LocalCloud's without `forgotten`) as their archive.
 extension ChangeToken {
     init(localCloud text: String) {
         self.init(archive: Data(text.utf8))

@@ -52,6 +52,11 @@ final class LocalCloudStore {
         DatabaseMigrator.Step("localCloud.accountNames") { database in
             try database.execute("CREATE TABLE IF NOT EXISTS account_names (account TEXT PRIMARY KEY, components TEXT NOT NULL)")
         },
+        // The point up to which the server forgot a user's database history
+        // (`expireDatabaseChangeTokens`): earlier database tokens have expired.
+        DatabaseMigrator.Step("localCloud.databaseHistory") { database in
+            try database.execute("CREATE TABLE IF NOT EXISTS database_history (user TEXT NOT NULL, scope TEXT NOT NULL, forgotten INTEGER NOT NULL, PRIMARY KEY (user, scope))")
+        },
     ])
 
     private static let schema = """

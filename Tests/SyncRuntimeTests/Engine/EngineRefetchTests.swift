@@ -94,4 +94,22 @@ struct EngineRefetchTests {
         #expect(try household.bob.store.fetch(ListItem.self, recordName: "milk") == nil)
         #expect(try household.bob.store.fetch(SharedList.self, recordName: "groceries") != nil)
     }
+
+    /// Alice stops sharing her list while Bob's device is away, and the cloud forgets Bob's
+    /// shared database's history since: his next fetch of the database, from scratch, lists the
+    /// zones he has, and Alice's is not one. The share has ended for him: its copy goes, and
+    /// `shareEnded` says so. Breaking it (no reconciliation of a database fetched from scratch)
+    /// leaves Alice's list on Bob's phone for good.
+    @Test func aSharedZoneGoneWhileTheDatabaseTokenWasStaleEnds() async throws {  // trap: T21.25
+        let household = try await EngineSharingTests.Household()
+        #expect(try household.bob.store.fetch(SharedList.self, recordName: "groceries") != nil)
+        let root = try #require(try household.alice.store.fetch(SharedList.self, recordName: "groceries"))
+        try await household.alice.engine.stopSharing(root)
+        try household.world.cloud.expireDatabaseChangeTokens(.shared, ofAccount: "bob")
+        let events = household.bob.recordEvents()
+        await household.bob.sync()
+        #expect(try household.bob.store.fetchAll(SharedList.self).isEmpty)
+        #expect(try household.bob.store.fetchAll(ListItem.self).isEmpty)
+        #expect(await events.events().contains { if case .shareEnded = $0 { true } else { false } })
+    }
 }

@@ -99,7 +99,11 @@ struct PullPhase {
         context.events.publish(.pullStarted(scope))
         let key = SyncStateKeys.databaseToken(scope)
         var token = try context.transaction { try $0.state(key) }.map(ChangeToken.init(storedValue:))
+        // Fetched from scratch, the database lists the zones there are, not those that went: a
+        // zone this device follows that the whole listing leaves out is gone.
+        var listed: Set<ZoneID>? = token == nil ? [] : nil
         var recovered = false
+        var leftOut = false
         while true {
             let changes: DatabaseChanges
             do {
@@ -107,13 +111,15 @@ struct PullPhase {
             } catch .cloud(let error) where error.code == .changeTokenExpired && !recovered {
                 recovered = true
                 token = nil
+                listed = []
                 continue
             }
             try await account.verify()
             for (zone, reason) in changes.deletedZones.sorted(by: { $0.key.description < $1.key.description }) {
                 state.rebuild(try zoneWentAway(zone, reason: reason, scope: scope))
             }
-            var leftOut = false
+            listed?.formUnion(changes.changedZones)
+            listed?.formUnion(changes.deletedZones.keys)
             for zone in changes.changedZones {
                 guard options.zones?.contains(zone) ?? true else {
                     leftOut = true
@@ -122,11 +128,26 @@ struct PullPhase {
                 try await pullZone(zone, scope: scope, state: &state)
             }
             token = changes.newToken
-            // A zone left out keeps its place: the next pass is told of it again.
-            if !leftOut { try context.transaction { try $0.setState(key, changes.newToken.storedValue) } }
+            // A zone left out keeps its place: the next pass is told of it again. A listing from
+            // scratch is kept only whole: cut off, the next pass lists again from scratch.
+            if !leftOut && (listed == nil || !changes.moreComing) { try context.transaction { try $0.setState(key, changes.newToken.storedValue) } }
             if !changes.moreComing { break }
         }
+        if let listed, !leftOut {
+            for zone in try context.transaction({ try Self.followedZones(in: scope, in: $0) }) where !listed.contains(zone) {
+                try await account.verify()
+                state.rebuild(try zoneWentAway(zone, reason: .deleted, scope: scope))
+            }
+        }
         context.events.publish(.pullCompleted(scope))
+    }
+
+    /// The zones of a database this device follows: those it keeps a change token of.
+    private static func followedZones(in scope: DatabaseScope, in store: any StoreTransaction) throws -> [ZoneID] {
+        try store.stateKeys(prefix: SyncStateKeys.zoneTokenPrefix).compactMap { key in
+            guard let (zone, keyScope) = SyncStateKeys.zone(inKey: key, after: SyncStateKeys.zoneTokenPrefix), keyScope == scope else { return nil }
+            return zone
+        }.sorted { $0.description < $1.description }
     }
 
     private func pullZone(_ zone: ZoneID, scope: DatabaseScope, state: inout PullState) async throws(SyncError) {
