@@ -77,6 +77,28 @@ struct LocalCloudChangeTests {
         #expect(scratch.deleted.map(\.id.recordName) == ["later"])
     }
 
+    /// A database's change token expires as a zone's does (Apple, `CKError.Code.changeTokenExpired`;
+    /// the SDK header: "the client must re-sync from scratch"). Fetched from scratch, the database
+    /// lists the zones there are, and no zone deleted before the server forgot its history (the
+    /// harsher reading, as for a zone's records); a zone deleted since is named. Breaking it
+    /// (every zone's deletion replayed from scratch) names "Old".
+    @Test(arguments: CloudMode.allCases)
+    func anExpiredDatabaseTokenForgetsTheZonesThatWent(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try harness.device("phone", "alice")
+        let (kept, old, later) = (ZoneID(zoneName: "Kept"), ZoneID(zoneName: "Old"), ZoneID(zoneName: "Later"))
+        try await phone.saveZones([kept, old, later])
+        let token = try await phone.fetchDatabaseChanges(in: .private, since: nil).newToken
+        try await phone.deleteZones([old])
+        try harness.cloud.expireDatabaseChangeTokens(.private, ofAccount: "alice")
+        try await phone.deleteZones([later])
+        #expect(await cloudError { _ = try await phone.fetchDatabaseChanges(in: .private, since: token) }?.code == .changeTokenExpired)
+        let scratch = try await phone.fetchDatabaseChanges(in: .private, since: nil)
+        #expect(scratch.changedZones == [kept])
+        #expect(Array(scratch.deletedZones.keys) == [later])
+        #expect(try await phone.fetchDatabaseChanges(in: .private, since: scratch.newToken).changedZones.isEmpty)
+    }
+
     /// Apple, `CKError.badDatabase`: "The system submitted the operation to the wrong database";
     /// `CKFetchDatabaseChangesOperation`: "Only private and shared databases support this operation."
     @Test(arguments: CloudMode.allCases)
