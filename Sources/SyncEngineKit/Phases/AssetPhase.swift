@@ -205,6 +205,9 @@ struct AssetPhase {
         for var entry in try context.transaction({ try $0.pinnedAssetEntries(in: [.remote]) }) {
             try move(&entry, .downloadRequested)
         }
+        // An asset the cloud cannot hand over for now stands, and the pass ends with its error,
+        // whose action retries it later by itself, with backoff.
+        var notAvailable: CloudError?
         for var entry in try context.transaction({ try $0.assetEntries(in: [.download]) }) {
             guard let place = try place(of: entry) else { continue }
             try move(&entry, .transferStarted)
@@ -232,10 +235,14 @@ struct AssetPhase {
             case .success(let cached):
                 if cached.suffix != entry.suffix { try? files.removeFile(for: entry.key, suffix: entry.suffix) }
                 try finish(cached)
+            case .failure(.cloud(let error)) where error.code == .assetNotAvailable:
+                try standAgain(&entry)
+                notAvailable = error
             case .failure(let error):
                 try fail(entry, error)
             }
         }
+        if let notAvailable { throw .cloud(notAvailable) }
     }
 
     /// A download that did not happen stands: it is tried again with the next pass.

@@ -49,14 +49,15 @@ public enum RecoveryPolicy {
             // A request the database cannot serve, a record shared already, a share that is
             // full, a participant who must act first: the app's call, never retried as it is.
             return .report
-        case .assetFileModified, .operationCancelled:
-            // The file changed under the upload, the request was cancelled: the same request
-            // later goes through.
+        case .assetFileModified, .operationCancelled, .assetNotAvailable:
+            // The file changed under the upload, the request was cancelled, the asset is locked
+            // away by its data protection class for now (Apple, `assetNotAvailable`: "can be
+            // retried"): the same request later goes through.
             return .retry(after: error.retryAfter ?? defaultRetryAfter)
         case .managedAccountRestricted:
             return .stopForAccount
         case .internalError, .badContainer, .missingEntitlement, .resultsTruncated, .serverRejectedRequest,
-            .assetFileNotFound, .incompatibleVersion, .constraintViolation, .assetNotAvailable, .unrecognized:
+            .assetFileNotFound, .incompatibleVersion, .constraintViolation, .unrecognized:
             // CloudKit's own failure, an app that is misconfigured or too old, a refusal the
             // server does not explain, a code this version does not know: only a change (of the
             // app, its setup or its data) can fix it.

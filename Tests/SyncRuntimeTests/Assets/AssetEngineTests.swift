@@ -460,6 +460,32 @@ struct AssetEngineTests {
         #expect(try world.counter("assetBytes.downloaded") == 10000)
     }
 
+    /// Apple, `CKError.Code.assetNotAvailable`: the asset "may be temporarily unavailable due to
+    /// its data protection class" and the request "can be retried". The laptop's download meets
+    /// it: the asset stands to be downloaded, the pass ends with that error and an action that
+    /// retries it by itself (with backoff), and the next pass downloads the file. Breaking it
+    /// (the error reported once, `report`) leaves the download to a later trigger, and the
+    /// entry fallen back, never asked again.
+    @Test func anAssetNotAvailableForNowIsDownloadedLater() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("phone", account: "alice")
+        let laptop = try world.device("laptop", account: "alice")
+        try phone.store.save(Note(recordName: "n", title: "Trip"))
+        try await phone.engine.attachAsset(picture(3000), suffix: "jpg", to: Note.self, recordName: "n")
+        await world.syncAll()
+        try await laptop.engine.requestAssetDownload(for: Note.self, recordName: "n")
+        world.cloud.makeUnreadable("n", times: 1, error: CloudError(.assetNotAvailable, "protected until first unlock"))
+        let result = await laptop.engine.sync()
+        guard case .failed(.cloud(let error), let action) = result else {
+            Issue.record("the pass \(result)")
+            return
+        }
+        #expect(error.code == .assetNotAvailable && RecoveryPolicy.retryDelay(after: action, failuresBefore: 0) != nil, "\(result)")
+        #expect(try await laptop.state(Note.self, "n") == .download)
+        await laptop.sync()
+        #expect(try await laptop.file(Note.self, "n") == picture(3000))
+    }
+
     /// Apple, `CKAsset`: "When you fetch a record that contains an asset, CloudKit stores the
     /// asset's data in a staging area", which the system cleans. Here the staging area (the
     /// cloud's downloads) is emptied as soon as the tablet's engine makes any request after the

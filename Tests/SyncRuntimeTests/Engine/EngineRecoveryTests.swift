@@ -22,7 +22,7 @@ struct EngineRecoveryTests {
             .serverRejectedRequest: .report, .assetFileNotFound: .report, .assetFileModified: .retry(after: 7),
             .incompatibleVersion: .report, .constraintViolation: .report, .operationCancelled: .retry(after: 7),
             .managedAccountRestricted: .stopForAccount, .participantMayNeedVerification: .report,
-            .assetNotAvailable: .report, .participantAlreadyInvited: .report, .unrecognized: .report,
+            .assetNotAvailable: .retry(after: 7), .participantAlreadyInvited: .report, .unrecognized: .report,
         ]
         for code in CloudErrorCode.allCases {
             #expect(RecoveryPolicy.action(for: CloudError(code, retryAfter: 7)) == expected[code], "\(code)")
