@@ -122,10 +122,14 @@ enum CloudKitRecords {
     static func syncRecord(_ ck: CKRecord) throws(CloudError) -> SyncRecord {
         let id = recordID(ck.recordID)
         var record = SyncRecord(recordType: ck.recordType, id: id, parentRecordName: ck.parent?.recordID.recordName, changeTag: ck.recordChangeTag, modificationDate: ck.modificationDate)
-        for name in ck.allKeys() {
+        // A key the encrypted values hold is read there alone: `allKeys()` may list it and
+        // `object(forKey:)` may read it (Apple says neither way), and read as a plain value it
+        // would be written back unencrypted.
+        let encrypted = ck.encryptedValues.allKeys()
+        for name in ck.allKeys() where !encrypted.contains(name) {
             if let object = ck.object(forKey: name), let value = try fieldValue(object, field: name, of: ck) { record.fields[name] = value }
         }
-        for name in ck.encryptedValues.allKeys() {
+        for name in encrypted {
             if let object = ck.encryptedValues.object(forKey: name), let value = try fieldValue(object, field: name, of: ck) { record.encryptedFields[name] = value }
         }
         record.shareRecordName = ck.share?.recordID.recordName

@@ -160,7 +160,11 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
     /// is refused when the record is saved).
     public var encryptedValues: any CKRecordKeyValueSetting & Sendable { encrypted }
 
-    public func object(forKey key: CKRecord.FieldKey) -> (any __CKRecordObjCValue)? { values[key] }
+    /// Apple's `object(forKey:)` and `allKeys()` say nothing of encrypted values: the stand-in
+    /// takes the harsher reading, and reads an encrypted value by its key here too, and lists its
+    /// key among all the record's keys (a client that takes them for plain values would write them
+    /// back unencrypted).
+    public func object(forKey key: CKRecord.FieldKey) -> (any __CKRecordObjCValue)? { values[key] ?? encrypted.object(forKey: key) }
 
     public func setObject(_ object: (any __CKRecordObjCValue)?, forKey key: CKRecord.FieldKey) {
         values[key] = object
@@ -172,7 +176,7 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSettin
         set { setObject(newValue, forKey: key) }
     }
 
-    public func allKeys() -> [CKRecord.FieldKey] { values.keys.sorted() }
+    public func allKeys() -> [CKRecord.FieldKey] { Set(values.keys).union(encrypted.allKeys()).sorted() }
 
     public func changedKeys() -> [CKRecord.FieldKey] { changed.sorted() }
 
