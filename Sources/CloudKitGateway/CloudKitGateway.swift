@@ -122,8 +122,9 @@ public final class CloudKitGateway: CloudGateway {
     /// - Atomic only in a custom zone: a default zone does not commit atomically (Apple,
     ///   `isAtomic`: "setting this property has no effect"), and an atomic call with a failing
     ///   item throws, so its saved items would go unreported.
-    /// - The thrown `partialFailure` is unpacked item by item (Apple, `modifyRecords`: it "throws
-    ///   an error ... when atomically is true and one or more of the specified changes fail"):
+    /// - The thrown error is unpacked item by item, whatever its code (Apple, `modifyRecords`: it
+    ///   "throws an error ... when atomically is true and one or more of the specified changes
+    ///   fail", a `partialFailure` or another code):
     ///   each failed item gets its own error, with a conflict's records; an item it does not
     ///   name was not written (`batchRequestFailed`) in an atomic request, and may have been in
     ///   another (`serverResponseLost`: sent again, it meets its own version and merges).
@@ -186,8 +187,11 @@ public final class CloudKitGateway: CloudGateway {
             outcome = try await database.modifyRecords(
                 saving: toSave, deleting: toDelete, savePolicy: Self.savePolicy(request.savePolicy), atomically: atomic)
         } catch {
+            // Whatever its code: Apple's async page does not name the code an atomic failure
+            // throws, and `CKError.h` says `partialFailure` is not returned from the newer result
+            // blocks. An error that names items' errors is read item by item (trap T21.28).
             let failure = CloudKitErrors.cloudError(error)
-            guard failure.code == .partialFailure else { throw failure }
+            guard !failure.itemErrors.isEmpty else { throw failure }
             for id in request.itemIDs where refused[id] == nil {
                 fail(id, failure.itemErrors[id] ?? (atomic
                     ? CloudError(.batchRequestFailed, "another item of the atomic request failed; nothing of it was saved")

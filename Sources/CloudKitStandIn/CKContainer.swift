@@ -15,18 +15,37 @@ public enum CKAccountStatus: Int, Sendable {
     case temporarilyUnavailable = 4
 }
 
+/// The code of the error an atomic `modifyRecords` throws when an item fails. Apple's async page
+/// says only that it "throws an error ... when atomically is true and one or more of the specified
+/// changes fail", and `CKError.h` that `partialFailure` is not returned from the newer result
+/// blocks: the code is not settled. Whichever it is, the error carries each item's own error in
+/// `partialErrorsByItemID`. The default is the harshest for a client that looks at the code: the
+/// failing item's own code (`serverRecordChanged` for a conflict), never `partialFailure`.
+package enum StandInAtomicFailure: Sendable {
+    /// `CKError.partialFailure`, as the completion-block operations report it.
+    case partialFailure
+    /// `CKError.batchRequestFailed`: the request as a whole was not written.
+    case batchRequestFailed
+    /// The first failing item's own code (an item failed only because another did is skipped).
+    case failingItemsCode
+}
+
 /// An app's container (Apple, `CKContainer`): its three databases and the account. The stand-in's
 /// is one LocalCloud device.
 public final class CKContainer: NSObject, Sendable {
     let device: LocalCloudDevice
+    let atomicFailure: StandInAtomicFailure
     private let accountObserver: UUID
 
     /// A container over a LocalCloud device: the stand-in's only way to make one (an app's
     /// container is CloudKit's `CKContainer(identifier:)`). The device's account changes are
     /// posted as the system posts them, `CKAccountChanged`, on `notificationCenter` (the default
     /// one, or one per device, so that devices in one process do not hear each other).
-    package init(device: LocalCloudDevice, notificationCenter: NotificationCenter = .default) {
+    /// `atomicFailure`: the code of the error an atomic save with a failing item throws (its
+    /// items' errors always in `partialErrorsByItemID`).
+    package init(device: LocalCloudDevice, notificationCenter: NotificationCenter = .default, atomicFailure: StandInAtomicFailure = .failingItemsCode) {
         self.device = device
+        self.atomicFailure = atomicFailure
         let center = notificationCenter
         accountObserver = device.observeAccountChanges {
             center.post(name: .CKAccountChanged, object: nil)
@@ -49,7 +68,7 @@ public final class CKContainer: NSObject, Sendable {
     public var publicCloudDatabase: CKDatabase { database(with: .public) }
 
     public func database(with databaseScope: CKDatabase.Scope) -> CKDatabase {
-        CKDatabase(device: device, databaseScope: databaseScope)
+        CKDatabase(device: device, databaseScope: databaseScope, atomicFailure: atomicFailure)
     }
 
     public func accountStatus() async throws -> CKAccountStatus {

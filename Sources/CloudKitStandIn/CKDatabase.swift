@@ -56,10 +56,12 @@ public final class CKDatabase: NSObject, Sendable {
 
     public let databaseScope: CKDatabase.Scope
     let device: LocalCloudDevice
+    let atomicFailure: StandInAtomicFailure
 
-    init(device: LocalCloudDevice, databaseScope: CKDatabase.Scope) {
+    init(device: LocalCloudDevice, databaseScope: CKDatabase.Scope, atomicFailure: StandInAtomicFailure) {
         self.device = device
         self.databaseScope = databaseScope
+        self.atomicFailure = atomicFailure
     }
 
     var scope: DatabaseScope {
@@ -172,7 +174,13 @@ public final class CKDatabase: NSObject, Sendable {
         for (id, outcome) in saveResults { if case .failure(let error) = outcome { failed[id] = error } }
         for (id, outcome) in deleteResults { if case .failure(let error) = outcome { failed[id] = error } }
         guard failed.isEmpty else {
-            throw CKError(.partialFailure, userInfo: [
+            let code: CKError.Code = switch atomicFailure {
+            case .partialFailure: .partialFailure
+            case .batchRequestFailed: .batchRequestFailed
+            case .failingItemsCode:
+                failed.values.compactMap { ($0 as? CKError)?.code }.filter { $0 != .batchRequestFailed }.sorted { $0.rawValue < $1.rawValue }.first ?? .batchRequestFailed
+            }
+            throw CKError(code, userInfo: [
                 NSLocalizedDescriptionKey: "\(failed.count) of \(recordsToSave.count + recordIDsToDelete.count) items failed",
                 CKPartialErrorsByItemIDKey: failed,
             ])

@@ -50,12 +50,18 @@ struct CloudKitGatewayEngineTests {
 
     /// Two devices conflict on one record through CloudKit: the phone pushes between the
     /// laptop's pull and its push, so the laptop's save meets `serverRecordChanged`, which
-    /// CloudKit's atomic `modifyRecords` throws inside `partialFailure`. The gateway unpacks it
-    /// item by item, the engine merges onto the server's record, and both edits are kept.
-    /// Breaking it: the gateway passing the thrown `partialFailure` up, as it did, and the push
-    /// fails the same way on every pass while the laptop's edit never lands (T21.16).
-    @Test func aConflictThatCloudKitThrowsIsMerged() async throws {  // trap: T21.16
+    /// CloudKit's atomic `modifyRecords` throws with each item's error inside: as
+    /// `partialFailure`, as `batchRequestFailed`, or under the failing item's own code (Apple's
+    /// async page names no code; `CKError.h` says `partialFailure` is not returned from the newer
+    /// result blocks; the stand-in's default is the item's own code). The gateway unpacks it item
+    /// by item whatever its code, the engine merges onto the server's record in the same pass,
+    /// and both edits are kept. Breaking it: the gateway unpacking only a `partialFailure`
+    /// (T21.28), or none (T21.16): the push fails the same way on every pass while the laptop's
+    /// edit never lands.
+    @Test(arguments: [StandInAtomicFailure.partialFailure, .batchRequestFailed, .failingItemsCode])
+    func aConflictThatCloudKitThrowsIsMerged(as code: StandInAtomicFailure) async throws {  // trap: T21.16, T21.28
         let world = try SyncWorld(throughCloudKit: true)
+        world.atomicFailure = code
         let phone = try world.device("alice-phone", account: "alice")
         let laptop = try world.device("alice-laptop", account: "alice")
         try phone.store.save(Note(recordName: "n", title: "Milk", body: "2 litres"))

@@ -28,6 +28,11 @@ final class SyncWorld {
     let clock = ManualClock()
     let cloud: LocalCloud
     let throughCloudKit: Bool
+    #if !canImport(CloudKit)
+    /// The code the stand-in throws an atomic save's failure with (through CloudKit only), for
+    /// the devices made from now on.
+    var atomicFailure: StandInAtomicFailure = .failingItemsCode
+    #endif
     /// Each device's asset cache is a folder in here (named after the device); removed with the world.
     let assetFolder = FileManager.default.temporaryDirectory.appendingPathComponent("syncgen-assets-\(UUID().uuidString)")
     private(set) var devices: [String: Device] = [:]
@@ -95,7 +100,7 @@ final class SyncWorld {
         var cloudGateway: any CloudGateway = cloudDevice
         #if !canImport(CloudKit)
         if throughCloudKit {
-            cloudGateway = CloudKitGateway(container: CKContainer(device: cloudDevice, notificationCenter: center), notificationCenter: center)
+            cloudGateway = CloudKitGateway(container: CKContainer(device: cloudDevice, notificationCenter: center, atomicFailure: atomicFailure), notificationCenter: center)
         }
         #endif
         let gateway = RecordingGateway(cloudGateway)
