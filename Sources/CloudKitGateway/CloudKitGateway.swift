@@ -384,23 +384,45 @@ public final class CloudKitGateway: CloudGateway {
         _ = try await call { try await container.accept(ckMetadata) }
     }
 
+    /// People looked up in one request per kind of lookup (CloudKit's
+    /// `shareParticipants(forEmailAddresses:)` and its siblings), each with their own outcome.
     public func participants(for lookups: [ParticipantLookup]) async throws(CloudError) -> [ParticipantLookup: Result<ShareParticipant, CloudError>] {
-        var found: [ParticipantLookup: Result<ShareParticipant, CloudError>] = [:]
-        for lookup in lookups {
-            do throws(CloudError) {
-                let participant = try await call { () async throws -> CKShare.Participant in
-                    switch lookup {
-                    case .emailAddress(let address): try await container.shareParticipant(forEmailAddress: address)
-                    case .phoneNumber(let number): try await container.shareParticipant(forPhoneNumber: number)
-                    case .userRecordName(let name): try await container.shareParticipant(forUserRecordID: CKRecord.ID(recordName: name, zoneID: CKRecordZone.ID.default))
-                    }
-                }
-                found[lookup] = .success(try CloudKitShares.participant(participant))
-            } catch {
-                found[lookup] = .failure(error)
+        var addresses: [String] = [], numbers: [String] = [], users: [CKRecord.ID] = []
+        for lookup in Set(lookups) {
+            switch lookup {
+            case .emailAddress(let address): addresses.append(address)
+            case .phoneNumber(let number): numbers.append(number)
+            case .userRecordName(let name): users.append(CKRecord.ID(recordName: name, zoneID: CKRecordZone.ID.default))
             }
         }
+        var found: [ParticipantLookup: Result<ShareParticipant, CloudError>] = [:]
+        if !addresses.isEmpty {
+            let answers = try await call { try await container.shareParticipants(forEmailAddresses: addresses) }
+            for address in addresses { found[.emailAddress(address)] = Self.participant(answers[address]) }
+        }
+        if !numbers.isEmpty {
+            let answers = try await call { try await container.shareParticipants(forPhoneNumbers: numbers) }
+            for number in numbers { found[.phoneNumber(number)] = Self.participant(answers[number]) }
+        }
+        if !users.isEmpty {
+            let answers = try await call { try await container.shareParticipants(forUserRecordIDs: users) }
+            for user in users { found[.userRecordName(user.recordName)] = Self.participant(answers[user]) }
+        }
         return found
+    }
+
+    /// One lookup's outcome as the port says it; a lookup CloudKit did not answer failed.
+    private static func participant(_ answer: Result<CKShare.Participant, any Error>?) -> Result<ShareParticipant, CloudError> {
+        switch answer {
+        case .success(let participant):
+            do throws(CloudError) {
+                return .success(try CloudKitShares.participant(participant))
+            } catch {
+                return .failure(error)
+            }
+        case .failure(let error): return .failure(CloudKitErrors.cloudError(error))
+        case nil: return .failure(CloudError(.internalError, "CloudKit did not answer this lookup"))
+        }
     }
 
     // MARK: Subscriptions and pushes

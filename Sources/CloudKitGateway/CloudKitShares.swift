@@ -36,7 +36,7 @@ enum CloudKitShares {
         return ShareParticipant(
             userRecordName: ck.userIdentity.userRecordID?.recordName, lookup: lookup, role: role(ck.role) ?? .privateUser,
             permission: permission(ck.permission), acceptanceStatus: status(ck.acceptanceStatus) ?? .pending, archive: try archive(ck),
-            nameComponents: ck.userIdentity.nameComponents)
+            nameComponents: ck.userIdentity.nameComponents, participantID: ck.participantID)
     }
 
     /// CloudKit's `CKShare.ParticipantRole.administrator`, by its number (CloudKit's header): the
@@ -86,8 +86,11 @@ enum CloudKitShares {
 
     /// The `CKShare` a save sends: the share as CloudKit has it (`current`, fetched just before),
     /// or a new one of `root` (a zone-wide one without), with the port's title, public
-    /// permission and participants: one already there gets its permission; one a lookup found is
-    /// unarchived and added; one no longer listed is removed. The owner is CloudKit's to keep.
+    /// permission and participants. CloudKit's list is changed only where the port asks: one
+    /// marked `removed` is removed, one a lookup found is added (or, listed as removed, invited
+    /// again), one already there gets its permission; anyone CloudKit lists that the port does
+    /// not name stays (a one-time link's invitee has no identity the port could name). The owner
+    /// is CloudKit's to keep.
     static func ckShare(_ share: ShareRecord, current: CKShare?, root: CKRecord?) throws(CloudError) -> CKShare {
         let ck: CKShare
         if let current {
@@ -100,27 +103,56 @@ enum CloudKitShares {
             throw CloudError(.invalidArguments, "a new share of \(share.rootRecordName ?? "") is saved with its root record")
         }
         ck[CKShare.SystemFieldKey.title] = share.title as NSString
-        ck.publicPermission = ckPermission(share.publicPermission)
+        let publicPermission = ckPermission(share.publicPermission)
+        // The list changes only while the link is off (CloudKit's header, `addParticipant:`), so
+        // a link closes before and opens after. Apple, `CKShare.h`, `publicPermission`: setting
+        // none removes "all participants" from the share (its page: the public ones, at the
+        // save), to be added again before the save; people who joined by the link are never
+        // added back (`CKShareParticipantRolePublicUser`: "owners cannot add public users").
+        if publicPermission == .none && ck.publicPermission != .none {
+            let kept = ck.participants.filter { $0.role != .owner && $0.role != .publicUser && $0.acceptanceStatus != .removed }
+            ck.publicPermission = .none
+            for participant in kept where !ck.participants.contains(where: { $0 === participant }) {
+                ck.addParticipant(participant)
+            }
+        }
+        try changeParticipants(of: ck, as: share)
+        if ck.publicPermission != publicPermission { ck.publicPermission = publicPermission }
+        return ck
+    }
+
+    /// The port's participants, on CloudKit's share: see `ckShare`.
+    private static func changeParticipants(of ck: CKShare, as share: ShareRecord) throws(CloudError) {
         for wanted in share.participants where wanted.role != .owner {
-            if let present = ck.participants.first(where: { isSamePerson($0, wanted) }) {
-                present.permission = ckPermission(wanted.permission)
+            let present = ck.participants.first { isSamePerson($0, wanted) }
+            if wanted.acceptanceStatus == .removed {
+                if let present, present.acceptanceStatus != .removed { ck.removeParticipant(present) }
                 continue
             }
+            if let present, present.acceptanceStatus != .removed {
+                let permission = ckPermission(wanted.permission)
+                if present.permission != permission { present.permission = permission }
+                continue
+            }
+            // Someone who joined by the link and went stays gone: owners cannot add public users.
+            guard wanted.role != .publicUser else { continue }
             guard let archive = wanted.archive,
                 let found = try? NSKeyedUnarchiver.unarchivedObject(ofClass: CKShare.Participant.self, from: archive)
             else {
                 throw CloudError(.invalidArguments, "\(wanted.lookup?.description ?? wanted.userRecordName ?? "a participant") was not looked up: CloudKit adds only participants a lookup found")
             }
+            // Invited again after leaving or being removed: CloudKit would update the listing it
+            // has in place (`addParticipant`: "If a participant with a matching userIdentity
+            // already exists ... updates the existing participant's properties"), which leaves
+            // them removed; the old listing goes first.
+            if let present { ck.removeParticipant(present) }
             found.permission = ckPermission(wanted.permission)
             ck.addParticipant(found)
         }
-        for present in ck.participants where present.role != .owner && !share.participants.contains(where: { isSamePerson(present, $0) }) {
-            ck.removeParticipant(present)
-        }
-        return ck
     }
 
-    /// Whether a CloudKit participant is the port's: the same user record, else the same lookup.
+    /// Whether a CloudKit participant is the port's: the same user record, else the same
+    /// lookup, else (a one-time link's invitee, who has neither) the same participant of the share.
     private static func isSamePerson(_ ck: CKShare.Participant, _ participant: ShareParticipant) -> Bool {
         if let name = ck.userIdentity.userRecordID?.recordName, let other = participant.userRecordName { return name == other }
         let info = ck.userIdentity.lookupInfo
@@ -128,7 +160,7 @@ enum CloudKitShares {
         case .emailAddress(let address): return info?.emailAddress == address
         case .phoneNumber(let number): return info?.phoneNumber == number
         case .userRecordName(let name): return info?.userRecordID?.recordName == name
-        case nil: return false
+        case nil: return participant.userRecordName == nil && participant.participantID.map { $0 == ck.participantID } == true
         }
     }
 

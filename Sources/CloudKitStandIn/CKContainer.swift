@@ -96,18 +96,42 @@ public final class CKContainer: NSObject, Sendable {
         try await participant(.userRecordName(userRecordID.recordName))
     }
 
+    /// Apple, `shareParticipants(forEmailAddresses:)`: one request for all the addresses, "a
+    /// dictionary of fetched share participants" keyed by them, each a participant or "an error
+    /// that describes why CloudKit can't fetch that share participant".
+    public func shareParticipants(forEmailAddresses emails: [String]) async throws -> [String: Result<CKShare.Participant, any Error>] {
+        try await participants(emails, lookup: ParticipantLookup.emailAddress)
+    }
+
+    public func shareParticipants(forPhoneNumbers phoneNumbers: [String]) async throws -> [String: Result<CKShare.Participant, any Error>] {
+        try await participants(phoneNumbers, lookup: ParticipantLookup.phoneNumber)
+    }
+
+    public func shareParticipants(forUserRecordIDs userRecordIDs: [CKRecord.ID]) async throws -> [CKRecord.ID: Result<CKShare.Participant, any Error>] {
+        try await participants(userRecordIDs) { .userRecordName($0.recordName) }
+    }
+
     private func participant(_ lookup: ParticipantLookup) async throws -> CKShare.Participant {
+        try await participants([lookup]) { $0 }[lookup]!.get()
+    }
+
+    /// People found in one request, by the keys the caller gave.
+    private func participants<Key: Hashable>(_ keys: [Key], lookup: (Key) -> ParticipantLookup) async throws -> [Key: Result<CKShare.Participant, any Error>] {
         let found: [ParticipantLookup: Result<ShareParticipant, CloudError>]
         do {
-            found = try await device.participants(for: [lookup])
+            found = try await device.participants(for: keys.map(lookup))
         } catch {
             throw StandInErrors.ckError(error)
         }
-        switch found[lookup] {
-        case .success(let participant): return StandInShares.ckParticipant(participant)
-        case .failure(let error): throw StandInErrors.ckError(error)
-        case nil: throw CKError(.internalError)
+        var answers: [Key: Result<CKShare.Participant, any Error>] = [:]
+        for key in keys {
+            switch found[lookup(key)] {
+            case .success(let participant): answers[key] = .success(StandInShares.ckParticipant(participant))
+            case .failure(let error): answers[key] = .failure(StandInErrors.ckError(error))
+            case nil: answers[key] = .failure(CKError(.internalError))
+            }
         }
+        return answers
     }
 
     public func shareMetadata(for url: URL) async throws -> CKShare.Metadata {
@@ -118,13 +142,18 @@ public final class CKContainer: NSObject, Sendable {
         }
     }
 
+    /// Apple, `accept(_:)`: returns "the accepted share", which is the share as the server holds
+    /// it once the user is in it (the user accepted among its participants), not the metadata's.
     public func accept(_ metadata: CKShare.Metadata) async throws -> CKShare {
-        do {
-            try await device.acceptShare(StandInShares.shareMetadata(metadata))
+        let accepted = StandInShares.shareMetadata(metadata)
+        do throws(CloudError) {
+            try await device.acceptShare(accepted)
+            let id = RecordID(recordName: accepted.shareID.recordName, zoneID: ZoneID(zoneName: accepted.shareID.zoneID.zoneName, ownerName: accepted.ownerName))
+            guard let share = try await device.fetchShares([id], in: .shared)[id] else { throw CloudError(.internalError, "the accepted share could not be read") }
+            return StandInShares.ckShare(try share.get())
         } catch {
             throw StandInErrors.ckError(error)
         }
-        return metadata.share
     }
 
     public func userRecordID() async throws -> CKRecord.ID {

@@ -126,7 +126,10 @@ public final class CKDatabase: NSObject, Sendable {
         var sharesToSave: [ShareRecord] = []
         for record in recordsToSave {
             if let share = record as? CKShare {
-                sharesToSave.append(StandInShares.save(share))
+                switch StandInShares.save(share) {
+                case .success(let save): sharesToSave.append(save)
+                case .failure(let refusal): saveResults[record.recordID] = .failure(refusal)
+                }
                 continue
             }
             switch StandInRecords.save(record) {

@@ -76,8 +76,10 @@ public final class CKUserIdentity: NSObject, NSSecureCoding {
 
 /// One person a share is shared with (Apple, `CKShare.Participant`): no public initialiser, so a
 /// participant comes from a lookup (`CKContainer.shareParticipant(forEmailAddress:)` and its
-/// siblings) or from a fetched share.
+/// siblings), from a fetched share, or is a one-time link's invitee (`oneTimeURLParticipant()`).
 public final class CKShareParticipant: NSObject, NSSecureCoding, @unchecked Sendable {
+    public typealias ID = String
+
     // Sendable as Apple marks it, though its role and permission change: they live behind a lock.
     private struct Standing {
         var role: CKShare.ParticipantRole
@@ -89,6 +91,8 @@ public final class CKShareParticipant: NSObject, NSSecureCoding, @unchecked Send
     private let standing: Locked<Standing>
     public let acceptanceStatus: CKShare.ParticipantAcceptanceStatus
     public let userIdentity: CKUserIdentity
+    /// Apple, `participantID`: the participant's identifier, which a one-time link claims.
+    public let participantID: CKShare.Participant.ID
 
     public var role: CKShare.ParticipantRole {
         get { standing.withLock { $0.role } }
@@ -100,10 +104,31 @@ public final class CKShareParticipant: NSObject, NSSecureCoding, @unchecked Send
         set { standing.withLock { $0.permission = newValue } }
     }
 
-    package init(userIdentity: CKUserIdentity, role: CKShare.ParticipantRole, permission: CKShare.ParticipantPermission, acceptanceStatus: CKShare.ParticipantAcceptanceStatus) {
+    package init(
+        userIdentity: CKUserIdentity, role: CKShare.ParticipantRole, permission: CKShare.ParticipantPermission,
+        acceptanceStatus: CKShare.ParticipantAcceptanceStatus, participantID: CKShare.Participant.ID = UUID().uuidString
+    ) {
         self.userIdentity = userIdentity
         standing = Locked(Standing(role: role, permission: permission))
         self.acceptanceStatus = acceptanceStatus
+        self.participantID = participantID
+    }
+
+    /// Apple, `oneTimeURLParticipant()`: "Generate a unique URL for inviting a participant
+    /// without knowing their handle": a pending participant with no identity (its
+    /// `nameComponents` empty), read-only, as a new participant is by default.
+    public class func oneTimeURLParticipant() -> Self {
+        Self(userIdentity: CKUserIdentity(userRecordID: nil, lookupInfo: nil), role: .privateUser, permission: .readOnly, acceptanceStatus: .pending)
+    }
+
+    /// Whether two participants are one person (Apple, `addParticipant(_:)`: "a matching
+    /// userIdentity"): the same user record, else the same lookup; a one-time link's invitee
+    /// matches only itself.
+    func hasMatchingIdentity(_ other: CKShare.Participant) -> Bool {
+        if participantID == other.participantID { return true }
+        if let user = userIdentity.userRecordID, let otherUser = other.userIdentity.userRecordID { return user == otherUser }
+        guard let info = userIdentity.lookupInfo, let otherInfo = other.userIdentity.lookupInfo else { return false }
+        return info.emailAddress == otherInfo.emailAddress && info.phoneNumber == otherInfo.phoneNumber && info.userRecordID == otherInfo.userRecordID
     }
 
     public func encode(with coder: NSCoder) {
@@ -111,17 +136,20 @@ public final class CKShareParticipant: NSObject, NSSecureCoding, @unchecked Send
         coder.encode(role.rawValue, forKey: "role")
         coder.encode(permission.rawValue, forKey: "permission")
         coder.encode(acceptanceStatus.rawValue, forKey: "acceptanceStatus")
+        coder.encode(participantID as NSString, forKey: "participantID")
     }
 
     public init?(coder: NSCoder) {
         guard let identity = coder.decodeObject(of: CKUserIdentity.self, forKey: "userIdentity"),
             let role = CKShare.ParticipantRole(rawValue: coder.decodeInteger(forKey: "role")),
             let permission = CKShare.ParticipantPermission(rawValue: coder.decodeInteger(forKey: "permission")),
-            let status = CKShare.ParticipantAcceptanceStatus(rawValue: coder.decodeInteger(forKey: "acceptanceStatus"))
+            let status = CKShare.ParticipantAcceptanceStatus(rawValue: coder.decodeInteger(forKey: "acceptanceStatus")),
+            let participantID = coder.decodeIfPresent(NSString.self, forKey: "participantID") as String?
         else { return nil }
         userIdentity = identity
         standing = Locked(Standing(role: role, permission: permission))
         acceptanceStatus = status
+        self.participantID = participantID
     }
 }
 
@@ -151,13 +179,33 @@ public final class CKShare: CKRecord {
         public static let title: CKRecord.FieldKey = "cloudkit.title"
     }
 
-    public var publicPermission: CKShare.ParticipantPermission = .none
+    /// Apple, `CKShare.h`: "Changing the public permission to ... ReadOnly or ... ReadWrite
+    /// will result in all pending participants being removed. Already-accepted participants will
+    /// remain on the share. Changing the public permission to ... None will result in all
+    /// participants being removed from the share. You may subsequently choose to call
+    /// addParticipant: before saving the share, those participants will be added to the share."
+    /// The stand-in removes them at once, from this object, whenever the property is set, even
+    /// to the value it had (the page's milder reading removes only the public participants, at
+    /// the save): an app sets it only to change it.
+    public var publicPermission: CKShare.ParticipantPermission = .none {
+        didSet {
+            if publicPermission == .none {
+                participants.removeAll { $0.role != .owner }
+            } else {
+                participants.removeAll { $0.role != .owner && $0.acceptanceStatus == .pending }
+            }
+        }
+    }
     public private(set) var url: URL?
     public private(set) var participants: [CKShare.Participant] = []
     /// The participant that is the user who read the share; nil on a share made on this device.
     public private(set) var currentUserParticipant: CKShare.Participant?
     /// The shared root's record name; nil for a zone-wide share. What `init(rootRecord:shareID:)` took.
     package private(set) var rootRecordName: String?
+    /// What the app did to this share that CloudKit's header does not allow: CloudKit's answer is
+    /// not documented, and the stand-in's, the harsher one, is to refuse the share's save with
+    /// `invalidArguments` naming it.
+    package private(set) var misuse: String?
 
     public init(rootRecord: CKRecord, shareID: CKRecord.ID) {
         rootRecordName = rootRecord.recordID.recordName
@@ -173,11 +221,15 @@ public final class CKShare: CKRecord {
         super.init(coder: coder)
     }
 
-    /// A share as the stand-in's server returns it.
-    package init(shareID: CKRecord.ID, rootRecordName: String?, url: URL?, participants: [CKShare.Participant], currentUserParticipant: CKShare.Participant? = nil) {
+    /// A share as the stand-in's server returns it (set here, its public permission removes nobody).
+    package init(
+        shareID: CKRecord.ID, rootRecordName: String?, url: URL?, participants: [CKShare.Participant],
+        publicPermission: CKShare.ParticipantPermission = .none, currentUserParticipant: CKShare.Participant? = nil
+    ) {
         self.rootRecordName = rootRecordName
         self.url = url
         self.participants = participants
+        self.publicPermission = publicPermission
         self.currentUserParticipant = currentUserParticipant
         super.init(recordType: "cloudkit.share", recordID: shareID)
     }
@@ -193,13 +245,41 @@ public final class CKShare: CKRecord {
             userIdentity: CKUserIdentity(userRecordID: nil, lookupInfo: nil), role: .owner, permission: .readWrite, acceptanceStatus: .accepted)
     }
 
+    /// Apple, `CKShare.h`: "If a participant with a matching userIdentity already exists, then
+    /// that existing participant's properties will be updated; no new participant will be
+    /// added", and "In order to modify the list of participants, a share must have
+    /// publicPermission set to CKShareParticipantPermissionNone"; `CKShareParticipantRolePublicUser`:
+    /// "owners cannot add public users".
     public func addParticipant(_ participant: CKShare.Participant) {
-        guard !participants.contains(where: { $0 === participant }) else { return }
+        guard publicPermission == .none else {
+            return misused("addParticipant: a share's participants change only while its publicPermission is none")
+        }
+        guard participant.role != .publicUser else {
+            return misused("addParticipant: owners cannot add public users")
+        }
+        if let listed = participants.first(where: { $0 === participant || $0.hasMatchingIdentity(participant) }) {
+            listed.role = participant.role
+            listed.permission = participant.permission
+            return
+        }
         participants.append(participant)
     }
 
+    /// Apple, `CKShare.h`: "It's not allowed to call removeParticipant on a CKShare with a
+    /// CKShareParticipant that has never been added to that share", and the list changes only
+    /// while the public permission is none (`removeParticipant(_:)`'s page).
     public func removeParticipant(_ participant: CKShare.Participant) {
+        guard publicPermission == .none else {
+            return misused("removeParticipant: a share's participants change only while its publicPermission is none")
+        }
+        guard participants.contains(where: { $0 === participant }) else {
+            return misused("removeParticipant: the participant was never added to this share")
+        }
         participants.removeAll { $0 === participant }
+    }
+
+    private func misused(_ what: String) {
+        misuse = misuse ?? what
     }
 }
 

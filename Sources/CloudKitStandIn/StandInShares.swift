@@ -8,8 +8,12 @@ import SyncLocalCloud
 /// save carries its title, public permission and participants; one returned carries its link and
 /// every participant with their identity.
 enum StandInShares {
-    /// The share a client's `CKShare` saves.
-    static func save(_ ck: CKShare) -> ShareRecord {
+    /// The share a client's `CKShare` saves, or why the client refuses to send it (the app
+    /// changed it as CloudKit's header does not allow).
+    static func save(_ ck: CKShare) -> Result<ShareRecord, CKError> {
+        if let misuse = ck.misuse {
+            return .failure(CKError(.invalidArguments, userInfo: [NSLocalizedDescriptionKey: "\(misuse) (CloudKit's CKShare.h)"]))
+        }
         let id = StandInRecords.recordID(ck.recordID)
         var share = ShareRecord(
             id: id, rootRecordName: ck.rootRecordName, title: (ck[CKShare.SystemFieldKey.title] as? NSString).map { $0 as String } ?? "",
@@ -17,7 +21,7 @@ enum StandInShares {
         if let tag = ck.recordChangeTag {
             share.systemFields = LocalCloudSystemFields.archive(recordType: ShareRecord.recordType, id: id, changeTag: tag)
         }
-        return share
+        return .success(share)
     }
 
     /// A share as CloudKit's server returns it.
@@ -26,9 +30,8 @@ enum StandInShares {
         let current = share.currentUserParticipant.flatMap { current in share.participants.firstIndex(of: current).map { participants[$0] } }
         let ck = CKShare(
             shareID: StandInRecords.recordID(share.id), rootRecordName: share.rootRecordName, url: share.url,
-            participants: participants, currentUserParticipant: current)
+            participants: participants, publicPermission: ckPermission(share.publicPermission), currentUserParticipant: current)
         ck[CKShare.SystemFieldKey.title] = share.title as NSString
-        ck.publicPermission = ckPermission(share.publicPermission)
         ck.setServerMetadata(changeTag: share.changeTag, creationDate: nil, modificationDate: nil, creator: nil, lastModifier: nil, share: nil)
         ck.markUnchanged()
         return ck
@@ -46,7 +49,7 @@ enum StandInShares {
             nameComponents: participant.nameComponents)
         return CKShare.Participant(
             userIdentity: identity, role: ckRole(participant.role), permission: ckPermission(participant.permission),
-            acceptanceStatus: ckStatus(participant.acceptanceStatus))
+            acceptanceStatus: ckStatus(participant.acceptanceStatus), participantID: participant.participantID ?? UUID().uuidString)
     }
 
     private static func ckRole(_ role: ShareParticipant.Role) -> CKShare.ParticipantRole {
@@ -79,7 +82,9 @@ enum StandInShares {
         case .privateUser, .unknown: .privateUser
         }
         let status: ShareParticipant.AcceptanceStatus = ck.acceptanceStatus == .accepted ? .accepted : ck.acceptanceStatus == .removed ? .removed : .pending
-        return ShareParticipant(userRecordName: ck.userIdentity.userRecordID?.recordName, lookup: lookup, role: role, permission: permission(ck.permission), acceptanceStatus: status)
+        return ShareParticipant(
+            userRecordName: ck.userIdentity.userRecordID?.recordName, lookup: lookup, role: role, permission: permission(ck.permission),
+            acceptanceStatus: status, participantID: ck.participantID)
     }
 
     private static func permission(_ permission: CKShare.ParticipantPermission) -> SharePermission {

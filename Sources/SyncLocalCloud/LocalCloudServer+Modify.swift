@@ -222,7 +222,8 @@ private struct ZoneWriter {
         guard share.rootRecordName != nil || share.isZoneWide else {
             return CloudError(.invalidArguments, "a zone-wide share is named \(ShareRecord.zoneWideRecordName)")
         }
-        let participants = Set(share.participants.filter { $0.role != .owner }.map(\.person)).count + 1
+        let people = share.participants.filter { $0.role != .owner && $0.acceptanceStatus != .removed }
+        let participants = people.indices.filter { index in !people[..<index].contains { LocalCloudShareParticipants.isSamePerson($0, people[index]) } }.count + 1
         if participants > CloudKitLimits.maxShareParticipants {
             return CloudError(.tooManyParticipants, "a share takes at most \(CloudKitLimits.maxShareParticipants) participants, its owner included; this one has \(participants)")
         }
@@ -242,7 +243,7 @@ private struct ZoneWriter {
         if existing == nil, basedTag != nil {
             return CloudError(.unknownItem, "share \(share.id.recordName) no longer exists on the server")
         }
-        if let problem = share.participantsProblem(over: existing) {
+        if let problem = LocalCloudShareParticipants.problem(saving: share, over: existing) {
             return CloudError(.invalidArguments, problem)
         }
         if existing == nil {
@@ -473,22 +474,11 @@ private struct ZoneWriter {
 
     private func save(_ share: ShareRecord) throws -> ShareRecord {
         let seq = try server.store.nextSequence()
-        var participants = share.participants.filter { $0.role != .owner }
-        participants.insert(ShareParticipant(userRecordName: zone.owner, role: .owner, permission: .readWrite, acceptanceStatus: .accepted), at: 0)
-        // Participants already accepted stay accepted; everyone the owner dropped loses access.
-        let previous = try server.share(named: share.id.recordName, in: zone)?.participants ?? []
-        for index in participants.indices {
-            if let before = previous.first(where: { $0.isSamePerson(as: participants[index]) }), before.acceptanceStatus == .accepted {
-                participants[index].acceptanceStatus = .accepted
-            }
-        }
-        // People who joined by the link go when the link no longer lets anyone in.
-        if share.publicPermission == .none {
-            participants.removeAll { $0.role == .publicUser }
-        }
+        let existing = try server.share(named: share.id.recordName, in: zone)
+        let (participants, removed) = LocalCloudShareParticipants.saved(share, over: existing, owner: zone.owner, seq: seq)
         // Only people with an account can have accepted, and so hold a membership.
-        for dropped in previous where dropped.role != .owner && !participants.contains(where: { $0.isSamePerson(as: dropped) }) {
-            if let user = dropped.userRecordName {
+        for participant in removed {
+            if let user = participant.userRecordName {
                 try server.endMembership(user: user, share: share.id.recordName, in: zone, seq: seq)
             }
         }

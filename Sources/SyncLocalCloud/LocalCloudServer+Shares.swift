@@ -96,7 +96,10 @@ extension LocalCloudServer {
             share.participants[index].acceptanceStatus = .accepted
         } else if share.publicPermission != .none {
             permission = share.publicPermission
-            share.participants.append(ShareParticipant(userRecordName: user, role: .publicUser, permission: permission, acceptanceStatus: .accepted))
+            // One who left and joins again is listed once.
+            share.participants.removeAll { $0.userRecordName == user && $0.acceptanceStatus == .removed }
+            share.participants.append(ShareParticipant(
+                userRecordName: user, role: .publicUser, permission: permission, acceptanceStatus: .accepted, participantID: "participant-\(user)"))
         } else {
             throw CloudError(.permissionFailure, "this user is not invited to the share")
         }

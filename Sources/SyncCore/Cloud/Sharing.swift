@@ -81,11 +81,17 @@ public struct ShareParticipant: Sendable, Hashable, Codable {
     /// The gateway's archive of its own participant object (CloudKit's `CKShare.Participant`,
     /// `NSSecureCoding`), which it adds to the share; nil where the gateway needs none.
     public var archive: Data?
+    /// The cloud's name for the participant (CloudKit's `CKShare.Participant.participantID`),
+    /// stable while they are in the share. What tells apart people invited by a one-time link
+    /// (CloudKit's `oneTimeURLParticipant()`), who have neither a user record nor a lookup until
+    /// one of them accepts; nil where the cloud gave none.
+    public var participantID: String?
 
     /// A participant; by default an invited person who has not accepted yet.
     public init(
         userRecordName: String?, lookup: ParticipantLookup? = nil, role: Role = .privateUser, permission: SharePermission,
-        acceptanceStatus: AcceptanceStatus = .pending, archive: Data? = nil, nameComponents: PersonNameComponents? = nil
+        acceptanceStatus: AcceptanceStatus = .pending, archive: Data? = nil, nameComponents: PersonNameComponents? = nil,
+        participantID: String? = nil
     ) {
         self.userRecordName = userRecordName
         self.lookup = lookup
@@ -94,26 +100,31 @@ public struct ShareParticipant: Sendable, Hashable, Codable {
         self.acceptanceStatus = acceptanceStatus
         self.archive = archive
         self.nameComponents = nameComponents
+        self.participantID = participantID
     }
 
-    /// Whether two participants are one person: the same user record, or, for people without one
-    /// yet, the same lookup.
+    /// Whether two participants are one person: the same user record, else (for people without
+    /// one yet) the same lookup, else (for a one-time link's invitee) the same participant of
+    /// the share. A participant the cloud says nothing of is nobody else.
     public func isSamePerson(as other: ShareParticipant) -> Bool {
-        person == other.person
+        guard let person, let otherPerson = other.person else { return false }
+        return person == otherPerson
     }
 
-    /// Who the participant is, as a key: their user record, else how they were looked up.
-    package var person: Person {
+    /// Who the participant is, as a key: their user record, else how they were looked up, else
+    /// the share's name for them; nil when the cloud said none of these.
+    private var person: Person? {
         if let userRecordName { return .user(userRecordName) }
         if let lookup { return .lookedUp(lookup) }
-        return .unknown
+        if let participantID { return .participant(participantID) }
+        return nil
     }
 
     /// A participant's identity (see `person`).
-    package enum Person: Hashable {
+    private enum Person: Hashable {
         case user(String)
         case lookedUp(ParticipantLookup)
-        case unknown
+        case participant(String)
     }
 }
 
@@ -183,24 +194,6 @@ public struct ShareRecord: Sendable, Hashable, Codable {
     public func participant(named userRecordName: String) -> ShareParticipant? {
         if userRecordName == SyncConstants.currentUserOwnerName { return currentUserParticipant }
         return participants.first { $0.userRecordName == userRecordName }
-    }
-
-    /// Why the cloud refuses to save this share over `saved` (the version it has; nil for a new
-    /// share), or nil. Apple, `CKShare.addParticipant(_:)` and `removeParticipant(_:)`: "To modify
-    /// the list of participants, a share's publicPermission must be none. You can't mix and match
-    /// public and private users in the same share." What CloudKit answers is not documented; the
-    /// stricter reading refuses both: a share open to its link lists nobody invited, and its
-    /// people change only by joining (or when the link is turned off).
-    package func participantsProblem(over saved: ShareRecord?) -> String? {
-        guard publicPermission != .none else { return nil }
-        if participants.contains(where: { $0.role == .privateUser || $0.role == .administrator }) {
-            return "a share open to anyone with its link cannot list invited people (CloudKit does not mix public and private participants): remove them before opening the link"
-        }
-        let people = { (share: ShareRecord) in Set(share.participants.filter { $0.role != .owner && $0.acceptanceStatus != .removed }.map(\.person)) }
-        if let saved, people(self) != people(saved) {
-            return "the people of a share open to its link change only by joining: turn the link off to change them"
-        }
-        return nil
     }
 }
 

@@ -25,7 +25,7 @@ struct SharePhase {
         let share = ShareRecord(
             id: RecordID(recordName: Self.shareRecordName(forRoot: root.recordName), zoneID: local.id.zoneID),
             rootRecordName: root.recordName, title: title ?? root.shareTitle, participants: participants, publicPermission: publicPermission)
-        if let problem = share.participantsProblem(over: nil) { throw .cloud(CloudError(.invalidArguments, problem)) }
+        if let problem = ShareLinkRule.problem(saving: share, over: nil) { throw .cloud(CloudError(.invalidArguments, problem)) }
         // CloudKit refuses a new share unless its root is saved in the same request. A root the
         // server has goes unchanged (its edits wait for the push, which merges them); one it does
         // not have yet goes whole.
@@ -86,7 +86,7 @@ struct SharePhase {
         }
         let subject = zoneSubject
         let share = ShareRecord(id: subject.id, rootRecordName: nil, title: title, participants: participants, publicPermission: publicPermission)
-        if let problem = share.participantsProblem(over: nil) { throw .cloud(CloudError(.invalidArguments, problem)) }
+        if let problem = ShareLinkRule.problem(saving: share, over: nil) { throw .cloud(CloudError(.invalidArguments, problem)) }
         try await context.cloud.saveZones([subject.id.zoneID])
         switch try await context.cloud.modify(ModifyRequest(sharesToSave: [share]), in: .private).savedShares[share.id] {
         case .success(let saved): return try keep(saved)
@@ -95,11 +95,16 @@ struct SharePhase {
         }
     }
 
-    /// Adds participants to an existing share; one already in it is not added again.
+    /// Adds participants to an existing share. One already in it stays as they are; one who
+    /// left or was removed is invited again.
     func invite(_ participants: [ShareParticipant], to subject: ShareSubject) async throws(SyncError) -> ShareRecord {
         try await change(subject) { share throws(SyncError) in
-            for participant in participants where !share.participants.contains(where: { $0.isSamePerson(as: participant) }) {
-                share.participants.append(participant)
+            for participant in participants {
+                guard let index = share.participants.firstIndex(where: { $0.isSamePerson(as: participant) }) else {
+                    share.participants.append(participant)
+                    continue
+                }
+                if share.participants[index].acceptanceStatus == .removed { share.participants[index] = participant }
             }
         }
     }
@@ -120,11 +125,13 @@ struct SharePhase {
         }
     }
 
-    /// Removes a person from the share: they lose the shared records at their next pass.
+    /// Removes a person from the share: they lose the shared records at their next pass. The
+    /// share goes to the cloud with them marked removed, and with everyone else as the cloud
+    /// listed them: nobody the app did not name is removed, whether or not this device can tell
+    /// who they are (a one-time link's invitee has no name until they accept).
     func remove(_ participant: ShareParticipant, from subject: ShareSubject) async throws(SyncError) -> ShareRecord {
         try await change(subject) { share throws(SyncError) in
-            let index = try Self.index(of: participant, in: share, subject: subject)
-            share.participants.remove(at: index)
+            share.participants[try Self.index(of: participant, in: share, subject: subject)].acceptanceStatus = .removed
         }
     }
 
@@ -146,18 +153,13 @@ struct SharePhase {
 
     /// Where a person other than the owner stands in the share, or an error naming them.
     private static func index(of participant: ShareParticipant, in share: ShareRecord, subject: ShareSubject) throws(SyncError) -> Int {
-        guard let index = share.participants.firstIndex(where: { $0.isSamePerson(as: participant) }) else {
-            throw .cloud(CloudError(.unknownItem, "\(Self.name(of: participant)) does not take part in \(subject)"))
+        guard let index = share.participants.firstIndex(where: { $0.isSamePerson(as: participant) && $0.acceptanceStatus != .removed }) else {
+            throw .cloud(CloudError(.unknownItem, "\(participant.described) does not take part in \(subject)"))
         }
         guard share.participants[index].role != .owner else {
             throw .cloud(CloudError(.invalidArguments, "the owner of \(subject) stays in it; stop sharing to end it"))
         }
         return index
-    }
-
-    /// How an error names a participant: their user record, else how they were looked up.
-    private static func name(of participant: ShareParticipant) -> String {
-        participant.userRecordName.map { "user \($0)" } ?? participant.lookup?.description ?? "that participant"
     }
 
     /// Changes the share as the cloud has it: fetched, changed, and saved over the version
@@ -170,7 +172,7 @@ struct SharePhase {
             }
             var share = current
             try change(&share)
-            if let problem = share.participantsProblem(over: current) { throw .cloud(CloudError(.invalidArguments, problem)) }
+            if let problem = ShareLinkRule.problem(saving: share, over: current) { throw .cloud(CloudError(.invalidArguments, problem)) }
             let result = try await context.cloud.modify(ModifyRequest(sharesToSave: [share]), in: .private)
             switch result.savedShares[subject.id] {
             case .success(let saved): return try keep(saved)
@@ -409,5 +411,12 @@ struct ShareSubject: CustomStringConvertible {
     var description: String {
         if let rootRecordName { return "the share of \(rootRecordName)" }
         return ShareRecord.isZoneWide(id) ? "the share of zone \(id.zoneID.zoneName)" : "share \(id.recordName)"
+    }
+}
+
+extension ShareParticipant {
+    /// How an error names a participant: their user record, else how they were looked up.
+    var described: String {
+        userRecordName.map { "user \($0)" } ?? lookup?.description ?? (participantID == nil ? "that participant" : "a one-time link's invitee")
     }
 }

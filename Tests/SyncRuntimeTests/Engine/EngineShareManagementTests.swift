@@ -139,31 +139,6 @@ struct EngineShareManagementTests {
         #expect(ended.contains([RecordKey("SharedList", "chores"), RecordKey("ListItem", "sweep")]), "\(published)")
     }
 
-    /// A share lists invited people or is open to its link, never both (Apple,
-    /// `CKShare.addParticipant(_:)`: "You can't mix and match public and private users in the same
-    /// share"): opening the link of a share Bob was invited to, or inviting Bob to a share open to
-    /// its link, fails, saying why, and the share stays as it was. Breaking it (no check): the
-    /// link opens beside Bob, a share CloudKit refuses.
-    @Test(arguments: SyncWorld.cloudKitPaths)
-    func aShareListsInvitedPeopleOrIsOpenToItsLinkNeverBoth(throughCloudKit: Bool) async throws {
-        let household = try await Household(throughCloudKit: throughCloudKit)
-        let alice = household.alice
-        let groceries = try Self.groceries(alice)
-        await #expect {
-            _ = try await alice.engine.setPublicPermission(.readOnly, on: groceries)
-        } throws: { error in
-            (error as? SyncError)?.cloudError?.code == .invalidArguments && "\(error)".contains("invited people")
-        }
-        #expect(try await alice.engine.share(of: groceries)?.publicPermission == SharePermission.none)
-        let chores = try #require(try alice.store.fetch(SharedList.self, recordName: "chores"))
-        _ = try await alice.engine.share(chores, inviting: [], publicPermission: .readOnly)
-        await #expect {
-            _ = try await alice.engine.invite([Self.bob], to: chores)
-        } throws: { error in
-            (error as? SyncError)?.cloudError?.code == .invalidArguments
-        }
-    }
-
     /// A read-only participant's write is refused at the save, before anything is queued, with an
     /// error naming the share and the permission: an edit, a new item under the shared list (it
     /// would go to Alice's zone), a deletion. Bob's own records stay his to change, and nothing
