@@ -105,17 +105,12 @@ enum CloudKitShares {
         ck[CKShare.SystemFieldKey.title] = share.title as NSString
         let publicPermission = ckPermission(share.publicPermission)
         // The list changes only while the link is off (CloudKit's header, `addParticipant:`), so
-        // a link closes before and opens after. Apple, `CKShare.h`, `publicPermission`: setting
-        // none removes "all participants" from the share (its page: the public ones, at the
-        // save), to be added again before the save; people who joined by the link are never
-        // added back (`CKShareParticipantRolePublicUser`: "owners cannot add public users").
-        if publicPermission == .none && ck.publicPermission != .none {
-            let kept = ck.participants.filter { $0.role != .owner && $0.role != .publicUser && $0.acceptanceStatus != .removed }
-            ck.publicPermission = .none
-            for participant in kept where !ck.participants.contains(where: { $0 === participant }) {
-                ck.addParticipant(participant)
-            }
-        }
+        // a link closes before the changes and opens after; the permission is set only to change
+        // it. Apple, `CKShare.h`, `publicPermission`: setting none removes "all participants"
+        // from the share (its page: the public ones, at the save), to be added again before the
+        // save: the changes below add back everyone the port names, and never anyone who joined
+        // by the link (`CKShareParticipantRolePublicUser`: "owners cannot add public users").
+        if publicPermission == .none && ck.publicPermission != .none { ck.publicPermission = .none }
         try changeParticipants(of: ck, as: share)
         if ck.publicPermission != publicPermission { ck.publicPermission = publicPermission }
         return ck
