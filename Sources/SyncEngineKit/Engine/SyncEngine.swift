@@ -32,6 +32,8 @@ public actor SyncEngine {
     private var requestedOptions: SyncOptions?
     /// Callers of `sync()` waiting for the next pass to end.
     private var waiting: [CheckedContinuation<PassResult, Never>] = []
+    /// How many callers wait for the next pass: what a test waits on before it lets a pass go.
+    var callersWaitingForTheNextPass: Int { waiting.count }
 
     /// An engine over any store and asset files that implement the ports; an app builds one
     /// with `SyncStore` (SyncRuntime's initialisers), this package's tests with anything.

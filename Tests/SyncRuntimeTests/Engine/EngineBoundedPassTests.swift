@@ -89,6 +89,43 @@ struct EngineBoundedPassTests {
         #expect(try phone.store.hasUnpushedChanges())
     }
 
+    /// Callers that ask for a pass while one runs share the next (`sync(_:)`): a fetch-only and
+    /// a send-only caller get one pass that does both halves, and two callers with deadlines get
+    /// one bounded by the earlier (a background window is never overrun). Breaking
+    /// `SyncOptions.merged` (a half dropped, or the later deadline kept): the phone's note stays
+    /// unsent or the laptop's stay away; the pass runs past the earlier deadline.
+    @Test func callersSharingAPassGetBothHalvesAndTheEarliestDeadline() async throws {
+        let scenario = try await Scenario()
+        let (world, phone) = (scenario.world, scenario.phone)
+        let engine = phone.engine
+        try phone.store.save(Note(recordName: "mine", title: "from the phone"))
+
+        /// A pass that does nothing runs, held at its first request; `callers` ask for passes
+        /// meanwhile, and the pass is let go once they all wait; returns their results.
+        func shared(_ callers: [SyncOptions]) async -> [SyncEngine.PassResult] {
+            let (held, once) = (Gate(), Once())
+            phone.gateway.hooks.withLock { $0.before[.accountStatus] = { if once.first() { await held.wait() } } }
+            let first = Task { await engine.sync(SyncOptions(pull: false, push: false, transferAssets: false)) }
+            #expect(await eventually { held.arrivals > 0 })
+            let tasks = callers.map { options in Task { await engine.sync(options) } }
+            while await engine.callersWaitingForTheNextPass < callers.count { await Task.yield() }
+            held.open()
+            _ = await first.value
+            phone.gateway.hooks.withLock { $0.before[.accountStatus] = nil }
+            var results: [SyncEngine.PassResult] = []
+            for task in tasks { results.append(await task.value) }
+            return results
+        }
+
+        let now = world.clock.now
+        #expect(await shared([SyncOptions.all.until(now + 15), SyncOptions.all.until(now + 1000)]) == [.stopped(pendingChanges: 1), .stopped(pendingChanges: 1)])
+        #expect(try phone.store.fetchAll(Note.self).count == 3, "\((try? phone.store.fetchAll(Note.self).map(\.recordName)) ?? [])")
+        phone.gateway.hooks.withLock { $0.after[.fetchZoneChanges] = nil }
+        #expect(await shared([.fetchOnly, .sendOnly]) == [.completed, .completed])
+        #expect(try phone.store.fetchAll(Note.self).count == 6)
+        #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["mine"] != nil)
+    }
+
     /// A first sync counts what it brings as it goes: a progress bar follows the records and
     /// pages applied, only growing, and the next pass starts from nothing. Breaking it (pages
     /// not counted): the status says no record came.
