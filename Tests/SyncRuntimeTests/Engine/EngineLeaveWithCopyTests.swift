@@ -30,6 +30,30 @@ struct EngineLeaveWithCopyTests {
     /// The copy is Bob's: new names, his zone, the item under the copied list and assigned to the
     /// copied member; the next pass uploads it, and Alice's list and share stay as they were, less
     /// Bob. Breaking it (leaving without copying): Bob has no list left.
+    /// A leave that finished forgets its copy: Bob leaves keeping a copy, is invited again and
+    /// accepts, and Alice adds "eggs"; leaving again keeping a copy copies the list as it is now,
+    /// "eggs" with it (the list's copy is the first one, which has its title, a natural key of
+    /// lists: the new items join it). Breaking it (the copy remembered after the leave finished,
+    /// as an interrupted leave's is): the second leave takes the first copy for its own, and
+    /// "eggs" is kept nowhere.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func leavingAgainAfterRejoiningCopiesTheListAsItIsNow(throughCloudKit: Bool) async throws {
+        let household = try await Self.household(throughCloudKit: throughCloudKit)
+        let (alice, bob, world) = (household.alice, household.bob, household.world)
+        let first = try #require(try await bob.engine.leaveShare(EngineShareManagementTests.groceries(bob), keepingACopy: true))
+        let invited = try await alice.engine.invite([ShareInvitation(.userRecordName("_bob"), permission: .readWrite)], to: EngineShareManagementTests.groceries(alice))
+        try await bob.engine.acceptShare(world.cloud.shareMetadata(for: invited, ownerAccount: "alice"))
+        try alice.store.save(ListItem(recordName: "eggs", parent: RecordReference(recordName: "groceries"), text: "Eggs", assignee: .unset))
+        await alice.sync()
+        await bob.sync()
+        try #require(try bob.store.fetch(ListItem.self, recordName: "eggs") != nil)
+        let second = try #require(try await bob.engine.leaveShare(EngineShareManagementTests.groceries(bob), keepingACopy: true))
+        #expect(try bob.store.fetchAll(SharedList.self).map(\.recordName) == [first.recordName] && second.recordName == first.recordName)
+        let items = try bob.store.fetchAll(ListItem.self)
+        #expect(items.allSatisfy { $0.parent?.recordName == first.recordName && !["milk", "eggs"].contains($0.recordName) })
+        #expect(items.map(\.text).sorted() == ["Eggs", "Milk", "Milk"])
+    }
+
     @Test(arguments: SyncWorld.cloudKitPaths)
     func theCopyIsTheParticipantsOwnAndLinkedAsTheOriginal(throughCloudKit: Bool) async throws {
         let household = try await Self.household(throughCloudKit: throughCloudKit)
