@@ -19,8 +19,8 @@ struct EngineRetirementTests {
     /// marks `marked` merged into a record "a" it saves with it (one atomic request, as a
     /// retirement is). Returns the world, the laptop and the tablet after that pass, and the
     /// laptop's requests that carried "c".
-    static func laptopRetiringCIntoB(while marked: String, bInTheCloud: Bool) async throws -> (SyncWorld, [SyncWorld.Device], [ModifyRequest]) {
-        let world = try SyncWorld()
+    static func laptopRetiringCIntoB(while marked: String, bInTheCloud: Bool, throughCloudKit: Bool) async throws -> (SyncWorld, [SyncWorld.Device], [ModifyRequest]) {
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
         let tablet = try world.device("alice-tablet", account: "alice", models: models)
         let laptop = try world.device("alice-laptop", account: "alice", models: models)
         let mac = try world.cloud.device("alice-mac", account: "alice")
@@ -61,8 +61,9 @@ struct EngineRetirementTests {
     /// next pull settles it into "a", and "c" with it). In the end one household, "a", holds
     /// every tag, everywhere. Breaking it (a survivor retired whatever its known version says):
     /// the laptop's next round saves "b" holding "c" over the mark.
-    @Test func aSurvivorMarkedIntoAnotherSendsNoRetirement() async throws {
-        let (world, devices, carryingC) = try await Self.laptopRetiringCIntoB(while: "b", bInTheCloud: true)
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aSurvivorMarkedIntoAnotherSendsNoRetirement(throughCloudKit: Bool) async throws {
+        let (world, devices, carryingC) = try await Self.laptopRetiringCIntoB(while: "b", bInTheCloud: true, throughCloudKit: throughCloudKit)
         #expect(carryingC.count == 1)
         await world.syncAll()
         try EngineNaturalKeyTests.expectEverywhere(["a"], world, devices)
@@ -76,8 +77,9 @@ struct EngineRetirementTests {
     /// "c" no more: "a" holds it. In the end one household, "a", holds every tag, everywhere.
     /// Breaking it (a copy marked elsewhere still waited on): the laptop's next round marks "c"
     /// again, into "b", over the Mac's mark.
-    @Test func aCopyAnotherDeviceMarkedFirstIsNoLongerWaitedOn() async throws {
-        let (world, devices, carryingC) = try await Self.laptopRetiringCIntoB(while: "c", bInTheCloud: false)
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aCopyAnotherDeviceMarkedFirstIsNoLongerWaitedOn(throughCloudKit: Bool) async throws {
+        let (world, devices, carryingC) = try await Self.laptopRetiringCIntoB(while: "c", bInTheCloud: false, throughCloudKit: throughCloudKit)
         #expect(carryingC.count == 1)
         let marked = try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["c"]
         #expect(marked?.mergedInto == "a")
