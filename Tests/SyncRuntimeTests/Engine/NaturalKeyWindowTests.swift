@@ -295,6 +295,46 @@ struct SentSavesTests {
         #expect(try Self.kept(in: phone.store) == 0)
         #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["n"] != nil)
     }
+
+    /// A save kept as sent whose landed version this device already pulled (the reply lost, the
+    /// version read since, with an edit of the laptop's after it) is no merge's ancestor: the
+    /// version known here holds it and what came after. The phone's save of "groceries" is kept
+    /// as sent; the laptop then adds "tea", and the phone pulls that; the phone removes "tea"
+    /// while the laptop renames a label's neighbour; the phone's push meets the laptop's version,
+    /// and its removal stands. Breaking it (the kept save taken whenever the cloud's version
+    /// descends from it, though the known one does too): the merge starts from a version without
+    /// "tea", and "tea" comes back.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aSaveTheKnownVersionHoldsIsNoAncestor(throughCloudKit: Bool) async throws {
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
+        let phone = try world.device("alice-phone", account: "alice")
+        let laptop = try world.device("alice-laptop", account: "alice")
+        try phone.store.save(SharedList(recordName: "groceries", title: "Groceries", labels: ["milk"]))
+        await phone.sync()
+        let id = RecordID(recordName: "groceries", zoneID: ZoneID(zoneName: SyncConstants.defaultSyncZoneName))
+        let landed = try #require(try phone.store.sqliteTransaction { try $0.serverRecord(id) })
+        await laptop.sync()
+        var list = try #require(try laptop.store.fetch(SharedList.self, recordName: "groceries"))
+        list.labels.append("tea")
+        try laptop.store.save(list)
+        await laptop.sync()
+        await phone.sync()
+        // The phone's save, as if its reply had been lost: its version came back in the pull.
+        try phone.store.sqliteTransaction { try $0.noteSent([landed]) }
+        var mine = try #require(try phone.store.fetch(SharedList.self, recordName: "groceries"))
+        try #require(mine.labels == ["milk", "tea"])
+        mine.labels.removeAll { $0 == "tea" }
+        try phone.store.save(mine)
+        var theirs = try #require(try laptop.store.fetch(SharedList.self, recordName: "groceries"))
+        theirs.labels.append("bread")
+        try laptop.store.save(theirs)
+        await laptop.sync()
+        await phone.sync()
+        await laptop.sync()
+        for device in [phone, laptop] {
+            #expect(try Set(#require(try device.store.fetch(SharedList.self, recordName: "groceries")).labels) == ["milk", "bread"], "\(device.name)")
+        }
+    }
 }
 
 /// An edit of a record another device deleted before the edit reached the cloud: the deletion
