@@ -300,7 +300,7 @@ struct SentSavesTests {
     /// version read since, with an edit of the laptop's after it) is no merge's ancestor: the
     /// version known here holds it and what came after. The phone's save of "groceries" is kept
     /// as sent; the laptop then adds "tea", and the phone pulls that; the phone removes "tea"
-    /// while the laptop renames a label's neighbour; the phone's push meets the laptop's version,
+    /// while the laptop adds "bread"; the phone's push meets the laptop's version,
     /// and its removal stands. Breaking it (the kept save taken whenever the cloud's version
     /// descends from it, though the known one does too): the merge starts from a version without
     /// "tea", and "tea" comes back.
