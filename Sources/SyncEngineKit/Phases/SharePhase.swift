@@ -413,10 +413,3 @@ struct ShareSubject: CustomStringConvertible {
         return ShareRecord.isZoneWide(id) ? "the share of zone \(id.zoneID.zoneName)" : "share \(id.recordName)"
     }
 }
-
-extension ShareParticipant {
-    /// How an error names a participant: their user record, else how they were looked up.
-    var described: String {
-        userRecordName.map { "user \($0)" } ?? lookup?.description ?? (participantID == nil ? "that participant" : "a one-time link's invitee")
-    }
-}

@@ -34,3 +34,10 @@ enum ShareLinkRule {
         share.participants.filter { $0.role != .owner && $0.role != .publicUser && $0.acceptanceStatus != .removed }
     }
 }
+
+extension ShareParticipant {
+    /// How an error names a participant: their user record, else how they were looked up.
+    var described: String {
+        userRecordName.map { "user \($0)" } ?? lookup?.description ?? (participantID == nil ? "that participant" : "a one-time link's invitee")
+    }
+}
