@@ -17,13 +17,10 @@ struct CloudKitStandInShareTests {
     static var zone: CKRecordZone.ID { CKRecordZone.ID(zoneName: "SyncgenZone") }
     static var shareID: CKRecord.ID { CKRecord.ID(recordName: "share-groceries", zoneID: zone) }
 
+    /// The mapping tests' cloud: Alice with her zone, Bob (found by email), Carol (by phone).
     init() async throws {
-        cloud = try LocalCloud.inMemory()
-        try cloud.addAccount("bob", emailAddress: "bob@example.com")
-        try cloud.addAccount("carol", phoneNumber: "+1 555 0100")
-        alice = CKContainer(device: try cloud.device("alice-phone", account: "alice"))
-        bob = CKContainer(device: try cloud.device("bob-phone", account: "bob"))
-        _ = try await alice.privateCloudDatabase.modifyRecordZones(saving: [CKRecordZone(zoneName: Self.zone.zoneName)], deleting: [])
+        let setup = try await CloudKitShareMappingTests()
+        (cloud, alice, bob) = (setup.cloud, setup.alice, setup.bob)
     }
 
     /// Alice shares a list with Bob (found by his email), and Bob accepts.
