@@ -32,7 +32,7 @@ struct EngineShareParticipantsTests {
     /// name, as it did; or two people without a name taken for each other): the invitees go with
     /// the first change, or the wrong one goes.
     @Test(arguments: SyncWorld.cloudKitPaths)
-    func aOneTimeLinksInviteeStaysUntilRemoved(throughCloudKit: Bool) async throws {
+    func aOneTimeLinksInviteeStaysUntilRemoved(throughCloudKit: Bool) async throws {  // trap: T21.26
         let household = try await Household(throughCloudKit: throughCloudKit)
         let alice = household.alice
         try household.world.device("carol-phone", account: "carol")
@@ -62,7 +62,7 @@ struct EngineShareParticipantsTests {
     /// it listed before, or setting the link's permission when it does not change, which
     /// CloudKit's header says empties the list): Bob is gone, or the save is refused.
     @Test(arguments: SyncWorld.cloudKitPaths)
-    func closingTheLinkAddsNobodyBack(throughCloudKit: Bool) async throws {
+    func closingTheLinkAddsNobodyBack(throughCloudKit: Bool) async throws {  // trap: T21.27
         let household = try await Household(throughCloudKit: throughCloudKit)
         let (alice, bob, world) = (household.alice, household.bob, household.world)
         let carol = try world.device("carol-phone", account: "carol")
@@ -98,7 +98,7 @@ struct EngineShareParticipantsTests {
     /// removed. Breaking it (the engine's check left out): a request goes, and CloudKit drops
     /// Carol's invitation or refuses the save.
     @Test(arguments: SyncWorld.cloudKitPaths)
-    func aShareOpenToItsLinkIsManagedWithinWhatCloudKitAllows(throughCloudKit: Bool) async throws {
+    func aShareOpenToItsLinkIsManagedWithinWhatCloudKitAllows(throughCloudKit: Bool) async throws {  // trap: T21.29
         let household = try await Household(throughCloudKit: throughCloudKit)
         let alice = household.alice
         try household.world.device("carol-phone", account: "carol")
@@ -145,7 +145,7 @@ struct EngineShareParticipantsTests {
     /// "the system updates the existing participant's properties", and leaves him removed): his
     /// acceptance is refused, "not invited".
     @Test(arguments: SyncWorld.cloudKitPaths)
-    func someoneWhoLeftIsInvitedAgain(throughCloudKit: Bool) async throws {
+    func someoneWhoLeftIsInvitedAgain(throughCloudKit: Bool) async throws {  // trap: T21.32
         let household = try await Household(throughCloudKit: throughCloudKit)
         let (alice, bob, world) = (household.alice, household.bob, household.world)
         try await bob.engine.leaveShare(Self.groceries(bob))
@@ -203,7 +203,7 @@ struct EngineShareParticipantsTests {
     /// stops it. Breaking it (the engine's check left out): the request goes to the shared
     /// database.
     @Test(arguments: SyncWorld.cloudKitPaths)
-    func theOwnerCannotLeaveHerOwnZoneShare(throughCloudKit: Bool) async throws {
+    func theOwnerCannotLeaveHerOwnZoneShare(throughCloudKit: Bool) async throws {  // trap: T21.29
         let home = try await EngineZoneShareTests.Home(throughCloudKit: throughCloudKit)
         let sent = home.alice.gateway.modifies.count
         await #expect {
