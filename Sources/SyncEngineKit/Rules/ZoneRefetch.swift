@@ -17,9 +17,15 @@ enum ZoneRefetch {
     }
 
     /// Starts a listing of the zone, fetched from scratch; nil when nothing of it is known here
-    /// (a first fetch: there is nothing to reconcile, and nothing is noted).
+    /// (a first fetch: there is nothing to reconcile, and nothing is noted). Called in the
+    /// transaction that keeps the listing's first page and token, never before: a listing kept
+    /// beside a token of an earlier fetch would end with that fetch's few changes and take
+    /// everything else for gone.
     static func begin(_ zone: ZoneID, scope: DatabaseScope, in store: any Topics) throws -> Int64? {
-        guard try !store.serverRecordIDs(inZone: zone).isEmpty else { return nil }
+        guard try !store.serverRecordIDs(inZone: zone).isEmpty else {
+            try forget(zone, scope: scope, in: store)
+            return nil
+        }
         let listing = try store.newListing(inZone: zone)
         try store.setState(SyncStateKeys.zoneRefetch(zone, scope), String(listing))
         return listing

@@ -106,6 +106,7 @@ final class SyncWorld {
         let gateway = RecordingGateway(cloudGateway)
         let store = try store ?? SyncStore(url: nil, clock: clock)
         var configuration = configuration
+        if ProcessInfo.processInfo.environment["SYNCGEN_TEST_LOG"] == "1" { configuration.logHandler = DeviceLogHandler(device: name) }
         if configuration.assetCacheRoot == nil {
             configuration.assetCacheRoot = assetFolder.appendingPathComponent(name)
         }
@@ -195,5 +196,16 @@ final class Once: Sendable {
             defer { used = true }
             return !used
         }
+    }
+}
+
+/// Every line of a device's engine on standard error, names revealed, under the device's name:
+/// `SYNCGEN_TEST_LOG=1 CONVERGENCE_SEED=227 swift test --filter ConvergenceTests` tells what
+/// each device asked and heard on the way to a failing seed.
+struct DeviceLogHandler: SyncLogHandler {
+    let device: String
+
+    func log(_ entry: SyncLogEntry) {
+        FileHandle.standardError.write(Data("\(device) [\(entry.level)] \(entry.category.rawValue): \(entry.message.revealed)\n".utf8))
     }
 }

@@ -155,7 +155,6 @@ struct PullPhase {
         var (token, listing) = try context.transaction { store in
             (try store.state(key).map(ChangeToken.init(storedValue:)), try ZoneRefetch.listing(of: zone, scope: scope, in: store))
         }
-        if token == nil && listing == nil { listing = try context.transaction { try ZoneRefetch.begin(zone, scope: scope, in: $0) } }
         var recovered = false
         var shareDeleted = false
         while true {
@@ -166,10 +165,12 @@ struct PullPhase {
                     desiredKeys: context.registry.keysWithoutAssetContents)
             } catch .cloud(let error) where error.code == .changeTokenExpired && !recovered {
                 // The server forgot the zone's history: fetched again from scratch, and what it
-                // no longer lists is reconciled at the end.
+                // no longer lists is reconciled at the end. The listing begins with the first
+                // page it keeps (below), never before: an answer the pass cannot keep (the
+                // account changed under it) leaves the kept token as it was.
                 recovered = true
                 token = nil
-                listing = try context.transaction { try ZoneRefetch.begin(zone, scope: scope, in: $0) }
+                listing = nil
                 continue
             } catch .cloud(let error) where scope == .shared && (error.code == .permissionFailure || error.code == .zoneNotFound) {
                 // No longer allowed in: this user has left the share, or was removed from it.
@@ -184,6 +185,9 @@ struct PullPhase {
             }
             try await account.verify()
             try context.transaction { store in
+                // A fetch from scratch is a listing, begun with its first page, in the
+                // transaction that keeps the page's token.
+                if token == nil && listing == nil { listing = try ZoneRefetch.begin(zone, scope: scope, in: store) }
                 try state.localChanges.refresh(in: store)
                 // A record deleted and saved again within the page exists: its save is the later.
                 let saved = Set(page.changedRecords.map { RecordKey($0.recordType, $0.id.recordName) })
