@@ -232,7 +232,7 @@ struct LanguageServerTests {
         let documented = client.request("textDocument/completion", client.place(notes, 2, 6))["result"]?["items"]?.array?.first
         #expect(documented?["documentation"]?.string == SchemaVocabulary.documentation(ofKey: "scopes", at: .model))
         let word = client.request("textDocument/completion", client.place(notes, 5, 15))["result"]?["items"]?.array?.first
-        #expect(word?["documentation"]?.string == FieldKind.string.documentation)
+        #expect(word?["documentation"]?.string == FieldKind.scalar(.string).documentation)
     }
 
     @Test func hoverTellsWhatAModelAndAFieldResolveToAndExplainsADiagnostic() throws {

@@ -1,9 +1,13 @@
 /// One field of a model as the runtime sees it: its name, CloudKit type and how it travels.
 public struct FieldDescriptor: Hashable, Sendable {
-    /// A field's CloudKit type, as the schema names it.
+    /// A field's type, as the schema names it.
     public indirect enum ValueType: Hashable, Sendable {
-        case string, int64, double, bool, date, bytes, asset, location
+        /// One value of a type of the schema language (``ScalarType``: its facts say how it is
+        /// stored and sent).
+        case scalar(ScalarType)
+        /// A record of the same zone, of the record type named.
         case reference(recordType: String, action: ReferenceAction)
+        /// A list of values of one type.
         case list(ValueType)
 
         /// The record type a reference, or a list of references, points at.

@@ -337,7 +337,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
         let property = Property(keyPath)
         return ModelField(
             descriptor: FieldDescriptor(
-                name: name, type: .asset, isOptional: true, isLocalOnly: options.contains(.localOnly),
+                name: name, type: .scalar(.asset), isOptional: true, isLocalOnly: options.contains(.localOnly),
                 isServerOwned: options.contains(.serverOwned), merge: merge),
             key: name,
             read: { property.get($0)?.storedValue },

@@ -20,7 +20,7 @@ extension String: SyncFieldConvertible {
         return nil
     }
     public static var syncTypeName: String { "string" }
-    public static var syncValueType: FieldDescriptor.ValueType { .string }
+    public static var syncValueType: FieldDescriptor.ValueType { .scalar(.string) }
 }
 
 extension Int64: SyncFieldConvertible {
@@ -30,7 +30,7 @@ extension Int64: SyncFieldConvertible {
         return nil
     }
     public static var syncTypeName: String { "int64" }
-    public static var syncValueType: FieldDescriptor.ValueType { .int64 }
+    public static var syncValueType: FieldDescriptor.ValueType { .scalar(.int) }
 }
 
 extension Double: SyncFieldConvertible {
@@ -44,7 +44,7 @@ extension Double: SyncFieldConvertible {
         }
     }
     public static var syncTypeName: String { "double" }
-    public static var syncValueType: FieldDescriptor.ValueType { .double }
+    public static var syncValueType: FieldDescriptor.ValueType { .scalar(.double) }
 }
 
 /// CloudKit has no boolean: a bool travels as int64 0 or 1 (any non-zero reads as true).
@@ -55,7 +55,7 @@ extension Bool: SyncFieldConvertible {
         return nil
     }
     public static var syncTypeName: String { "int64 (bool)" }
-    public static var syncValueType: FieldDescriptor.ValueType { .bool }
+    public static var syncValueType: FieldDescriptor.ValueType { .scalar(.bool) }
 }
 
 extension Date: SyncFieldConvertible {
@@ -65,7 +65,7 @@ extension Date: SyncFieldConvertible {
         return nil
     }
     public static var syncTypeName: String { "date" }
-    public static var syncValueType: FieldDescriptor.ValueType { .date }
+    public static var syncValueType: FieldDescriptor.ValueType { .scalar(.date) }
 }
 
 extension Data: SyncFieldConvertible {
@@ -75,7 +75,7 @@ extension Data: SyncFieldConvertible {
         return nil
     }
     public static var syncTypeName: String { "bytes" }
-    public static var syncValueType: FieldDescriptor.ValueType { .bytes }
+    public static var syncValueType: FieldDescriptor.ValueType { .scalar(.data) }
 }
 
 extension SyncLocation: SyncFieldConvertible {
@@ -85,7 +85,7 @@ extension SyncLocation: SyncFieldConvertible {
         return nil
     }
     public static var syncTypeName: String { "location" }
-    public static var syncValueType: FieldDescriptor.ValueType { .location }
+    public static var syncValueType: FieldDescriptor.ValueType { .scalar(.location) }
 }
 
 extension Array: SyncFieldConvertible where Element: SyncFieldConvertible {

@@ -52,7 +52,7 @@ struct ModelRegistry: Sendable {
         var keys: Set<String> = [RecordFieldNames.clientModifiedAt, RecordFieldNames.uploadVersions]
         for type in types {
             for field in type.fieldDescriptors where !field.isLocalOnly {
-                if case .asset = field.type {
+                if case .scalar(.asset) = field.type {
                     keys.formUnion(RecordFieldNames.assetMarkers)
                 } else {
                     keys.insert(field.name)

@@ -82,7 +82,7 @@ struct ModelGenerator {
         if field.isLocalOnly { return "Kept on this device: never uploaded, never overwritten by a pull." }
         if field.isServerOwned { return "Owned by the server: never uploaded, always taken from the server." }
         if field.isEncrypted { return "Stored encrypted in CloudKit." }
-        if field.type == .asset { return "The attached file's markers; the file lives in the asset cache." }
+        if field.type == .scalar(.asset) { return "The attached file's markers; the file lives in the asset cache." }
         return nil
     }
 
@@ -181,7 +181,7 @@ struct ModelGenerator {
         var arguments = [SwiftSpelling.stringLiteral(field.name), "\\Self.\(SwiftSpelling.identifier(field.name))"]
         let builder: String
         switch field.type {
-        case .asset:
+        case .scalar(.asset):
             builder = "asset"
         case .reference(_, let action):
             builder = "reference"
@@ -216,7 +216,7 @@ struct ModelGenerator {
 
     /// The first required, uploaded string field (preferring `title` and `name`), or the record type.
     private var shareTitleExpression: String {
-        let candidates = fields.filter { $0.type == .string && !$0.isOptional && !$0.isLocalOnly }
+        let candidates = fields.filter { $0.type == .scalar(.string) && !$0.isOptional && !$0.isLocalOnly }
         let preferred = candidates.first { $0.name == "title" } ?? candidates.first { $0.name == "name" } ?? candidates.first
         return preferred.map { "self." + SwiftSpelling.identifier($0.name) } ?? "Self.recordType"
     }
@@ -285,7 +285,7 @@ struct ModelGenerator {
                     }
                     // The model's own fields are named through `self`: a field may be called
                     // `projection` too.
-                    if field.isOptional || field.type == .asset {
+                    if field.isOptionalInSwift {
                         method.line("if let value = self.\(identifier) { projection.\(identifier) = \(value("value")) }")
                     } else {
                         method.line("projection.\(identifier) = \(value("self." + identifier))")

@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 
 /// How schema names, types and literals are spelt in generated Swift. Every standard type is
 /// qualified (`Swift.String`, `Foundation.Date`, `SyncCore.RecordReference`), so a model named
@@ -19,19 +20,12 @@ enum SwiftSpelling {
     /// file is attached.
     static func type(of field: Field) -> String {
         let base = type(of: field.type)
-        return field.isOptional || field.type == .asset ? base + "?" : base
+        return field.isOptionalInSwift ? base + "?" : base
     }
 
     static func type(of type: FieldType) -> String {
         switch type {
-        case .string: "Swift.String"
-        case .int: "Swift.Int64"
-        case .double: "Swift.Double"
-        case .bool: "Swift.Bool"
-        case .date: "Foundation.Date"
-        case .data: "Foundation.Data"
-        case .asset: "SyncCore.AssetReference"
-        case .location: "SyncCore.SyncLocation"
+        case .scalar(let scalar): scalar.facts.swiftType
         case .reference(let target, _): "SyncCore.RecordReference<\(target)>"
         case .list(let element): "[\(self.type(of: element))]"
         }
@@ -41,7 +35,7 @@ enum SwiftSpelling {
     /// (a required reference has no sensible zero value).
     static func initialValue(of field: Field) -> String? {
         if let value = field.defaultValue { return literal(value) }
-        if field.isOptional || field.type == .asset { return "nil" }
+        if field.isOptionalInSwift { return "nil" }
         return zeroValue(of: field.type)
     }
 
@@ -55,14 +49,7 @@ enum SwiftSpelling {
 
     private static func zeroValue(of type: FieldType) -> String? {
         switch type {
-        case .string: "\"\""
-        case .int: "0"
-        case .double: "0"
-        case .bool: "false"
-        case .date: "Foundation.Date(timeIntervalSince1970: 0)"
-        case .data: "Foundation.Data()"
-        case .asset: "nil"
-        case .location: "SyncCore.SyncLocation(latitude: 0, longitude: 0)"
+        case .scalar(let scalar): scalar.facts.zeroValue
         case .reference: nil
         case .list: "[]"
         }

@@ -1,3 +1,5 @@
+import SyncCore
+
 /// The levels of a schema file, each with its keys (``SchemaVocabulary``).
 public enum SchemaKeyLevel: Sendable, Hashable {
     case file, model, field, catalog
@@ -72,14 +74,7 @@ public protocol DocumentedWord: RawRepresentable, CaseIterable where RawValue ==
 extension FieldKind: DocumentedWord {
     public var documentation: String {
         switch self {
-        case .string: "Text: a Swift String, a STRING in CloudKit."
-        case .int: "A 64-bit signed integer: Int64, INT64 in CloudKit."
-        case .double: "A Double, DOUBLE in CloudKit."
-        case .bool: "A Bool, kept as INT64 0 or 1 in CloudKit."
-        case .date: "A Date, TIMESTAMP in CloudKit."
-        case .data: "Bytes: Data, BYTES in CloudKit."
-        case .asset: "A file, a CKAsset: at most one per model, never in a list."
-        case .location: "Latitude and longitude: a LOCATION in CloudKit."
+        case .scalar(let scalar): scalar.facts.documentation
         case .reference: "A record of another model of the same zone: needs 'to'."
         case .list: "A list of one type: needs 'of' (any type but asset and list)."
         }

@@ -1,3 +1,5 @@
+import SyncCore
+
 /// The words of the schema language, in one place: the keys allowed at each level and the values
 /// of every enumerated key. The parser, the validator, the suggestions and the exports all read
 /// them from here.
@@ -21,12 +23,40 @@ public enum SchemaVocabulary {
     public static let nowDefault = "now"
 }
 
-/// A field's type word.
-public enum FieldKind: String, CaseIterable, Sendable, Hashable {
-    case string, int, double, bool, date, data, asset, location, reference, list
+/// A field's type word: a scalar type's (SyncCore's `ScalarType`, whose facts say the rest),
+/// `reference` or `list`.
+public enum FieldKind: RawRepresentable, CaseIterable, Sendable, Hashable {
+    case scalar(ScalarType)
+    case reference, list
 
-    /// Types a list may hold: every scalar type and references, never lists or assets.
-    public var isListElement: Bool { self != .list && self != .asset }
+    public static var allCases: [FieldKind] { ScalarType.allCases.map(FieldKind.scalar) + [.reference, .list] }
+
+    public init?(rawValue: String) {
+        switch rawValue {
+        case "reference": self = .reference
+        case "list": self = .list
+        default:
+            guard let scalar = ScalarType(rawValue: rawValue) else { return nil }
+            self = .scalar(scalar)
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .scalar(let scalar): scalar.rawValue
+        case .reference: "reference"
+        case .list: "list"
+        }
+    }
+
+    /// Types a list may hold: the scalar types whose facts allow it, and references; never lists.
+    public var isListElement: Bool {
+        switch self {
+        case .scalar(let scalar): scalar.facts.isListElement
+        case .reference: true
+        case .list: false
+        }
+    }
 }
 
 /// A database a model's records may live in.

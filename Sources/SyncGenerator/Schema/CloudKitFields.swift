@@ -40,7 +40,7 @@ public enum CloudKitFields {
         var fields: [String: Field] = [:]
         for field in model.fields where !field.isLocalOnly {
             let indexes = Set(field.indexes.map { $0.rawValue.uppercased() })
-            if field.type == .asset {
+            if field.type == .scalar(.asset) {
                 fields[RecordFieldNames.assetData] = Field(type: "ASSET", location: field.location)
                 fields[RecordFieldNames.assetSuffix] = Field(type: "STRING", location: field.location)
                 fields[RecordFieldNames.assetSize] = Field(type: "INT64", location: field.location)
@@ -77,13 +77,7 @@ public enum CloudKitFields {
     /// The CloudKit schema type of a field type (a bool is an INT64; CloudKit has no boolean).
     public static func typeName(_ type: FieldType) -> String {
         switch type {
-        case .string: "STRING"
-        case .int, .bool: "INT64"
-        case .double: "DOUBLE"
-        case .date: "TIMESTAMP"
-        case .data: "BYTES"
-        case .asset: "ASSET"
-        case .location: "LOCATION"
+        case .scalar(let scalar): scalar.facts.cloudKitType
         case .reference: "REFERENCE"
         case .list(let element): "LIST<\(typeName(element))>"
         }

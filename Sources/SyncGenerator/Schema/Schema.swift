@@ -1,3 +1,5 @@
+import SyncCore
+
 /// A validated schema: every model of every file, resolved into plain values for the generator and
 /// the exports. Only ``SchemaValidator`` builds one, and only from a schema without errors, so code
 /// reading it can rely on every rule of the schema language holding.
@@ -104,7 +106,7 @@ public struct Model: Sendable, Equatable {
         self.location = location
     }
 
-    public var assetField: Field? { fields.first { $0.type == .asset } }
+    public var assetField: Field? { fields.first { $0.type == .scalar(.asset) } }
 
     public func field(named name: String) -> Field? {
         fields.first { $0.name == name }
@@ -141,6 +143,9 @@ public struct Field: Sendable, Equatable {
     public var mergePolicy: MergePolicyName?
     public var location: SourceLocation
 
+    /// Optional in Swift: declared so, or of a type that always is (an asset: nil is "no file").
+    public var isOptionalInSwift: Bool { isOptional || type.scalar?.facts.isAlwaysOptional == true }
+
     public init(
         name: String, type: FieldType, isOptional: Bool = false, defaultValue: FieldDefault? = nil,
         isEncrypted: Bool = false, isLocalOnly: Bool = false, isServerOwned: Bool = false,
@@ -161,23 +166,23 @@ public struct Field: Sendable, Equatable {
 
 /// A field's resolved type.
 public indirect enum FieldType: Sendable, Hashable, CustomStringConvertible {
-    case string, int, double, bool, date, data, asset, location
+    /// One value of a scalar type: its facts (SyncCore's `ScalarType.facts`) say the rest.
+    case scalar(ScalarType)
     case reference(to: String, onDelete: DeleteActionName)
     case list(of: FieldType)
 
     public var description: String {
         switch self {
-        case .string: "string"
-        case .int: "int"
-        case .double: "double"
-        case .bool: "bool"
-        case .date: "date"
-        case .data: "data"
-        case .asset: "asset"
-        case .location: "location"
+        case .scalar(let scalar): scalar.rawValue
         case .reference(let target, _): "reference to \(target)"
         case .list(let element): "list of \(element)"
         }
+    }
+
+    /// The scalar type, when it is one.
+    public var scalar: ScalarType? {
+        if case .scalar(let scalar) = self { return scalar }
+        return nil
     }
 
     public var isReferenceOrListOfReferences: Bool {
@@ -202,14 +207,7 @@ extension FieldType {
     /// The type's word in the schema language.
     var kind: FieldKind {
         switch self {
-        case .string: .string
-        case .int: .int
-        case .double: .double
-        case .bool: .bool
-        case .date: .date
-        case .data: .data
-        case .asset: .asset
-        case .location: .location
+        case .scalar(let scalar): .scalar(scalar)
         case .reference: .reference
         case .list: .list
         }
@@ -217,7 +215,7 @@ extension FieldType {
 
     /// "a" or "an", before the type's word.
     var article: String {
-        [.int, .asset].contains(kind) ? "an" : "a"
+        scalar?.facts.article ?? "a"
     }
 }
 

@@ -27,7 +27,7 @@ extension ValidationContext {
         guard case .explicit(let keys) = declared else {
             return fieldIDs(of: id).compactMap { fieldID in
                 let field = field(fieldID)
-                return fieldTypes[fieldID] == .asset || field.isLocalOnly ? nil : field.name.value
+                return fieldTypes[fieldID] == .scalar(.asset) || field.isLocalOnly ? nil : field.name.value
             }
         }
         var names: [String] = []
@@ -41,7 +41,7 @@ extension ValidationContext {
                 continue
             }
             let fieldID = FieldID(model: id, index: index)
-            if fieldTypes[fieldID] == .asset {
+            if fieldTypes[fieldID] == .scalar(.asset) {
                 valid = false
                 report(Diagnostic(.assetAsDesiredKey, "desired key '\(key.value)' of model '\(model.name.value)' is the asset, whose contents catalog queries never fetch; its suffix and size markers are always desired, and readers download the asset on demand", at: key.location))
                 continue

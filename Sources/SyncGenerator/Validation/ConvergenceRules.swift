@@ -1,9 +1,20 @@
+import SyncCore
+
 /// Rule 16: natural keys (`unique`) and how concurrent edits combine (`merge`).
 extension ValidationContext {
-    /// Field types whose values every device compares alike: a natural key is made of them. A
-    /// double is not among them (two devices' arithmetic may differ in the last bit), nor values
-    /// without an equality people mean (data, an asset, a location, a list).
-    static let comparableKeyTypes: Set<FieldKind> = [.string, .int, .bool, .date, .reference]
+    /// Field types whose values every device compares alike: a natural key is made of them (the
+    /// scalar types' facts say which; a reference's record name always is). A double is not
+    /// among them (two devices' arithmetic may differ in the last bit), nor values without an
+    /// equality people mean (data, an asset, a location, a list).
+    static var comparableKeyTypes: [FieldKind] {
+        FieldKind.allCases.filter { kind in
+            switch kind {
+            case .scalar(let scalar): scalar.facts.isKeyComparable
+            case .reference: true
+            case .list: false
+            }
+        }
+    }
 
     mutating func checkConvergence() {
         for id in allModelIDs {
@@ -116,7 +127,7 @@ extension ValidationContext {
                 report(Diagnostic(.mergePolicyNotForType, "'union' merges lists, and \(subject()) is \(type.article) \(type.kind.rawValue)", at: word.location))
                 return
             case .max, .min:
-                guard [.int, .double, .date].contains(type.kind) else {
+                guard type.scalar?.facts.mergesByExtreme == true else {
                     report(Diagnostic(.mergePolicyNotForType, "'\(policy.rawValue)' keeps the \(policy == .max ? "larger" : "smaller") number or date, and \(subject()) is \(type.article) \(type.kind.rawValue)", at: word.location))
                     return
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import SyncCore
 
 /// Rule 6, defaults: a `default` is a literal of its field's type.
 extension ValidationContext {
@@ -24,11 +25,17 @@ extension ValidationContext {
     }
 
     private mutating func literal(_ node: YAMLNode, of type: FieldType, subject: @autoclosure () -> String) -> FieldDefault? {
-        switch type {
-        case .data, .asset, .location, .reference, .list(of: .data), .list(of: .location), .list(of: .reference):
+        // What a default is written as is the scalar type's fact; a list's is its element's,
+        // each item written so.
+        let written = switch type {
+        case .scalar(let scalar), .list(.scalar(let scalar)): scalar.facts.defaultLiteral
+        case .reference, .list: ScalarTypeFacts.DefaultLiteral?.none
+        }
+        guard let written else {
             report(Diagnostic(.defaultNotSupported, "\(subject()) is \(type), which cannot have a default", at: node.location))
             return nil
-        case .list(let element):
+        }
+        if case .list(let element) = type {
             guard let items = node.sequence else {
                 return mismatch(node, expected: "a list", subject: subject())
             }
@@ -38,13 +45,15 @@ extension ValidationContext {
                 values.append(value)
             }
             return .list(values)
-        case .string:
+        }
+        switch written {
+        case .text:
             guard let scalar = node.scalar, case .string(let text) = scalar.value else {
                 let hint = node.scalar.map { " (quote it: \"\($0.text)\")" } ?? ""
                 return mismatch(node, expected: "text\(hint)", subject: subject())
             }
             return .string(text)
-        case .int:
+        case .integer:
             switch node.scalar?.value {
             case .int(let number): return .int(number)
             case .integerOutOfRange:
@@ -52,7 +61,7 @@ extension ValidationContext {
                 return nil
             default: return mismatch(node, expected: "an integer", subject: subject())
             }
-        case .double:
+        case .number:
             switch node.scalar?.value {
             case .int(let number): return .double(Double(number))
             case .double(let number) where number.isFinite:
@@ -67,12 +76,12 @@ extension ValidationContext {
                 return nil
             default: return mismatch(node, expected: "a finite number", subject: subject())
             }
-        case .bool:
+        case .boolean:
             guard case .bool(let flag) = node.scalar?.value else {
                 return mismatch(node, expected: "true or false", subject: subject())
             }
             return .bool(flag)
-        case .date:
+        case .moment:
             guard case .string(let text) = node.scalar?.value else {
                 return mismatch(node, expected: "'now' or an ISO 8601 date such as 2024-05-01T12:00:00Z", subject: subject())
             }

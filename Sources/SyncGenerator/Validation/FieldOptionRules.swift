@@ -1,3 +1,5 @@
+import SyncCore
+
 /// Rules 11 (encryption), 12 (local-only and server-owned fields) and 13 (indexes).
 extension ValidationContext {
     mutating func checkFieldOptions() {
@@ -38,7 +40,7 @@ extension ValidationContext {
         if type?.isReferenceOrListOfReferences == true {
             report(Diagnostic(.encryptedReference, "\(subject()) is a reference, which cannot be encrypted: CloudKit must read references on the server", at: encrypted.location))
         }
-        if type == .asset {
+        if type == .scalar(.asset) {
             report(Diagnostic(.encryptedAssetRedundant, "'encrypted' on asset \(subject()) is redundant: CloudKit always encrypts assets", at: encrypted.location))
         }
         if scopes == .publicOnly {
@@ -65,18 +67,22 @@ extension ValidationContext {
         }
     }
 
+    /// A searchable type, or a list of one.
+    private static func isSearchable(_ type: FieldType) -> Bool {
+        switch type {
+        case .scalar(let scalar): scalar.facts.isSearchable
+        case .list(let element): isSearchable(element)
+        case .reference: false
+        }
+    }
+
     private mutating func checkIndexTypes(_ field: FieldDeclaration, type: FieldType, subject: @autoclosure () -> String) {
         for word in field.index {
             switch IndexKind(rawValue: word.value) {
-            case .searchable where type != .string && type != .list(of: .string):
+            case .searchable where !Self.isSearchable(type):
                 report(Diagnostic(.searchableNonString, "'searchable' needs a string or a list of strings, but \(subject()) is \(type)", at: word.location))
-            case .sortable:
-                switch type {
-                case .data, .asset, .location, .reference, .list:
-                    report(Diagnostic(.sortableUnsupported, "'sortable' is not available for \(type), the type of \(subject())", at: word.location))
-                default:
-                    break
-                }
+            case .sortable where type.scalar?.facts.isSortable != true:
+                report(Diagnostic(.sortableUnsupported, "'sortable' is not available for \(type), the type of \(subject())", at: word.location))
             default:
                 break
             }

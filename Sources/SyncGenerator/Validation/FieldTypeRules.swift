@@ -1,3 +1,5 @@
+import SyncCore
+
 /// Rule 6: every field has a known type, lists name their element, references their target, and
 /// a model has at most one asset.
 extension ValidationContext {
@@ -8,7 +10,7 @@ extension ValidationContext {
                 let field = field(fieldID)
                 guard let type = resolveType(of: field, model: model(id).name.value) else { continue }
                 fieldTypes[fieldID] = type
-                guard type == .asset else { continue }
+                guard type == .scalar(.asset) else { continue }
                 if let firstAsset {
                     report(Diagnostic(.multipleAssetFields, "model '\(model(id).name.value)' has a second asset field '\(field.name.value)'; a model holds at most one asset (put others in a child model)", at: field.name.location, notes: [.init("the first asset field '\(firstAsset.name.value)' is declared here", at: firstAsset.name.location)]))
                 } else {
@@ -40,12 +42,12 @@ extension ValidationContext {
         switch kind {
         case .list:
             guard let element else { return nil }
-            guard element == .reference else { return .list(of: scalarType(element)) }
-            return resolveReference(of: field, subject: subject()).map { .list(of: $0) }
+            guard case .scalar(let scalar) = element else { return resolveReference(of: field, subject: subject()).map { .list(of: $0) } }
+            return .list(of: .scalar(scalar))
         case .reference:
             return resolveReference(of: field, subject: subject())
-        default:
-            return scalarType(kind)
+        case .scalar(let scalar):
+            return .scalar(scalar)
         }
     }
 
@@ -71,8 +73,8 @@ extension ValidationContext {
         case .list:
             report(Diagnostic(.nestedList, "\(subject()) is a list of lists, which CloudKit cannot store", at: of.location))
             return nil
-        case .asset:
-            report(Diagnostic(.listOfAssets, "\(subject()) is a list of assets, which syncgen does not support; use a child model with one asset each", at: of.location))
+        case .scalar(let scalar) where !scalar.facts.isListElement:
+            report(Diagnostic(.listOfAssets, "\(subject()) is a list of \(scalar.rawValue)s, which syncgen does not support; use a child model with one \(scalar.rawValue) each", at: of.location))
             return nil
         default:
             return element
@@ -100,19 +102,5 @@ extension ValidationContext {
             return nil
         }
         return valid ? .reference(to: to.value, onDelete: action) : nil
-    }
-
-    private func scalarType(_ kind: FieldKind) -> FieldType {
-        switch kind {
-        case .string: .string
-        case .int: .int
-        case .double: .double
-        case .bool: .bool
-        case .date: .date
-        case .data: .data
-        case .asset: .asset
-        case .location: .location
-        case .reference, .list: preconditionFailure("not a scalar kind: \(kind)")
-        }
     }
 }

@@ -21,7 +21,7 @@ extension SyncStore {
     /// the file again instead).
     public func applyConflictValue<Model: SyncModel>(_ side: ConflictSide, of field: String, in conflict: RecordConflict, to type: Model.Type) throws {
         guard conflict.recordType == Model.recordType, let values = conflict.field(field),
-            Model.fieldDescriptors.contains(where: { $0.name == field && $0.type != .asset })
+            Model.fieldDescriptors.contains(where: { $0.name == field && $0.type != .scalar(.asset) })
         else {
             throw ConflictValueError.notAField(recordType: conflict.recordType, field: field)
         }

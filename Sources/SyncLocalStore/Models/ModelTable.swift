@@ -39,15 +39,23 @@ final class ModelTable: Sendable, Hashable {
             }
         }
 
+        /// The kind a field of the type is kept in: a scalar type's as its facts say.
         init(_ type: FieldDescriptor.ValueType) {
             switch type {
-            case .string: self = .text
-            case .int64, .bool: self = .integer
-            case .double: self = .real
-            case .date: self = .date
-            case .bytes: self = .bytes
+            case .scalar(let scalar): self.init(scalar.facts.storedForm)
             case .reference(_, let action): self = .reference(action)
-            case .asset, .location, .list: self = .encoded
+            case .list: self = .encoded
+            }
+        }
+
+        init(_ form: ScalarTypeFacts.StoredForm) {
+            switch form {
+            case .text: self = .text
+            case .integer: self = .integer
+            case .real: self = .real
+            case .bytes: self = .bytes
+            case .date: self = .date
+            case .encoded: self = .encoded
             }
         }
 

@@ -314,7 +314,7 @@ struct AssetEngineTests {
     @Test func catalogDesiredKeysNameEveryPublishedField() async throws {  // trap: T12.5
         let keys = Set(PublishedNote.catalogDesiredKeys)
         for field in PublishedNote.fieldDescriptors where !field.isLocalOnly {
-            if case .asset = field.type {
+            if case .scalar(.asset) = field.type {
                 #expect(keys.isSuperset(of: [RecordFieldNames.assetSuffix, RecordFieldNames.assetSize]))
                 #expect(!keys.contains(RecordFieldNames.assetData))
             } else {

@@ -1,0 +1,153 @@
+/// A field type of the schema language that holds one value: every type but `reference` and
+/// `list`, which are built from the others. Its raw value is the word a schema writes.
+///
+/// What every layer needs to know of a type (its Swift spelling, its CloudKit type, its store
+/// column, the defaults and indexes it takes) is in ``facts``, one entry per type: the generator,
+/// the validator, the exports and the store read it there, and no rule lists types. Adding a type
+/// is adding a case and its facts (CONTRIBUTING.md, "Add a field type").
+public enum ScalarType: String, CaseIterable, Hashable, Sendable {
+    /// Text.
+    case string
+    /// A 64-bit signed integer.
+    case int
+    /// A 64-bit floating-point number.
+    case double
+    /// True or false, an integer 0 or 1 in CloudKit.
+    case bool
+    /// A moment.
+    case date
+    /// Bytes kept in the record.
+    case data
+    /// A file, uploaded and downloaded on its own (a `CKAsset`).
+    case asset
+    /// A latitude and a longitude.
+    case location
+
+    /// Everything the layers know of the type, in one place.
+    package var facts: ScalarTypeFacts {
+        switch self {
+        case .string:
+            ScalarTypeFacts(
+                swiftType: "Swift.String", zeroValue: "\"\"", cloudKitType: "STRING", storedForm: .text,
+                defaultLiteral: .text, isSortable: true, isSearchable: true, isKeyComparable: true,
+                documentation: "Text: a Swift String, a STRING in CloudKit.")
+        case .int:
+            ScalarTypeFacts(
+                swiftType: "Swift.Int64", zeroValue: "0", cloudKitType: "INT64", storedForm: .integer,
+                defaultLiteral: .integer, isSortable: true, isKeyComparable: true, mergesByExtreme: true, article: "an",
+                documentation: "A 64-bit signed integer: Int64, INT64 in CloudKit.")
+        case .double:
+            ScalarTypeFacts(
+                swiftType: "Swift.Double", zeroValue: "0", cloudKitType: "DOUBLE", storedForm: .real,
+                defaultLiteral: .number, isSortable: true, mergesByExtreme: true,
+                documentation: "A Double, DOUBLE in CloudKit.")
+        case .bool:
+            ScalarTypeFacts(
+                swiftType: "Swift.Bool", zeroValue: "false", cloudKitType: "INT64", storedForm: .integer,
+                defaultLiteral: .boolean, isSortable: true, isKeyComparable: true,
+                documentation: "A Bool, kept as INT64 0 or 1 in CloudKit.")
+        case .date:
+            ScalarTypeFacts(
+                swiftType: "Foundation.Date", zeroValue: "Foundation.Date(timeIntervalSince1970: 0)", cloudKitType: "TIMESTAMP",
+                storedForm: .date, defaultLiteral: .moment, isSortable: true, isKeyComparable: true, mergesByExtreme: true,
+                documentation: "A Date, TIMESTAMP in CloudKit.")
+        case .data:
+            ScalarTypeFacts(
+                swiftType: "Foundation.Data", zeroValue: "Foundation.Data()", cloudKitType: "BYTES", storedForm: .bytes,
+                documentation: "Bytes: Data, BYTES in CloudKit.")
+        case .asset:
+            ScalarTypeFacts(
+                swiftType: "SyncCore.AssetReference", zeroValue: "nil", cloudKitType: "ASSET", storedForm: .encoded,
+                isAlwaysOptional: true, isListElement: false, article: "an",
+                documentation: "A file, a CKAsset: at most one per model, never in a list.")
+        case .location:
+            ScalarTypeFacts(
+                swiftType: "SyncCore.SyncLocation", zeroValue: "SyncCore.SyncLocation(latitude: 0, longitude: 0)", cloudKitType: "LOCATION",
+                storedForm: .encoded,
+                documentation: "Latitude and longitude: a LOCATION in CloudKit.")
+        }
+    }
+}
+
+/// What the layers know of one ``ScalarType``: the generator's Swift, the validator's rules, the
+/// CloudKit schema and the store's column.
+package struct ScalarTypeFacts: Sendable {
+    /// The Swift type a generated property of it has, qualified (`Swift.String`): a model named
+    /// like a library's type cannot capture it.
+    package var swiftType: String
+    /// The Swift literal a required field of it holds when nothing gives it a value.
+    package var zeroValue: String
+    /// Its type in CloudKit's schema (a `.ckdb` file, the dashboard).
+    package var cloudKitType: String
+    /// How the local store keeps a value of it in the model's table.
+    package var storedForm: StoredForm
+    /// How a schema's `default:` for it is written; nil: it takes no default.
+    package var defaultLiteral: DefaultLiteral?
+    /// Optional in Swift whatever the schema says: nil is "none attached" (an asset).
+    package var isAlwaysOptional: Bool
+    /// A list may hold it.
+    package var isListElement: Bool
+    /// CloudKit can sort query results by it (`index: sortable`).
+    package var isSortable: Bool
+    /// CloudKit can search its words (`index: searchable`), alone or in a list.
+    package var isSearchable: Bool
+    /// A `unique` key may hold it: its values compare exactly on every device.
+    package var isKeyComparable: Bool
+    /// `merge: max` and `merge: min` can combine two of its values.
+    package var mergesByExtreme: Bool
+    /// "a" or "an", before its word in a message.
+    package var article: String
+    /// Its one line, in completion and hover.
+    package var documentation: String
+
+    init(
+        swiftType: String, zeroValue: String, cloudKitType: String, storedForm: StoredForm, defaultLiteral: DefaultLiteral? = nil,
+        isAlwaysOptional: Bool = false, isListElement: Bool = true, isSortable: Bool = false, isSearchable: Bool = false,
+        isKeyComparable: Bool = false, mergesByExtreme: Bool = false, article: String = "a", documentation: String
+    ) {
+        self.swiftType = swiftType
+        self.zeroValue = zeroValue
+        self.cloudKitType = cloudKitType
+        self.storedForm = storedForm
+        self.defaultLiteral = defaultLiteral
+        self.isAlwaysOptional = isAlwaysOptional
+        self.isListElement = isListElement
+        self.isSortable = isSortable
+        self.isSearchable = isSearchable
+        self.isKeyComparable = isKeyComparable
+        self.mergesByExtreme = mergesByExtreme
+        self.article = article
+        self.documentation = documentation
+    }
+
+    /// How a schema writes a default value of the type.
+    package enum DefaultLiteral: Sendable, Hashable {
+        /// A YAML string.
+        case text
+        /// A YAML integer that fits in 64 bits.
+        case integer
+        /// A YAML number, finite, that a Double holds.
+        case number
+        /// `true` or `false`.
+        case boolean
+        /// `now`, or an ISO 8601 date.
+        case moment
+    }
+
+    /// How the store keeps a value in its model's table. The words are on disk (the table's
+    /// catalog): a form is never renamed.
+    package enum StoredForm: String, Sendable, Hashable {
+        /// An SQLite `TEXT` column.
+        case text
+        /// An SQLite `INTEGER` column.
+        case integer
+        /// An SQLite `REAL` column, every bit kept.
+        case real
+        /// An SQLite `BLOB` column of the bytes themselves.
+        case bytes
+        /// Seconds since 2001, as `Date` keeps them: exact.
+        case date
+        /// The store's binary form (`FieldsCodec`), in a `BLOB` column.
+        case encoded
+    }
+}
