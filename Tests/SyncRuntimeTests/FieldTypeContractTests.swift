@@ -1,6 +1,8 @@
 import Foundation
 @_spi(SyncgenGenerated) import SyncCore
 import GeneratedCoverage
+import SyncLocalCloud
+import SyncRuntime
 import SyncStorage
 import Testing
 
@@ -54,5 +56,37 @@ struct FieldTypeContractTests {
         var expected = saved
         expected.cursor = 3
         #expect(try laptop.store.fetch(DataModel.self, recordName: saved.recordName) == expected)
+    }
+
+    /// A store and a LocalCloud file an earlier release wrote (Tests/SyncRuntimeTests/Fixtures,
+    /// before the types had one table) open and read the same: the store's columns and the
+    /// codec's bytes of every type are what they were, and a new device syncing from the old
+    /// cloud reads every value. Breaking it (two of the codec's tags swapped, `date` and
+    /// `bytes`): the kept store's list of dates reads as a list of bytes, and the fetch throws.
+    /// (A type's `storedForm` changed breaks no kept store: a table's columns are read from the
+    /// store's own catalog, `model_columns`.)
+    @Test func filesAnEarlierReleaseWroteReadTheSame() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fixtures-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+        for name in ["store.sqlite", "cloud.localcloud"] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        var saved = GeneratedBridgeTests.filledData()
+        saved.views = 0
+        let store = try SyncStore(url: folder.appendingPathComponent("store.sqlite"))
+        #expect(try store.fetch(DataModel.self, recordName: saved.recordName) == saved)
+        #expect(try !store.hasUnpushedChanges())
+
+        let cloud = try LocalCloud.file(at: folder.appendingPathComponent("cloud.localcloud"))
+        let laptopStore = try SyncStore(url: nil)
+        let laptop = SyncEngine(
+            store: laptopStore, cloud: try cloud.device("alice-laptop", account: "alice"), models: GeneratedCoverage.SyncSchema.models,
+            configuration: SyncConfiguration(assetCacheRoot: folder.appendingPathComponent("cache")), reachability: nil)
+        #expect(await laptop.sync() == .completed)
+        var expected = saved
+        expected.cursor = 3
+        #expect(try laptopStore.fetch(DataModel.self, recordName: saved.recordName) == expected)
     }
 }
