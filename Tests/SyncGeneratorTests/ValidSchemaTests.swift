@@ -19,6 +19,17 @@ let passingCases: [PassingCase] = [
     PassingCase("1: version 1, comments, an explicit document start", "# Notes\n---\nversion: 1\nmodels:\n  A:\n    fields: {}\n"),
     PassingCase("1: anchors under x- keys, aliases in fields", "x-text: &text { type: string, optional: true }\nmodels:\n  A:\n    fields:\n      title: *text\n      subtitle: *text\n"),
     PassingCase("1: empty models and empty fields", "models:\n  A:\n    fields:\n"),
+    PassingCase("6: urls and uuids, alone and in lists, sorted, queried and in a unique key", """
+        models:
+          Bookmark:
+            unique: [[source, externalID]]
+            fields:
+              source: { type: url, index: [queryable, sortable] }
+              externalID: { type: uuid, index: [queryable, sortable] }
+              mirror: { type: url, optional: true }
+              seen: { type: list, of: uuid, merge: union }
+              links: { type: list, of: url, optional: true, merge: lastWriterWins }
+        """),
     PassingCase("1: quoted keys and values", "\"models\":\n  'A':\n    \"fields\":\n      \"title\": 'string'\n"),
     PassingCase("2: every model, field and catalog key", """
         models:

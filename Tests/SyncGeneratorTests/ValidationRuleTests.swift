@@ -109,6 +109,8 @@ let failingCases: [FailingCase] = [
     FailingCase(.unknownDeleteAction, field("      x: { type: reference, to: A, onDelete: cascade }"), Finding(.unknownDeleteAction, line: 4, column: 46)),
     FailingCase(.multipleAssetFields, field("      a: asset\n      b: asset"), Finding(.multipleAssetFields, line: 5, column: 7)),
     FailingCase(.defaultNotSupported, field("      x: { type: data, default: abc }"), Finding(.defaultNotSupported, line: 4, column: 33)),
+    FailingCase(.defaultNotSupported, field("      x: { type: url, default: \"https://example.com\" }"), Finding(.defaultNotSupported, line: 4, column: 32)),
+    FailingCase(.defaultNotSupported, field("      x: { type: list, of: uuid, merge: union, default: [] }"), Finding(.defaultNotSupported, line: 4, column: 57)),
     FailingCase(.referenceAcrossDatabases, "models:\n  P:\n    scopes: [public]\n    fields: {}\n  A:\n    fields:\n      x: { type: reference, to: P }\n", Finding(.referenceAcrossDatabases, line: 7, column: 33)),
     FailingCase(.referenceAcrossScopes, "models:\n  P:\n    scopes: [private, shared]\n    fields: {}\n  A:\n    fields:\n      x: { type: reference, to: P }\n", Finding(.referenceAcrossScopes, .warning, line: 7, column: 33)),
     // Rule 7: scopes.
@@ -173,6 +175,8 @@ let failingCases: [FailingCase] = [
     FailingCase(.unknownMergePolicy, model("    merge: lastWriter"), Finding(.unknownMergePolicy, line: 3, column: 12)),
     FailingCase(.mergePolicyNotForType, field("      x: { type: string, merge: union }"), Finding(.mergePolicyNotForType, line: 4, column: 33)),
     FailingCase(.mergePolicyNotForType, field("      x: { type: bool, merge: max }"), Finding(.mergePolicyNotForType, line: 4, column: 31)),
+    FailingCase(.mergePolicyNotForType, field("      x: { type: uuid, merge: min }"), Finding(.mergePolicyNotForType, line: 4, column: 31)),
+    FailingCase(.searchableNonString, field("      x: { type: url, index: [searchable] }"), Finding(.searchableNonString, line: 4, column: 31)),
     FailingCase(.mergePolicyNotForType, model("    merge: union"), Finding(.mergePolicyNotForType, line: 3, column: 12)),
     FailingCase(.mergeOnDeviceField, field("      x: { type: int, serverOwned: true, merge: max }"), Finding(.mergeOnDeviceField, line: 4, column: 49)),
     FailingCase(.listWithoutMerge, field("      x: { type: list, of: string }"), Finding(.listWithoutMerge, .note, line: 4, column: 7)),

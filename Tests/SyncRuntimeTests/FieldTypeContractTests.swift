@@ -19,6 +19,20 @@ struct FieldTypeContractTests {
         Set(GeneratedCoverage.SyncSchema.models.flatMap { $0.fieldDescriptors.map(\.type) })
     }
 
+    /// Alice's phone and laptop, syncing the coverage models.
+    static func devices(in world: SyncWorld) throws -> (phone: SyncWorld.Device, laptop: SyncWorld.Device) {
+        let models = GeneratedCoverage.SyncSchema.models
+        return (try world.device("alice-phone", account: "alice", models: models), try world.device("alice-laptop", account: "alice", models: models))
+    }
+
+    /// The coverage model of every type with a value in every field, as a device saves it: no
+    /// value of its server-owned field, which only the server sets.
+    static func saved() -> DataModel {
+        var data = GeneratedBridgeTests.filledData()
+        data.views = 0
+        return data
+    }
+
     @Test func theCoverageSchemaHasAFieldOfEveryType() {
         for scalar in ScalarType.allCases {
             #expect(Self.coveredTypes.contains(.scalar(scalar)), "Coverage.yaml has no field of type \(scalar.rawValue)")
@@ -44,11 +58,8 @@ struct FieldTypeContractTests {
     @Test(arguments: SyncWorld.cloudKitPaths)
     func everyValueCrossesTheStoreAndTheCloud(throughCloudKit: Bool) async throws {
         let world = try SyncWorld(throughCloudKit: throughCloudKit)
-        let models = GeneratedCoverage.SyncSchema.models
-        let phone = try world.device("alice-phone", account: "alice", models: models)
-        let laptop = try world.device("alice-laptop", account: "alice", models: models)
-        var saved = GeneratedBridgeTests.filledData()
-        saved.views = 0
+        let (phone, laptop) = try Self.devices(in: world)
+        let saved = Self.saved()
         try phone.store.save(saved)
         #expect(try phone.store.fetch(DataModel.self, recordName: saved.recordName) == saved)
         await phone.sync()
@@ -73,8 +84,13 @@ struct FieldTypeContractTests {
         for name in ["store.sqlite", "cloud.localcloud"] {
             try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: folder.appendingPathComponent(name))
         }
-        var saved = GeneratedBridgeTests.filledData()
-        saved.views = 0
+        var saved = Self.saved()
+        // Fields the coverage model gained after the files were written hold what a record
+        // without them decodes to: its unset value, nil, nothing in a list.
+        let blank = DataModel(emptyRecordNamed: saved.recordName, ownerName: saved.ownerName)
+        saved.link = blank.link
+        saved.identifier = blank.identifier
+        (saved.maybeLink, saved.maybeIdentifier, saved.links, saved.identifiers) = (nil, nil, [], [])
         let store = try SyncStore(url: folder.appendingPathComponent("store.sqlite"))
         #expect(try store.fetch(DataModel.self, recordName: saved.recordName) == saved)
         #expect(try !store.hasUnpushedChanges())
@@ -88,5 +104,69 @@ struct FieldTypeContractTests {
         var expected = saved
         expected.cursor = 3
         #expect(try laptopStore.fetch(DataModel.self, recordName: saved.recordName) == expected)
+    }
+
+    /// A uuid goes up in lowercase, RFC 9562's canonical form, and one another client wrote in
+    /// uppercase reads back the same; a url goes up as its absolute string.
+    @Test func aUUIDTravelsLowercaseAndReadsEitherCase() throws {
+        let data = GeneratedBridgeTests.filledData()
+        var record = data.makeRecord()
+        #expect(record.fields["identifier"] == .string("6ba7b810-9dad-11d1-80b4-00c04fd430c8"))
+        #expect(record.fields["link"] == .string("https://example.com/a%20b?q=1#top"))
+        record.fields["identifier"] = .string("6BA7B810-9DAD-11D1-80B4-00C04FD430C8")
+        #expect(try DataModel(record: record).identifier == data.identifier)
+    }
+
+    /// A string that is no URL (an unbalanced bracket) or no UUID, written by another client, is
+    /// an error naming the record and the field and what the field holds, never a value made up
+    /// in its place.
+    @Test(arguments: [("link", "http://[::1", "url"), ("identifier", "not-a-uuid", "uuid"), ("links", "", "list of url")])
+    func aStringThatIsNoURLOrUUIDIsAnErrorNamingTheField(field: String, text: String, expected: String) {
+        var record = GeneratedBridgeTests.filledData().makeRecord()
+        record.fields[field] = field == "links" ? .list([.string(text)]) : .string(text)
+        #expect(throws: FieldDecodingError(recordType: "Data", recordName: "data-1", field: field, expected: expected, found: field == "links" ? "list of string" : "string")) {
+            _ = try DataModel(record: record)
+        }
+    }
+
+    /// Another client writes a string that is no URL into a url field: the laptop's pull goes
+    /// on without that record, sets it aside where the app sees it (`recordUnreadable`, the
+    /// field and what it holds named) and makes up no value in its place; the other records
+    /// arrive; the phone's next good version ends it. Breaking it (no retry without the
+    /// records the models cannot read): the pull fails at that page at every pass, and nothing
+    /// after it ever arrives.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aURLAnotherClientSpoiltIsSetAsideNotReplaced(throughCloudKit: Bool) async throws {
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
+        let (phone, laptop) = try Self.devices(in: world)
+        var good = Self.saved()
+        var other = good
+        other.recordName = "data-2"
+        try phone.store.save([good, other])
+        await phone.sync()
+        laptop.gateway.hooks.withLock {
+            $0.zoneChanges = { page in
+                var page = page
+                for index in page.changedRecords.indices where page.changedRecords[index].id.recordName == "data-1" {
+                    page.changedRecords[index].fields["link"] = .string("http://[::1")
+                }
+                return page
+            }
+        }
+        let events = laptop.recordEvents()
+        await laptop.sync()
+        #expect(try laptop.store.fetch(DataModel.self, recordName: "data-1") == nil)
+        #expect(try laptop.store.fetch(DataModel.self, recordName: "data-2")?.link == good.link)
+        let setAside = try #require(try await laptop.engine.unreadableRecords().first)
+        #expect(setAside.id.recordName == "data-1" && setAside.isSetAside)
+        #expect(setAside.error.message.contains("field 'link' holds string, expected url"), "\(setAside.error)")
+        #expect(await events.events().contains { if case .recordUnreadable(let record) = $0 { record.id.recordName == "data-1" } else { false } })
+        laptop.gateway.hooks.withLock { $0 = RecordingGateway.Hooks() }
+        good.link = URL(string: "https://example.com/mended")!
+        try phone.store.save(good)
+        await phone.sync()
+        await laptop.sync()
+        #expect(try laptop.store.fetch(DataModel.self, recordName: "data-1")?.link == good.link)
+        #expect(try await laptop.engine.unreadableRecords().isEmpty)
     }
 }

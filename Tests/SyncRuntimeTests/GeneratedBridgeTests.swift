@@ -25,7 +25,11 @@ struct GeneratedBridgeTests {
             maybePlace: SyncLocation(latitude: 1, longitude: 2), words: ["x", "y"], numbers: [1, 2],
             ratios: [0.1], flags: [true, false], stamps: [Date(timeIntervalSince1970: 4_000)],
             blobs: [Foundation.Data([4])], places: [SyncLocation(latitude: 3, longitude: 4)],
-            maybeWords: ["z"], default: "keyword", class: 5, in: true, secret: "s3cret",
+            maybeWords: ["z"], link: URL(string: "https://example.com/a%20b?q=1#top")!,
+            identifier: UUID(uuidString: "6BA7B810-9DAD-11D1-80B4-00C04FD430C8")!, maybeLink: URL(fileURLWithPath: "/tmp/x y"),
+            maybeIdentifier: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!,
+            links: [URL(string: "mailto:someone@example.com")!, URL(string: "https://例え.jp/パス")!],
+            identifiers: [UUID(uuidString: "f81d4fae-7dec-11d0-a765-00a0c91e6bf6")!], default: "keyword", class: 5, in: true, secret: "s3cret",
             secretBytes: Foundation.Data([7]), cursor: 99, views: 12)
     }
 

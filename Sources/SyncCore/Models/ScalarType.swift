@@ -22,6 +22,10 @@ public enum ScalarType: String, CaseIterable, Hashable, Sendable {
     case asset
     /// A latitude and a longitude.
     case location
+    /// A URL, sent and stored as its absolute string.
+    case url
+    /// A UUID, sent and stored as its canonical string (lowercase, RFC 9562).
+    case uuid
 
     /// Everything the layers know of the type, in one place.
     package var facts: ScalarTypeFacts {
@@ -65,6 +69,20 @@ public enum ScalarType: String, CaseIterable, Hashable, Sendable {
                 swiftType: "SyncCore.SyncLocation", zeroValue: "SyncCore.SyncLocation(latitude: 0, longitude: 0)", cloudKitType: "LOCATION",
                 storedForm: .encoded,
                 documentation: "Latitude and longitude: a LOCATION in CloudKit.")
+        case .url:
+            // No zero: a required url is given by the caller, as a required reference is.
+            ScalarTypeFacts(
+                swiftType: "Foundation.URL", zeroValue: nil, unsetValue: "Foundation.URL.unsetField", cloudKitType: "STRING",
+                storedForm: .text, isSortable: true, isKeyComparable: true,
+                documentation: "A URL: Foundation.URL, its absolute string (a STRING) in CloudKit.")
+        case .uuid:
+            // The Nil UUID (RFC 9562, all zeros), as an int starts at 0: spelt with Foundation's
+            // public API alone, since a public initializer's default argument may use no other.
+            ScalarTypeFacts(
+                swiftType: "Foundation.UUID", zeroValue: "Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))",
+                cloudKitType: "STRING", storedForm: .text,
+                isSortable: true, isKeyComparable: true,
+                documentation: "A UUID: Foundation.UUID, its lowercase string (a STRING) in CloudKit.")
         }
     }
 }
@@ -75,8 +93,12 @@ package struct ScalarTypeFacts: Sendable {
     /// The Swift type a generated property of it has, qualified (`Swift.String`): a model named
     /// like a library's type cannot capture it.
     package var swiftType: String
-    /// The Swift literal a required field of it holds when nothing gives it a value.
-    package var zeroValue: String
+    /// The Swift value a required field of it holds when the schema gives no default; nil:
+    /// there is none that means nothing, and the caller gives one.
+    package var zeroValue: String?
+    /// What a required field of it without a zero value holds in a model decoded from a record
+    /// that has no value of it (nil: the zero value).
+    package var unsetValue: String?
     /// Its type in CloudKit's schema (a `.ckdb` file, the dashboard).
     package var cloudKitType: String
     /// How the local store keeps a value of it in the model's table.
@@ -101,12 +123,14 @@ package struct ScalarTypeFacts: Sendable {
     package var documentation: String
 
     init(
-        swiftType: String, zeroValue: String, cloudKitType: String, storedForm: StoredForm, defaultLiteral: DefaultLiteral? = nil,
+        swiftType: String, zeroValue: String?, unsetValue: String? = nil, cloudKitType: String, storedForm: StoredForm,
+        defaultLiteral: DefaultLiteral? = nil,
         isAlwaysOptional: Bool = false, isListElement: Bool = true, isSortable: Bool = false, isSearchable: Bool = false,
         isKeyComparable: Bool = false, mergesByExtreme: Bool = false, article: String = "a", documentation: String
     ) {
         self.swiftType = swiftType
         self.zeroValue = zeroValue
+        self.unsetValue = unsetValue
         self.cloudKitType = cloudKitType
         self.storedForm = storedForm
         self.defaultLiteral = defaultLiteral

@@ -88,6 +88,34 @@ extension SyncLocation: SyncFieldConvertible {
     public static var syncValueType: FieldDescriptor.ValueType { .scalar(.location) }
 }
 
+/// A url travels as its absolute string; a string that does not parse as a URL is not one (a
+/// decoding error naming the record and the field, never a reset value).
+extension URL: SyncFieldConvertible {
+    @inlinable public var syncFieldValue: SyncFieldValue { .string(absoluteString) }
+    @inlinable public static func fromSyncFieldValue(_ value: SyncFieldValue) -> URL? {
+        if case .string(let text) = value { return URL(string: text) }
+        return nil
+    }
+    public static var syncTypeName: String { "url" }
+    public static var syncValueType: FieldDescriptor.ValueType { .scalar(.url) }
+
+    /// What a required url field holds in a model decoded from a record without a value of it
+    /// (one written before the field existed): `about:blank`, the address of nothing.
+    @_spi(SyncgenGenerated) public static let unsetField = URL(string: "about:blank")!
+}
+
+/// A UUID travels as its canonical string, lowercase (RFC 9562: "output as lower case"); either
+/// case reads back. A string that is not a UUID is not one.
+extension UUID: SyncFieldConvertible {
+    @inlinable public var syncFieldValue: SyncFieldValue { .string(uuidString.lowercased()) }
+    @inlinable public static func fromSyncFieldValue(_ value: SyncFieldValue) -> UUID? {
+        if case .string(let text) = value { return UUID(uuidString: text) }
+        return nil
+    }
+    public static var syncTypeName: String { "uuid" }
+    public static var syncValueType: FieldDescriptor.ValueType { .scalar(.uuid) }
+}
+
 extension Array: SyncFieldConvertible where Element: SyncFieldConvertible {
     @inlinable public var syncFieldValue: SyncFieldValue { .list(map(\.syncFieldValue)) }
     @inlinable public static func fromSyncFieldValue(_ value: SyncFieldValue) -> [Element]? {

@@ -4,8 +4,9 @@ import Foundation
 /// deliver: CloudKit answered a failed result for it inside a good page, or this app version
 /// cannot read what it holds. The rest of the page was applied without it, so its zone moves on;
 /// the record is fetched again by name at each pass, and set aside once that failed
-/// `fetchesBeforeSetAside` times in a row. A later version of it, or its deletion, arriving in
-/// the feed ends the matter by itself.
+/// `fetchesBeforeSetAside` times in a row; one whose fields this app's model cannot read (a value
+/// of another type) is set aside at once, since a fetch brings the same fields. A later version
+/// of it, or its deletion, arriving in the feed ends the matter by itself.
 public struct UnreadableRecord: Sendable, Hashable {
     /// How many fetches by name in a row may fail before the record is set aside: after that the
     /// engine asks for it again only when the app says so (`SyncEngine.retryUnreadableRecords()`).

@@ -41,6 +41,16 @@ enum UnreadableRecords {
         try write(UnreadableRecord(id: id, error: error, firstFailedAt: first), in: store)
     }
 
+    /// `id` arrived, and this app's model cannot read it: set aside at once (fetching it again
+    /// brings the same fields), until a later version of it arrives or the app asks again.
+    static func setAside(_ id: RecordID, _ error: CloudError, at now: Date, in store: any EngineState) throws -> UnreadableRecord {
+        let key = SyncStateKeys.unreadableRecord(id)
+        let record = UnreadableRecord(
+            id: id, error: error, failedFetches: UnreadableRecord.fetchesBeforeSetAside, firstFailedAt: try read(key, in: store)?.firstFailedAt ?? now)
+        try write(record, in: store)
+        return record
+    }
+
     /// A fetch by name of `record` failed again; returns it as it now is.
     static func fetchFailed(_ record: UnreadableRecord, _ error: CloudError, in store: any EngineState) throws -> UnreadableRecord {
         var failed = record

@@ -41,10 +41,12 @@ enum SwiftSpelling {
 
     /// The value a field holds in a record decoded from nothing (`init(emptyRecordNamed:)`).
     static func emptyValue(of field: Field) -> String {
-        if case .reference = field.type, !field.isOptional, field.defaultValue == nil {
-            return "SyncCore.RecordReference.unset"
+        if let value = initialValue(of: field) { return value }
+        switch field.type {
+        case .scalar(let scalar): return scalar.facts.unsetValue ?? "nil"
+        case .reference: return "SyncCore.RecordReference.unset"
+        case .list: return "[]"
         }
-        return initialValue(of: field) ?? "nil"
     }
 
     private static func zeroValue(of type: FieldType) -> String? {

@@ -35,6 +35,12 @@ public struct Data: Swift.Sendable, Swift.Hashable {
     public var blobs: [Foundation.Data]
     public var places: [SyncCore.SyncLocation]
     public var maybeWords: [Swift.String]?
+    public var link: Foundation.URL
+    public var identifier: Foundation.UUID
+    public var maybeLink: Foundation.URL?
+    public var maybeIdentifier: Foundation.UUID?
+    public var links: [Foundation.URL]
+    public var identifiers: [Foundation.UUID]
     public var `default`: Swift.String
     public var `class`: Swift.Int64
     public var `in`: Swift.Bool?
@@ -75,6 +81,12 @@ public struct Data: Swift.Sendable, Swift.Hashable {
         blobs: [Foundation.Data] = [],
         places: [SyncCore.SyncLocation] = [],
         maybeWords: [Swift.String]? = nil,
+        link: Foundation.URL,
+        identifier: Foundation.UUID = Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+        maybeLink: Foundation.URL? = nil,
+        maybeIdentifier: Foundation.UUID? = nil,
+        links: [Foundation.URL] = [],
+        identifiers: [Foundation.UUID] = [],
         `default`: Swift.String = "",
         `class`: Swift.Int64 = 1,
         `in`: Swift.Bool? = nil,
@@ -110,6 +122,12 @@ public struct Data: Swift.Sendable, Swift.Hashable {
         self.blobs = blobs
         self.places = places
         self.maybeWords = maybeWords
+        self.link = link
+        self.identifier = identifier
+        self.maybeLink = maybeLink
+        self.maybeIdentifier = maybeIdentifier
+        self.links = links
+        self.identifiers = identifiers
         self.`default` = `default`
         self.`class` = `class`
         self.`in` = `in`
@@ -134,7 +152,7 @@ extension Data: SyncCore.SyncModel {
     public static let _syncFields = SyncCore.ModelFields<Self>(
         fieldTable(),
         tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
-        empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName) })
+        empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName, link: Foundation.URL.unsetField) })
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
     private static func fieldTable() -> [SyncCore.ModelField<Self>] {
@@ -164,6 +182,12 @@ extension Data: SyncCore.SyncModel {
             .field("blobs", \Self.blobs),
             .field("places", \Self.places),
             .field("maybeWords", \Self.maybeWords),
+            .field("link", \Self.link),
+            .field("identifier", \Self.identifier),
+            .field("maybeLink", \Self.maybeLink),
+            .field("maybeIdentifier", \Self.maybeIdentifier),
+            .field("links", \Self.links),
+            .field("identifiers", \Self.identifiers),
             .field("default", \Self.`default`),
             .field("class", \Self.`class`),
             .field("in", \Self.`in`),

@@ -67,6 +67,8 @@ enum CompiledExpectations {
         case .scalar(.data): "Foundation.Data"
         case .scalar(.asset): "SyncCore.AssetReference"
         case .scalar(.location): "SyncCore.SyncLocation"
+        case .scalar(.url): "Foundation.URL"
+        case .scalar(.uuid): "Foundation.UUID"
         case .reference(let target, _): "SyncCore.RecordReference<\(module).`\(target)`>"
         case .list(let element): "Swift.Array<\(swiftType(element, module: module))>"
         }

@@ -184,15 +184,16 @@ struct PullPhase {
                 return
             }
             try await account.verify()
-            try context.transaction { store in
+            let known = listing
+            listing = try applyingPulled(page.changedRecords, state: &state) { store, state, unreadable in
                 // A fetch from scratch is a listing, begun with its first page, in the
                 // transaction that keeps the page's token.
-                if token == nil && listing == nil { listing = try ZoneRefetch.begin(zone, scope: scope, in: store) }
+                let listing = token == nil && known == nil ? try ZoneRefetch.begin(zone, scope: scope, in: store) : known
                 try state.localChanges.refresh(in: store)
                 // A record deleted and saved again within the page exists: its save is the later.
                 let saved = Set(page.changedRecords.map { RecordKey($0.recordType, $0.id.recordName) })
                 var reads = try PulledPageReads(page.changedRecords, registry: context.registry, in: store)
-                for record in page.changedRecords {
+                for record in page.changedRecords where !unreadable.contains(record.id) {
                     try apply(record, scope: scope, in: store, state: &state, reads: &reads)
                 }
                 // Kept as the cloud has them: who takes part, and what this user may do.
@@ -203,7 +204,6 @@ struct PullPhase {
                     if deleted.recordType == ShareRecord.recordType {
                         // A weak signal: the share may only have been replaced. Checked below.
                         if !page.changedShares.contains(where: { $0.id == deleted.id }) { try store.forgetShare(deleted.id) }
-                        shareDeleted = true
                         continue
                     }
                     if saved.contains(RecordKey(deleted.recordType, deleted.id.recordName)) { continue }
@@ -224,7 +224,9 @@ struct PullPhase {
                 }
                 try store.setState(key, page.newToken.storedValue)
                 try store.setState(SyncStateKeys.zonePulled(zone, scope), String(context.clock.now.timeIntervalSince1970))
+                return listing
             }
+            if page.deletedRecords.contains(where: { $0.recordType == ShareRecord.recordType }) { shareDeleted = true }
             context.events.publish(.pullProgress(scope: scope, zone: zone, records: page.changedRecords.count, deletions: page.deletedRecords.count))
             token = page.newToken
             if !page.moreComing { break }
@@ -414,9 +416,9 @@ struct PullPhase {
             repeat {
                 let page = try await context.cloud.query(query, in: .public)
                 try await account.verify()
-                try context.transaction { store in
+                try applyingPulled(page.records, state: &state) { store, state, unreadable in
                     try state.localChanges.refresh(in: store)
-                    for record in page.records {
+                    for record in page.records where !unreadable.contains(record.id) {
                         try apply(record, scope: .public, in: store, state: &state)
                     }
                     // A record the page could not deliver exists: its local copy stays.
@@ -465,6 +467,52 @@ struct PullPhase {
 
     // MARK: - Records a page could not deliver
 
+    /// Runs `body`, which applies pulled `records`, in one transaction. When that fails and
+    /// some of the records do not decode as their models (another client wrote a value of another
+    /// type: text in an int field, a string that is no URL in a url field), `body` runs again in
+    /// a new transaction, the pass's state as it was, told to leave those out; they are set aside
+    /// as unreadable in that same transaction (`recordUnreadable` tells the app, and a later
+    /// version of one ends it): the zone goes on, and nothing is made up in their place. A
+    /// failure of any other cause is thrown as it was. The usual transaction pays nothing for it:
+    /// the records are decoded again only after a failure.
+    private func applyingPulled<T>(
+        _ records: [SyncRecord], state: inout PullState, _ body: (any StoreTransaction, inout PullState, _ unreadable: Set<RecordID>) throws -> T
+    ) throws(SyncError) -> T {
+        let before = state
+        do {
+            return try context.transaction { store in try body(store, &state, []) }
+        } catch {
+            let unreadable = undecodable(records)
+            guard !unreadable.isEmpty else { throw error }
+            state = before
+            var setAside: [UnreadableRecord] = []
+            let result = try context.transaction { store in
+                let result = try body(store, &state, Set(unreadable.keys))
+                for (id, error) in unreadable.sorted(by: { $0.key.recordName < $1.key.recordName }) {
+                    setAside.append(try UnreadableRecords.setAside(id, error, at: context.clock.now, in: store))
+                    state.unreadable.insert(id)
+                }
+                return result
+            }
+            for record in setAside { context.events.publish(.recordUnreadable(record)) }
+            return result
+        }
+    }
+
+    /// The records whose fields do not decode as their models, each with why.
+    private func undecodable(_ records: [SyncRecord]) -> [RecordID: CloudError] {
+        var found: [RecordID: CloudError] = [:]
+        for record in records {
+            guard let type = context.registry.type(forRecordType: record.recordType) else { continue }
+            do {
+                _ = try type.init(record: record)
+            } catch {
+                found[record.id] = CloudError(.internalError, "this app cannot read the record: \(error)")
+            }
+        }
+        return found
+    }
+
     private func noteUnreadable(_ records: [RecordID: CloudError], state: inout PullState, in store: any StoreTransaction) throws {
         for (id, error) in records.sorted(by: { $0.key.recordName < $1.key.recordName }) {
             try UnreadableRecords.note(id, error, at: context.clock.now, in: store)
@@ -495,9 +543,10 @@ struct PullPhase {
                 continue
             }
             try await account.verify()
-            try context.transaction { store in
+            let versions = records.compactMap { try? found[$0.id]?.get() }
+            try applyingPulled(versions, state: &state) { store, state, unreadable in
                 try state.localChanges.refresh(in: store)
-                for record in records {
+                for record in records where !unreadable.contains(record.id) {
                     switch found[record.id] {
                     case .success(let version):
                         try apply(version, scope: scope, in: store, state: &state)
@@ -537,9 +586,10 @@ struct PullPhase {
                     continue
                 }
                 try await account.verify()
-                try context.transaction { store in
+                let targets = ids.compactMap { try? found[$0]?.get() }
+                try applyingPulled(targets, state: &state) { store, state, unreadable in
                     try state.localChanges.refresh(in: store)
-                    for id in ids {
+                    for id in ids where !unreadable.contains(id) {
                         switch found[id] {
                         case .success(let record):
                             try apply(record, scope: scope, in: store, state: &state)

@@ -1,3 +1,5 @@
+import SyncCore
+
 /// Rule 13: indexes.
 extension DiagnosticFacts {
     static let searchableNonString = DiagnosticFacts(
@@ -8,7 +10,7 @@ extension DiagnosticFacts {
 
     static let sortableUnsupported = DiagnosticFacts(
         .error,
-        summary: "`sortable` on data, asset, location, reference or list fields",
+        summary: "`sortable` on \(ScalarType.allCases.filter { !$0.facts.isSortable }.map(\.rawValue).joined(separator: ", ")), reference or list fields",
         protects: "A sort index CloudKit refuses on values without an order.",
         fact: "CloudKit sorts strings, numbers and dates; not bytes, files, places, references or lists.")
 

@@ -1,3 +1,5 @@
+import SyncCore
+
 /// Rule 16: natural keys and merges.
 extension DiagnosticFacts {
     static let unknownKeyField = DiagnosticFacts(
@@ -14,9 +16,9 @@ extension DiagnosticFacts {
 
     static let keyFieldNotComparable = DiagnosticFacts(
         .error,
-        summary: "a `unique` key field of a type that does not compare (`double`, `data`, `asset`, `location`, `list`)",
+        summary: "a `unique` key field of a type that does not compare (\((ScalarType.allCases.filter { !$0.facts.isKeyComparable }.map(\.rawValue) + ["list"]).map { "`\($0)`" }.joined(separator: ", ")))",
         protects: "A key whose values two devices may not see as equal: a double's last bit, bytes, a file, a place, a list.",
-        fact: "Keys are made of strings, ints, bools, dates and references.")
+        fact: "Keys are made of fields of these types: \(ValidationContext.comparableKeyTypes.map(\.rawValue).joined(separator: ", ")).")
 
     static let uniqueOnPublicModel = DiagnosticFacts(
         .error,

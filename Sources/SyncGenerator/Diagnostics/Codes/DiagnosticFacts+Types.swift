@@ -10,7 +10,7 @@ extension DiagnosticFacts {
         .error,
         summary: "a field type is not one of the schema's types",
         protects: "A misspelt or Swift-cased type (`String`, `Int`) that would give the field no type.",
-        fact: "Field types are the schema's words: string, int, double, bool, date, data, asset, location, reference, list.")
+        fact: "Field types are the schema's words: \(FieldKind.allCases.map(\.rawValue).joined(separator: ", ")).")
 
     static let modelNameUsedAsType = DiagnosticFacts(
         .error,
