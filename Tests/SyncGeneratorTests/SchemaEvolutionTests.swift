@@ -96,6 +96,17 @@ let evolutionCases: [EvolutionCase] = [
         "a required field added: older records lack it",
         old: note(baseFields), new: note(baseFields + "\n      count: int"),
         expected: ["New.yaml:6:7 SG1506 warning"]),
+    EvolutionCase(
+        "an enum case renamed: records and older versions hold the old name",
+        old: note("      title: string\n      status: { type: enum, cases: [todo, doing, done] }"),
+        new: note("      title: string\n      status: { type: enum, cases: [todo, active, done] }"),
+        expected: ["New.yaml:5:7 SG1508 error", "Old.yaml:5:7 SG1508 note"],
+        safe: ["case 'active' added to 'Note.status': older app versions keep it as 'unknown'"]),
+    EvolutionCase(
+        "an enum case added",
+        old: note("      title: string\n      status: { type: enum, cases: [todo, done] }"),
+        new: note("      title: string\n      status: { type: enum, cases: [todo, done, archived] }"),
+        safe: ["case 'archived' added to 'Note.status': older app versions keep it as 'unknown'"]),
     // Safe changes.
     // Natural keys and merges live in the apps: a key added asks for a thought, the rest is safe.
     EvolutionCase(

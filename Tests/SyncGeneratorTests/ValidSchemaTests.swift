@@ -19,6 +19,16 @@ let passingCases: [PassingCase] = [
     PassingCase("1: version 1, comments, an explicit document start", "# Notes\n---\nversion: 1\nmodels:\n  A:\n    fields: {}\n"),
     PassingCase("1: anchors under x- keys, aliases in fields", "x-text: &text { type: string, optional: true }\nmodels:\n  A:\n    fields:\n      title: *text\n      subtitle: *text\n"),
     PassingCase("1: empty models and empty fields", "models:\n  A:\n    fields:\n"),
+    PassingCase("6: enums, alone and in lists, with defaults, keyword cases, in a unique key, sorted, merged as a set", """
+        models:
+          Task:
+            unique: [[title, status]]
+            fields:
+              title: string
+              status: { type: enum, cases: [todo, doing, done], default: todo, index: [queryable, sortable] }
+              type: { type: enum, cases: [default, open, in], optional: true }
+              tags: { type: list, of: enum, cases: [red, green], default: [green], merge: union }
+        """),
     PassingCase("6: urls and uuids, alone and in lists, sorted, queried and in a unique key", """
         models:
           Bookmark:

@@ -91,6 +91,7 @@ struct FieldTypeContractTests {
         saved.link = blank.link
         saved.identifier = blank.identifier
         (saved.maybeLink, saved.maybeIdentifier, saved.links, saved.identifiers) = (nil, nil, [], [])
+        (saved.type, saved.task, saved.maybeState, saved.states) = (blank.type, blank.task, nil, blank.states)
         let store = try SyncStore(url: folder.appendingPathComponent("store.sqlite"))
         #expect(try store.fetch(DataModel.self, recordName: saved.recordName) == saved)
         #expect(try !store.hasUnpushedChanges())
@@ -168,5 +169,43 @@ struct FieldTypeContractTests {
         await laptop.sync()
         #expect(try laptop.store.fetch(DataModel.self, recordName: "data-1")?.link == good.link)
         #expect(try await laptop.engine.unreadableRecords().isEmpty)
+    }
+
+    /// An enum travels as its case's name; a name this version does not list (a newer version's
+    /// case) decodes to `unknown` holding it, and encodes back to the same name.
+    @Test func anEnumTravelsAsItsNameAndKeepsANameItDoesNotKnow() throws {
+        var record = GeneratedBridgeTests.filledData().makeRecord()
+        #expect(record.fields["type"] == .string("default"))
+        #expect(record.fields["states"] == .list([.string("low"), .string("medium")]))
+        record.fields["type"] = .string("archived")
+        let decoded = try DataModel(record: record)
+        #expect(decoded.type == .unknown("archived"))
+        #expect(decoded.states == [.low, .unknown("medium")])
+        #expect(decoded.makeRecord().fields["type"] == .string("archived"))
+        #expect(DataModel.TypeValue(rawValue: "doing") == .doing && DataModel.TypeValue.allCases == [.todo, .doing, .default])
+    }
+
+    /// A newer version of the app saves a case this one does not list; this version reads it as
+    /// `unknown`, edits another field of the record, and the case goes back to the cloud as it
+    /// came: nothing reset, nothing lost.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aCaseANewerVersionAddedComesBackUnchanged(throughCloudKit: Bool) async throws {
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
+        let (phone, laptop) = try Self.devices(in: world)
+        var newer = Self.saved()
+        newer.type = .unknown("archived")
+        try phone.store.save(newer)
+        await phone.sync()
+        await laptop.sync()
+        var read = try #require(try laptop.store.fetch(DataModel.self, recordName: newer.recordName))
+        #expect(read.type == .unknown("archived"))
+        read.text = "edited by the older version"
+        try laptop.store.save(read)
+        await laptop.sync()
+        await phone.sync()
+        let back = try #require(try phone.store.fetch(DataModel.self, recordName: newer.recordName))
+        #expect(back.type == .unknown("archived") && back.text == "edited by the older version")
+        let cloud = try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records[newer.recordName]
+        #expect(cloud?.fields["type"] == .string("archived"))
     }
 }

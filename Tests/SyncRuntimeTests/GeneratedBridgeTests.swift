@@ -29,7 +29,8 @@ struct GeneratedBridgeTests {
             identifier: UUID(uuidString: "6BA7B810-9DAD-11D1-80B4-00C04FD430C8")!, maybeLink: URL(fileURLWithPath: "/tmp/x y"),
             maybeIdentifier: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!,
             links: [URL(string: "mailto:someone@example.com")!, URL(string: "https://例え.jp/パス")!],
-            identifiers: [UUID(uuidString: "f81d4fae-7dec-11d0-a765-00a0c91e6bf6")!], default: "keyword", class: 5, in: true, secret: "s3cret",
+            identifiers: [UUID(uuidString: "f81d4fae-7dec-11d0-a765-00a0c91e6bf6")!], type: .`default`, task: .closed,
+            maybeState: .off, states: [.low, .unknown("medium")], default: "keyword", class: 5, in: true, secret: "s3cret",
             secretBytes: Foundation.Data([7]), cursor: 99, views: 12)
     }
 

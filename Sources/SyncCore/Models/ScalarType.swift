@@ -26,6 +26,9 @@ public enum ScalarType: String, CaseIterable, Hashable, Sendable {
     case url
     /// A UUID, sent and stored as its canonical string (lowercase, RFC 9562).
     case uuid
+    /// One of the cases the field names (`cases:`), a Swift enum generated for the field, sent
+    /// and stored as the case's name; a name this app version does not know is kept as it came.
+    case `enum`
 
     /// Everything the layers know of the type, in one place.
     package var facts: ScalarTypeFacts {
@@ -83,6 +86,13 @@ public enum ScalarType: String, CaseIterable, Hashable, Sendable {
                 cloudKitType: "STRING", storedForm: .text,
                 isSortable: true, isKeyComparable: true,
                 documentation: "A UUID: Foundation.UUID, its lowercase string (a STRING) in CloudKit.")
+        case .enum:
+            // Its Swift type is generated for each field (ScalarTypeFacts.swiftType nil), and
+            // starts at the first of the field's cases.
+            ScalarTypeFacts(
+                swiftType: nil, zeroValue: nil, cloudKitType: "STRING", storedForm: .text, defaultLiteral: .caseName, isSortable: true,
+                isKeyComparable: true, article: "an",
+                documentation: "One of the names 'cases' lists: a Swift enum, the case's name (a STRING) in CloudKit.")
         }
     }
 }
@@ -91,8 +101,8 @@ public enum ScalarType: String, CaseIterable, Hashable, Sendable {
 /// CloudKit schema and the store's column.
 package struct ScalarTypeFacts: Sendable {
     /// The Swift type a generated property of it has, qualified (`Swift.String`): a model named
-    /// like a library's type cannot capture it.
-    package var swiftType: String
+    /// like a library's type cannot capture it. Nil: a type generated for each field (an enum).
+    package var swiftType: String?
     /// The Swift value a required field of it holds when the schema gives no default; nil:
     /// there is none that means nothing, and the caller gives one.
     package var zeroValue: String?
@@ -123,7 +133,7 @@ package struct ScalarTypeFacts: Sendable {
     package var documentation: String
 
     init(
-        swiftType: String, zeroValue: String?, unsetValue: String? = nil, cloudKitType: String, storedForm: StoredForm,
+        swiftType: String?, zeroValue: String?, unsetValue: String? = nil, cloudKitType: String, storedForm: StoredForm,
         defaultLiteral: DefaultLiteral? = nil,
         isAlwaysOptional: Bool = false, isListElement: Bool = true, isSortable: Bool = false, isSearchable: Bool = false,
         isKeyComparable: Bool = false, mergesByExtreme: Bool = false, article: String = "a", documentation: String
@@ -156,6 +166,8 @@ package struct ScalarTypeFacts: Sendable {
         case boolean
         /// `now`, or an ISO 8601 date.
         case moment
+        /// One of the field's case names.
+        case caseName
     }
 
     /// How the store keeps a value in its model's table. The words are on disk (the table's

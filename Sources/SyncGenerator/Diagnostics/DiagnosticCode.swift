@@ -50,6 +50,9 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
     case defaultNotSupported = "SG0614"
     case referenceAcrossDatabases = "SG0615"
     case referenceAcrossScopes = "SG0616"
+    case missingEnumCases = "SG0617"
+    case invalidEnumCase = "SG0618"
+    case casesOnNonEnum = "SG0619"
     // Rule 7: scopes.
     case invalidScopeSet = "SG0701"
     case privateAndPublicScopes = "SG0702"
@@ -101,6 +104,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
     case encryptionChanged = "SG1505"
     case requiredFieldAdded = "SG1506"
     case uniqueKeyAdded = "SG1507"
+    case enumCaseRemoved = "SG1508"
     // Rule 16: natural keys and merges.
     case unknownKeyField = "SG1601"
     case keyFieldNotShared = "SG1602"
@@ -166,6 +170,9 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
         case .defaultNotSupported: .defaultNotSupported
         case .referenceAcrossDatabases: .referenceAcrossDatabases
         case .referenceAcrossScopes: .referenceAcrossScopes
+        case .missingEnumCases: .missingEnumCases
+        case .invalidEnumCase: .invalidEnumCase
+        case .casesOnNonEnum: .casesOnNonEnum
         case .invalidScopeSet: .invalidScopeSet
         case .privateAndPublicScopes: .privateAndPublicScopes
         case .unknownScope: .unknownScope
@@ -208,6 +215,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
         case .encryptionChanged: .encryptionChanged
         case .requiredFieldAdded: .requiredFieldAdded
         case .uniqueKeyAdded: .uniqueKeyAdded
+        case .enumCaseRemoved: .enumCaseRemoved
         case .unknownKeyField: .unknownKeyField
         case .keyFieldNotShared: .keyFieldNotShared
         case .keyFieldNotComparable: .keyFieldNotComparable

@@ -630,6 +630,48 @@ extension DiagnosticCode {
                     fields:
                       tag: { type: reference, to: Tag }
                 """#)
+        case .missingEnumCases:
+            DiagnosticExamples(
+                failing: #"""
+                models:
+                  Task:
+                    fields:
+                      status: enum
+                """#,
+                fixed: #"""
+                models:
+                  Task:
+                    fields:
+                      status: { type: enum, cases: [todo, doing, done] }
+                """#)
+        case .invalidEnumCase:
+            DiagnosticExamples(
+                failing: #"""
+                models:
+                  Task:
+                    fields:
+                      status: { type: enum, cases: [todo, in-progress, done, todo] }
+                """#,
+                fixed: #"""
+                models:
+                  Task:
+                    fields:
+                      status: { type: enum, cases: [todo, inProgress, done] }
+                """#)
+        case .casesOnNonEnum:
+            DiagnosticExamples(
+                failing: #"""
+                models:
+                  Task:
+                    fields:
+                      status: { type: string, cases: [todo, done] }
+                """#,
+                fixed: #"""
+                models:
+                  Task:
+                    fields:
+                      status: { type: enum, cases: [todo, done] }
+                """#)
         case .invalidScopeSet:
             DiagnosticExamples(
                 failing: #"""
@@ -1449,6 +1491,26 @@ extension DiagnosticCode {
                     unique: [name]
                     fields:
                       name: string
+                """#)
+        case .enumCaseRemoved:
+            DiagnosticExamples(
+                baseline: #"""
+                models:
+                  Task:
+                    fields:
+                      status: { type: enum, cases: [todo, doing, done] }
+                """#,
+                failing: #"""
+                models:
+                  Task:
+                    fields:
+                      status: { type: enum, cases: [todo, active, done] }
+                """#,
+                fixed: #"""
+                models:
+                  Task:
+                    fields:
+                      status: { type: enum, cases: [todo, doing, done, archived] }
                 """#)
         case .unknownKeyField:
             DiagnosticExamples(

@@ -113,6 +113,18 @@ public enum SchemaDiff {
                     .fieldTypeChanged, "field '\(name)' of record type '\(type)' now references '\(after)' instead of '\(before)'; deployed records point at '\(before)' records",
                     at: now.location, notes: [.init("it referenced '\(before)' here", at: field.location)]))
             }
+            if let before = field.enumCases, let after = now.enumCases {
+                let gone = before.filter { !after.contains($0) }
+                if !gone.isEmpty {
+                    let names = gone.map { "'\($0)'" }.joined(separator: ", ")
+                    result.diagnostics.append(Diagnostic(
+                        .enumCaseRemoved, "field '\(name)' of record type '\(type)' no longer has the case\(gone.count == 1 ? "" : "s") \(names); deployed records and older app versions still hold \(gone.count == 1 ? "it" : "them"), and this version reads \(gone.count == 1 ? "it" : "them") as 'unknown'",
+                        at: now.location, notes: [.init("the cases were [\(before.joined(separator: ", "))] here", at: field.location)]))
+                }
+                for added in after where !before.contains(added) {
+                    result.safeChanges.append(SafeChange(message: "case '\(added)' added to '\(type).\(name)': older app versions keep it as 'unknown'", location: now.location))
+                }
+            }
             if now.isEncrypted != field.isEncrypted {
                 result.diagnostics.append(Diagnostic(
                     .encryptionChanged, "field '\(name)' of record type '\(type)' turned \(now.isEncrypted ? "encrypted" : "unencrypted"); CloudKit cannot change a deployed field's encryption",

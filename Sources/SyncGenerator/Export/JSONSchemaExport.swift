@@ -115,6 +115,7 @@ public enum JSONSchemaExport {
                     "allOf": [
                         requires("to", whenTypeIs: .reference),
                         requires("of", whenTypeIs: .list),
+                        requires("cases", whenTypeIs: .scalar(.enum)),
                     ],
                 ],
             ],
@@ -141,6 +142,10 @@ public enum JSONSchemaExport {
         "of": [
             "description": .string(doc("of", .field)),
             "enum": .array(FieldKind.allCases.filter(\.isListElement).map { .string($0.rawValue) }),
+        ],
+        "cases": [
+            "description": .string(doc("cases", .field)),
+            "type": "array", "minItems": 1, "uniqueItems": true, "items": ["type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"],
         ],
         "encrypted": ["description": .string(doc("encrypted", .field)), "type": "boolean"],
         "localOnly": ["description": .string(doc("localOnly", .field)), "type": "boolean"],

@@ -15,6 +15,7 @@ struct ModelGenerator {
 
     func print(into printer: inout SwiftPrinter) {
         printStruct(into: &printer)
+        printEnumerations(into: &printer)
         printer.line()
         printer.line("// MARK: - Sync bridge")
         printer.line()
@@ -203,6 +204,21 @@ struct ModelGenerator {
         return ".\(builder)(\(arguments.joined(separator: ", ")))"
     }
 
+    /// The Swift enums of the model's `enum` fields, members of the model.
+    private func printEnumerations(into printer: inout SwiftPrinter) {
+        let enums = fields.compactMap { field in field.enumeration.map { (field, $0) } }
+        guard !enums.isEmpty else { return }
+        printer.line()
+        printer.line("// MARK: - Enums")
+        printer.line()
+        printer.block("extension \(name)") { body in
+            for (index, (field, enumeration)) in enums.enumerated() {
+                if index > 0 { body.line() }
+                EnumGenerator(field: field, enumeration: enumeration, access: access).print(into: &body)
+            }
+        }
+    }
+
     // MARK: - Refinements
 
     private func printShareable(into printer: inout SwiftPrinter) {
@@ -278,9 +294,12 @@ struct ModelGenerator {
                 for field in copied {
                     let identifier = SwiftSpelling.identifier(field.name)
                     let value: (String) -> String
-                    switch field.type {
-                    case .reference: value = { "SyncCore.RecordReference(recordName: \($0).recordName)" }
-                    case .list(.reference): value = { "\($0).map { SyncCore.RecordReference(recordName: $0.recordName) }" }
+                    switch (field.type, field.enumeration) {
+                    case (.reference, _): value = { "SyncCore.RecordReference(recordName: \($0).recordName)" }
+                    case (.list(.reference), _): value = { "\($0).map { SyncCore.RecordReference(recordName: $0.recordName) }" }
+                    // Each model has its own enum: the value goes over by its name.
+                    case (.list, let enumeration?): value = { "\($0).map { \(projection.name).\(enumeration.typeName)(rawValue: $0.rawValue) }" }
+                    case (_, let enumeration?): value = { "\(projection.name).\(enumeration.typeName)(rawValue: \($0).rawValue)" }
                     default: value = { $0 }
                     }
                     // The model's own fields are named through `self`: a field may be called

@@ -19,15 +19,19 @@ enum SwiftSpelling {
     /// The Swift type of a field, optionality included. An asset is always optional: nil means no
     /// file is attached.
     static func type(of field: Field) -> String {
-        let base = type(of: field.type)
+        let base = type(of: field.type, enumeration: field.enumeration)
         return field.isOptionalInSwift ? base + "?" : base
     }
 
-    static func type(of type: FieldType) -> String {
+    /// A type's Swift spelling; an enum's is the type generated for its field (`enumeration`),
+    /// a member of the model.
+    static func type(of type: FieldType, enumeration: FieldEnumeration?) -> String {
         switch type {
-        case .scalar(let scalar): scalar.facts.swiftType
-        case .reference(let target, _): "SyncCore.RecordReference<\(target)>"
-        case .list(let element): "[\(self.type(of: element))]"
+        case .scalar(let scalar):
+            guard let spelling = scalar.facts.swiftType ?? enumeration?.typeName else { preconditionFailure("an enum field without its cases") }
+            return spelling
+        case .reference(let target, _): return "SyncCore.RecordReference<\(target)>"
+        case .list(let element): return "[\(self.type(of: element, enumeration: enumeration))]"
         }
     }
 
@@ -36,7 +40,7 @@ enum SwiftSpelling {
     static func initialValue(of field: Field) -> String? {
         if let value = field.defaultValue { return literal(value) }
         if field.isOptionalInSwift { return "nil" }
-        return zeroValue(of: field.type)
+        return zeroValue(of: field.type, enumeration: field.enumeration)
     }
 
     /// The value a field holds in a record decoded from nothing (`init(emptyRecordNamed:)`).
@@ -49,9 +53,10 @@ enum SwiftSpelling {
         }
     }
 
-    private static func zeroValue(of type: FieldType) -> String? {
+    /// A type's zero value; an enum's is its first case.
+    private static func zeroValue(of type: FieldType, enumeration: FieldEnumeration?) -> String? {
         switch type {
-        case .scalar(let scalar): scalar.facts.zeroValue
+        case .scalar(let scalar): scalar.facts.zeroValue ?? enumeration?.cases.first.map(enumCase)
         case .reference: nil
         case .list: "[]"
         }
@@ -65,8 +70,15 @@ enum SwiftSpelling {
         case .bool(let flag): flag ? "true" : "false"
         case .date(let seconds): "Foundation.Date(timeIntervalSince1970: \(doubleLiteral(seconds)))"
         case .now: "Foundation.Date()"
+        case .enumCase(let name): enumCase(name)
         case .list(let items): "[" + items.map(literal).joined(separator: ", ") + "]"
         }
+    }
+
+    /// An enum case as an implicit member (`.todo`, ``.`default` ``): where it stands, the
+    /// field's type is known.
+    static func enumCase(_ name: String) -> String {
+        "." + identifier(name)
     }
 
     /// A Swift string literal, escaped.

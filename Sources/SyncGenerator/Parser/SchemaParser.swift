@@ -181,6 +181,7 @@ private struct Parser {
                 case "to": field.to = text(entry, in: context())
                 case "onDelete": field.onDelete = text(entry, in: context())
                 case "of": field.of = text(entry, in: context())
+                case "cases": field.cases = words(entry, in: context())
                 case "encrypted": field.encrypted = bool(entry, in: context())
                 case "localOnly": field.localOnly = bool(entry, in: context())
                 case "serverOwned": field.serverOwned = bool(entry, in: context())

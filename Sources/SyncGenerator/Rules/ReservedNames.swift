@@ -95,6 +95,44 @@ public enum ReservedNames {
         return nil
     }
 
+    /// Names an enum case may not have: `unknown` holds the names another app version added;
+    /// the rest are members every generated enum has, names Swift keeps for a type, and the
+    /// modules the enum's code names (a case of that name would hide the module there).
+    public static let enumCaseNames = ["unknown", "init", "self", "Self", "Type", "Protocol", "rawValue", "allCases"] + generatedModuleQualifiers
+
+    /// Why an enum case may not be called `name`, or nil when it may. A case is a Swift case and
+    /// the name stored in CloudKit, so it is an identifier: ASCII letters, digits and
+    /// underscores, not starting with a digit (a Swift keyword is fine: it is written in
+    /// backticks).
+    public static func enumCaseProblem(_ name: String) -> String? {
+        let bytes = Array(name.utf8)
+        func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || byte == UInt8(ascii: "_") }
+        func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+        guard let first = bytes.first, isLetter(first), bytes.allSatisfy({ isLetter($0) || isDigit($0) }) else {
+            let words = name.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) })
+            let suggestion = words.enumerated().map { $0 == 0 ? $1.prefix(1).lowercased() + $1.dropFirst() : $1.prefix(1).uppercased() + $1.dropFirst() }.joined()
+            let hint = suggestion.isEmpty || enumCaseProblem(suggestion) != nil ? "" : " (try '\(suggestion)')"
+            return "is not an identifier: letters, digits and underscores, not starting with a digit\(hint)"
+        }
+        if enumCaseNames.contains(name) {
+            return name == "unknown"
+                ? "is the case the generated enum keeps for names another app version added"
+                : "is a member every generated enum has, or a name Swift keeps for a type"
+        }
+        return nil
+    }
+
+    /// The name of the Swift enum generated for an enum field: the field's name, capitalized
+    /// (`status` -> `Status`), with `Value` after it while that names something the model's code
+    /// means otherwise: a model, one of the model's own fields or enums, a type Swift keeps
+    /// (`Type` -> `TypeValue`), a member type every model has, a module the code names.
+    public static func enumTypeName(forField field: String, taken: Set<String>) -> String {
+        var name = field.prefix(1).uppercased() + field.dropFirst()
+        let kept = Set(swiftTypeNames + ["Any"] + modelMemberTypes + moduleNames + [SwiftNaming.schemaTypeName])
+        while taken.contains(name) || kept.contains(name) { name += "Value" }
+        return name
+    }
+
     private static func lowercasedFirst(_ name: String) -> String {
         name.prefix(1).lowercased() + name.dropFirst()
     }

@@ -47,6 +47,7 @@ extension SchemaVocabulary {
             case "to": "The model a reference (or list of references) points at."
             case "onDelete": "What CloudKit does to this record when the target is deleted."
             case "of": "The element type of a list: a scalar type or reference."
+            case "cases": "The names an enum (or a list of enums) may hold: identifiers, each once; a name another app version added is kept as it came."
             case "encrypted": "Stored in CloudKit's encrypted values."
             case "localOnly": "Kept on this device only: never uploaded, never overwritten by a pull."
             case "serverOwned": "Never uploaded; always taken from the server on pull."

@@ -13,7 +13,7 @@ public enum SchemaVocabulary {
     public static let extensionKeyPrefix = "x-"
     public static let modelKeys = ["recordType", "scopes", "shareable", "parent", "publishAs", "catalog", "unique", "merge", "fields"]
     public static let fieldKeys = [
-        "type", "optional", "default", "to", "onDelete", "of", "encrypted", "localOnly", "serverOwned", "index", "merge",
+        "type", "optional", "default", "to", "onDelete", "of", "cases", "encrypted", "localOnly", "serverOwned", "index", "merge",
     ]
     public static let catalogKeys = ["desiredKeys", "initialState", "governed"]
 

@@ -18,11 +18,13 @@ public enum CloudKitFields {
         /// The record type a reference (or list of references) points at: CloudKit does not
         /// record it, but the app reads the records as that type.
         public var referenceTarget: String?
+        /// An enum's case names: CloudKit keeps a string, but the records hold these names.
+        public var enumCases: [String]?
         public var location: SourceLocation
 
         init(
             type: String, spelling: String? = nil, isEncrypted: Bool = false, indexes: Set<String> = [], isRequired: Bool = false,
-            referenceTarget: String? = nil, location: SourceLocation
+            referenceTarget: String? = nil, enumCases: [String]? = nil, location: SourceLocation
         ) {
             self.type = type
             self.spelling = spelling ?? type
@@ -30,6 +32,7 @@ public enum CloudKitFields {
             self.indexes = indexes
             self.isRequired = isRequired
             self.referenceTarget = referenceTarget
+            self.enumCases = enumCases
             self.location = location
         }
     }
@@ -51,7 +54,7 @@ public enum CloudKitFields {
                 type: typeName(field.type), spelling: field.type.description, isEncrypted: field.isEncrypted, indexes: indexes,
                 isRequired: !field.isOptional && field.defaultValue == nil && !field.isServerOwned,
                 referenceTarget: field.type.referenceTarget.map { schema.model(named: $0)?.recordType ?? $0 },
-                location: field.location)
+                enumCases: field.enumeration?.cases, location: field.location)
         }
         fields[RecordFieldNames.clientModifiedAt] = Field(type: "TIMESTAMP", location: model.location)
         fields[RecordFieldNames.uploadVersions] = Field(type: "LIST<STRING>", location: model.location)

@@ -141,6 +141,8 @@ public struct Field: Sendable, Equatable {
     public var indexes: [IndexKind]
     /// How concurrent edits of the field combine; nil: as the model's policy says.
     public var mergePolicy: MergePolicyName?
+    /// The cases of an `enum` field (or a list of one), and the Swift type generated for them.
+    public var enumeration: FieldEnumeration?
     public var location: SourceLocation
 
     /// Optional in Swift: declared so, or of a type that always is (an asset: nil is "no file").
@@ -149,7 +151,7 @@ public struct Field: Sendable, Equatable {
     public init(
         name: String, type: FieldType, isOptional: Bool = false, defaultValue: FieldDefault? = nil,
         isEncrypted: Bool = false, isLocalOnly: Bool = false, isServerOwned: Bool = false,
-        indexes: [IndexKind] = [], mergePolicy: MergePolicyName? = nil, location: SourceLocation
+        indexes: [IndexKind] = [], mergePolicy: MergePolicyName? = nil, enumeration: FieldEnumeration? = nil, location: SourceLocation
     ) {
         self.name = name
         self.type = type
@@ -160,7 +162,22 @@ public struct Field: Sendable, Equatable {
         self.isServerOwned = isServerOwned
         self.indexes = indexes
         self.mergePolicy = mergePolicy
+        self.enumeration = enumeration
         self.location = location
+    }
+}
+
+/// The cases an `enum` field lists, and the name of the Swift enum generated for them (a member
+/// type of the model: `ListItem.Status`).
+public struct FieldEnumeration: Sendable, Hashable {
+    /// The Swift type's name, inside its model.
+    public var typeName: String
+    /// The case names, in the schema's order: the first is a required field's zero value.
+    public var cases: [String]
+
+    public init(typeName: String, cases: [String]) {
+        self.typeName = typeName
+        self.cases = cases
     }
 }
 
@@ -229,5 +246,7 @@ public indirect enum FieldDefault: Sendable, Hashable {
     case date(secondsSince1970: Double)
     /// `default: now`: the moment the value is created.
     case now
+    /// One of an `enum` field's cases, by its name.
+    case enumCase(String)
     case list([FieldDefault])
 }

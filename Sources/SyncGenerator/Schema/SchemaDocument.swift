@@ -92,6 +92,8 @@ public struct FieldDeclaration: Sendable, Equatable {
     public var to: Located<String>?
     public var onDelete: Located<String>?
     public var of: Located<String>?
+    /// An `enum`'s case names, where the list was written.
+    public var cases: Located<[Located<String>]>?
     public var encrypted: Located<Bool>?
     public var localOnly: Located<Bool>?
     public var serverOwned: Located<Bool>?

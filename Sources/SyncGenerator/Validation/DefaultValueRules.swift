@@ -17,14 +17,14 @@ extension ValidationContext {
                     }
                     continue
                 }
-                if let value = literal(node, of: type, subject: subject()) {
+                if let value = literal(node, of: type, cases: enumCases[fieldID] ?? [], subject: subject()) {
                     defaults[fieldID] = value
                 }
             }
         }
     }
 
-    private mutating func literal(_ node: YAMLNode, of type: FieldType, subject: @autoclosure () -> String) -> FieldDefault? {
+    private mutating func literal(_ node: YAMLNode, of type: FieldType, cases: [String], subject: @autoclosure () -> String) -> FieldDefault? {
         // What a default is written as is the scalar type's fact; a list's is its element's,
         // each item written so.
         let written = switch type {
@@ -41,7 +41,7 @@ extension ValidationContext {
             }
             var values: [FieldDefault] = []
             for item in items {
-                guard let value = literal(item, of: element, subject: subject()) else { return nil }
+                guard let value = literal(item, of: element, cases: cases, subject: subject()) else { return nil }
                 values.append(value)
             }
             return .list(values)
@@ -94,6 +94,11 @@ extension ValidationContext {
             case .notADate:
                 return mismatch(node, expected: "'now' or an ISO 8601 date such as 2024-05-01T12:00:00Z", subject: subject())
             }
+        case .caseName:
+            guard case .string(let name) = node.scalar?.value, cases.contains(name) else {
+                return mismatch(node, expected: "one of its cases (\(cases.joined(separator: ", ")))", subject: subject())
+            }
+            return .enumCase(name)
         }
     }
 

@@ -1,15 +1,18 @@
 import SyncCore
 
-/// Rule 6: every field has a known type, lists name their element, references their target, and
-/// a model has at most one asset.
+/// Rule 6: every field has a known type, lists name their element, references their target, enums
+/// their cases, and a model has at most one asset.
 extension ValidationContext {
     mutating func resolveFieldTypes() {
         for id in allModelIDs {
             var firstAsset: FieldDeclaration?
             for fieldID in fieldIDs(of: id) {
                 let field = field(fieldID)
-                guard let type = resolveType(of: field, model: model(id).name.value) else { continue }
+                guard let type = resolveType(of: field, model: model(id).name.value),
+                    let cases = resolveCases(of: field, type: type, model: model(id).name.value)
+                else { continue }
                 fieldTypes[fieldID] = type
+                if !cases.isEmpty { enumCases[fieldID] = cases }
                 guard type == .scalar(.asset) else { continue }
                 if let firstAsset {
                     report(Diagnostic(.multipleAssetFields, "model '\(model(id).name.value)' has a second asset field '\(field.name.value)'; a model holds at most one asset (put others in a child model)", at: field.name.location, notes: [.init("the first asset field '\(firstAsset.name.value)' is declared here", at: firstAsset.name.location)]))
@@ -49,6 +52,36 @@ extension ValidationContext {
         case .scalar(let scalar):
             return .scalar(scalar)
         }
+    }
+
+    /// An enum's cases (none for a field of another type), or nil when they are missing or
+    /// invalid (reported).
+    private mutating func resolveCases(of field: FieldDeclaration, type: FieldType, model: String) -> [String]? {
+        func subject() -> String { field.subject(inModel: model) }
+        guard type == .scalar(.enum) || type == .list(of: .scalar(.enum)) else {
+            if let cases = field.cases {
+                report(Diagnostic(.casesOnNonEnum, "'cases' is only for enums, but \(subject()) is \(type)", at: cases.location))
+            }
+            return []
+        }
+        guard let cases = field.cases, !cases.value.isEmpty else {
+            report(Diagnostic(.missingEnumCases, "\(subject()) is an enum but names no cases; add 'cases: [NAME, ...]'", at: field.cases?.location ?? (field.type ?? field.name).location))
+            return nil
+        }
+        var seen: [String: SourceLocation] = [:]
+        var valid = true
+        for name in cases.value {
+            if let problem = ReservedNames.enumCaseProblem(name.value) {
+                report(Diagnostic(.invalidEnumCase, "case '\(name.value.truncatedForMessage)' of \(subject()) \(problem)", at: name.location))
+                valid = false
+            } else if let first = seen[name.value] {
+                report(Diagnostic(.invalidEnumCase, "case '\(name.value)' of \(subject()) is named twice", at: name.location, notes: [.init("it is named first here", at: first)]))
+                valid = false
+            } else {
+                seen[name.value] = name.location
+            }
+        }
+        return valid ? cases.value.map(\.value) : nil
     }
 
     private mutating func resolveKind(_ word: Located<String>, subject: @autoclosure () -> String, listHint: Bool) -> FieldKind? {

@@ -4,18 +4,27 @@ extension ValidationContext {
     /// here or by an earlier stage).
     func assembleSchema() -> Schema? {
         var resolved: [Model] = []
+        let modelNames = Set(models.map(\.name.value)).union(declaredBesides.keys)
         for id in canonicalModelIDs {
             let model = model(id)
             guard let modelScopes = scopes[id], modelScopes.isPublic == (catalogs[id] != nil) else { return nil }
             var fields: [Field] = []
+            // An enum's Swift type is a member of its model: named so it hides nothing the
+            // model's code means.
+            var taken = modelNames.union(model.fields.map(\.name.value))
             for fieldID in fieldIDs(of: id) {
                 let field = field(fieldID)
                 guard let type = fieldTypes[fieldID], let fieldIndexes = indexes[fieldID] else { return nil }
+                let enumeration = enumCases[fieldID].map { cases in
+                    let typeName = ReservedNames.enumTypeName(forField: field.name.value, taken: taken)
+                    taken.insert(typeName)
+                    return FieldEnumeration(typeName: typeName, cases: cases)
+                }
                 fields.append(Field(
                     name: field.name.value, type: type, isOptional: field.isOptional,
                     defaultValue: defaults[fieldID], isEncrypted: field.isEncrypted,
                     isLocalOnly: field.isLocalOnly, isServerOwned: field.isServerOwned,
-                    indexes: fieldIndexes, mergePolicy: fieldMergePolicies[fieldID], location: field.name.location))
+                    indexes: fieldIndexes, mergePolicy: fieldMergePolicies[fieldID], enumeration: enumeration, location: field.name.location))
             }
             resolved.append(Model(
                 name: model.name.value, recordType: (model.recordType ?? model.name).value,

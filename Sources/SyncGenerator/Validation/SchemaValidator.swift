@@ -65,6 +65,8 @@ struct ValidationContext {
     var scopes: [ModelID: ScopeSet] = [:]
     /// Types of each field whose type is valid.
     var fieldTypes: FieldTable<FieldType>
+    /// The cases of each enum field (or list of enums) whose cases are valid.
+    var enumCases: FieldTable<[String]>
     var defaults: FieldTable<FieldDefault>
     var indexes: FieldTable<[IndexKind]>
     var catalogs: [ModelID: Catalog] = [:]
@@ -85,6 +87,7 @@ struct ValidationContext {
         modelIDs = ids
         let fieldCounts = models.map(\.fields.count)
         fieldTypes = FieldTable(fieldCounts: fieldCounts)
+        enumCases = FieldTable(fieldCounts: fieldCounts)
         defaults = FieldTable(fieldCounts: fieldCounts)
         indexes = FieldTable(fieldCounts: fieldCounts)
         fieldMergePolicies = FieldTable(fieldCounts: fieldCounts)

@@ -41,6 +41,10 @@ public struct Data: Swift.Sendable, Swift.Hashable {
     public var maybeIdentifier: Foundation.UUID?
     public var links: [Foundation.URL]
     public var identifiers: [Foundation.UUID]
+    public var type: TypeValue
+    public var task: TaskValue
+    public var maybeState: MaybeState?
+    public var states: [States]
     public var `default`: Swift.String
     public var `class`: Swift.Int64
     public var `in`: Swift.Bool?
@@ -87,6 +91,10 @@ public struct Data: Swift.Sendable, Swift.Hashable {
         maybeIdentifier: Foundation.UUID? = nil,
         links: [Foundation.URL] = [],
         identifiers: [Foundation.UUID] = [],
+        type: TypeValue = .doing,
+        task: TaskValue = .`open`,
+        maybeState: MaybeState? = nil,
+        states: [States] = [.high],
         `default`: Swift.String = "",
         `class`: Swift.Int64 = 1,
         `in`: Swift.Bool? = nil,
@@ -128,6 +136,10 @@ public struct Data: Swift.Sendable, Swift.Hashable {
         self.maybeIdentifier = maybeIdentifier
         self.links = links
         self.identifiers = identifiers
+        self.type = type
+        self.task = task
+        self.maybeState = maybeState
+        self.states = states
         self.`default` = `default`
         self.`class` = `class`
         self.`in` = `in`
@@ -135,6 +147,129 @@ public struct Data: Swift.Sendable, Swift.Hashable {
         self.secretBytes = secretBytes
         self.cursor = cursor
         self.views = views
+    }
+}
+
+// MARK: - Enums
+
+extension Data {
+    /// The cases of `type`; a name another version of the app added is kept as `unknown`.
+    public enum TypeValue: SyncCore.SyncEnum, Swift.CaseIterable {
+        case todo
+        case doing
+        case `default`
+        /// A name this version of the app does not know: kept, and written back as it came.
+        case unknown(Swift.String)
+
+        /// The cases this version of the app knows.
+        public static let allCases: [Self] = [.todo, .doing, .`default`]
+
+        /// The case `rawValue` names, or `unknown` holding it.
+        public init(rawValue: Swift.String) {
+            switch rawValue {
+            case "todo": self = .todo
+            case "doing": self = .doing
+            case "default": self = .`default`
+            default: self = .unknown(rawValue)
+            }
+        }
+
+        /// The name CloudKit and the store hold.
+        public var rawValue: Swift.String {
+            switch self {
+            case .todo: "todo"
+            case .doing: "doing"
+            case .`default`: "default"
+            case .unknown(let name): name
+            }
+        }
+    }
+
+    /// The cases of `task`; a name another version of the app added is kept as `unknown`.
+    public enum TaskValue: SyncCore.SyncEnum, Swift.CaseIterable {
+        case `open`
+        case closed
+        /// A name this version of the app does not know: kept, and written back as it came.
+        case unknown(Swift.String)
+
+        /// The cases this version of the app knows.
+        public static let allCases: [Self] = [.`open`, .closed]
+
+        /// The case `rawValue` names, or `unknown` holding it.
+        public init(rawValue: Swift.String) {
+            switch rawValue {
+            case "open": self = .`open`
+            case "closed": self = .closed
+            default: self = .unknown(rawValue)
+            }
+        }
+
+        /// The name CloudKit and the store hold.
+        public var rawValue: Swift.String {
+            switch self {
+            case .`open`: "open"
+            case .closed: "closed"
+            case .unknown(let name): name
+            }
+        }
+    }
+
+    /// The cases of `maybeState`; a name another version of the app added is kept as `unknown`.
+    public enum MaybeState: SyncCore.SyncEnum, Swift.CaseIterable {
+        case on
+        case off
+        /// A name this version of the app does not know: kept, and written back as it came.
+        case unknown(Swift.String)
+
+        /// The cases this version of the app knows.
+        public static let allCases: [Self] = [.on, .off]
+
+        /// The case `rawValue` names, or `unknown` holding it.
+        public init(rawValue: Swift.String) {
+            switch rawValue {
+            case "on": self = .on
+            case "off": self = .off
+            default: self = .unknown(rawValue)
+            }
+        }
+
+        /// The name CloudKit and the store hold.
+        public var rawValue: Swift.String {
+            switch self {
+            case .on: "on"
+            case .off: "off"
+            case .unknown(let name): name
+            }
+        }
+    }
+
+    /// The cases of `states`; a name another version of the app added is kept as `unknown`.
+    public enum States: SyncCore.SyncEnum, Swift.CaseIterable {
+        case low
+        case high
+        /// A name this version of the app does not know: kept, and written back as it came.
+        case unknown(Swift.String)
+
+        /// The cases this version of the app knows.
+        public static let allCases: [Self] = [.low, .high]
+
+        /// The case `rawValue` names, or `unknown` holding it.
+        public init(rawValue: Swift.String) {
+            switch rawValue {
+            case "low": self = .low
+            case "high": self = .high
+            default: self = .unknown(rawValue)
+            }
+        }
+
+        /// The name CloudKit and the store hold.
+        public var rawValue: Swift.String {
+            switch self {
+            case .low: "low"
+            case .high: "high"
+            case .unknown(let name): name
+            }
+        }
     }
 }
 
@@ -188,6 +323,10 @@ extension Data: SyncCore.SyncModel {
             .field("maybeIdentifier", \Self.maybeIdentifier),
             .field("links", \Self.links),
             .field("identifiers", \Self.identifiers),
+            .field("type", \Self.type),
+            .field("task", \Self.task),
+            .field("maybeState", \Self.maybeState),
+            .field("states", \Self.states),
             .field("default", \Self.`default`),
             .field("class", \Self.`class`),
             .field("in", \Self.`in`),
@@ -463,6 +602,8 @@ public struct Article: Swift.Sendable, Swift.Hashable {
     /// The attached file's markers; the file lives in the asset cache.
     public var cover: SyncCore.AssetReference?
     public var privateNotes: Swift.String
+    public var status: Status
+    public var labels: [Labels]
 
     public init(
         recordName: Swift.String = Foundation.UUID().uuidString,
@@ -472,7 +613,9 @@ public struct Article: Swift.Sendable, Swift.Hashable {
         author: SyncCore.RecordReference<Author>,
         coauthors: [SyncCore.RecordReference<Author>] = [],
         cover: SyncCore.AssetReference? = nil,
-        privateNotes: Swift.String = ""
+        privateNotes: Swift.String = "",
+        status: Status = .draft,
+        labels: [Labels] = []
     ) {
         self.recordName = recordName
         self.ownerName = ownerName
@@ -482,6 +625,70 @@ public struct Article: Swift.Sendable, Swift.Hashable {
         self.coauthors = coauthors
         self.cover = cover
         self.privateNotes = privateNotes
+        self.status = status
+        self.labels = labels
+    }
+}
+
+// MARK: - Enums
+
+extension Article {
+    /// The cases of `status`; a name another version of the app added is kept as `unknown`.
+    public enum Status: SyncCore.SyncEnum, Swift.CaseIterable {
+        case draft
+        case live
+        /// A name this version of the app does not know: kept, and written back as it came.
+        case unknown(Swift.String)
+
+        /// The cases this version of the app knows.
+        public static let allCases: [Self] = [.draft, .live]
+
+        /// The case `rawValue` names, or `unknown` holding it.
+        public init(rawValue: Swift.String) {
+            switch rawValue {
+            case "draft": self = .draft
+            case "live": self = .live
+            default: self = .unknown(rawValue)
+            }
+        }
+
+        /// The name CloudKit and the store hold.
+        public var rawValue: Swift.String {
+            switch self {
+            case .draft: "draft"
+            case .live: "live"
+            case .unknown(let name): name
+            }
+        }
+    }
+
+    /// The cases of `labels`; a name another version of the app added is kept as `unknown`.
+    public enum Labels: SyncCore.SyncEnum, Swift.CaseIterable {
+        case news
+        case opinion
+        /// A name this version of the app does not know: kept, and written back as it came.
+        case unknown(Swift.String)
+
+        /// The cases this version of the app knows.
+        public static let allCases: [Self] = [.news, .opinion]
+
+        /// The case `rawValue` names, or `unknown` holding it.
+        public init(rawValue: Swift.String) {
+            switch rawValue {
+            case "news": self = .news
+            case "opinion": self = .opinion
+            default: self = .unknown(rawValue)
+            }
+        }
+
+        /// The name CloudKit and the store hold.
+        public var rawValue: Swift.String {
+            switch self {
+            case .news: "news"
+            case .opinion: "opinion"
+            case .unknown(let name): name
+            }
+        }
     }
 }
 
@@ -510,6 +717,8 @@ extension Article: SyncCore.SyncModel {
             .references("coauthors", \Self.coauthors, onDelete: .none),
             .asset("cover", \Self.cover),
             .field("privateNotes", \Self.privateNotes),
+            .field("status", \Self.status),
+            .field("labels", \Self.labels, merge: .union),
         ]
     }
 }
@@ -537,6 +746,8 @@ extension Article: SyncCore.PublishableModel {
         projection.author = SyncCore.RecordReference(recordName: self.author.recordName)
         projection.coauthors = self.coauthors.map { SyncCore.RecordReference(recordName: $0.recordName) }
         if let value = self.cover { projection.cover = value }
+        projection.status = PublicArticle.Status(rawValue: self.status.rawValue)
+        projection.labels = self.labels.map { PublicArticle.Labels(rawValue: $0.rawValue) }
     }
 }
 
@@ -553,6 +764,8 @@ public struct PublicArticle: Swift.Sendable, Swift.Hashable {
     public var coauthors: [SyncCore.RecordReference<PublicAuthor>]
     /// The attached file's markers; the file lives in the asset cache.
     public var cover: SyncCore.AssetReference?
+    public var status: Status
+    public var labels: [Labels]
     /// Owned by the server: never uploaded, always taken from the server.
     public var likes: Swift.Int64
     /// Kept on this device: never uploaded, never overwritten by a pull.
@@ -568,6 +781,8 @@ public struct PublicArticle: Swift.Sendable, Swift.Hashable {
         author: SyncCore.RecordReference<PublicAuthor>,
         coauthors: [SyncCore.RecordReference<PublicAuthor>] = [],
         cover: SyncCore.AssetReference? = nil,
+        status: Status = .draft,
+        labels: [Labels] = [],
         likes: Swift.Int64 = 0,
         bookmarked: Swift.Bool = false,
         publicationLifecycle: SyncCore.PublicationLifecycle = SyncCore.PublicationLifecycle(state: .listed)
@@ -579,9 +794,73 @@ public struct PublicArticle: Swift.Sendable, Swift.Hashable {
         self.author = author
         self.coauthors = coauthors
         self.cover = cover
+        self.status = status
+        self.labels = labels
         self.likes = likes
         self.bookmarked = bookmarked
         self.publicationLifecycle = publicationLifecycle
+    }
+}
+
+// MARK: - Enums
+
+extension PublicArticle {
+    /// The cases of `status`; a name another version of the app added is kept as `unknown`.
+    public enum Status: SyncCore.SyncEnum, Swift.CaseIterable {
+        case draft
+        case live
+        /// A name this version of the app does not know: kept, and written back as it came.
+        case unknown(Swift.String)
+
+        /// The cases this version of the app knows.
+        public static let allCases: [Self] = [.draft, .live]
+
+        /// The case `rawValue` names, or `unknown` holding it.
+        public init(rawValue: Swift.String) {
+            switch rawValue {
+            case "draft": self = .draft
+            case "live": self = .live
+            default: self = .unknown(rawValue)
+            }
+        }
+
+        /// The name CloudKit and the store hold.
+        public var rawValue: Swift.String {
+            switch self {
+            case .draft: "draft"
+            case .live: "live"
+            case .unknown(let name): name
+            }
+        }
+    }
+
+    /// The cases of `labels`; a name another version of the app added is kept as `unknown`.
+    public enum Labels: SyncCore.SyncEnum, Swift.CaseIterable {
+        case news
+        case opinion
+        /// A name this version of the app does not know: kept, and written back as it came.
+        case unknown(Swift.String)
+
+        /// The cases this version of the app knows.
+        public static let allCases: [Self] = [.news, .opinion]
+
+        /// The case `rawValue` names, or `unknown` holding it.
+        public init(rawValue: Swift.String) {
+            switch rawValue {
+            case "news": self = .news
+            case "opinion": self = .opinion
+            default: self = .unknown(rawValue)
+            }
+        }
+
+        /// The name CloudKit and the store hold.
+        public var rawValue: Swift.String {
+            switch self {
+            case .news: "news"
+            case .opinion: "opinion"
+            case .unknown(let name): name
+            }
+        }
     }
 }
 
@@ -609,6 +888,8 @@ extension PublicArticle: SyncCore.SyncModel {
             .reference("author", \Self.author, onDelete: .none),
             .references("coauthors", \Self.coauthors, onDelete: .none),
             .asset("cover", \Self.cover),
+            .field("status", \Self.status),
+            .field("labels", \Self.labels, merge: .union),
             .field("likes", \Self.likes, .serverOwned),
             .field("bookmarked", \Self.bookmarked, .localOnly),
             .publicationLifecycle(\Self.publicationLifecycle),
@@ -636,6 +917,8 @@ extension PublicArticle: SyncCore.PublicationGovernedModel {
         "subtitle",
         "author",
         "coauthors",
+        "status",
+        "labels",
         "likes",
         "assetSuffix",
         "assetSize",

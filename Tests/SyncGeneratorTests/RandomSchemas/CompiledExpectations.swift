@@ -31,7 +31,8 @@ enum CompiledExpectations {
                 lines.append("    let _: Swift.WritableKeyPath<\(type), Swift.Optional<SyncCore.RecordReference<\(module).`\(parent)`>>> = \\\(type).parent")
             }
             for field in model.fields {
-                let value = swiftType(field.type, module: module)
+                // An enum's type is the model's member, named as the field is (capitalized).
+                let value = swiftType(field.type, enumType: field.enumeration.map { "\(type).\($0.typeName)" }, module: module)
                 let optional = field.isOptional || field.type == .scalar(.asset) ? "Swift.Optional<\(value)>" : value
                 lines.append("    let _: Swift.WritableKeyPath<\(type), \(optional)> = \\\(type).`\(field.name)`")
             }
@@ -56,7 +57,7 @@ enum CompiledExpectations {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private static func swiftType(_ type: FieldType, module: String) -> String {
+    private static func swiftType(_ type: FieldType, enumType: String?, module: String) -> String {
         // Written out here, not read from the type's facts: the test checks what they say.
         switch type {
         case .scalar(.string): "Swift.String"
@@ -69,8 +70,9 @@ enum CompiledExpectations {
         case .scalar(.location): "SyncCore.SyncLocation"
         case .scalar(.url): "Foundation.URL"
         case .scalar(.uuid): "Foundation.UUID"
+        case .scalar(.enum): enumType ?? "an enum without its cases"
         case .reference(let target, _): "SyncCore.RecordReference<\(module).`\(target)`>"
-        case .list(let element): "Swift.Array<\(swiftType(element, module: module))>"
+        case .list(let element): "Swift.Array<\(swiftType(element, enumType: enumType, module: module))>"
         }
     }
 }

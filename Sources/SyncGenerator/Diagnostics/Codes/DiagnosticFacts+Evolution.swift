@@ -41,4 +41,10 @@ extension DiagnosticFacts {
         summary: "a new natural key: older app versions still create the duplicates it merges",
         protects: "A new natural key: records from before may already hold duplicates, which merge when the new version syncs, and older app versions keep creating them.",
         fact: "Keys live in the apps, not in CloudKit: only app versions that know a key merge its duplicates. A key on a model new in the same version has no records from before (the fixed example); on an existing one, ship it when most users run a version that has it.")
+
+    static let enumCaseRemoved = DiagnosticFacts(
+        .error,
+        summary: "an enum case is gone (removed or renamed): deployed records and older app versions still hold it",
+        protects: "A case renamed or removed while records in the cloud, and the saves of older app versions, still hold its name: the new version reads them as `unknown`, and its code for the case never runs again.",
+        fact: "An enum's cases only grow: a new case is safe (older versions keep it as `unknown` and write it back unchanged), a gone one is not.")
 }

@@ -95,4 +95,22 @@ extension DiagnosticFacts {
         summary: "a reference to a model that cannot live in the same zones",
         protects: "A reference that works in the owner's private zone but not once the record is shared: its target stays behind.",
         fact: "A shared zone holds the records of one share hierarchy; a reference cannot leave its zone.")
+
+    static let missingEnumCases = DiagnosticFacts(
+        .error,
+        summary: "an `enum` (or a list of enums) has no `cases`, or an empty list",
+        protects: "An enum with nothing to hold: the generated Swift enum needs its cases.",
+        fact: "An enum names its cases: `{ type: enum, cases: [todo, doing, done] }`.")
+
+    static let invalidEnumCase = DiagnosticFacts(
+        .error,
+        summary: "an enum case that is not an identifier, is repeated, or is a name the generated enum keeps",
+        protects: "A case the generated Swift enum could not declare, or two cases that would be one.",
+        fact: "Each case is a Swift case and the stored name: letters, digits and underscores, not starting with a digit, each once. `unknown` holds names another app version added; `init`, `self`, `Self`, `Type`, `Protocol`, `rawValue` and `allCases` are the enum's own, and `Swift`, `Foundation` and `SyncCore` name the modules its code uses.")
+
+    static let casesOnNonEnum = DiagnosticFacts(
+        .error,
+        summary: "`cases` on a field that is not an enum",
+        protects: "Cases that do nothing, on a field meant to be an enum.",
+        fact: "Only an enum, or a list of enums, has cases.")
 }
