@@ -75,7 +75,7 @@ enum SwiftSpelling {
         }
     }
 
-    /// An enum case as an implicit member (`.todo`, ``.`default` ``): where it stands, the
+    /// An enum case as an implicit member (`.todo`; a keyword in backticks): where it stands, the
     /// field's type is known.
     static func enumCase(_ name: String) -> String {
         "." + identifier(name)
