@@ -137,6 +137,7 @@ struct ListItem: Swift.Sendable, Swift.Hashable {
     var text: Swift.String
     var done: Swift.Bool
     var quantity: Swift.Double
+    var priority: Priority
     var assignee: SyncCore.RecordReference<Member>
     var tags: [Swift.String]
     var note: Swift.String?
@@ -148,6 +149,7 @@ struct ListItem: Swift.Sendable, Swift.Hashable {
         text: Swift.String = "",
         done: Swift.Bool = false,
         quantity: Swift.Double = 1.0,
+        priority: Priority = .normal,
         assignee: SyncCore.RecordReference<Member>,
         tags: [Swift.String] = [],
         note: Swift.String? = nil
@@ -158,9 +160,46 @@ struct ListItem: Swift.Sendable, Swift.Hashable {
         self.text = text
         self.done = done
         self.quantity = quantity
+        self.priority = priority
         self.assignee = assignee
         self.tags = tags
         self.note = note
+    }
+}
+
+// MARK: - Enums
+
+extension ListItem {
+    /// The cases of `priority`; a name another version of the app added is kept as `unknown`.
+    enum Priority: SyncCore.SyncEnum, Swift.CaseIterable {
+        case low
+        case normal
+        case urgent
+        /// A name this version of the app does not know: kept, and written back as it came.
+        case unknown(Swift.String)
+
+        /// The cases this version of the app knows.
+        static let allCases: [Self] = [.low, .normal, .urgent]
+
+        /// The case `rawValue` names, or `unknown` holding it.
+        init(rawValue: Swift.String) {
+            switch rawValue {
+            case "low": self = .low
+            case "normal": self = .normal
+            case "urgent": self = .urgent
+            default: self = .unknown(rawValue)
+            }
+        }
+
+        /// The name CloudKit and the store hold.
+        var rawValue: Swift.String {
+            switch self {
+            case .low: "low"
+            case .normal: "normal"
+            case .urgent: "urgent"
+            case .unknown(let name): name
+            }
+        }
     }
 }
 
@@ -187,6 +226,7 @@ extension ListItem: SyncCore.SyncModel {
             .field("text", \Self.text),
             .field("done", \Self.done),
             .field("quantity", \Self.quantity),
+            .field("priority", \Self.priority, .indexed),
             .reference("assignee", \Self.assignee, onDelete: .none),
             .field("tags", \Self.tags, merge: .union),
             .field("note", \Self.note),

@@ -82,16 +82,17 @@ struct Story {
         clock.advance(by: 5)
         var bobMilk = try bobPhone.store.fetch(ListItem.self, recordName: "item-milk")!
         bobMilk.text = "Whole milk"
+        bobMilk.priority = .urgent
         try bobPhone.store.save(bobMilk)
-        say("Alice: \"Oat milk\", 2 of them; five seconds later Bob: \"Whole milk\"")
+        say("Alice: \"Oat milk\", 2 of them; five seconds later Bob: \"Whole milk\", and urgent")
         await alicePhone.sync()
         await bobPhone.sync()
         await alicePhone.sync()
         let merged = try alicePhone.store.fetch(ListItem.self, recordName: "item-milk")!
-        say("merged field by field: text \"\(merged.text)\" (the later edit wins), quantity \(Int(merged.quantity)) (only Alice changed it)")
-        expect(merged.text == "Whole milk" && merged.quantity == 2, "the conflict should keep Bob's text and Alice's quantity")
+        say("merged field by field: text \"\(merged.text)\" (the later edit wins), quantity \(Int(merged.quantity)) (only Alice changed it), priority \(merged.priority.rawValue) (only Bob changed it: an enum, synced as its case's name)")
+        expect(merged.text == "Whole milk" && merged.quantity == 2 && merged.priority == .urgent, "the conflict should keep Bob's text and priority, and Alice's quantity")
         let bobsMilk = try bobPhone.store.fetch(ListItem.self, recordName: "item-milk")
-        expect(bobsMilk?.text == merged.text && bobsMilk?.quantity == merged.quantity, "Alice and Bob should see the same milk")
+        expect(bobsMilk?.text == merged.text && bobsMilk?.quantity == merged.quantity && bobsMilk?.priority == .urgent, "Alice and Bob should see the same milk")
 
         step(5, "Alice publishes a note with a cover photo; a reader's device sees it in the catalog")
         let photo = Data((0..<48_128).map { UInt8(truncatingIfNeeded: $0 &* 31) })
