@@ -103,6 +103,19 @@ let evolutionCases: [EvolutionCase] = [
         expected: ["New.yaml:5:7 SG1508 error", "Old.yaml:5:7 SG1508 note"],
         safe: ["case 'active' added to 'Note.status': older app versions keep it as 'unknown'"]),
     EvolutionCase(
+        "a string field now read as a url: strings written before may be no URL",
+        old: note("      title: string\n      address: string"), new: note("      title: string\n      address: url"),
+        expected: ["New.yaml:5:7 SG1509 warning", "Old.yaml:5:7 SG1509 note"]),
+    EvolutionCase(
+        "an int field now read as a bool: a count other than 0 and 1 goes back as 1",
+        old: note("      title: string\n      count: int"), new: note("      title: string\n      count: bool"),
+        expected: ["New.yaml:5:7 SG1509 warning", "Old.yaml:5:7 SG1509 note"]),
+    EvolutionCase(
+        "a string field now an enum, a bool now an int: every value written before reads",
+        old: note("      title: string\n      state: string\n      flag: bool"),
+        new: note("      title: string\n      state: { type: enum, cases: [on] }\n      flag: int"),
+        safe: ["field 'Note.flag' changed from bool to int, both INT64 in CloudKit", "field 'Note.state' changed from string to enum, both STRING in CloudKit"]),
+    EvolutionCase(
         "an enum case added",
         old: note("      title: string\n      status: { type: enum, cases: [todo, done] }"),
         new: note("      title: string\n      status: { type: enum, cases: [todo, done, archived] }"),

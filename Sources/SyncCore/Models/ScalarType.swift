@@ -52,6 +52,7 @@ public enum ScalarType: String, CaseIterable, Hashable, Sendable {
             ScalarTypeFacts(
                 swiftType: "Swift.Bool", zeroValue: "false", cloudKitType: "INT64", storedForm: .integer,
                 defaultLiteral: .boolean, isSortable: true, isKeyComparable: true,
+                narrowing: "a number other than 0 and 1 reads as true, and is saved back as 1",
                 documentation: "A Bool, kept as INT64 0 or 1 in CloudKit.")
         case .date:
             ScalarTypeFacts(
@@ -77,6 +78,7 @@ public enum ScalarType: String, CaseIterable, Hashable, Sendable {
             ScalarTypeFacts(
                 swiftType: "Foundation.URL", zeroValue: nil, unsetValue: "Foundation.URL.unsetField", cloudKitType: "STRING",
                 storedForm: .text, isSortable: true, isKeyComparable: true,
+                narrowing: "a string that is no URL cannot be read: its record is set aside as unreadable",
                 documentation: "A URL: Foundation.URL, its absolute string (a STRING) in CloudKit.")
         case .uuid:
             // The Nil UUID (RFC 9562, all zeros), as an int starts at 0: spelt with Foundation's
@@ -85,6 +87,7 @@ public enum ScalarType: String, CaseIterable, Hashable, Sendable {
                 swiftType: "Foundation.UUID", zeroValue: "Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))",
                 cloudKitType: "STRING", storedForm: .text,
                 isSortable: true, isKeyComparable: true,
+                narrowing: "a string that is no UUID cannot be read: its record is set aside as unreadable",
                 documentation: "A UUID: Foundation.UUID, its lowercase string (a STRING) in CloudKit.")
         case .enum:
             // Its Swift type is generated for each field (ScalarTypeFacts.swiftType nil), and
@@ -127,6 +130,10 @@ package struct ScalarTypeFacts: Sendable {
     package var isKeyComparable: Bool
     /// `merge: max` and `merge: min` can combine two of its values.
     package var mergesByExtreme: Bool
+    /// What a value of its CloudKit type that another schema type wrote (a field that changed
+    /// type, both the same in CloudKit) becomes when read as this one; nil: every such value
+    /// reads as it is.
+    package var narrowing: String?
     /// "a" or "an", before its word in a message.
     package var article: String
     /// Its one line, in completion and hover.
@@ -136,7 +143,7 @@ package struct ScalarTypeFacts: Sendable {
         swiftType: String?, zeroValue: String?, unsetValue: String? = nil, cloudKitType: String, storedForm: StoredForm,
         defaultLiteral: DefaultLiteral? = nil,
         isAlwaysOptional: Bool = false, isListElement: Bool = true, isSortable: Bool = false, isSearchable: Bool = false,
-        isKeyComparable: Bool = false, mergesByExtreme: Bool = false, article: String = "a", documentation: String
+        isKeyComparable: Bool = false, mergesByExtreme: Bool = false, narrowing: String? = nil, article: String = "a", documentation: String
     ) {
         self.swiftType = swiftType
         self.zeroValue = zeroValue
@@ -150,6 +157,7 @@ package struct ScalarTypeFacts: Sendable {
         self.isSearchable = isSearchable
         self.isKeyComparable = isKeyComparable
         self.mergesByExtreme = mergesByExtreme
+        self.narrowing = narrowing
         self.article = article
         self.documentation = documentation
     }

@@ -105,6 +105,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
     case requiredFieldAdded = "SG1506"
     case uniqueKeyAdded = "SG1507"
     case enumCaseRemoved = "SG1508"
+    case fieldNarrowed = "SG1509"
     // Rule 16: natural keys and merges.
     case unknownKeyField = "SG1601"
     case keyFieldNotShared = "SG1602"
@@ -216,6 +217,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
         case .requiredFieldAdded: .requiredFieldAdded
         case .uniqueKeyAdded: .uniqueKeyAdded
         case .enumCaseRemoved: .enumCaseRemoved
+        case .fieldNarrowed: .fieldNarrowed
         case .unknownKeyField: .unknownKeyField
         case .keyFieldNotShared: .keyFieldNotShared
         case .keyFieldNotComparable: .keyFieldNotComparable

@@ -1512,6 +1512,30 @@ extension DiagnosticCode {
                     fields:
                       status: { type: enum, cases: [todo, doing, done, archived] }
                 """#)
+        case .fieldNarrowed:
+            DiagnosticExamples(
+                baseline: #"""
+                models:
+                  Bookmark:
+                    fields:
+                      title: string
+                      address: string
+                """#,
+                failing: #"""
+                models:
+                  Bookmark:
+                    fields:
+                      title: string
+                      address: url
+                """#,
+                fixed: #"""
+                models:
+                  Bookmark:
+                    fields:
+                      title: string
+                      address: string
+                      link: { type: url, optional: true }
+                """#)
         case .unknownKeyField:
             DiagnosticExamples(
                 failing: #"""

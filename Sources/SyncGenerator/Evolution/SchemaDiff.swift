@@ -104,6 +104,10 @@ public enum SchemaDiff {
                 result.diagnostics.append(Diagnostic(
                     .fieldTypeChanged, "field '\(name)' of record type '\(type)' changed from \(field.spelling) (\(field.type)) to \(now.spelling) (\(now.type)); deployed records keep the old type",
                     at: now.location, notes: [.init("it was \(field.spelling) here", at: field.location)]))
+            } else if now.spelling != field.spelling, now.referenceTarget == nil, now.scalar != field.scalar, let narrowing = now.scalar?.facts.narrowing {
+                result.diagnostics.append(Diagnostic(
+                    .fieldNarrowed, "field '\(name)' of record type '\(type)' changed from \(field.spelling) to \(now.spelling), both \(now.type) in CloudKit; in records written before, \(narrowing)",
+                    at: now.location, notes: [.init("it was \(field.spelling) here", at: field.location)]))
             } else if now.spelling != field.spelling, now.referenceTarget == nil {
                 result.safeChanges.append(SafeChange(
                     message: "field '\(type).\(name)' changed from \(field.spelling) to \(now.spelling), both \(now.type) in CloudKit", location: now.location))

@@ -20,11 +20,13 @@ public enum CloudKitFields {
         public var referenceTarget: String?
         /// An enum's case names: CloudKit keeps a string, but the records hold these names.
         public var enumCases: [String]?
+        /// The schema's scalar type (a list's element's), when it is one.
+        public var scalar: ScalarType?
         public var location: SourceLocation
 
         init(
             type: String, spelling: String? = nil, isEncrypted: Bool = false, indexes: Set<String> = [], isRequired: Bool = false,
-            referenceTarget: String? = nil, enumCases: [String]? = nil, location: SourceLocation
+            referenceTarget: String? = nil, enumCases: [String]? = nil, scalar: ScalarType? = nil, location: SourceLocation
         ) {
             self.type = type
             self.spelling = spelling ?? type
@@ -33,6 +35,7 @@ public enum CloudKitFields {
             self.isRequired = isRequired
             self.referenceTarget = referenceTarget
             self.enumCases = enumCases
+            self.scalar = scalar
             self.location = location
         }
     }
@@ -54,7 +57,7 @@ public enum CloudKitFields {
                 type: typeName(field.type), spelling: field.type.description, isEncrypted: field.isEncrypted, indexes: indexes,
                 isRequired: !field.isOptional && field.defaultValue == nil && !field.isServerOwned,
                 referenceTarget: field.type.referenceTarget.map { schema.model(named: $0)?.recordType ?? $0 },
-                enumCases: field.enumeration?.cases, location: field.location)
+                enumCases: field.enumeration?.cases, scalar: Self.scalar(of: field.type), location: field.location)
         }
         fields[RecordFieldNames.clientModifiedAt] = Field(type: "TIMESTAMP", location: model.location)
         fields[RecordFieldNames.uploadVersions] = Field(type: "LIST<STRING>", location: model.location)
@@ -75,6 +78,14 @@ public enum CloudKitFields {
             }
         }
         return fields
+    }
+
+    private static func scalar(of type: FieldType) -> ScalarType? {
+        switch type {
+        case .scalar(let scalar): scalar
+        case .list(let element): scalar(of: element)
+        case .reference: nil
+        }
     }
 
     /// The CloudKit schema type of a field type (a bool is an INT64; CloudKit has no boolean).

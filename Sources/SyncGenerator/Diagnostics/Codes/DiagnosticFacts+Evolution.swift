@@ -47,4 +47,10 @@ extension DiagnosticFacts {
         summary: "an enum case is gone (removed or renamed): deployed records and older app versions still hold it",
         protects: "A case renamed or removed while records in the cloud, and the saves of older app versions, still hold its name: the new version reads them as `unknown`, and its code for the case never runs again.",
         fact: "An enum's cases only grow: a new case is safe (older versions keep it as `unknown` and write it back unchanged), a gone one is not.")
+
+    static let fieldNarrowed = DiagnosticFacts(
+        .warning,
+        summary: "a field now reads its values as a narrower type (`string` to `url` or `uuid`, `int` to `bool`)",
+        protects: "A field whose CloudKit type stays, but whose new type cannot read every value written before: a string that is no URL, a count that is no bool.",
+        fact: "CloudKit keeps the values as they were written; the new type reads them as its facts say (docs/SchemaReference.md, Types). Convert the old values first, or add a field.")
 }
