@@ -60,6 +60,7 @@ extension Workspace {
         if let resolved {
             lines.append("- CloudKit type `\(resolved.type)`\(resolved.isEncrypted ? ", encrypted" : "")")
             if let target = resolved.referenceTarget { lines.append("- points at record type `\(target)`") }
+            if let cases = resolved.enumCases { lines.append("- cases: " + cases.map { "`\($0)`" }.joined(separator: ", ") + "; any other name is kept as `unknown`") }
             if !resolved.indexes.isEmpty { lines.append("- indexes: " + resolved.indexes.sorted().joined(separator: ", ")) }
         } else if field.localOnly?.value == true {
             lines.append("- local only: never in CloudKit")

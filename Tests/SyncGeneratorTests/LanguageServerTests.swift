@@ -245,6 +245,7 @@ struct LanguageServerTests {
                   title: string
                   tags: { type: list, of: string, index: [queryable] }
                   when: strng
+                  state: { type: enum, cases: [todo, done] }
 
             """
         let client = Client([notes: text])
@@ -267,6 +268,8 @@ struct LanguageServerTests {
         #expect(field.contains("**List.tags**: list of string"))
         #expect(field.contains("CloudKit type `LIST<STRING>`"))
         #expect(field.contains("indexes: QUERYABLE"))
+        let state = try #require(hover(8, 7))
+        #expect(state.contains("**List.state**: enum") && state.contains("cases: `todo`, `done`; any other name is kept as `unknown`"), "\(state)")
         #expect(hover(0, 0) == nil)
     }
 

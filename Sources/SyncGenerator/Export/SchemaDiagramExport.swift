@@ -180,7 +180,7 @@ struct SchemaDiagram {
     }
 
     private static func field(_ field: Field) -> String {
-        var text = "\(field.name): \(typeText(field.type))\(field.isOptional ? "?" : "")"
+        var text = "\(field.name): \(typeText(field.type))\(field.enumeration.map { " [" + $0.cases.joined(separator: ", ") + "]" } ?? "")\(field.isOptional ? "?" : "")"
         var marks: [String] = []
         if field.isEncrypted { marks.append("encrypted") }
         if field.isLocalOnly { marks.append("local-only") }
