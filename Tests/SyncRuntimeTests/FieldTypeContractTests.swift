@@ -208,4 +208,39 @@ struct FieldTypeContractTests {
         let cloud = try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records[newer.recordName]
         #expect(cloud?.fields["type"] == .string("archived"))
     }
+
+    /// The phone's edit meets a version in the cloud its model cannot read (another client wrote
+    /// a string that is no URL): the conflict cannot be merged, so the change is set aside where
+    /// the app sees it (`changeSetAside`, the field named), the pass ends, and the next pass does
+    /// not send it again. Breaking it (merging onto the version as any conflict): the merge throws
+    /// inside the push's transaction, and every pass fails at that push.
+    @Test func aConflictWithAVersionTheModelCannotReadSetsTheChangeAside() async throws {
+        let world = try SyncWorld()
+        let (phone, _) = try Self.devices(in: world)
+        var data = Self.saved()
+        try phone.store.save(data)
+        await phone.sync()
+        data.text = "edited"
+        try phone.store.save(data)
+        let conflicted = Locked(false)
+        let name = data.recordName
+        phone.gateway.hooks.withLock {
+            $0.modifyResult = { request, result in
+                guard let sent = request.recordsToSave.first(where: { $0.id.recordName == name }), !conflicted.withLock({ $0 }) else { return result }
+                conflicted.withLock { $0 = true }
+                var server = sent
+                server.fields["link"] = .string("http://[::1")
+                var changed = result
+                changed.savedRecords[sent.id] = .failure(CloudError(.serverRecordChanged, "changed elsewhere", serverRecord: server, clientRecord: sent))
+                return changed
+            }
+        }
+        let events = phone.recordEvents()
+        #expect(await phone.engine.sync() == .completed)
+        let setAside = try #require(try await phone.engine.failedChanges().first)
+        #expect(setAside.recordName == data.recordName && setAside.error.message.contains("field 'link' holds string, expected url"), "\(setAside.error)")
+        #expect(await events.events().contains { if case .changeSetAside = $0 { true } else { false } })
+        #expect(try phone.store.fetch(DataModel.self, recordName: data.recordName)?.text == "edited")
+        #expect(await phone.engine.sync() == .completed)
+    }
 }

@@ -41,6 +41,17 @@ enum UnreadableRecords {
         try write(UnreadableRecord(id: id, error: error, firstFailedAt: first), in: store)
     }
 
+    /// Why this app's model cannot read `record` (another client wrote a value of another type
+    /// into a field: text in an int, a string that is no URL in a url), or nil when it can.
+    static func problem(reading record: SyncRecord, as type: any SyncModel.Type) -> CloudError? {
+        do {
+            _ = try type.init(record: record)
+            return nil
+        } catch {
+            return CloudError(.internalError, "this app cannot read the record: \(error)")
+        }
+    }
+
     /// `id` arrived, and this app's model cannot read it: set aside at once (fetching it again
     /// brings the same fields), until a later version of it arrives or the app asks again.
     static func setAside(_ id: RecordID, _ error: CloudError, at now: Date, in store: any EngineState) throws -> UnreadableRecord {

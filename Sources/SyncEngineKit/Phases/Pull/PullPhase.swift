@@ -504,11 +504,7 @@ struct PullPhase {
         var found: [RecordID: CloudError] = [:]
         for record in records {
             guard let type = context.registry.type(forRecordType: record.recordType) else { continue }
-            do {
-                _ = try type.init(record: record)
-            } catch {
-                found[record.id] = CloudError(.internalError, "this app cannot read the record: \(error)")
-            }
+            found[record.id] = UnreadableRecords.problem(reading: record, as: type)
         }
         return found
     }

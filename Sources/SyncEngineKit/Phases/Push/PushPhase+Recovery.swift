@@ -19,6 +19,13 @@ extension PushPhase {
                 outcome.failures[item.id] = error
                 return nil
             }
+            // A version this app's model cannot read (another client wrote a value of another
+            // type) cannot be merged with: the change waits, set aside where the app sees it,
+            // rather than fail every pass at this conflict.
+            if let unreadable = UnreadableRecords.problem(reading: server, as: item.type) {
+                try setAside(item, unreadable, in: store, outcome: &outcome)
+                return nil
+            }
             // Merged on the store as it is now: an edit the app made since this push read the
             // model is part of the merge, never written over.
             // The server's version may bring an asset this device has not heard of: the cache
