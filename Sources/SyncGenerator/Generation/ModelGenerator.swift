@@ -297,9 +297,10 @@ struct ModelGenerator {
                     switch (field.type, field.enumeration) {
                     case (.reference, _): value = { "SyncCore.RecordReference(recordName: \($0).recordName)" }
                     case (.list(.reference), _): value = { "\($0).map { SyncCore.RecordReference(recordName: $0.recordName) }" }
-                    // Each model has its own enum: the value goes over by its name.
-                    case (.list, let enumeration?): value = { "\($0).map { \(projection.name).\(enumeration.typeName)(rawValue: $0.rawValue) }" }
-                    case (_, let enumeration?): value = { "\(projection.name).\(enumeration.typeName)(rawValue: \($0).rawValue)" }
+                    // Each model has its own enum: the value goes over by its name. The type is
+                    // named through `Projection`: the model's own name may mean a member here.
+                    case (.list, let enumeration?): value = { "\($0).map { Projection.\(enumeration.typeName)(rawValue: $0.rawValue) }" }
+                    case (_, let enumeration?): value = { "Projection.\(enumeration.typeName)(rawValue: \($0).rawValue)" }
                     default: value = { $0 }
                     }
                     // The model's own fields are named through `self`: a field may be called

@@ -746,8 +746,8 @@ extension Article: SyncCore.PublishableModel {
         projection.author = SyncCore.RecordReference(recordName: self.author.recordName)
         projection.coauthors = self.coauthors.map { SyncCore.RecordReference(recordName: $0.recordName) }
         if let value = self.cover { projection.cover = value }
-        projection.status = PublicArticle.Status(rawValue: self.status.rawValue)
-        projection.labels = self.labels.map { PublicArticle.Labels(rawValue: $0.rawValue) }
+        projection.status = Projection.Status(rawValue: self.status.rawValue)
+        projection.labels = self.labels.map { Projection.Labels(rawValue: $0.rawValue) }
     }
 }
 

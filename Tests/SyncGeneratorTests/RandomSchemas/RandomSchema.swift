@@ -75,13 +75,15 @@ struct DrawnField {
     var serverOwned: Bool?
     var index: [String] = []
     var merge: String?
+    /// An enum's (or a list of enums') cases.
+    var cases: [String] = []
     /// Keys written as they are, for faults (`optinal: true`).
     var extra: [(key: String, value: String)] = []
 
     /// Written as `name: type` when nothing but the type is set.
     var isShorthand: Bool {
         type.isScalar && optional == nil && defaultValue == nil && encrypted == nil && localOnly == nil
-            && serverOwned == nil && index.isEmpty && merge == nil && extra.isEmpty
+            && serverOwned == nil && index.isEmpty && merge == nil && cases.isEmpty && extra.isEmpty
     }
 
     var isUploaded: Bool { localOnly != true && serverOwned != true }
@@ -101,6 +103,9 @@ indirect enum DrawnType {
     }
 
     var isScalar: Bool { if case .scalar = self { true } else { false } }
+
+    /// A list of `word`.
+    func isListOf(_ word: String) -> Bool { if case .list(.scalar(word)) = self { true } else { false } }
 
     var isReference: Bool {
         switch self {

@@ -30,7 +30,7 @@ extension SchemaDraw {
         case 32:
             return newField("union on a string", .mergePolicyNotForType) { $0.merge = "union" }
         case 0:
-            let word = pick(["strng", "integer", "text", "uuid"])
+            let word = pick(["strng", "integer", "text", "uid"])
             return newField("an unknown type word", .unknownType) { $0.type = .scalar(word) }
         case 1:
             guard let model = models.randomElement(using: &random)?.name else { return nil }

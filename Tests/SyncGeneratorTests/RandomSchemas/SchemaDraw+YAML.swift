@@ -109,6 +109,7 @@ extension SchemaDraw {
         case .scalar:
             break
         }
+        if !field.cases.isEmpty { entries.append(("cases", "[" + field.cases.joined(separator: ", ") + "]")) }
         if let optional = field.optional { entries.append(("optional", "\(optional)")) }
         if let value = field.defaultValue { entries.append(("default", value)) }
         if let encrypted = field.encrypted { entries.append(("encrypted", "\(encrypted)")) }

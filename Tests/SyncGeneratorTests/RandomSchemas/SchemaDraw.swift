@@ -105,7 +105,7 @@ struct SchemaDraw {
     private mutating func drawUniqueKeys(of index: Int) {
         let comparable = models[index].fields.filter { field in
             let word = field.type.isScalar ? field.type.word : field.type.isReference && !field.type.word.hasPrefix("list") ? "reference" : "list"
-            return ["string", "int", "bool", "date", "reference"].contains(word) && field.isUploaded && field.encrypted != true
+            return ["string", "int", "bool", "date", "url", "uuid", "enum", "reference"].contains(word) && field.isUploaded && field.encrypted != true
         }.map(\.name)
         guard !comparable.isEmpty else { return }
         for _ in 0..<number(1...2) {
@@ -220,6 +220,7 @@ struct SchemaDraw {
         default: .reference(to: pick(targets), onDelete: pick([nil, nil, "none", "deleteSelf"]))
         }
         var field = DrawnField(name: drawFieldName(in: model), type: type)
+        if type.word == "enum" || type.isListOf("enum") { field.cases = drawCases() }
         if chance(0.08) {
             field.localOnly = true
         } else if chance(0.08) {
@@ -229,7 +230,7 @@ struct SchemaDraw {
         let canEncrypt = !model.isPublic && field.isUploaded && !field.type.isReference
         if canEncrypt && chance(field.type.word == "asset" ? 0.02 : 0.12) { field.encrypted = true }
         if field.isUploaded && field.encrypted != true && chance(0.15) { field.index = indexes(for: field.type) }
-        if chance(0.3) { field.defaultValue = defaultLiteral(for: field.type, optional: field.optional == true) }
+        if chance(0.3) { field.defaultValue = defaultLiteral(for: field.type, optional: field.optional == true, cases: field.cases) }
         if chance(0.03) { field.localOnly = field.localOnly ?? false }
         if field.isUploaded && chance(0.12) { field.merge = mergePolicy(for: field.type) }
         return field
@@ -243,7 +244,19 @@ struct SchemaDraw {
     }
 
     /// The scalar types a field or a list's element may have (an asset is drawn apart: one per model).
-    static let scalarWords = ["string", "int", "double", "bool", "date", "data", "location"]
+    static let scalarWords = ["string", "int", "double", "bool", "date", "data", "location", "url", "uuid", "enum"]
+
+    /// One to four cases of an enum, among them Swift keywords (written in backticks) and names
+    /// of the schema's own words.
+    private mutating func drawCases() -> [String] {
+        let pool = ["todo", "done", "default", "open", "in", "case", "class", "let", "Status", "string", "list", "a1", "_hidden", "Any", "some", "is"]
+        var cases: [String] = []
+        for _ in 0..<number(1...4) {
+            let name = pick(pool)
+            if !cases.contains(name) { cases.append(name) }
+        }
+        return cases
+    }
 
     /// Models a field of `model` may point at: public to public, the rest among themselves.
     private func referenceTargets(from model: DrawnModel) -> [String] {
@@ -267,9 +280,13 @@ struct SchemaDraw {
     // MARK: - Defaults
 
     /// A literal of the type, or nil when the type takes none.
-    mutating func defaultLiteral(for type: DrawnType, optional: Bool) -> String? {
+    mutating func defaultLiteral(for type: DrawnType, optional: Bool, cases: [String] = []) -> String? {
         if optional && chance(0.2) { return pick(["null", "~"]) }
         switch type {
+        case .scalar("enum"):
+            return pick(cases)
+        case .list(.scalar("enum")):
+            return "[" + (0..<number(0...3)).map { _ in pick(cases) }.joined(separator: ", ") + "]"
         case .scalar(let word):
             return scalarLiteral(word)
         case .list(.scalar(let word)):
@@ -341,9 +358,11 @@ struct SchemaDraw {
         for field in draft.fields where chance(0.6) {
             guard let type = projected(field.type) else { continue }
             var copy = DrawnField(name: field.name, type: type, optional: field.optional)
+            // The projection's enum is its own: the same cases, or some of them.
+            copy.cases = field.cases.isEmpty || chance(0.7) ? field.cases : Array(field.cases.prefix(1))
             if copy.optional == false && chance(0.5) { copy.optional = nil }
             if field.type.word == "asset" && models[index].hasAsset { continue }
-            if chance(0.3) { copy.defaultValue = defaultLiteral(for: type, optional: field.optional == true) }
+            if chance(0.3) { copy.defaultValue = defaultLiteral(for: type, optional: field.optional == true, cases: copy.cases) }
             if chance(0.1) { copy.index = indexes(for: type) }
             models[index].fields.append(copy)
         }
