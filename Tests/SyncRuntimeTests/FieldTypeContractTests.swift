@@ -243,4 +243,25 @@ struct FieldTypeContractTests {
         #expect(try phone.store.fetch(DataModel.self, recordName: data.recordName)?.text == "edited")
         #expect(await phone.engine.sync() == .completed)
     }
+
+    /// A query finds a url, a uuid and an enum by value, and an enum among a list's: each is
+    /// compared as the name it is stored as (a uuid in lowercase whatever case built it).
+    @Test func queriesFindURLsUUIDsAndEnumsByValue() throws {
+        let store = try SyncStore(url: nil)
+        var first = Self.saved()
+        var second = Self.saved()
+        second.recordName = "data-2"
+        second.link = URL(string: "https://example.com/other")!
+        second.identifier = UUID()
+        second.type = .todo
+        second.states = [.high]
+        first.states = [.low]
+        try store.save([first, second])
+        let names = { (predicate: QueryPredicate<DataModel>) in try store.fetch(Query<DataModel>().filter(predicate)).map(\.recordName).sorted() }
+        #expect(try names(\.link == URL(string: "https://example.com/other")!) == ["data-2"])
+        #expect(try names(\.identifier == UUID(uuidString: "6ba7b810-9dad-11d1-80b4-00c04fd430c8")!) == ["data-1"])
+        #expect(try names(\.type == .todo) == ["data-2"])
+        #expect(try names(.contains(\.states, .high)) == ["data-2"])
+        #expect(try names(\.maybeState == .off) == ["data-1", "data-2"])
+    }
 }
