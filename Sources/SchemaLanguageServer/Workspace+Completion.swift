@@ -52,6 +52,10 @@ extension Workspace {
         case (.field?, "of"): return words(FieldKind.allCases.filter(\.isListElement))
         case (.field?, "onDelete"): return words(DeleteActionName.allCases)
         case (.field?, "index"): return words(IndexKind.allCases)
+        case (.field?, "default"):
+            // An enum's default is one of the cases it lists.
+            let field = models().first { $0.name.value == context.path[1] }?.fields.first { $0.name.value == context.path[3] }
+            return field?.cases?.value.map { Item(label: $0.value, kind: ItemKind.value, documentation: "a case of '\(context.path[3])'") } ?? []
         case (.catalog?, "initialState"): return words(PublicationStateName.allCases)
         case (.catalog?, "desiredKeys"): return [Item(label: SchemaVocabulary.automaticDesiredKeys, kind: ItemKind.word, documentation: "Every field except the asset and local-only fields.")]
         case (.model?, "shareable"), (.field?, "optional"), (.field?, "encrypted"), (.field?, "localOnly"),

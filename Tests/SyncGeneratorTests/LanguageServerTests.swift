@@ -210,6 +210,7 @@ struct LanguageServerTests {
                   title: st
                   owner: { type: reference, to: P, ind }
                   tags: { type: list, of: string, index: [que] }
+                  state: { type: enum, cases: [todo, doing, done], default: do }
               Person:
                 scopes: [private, sh]
                 fields: {}
@@ -228,7 +229,8 @@ struct LanguageServerTests {
         #expect(labels(6, 37) == ["Person"], "model names for a reference's target")
         #expect(labels(6, 42) == ["index"], "a field's keys in its flow mapping")
         #expect(labels(7, 49) == ["queryable"], "index kinds in a list")
-        #expect(labels(9, 24) == ["shared"], "scopes in a list")
+        #expect(labels(8, 66) == ["doing", "done"], "an enum's cases for its default")
+        #expect(labels(10, 24) == ["shared"], "scopes in a list")
         let documented = client.request("textDocument/completion", client.place(notes, 2, 6))["result"]?["items"]?.array?.first
         #expect(documented?["documentation"]?.string == SchemaVocabulary.documentation(ofKey: "scopes", at: .model))
         let word = client.request("textDocument/completion", client.place(notes, 5, 15))["result"]?["items"]?.array?.first
