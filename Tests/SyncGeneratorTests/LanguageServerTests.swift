@@ -353,6 +353,21 @@ struct LanguageServerTests {
         #expect(actions[0]["edit"]?["changes"]?[client.uri(notes)]?.array?.first?["newText"]?.string == "Person")
     }
 
+    /// An enum's case that is no identifier, and a default that is none of its cases, each come
+    /// with the name to write instead.
+    @Test func anEnumsCaseAndDefaultGetQuickFixes() throws {
+        let text = "models:\n  Task:\n    fields:\n      status: { type: enum, cases: [todo, in-progress] }\n      kind: { type: enum, cases: [open, shut], default: opn }\n"
+        let client = Client([notes: text])
+        client.open(notes, text)
+        client.idle()
+        let diagnostics = try #require(client.diagnostics(notes))
+        let actions = try #require(client.request("textDocument/codeAction", [
+            "textDocument": ["uri": .string(client.uri(notes))],
+            "range": diagnostics[0]["range"]!, "context": ["diagnostics": .array(diagnostics)],
+        ])["result"]?.array)
+        #expect(Set(actions.compactMap { $0["title"]?.string }) == ["Change to 'inProgress'", "Change to 'open'"])
+    }
+
     /// With a deployed schema, a change it cannot take is an error in the editor, in the file
     /// the editor has (the check places it in the deployed file, `main:Notes.yaml`): at the model
     /// its note names, or at the top of the file of the same path when the model is gone.

@@ -111,7 +111,8 @@ public enum ReservedNames {
         guard let first = bytes.first, isLetter(first), bytes.allSatisfy({ isLetter($0) || isDigit($0) }) else {
             let words = name.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) })
             let suggestion = words.enumerated().map { $0 == 0 ? $1.prefix(1).lowercased() + $1.dropFirst() : $1.prefix(1).uppercased() + $1.dropFirst() }.joined()
-            let hint = suggestion.isEmpty || enumCaseProblem(suggestion) != nil ? "" : " (try '\(suggestion)')"
+            // Said as a suggestion: the editor's quick fix writes it in.
+            let hint = suggestion.isEmpty || enumCaseProblem(suggestion) != nil ? "" : Suggestion.phrase(suggestion)
             return "is not an identifier: letters, digits and underscores, not starting with a digit\(hint)"
         }
         if enumCaseNames.contains(name) {

@@ -95,8 +95,12 @@ extension ValidationContext {
                 return mismatch(node, expected: "'now' or an ISO 8601 date such as 2024-05-01T12:00:00Z", subject: subject())
             }
         case .caseName:
-            guard case .string(let name) = node.scalar?.value, cases.contains(name) else {
+            guard case .string(let name) = node.scalar?.value else {
                 return mismatch(node, expected: "one of its cases (\(cases.joined(separator: ", ")))", subject: subject())
+            }
+            guard cases.contains(name) else {
+                report(Diagnostic(.defaultTypeMismatch, "the default of \(subject()), '\(name.truncatedForMessage)', is not one of its cases (\(cases.joined(separator: ", ")))\(Suggestion.didYouMean(name, among: cases))", at: node.location))
+                return nil
             }
             return .enumCase(name)
         }
