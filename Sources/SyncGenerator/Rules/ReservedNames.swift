@@ -118,7 +118,7 @@ public enum ReservedNames {
         if enumCaseNames.contains(name) {
             return name == "unknown"
                 ? "is the case the generated enum keeps for names another app version added"
-                : "is a member every generated enum has, or a name Swift keeps for a type"
+                : "is a name the generated enum's own code uses (a member every enum has, a name Swift keeps for a type, or a module the code names)"
         }
         return nil
     }
