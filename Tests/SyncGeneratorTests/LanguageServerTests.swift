@@ -85,6 +85,15 @@ private final class Client {
         received.last { $0["method"]?.string == "textDocument/publishDiagnostics" && $0["params"]?["uri"]?.string == uri(path) }?["params"]?["diagnostics"]?.array
     }
 
+    /// The quick fixes offered for every diagnostic last published for a file, asked at the
+    /// first one's range.
+    func codeActions(_ path: String) -> [JSON]? {
+        guard let diagnostics = diagnostics(path), let range = diagnostics.first?["range"] else { return nil }
+        return request("textDocument/codeAction", [
+            "textDocument": ["uri": .string(uri(path))], "range": range, "context": ["diagnostics": .array(diagnostics)],
+        ])["result"]?.array
+    }
+
     func publishCount(_ path: String) -> Int {
         received.filter { $0["method"]?.string == "textDocument/publishDiagnostics" && $0["params"]?["uri"]?.string == uri(path) }.count
     }
@@ -344,11 +353,7 @@ struct LanguageServerTests {
         let client = Client([notes: notesText, people: peopleText])
         client.open(notes, notesText)
         client.idle()
-        let diagnostics = try #require(client.diagnostics(notes))
-        let actions = try #require(client.request("textDocument/codeAction", [
-            "textDocument": ["uri": .string(client.uri(notes))],
-            "range": diagnostics[0]["range"]!, "context": ["diagnostics": .array(diagnostics)],
-        ])["result"]?.array)
+        let actions = try #require(client.codeActions(notes))
         #expect(actions.map { $0["title"]?.string } == ["Change to 'Person'"])
         #expect(actions[0]["edit"]?["changes"]?[client.uri(notes)]?.array?.first?["newText"]?.string == "Person")
     }
@@ -360,11 +365,7 @@ struct LanguageServerTests {
         let client = Client([notes: text])
         client.open(notes, text)
         client.idle()
-        let diagnostics = try #require(client.diagnostics(notes))
-        let actions = try #require(client.request("textDocument/codeAction", [
-            "textDocument": ["uri": .string(client.uri(notes))],
-            "range": diagnostics[0]["range"]!, "context": ["diagnostics": .array(diagnostics)],
-        ])["result"]?.array)
+        let actions = try #require(client.codeActions(notes))
         #expect(Set(actions.compactMap { $0["title"]?.string }) == ["Change to 'inProgress'", "Change to 'open'"])
     }
 

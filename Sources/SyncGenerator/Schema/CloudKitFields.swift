@@ -57,7 +57,7 @@ public enum CloudKitFields {
                 type: typeName(field.type), spelling: field.type.description, isEncrypted: field.isEncrypted, indexes: indexes,
                 isRequired: !field.isOptional && field.defaultValue == nil && !field.isServerOwned,
                 referenceTarget: field.type.referenceTarget.map { schema.model(named: $0)?.recordType ?? $0 },
-                enumCases: field.enumeration?.cases, scalar: Self.scalar(of: field.type), location: field.location)
+                enumCases: field.enumeration?.cases, scalar: field.type.valueScalar, location: field.location)
         }
         fields[RecordFieldNames.clientModifiedAt] = Field(type: "TIMESTAMP", location: model.location)
         fields[RecordFieldNames.uploadVersions] = Field(type: "LIST<STRING>", location: model.location)
@@ -78,14 +78,6 @@ public enum CloudKitFields {
             }
         }
         return fields
-    }
-
-    private static func scalar(of type: FieldType) -> ScalarType? {
-        switch type {
-        case .scalar(let scalar): scalar
-        case .list(let element): scalar(of: element)
-        case .reference: nil
-        }
     }
 
     /// The CloudKit schema type of a field type (a bool is an INT64; CloudKit has no boolean).

@@ -202,6 +202,15 @@ public indirect enum FieldType: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// The scalar type its values are of: its own, or its list's element's; nil for references.
+    public var valueScalar: ScalarType? {
+        switch self {
+        case .scalar(let scalar): scalar
+        case .list(let element): element.valueScalar
+        case .reference: nil
+        }
+    }
+
     public var isReferenceOrListOfReferences: Bool {
         switch self {
         case .reference: true

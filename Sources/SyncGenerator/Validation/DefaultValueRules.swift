@@ -27,11 +27,7 @@ extension ValidationContext {
     private mutating func literal(_ node: YAMLNode, of type: FieldType, cases: [String], subject: @autoclosure () -> String) -> FieldDefault? {
         // What a default is written as is the scalar type's fact; a list's is its element's,
         // each item written so.
-        let written = switch type {
-        case .scalar(let scalar), .list(.scalar(let scalar)): scalar.facts.defaultLiteral
-        case .reference, .list: ScalarTypeFacts.DefaultLiteral?.none
-        }
-        guard let written else {
+        guard let written = type.valueScalar?.facts.defaultLiteral else {
             report(Diagnostic(.defaultNotSupported, "\(subject()) is \(type), which cannot have a default", at: node.location))
             return nil
         }

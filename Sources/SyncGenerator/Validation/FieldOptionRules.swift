@@ -67,19 +67,10 @@ extension ValidationContext {
         }
     }
 
-    /// A searchable type, or a list of one.
-    private static func isSearchable(_ type: FieldType) -> Bool {
-        switch type {
-        case .scalar(let scalar): scalar.facts.isSearchable
-        case .list(let element): isSearchable(element)
-        case .reference: false
-        }
-    }
-
     private mutating func checkIndexTypes(_ field: FieldDeclaration, type: FieldType, subject: @autoclosure () -> String) {
         for word in field.index {
             switch IndexKind(rawValue: word.value) {
-            case .searchable where !Self.isSearchable(type):
+            case .searchable where type.valueScalar?.facts.isSearchable != true:
                 report(Diagnostic(.searchableNonString, "'searchable' needs a string or a list of strings, but \(subject()) is \(type)", at: word.location))
             case .sortable where type.scalar?.facts.isSortable != true:
                 report(Diagnostic(.sortableUnsupported, "'sortable' is not available for \(type), the type of \(subject())", at: word.location))

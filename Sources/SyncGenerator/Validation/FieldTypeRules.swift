@@ -58,7 +58,7 @@ extension ValidationContext {
     /// invalid (reported).
     private mutating func resolveCases(of field: FieldDeclaration, type: FieldType, model: String) -> [String]? {
         func subject() -> String { field.subject(inModel: model) }
-        guard type == .scalar(.enum) || type == .list(of: .scalar(.enum)) else {
+        guard type.valueScalar == .enum else {
             if let cases = field.cases {
                 report(Diagnostic(.casesOnNonEnum, "'cases' is only for enums, but \(subject()) is \(type)", at: cases.location))
             }
