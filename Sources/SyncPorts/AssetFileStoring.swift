@@ -16,6 +16,9 @@ public protocol AssetFileStoring: Sendable {
     func reference(for key: AssetKey, suffix: String) throws -> AssetReference?
     func fileExists(for key: AssetKey, suffix: String) -> Bool
     func removeFile(for key: AssetKey, suffix: String) throws
+    /// Moves an asset's file to another key's place (atomic, one file system). Nothing happens
+    /// when the file is not there (moved already, before a crash).
+    func moveFile(of key: AssetKey, to newKey: AssetKey, suffix: String) throws
     /// Removes the temporary files of writes that never finished (the app ended mid-write).
     func removeUnfinishedWrites() throws
     /// Removes every file but parked ones: the account changed.

@@ -148,7 +148,7 @@ struct PipelineTests {
         let note = try #require(schema.model(named: "Note"))
         #expect(note.scopes == .privateOnly && note.publishAs == "PublishedNote" && note.catalog == nil)
         #expect(note.fields.map(\.defaultValue) == [.string("Untitled"), .list([.string("a")]), .date(secondsSince1970: 86_400), nil])
-        #expect(note.assetField?.name == "cover")
+        #expect(note.assetFields.map(\.field.name) == ["cover"] && note.assetFields.first?.recordKeys == .first)
         let published = try #require(schema.model(named: "PublishedNote"))
         #expect(published.catalog == Catalog(desiredFields: ["title", "tags", "views"], initialState: .listed, isGoverned: true))
         #expect(published.field(named: "title")?.indexes == [.sortable])

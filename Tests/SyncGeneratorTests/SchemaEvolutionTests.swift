@@ -115,6 +115,25 @@ let evolutionCases: [EvolutionCase] = [
         old: note("      title: string\n      state: string\n      flag: bool"),
         new: note("      title: string\n      state: { type: enum, cases: [on] }\n      flag: int"),
         safe: ["field 'Note.flag' changed from bool to int, both INT64 in CloudKit", "field 'Note.state' changed from string to enum, both STRING in CloudKit"]),
+    // An asset field's record keys come from its place among the model's asset fields.
+    EvolutionCase(
+        "asset fields reordered: each would read the other's files",
+        old: note("      title: string\n      cover: asset\n      thumbnail: asset"),
+        new: note("      title: string\n      thumbnail: asset\n      cover: asset"),
+        expected: ["New.yaml:5:7 SG1510 error", "Old.yaml:6:7 SG1510 note", "New.yaml:6:7 SG1510 error", "Old.yaml:5:7 SG1510 note"]),
+    EvolutionCase(
+        "an asset field added before the first: it would read the first's files",
+        old: note("      title: string\n      cover: asset"),
+        new: note("      title: string\n      thumbnail: asset\n      cover: asset"),
+        expected: ["New.yaml:5:7 SG1510 error", "Old.yaml:5:7 SG1510 note", "New.yaml:6:7 SG1510 error", "Old.yaml:5:7 SG1510 note"]),
+    EvolutionCase(
+        "an asset field added after the others",
+        old: note("      title: string\n      cover: asset"),
+        new: note("      title: string\n      cover: asset\n      thumbnail: asset"),
+        safe: [
+            "field 'thumbnailAssetData' added to 'Note'", "field 'thumbnailAssetDigest' added to 'Note'",
+            "field 'thumbnailAssetSize' added to 'Note'", "field 'thumbnailAssetSuffix' added to 'Note'",
+        ]),
     EvolutionCase(
         "an enum case added",
         old: note("      title: string\n      status: { type: enum, cases: [todo, done] }"),

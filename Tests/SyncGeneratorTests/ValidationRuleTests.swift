@@ -1,4 +1,5 @@
 import Testing
+import SyncCore
 import SyncGenerator
 
 /// One broken rule: a schema that breaks it, and exactly the diagnostics it must produce.
@@ -107,7 +108,10 @@ let failingCases: [FailingCase] = [
     FailingCase(.listOfAssets, field("      x: { type: list, of: asset }"), Finding(.listOfAssets, line: 4, column: 28)),
     FailingCase(.onDeleteOnNonReference, field("      x: { type: int, onDelete: none }"), Finding(.onDeleteOnNonReference, line: 4, column: 33)),
     FailingCase(.unknownDeleteAction, field("      x: { type: reference, to: A, onDelete: cascade }"), Finding(.unknownDeleteAction, line: 4, column: 46)),
-    FailingCase(.multipleAssetFields, field("      a: asset\n      b: asset"), Finding(.multipleAssetFields, line: 5, column: 7)),
+    // A second asset field travels under its own name before the deployed keys: a field of
+    // such a name is refused in its model, and so is an asset field whose keys grow too long.
+    FailingCase(.reservedFieldName, field("      a: asset\n      b: asset\n      bAssetSize: int"), Finding(.reservedFieldName, line: 6, column: 7)),
+    FailingCase(.invalidFieldName, field("      a: asset\n      b\(String(repeating: "x", count: 249)): asset"), Finding(.invalidFieldName, line: 5, column: 7)),
     FailingCase(.defaultNotSupported, field("      x: { type: data, default: abc }"), Finding(.defaultNotSupported, line: 4, column: 33)),
     FailingCase(.defaultNotSupported, field("      x: { type: url, default: \"https://example.com\" }"), Finding(.defaultNotSupported, line: 4, column: 32)),
     FailingCase(.missingEnumCases, field("      x: enum"), Finding(.missingEnumCases, line: 4, column: 10)),
@@ -240,6 +244,16 @@ struct ValidationRuleTests {
         #expect(long.rendered.contains("this mapping key is 1025 characters long, and a key is at most 1024"), "\(long.rendered)")
         let longest = validate("x-" + String(repeating: "a", count: 1_022) + ": 1\nmodels:\n  A:\n    fields: {}\n")
         #expect(longest.findings.isEmpty, "\(longest.rendered)")
+    }
+
+    /// Several asset fields in one model are valid (SG0613, which refused them, is retired); a
+    /// field beside them is too when its name is no asset's record key.
+    @Test func aModelHoldsSeveralAssetFields() {
+        let result = validate(field("      cover: asset\n      thumbnail: asset\n      bAssetSize: int\n      assetCount: int"))
+        #expect(result.findings.isEmpty, "\(result.rendered)")
+        let model = result.schema?.model(named: "A")
+        #expect(model?.assetFields.map(\.recordKeys) == [.first, AssetRecordKeys(field: "thumbnail")])
+        #expect(model?.assetFields.last?.recordKeys.all == ["thumbnailAssetData", "thumbnailAssetSuffix", "thumbnailAssetSize", "thumbnailAssetDigest"])
     }
 
     /// Validation codes are covered here, schema-evolution codes by `evolutionCases`.

@@ -27,8 +27,8 @@ struct ReadableValuesTests {
         .shareAccepted(ShareMetadata(shareID: RecordID(recordName: "share-groceries", zoneID: zone), ownerName: "_alice", rootRecordName: "groceries", title: "Groceries")),
         .shareEnded(zone, rootRecordName: nil), .shareEnded(zone, rootRecordName: "groceries", lostChanges: [RecordKey("ListItem", "milk")]), .danglingReferences(["x"]), .userDeletedZone(zone), .encryptedDataReset(zone),
         .retryScheduled(after: 1.5, reason: failure), .waitingForNetwork(retryAfter: 30),
-        .assetStateChanged(AssetKey(recordType: "Note", recordName: "n"), .cached),
-        .assetTransferFailed(AssetKey(recordType: "Note", recordName: "n"), failure), .error(failure),
+        .assetStateChanged(AssetKey(recordType: "Note", recordName: "n", field: "cover"), .cached),
+        .assetTransferFailed(AssetKey(recordType: "Note", recordName: "n", field: "cover"), failure), .error(failure),
     ]
 
     @Test func everyEventReadsWithoutTypeNames() {

@@ -6,6 +6,8 @@ public enum AssetError: Error, Sendable, Hashable, CustomStringConvertible {
     case noAsset(AssetKey)
     /// The record type is not one of the engine's models with an asset.
     case notCacheable(String)
+    /// The key path names no asset field of the model (a computed property, say).
+    case notAnAssetField(AssetKey)
     /// No folder to keep the files in (see `SyncConfiguration.assetCacheRoot`).
     case noCacheFolder(String)
     /// The asset's file is not on this device and is needed here (a copy kept of a share being
@@ -24,6 +26,7 @@ public enum AssetError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noSuchRecord(let key): "no \(key) is stored on this device"
         case .noAsset(let key): "\(key) has no asset"
         case .notCacheable(let type): "\(type) is not one of the engine's models with an asset"
+        case .notAnAssetField(let key): "\(key.recordType) has no asset field \(key.field)"
         case .noCacheFolder(let reason): "the asset cache has no folder: \(reason)"
         case .notOnDevice(let key): "the file of \(key) is not on this device: request its download and sync first"
         case .fileSystem(let key, let reason): "the file of \(key) failed: \(reason)"

@@ -1,29 +1,34 @@
 import Foundation
 
-/// Which asset: a record type and a record name. Both, always: a draft and its public projection
-/// share one recordName, and an asset named by the record name alone would land on whichever of
-/// the two was found first.
+/// Which asset: a record type, a record name and the asset field. All three, always: a draft and
+/// its public projection share one recordName, and a model may hold several asset fields, each
+/// with a file of its own.
 public struct AssetKey: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The record type of the model the asset belongs to.
     public var recordType: String
     /// The record name of that model.
     public var recordName: String
+    /// The schema name of the asset field.
+    public var field: String
 
-    /// The asset of a record type and name.
-    public init(recordType: String, recordName: String) {
+    /// The asset of a record type, name and field.
+    public init(recordType: String, recordName: String, field: String) {
         self.recordType = recordType
         self.recordName = recordName
+        self.field = field
     }
 
-    /// The asset of a model type's record of this name.
-    public init<Model: CacheableModel>(_ type: Model.Type, recordName: String) {
-        self.init(recordType: type.recordType, recordName: recordName)
+    /// The asset a model's property holds, for the record of this name: `AssetKey(\Note.cover,
+    /// recordName: id)`. A property that is not one of the model's asset fields names no asset
+    /// the cache keeps (``AssetError/notAnAssetField(_:)`` where a call is refused for it).
+    public init<Model: CacheableModel>(_ field: KeyPath<Model, AssetReference?> & Sendable, recordName: String) {
+        self.init(recordType: Model.recordType, recordName: recordName, field: Model.assetFieldName(field) ?? "\(field)")
     }
 
-    public var description: String { "\(recordType) '\(recordName)'" }
+    public var description: String { "\(recordType).\(field) of '\(recordName)'" }
 
     public static func < (lhs: AssetKey, rhs: AssetKey) -> Bool {
-        (lhs.recordType, lhs.recordName) < (rhs.recordType, rhs.recordName)
+        (lhs.recordType, lhs.recordName, lhs.field) < (rhs.recordType, rhs.recordName, rhs.field)
     }
 }
 

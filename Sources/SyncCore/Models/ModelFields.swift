@@ -44,6 +44,8 @@ public struct ModelFields<Model: SyncModel>: Sendable {
     let storesPlainValues: Bool
     /// Each field's key in the device's own copy, in table order (`SyncModel.storedKeys`).
     let keys: [String]
+    /// The asset fields, in table order, each with the record keys it travels under.
+    let assetFields: [AssetField]
 
     /// The table of these rows, in schema order (the parent first, a lifecycle last), with the
     /// values a deletion keeps and the empty record.
@@ -51,10 +53,19 @@ public struct ModelFields<Model: SyncModel>: Sendable {
         _ fields: [ModelField<Model>], tombstone: [TombstoneKeyPath<Model>],
         empty: @escaping @Sendable (_ recordName: String, _ ownerName: String) -> Model
     ) {
+        // Each asset field's record keys, by the one rule (the first keeps the deployed ones).
+        let assetKeys = AssetRecordKeys.of(assetFields: fields.filter { $0.asset != nil }.map(\.key))
+        var assetIndex = 0
+        let fields = fields.map { field in
+            guard field.asset != nil else { return field }
+            defer { assetIndex += 1 }
+            return field.travelling(under: assetKeys[assetIndex])
+        }
         self.fields = fields
         self.tombstone = tombstone
         makeEmpty = empty
         descriptors = fields.compactMap(\.descriptor)
+        assetFields = fields.compactMap { field in field.asset.map { AssetField(name: field.key, recordKeys: $0.keys) } }
         remoteCapacity = fields.reduce(0) { $0 + $1.remoteValueCount }
         storesPlainValues = fields.allSatisfy { $0.assign != nil }
         keys = fields.map(\.key)
@@ -104,7 +115,9 @@ public struct ModelField<Model: SyncModel>: Sendable {
     /// form of its own (the asset, the parent, a lifecycle).
     @usableFromInline let assign: (@Sendable (UnsafeMutableRawPointer, SyncFieldValue?) -> String?)?
     /// How a field the runtime keeps travels to and from the cloud, instead of `read` and `write`.
-    @usableFromInline let remote: Remote?
+    @usableFromInline var remote: Remote?
+    /// An asset field's value and record keys: what the asset cache reads and sets.
+    @usableFromInline var asset: AssetSlot?
     /// The model's property that holds the field: what a query names the field by.
     @usableFromInline var keyPath: (AnyKeyPath & Sendable)?
     /// The descriptor's travel rules, read once here: the loops below test these plain flags
@@ -127,6 +140,28 @@ public struct ModelField<Model: SyncModel>: Sendable {
         let valueCount: Int
         @usableFromInline let encode: @Sendable (UnsafeRawPointer, inout EncodedFields) -> Void
         @usableFromInline let decode: @Sendable (UnsafeMutableRawPointer, SyncRecord) throws(FieldDecodingError) -> Void
+    }
+
+    /// An asset field's markers in a model, and the record keys they travel under (set by the
+    /// table, which knows the field's place among the model's asset fields).
+    @usableFromInline
+    struct AssetSlot: Sendable {
+        var keys: AssetRecordKeys
+        let get: @Sendable (UnsafeRawPointer) -> AssetReference?
+        let set: @Sendable (UnsafeMutableRawPointer, AssetReference?) -> Void
+    }
+
+    /// The asset row, travelling to and from the cloud under `keys`.
+    func travelling(under keys: AssetRecordKeys) -> ModelField {
+        guard var slot = asset else { return self }
+        slot.keys = keys
+        var field = self
+        field.asset = slot
+        field.remote = Remote(
+            valueCount: keys.markers.count,
+            encode: { [slot] model, fields in fields.encodeAssetReference(slot.get(model), slot.keys) },
+            decode: { [slot] model, record throws(FieldDecodingError) in slot.set(model, try record.decodeAssetReference(slot.keys)) })
+        return field
     }
 
     /// How many values the field adds to an upload at most.
@@ -168,6 +203,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
         self.write = write
         self.assign = assign
         self.remote = remote
+        asset = nil
         isUploaded = descriptor?.isUploaded ?? true
         isDownloaded = descriptor?.isLocalOnly != true
         isEncrypted = descriptor?.isEncrypted == true
@@ -329,23 +365,23 @@ public struct ModelField<Model: SyncModel>: Sendable {
 
     // MARK: - Runtime-kept fields
 
-    /// The model's asset: uploaded as its markers (suffix, size, digest: ``RecordFieldNames``), its
-    /// contents moved by the asset cache; stored whole under the field's name.
+    /// An asset field: uploaded as its markers (suffix, size, digest) under the record keys
+    /// ``AssetRecordKeys`` gives it, its contents moved by the asset cache; stored whole under the
+    /// field's name.
     @_spi(SyncgenGenerated) public static func asset(
         _ name: String, _ keyPath: WritableKeyPath<Model, AssetReference?> & Sendable, _ options: FieldOptions = [], merge: FieldMerge = .model
     ) -> ModelField {
         let property = Property(keyPath)
-        return ModelField(
+        var field = ModelField(
             descriptor: FieldDescriptor(
                 name: name, type: .scalar(.asset), isOptional: true, isLocalOnly: options.contains(.localOnly),
                 isServerOwned: options.contains(.serverOwned), merge: merge),
             key: name,
             read: { property.get($0)?.storedValue },
             write: { model, record throws(FieldDecodingError) in property.set(model, try record.decodeStoredAssetReference(name)) },
-            remote: Remote(
-                valueCount: RecordFieldNames.assetMarkers.count,
-                encode: { model, fields in fields.encodeAssetReference(property.get(model)) },
-                decode: { model, record throws(FieldDecodingError) in property.set(model, try record.decodeAssetReference()) })).reading(keyPath)
+            remote: nil)
+        field.asset = AssetSlot(keys: AssetRecordKeys(field: name), get: { property.get($0) }, set: { property.set($0, $1) })
+        return field.travelling(under: AssetRecordKeys(field: name)).reading(keyPath)
     }
 
     /// The model's parent in a share hierarchy: CloudKit's `parent` in the cloud (the record's

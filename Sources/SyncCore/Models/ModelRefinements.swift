@@ -4,12 +4,43 @@ public protocol ShareableModel: SyncModel {
     var shareTitle: String { get }
 }
 
-/// A model with an asset: a file kept in the asset cache and uploaded as a CKAsset.
-public protocol CacheableModel: SyncModel {
-    /// The name of the schema field that holds the asset.
-    static var assetFieldName: String { get }
-    /// The asset's markers (suffix and size), nil when no file is attached.
-    var assetReference: AssetReference? { get set }
+/// A model with asset fields: each a file kept in the asset cache and uploaded as a CKAsset. The
+/// fields are the model's `asset` properties (`AssetReference?`), named to the engine's asset
+/// calls by key path: `engine.attachAsset(data, suffix: "jpg", to: \Note.cover, recordName: id)`.
+public protocol CacheableModel: SyncModel {}
+
+/// One of a model's asset fields: its schema name and the record keys it travels under.
+package struct AssetField: Sendable, Hashable {
+    package let name: String
+    package let recordKeys: AssetRecordKeys
+}
+
+extension SyncModel {
+    /// The model's asset fields, in schema order (none for most models).
+    package static var assetFields: [AssetField] { _syncFields.assetFields }
+
+    /// The asset field of that schema name, or nil.
+    package static func assetField(named name: String) -> AssetField? {
+        assetFields.first { $0.name == name }
+    }
+
+    /// The schema name of the asset field a key path names, or nil for a property that is not one.
+    package static func assetFieldName(_ keyPath: AnyKeyPath) -> String? {
+        _syncFields.fields.first { field in field.asset != nil && field.keyPath.map { $0 as AnyKeyPath == keyPath } == true }?.key
+    }
+
+    /// An asset field's markers in this model, nil when no file is attached (or no such field).
+    package func assetReference(_ field: String) -> AssetReference? {
+        guard let slot = Self._syncFields.fields.first(where: { $0.asset != nil && $0.key == field })?.asset else { return nil }
+        return withUnsafePointer(to: self) { slot.get(UnsafeRawPointer($0)) }
+    }
+
+    /// Sets an asset field's markers; false when the model has no such asset field.
+    package mutating func setAssetReference(_ reference: AssetReference?, _ field: String) -> Bool {
+        guard let slot = Self._syncFields.fields.first(where: { $0.asset != nil && $0.key == field })?.asset else { return false }
+        withUnsafeMutablePointer(to: &self) { slot.set(UnsafeMutableRawPointer($0), reference) }
+        return true
+    }
 }
 
 /// A public model read by catalog queries.

@@ -67,7 +67,7 @@ public enum ScalarType: String, CaseIterable, Hashable, Sendable {
             ScalarTypeFacts(
                 swiftType: "SyncCore.AssetReference", zeroValue: "nil", cloudKitType: "ASSET", storedForm: .encoded,
                 isAlwaysOptional: true, isListElement: false, article: "an",
-                documentation: "A file, a CKAsset: at most one per model, never in a list.")
+                documentation: "A file, a CKAsset, kept in the asset cache: a model may hold several, never in a list.")
         case .location:
             ScalarTypeFacts(
                 swiftType: "SyncCore.SyncLocation", zeroValue: "SyncCore.SyncLocation(latitude: 0, longitude: 0)", cloudKitType: "LOCATION",

@@ -202,13 +202,13 @@ extension SyncRecord {
         return references
     }
 
-    /// The asset markers (`assetSuffix`, `assetSize`, `assetDigest`), or nil when the record
-    /// carries no asset.
+    /// An asset field's markers under its record keys, or nil when the record carries no file
+    /// for it.
     @inlinable
-    package func decodeAssetReference() throws(FieldDecodingError) -> AssetReference? {
-        guard let suffix = try decode(RecordFieldNames.assetSuffix, as: String.self) else { return nil }
-        let size = try decode(RecordFieldNames.assetSize, as: Int64.self) ?? 0
-        return AssetReference(suffix: suffix, byteSize: size, digest: try decode(RecordFieldNames.assetDigest, as: String.self) ?? "")
+    package func decodeAssetReference(_ keys: AssetRecordKeys) throws(FieldDecodingError) -> AssetReference? {
+        guard let suffix = try decode(keys.suffix, as: String.self) else { return nil }
+        let size = try decode(keys.size, as: Int64.self) ?? 0
+        return AssetReference(suffix: suffix, byteSize: size, digest: try decode(keys.digest, as: String.self) ?? "")
     }
 
     @usableFromInline
@@ -218,19 +218,20 @@ extension SyncRecord {
 }
 
 extension EncodedFields {
-    /// Writes the asset markers for `asset` (nothing for no asset).
+    /// Writes an asset field's markers for `asset` under its record keys (for no asset, clears
+    /// them and the contents).
     @inlinable
-    package mutating func encodeAssetReference(_ asset: AssetReference?) {
+    package mutating func encodeAssetReference(_ asset: AssetReference?, _ keys: AssetRecordKeys) {
         guard let asset else {
-            emptyKeys.formUnion(RecordFieldNames.assetFields)  // detached: contents and markers go together
+            emptyKeys.formUnion(keys.all)  // detached: contents and markers go together
             return
         }
-        values.append(RecordFieldNames.assetSuffix, .string(asset.suffix))
-        values.append(RecordFieldNames.assetSize, .int64(asset.byteSize))
+        values.append(keys.suffix, .string(asset.suffix))
+        values.append(keys.size, .int64(asset.byteSize))
         if asset.digest.isEmpty {
-            emptyKeys.insert(RecordFieldNames.assetDigest)  // contents whose digest is not known
+            emptyKeys.insert(keys.digest)  // contents whose digest is not known
         } else {
-            values.append(RecordFieldNames.assetDigest, .string(asset.digest))
+            values.append(keys.digest, .string(asset.digest))
         }
     }
 }

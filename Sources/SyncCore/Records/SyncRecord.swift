@@ -161,9 +161,9 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
         return creator == SyncConstants.currentUserOwnerName || creator == user
     }
 
-    /// The asset's contents (`assetData`), if the record carries them.
-    public var assetContents: SyncAsset? {
-        if case .asset(let asset) = fields[RecordFieldNames.assetData] { return asset }
+    /// An asset field's contents, if the record carries them.
+    public func assetContents(_ keys: AssetRecordKeys) -> SyncAsset? {
+        if case .asset(let asset) = fields[keys.contents] { return asset }
         return nil
     }
 

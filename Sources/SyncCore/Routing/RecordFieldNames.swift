@@ -26,20 +26,6 @@ public enum RecordFieldNames {
     /// the copy made meanwhile is merged first, and one made after goes to the survivor.
     public static let mergedInto = "syncgenMergedInto"
 
-    /// The contents of a model's asset (a CKAsset), attached by the asset cache.
-    public static let assetData = "assetData"
-    /// The asset file's suffix ("jpg"), so a new device can name its cached copy.
-    public static let assetSuffix = "assetSuffix"
-    /// The asset's size in bytes and the SHA-256 of its contents (hex): the fingerprint that tells
-    /// another device its copy is stale, without downloading anything.
-    public static let assetSize = "assetSize"
-    /// The SHA-256 of the asset's contents (hex).
-    public static let assetDigest = "assetDigest"
-    /// The markers beside the contents: what pulls read.
-    public static let assetMarkers = [assetSuffix, assetSize, assetDigest]
-    /// Every key of an asset: contents and markers, cleared together when it is detached.
-    public static let assetFields = [assetData] + assetMarkers
-
     /// Publication lifecycle of governed catalog models, set by the publishing device.
     public static let publicationState = "publicationState"
     /// Bumped by every publish of new content.
@@ -65,12 +51,12 @@ public enum RecordFieldNames {
     package static let storedLifecycle = "publicationLifecycle"
 
     /// Every field name the runtime adds to records.
-    public static let runtimeFields = [ownerName, clientModifiedAt, uploadVersions, mergedInto] + assetFields + publicationLifecycleFields
+    public static let runtimeFields = [ownerName, clientModifiedAt, uploadVersions, mergedInto] + AssetRecordKeys.first.all + publicationLifecycleFields
 
     /// Instance members generated model types get from the runtime's protocols; a schema field of
     /// that name would collide with them in Swift.
     public static let modelMembers = [
-        "recordName", "ownerName", "parent", "parentRecordName", "assetReference", "shareTitle",
+        "recordName", "ownerName", "parent", "parentRecordName", "shareTitle",
         "publicationLifecycle", "resolvedScope", "recordID", "self", "id", "hashValue",
     ]
 }

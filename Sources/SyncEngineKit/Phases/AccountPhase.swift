@@ -62,6 +62,8 @@ struct AccountPhase {
             if old != nil { try moveFile { try files.removeAll() } }
             if let new {
                 for entry in restored?.assets ?? [] { try moveFile { try files.unpark(entry.key, suffix: entry.suffix, for: new) } }
+                // Entries parked while a model held one asset come back naming no field.
+                try AssetPhase(context: context).nameFieldsOfEarlierEntries(files)
             }
         }
         if let change = AccountChange(from: old, to: new) { context.events.publish(.accountChanged(change)) }

@@ -2,8 +2,9 @@ import Foundation
 import SyncCore
 import SyncPorts
 
-/// The asset cache: a record's asset is a file in the cache plus CKAsset contents in the cloud,
-/// moved between them by the state machine of `AssetCacheState`.
+/// The asset cache: each asset field of a record is a file in the cache plus CKAsset contents in
+/// the cloud, moved between them by the state machine of `AssetCacheState`, on its own: an entry
+/// and a file per field (`AssetKey`), each travelling under the record keys of its field.
 ///
 /// The app attaches files, reads them and asks for downloads; every engine pass then transfers:
 /// uploads of records that are already in the cloud (a record is always pushed before its asset,
@@ -20,10 +21,10 @@ struct AssetPhase {
 
     // MARK: - The app's requests
 
-    /// Writes `data` as the asset of a stored record and sets the record's markers, so the next
-    /// pass pushes the record and then uploads the file.
-    func attach<Model: CacheableModel>(_ data: Data, suffix: String, to type: Model.Type, recordName: String, pinned: Bool) throws(AssetError) {
-        let key = AssetKey(type, recordName: recordName)
+    /// Writes `data` as the file of a stored record's asset field and sets the record's markers,
+    /// so the next pass pushes the record and then uploads the file.
+    func attach<Model: CacheableModel>(_ data: Data, suffix: String, to key: AssetKey, of type: Model.Type, pinned: Bool) throws(AssetError) {
+        guard type.assetField(named: key.field) != nil else { throw .notAnAssetField(key) }
         let files = try files()
         let previous = try transaction { try $0.assetEntry(key) }
         let written: AssetReference
@@ -35,7 +36,7 @@ struct AssetPhase {
         let entry = AssetCacheEntry(
             key: key, state: .local, suffix: suffix, byteSize: written.byteSize, digest: written.digest,
             isPinned: pinned || previous?.isPinned == true, lastAccess: context.clock.now)
-        let attached = try transaction { try $0.attachAsset(written, entry: entry, to: type, recordName: recordName) }
+        let attached = try transaction { try $0.attachAsset(written, entry: entry, to: type) }
         guard attached else {
             try? files.removeFile(for: key, suffix: suffix)
             throw .noSuchRecord(key)
@@ -88,10 +89,12 @@ struct AssetPhase {
 
     // MARK: - Start-up
 
-    /// Takes up transfers the app's end interrupted (`uploading` -> `local`, `downloading` ->
-    /// `download`, `unload` -> `remote`) and removes half-written files.
+    /// Names the fields of entries from before a model could hold several assets, takes up
+    /// transfers the app's end interrupted (`uploading` -> `local`, `downloading` -> `download`,
+    /// `unload` -> `remote`) and removes half-written files.
     func recoverInterruptedTransfers() throws(SyncError) {
         guard case .success(let files) = context.assetFiles else { return }
+        try nameFieldsOfEarlierEntries(files)
         for var entry in try context.transaction({ try $0.assetEntries(in: [.uploading, .downloading, .unload]) }) {
             if entry.state == .unload { try? files.removeFile(for: entry.key, suffix: entry.suffix) }
             entry.state = entry.state.after(.interrupted) ?? entry.state
@@ -102,6 +105,29 @@ struct AssetPhase {
             try files.removeUnfinishedWrites()
         } catch {
             throw .assetFiles(.cacheFiles("the unfinished files could not be removed: \(error)"))
+        }
+    }
+
+    /// An entry written while a model held one asset names no field (''): it is the file of the
+    /// model's first asset field, the one on the keys records carried then. Its file moves to that
+    /// field's place, then the entry is keyed by the field; a crash between the two finds the
+    /// file moved and moves nothing. An entry of a type the engine no longer knows as cacheable
+    /// stays until it does.
+    func nameFieldsOfEarlierEntries(_ files: any AssetFileStoring) throws(SyncError) {
+        for entry in try context.transaction({ try $0.assetEntriesFromBeforeFields() }) {
+            guard let field = context.registry.cacheableType(forRecordType: entry.key.recordType)?.assetFields.first(where: { $0.recordKeys == .first })
+            else { continue }
+            var named = entry
+            named.key.field = field.name
+            do {
+                try files.moveFile(of: entry.key, to: named.key, suffix: entry.suffix)
+            } catch {
+                throw .assetFiles(.fileSystem(named.key, "the file of an earlier version could not be moved: \(error)"))
+            }
+            try context.transaction { store in
+                try store.removeAssetEntry(entry.key)
+                try store.setAssetEntry(named)
+            }
         }
     }
 
@@ -156,7 +182,7 @@ struct AssetPhase {
             try move(&entry, .transferStarted)
             let contents = SyncAsset(fileURL: files.fileURL(for: entry.key, suffix: entry.suffix))
             do {
-                switch try await save(contents, of: entry, onto: server, in: place.scope, as: account) {
+                switch try await save(contents, of: entry, under: place.keys, onto: server, in: place.scope, as: account) {
                 case .success: try finish(entry)
                 case .failure(let error): try fail(entry, .cloud(error))
                 }
@@ -167,18 +193,20 @@ struct AssetPhase {
         }
     }
 
-    /// Saves the record as the server has it with the asset's contents and markers set. When the
+    /// Saves the record as the server has it with the field's contents and markers set. When the
     /// server's record changed meanwhile, once more onto the version the conflict returned: only
-    /// the asset's fields are this save's business.
-    private func save(_ contents: SyncAsset, of entry: AssetCacheEntry, onto server: SyncRecord, in scope: DatabaseScope, as account: PassAccount) async throws(SyncError) -> Result<Void, CloudError> {
+    /// the field's keys are this save's business.
+    private func save(
+        _ contents: SyncAsset, of entry: AssetCacheEntry, under keys: AssetRecordKeys, onto server: SyncRecord, in scope: DatabaseScope, as account: PassAccount
+    ) async throws(SyncError) -> Result<Void, CloudError> {
         var base = server
         for attempt in 0..<2 {
             try await account.verify()
             var record = base
-            record.fields[RecordFieldNames.assetData] = .asset(contents)
-            record.fields[RecordFieldNames.assetSuffix] = .string(entry.suffix)
-            record.fields[RecordFieldNames.assetSize] = .int64(entry.byteSize)
-            if !entry.digest.isEmpty { record.fields[RecordFieldNames.assetDigest] = .string(entry.digest) }
+            record.fields[keys.contents] = .asset(contents)
+            record.fields[keys.suffix] = .string(entry.suffix)
+            record.fields[keys.size] = .int64(entry.byteSize)
+            if !entry.digest.isEmpty { record.fields[keys.digest] = .string(entry.digest) }
             let result = try await context.cloud.modify(ModifyRequest(recordsToSave: [record]), in: scope)
             switch result.savedRecords[record.id] {
             case .success(let saved):
@@ -213,7 +241,7 @@ struct AssetPhase {
             try move(&entry, .transferStarted)
             let found: [RecordID: Result<SyncRecord, CloudError>]
             do {
-                found = try await context.cloud.fetchRecords([place.id], desiredKeys: RecordFieldNames.assetFields, in: place.scope)
+                found = try await context.cloud.fetchRecords([place.id], desiredKeys: place.keys.all, in: place.scope)
             } catch {
                 try standAgain(&entry)
                 throw error
@@ -222,7 +250,7 @@ struct AssetPhase {
             // "When you fetch a record that contains an asset, CloudKit stores the asset's data in
             // a staging area"): it is copied into the cache before anything else is awaited, the
             // account's check included.
-            let downloaded = copyOut(found[place.id], for: entry, into: files)
+            let downloaded = copyOut(found[place.id], for: entry, under: place.keys, into: files)
             do {
                 try await account.verify()
             } catch {
@@ -254,14 +282,16 @@ struct AssetPhase {
 
     /// The fetched record's file, copied into the cache: the entry as it is once cached, or why
     /// it cannot be.
-    private func copyOut(_ found: Result<SyncRecord, CloudError>?, for entry: AssetCacheEntry, into files: any AssetFileStoring) -> Result<AssetCacheEntry, SyncError> {
+    private func copyOut(
+        _ found: Result<SyncRecord, CloudError>?, for entry: AssetCacheEntry, under keys: AssetRecordKeys, into files: any AssetFileStoring
+    ) -> Result<AssetCacheEntry, SyncError> {
         switch found {
         case .success(let record):
-            guard let contents = record.assetContents else {
+            guard let contents = record.assetContents(keys) else {
                 return .failure(.cloud(CloudError(.unknownItem, "\(entry.key) has no asset contents in the cloud yet")))
             }
             var cached = entry
-            cached.suffix = (try? record.decodeAssetReference())?.suffix ?? entry.suffix
+            cached.suffix = (try? record.decodeAssetReference(keys))?.suffix ?? entry.suffix
             do {
                 let downloaded = try files.importFile(at: contents.fileURL, for: entry.key, suffix: cached.suffix)
                 (cached.byteSize, cached.digest) = (downloaded.byteSize, downloaded.digest)
@@ -293,17 +323,19 @@ struct AssetPhase {
 
     // MARK: - Steps
 
-    /// Where the asset's record lives: its zone by the one routing rule, from the stored model's
-    /// owner. nil (and the entry forgotten) when the model is no longer stored.
-    private func place(of entry: AssetCacheEntry) throws(SyncError) -> (id: RecordID, scope: DatabaseScope)? {
+    /// Where the asset's record lives (its zone by the one routing rule, from the stored model's
+    /// owner) and the keys its field travels under. nil (and the entry forgotten) when the model
+    /// is no longer stored, or no longer has the field.
+    private func place(of entry: AssetCacheEntry) throws(SyncError) -> (id: RecordID, scope: DatabaseScope, keys: AssetRecordKeys)? {
         guard let type = context.registry.cacheableType(forRecordType: entry.key.recordType),
+            let keys = type.assetField(named: entry.key.field)?.recordKeys,
             let owner = try context.transaction({ try $0.parentAndOwner(type: type, recordName: entry.key.recordName) })?.owner
         else {
             try context.transaction { try AssetMarkers(context: context).forget(entry, in: $0) }
             return nil
         }
         let zone = context.zone(scopes: type.syncScopes, ownerName: owner)
-        return (RecordID(recordName: entry.key.recordName, zoneID: zone), DatabaseScope.forZone(zone))
+        return (RecordID(recordName: entry.key.recordName, zoneID: zone), DatabaseScope.forZone(zone), keys)
     }
 
     private func move(_ entry: inout AssetCacheEntry, _ event: AssetCacheEvent) throws(SyncError) {

@@ -55,12 +55,14 @@ struct PublishPhase {
                 try writer.save(projection)
             }
         }
-        if Draft.self is any CacheableModel.Type, Draft.Projection.self is any CacheableModel.Type {
-            // The projection is a record of its own: it uploads its own copy of the file.
+        // The projection is a record of its own: it uploads its own copy of each file it
+        // declares (an asset field of the draft's name).
+        let declared = Set(Draft.Projection.assetFields.map(\.name))
+        for field in Draft.assetFields where declared.contains(field.name) {
             do {
                 try AssetPhase(context: context).copy(
-                    from: AssetKey(recordType: Draft.recordType, recordName: draft.recordName),
-                    to: AssetKey(recordType: Draft.Projection.recordType, recordName: draft.recordName))
+                    from: AssetKey(recordType: Draft.recordType, recordName: draft.recordName, field: field.name),
+                    to: AssetKey(recordType: Draft.Projection.recordType, recordName: draft.recordName, field: field.name))
             } catch {
                 throw .asset(error)
             }

@@ -8,10 +8,14 @@ import SyncPorts
 struct AssetMarkers {
     let context: SyncContext
 
-    /// A cloud version of a record was applied: if its model has an asset, take in its markers.
+    /// A cloud version of a record was applied: take in the markers of each of its model's asset
+    /// fields.
     func arrived(_ record: SyncRecord, in store: any AssetEntries) throws {
-        guard context.registry.cacheableType(forRecordType: record.recordType) != nil else { return }
-        try arrived(try? record.decodeAssetReference(), for: AssetKey(recordType: record.recordType, recordName: record.id.recordName), in: store)
+        guard let type = context.registry.cacheableType(forRecordType: record.recordType) else { return }
+        for field in type.assetFields {
+            let key = AssetKey(recordType: record.recordType, recordName: record.id.recordName, field: field.name)
+            try arrived(try? record.decodeAssetReference(field.recordKeys), for: key, in: store)
+        }
     }
 
     /// A record arrived with these markers: learn of a new asset (its suffix names the file on a

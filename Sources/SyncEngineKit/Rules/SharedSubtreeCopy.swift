@@ -47,9 +47,12 @@ struct SharedSubtreeCopy {
     /// The assets whose files go with the copies: each original's, to its new record (a record
     /// the copy joined keeps its own).
     func assets(of copied: [Copied]) -> [(original: AssetKey, copy: AssetKey)] {
-        copied.compactMap { record in
-            guard record.copy != record.original, context.registry.cacheableType(forRecordType: record.recordType) != nil else { return nil }
-            return (AssetKey(recordType: record.recordType, recordName: record.original), AssetKey(recordType: record.recordType, recordName: record.copy))
+        copied.flatMap { record -> [(original: AssetKey, copy: AssetKey)] in
+            guard record.copy != record.original, let type = context.registry.cacheableType(forRecordType: record.recordType) else { return [] }
+            return type.assetFields.map { field in
+                (AssetKey(recordType: record.recordType, recordName: record.original, field: field.name),
+                 AssetKey(recordType: record.recordType, recordName: record.copy, field: field.name))
+            }
         }
     }
 
@@ -87,8 +90,9 @@ struct SharedSubtreeCopy {
 
     private func refuseAssetsNotOnDevice(_ records: [(type: any SyncModel.Type, name: String)], in store: any StoreTransaction) throws {
         for record in records where record.type is any CacheableModel.Type {
-            let key = AssetKey(recordType: record.type.recordType, recordName: record.name)
-            if let entry = try store.assetEntry(key), !entry.state.hasLocalFile { throw SyncError.assetFiles(.notOnDevice(key)) }
+            for entry in try store.assetEntries(recordType: record.type.recordType, recordName: record.name) where !entry.state.hasLocalFile {
+                throw SyncError.assetFiles(.notOnDevice(entry.key))
+            }
         }
     }
 

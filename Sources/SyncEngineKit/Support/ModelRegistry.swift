@@ -51,12 +51,12 @@ struct ModelRegistry: Sendable {
     private static func keysWithoutAssetContents(_ types: [any SyncModel.Type]) -> [String] {
         var keys: Set<String> = [RecordFieldNames.clientModifiedAt, RecordFieldNames.uploadVersions]
         for type in types {
-            for field in type.fieldDescriptors where !field.isLocalOnly {
-                if case .scalar(.asset) = field.type {
-                    keys.formUnion(RecordFieldNames.assetMarkers)
-                } else {
-                    keys.insert(field.name)
-                }
+            for field in type.fieldDescriptors where !field.isLocalOnly && field.type != .scalar(.asset) {
+                keys.insert(field.name)
+            }
+            let uploadedAssets = Set(type.fieldDescriptors.filter { !$0.isLocalOnly }.map(\.name))
+            for asset in type.assetFields where uploadedAssets.contains(asset.name) {
+                keys.formUnion(asset.recordKeys.markers)
             }
             if !type.uniqueKeys.isEmpty {
                 keys.insert(RecordFieldNames.mergedInto)

@@ -46,7 +46,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
     case listOfAssets = "SG0610"
     case onDeleteOnNonReference = "SG0611"
     case unknownDeleteAction = "SG0612"
-    case multipleAssetFields = "SG0613"
+    // SG0613 (more than one asset field in a model) is retired: a model may hold several.
     case defaultNotSupported = "SG0614"
     case referenceAcrossDatabases = "SG0615"
     case referenceAcrossScopes = "SG0616"
@@ -106,6 +106,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
     case uniqueKeyAdded = "SG1507"
     case enumCaseRemoved = "SG1508"
     case fieldNarrowed = "SG1509"
+    case assetKeysMoved = "SG1510"
     // Rule 16: natural keys and merges.
     case unknownKeyField = "SG1601"
     case keyFieldNotShared = "SG1602"
@@ -167,7 +168,6 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
         case .listOfAssets: .listOfAssets
         case .onDeleteOnNonReference: .onDeleteOnNonReference
         case .unknownDeleteAction: .unknownDeleteAction
-        case .multipleAssetFields: .multipleAssetFields
         case .defaultNotSupported: .defaultNotSupported
         case .referenceAcrossDatabases: .referenceAcrossDatabases
         case .referenceAcrossScopes: .referenceAcrossScopes
@@ -218,6 +218,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
         case .uniqueKeyAdded: .uniqueKeyAdded
         case .enumCaseRemoved: .enumCaseRemoved
         case .fieldNarrowed: .fieldNarrowed
+        case .assetKeysMoved: .assetKeysMoved
         case .unknownKeyField: .unknownKeyField
         case .keyFieldNotShared: .keyFieldNotShared
         case .keyFieldNotComparable: .keyFieldNotComparable

@@ -555,25 +555,6 @@ extension DiagnosticCode {
                     fields:
                       author: { type: reference, to: Person, onDelete: deleteSelf }
                 """#)
-        case .multipleAssetFields:
-            DiagnosticExamples(
-                failing: #"""
-                models:
-                  Note:
-                    fields:
-                      cover: asset
-                      attachment: asset
-                """#,
-                fixed: #"""
-                models:
-                  Note:
-                    fields:
-                      cover: asset
-                  Attachment:
-                    parent: Note
-                    fields:
-                      file: asset
-                """#)
         case .defaultNotSupported:
             DiagnosticExamples(
                 failing: #"""
@@ -1535,6 +1516,28 @@ extension DiagnosticCode {
                       title: string
                       address: string
                       link: { type: url, optional: true }
+                """#)
+        case .assetKeysMoved:
+            DiagnosticExamples(
+                baseline: #"""
+                models:
+                  Album:
+                    fields:
+                      cover: asset
+                """#,
+                failing: #"""
+                models:
+                  Album:
+                    fields:
+                      thumbnail: asset
+                      cover: asset
+                """#,
+                fixed: #"""
+                models:
+                  Album:
+                    fields:
+                      cover: asset
+                      thumbnail: asset
                 """#)
         case .unknownKeyField:
             DiagnosticExamples(

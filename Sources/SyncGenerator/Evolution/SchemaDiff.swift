@@ -77,6 +77,28 @@ public enum SchemaDiff {
         }
     }
 
+    /// An asset field's files are found in the cloud by the record keys it travels under, which
+    /// its place among the model's asset fields gives (``AssetRecordKeys``): a field that now
+    /// travels under other keys, or deployed keys that now belong to another field, leave the
+    /// files of deployed records to the wrong field. True when it found any.
+    private static func compareAssetKeys(_ old: Model, with new: Model, into result: inout Result) -> Bool {
+        let found = result.diagnostics.count
+        let before = Dictionary(uniqueKeysWithValues: old.assetFields.map { ($0.field.name, $0) })
+        for (field, keys) in new.assetFields {
+            let owner = old.assetFields.first { $0.recordKeys == keys }?.field
+            if let was = before[field.name], was.recordKeys != keys {
+                result.diagnostics.append(Diagnostic(
+                    .assetKeysMoved, "asset field '\(field.name)' of record type '\(new.recordType)' now travels under \(keys.contents) instead of \(was.recordKeys.contents): the asset fields were reordered, or one before it removed; the files of deployed records stay under the old keys",
+                    at: field.location, notes: [.init("it was declared here", at: was.field.location)]))
+            } else if before[field.name] == nil, let owner {
+                result.diagnostics.append(Diagnostic(
+                    .assetKeysMoved, "new asset field '\(field.name)' of record type '\(new.recordType)' would travel under \(keys.contents), where deployed records keep the files of '\(owner.name)'; declare it after the model's other asset fields",
+                    at: field.location, notes: [.init("'\(owner.name)' travelled under \(keys.contents) here", at: owner.location)]))
+            }
+        }
+        return result.diagnostics.count > found
+    }
+
     private static func compare(_ old: Model, in oldSchema: Schema, with new: Model, in newSchema: Schema, into result: inout Result) {
         let type = new.recordType
         if old.scopes.isPublic != new.scopes.isPublic {
@@ -88,10 +110,13 @@ public enum SchemaDiff {
             result.safeChanges.append(SafeChange(message: "record type '\(type)' now has scopes \(new.scopes.rawValue)", location: new.location))
         }
         compareConvergence(old, with: new, into: &result)
+        // Asset keys that moved are said once, by the field that moved: not as keys gone or added.
+        let movedAssetKeys = compareAssetKeys(old, with: new, into: &result)
+            ? Set((old.assetFields + new.assetFields).flatMap(\.recordKeys.all)) : []
         // The mark of a merged copy comes and goes with the natural keys, compared above; one
         // left in production when the keys go is never written again, and harms nothing.
-        let oldFields = CloudKitFields.of(old, in: oldSchema).filter { $0.key != RecordFieldNames.mergedInto }
-        let newFields = CloudKitFields.of(new, in: newSchema).filter { $0.key != RecordFieldNames.mergedInto }
+        let oldFields = CloudKitFields.of(old, in: oldSchema).filter { $0.key != RecordFieldNames.mergedInto && !movedAssetKeys.contains($0.key) }
+        let newFields = CloudKitFields.of(new, in: newSchema).filter { $0.key != RecordFieldNames.mergedInto && !movedAssetKeys.contains($0.key) }
         for (name, field) in oldFields.sorted(by: { $0.key < $1.key }) {
             guard let now = newFields[name] else {
                 let reason = new.field(named: name)?.isLocalOnly == true ? " (it is local-only now, so it is no longer uploaded)" : ""

@@ -7,8 +7,8 @@ enum CatalogKeys {
     static func desiredKeys(of model: Model) -> [String] {
         guard let catalog = model.catalog else { return [] }
         var keys = catalog.desiredFields
-        if model.assetField != nil {
-            keys += RecordFieldNames.assetMarkers
+        for asset in model.assetFields where !asset.field.isLocalOnly {
+            keys += asset.recordKeys.markers
         }
         if catalog.isGoverned {
             keys += RecordFieldNames.publicationLifecycleFields

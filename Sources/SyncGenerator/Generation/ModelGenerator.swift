@@ -24,9 +24,9 @@ struct ModelGenerator {
             printer.line()
             printShareable(into: &printer)
         }
-        if let asset = model.assetField {
+        if !model.assetFields.isEmpty {
             printer.line()
-            printCacheable(asset, into: &printer)
+            printCacheable(into: &printer)
         }
         if let catalog {
             printer.line()
@@ -237,18 +237,14 @@ struct ModelGenerator {
         return preferred.map { "self." + SwiftSpelling.identifier($0.name) } ?? "Self.recordType"
     }
 
-    private func printCacheable(_ asset: Field, into printer: inout SwiftPrinter) {
-        let identifier = SwiftSpelling.identifier(asset.name)
-        printer.line("// MARK: - Asset")
+    /// The asset fields are the field table's `.asset` rows: the conformance only lets the
+    /// engine's asset calls take the model's key paths.
+    private func printCacheable(into printer: inout SwiftPrinter) {
+        printer.line("// MARK: - Assets")
         printer.line()
-        printer.block("extension \(name): SyncCore.CacheableModel") { body in
-            body.line("\(access)static let assetFieldName: Swift.String = \(SwiftSpelling.stringLiteral(asset.name))")
-            body.line()
-            body.block("\(access)var assetReference: SyncCore.AssetReference?") { property in
-                property.line("get { self.\(identifier) }")
-                property.line("set { self.\(identifier) = newValue }")
-            }
-        }
+        let keyPaths = model.assetFields.map { "`\\\(name).\(SwiftSpelling.identifier($0.field.name))`" }.joined(separator: ", ")
+        printer.documentation("The engine's asset calls name a file by its field's key path: \(keyPaths).")
+        printer.line("extension \(name): SyncCore.CacheableModel {}")
     }
 
     private func printCatalog(_ catalog: Catalog, into printer: inout SwiftPrinter) {

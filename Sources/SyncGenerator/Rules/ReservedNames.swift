@@ -62,7 +62,7 @@ public enum ReservedNames {
     /// Every name `fieldNameProblem` refuses, in one set: most fields are none of them, which one
     /// lookup tells before the lists are searched for the reason.
     private static let reservedFieldNames = Set(
-        RecordFieldNames.cloudKitSystemFields + RecordFieldNames.assetFields + RecordFieldNames.publicationLifecycleFields
+        RecordFieldNames.cloudKitSystemFields + AssetRecordKeys.first.all + RecordFieldNames.publicationLifecycleFields
             + RecordFieldNames.runtimeFields + RecordFieldNames.modelMembers + swiftTypeNames + modelMemberTypes + generatedModuleQualifiers)
 
     /// Why a field may not be called `name`, or nil when it may.
@@ -71,8 +71,8 @@ public enum ReservedNames {
         if RecordFieldNames.cloudKitSystemFields.contains(name) {
             return "'\(name)' is a CloudKit system field"
         }
-        if RecordFieldNames.assetFields.contains(name) {
-            return "'\(name)' is added by the syncgen runtime for a model's asset"
+        if AssetRecordKeys.first.all.contains(name) {
+            return "'\(name)' is added by the syncgen runtime for a model's first asset field"
         }
         if RecordFieldNames.publicationLifecycleFields.contains(name) {
             return "'\(name)' is added by the syncgen runtime to governed catalog models"

@@ -44,15 +44,14 @@ public enum CloudKitFields {
     /// to their record types.
     public static func of(_ model: Model, in schema: Schema) -> [String: Field] {
         var fields: [String: Field] = [:]
-        for field in model.fields where !field.isLocalOnly {
+        for (field, keys) in model.assetFields where !field.isLocalOnly {
+            fields[keys.contents] = Field(type: "ASSET", location: field.location)
+            fields[keys.suffix] = Field(type: "STRING", location: field.location)
+            fields[keys.size] = Field(type: "INT64", location: field.location)
+            fields[keys.digest] = Field(type: "STRING", location: field.location)
+        }
+        for field in model.fields where !field.isLocalOnly && field.type != .scalar(.asset) {
             let indexes = Set(field.indexes.map { $0.rawValue.uppercased() })
-            if field.type == .scalar(.asset) {
-                fields[RecordFieldNames.assetData] = Field(type: "ASSET", location: field.location)
-                fields[RecordFieldNames.assetSuffix] = Field(type: "STRING", location: field.location)
-                fields[RecordFieldNames.assetSize] = Field(type: "INT64", location: field.location)
-                fields[RecordFieldNames.assetDigest] = Field(type: "STRING", location: field.location)
-                continue
-            }
             fields[field.name] = Field(
                 type: typeName(field.type), spelling: field.type.description, isEncrypted: field.isEncrypted, indexes: indexes,
                 isRequired: !field.isOptional && field.defaultValue == nil && !field.isServerOwned,

@@ -106,7 +106,12 @@ public struct Model: Sendable, Equatable {
         self.location = location
     }
 
-    public var assetField: Field? { fields.first { $0.type == .scalar(.asset) } }
+    /// The asset fields, in declaration order, each with the record keys it travels under (the
+    /// first on the keys records carried before a model could hold several: `AssetRecordKeys`).
+    public var assetFields: [(field: Field, recordKeys: AssetRecordKeys)] {
+        let assets = fields.filter { $0.type == .scalar(.asset) }
+        return Array(zip(assets, AssetRecordKeys.of(assetFields: assets.map(\.name))))
+    }
 
     public func field(named name: String) -> Field? {
         fields.first { $0.name == name }

@@ -1,11 +1,11 @@
 import SyncCore
 
 /// Rule 6: every field has a known type, lists name their element, references their target, enums
-/// their cases, and a model has at most one asset.
+/// their cases, and no field takes a record key an asset field travels under.
 extension ValidationContext {
     mutating func resolveFieldTypes() {
         for id in allModelIDs {
-            var firstAsset: FieldDeclaration?
+            var assets: [FieldDeclaration] = []
             for fieldID in fieldIDs(of: id) {
                 let field = field(fieldID)
                 guard let type = resolveType(of: field, model: model(id).name.value),
@@ -13,12 +13,29 @@ extension ValidationContext {
                 else { continue }
                 fieldTypes[fieldID] = type
                 if !cases.isEmpty { enumCases[fieldID] = cases }
-                guard type == .scalar(.asset) else { continue }
-                if let firstAsset {
-                    report(Diagnostic(.multipleAssetFields, "model '\(model(id).name.value)' has a second asset field '\(field.name.value)'; a model holds at most one asset (put others in a child model)", at: field.name.location, notes: [.init("the first asset field '\(firstAsset.name.value)' is declared here", at: firstAsset.name.location)]))
-                } else {
-                    firstAsset = field
-                }
+                if type == .scalar(.asset) { assets.append(field) }
+            }
+            checkAssetRecordKeys(of: assets, in: id)
+        }
+    }
+
+    /// A field named as a record key an asset field travels under would share it in CloudKit. The
+    /// first asset field's keys are reserved for every model (``ReservedNames``); a further one's
+    /// are its name before them, reserved in its model only.
+    private mutating func checkAssetRecordKeys(of assets: [FieldDeclaration], in id: ModelID) {
+        guard assets.count > 1 else { return }
+        let keys = AssetRecordKeys.of(assetFields: assets.map(\.name.value))
+        for (asset, assetKeys) in zip(assets, keys).dropFirst() {
+            for fieldID in fieldIDs(of: id) where assetKeys.all.contains(field(fieldID).name.value) {
+                let clash = field(fieldID).name
+                report(Diagnostic(
+                    .reservedFieldName, "'\(clash.value)' is the record key syncgen adds for the asset field '\(asset.name.value)' of model '\(model(id).name.value)'; rename the field",
+                    at: clash.location, notes: [.init("the asset field '\(asset.name.value)' is declared here", at: asset.name.location)]))
+            }
+            if let long = assetKeys.all.first(where: { $0.count > CloudKitNaming.maxNameLength }) {
+                report(Diagnostic(
+                    .invalidFieldName, "the asset field '\(asset.name.value)' travels under the record key '\(long.prefix(24))…', longer than CloudKit's \(CloudKitNaming.maxNameLength) characters; shorten the field's name",
+                    at: asset.name.location))
             }
         }
     }

@@ -7,7 +7,9 @@ import Glibc
 import Darwin
 #endif
 
-/// The asset cache on the file system: `<root>/<recordType>/<recordName>.<suffix>`. A write goes
+/// The asset cache on the file system: `<root>/<recordType>.<field>/<recordName>.<suffix>` (a
+/// file written while a model held one asset, whose entry names no field yet, is still at
+/// `<root>/<recordType>/<recordName>.<suffix>` until the engine moves it: `moveFile`). A write goes
 /// to `.<name>.<random>.partial` in the same folder and is renamed into place, which is atomic on
 /// one file system: a reader, or the next start after a crash, sees the old file or the new one,
 /// never half of one. Leftover partial files are removed by `removeUnfinishedWrites`. Files an
@@ -105,6 +107,10 @@ public struct AssetFileStore: AssetFileStoring {
         }
     }
 
+    public func moveFile(of key: AssetKey, to newKey: AssetKey, suffix: String) throws {
+        try Self.move(key, suffix: suffix, from: self, to: self, as: newKey)
+    }
+
     // MARK: - Parked files
 
     static let parkedFolder = ".parked"
@@ -129,10 +135,10 @@ public struct AssetFileStore: AssetFileStoring {
 
     /// Renames a file from one store's place to another's (atomic, one file system); nothing
     /// happens when the source is gone (moved already, before a crash).
-    private static func move(_ key: AssetKey, suffix: String, from source: AssetFileStore, to target: AssetFileStore) throws {
+    private static func move(_ key: AssetKey, suffix: String, from source: AssetFileStore, to target: AssetFileStore, as newKey: AssetKey? = nil) throws {
         let from = source.fileURL(for: key, suffix: suffix)
         guard FileManager.default.fileExists(atPath: from.path) else { return }
-        let to = target.fileURL(for: key, suffix: suffix)
+        let to = target.fileURL(for: newKey ?? key, suffix: suffix)
         try FileManager.default.createDirectory(at: to.deletingLastPathComponent(), withIntermediateDirectories: true)
         guard rename(from.path, to.path) == 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: to.path, NSLocalizedDescriptionKey: "cannot move the asset: \(String(cString: strerror(errno)))"])
@@ -141,8 +147,11 @@ public struct AssetFileStore: AssetFileStoring {
 
     // MARK: - Names
 
+    /// A folder per record type and field: a safe component never holds a `.`, so neither name
+    /// can run into the other, nor into the folders of files written before fields.
     private func folder(for key: AssetKey) -> URL {
-        root.appendingPathComponent(Self.safeComponent(key.recordType), isDirectory: true)
+        let type = Self.safeComponent(key.recordType)
+        return root.appendingPathComponent(key.field.isEmpty ? type : type + "." + Self.safeComponent(key.field), isDirectory: true)
     }
 
     private func fileName(_ key: AssetKey, suffix: String) -> String {

@@ -5,13 +5,24 @@ import SyncStorage
 
 /// The asset cache's bookkeeping, in the store's own table beside the models.
 extension SQLiteStoreTransaction: AssetEntries {
-    static let assetColumns = "type, name, state, suffix, size, pinned, last_access, digest"
+    static let assetColumns = "type, name, field, state, suffix, size, pinned, last_access, digest"
 
     func assetEntry(_ key: AssetKey) throws -> AssetCacheEntry? {
         try database.query(
-            "SELECT \(Self.assetColumns) FROM asset_cache WHERE type = ? AND name = ?",
-            [.text(key.recordType), .text(key.recordName)]
+            "SELECT \(Self.assetColumns) FROM asset_cache WHERE type = ? AND name = ? AND field = ?",
+            [.text(key.recordType), .text(key.recordName), .text(key.field)]
         ).first.map(Self.assetEntry)
+    }
+
+    func assetEntries(recordType: String, recordName: String) throws -> [AssetCacheEntry] {
+        try database.query(
+            "SELECT \(Self.assetColumns) FROM asset_cache WHERE type = ? AND name = ? ORDER BY field",
+            [.text(recordType), .text(recordName)]
+        ).map(Self.assetEntry)
+    }
+
+    func assetEntriesFromBeforeFields() throws -> [AssetCacheEntry] {
+        try database.query("SELECT \(Self.assetColumns) FROM asset_cache WHERE field = '' ORDER BY type, name").map(Self.assetEntry)
     }
 
     func assetEntries(in states: Set<AssetCacheState>?) throws -> [AssetCacheEntry] {
@@ -29,7 +40,7 @@ extension SQLiteStoreTransaction: AssetEntries {
         if pinnedOnly { conditions.append("pinned = 1") }
         let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         return try database.query(
-            "SELECT \(Self.assetColumns) FROM asset_cache\(filter) ORDER BY type, name",
+            "SELECT \(Self.assetColumns) FROM asset_cache\(filter) ORDER BY type, name, field",
             (wanted ?? []).map(SQLiteValue.text)
         ).map(Self.assetEntry)
     }
@@ -40,7 +51,7 @@ extension SQLiteStoreTransaction: AssetEntries {
 
     func evictionCandidates() throws -> [AssetCacheEntry] {
         try database.query(
-            "SELECT \(Self.assetColumns) FROM asset_cache WHERE state = ? AND pinned = 0 ORDER BY last_access, type, name",
+            "SELECT \(Self.assetColumns) FROM asset_cache WHERE state = ? AND pinned = 0 ORDER BY last_access, type, name, field",
             [.text(AssetCacheState.cached.rawValue)]
         ).map(Self.assetEntry)
     }
@@ -49,7 +60,7 @@ extension SQLiteStoreTransaction: AssetEntries {
         // The candidates the deletion triggers noted (`AssetCacheBookkeeping`): a model saved
         // again since it was deleted is no orphan.
         let candidates = try database.query(
-            "SELECT \(Self.assetColumns) FROM asset_cache WHERE (type, name) IN (SELECT type, name FROM asset_cache_orphans) ORDER BY type, name"
+            "SELECT \(Self.assetColumns) FROM asset_cache WHERE (type, name) IN (SELECT type, name FROM asset_cache_orphans) ORDER BY type, name, field"
         ).map(Self.assetEntry)
         try database.execute("DELETE FROM asset_cache_orphans")
         return try candidates.filter { entry in
@@ -61,8 +72,8 @@ extension SQLiteStoreTransaction: AssetEntries {
     func setAssetEntry(_ entry: AssetCacheEntry) throws {
         try database.query(
             """
-            INSERT INTO asset_cache (\(Self.assetColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(type, name) DO UPDATE SET state = excluded.state, suffix = excluded.suffix,
+            INSERT INTO asset_cache (\(Self.assetColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(type, name, field) DO UPDATE SET state = excluded.state, suffix = excluded.suffix,
                 size = excluded.size, pinned = excluded.pinned, last_access = excluded.last_access, digest = excluded.digest
             """,
             Self.assetRow(entry))
@@ -70,18 +81,18 @@ extension SQLiteStoreTransaction: AssetEntries {
 
     /// An entry's values in the order of `assetColumns`.
     static func assetRow(_ entry: AssetCacheEntry) -> [SQLiteValue] {
-        [.text(entry.key.recordType), .text(entry.key.recordName), .text(entry.state.rawValue), .text(entry.suffix),
+        [.text(entry.key.recordType), .text(entry.key.recordName), .text(entry.key.field), .text(entry.state.rawValue), .text(entry.suffix),
          .integer(entry.byteSize), .integer(entry.isPinned ? 1 : 0), .real(entry.lastAccess.timeIntervalSince1970), .text(entry.digest)]
     }
 
     func removeAssetEntry(_ key: AssetKey) throws {
-        try database.query("DELETE FROM asset_cache WHERE type = ? AND name = ?", [.text(key.recordType), .text(key.recordName)])
+        try database.query(
+            "DELETE FROM asset_cache WHERE type = ? AND name = ? AND field = ?", [.text(key.recordType), .text(key.recordName), .text(key.field)])
     }
 
-    func attachAsset<Model: CacheableModel>(_ reference: AssetReference, entry: AssetCacheEntry, to type: Model.Type, recordName: String) throws -> Bool {
+    func attachAsset<Model: CacheableModel>(_ reference: AssetReference, entry: AssetCacheEntry, to type: Model.Type) throws -> Bool {
         try asApp { writer in
-            guard var model = try writer.fetch(type, recordName: recordName) else { return false }
-            model.assetReference = reference
+            guard var model = try writer.fetch(type, recordName: entry.key.recordName), model.setAssetReference(reference, entry.key.field) else { return false }
             try writer.save(model)
             try setAssetEntry(entry)
             return true
@@ -94,12 +105,12 @@ extension SQLiteStoreTransaction: AssetEntries {
     }
 
     static func assetEntry(_ row: SQLiteRow, from offset: Int32) throws(SQLiteError) -> AssetCacheEntry {
-        guard let state = AssetCacheState(rawValue: row.text(offset + 2)) else {
-            throw SQLiteError(code: -1, message: "asset cache entry \(row.text(offset)) '\(row.text(offset + 1))' has an unknown state '\(row.text(offset + 2))'")
+        let key = AssetKey(recordType: row.text(offset), recordName: row.text(offset + 1), field: row.text(offset + 2))
+        guard let state = AssetCacheState(rawValue: row.text(offset + 3)) else {
+            throw SQLiteError(code: -1, message: "asset cache entry \(key) has an unknown state '\(row.text(offset + 3))'")
         }
         return AssetCacheEntry(
-            key: AssetKey(recordType: row.text(offset), recordName: row.text(offset + 1)), state: state, suffix: row.text(offset + 3),
-            byteSize: row.integer(offset + 4), digest: row.text(offset + 7), isPinned: row.integer(offset + 5) != 0,
-            lastAccess: Date(timeIntervalSince1970: row.real(offset + 6)))
+            key: key, state: state, suffix: row.text(offset + 4), byteSize: row.integer(offset + 5), digest: row.text(offset + 8),
+            isPinned: row.integer(offset + 6) != 0, lastAccess: Date(timeIntervalSince1970: row.real(offset + 7)))
     }
 }

@@ -32,6 +32,7 @@ package struct RecordReport: Sendable, Hashable, Codable {
     package var serverVersions: [ServerVersion]
     package var setAside: String?
     package var conflicts: [String]
+    /// Each asset field's file: "cover: cached, 1200 bytes; thumbnail: remote, 80 bytes".
     package var asset: String?
 }
 
@@ -59,7 +60,11 @@ extension SyncStore {
                 changes: changes, serverVersions: versions,
                 setAside: try store.failedChange(recordType: recordType, recordName: recordName).map(\.description),
                 conflicts: try store.conflicts(recordType: recordType, recordName: recordName).map(\.description),
-                asset: try store.assetEntry(AssetKey(recordType: recordType, recordName: recordName)).map { "\($0.state), \($0.byteSize) bytes" })
+                asset: try Self.assets(store.assetEntries(recordType: recordType, recordName: recordName)))
         }
+    }
+
+    private static func assets(_ entries: [AssetCacheEntry]) -> String? {
+        entries.isEmpty ? nil : entries.map { "\($0.key.field): \($0.state), \($0.byteSize) bytes" }.joined(separator: "; ")
     }
 }

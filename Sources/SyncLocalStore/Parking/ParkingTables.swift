@@ -34,5 +34,18 @@ enum ParkingTables {
             try database.addColumnIfMissing("created", "REAL", to: "parked_sync_records")
             try database.addColumnIfMissing("modifier", "TEXT", to: "parked_sync_records")
         },
+        // Parked entries keyed by field, as the cache's own (`assetCache.field`).
+        DatabaseMigrator.Step("parking.assetField", sql: """
+            CREATE TABLE parked_assets_before_fields AS SELECT * FROM parked_assets;
+            DROP TABLE parked_assets;
+            CREATE TABLE parked_assets (
+                account TEXT NOT NULL, type TEXT NOT NULL, name TEXT NOT NULL, field TEXT NOT NULL,
+                state TEXT NOT NULL, suffix TEXT NOT NULL, size INTEGER NOT NULL,
+                pinned INTEGER NOT NULL, last_access REAL NOT NULL, digest TEXT NOT NULL DEFAULT '',
+                PRIMARY KEY (account, type, name, field));
+            INSERT INTO parked_assets (account, type, name, field, state, suffix, size, pinned, last_access, digest)
+                SELECT account, type, name, '', state, suffix, size, pinned, last_access, digest FROM parked_assets_before_fields;
+            DROP TABLE parked_assets_before_fields;
+            """),
     ]
 }

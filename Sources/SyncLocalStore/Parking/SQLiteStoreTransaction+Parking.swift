@@ -49,14 +49,14 @@ extension SQLiteStoreTransaction: AccountParking {
             // cloud has goes with the purge, and its entry is parked as remote: the record comes
             // back naming the asset, and only its entry tells the device to fetch it (a pull
             // skips the unchanged version the restore brings back).
-            if var entry = try assetEntry(AssetKey(recordType: type, recordName: name)) {
+            for var entry in try assetEntries(recordType: type, recordName: name) {
                 if entry.state.isAwaitingUpload {
                     parkedAssets.append(entry)
                 } else {
                     entry.state = .remote
                 }
                 try database.query(
-                    "INSERT OR REPLACE INTO parked_assets (account, \(Self.assetColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT OR REPLACE INTO parked_assets (account, \(Self.assetColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [.text(account)] + Self.assetRow(entry))
             }
         }

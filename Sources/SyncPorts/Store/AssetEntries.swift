@@ -1,10 +1,15 @@
 import Foundation
 import SyncCore
 
-/// The asset cache's entries: one per record that has an asset this device knows of.
+/// The asset cache's entries: one per asset field of a record whose file this device knows of.
 /// One topic of ``StoreTransaction``.
 package protocol AssetEntries: AnyObject {
     func assetEntry(_ key: AssetKey) throws -> AssetCacheEntry?
+    /// The entries of one record, one per asset field, by field.
+    func assetEntries(recordType: String, recordName: String) throws -> [AssetCacheEntry]
+    /// Entries written while a model held one asset, whose field is '' until the engine names it
+    /// (`AssetPhase.nameFieldsOfEarlierEntries`).
+    func assetEntriesFromBeforeFields() throws -> [AssetCacheEntry]
     /// Entries in any of `states` (every entry when nil), in key order.
     func assetEntries(in states: Set<AssetCacheState>?) throws -> [AssetCacheEntry]
     func setAssetEntry(_ entry: AssetCacheEntry) throws
@@ -19,8 +24,8 @@ package protocol AssetEntries: AnyObject {
     /// stored; the store then forgets them as candidates. Costs the deletions, not the cache.
     func takeOrphanedAssetEntries() throws -> [AssetCacheEntry]
     func removeAssetEntry(_ key: AssetKey) throws
-    /// Sets a stored model's asset markers, as the app (so they are pushed), and writes its asset
+    /// Sets a stored model's asset markers (of the entry's field), as the app (so they are pushed), and writes its asset
     /// entry: the markers the model uploads and the file the cache holds never disagree. False
     /// when no such model is stored.
-    func attachAsset<Model: CacheableModel>(_ reference: AssetReference, entry: AssetCacheEntry, to type: Model.Type, recordName: String) throws -> Bool
+    func attachAsset<Model: CacheableModel>(_ reference: AssetReference, entry: AssetCacheEntry, to type: Model.Type) throws -> Bool
 }

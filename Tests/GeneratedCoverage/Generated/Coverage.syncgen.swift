@@ -402,16 +402,10 @@ extension Task: SyncCore.SyncModel {
     }
 }
 
-// MARK: - Asset
+// MARK: - Assets
 
-extension Task: SyncCore.CacheableModel {
-    public static let assetFieldName: Swift.String = "attachment"
-
-    public var assetReference: SyncCore.AssetReference? {
-        get { self.attachment }
-        set { self.attachment = newValue }
-    }
-}
+/// The engine's asset calls name a file by its field's key path: `\Task.attachment`.
+extension Task: SyncCore.CacheableModel {}
 
 /// A record of type `Date` in [private, shared], from Coverage.yaml.
 /// It can be the root of a share.
@@ -723,16 +717,10 @@ extension Article: SyncCore.SyncModel {
     }
 }
 
-// MARK: - Asset
+// MARK: - Assets
 
-extension Article: SyncCore.CacheableModel {
-    public static let assetFieldName: Swift.String = "cover"
-
-    public var assetReference: SyncCore.AssetReference? {
-        get { self.cover }
-        set { self.cover = newValue }
-    }
-}
+/// The engine's asset calls name a file by its field's key path: `\Article.cover`.
+extension Article: SyncCore.CacheableModel {}
 
 // MARK: - Publishing
 
@@ -897,16 +885,10 @@ extension PublicArticle: SyncCore.SyncModel {
     }
 }
 
-// MARK: - Asset
+// MARK: - Assets
 
-extension PublicArticle: SyncCore.CacheableModel {
-    public static let assetFieldName: Swift.String = "cover"
-
-    public var assetReference: SyncCore.AssetReference? {
-        get { self.cover }
-        set { self.cover = newValue }
-    }
-}
+/// The engine's asset calls name a file by its field's key path: `\PublicArticle.cover`.
+extension PublicArticle: SyncCore.CacheableModel {}
 
 // MARK: - Catalog
 
@@ -1128,16 +1110,10 @@ extension Collider: SyncCore.SyncModel {
     }
 }
 
-// MARK: - Asset
+// MARK: - Assets
 
-extension Collider: SyncCore.CacheableModel {
-    public static let assetFieldName: Swift.String = "newValue"
-
-    public var assetReference: SyncCore.AssetReference? {
-        get { self.newValue }
-        set { self.newValue = newValue }
-    }
-}
+/// The engine's asset calls name a file by its field's key path: `\Collider.newValue`.
+extension Collider: SyncCore.CacheableModel {}
 
 // MARK: - Publishing
 

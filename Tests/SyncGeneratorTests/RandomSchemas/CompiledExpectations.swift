@@ -37,7 +37,7 @@ enum CompiledExpectations {
                 lines.append("    let _: Swift.WritableKeyPath<\(type), \(optional)> = \\\(type).`\(field.name)`")
             }
             if model.isShareable { lines.append("    let _: any SyncCore.ShareableModel.Type = \(type).self") }
-            if model.assetField != nil { lines.append("    let _: any SyncCore.CacheableModel.Type = \(type).self") }
+            if !model.assetFields.isEmpty { lines.append("    let _: any SyncCore.CacheableModel.Type = \(type).self") }
             if let catalog = model.catalog {
                 lines.append("    let _: any SyncCore.PublicCatalogModel.Type = \(type).self")
                 if catalog.isGoverned { lines.append("    let _: any SyncCore.PublicationGovernedModel.Type = \(type).self") }

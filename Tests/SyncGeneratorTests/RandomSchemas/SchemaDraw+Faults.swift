@@ -44,8 +44,12 @@ extension SchemaDraw {
             for name in ["fileOne", "fileTwo"] where !models[index].fields.contains(where: { $0.name == name }) {
                 models[index].fields.append(DrawnField(name: name, type: .scalar("asset")))
             }
-            return models[index].fields.filter({ $0.type.word == "asset" }).count > 1
-                ? PlantedFault(what: "two asset fields", code: .multipleAssetFields) : nil
+            // Two asset fields are valid; a field named as the second's record key is not.
+            guard models[index].fields.contains(where: { $0.name == "fileTwo" && $0.type.word == "asset" }),
+                !models[index].fields.contains(where: { $0.name == "fileTwoAssetSize" })
+            else { return nil }
+            models[index].fields.append(DrawnField(name: "fileTwoAssetSize", type: .scalar("int")))
+            return PlantedFault(what: "a field named as an asset's record key", code: .reservedFieldName)
         case 7: return newField("an int default that is text", .defaultTypeMismatch) { $0.type = .scalar("int"); $0.defaultValue = "\"abc\"" }
         case 8:
             let date = pick(["2023-02-29", "2024-02-30", "2023-02-29T25:61:61Z", "2024-13-01", "2024-04-31T00:00:00Z"])

@@ -10,7 +10,7 @@ import SyncRuntime
 @Suite("Asset cache: the store's bookkeeping")
 struct AssetCacheBookkeepingTests {
     private func entry(_ name: String, _ state: AssetCacheState, _ size: Int64, pinned: Bool = false) -> AssetCacheEntry {
-        AssetCacheEntry(key: AssetKey(Note.self, recordName: name), state: state, suffix: "jpg", byteSize: size, isPinned: pinned)
+        AssetCacheEntry(key: AssetKey(\Note.cover, recordName: name), state: state, suffix: "jpg", byteSize: size, isPinned: pinned)
     }
 
     /// The bytes counted from the entries, as eviction counted them before the store kept them.
@@ -35,7 +35,7 @@ struct AssetCacheBookkeepingTests {
             try store.setAssetEntry(entry("a", .local, 250))  // another file attached
             #expect(try store.cachedAssetBytes() == 320)
             #expect(try store.cachedAssetBytes() == countedBytes(store))
-            try store.sqliteTransaction { try $0.removeAssetEntry(AssetKey(Note.self, recordName: "b")) }
+            try store.sqliteTransaction { try $0.removeAssetEntry(AssetKey(\Note.cover, recordName: "b")) }
             #expect(try store.cachedAssetBytes() == 250)
         }
         let reopened = try SyncStore(url: url)

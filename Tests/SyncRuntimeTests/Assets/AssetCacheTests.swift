@@ -70,7 +70,7 @@ struct AssetCacheStateTests {
 
 @Suite("Asset cache: files")
 struct AssetFileStoreTests {
-    private let key = AssetKey(recordType: "Note", recordName: "n1")
+    private let key = AssetKey(recordType: "Note", recordName: "n1", field: "cover")
 
     /// A store in a fresh folder; the caller removes the folder.
     private func makeStore() -> (AssetFileStore, URL) {
@@ -86,18 +86,39 @@ struct AssetFileStoreTests {
         let (store, root) = makeStore()
         defer { try? FileManager.default.removeItem(at: root) }
         #expect(try store.write(Data("abc".utf8), for: key, suffix: "jpg") == AssetReference(suffix: "jpg", byteSize: 3, digest: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"))
-        #expect(store.fileURL(for: key, suffix: "jpg") == root.appendingPathComponent("Note/n1.jpg"))
+        #expect(store.fileURL(for: key, suffix: "jpg") == root.appendingPathComponent("Note.cover/n1.jpg"))
         #expect(try Data(contentsOf: store.fileURL(for: key, suffix: "jpg")) == Data("abc".utf8))
-        #expect(files(in: root.appendingPathComponent("Note")) == ["n1.jpg"])
+        #expect(files(in: root.appendingPathComponent("Note.cover")) == ["n1.jpg"])
+    }
+
+    /// Each asset field has a folder of its own; an entry written while a model held one asset
+    /// names no field, and its file is where that version put it, until moved to its field's
+    /// place. A move whose file is gone (moved already, before a crash) does nothing.
+    @Test func eachFieldHasItsFolderAndAnEarlierFileMovesToItsField() throws {
+        let (store, root) = makeStore()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let thumbnail = AssetKey(recordType: "Note", recordName: "n1", field: "thumbnail")
+        let earlier = AssetKey(recordType: "Note", recordName: "n1", field: "")
+        _ = try store.write(Data("cover".utf8), for: key, suffix: "jpg")
+        _ = try store.write(Data("thumbnail".utf8), for: thumbnail, suffix: "jpg")
+        _ = try store.write(Data("earlier".utf8), for: earlier, suffix: "png")
+        #expect(files(in: root) == ["Note", "Note.cover", "Note.thumbnail"])
+        #expect(store.fileURL(for: earlier, suffix: "png") == root.appendingPathComponent("Note/n1.png"))
+        #expect(try Data(contentsOf: store.fileURL(for: thumbnail, suffix: "jpg")) == Data("thumbnail".utf8))
+        try store.moveFile(of: earlier, to: key, suffix: "png")
+        #expect(try Data(contentsOf: store.fileURL(for: key, suffix: "png")) == Data("earlier".utf8))
+        #expect(!store.fileExists(for: earlier, suffix: "png"))
+        try store.moveFile(of: earlier, to: key, suffix: "png")
+        #expect(try Data(contentsOf: store.fileURL(for: key, suffix: "png")) == Data("earlier".utf8))
     }
 
     @Test func recordNamesNeverEscapeTheirFolder() throws {
         let (store, root) = makeStore()
         defer { try? FileManager.default.removeItem(at: root) }
-        let sneaky = AssetKey(recordType: "Note", recordName: "../../etc/passwd")
+        let sneaky = AssetKey(recordType: "Note", recordName: "../../etc/passwd", field: "cover")
         _ = try store.write(Data("x".utf8), for: sneaky, suffix: "txt")
         let url = store.fileURL(for: sneaky, suffix: "txt")
-        #expect(url.deletingLastPathComponent() == root.appendingPathComponent("Note"))
+        #expect(url.deletingLastPathComponent() == root.appendingPathComponent("Note.cover"))
         #expect(url.lastPathComponent == "%2E%2E%2F%2E%2E%2Fetc%2Fpasswd.txt")
     }
 
@@ -110,11 +131,11 @@ struct AssetFileStoreTests {
         try Data(repeating: 7, count: 1000).write(to: download)
         let partial = try store.stage(download, for: key, suffix: "bin")
         #expect(!store.fileExists(for: key, suffix: "bin"))
-        #expect(partial.deletingLastPathComponent() == root.appendingPathComponent("Note"))
+        #expect(partial.deletingLastPathComponent() == root.appendingPathComponent("Note.cover"))
         #expect(partial.lastPathComponent.hasSuffix(".partial"))
         try store.moveIntoPlace(partial, for: key, suffix: "bin")
         #expect(try Data(contentsOf: store.fileURL(for: key, suffix: "bin")).count == 1000)
-        #expect(files(in: root.appendingPathComponent("Note")) == ["n1.bin"])
+        #expect(files(in: root.appendingPathComponent("Note.cover")) == ["n1.bin"])
     }
 
     // trap: T12.7
@@ -126,7 +147,7 @@ struct AssetFileStoreTests {
         try Data("new contents".utf8).write(to: source)
         _ = try store.stage(source, for: key, suffix: "jpg")  // the app ends here
         try store.removeUnfinishedWrites()
-        #expect(files(in: root.appendingPathComponent("Note")) == ["n1.jpg"])
+        #expect(files(in: root.appendingPathComponent("Note.cover")) == ["n1.jpg"])
         #expect(try Data(contentsOf: store.fileURL(for: key, suffix: "jpg")) == Data("old".utf8))
     }
 

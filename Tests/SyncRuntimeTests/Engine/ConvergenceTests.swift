@@ -222,7 +222,7 @@ struct ConvergenceTests {
                 // A note's picture is replaced by another of the same size.
                 if let note = try device.store.fetchAll(Note.self).randomElement(using: &random) {
                     let picture = Data((0..<64).map { _ in UInt8.random(in: 0...255, using: &random) })
-                    try await device.engine.attachAsset(picture, suffix: "png", to: Note.self, recordName: note.recordName)
+                    try await device.engine.attachAsset(picture, suffix: "png", to: \Note.cover, recordName: note.recordName)
                 }
             default:
                 _ = await device.engine.sync()
@@ -345,13 +345,13 @@ struct ConvergenceTests {
         for player in players {
             for note in try player.device.store.fetchAll(Note.self) {
                 guard let cover = note.cover else { continue }
-                #expect(zone(player.owner)[note.recordName]?.fields[RecordFieldNames.assetDigest] == .string(cover.digest), "seed \(seed): \(note.recordName)'s picture differs from the cloud's on \(player.name)")
-                try await player.device.engine.requestAssetDownload(for: Note.self, recordName: note.recordName)
+                #expect(zone(player.owner)[note.recordName]?.fields[AssetRecordKeys.first.digest] == .string(cover.digest), "seed \(seed): \(note.recordName)'s picture differs from the cloud's on \(player.name)")
+                try await player.device.engine.requestAssetDownload(for: \Note.cover, recordName: note.recordName)
             }
             _ = await player.device.engine.sync()
             for note in try player.device.store.fetchAll(Note.self) {
                 guard let cover = note.cover else { continue }
-                let file = try await player.device.engine.assetFileURL(for: Note.self, recordName: note.recordName)
+                let file = try await player.device.engine.assetFileURL(for: \Note.cover, recordName: note.recordName)
                 #expect(try file.map { try SHA256.hex(ofFileAt: $0) } == cover.digest, "seed \(seed): \(player.name) holds another picture for \(note.recordName)")
             }
         }

@@ -34,7 +34,7 @@ struct EngineAccountSafetyTests {
         try phone.store.save(edited)
         try phone.store.delete(Note.self, recordName: "deleted")
         try phone.store.save(Note(recordName: "created", title: "offline"))
-        try await phone.engine.attachAsset(Self.cover, suffix: "png", to: Note.self, recordName: "created")
+        try await phone.engine.attachAsset(Self.cover, suffix: "png", to: \Note.cover, recordName: "created")
         world.cloud.setNetworkAvailable(true, for: "phone")
 
         try world.cloud.signIn("phone", account: nil)
@@ -51,7 +51,7 @@ struct EngineAccountSafetyTests {
         await phone.sync()
         #expect(try phone.store.fetchAll(Note.self).map(\.recordName) == ["bobs"])
         #expect(try Self.bobZone(world).keys.sorted() == ["bobs"])
-        #expect(try await phone.engine.assetFileURL(for: Note.self, recordName: "created") == nil)
+        #expect(try await phone.engine.assetFileURL(for: \Note.cover, recordName: "created") == nil)
 
         // Alice is back: her changes come back and go up, her file included.
         try world.cloud.signIn("phone", account: "alice")
@@ -61,10 +61,10 @@ struct EngineAccountSafetyTests {
         let zone = try Self.aliceZone(world)
         #expect(zone.keys.sorted() == ["created", "edited"])
         #expect(zone["edited"]?.fields["title"] == .string("new"))
-        #expect(zone["created"]?.assetContents != nil)
+        #expect(zone["created"]?.assetContents(.first) != nil)
         #expect(try phone.store.fetchAll(Note.self).map(\.recordName) == ["created", "edited"])
         #expect(try Self.bobZone(world).keys.sorted() == ["bobs"])
-        let file = try #require(try await phone.engine.assetFileURL(for: Note.self, recordName: "created"))
+        let file = try #require(try await phone.engine.assetFileURL(for: \Note.cover, recordName: "created"))
         #expect(try Data(contentsOf: file) == Self.cover)
     }
 
@@ -76,10 +76,10 @@ struct EngineAccountSafetyTests {
         let world = try SyncWorld()
         let phone = try world.device("phone", account: "alice")
         try phone.store.save(Note(recordName: "n", title: "with a photo"))
-        try await phone.engine.attachAsset(Self.cover, suffix: "png", to: Note.self, recordName: "n")
+        try await phone.engine.attachAsset(Self.cover, suffix: "png", to: \Note.cover, recordName: "n")
         phone.gateway.hooks.withLock {
             $0.modifyResult = { request, result in
-                guard let upload = request.recordsToSave.first(where: { $0.assetContents != nil }) else { return result }
+                guard let upload = request.recordsToSave.first(where: { $0.assetContents(.first) != nil }) else { return result }
                 var failed = result
                 failed.savedRecords[upload.id] = .failure(CloudError(.serviceUnavailable, "busy"))
                 return failed
@@ -87,15 +87,15 @@ struct EngineAccountSafetyTests {
         }
         await phone.sync()
         #expect(try Self.aliceZone(world)["n"] != nil)
-        #expect(try await phone.engine.assetEntry(for: Note.self, recordName: "n")?.state == .local)
+        #expect(try await phone.engine.assetEntry(for: \Note.cover, recordName: "n")?.state == .local)
         phone.gateway.hooks.withLock { $0.modifyResult = nil }
         try world.cloud.signIn("phone", account: nil)
         await phone.sync()
         #expect(try await phone.engine.parkedChanges() == [ParkedChanges(userRecordName: "_alice", count: 1)])
         try world.cloud.signIn("phone", account: "alice")
         await phone.sync()
-        #expect(try Self.aliceZone(world)["n"]?.assetContents != nil)
-        #expect(try await phone.engine.assetEntry(for: Note.self, recordName: "n")?.state == .cached)
+        #expect(try Self.aliceZone(world)["n"]?.assetContents(.first) != nil)
+        #expect(try await phone.engine.assetEntry(for: \Note.cover, recordName: "n")?.state == .cached)
     }
 
     /// A record with a picture the cloud has, edited and then parked by a sign-out: its file goes
@@ -108,9 +108,9 @@ struct EngineAccountSafetyTests {
         let world = try SyncWorld()
         let phone = try world.device("phone", account: "alice")
         try phone.store.save(Note(recordName: "n", title: "with a photo"))
-        try await phone.engine.attachAsset(Self.cover, suffix: "png", to: Note.self, recordName: "n")
+        try await phone.engine.attachAsset(Self.cover, suffix: "png", to: \Note.cover, recordName: "n")
         await phone.sync()
-        #expect(try await phone.engine.assetEntry(for: Note.self, recordName: "n")?.state == .cached)
+        #expect(try await phone.engine.assetEntry(for: \Note.cover, recordName: "n")?.state == .cached)
         var note = try #require(try phone.store.fetch(Note.self, recordName: "n"))
         note.title = "edited offline"
         try phone.store.save(note)
@@ -120,10 +120,10 @@ struct EngineAccountSafetyTests {
         try world.cloud.signIn("phone", account: "alice")
         await phone.sync()
         #expect(try Self.aliceZone(world)["n"]?.fields["title"] == .string("edited offline"))
-        #expect(try await phone.engine.assetEntry(for: Note.self, recordName: "n")?.state == .remote)
-        try await phone.engine.requestAssetDownload(for: Note.self, recordName: "n")
+        #expect(try await phone.engine.assetEntry(for: \Note.cover, recordName: "n")?.state == .remote)
+        try await phone.engine.requestAssetDownload(for: \Note.cover, recordName: "n")
         await phone.sync()
-        let file = try #require(try await phone.engine.assetFileURL(for: Note.self, recordName: "n"))
+        let file = try #require(try await phone.engine.assetFileURL(for: \Note.cover, recordName: "n"))
         #expect(try Data(contentsOf: file) == Self.cover)
     }
 
@@ -134,7 +134,7 @@ struct EngineAccountSafetyTests {
         let phone = try world.device("phone", account: "alice")
         await phone.sync()
         try phone.store.save(Note(recordName: "draft"))
-        try await phone.engine.attachAsset(Self.cover, suffix: "png", to: Note.self, recordName: "draft")
+        try await phone.engine.attachAsset(Self.cover, suffix: "png", to: \Note.cover, recordName: "draft")
         try world.cloud.signIn("phone", account: nil)
         await phone.sync()
         let parkedFolder = world.assetFolder.appendingPathComponent("phone/.parked")

@@ -185,7 +185,7 @@ struct EngineLeaveWithCopyAssetTests {
     static func shareTrip(in world: SyncWorld, from alice: SyncWorld.Device, to bob: SyncWorld.Device) async throws {
         try alice.store.save(Album(recordName: "trip", title: "Trip"))
         try alice.store.save(Photo(recordName: "beach", parent: RecordReference(recordName: "trip")))
-        try await alice.engine.attachAsset(Self.picture, suffix: "jpg", to: Photo.self, recordName: "beach")
+        try await alice.engine.attachAsset(Self.picture, suffix: "jpg", to: \Photo.image, recordName: "beach")
         await alice.sync()
         let share = try await alice.engine.share(try #require(try alice.store.fetch(Album.self, recordName: "trip")), inviting: [ShareInvitation(.userRecordName("_bob"), permission: .readOnly)])
         try await bob.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
@@ -201,24 +201,24 @@ struct EngineLeaveWithCopyAssetTests {
         try await Self.shareTrip(in: world, from: alice, to: bob)
         let trip = try #require(try bob.store.fetch(Album.self, recordName: "trip"))
 
-        await #expect(throws: SyncError.assetFiles(.notOnDevice(AssetKey(Photo.self, recordName: "beach")))) {
+        await #expect(throws: SyncError.assetFiles(.notOnDevice(AssetKey(\Photo.image, recordName: "beach")))) {
             try await bob.engine.leaveShare(trip, keepingACopy: true)
         }
         #expect(try bob.store.fetchAll(Album.self) == [trip] && bob.store.fetchAll(Photo.self).count == 1)
         #expect(try !bob.store.hasUnpushedChanges())
 
-        try await bob.engine.requestAssetDownload(for: Photo.self, recordName: "beach")
+        try await bob.engine.requestAssetDownload(for: \Photo.image, recordName: "beach")
         await bob.sync()
         let copy = try #require(try await bob.engine.leaveShare(trip, keepingACopy: true))
         let photo = try #require(try bob.store.fetchAll(Photo.self).first)
         #expect(photo.parent?.recordName == copy.recordName && photo.image != nil)
         await bob.sync()
         let bobs = try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "bob")?.records ?? [:]
-        #expect(bobs[photo.recordName]?.assetContents != nil)
-        #expect(try await bob.engine.assetEntry(for: Photo.self, recordName: photo.recordName)?.state == .cached)
-        let file = try #require(try await bob.engine.assetFileURL(for: Photo.self, recordName: photo.recordName))
+        #expect(bobs[photo.recordName]?.assetContents(.first) != nil)
+        #expect(try await bob.engine.assetEntry(for: \Photo.image, recordName: photo.recordName)?.state == .cached)
+        let file = try #require(try await bob.engine.assetFileURL(for: \Photo.image, recordName: photo.recordName))
         #expect(try Data(contentsOf: file) == Self.picture)
-        #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["beach"]?.assetContents != nil)
+        #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["beach"]?.assetContents(.first) != nil)
     }
 
     /// A leave cut after the copies are saved, before their files are copied (the app died): the
@@ -231,7 +231,7 @@ struct EngineLeaveWithCopyAssetTests {
         let alice = try world.device("alice-phone", account: "alice", models: Self.models)
         var bob = try world.device("bob-phone", account: "bob", store: SyncStore(url: url, clock: world.clock), models: Self.models)
         try await Self.shareTrip(in: world, from: alice, to: bob)
-        try await bob.engine.requestAssetDownload(for: Photo.self, recordName: "beach")
+        try await bob.engine.requestAssetDownload(for: \Photo.image, recordName: "beach")
         await bob.sync()
 
         bob.store.crash(afterCommits: 1)  // the copies commit; the copied file's entry does not
@@ -239,13 +239,13 @@ struct EngineLeaveWithCopyAssetTests {
         await #expect(throws: (any Error).self) { try await bob.engine.leaveShare(trip, keepingACopy: true) }
         bob = try world.device("bob-phone", account: "bob", store: SyncStore(url: url, clock: world.clock), models: Self.models)
         let copiedPhoto = try #require(try bob.store.fetchAll(Photo.self).first { $0.recordName != "beach" })
-        #expect(try await bob.engine.assetEntry(for: Photo.self, recordName: copiedPhoto.recordName) == nil, "the crash came before the file")
+        #expect(try await bob.engine.assetEntry(for: \Photo.image, recordName: copiedPhoto.recordName) == nil, "the crash came before the file")
 
         await bob.sync()
         let bobs = try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "bob")?.records ?? [:]
-        #expect(bobs[copiedPhoto.recordName]?.assetContents != nil, "the copy reached the cloud without its file")
-        #expect(try await bob.engine.assetEntry(for: Photo.self, recordName: copiedPhoto.recordName)?.state == .cached, "uploaded")
-        let file = try #require(try await bob.engine.assetFileURL(for: Photo.self, recordName: copiedPhoto.recordName))
+        #expect(bobs[copiedPhoto.recordName]?.assetContents(.first) != nil, "the copy reached the cloud without its file")
+        #expect(try await bob.engine.assetEntry(for: \Photo.image, recordName: copiedPhoto.recordName)?.state == .cached, "uploaded")
+        let file = try #require(try await bob.engine.assetFileURL(for: \Photo.image, recordName: copiedPhoto.recordName))
         #expect(try Data(contentsOf: file) == Self.picture)
 
         let original = try #require(try bob.store.fetch(Album.self, recordName: "trip"))
@@ -290,15 +290,10 @@ extension Photo: SyncModel, CacheableModel {
     static let syncScopes: Set<DatabaseScope> = [.private, .shared]
     static let parentRecordType: String? = "Album"
     static var childTypes: [any SyncModel.Type] { [] }
-    static let assetFieldName = "image"
     static let _syncFields = ModelFields<Self>(
         [.parent(\Self.parent), .asset("image", \Self.image)],
         tombstone: [TombstoneKeyPath("recordName", \Self.recordName), TombstoneKeyPath("ownerName", \Self.ownerName)],
         empty: { Self(recordName: $0, ownerName: $1) })
 
     var parentRecordName: String? { parent?.recordName }
-    var assetReference: AssetReference? {
-        get { image }
-        set { image = newValue }
-    }
 }

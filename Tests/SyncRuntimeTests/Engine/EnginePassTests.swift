@@ -38,7 +38,7 @@ struct EnginePassTests {
             }
         }
         try phone.store.save(Note(recordName: "first"))
-        try await phone.engine.attachAsset(Data("cover".utf8), suffix: "jpg", to: Note.self, recordName: "first")
+        try await phone.engine.attachAsset(Data("cover".utf8), suffix: "jpg", to: \Note.cover, recordName: "first")
         await phone.engine.start()
         #expect(await eventually { gate.arrivals == 1 })
         for name in ["second", "third"] {

@@ -123,7 +123,7 @@ struct EngineRecoveryTests {
             #expect(failure.reason == .other)
         }
         do {
-            try await phone.engine.attachAsset(Data("cover".utf8), suffix: "jpg", to: Note.self, recordName: "n")
+            try await phone.engine.attachAsset(Data("cover".utf8), suffix: "jpg", to: \Note.cover, recordName: "n")
             Issue.record("the attach should fail: the store cannot commit")
         } catch {
             guard case .store(let failure) = error else { Issue.record("a store failure reported as \(error)"); return }

@@ -17,6 +17,8 @@ struct Note: Swift.Sendable, Swift.Hashable {
     var pinned: Swift.Bool
     /// The attached file's markers; the file lives in the asset cache.
     var cover: SyncCore.AssetReference?
+    /// The attached file's markers; the file lives in the asset cache.
+    var thumbnail: SyncCore.AssetReference?
     /// Kept on this device: never uploaded, never overwritten by a pull.
     var draftCursor: Swift.Int64
 
@@ -28,6 +30,7 @@ struct Note: Swift.Sendable, Swift.Hashable {
         createdAt: Foundation.Date = Foundation.Date(),
         pinned: Swift.Bool = false,
         cover: SyncCore.AssetReference? = nil,
+        thumbnail: SyncCore.AssetReference? = nil,
         draftCursor: Swift.Int64 = 0
     ) {
         self.recordName = recordName
@@ -37,6 +40,7 @@ struct Note: Swift.Sendable, Swift.Hashable {
         self.createdAt = createdAt
         self.pinned = pinned
         self.cover = cover
+        self.thumbnail = thumbnail
         self.draftCursor = draftCursor
     }
 }
@@ -65,21 +69,16 @@ extension Note: SyncCore.SyncModel {
             .field("createdAt", \Self.createdAt, .indexed),
             .field("pinned", \Self.pinned),
             .asset("cover", \Self.cover),
+            .asset("thumbnail", \Self.thumbnail),
             .field("draftCursor", \Self.draftCursor, .localOnly),
         ]
     }
 }
 
-// MARK: - Asset
+// MARK: - Assets
 
-extension Note: SyncCore.CacheableModel {
-    static let assetFieldName: Swift.String = "cover"
-
-    var assetReference: SyncCore.AssetReference? {
-        get { self.cover }
-        set { self.cover = newValue }
-    }
-}
+/// The engine's asset calls name a file by its field's key path: `\Note.cover`, `\Note.thumbnail`.
+extension Note: SyncCore.CacheableModel {}
 
 // MARK: - Publishing
 
@@ -157,16 +156,10 @@ extension PublishedNote: SyncCore.SyncModel {
     }
 }
 
-// MARK: - Asset
+// MARK: - Assets
 
-extension PublishedNote: SyncCore.CacheableModel {
-    static let assetFieldName: Swift.String = "cover"
-
-    var assetReference: SyncCore.AssetReference? {
-        get { self.cover }
-        set { self.cover = newValue }
-    }
-}
+/// The engine's asset calls name a file by its field's key path: `\PublishedNote.cover`.
+extension PublishedNote: SyncCore.CacheableModel {}
 
 // MARK: - Catalog
 

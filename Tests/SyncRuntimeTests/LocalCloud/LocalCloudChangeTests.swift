@@ -211,7 +211,7 @@ struct LocalCloudChangeTests {
         ])
         let saved = try await phone.modify(ModifyRequest(recordsToSave: [post]), in: .public).savedRecords[post.id]!.get()
         // The saved record holds the contents as the server stored them: saving it again uploads nothing.
-        #expect(saved.assetContents?.fileURL.isFileURL == false)
+        #expect(saved.assetContents(.first)?.fileURL.isFileURL == false)
         // A model's push leaves the contents out (it holds only the markers): they stay.
         var edited = record("post", type: "Post", in: SyncConstants.publicZone, fields: ["title": .string("Edited"), "assetSize": .int64(3_000)])
         edited.base(onServerVersionOf: saved)
@@ -224,11 +224,11 @@ struct LocalCloudChangeTests {
             Issue.record("no conflict")
             return
         }
-        #expect(error.serverRecord?.assetContents != nil)
+        #expect(error.serverRecord?.assetContents(.first) != nil)
         #expect(try harness.cloud.counters()["assetBytes.downloaded"] == nil)
         let full = try await phone.fetchRecords([post.id], desiredKeys: nil, in: .public)[post.id]!.get()
         #expect(full.changeTag == again.changeTag)
-        #expect(try Data(contentsOf: #require(full.assetContents).fileURL) == Data(repeating: 0xCD, count: 3_000))
+        #expect(try Data(contentsOf: #require(full.assetContents(.first)).fileURL) == Data(repeating: 0xCD, count: 3_000))
         #expect(try harness.cloud.counters()["assetBytes.uploaded"] == 3_000)
     }
 

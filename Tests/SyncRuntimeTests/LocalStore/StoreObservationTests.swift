@@ -268,7 +268,7 @@ struct StoreObservationTests {
     /// The status a pass's events add up to: each phase in turn, an asset transfer only inside
     /// a pass. Breaking it: taking an asset the app attached between passes for a transfer.
     @Test func theStatusFollowsAPassPhases() {
-        let key = AssetKey(recordType: "Note", recordName: "n")
+        let key = AssetKey(recordType: "Note", recordName: "n", field: "cover")
         let idle = EngineStatus()
         #expect(idle.applying(.assetStateChanged(key, .uploading)).phase == .idle)
         let starting = idle.passStarted(pendingChanges: 3)

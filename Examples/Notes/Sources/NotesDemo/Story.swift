@@ -94,28 +94,38 @@ struct Story {
         let bobsMilk = try bobPhone.store.fetch(ListItem.self, recordName: "item-milk")
         expect(bobsMilk?.text == merged.text && bobsMilk?.quantity == merged.quantity && bobsMilk?.priority == .urgent, "Alice and Bob should see the same milk")
 
-        step(5, "Alice publishes a note with a cover photo; a reader's device sees it in the catalog")
+        step(5, "Alice gives a note a cover photo and a thumbnail, and publishes it; her laptop and a reader's device see it")
         let photo = Data((0..<48_128).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-        try await alicePhone.engine.attachAsset(photo, suffix: "jpg", to: Note.self, recordName: "note-trip")
+        let thumbnail = Data((0..<3_072).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try await alicePhone.engine.attachAsset(photo, suffix: "jpg", to: \Note.cover, recordName: "note-trip")
+        try await alicePhone.engine.attachAsset(thumbnail, suffix: "png", to: \Note.thumbnail, recordName: "note-trip")
         try await alicePhone.engine.publish(try alicePhone.store.fetch(Note.self, recordName: "note-trip")!)
         await alicePhone.sync()
         let uploaded = try cloud.counters()["assetBytes.uploaded"] ?? 0
-        say("Alice attaches a 47 KB cover and publishes: the note went up first, then its cover, once for the draft and once for the public copy (\(uploaded / 1024) KB uploaded)")
+        say("Alice attaches a 47 KB cover and a 3 KB thumbnail and publishes: the note went up first, then each file on its own, the cover for the draft and for the public copy, the thumbnail for the draft only (the public copy declares no thumbnail): \(uploaded / 1024) KB uploaded")
+        expect(uploaded == 2 * Int64(photo.count) + Int64(thumbnail.count), "the cover should be uploaded for the draft and its public copy, the thumbnail for the draft only")
+        await aliceLaptop.sync()
+        try await aliceLaptop.engine.requestAssetDownload(for: \Note.thumbnail, recordName: "note-trip")
+        await aliceLaptop.sync()
+        let fetchedByLaptop = try cloud.counters()["assetBytes.downloaded"] ?? 0
+        let laptopThumbnail = try await aliceLaptop.engine.assetFileURL(for: \Note.thumbnail, recordName: "note-trip")
+        let laptopCover = try await aliceLaptop.engine.assetEntry(for: \Note.cover, recordName: "note-trip")
+        say("Alice's laptop knows both files and fetches only the thumbnail it lists notes with (\(fetchedByLaptop / 1024) KB); the cover stays \(laptopCover.map { "\($0.state)" } ?? "unknown"), in the cloud until she opens the note")
+        expect(laptopThumbnail.flatMap { try? Data(contentsOf: $0) } == thumbnail && laptopCover?.state == .remote && fetchedByLaptop == Int64(thumbnail.count), "the laptop should download the thumbnail only")
         await reader.sync()
         await reader.sync()
         let published = try reader.store.fetchAll(PublishedNote.self).filter(\.publicationLifecycle.isVisibleInCatalog)
-        let beforeAsking = try cloud.counters()["assetBytes.downloaded"] ?? 0
+        let beforeAsking = try (cloud.counters()["assetBytes.downloaded"] ?? 0) - fetchedByLaptop
         say("Carol's tablet lists \(published.map { "\"\($0.title)\"" }.joined(separator: ", ")); the cover is known (\(published.first?.cover.map { "\($0.suffix), \($0.byteSize / 1024) KB" } ?? "none")) and, after two passes, not downloaded: \(beforeAsking) bytes transferred")
-        say("the draft's body stays private: the public copy has no body field")
+        say("the draft's body and thumbnail stay private: the public copy has neither field")
         expect(published.map(\.title) == ["Plan the trip"] && beforeAsking == 0, "the reader should see the published note, without its cover's bytes")
-        try await reader.engine.requestAssetDownload(for: PublishedNote.self, recordName: "note-trip")
+        try await reader.engine.requestAssetDownload(for: \PublishedNote.cover, recordName: "note-trip")
         await reader.sync()
         await reader.sync()
-        let downloaded = try cloud.counters()["assetBytes.downloaded"] ?? 0
-        let cover = try await reader.engine.assetFileURL(for: PublishedNote.self, recordName: "note-trip")
+        let downloaded = try (cloud.counters()["assetBytes.downloaded"] ?? 0) - fetchedByLaptop
+        let cover = try await reader.engine.assetFileURL(for: \PublishedNote.cover, recordName: "note-trip")
         say("Carol opens the note: the cover is downloaded once (\(downloaded / 1024) KB, still \(downloaded / 1024) KB after another pass) to \(cover?.lastPathComponent ?? "nowhere")")
         expect(cover.flatMap { try? Data(contentsOf: $0) } == photo && downloaded == Int64(photo.count), "the reader's cover should be Alice's photo, downloaded once")
-        expect(uploaded == 2 * Int64(photo.count), "the cover should be uploaded once for the draft and once for its public copy")
 
         step(6, "Alice deletes an item, and it disappears everywhere")
         try alicePhone.store.delete(ListItem.self, recordName: "item-bread")

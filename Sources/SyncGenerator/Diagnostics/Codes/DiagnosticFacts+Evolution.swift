@@ -53,4 +53,10 @@ extension DiagnosticFacts {
         summary: "a field now reads its values as a narrower type (`string` to `url` or `uuid`, `int` to `bool`)",
         protects: "A field whose CloudKit type stays, but whose new type cannot read every value written before: a string that is no URL, a count that is no bool.",
         fact: "CloudKit keeps the values as they were written; the new type reads them as its facts say (docs/SchemaReference.md, Types). Convert the old values first, or add a field.")
+
+    static let assetKeysMoved = DiagnosticFacts(
+        .error,
+        summary: "an asset field now travels under record keys another field (or no field) used",
+        protects: "Files of deployed records read as another field's: the first asset field travels under `assetData` and its markers, each further one under its own name (`thumbnailAssetData`), so reordering asset fields, or adding one before the first, moves the keys.",
+        fact: "A model's first asset field keeps the keys records carried while a model could hold one asset; a field's keys come from its place among the model's asset fields. Add asset fields after the others, and never reorder them.")
 }

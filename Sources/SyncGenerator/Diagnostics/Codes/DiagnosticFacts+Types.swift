@@ -58,7 +58,7 @@ extension DiagnosticFacts {
         .error,
         summary: "a list of assets",
         protects: "A list of files, which the asset cache cannot track and CloudKit stores only as separate assets.",
-        fact: "syncgen gives a model at most one asset; several files are several records of a child model.")
+        fact: "Each asset field is one file, with its own cache entry and record keys; a fixed set of files is several asset fields, a growing one the records of a child model.")
 
     static let onDeleteOnNonReference = DiagnosticFacts(
         .error,
@@ -71,12 +71,6 @@ extension DiagnosticFacts {
         summary: "`onDelete` is not `none` or `deleteSelf`",
         protects: "A delete action CloudKit does not have (`cascade`).",
         fact: "CloudKit's reference actions are `none` and `deleteSelf` (the referencing record is deleted with its target).")
-
-    static let multipleAssetFields = DiagnosticFacts(
-        .error,
-        summary: "more than one asset field in one model",
-        protects: "Two files in one record, which the asset cache keys by record.",
-        fact: "syncgen's asset cache holds one file per record; more files are records of a child model.")
 
     static let defaultNotSupported = DiagnosticFacts(
         .error,

@@ -106,12 +106,12 @@ func localStore(_ store: SyncStore) throws {
 
 /// "Assets".
 func assets(_ engine: SyncEngine, note: Note, jpegData: Data) async throws {
-    try await engine.attachAsset(jpegData, suffix: "jpg", to: Note.self, recordName: note.recordName, pinned: true)
-    let url = try await engine.assetFileURL(for: Note.self, recordName: note.recordName)
+    try await engine.attachAsset(jpegData, suffix: "jpg", to: \Note.photo, recordName: note.recordName, pinned: true)
+    let url = try await engine.assetFileURL(for: \Note.photo, recordName: note.recordName)
     _ = url
-    try await engine.requestAssetDownload(for: PublishedNote.self, recordName: note.recordName)
-    try await engine.unpinAsset(for: Note.self, recordName: note.recordName)
-    for await state in engine.assetStates(for: Note.self, recordName: note.recordName) where state == .cached { break }
+    try await engine.requestAssetDownload(for: \PublishedNote.photo, recordName: note.recordName)
+    try await engine.unpinAsset(for: \Note.photo, recordName: note.recordName)
+    for await state in engine.assetStates(for: \Note.photo, recordName: note.recordName) where state == .cached { break }
     do {
         _ = try AssetCacheLocation.defaultRoot()
     } catch {
