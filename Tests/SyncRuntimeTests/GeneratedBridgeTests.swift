@@ -160,16 +160,24 @@ struct GeneratedBridgeTests {
         #expect(Note.syncScopes == [.private])
     }
 
+    /// Each asset field travels as its markers under its own keys: the first field under the
+    /// deployed ones, the second under its name before them. Breaking it: give every asset row
+    /// the first keys, and the banner's markers overwrite the cover's.
     @Test func assetMarkersTravelAndTheFileDoesNot() throws {
-        var article = Article(recordName: "a", headline: "H", author: RecordReference(recordName: "au"), cover: AssetReference(suffix: "jpg", byteSize: 1234), privateNotes: "")
-        let fields = article.encodeRemoteFields().values
-        #expect(fields["assetSuffix"] == .string("jpg") && fields["assetSize"] == .int64(1234))
-        #expect(fields["cover"] == nil && fields["assetData"] == nil)
-        #expect(try Article(record: article.makeRecord()).cover == AssetReference(suffix: "jpg", byteSize: 1234))
-        #expect(Article.assetFields.map(\.name) == ["cover"] && Article.assetFields.first?.recordKeys == .first)
+        var article = Article(
+            recordName: "a", headline: "H", author: RecordReference(recordName: "au"), cover: AssetReference(suffix: "jpg", byteSize: 1234),
+            banner: AssetReference(suffix: "png", byteSize: 56, digest: "ab"), privateNotes: "")
+        let upload = article.encodeRemoteFields()
+        let fields = upload.values
+        #expect(fields["assetSuffix"] == .string("jpg") && fields["assetSize"] == .int64(1234) && upload.emptyKeys.contains("assetDigest"))
+        #expect(fields["bannerAssetSuffix"] == .string("png") && fields["bannerAssetSize"] == .int64(56) && fields["bannerAssetDigest"] == .string("ab"))
+        #expect(fields["cover"] == nil && fields["banner"] == nil && fields["assetData"] == nil && fields["bannerAssetData"] == nil)
+        let decoded = try Article(record: article.makeRecord())
+        #expect(decoded.cover == AssetReference(suffix: "jpg", byteSize: 1234) && decoded.banner == article.banner)
+        #expect(Article.assetFields.map(\.name) == ["cover", "banner"] && Article.assetFields.map(\.recordKeys) == [.first, AssetRecordKeys(field: "banner")])
         let detached = article.setAssetReference(nil, "cover")
-        #expect(detached)
-        #expect(article.cover == nil)
+        #expect(detached && article.cover == nil && article.banner != nil)
+        #expect(article.encodeRemoteFields().emptyKeys.isSuperset(of: AssetRecordKeys.first.all))
     }
 }
 
@@ -225,6 +233,7 @@ struct GeneratedPublishingTests {
         #expect(state == .delisted)
         let (articleKeys, articleState) = catalogSettings(PublicArticle.self)
         #expect(articleKeys.contains("assetSuffix") && articleKeys.contains("assetSize") && !articleKeys.contains("assetData"))
+        #expect(articleKeys.contains("bannerAssetSuffix") && articleKeys.contains("bannerAssetDigest") && !articleKeys.contains("bannerAssetData"))
         #expect(articleKeys.contains("likes") && !articleKeys.contains("bookmarked") && !articleKeys.contains("cover"))
         #expect(articleState == .listed)
         #expect(PublicAuthor().publicationLifecycle.state == .delisted)

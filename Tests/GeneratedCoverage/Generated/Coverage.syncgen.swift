@@ -595,6 +595,8 @@ public struct Article: Swift.Sendable, Swift.Hashable {
     public var coauthors: [SyncCore.RecordReference<Author>]
     /// The attached file's markers; the file lives in the asset cache.
     public var cover: SyncCore.AssetReference?
+    /// The attached file's markers; the file lives in the asset cache.
+    public var banner: SyncCore.AssetReference?
     public var privateNotes: Swift.String
     public var status: Status
     public var labels: [Labels]
@@ -607,6 +609,7 @@ public struct Article: Swift.Sendable, Swift.Hashable {
         author: SyncCore.RecordReference<Author>,
         coauthors: [SyncCore.RecordReference<Author>] = [],
         cover: SyncCore.AssetReference? = nil,
+        banner: SyncCore.AssetReference? = nil,
         privateNotes: Swift.String = "",
         status: Status = .draft,
         labels: [Labels] = []
@@ -618,6 +621,7 @@ public struct Article: Swift.Sendable, Swift.Hashable {
         self.author = author
         self.coauthors = coauthors
         self.cover = cover
+        self.banner = banner
         self.privateNotes = privateNotes
         self.status = status
         self.labels = labels
@@ -710,6 +714,7 @@ extension Article: SyncCore.SyncModel {
             .reference("author", \Self.author, onDelete: .none),
             .references("coauthors", \Self.coauthors, onDelete: .none),
             .asset("cover", \Self.cover),
+            .asset("banner", \Self.banner),
             .field("privateNotes", \Self.privateNotes),
             .field("status", \Self.status),
             .field("labels", \Self.labels, merge: .union),
@@ -719,7 +724,7 @@ extension Article: SyncCore.SyncModel {
 
 // MARK: - Assets
 
-/// The engine's asset calls name a file by its field's key path: `\Article.cover`.
+/// The engine's asset calls name a file by its field's key path: `\Article.cover`, `\Article.banner`.
 extension Article: SyncCore.CacheableModel {}
 
 // MARK: - Publishing
@@ -734,6 +739,7 @@ extension Article: SyncCore.PublishableModel {
         projection.author = SyncCore.RecordReference(recordName: self.author.recordName)
         projection.coauthors = self.coauthors.map { SyncCore.RecordReference(recordName: $0.recordName) }
         if let value = self.cover { projection.cover = value }
+        if let value = self.banner { projection.banner = value }
         projection.status = Projection.Status(rawValue: self.status.rawValue)
         projection.labels = self.labels.map { Projection.Labels(rawValue: $0.rawValue) }
     }
@@ -752,6 +758,8 @@ public struct PublicArticle: Swift.Sendable, Swift.Hashable {
     public var coauthors: [SyncCore.RecordReference<PublicAuthor>]
     /// The attached file's markers; the file lives in the asset cache.
     public var cover: SyncCore.AssetReference?
+    /// The attached file's markers; the file lives in the asset cache.
+    public var banner: SyncCore.AssetReference?
     public var status: Status
     public var labels: [Labels]
     /// Owned by the server: never uploaded, always taken from the server.
@@ -769,6 +777,7 @@ public struct PublicArticle: Swift.Sendable, Swift.Hashable {
         author: SyncCore.RecordReference<PublicAuthor>,
         coauthors: [SyncCore.RecordReference<PublicAuthor>] = [],
         cover: SyncCore.AssetReference? = nil,
+        banner: SyncCore.AssetReference? = nil,
         status: Status = .draft,
         labels: [Labels] = [],
         likes: Swift.Int64 = 0,
@@ -782,6 +791,7 @@ public struct PublicArticle: Swift.Sendable, Swift.Hashable {
         self.author = author
         self.coauthors = coauthors
         self.cover = cover
+        self.banner = banner
         self.status = status
         self.labels = labels
         self.likes = likes
@@ -876,6 +886,7 @@ extension PublicArticle: SyncCore.SyncModel {
             .reference("author", \Self.author, onDelete: .none),
             .references("coauthors", \Self.coauthors, onDelete: .none),
             .asset("cover", \Self.cover),
+            .asset("banner", \Self.banner),
             .field("status", \Self.status),
             .field("labels", \Self.labels, merge: .union),
             .field("likes", \Self.likes, .serverOwned),
@@ -887,7 +898,7 @@ extension PublicArticle: SyncCore.SyncModel {
 
 // MARK: - Assets
 
-/// The engine's asset calls name a file by its field's key path: `\PublicArticle.cover`.
+/// The engine's asset calls name a file by its field's key path: `\PublicArticle.cover`, `\PublicArticle.banner`.
 extension PublicArticle: SyncCore.CacheableModel {}
 
 // MARK: - Catalog
@@ -905,6 +916,9 @@ extension PublicArticle: SyncCore.PublicationGovernedModel {
         "assetSuffix",
         "assetSize",
         "assetDigest",
+        "bannerAssetSuffix",
+        "bannerAssetSize",
+        "bannerAssetDigest",
         "publicationState",
         "publicationVersion",
         "publishedAt",
