@@ -74,7 +74,9 @@ extension SyncEngine {
     /// The user wants their data back after deleting it in Settings: the zones are created again
     /// and every local record of them is uploaded as it now is.
     public func uploadAgainAfterUserDeletedZone() async throws(SyncError) {
-        let outcome = try await CloudDataPhase(context: context, account: try signedInAccount()).uploadAgain()
+        let account = try signedInAccount()
+        try await CloudDataPhase(context: context, account: account).queueUploadAgain()
+        let outcome = try await PushPhase(context: context, account: account).execute()
         if let failure = outcome.failures.values.first { throw .cloud(failure) }
     }
 

@@ -63,7 +63,7 @@ struct AccountPhase {
             if let new {
                 for entry in restored?.assets ?? [] { try moveFile { try files.unpark(entry.key, suffix: entry.suffix, for: new) } }
                 // Entries parked while a model held one asset come back naming no field.
-                try AssetPhase(context: context).nameFieldsOfEarlierEntries(files)
+                try EarlierAssetEntries(context: context).nameTheirFields(files)
             }
         }
         if let change = AccountChange(from: old, to: new) { context.events.publish(.accountChanged(change)) }

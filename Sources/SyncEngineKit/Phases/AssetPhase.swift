@@ -15,18 +15,14 @@ import SyncPorts
 struct AssetPhase {
     let context: SyncContext
 
-    private func files() throws(AssetError) -> any AssetFileStoring {
-        try context.assetFiles.get()
-    }
-
     // MARK: - The app's requests
 
     /// Writes `data` as the file of a stored record's asset field and sets the record's markers,
     /// so the next pass pushes the record and then uploads the file.
     func attach<Model: CacheableModel>(_ data: Data, suffix: String, to key: AssetKey, of type: Model.Type, pinned: Bool) throws(AssetError) {
         guard type.assetField(named: key.field) != nil else { throw .notAnAssetField(key) }
-        let files = try files()
-        let previous = try transaction { try $0.assetEntry(key) }
+        let files = try context.assetFileStore()
+        let previous = try context.assetTransaction { try $0.assetEntry(key) }
         let written: AssetReference
         do {
             written = try files.write(data, for: key, suffix: suffix)
@@ -36,7 +32,7 @@ struct AssetPhase {
         let entry = AssetCacheEntry(
             key: key, state: .local, suffix: suffix, byteSize: written.byteSize, digest: written.digest,
             isPinned: pinned || previous?.isPinned == true, lastAccess: context.clock.now)
-        let attached = try transaction { try $0.attachAsset(written, entry: entry, to: type) }
+        let attached = try context.assetTransaction { try $0.attachAsset(written, entry: entry, to: type) }
         guard attached else {
             try? files.removeFile(for: key, suffix: suffix)
             throw .noSuchRecord(key)
@@ -44,47 +40,47 @@ struct AssetPhase {
         if let previous, previous.suffix != suffix {
             try? files.removeFile(for: key, suffix: previous.suffix)
         }
-        announce(entry)
+        context.announce(entry)
     }
 
     /// The asset's file on this device, or nil when it is not here (request a download). Reading
     /// counts as a use: the least recently used files are evicted first.
     func fileURL(for key: AssetKey) throws(AssetError) -> URL? {
-        guard var entry = try transaction({ try $0.assetEntry(key) }), entry.state.hasLocalFile, entry.state != .unload else { return nil }
-        let files = try files()
+        guard var entry = try context.assetTransaction({ try $0.assetEntry(key) }), entry.state.hasLocalFile, entry.state != .unload else { return nil }
+        let files = try context.assetFileStore()
         guard files.fileExists(for: key, suffix: entry.suffix) else {
             // Removed behind the cache's back: the cloud's copy can still come back.
             if entry.state == .cached {
                 entry.state = .remote
-                try transaction { try $0.setAssetEntry(entry) }
-                announce(entry)
+                try context.assetTransaction { try $0.setAssetEntry(entry) }
+                context.announce(entry)
             }
             return nil
         }
         entry.lastAccess = context.clock.now
-        try transaction { try $0.setAssetEntry(entry) }
+        try context.assetTransaction { try $0.setAssetEntry(entry) }
         return files.fileURL(for: key, suffix: entry.suffix)
     }
 
     /// Asks for the asset's contents; the next pass downloads them. `pin` keeps the file from
     /// eviction. Nothing happens when the file is already here.
     func requestDownload(_ key: AssetKey, pin: Bool) throws(AssetError) {
-        guard var entry = try transaction({ try $0.assetEntry(key) }) else { throw .noAsset(key) }
+        guard var entry = try context.assetTransaction({ try $0.assetEntry(key) }) else { throw .noAsset(key) }
         if pin { entry.isPinned = true }
         if let next = entry.state.after(.downloadRequested) { entry.state = next }
-        try transaction { try $0.setAssetEntry(entry) }
-        announce(entry)
+        try context.assetTransaction { try $0.setAssetEntry(entry) }
+        context.announce(entry)
     }
 
     /// Lets the asset be evicted again.
     func unpin(_ key: AssetKey) throws(AssetError) {
-        guard var entry = try transaction({ try $0.assetEntry(key) }) else { throw .noAsset(key) }
+        guard var entry = try context.assetTransaction({ try $0.assetEntry(key) }) else { throw .noAsset(key) }
         entry.isPinned = false
-        try transaction { try $0.setAssetEntry(entry) }
+        try context.assetTransaction { try $0.setAssetEntry(entry) }
     }
 
     func entry(_ key: AssetKey) throws(AssetError) -> AssetCacheEntry? {
-        try transaction { try $0.assetEntry(key) }
+        try context.assetTransaction { try $0.assetEntry(key) }
     }
 
     // MARK: - Start-up
@@ -94,64 +90,18 @@ struct AssetPhase {
     /// `unload` -> `remote`) and removes half-written files.
     func recoverInterruptedTransfers() throws(SyncError) {
         guard case .success(let files) = context.assetFiles else { return }
-        try nameFieldsOfEarlierEntries(files)
+        try EarlierAssetEntries(context: context).nameTheirFields(files)
         for var entry in try context.transaction({ try $0.assetEntries(in: [.uploading, .downloading, .unload]) }) {
             if entry.state == .unload { try? files.removeFile(for: entry.key, suffix: entry.suffix) }
             entry.state = entry.state.after(.interrupted) ?? entry.state
             try context.transaction { try $0.setAssetEntry(entry) }
-            announce(entry)
+            context.announce(entry)
         }
         do {
             try files.removeUnfinishedWrites()
         } catch {
             throw .assetFiles(.cacheFiles("the unfinished files could not be removed: \(error)"))
         }
-    }
-
-    /// An entry written while a model held one asset names no field (''): it is the file of the
-    /// model's first asset field, the one on the keys records carried then. Its file moves to that
-    /// field's place, then the entry is keyed by the field; a crash between the two finds the
-    /// file moved and moves nothing. An entry of a type the engine no longer knows as cacheable
-    /// stays until it does.
-    func nameFieldsOfEarlierEntries(_ files: any AssetFileStoring) throws(SyncError) {
-        for entry in try context.transaction({ try $0.assetEntriesFromBeforeFields() }) {
-            guard let field = context.registry.cacheableType(forRecordType: entry.key.recordType)?.assetFields.first(where: { $0.recordKeys == .first })
-            else { continue }
-            var named = entry
-            named.key.field = field.name
-            do {
-                try files.moveFile(of: entry.key, to: named.key, suffix: entry.suffix)
-            } catch {
-                throw .assetFiles(.fileSystem(named.key, "the file of an earlier version could not be moved: \(error)"))
-            }
-            try context.transaction { store in
-                try store.removeAssetEntry(entry.key)
-                try store.setAssetEntry(named)
-            }
-        }
-    }
-
-    /// Gives a projection the draft's file, so publishing uploads it to the public record too.
-    /// The same contents (same fingerprint and suffix) are not copied or uploaded again.
-    func copy(from draft: AssetKey, to projection: AssetKey) throws(AssetError) {
-        guard let source = try transaction({ try $0.assetEntry(draft) }), source.state.hasLocalFile else { return }
-        let existing = try transaction { try $0.assetEntry(projection) }
-        if let existing, existing.reference == source.reference, existing.state != .remote {
-            return
-        }
-        let files = try files()
-        let copied: AssetReference
-        do {
-            copied = try files.importFile(at: files.fileURL(for: draft, suffix: source.suffix), for: projection, suffix: source.suffix)
-        } catch {
-            throw .fileSystem(projection, "\(error)")
-        }
-        if let existing, existing.suffix != source.suffix { try? files.removeFile(for: projection, suffix: existing.suffix) }
-        let entry = AssetCacheEntry(
-            key: projection, state: .local, suffix: source.suffix, byteSize: copied.byteSize, digest: copied.digest, isPinned: source.isPinned,
-            lastAccess: context.clock.now)
-        try transaction { try $0.setAssetEntry(entry) }
-        announce(entry)
     }
 
     // MARK: - Transfers (each pass, after the push)
@@ -277,7 +227,7 @@ struct AssetPhase {
     private func standAgain(_ entry: inout AssetCacheEntry) throws(SyncError) {
         entry.state = .download
         try context.transaction { [entry] in try $0.setAssetEntry(entry) }
-        announce(entry)
+        context.announce(entry)
     }
 
     /// The fetched record's file, copied into the cache: the entry as it is once cached, or why
@@ -342,7 +292,7 @@ struct AssetPhase {
         guard let next = entry.state.after(event) else { return }
         entry.state = next
         try context.transaction { try $0.setAssetEntry(entry) }
-        announce(entry)
+        context.announce(entry)
     }
 
     /// A transfer ended well: `cached`, unless the app attached another file meanwhile.
@@ -363,20 +313,5 @@ struct AssetPhase {
             try move(&current, .transferFailed)
         }
         context.events.publish(.assetTransferFailed(entry.key, error))
-    }
-
-    private func announce(_ entry: AssetCacheEntry) {
-        context.events.publish(.assetStateChanged(entry.key, entry.state))
-    }
-
-    /// One transaction of the store, a failure reported as an asset error.
-    private func transaction<T>(_ body: (any StoreTransaction) throws -> T) throws(AssetError) -> T {
-        do {
-            return try context.store.transaction(body)
-        } catch let error as AssetError {
-            throw error
-        } catch {
-            throw .store(LocalStoreError(storeFailure: error))
-        }
     }
 }

@@ -16,9 +16,9 @@ struct CloudDataPhase {
     }
 
     /// The user wants the data back: each zone is created again and every local record of it
-    /// queued to go up as it now is (``ZoneRebuild``, in the transaction that ends the wait), then
-    /// pushed.
-    func uploadAgain() async throws(SyncError) -> PushPhase.Outcome {
+    /// queued to go up as it now is (``ZoneRebuild``, in the transaction that ends the wait), for
+    /// the push the engine runs next.
+    func queueUploadAgain() async throws(SyncError) {
         for zone in try userDeletedZones() {
             try await account.verify()
             try await context.cloud.saveZones([zone])
@@ -27,7 +27,6 @@ struct CloudDataPhase {
                 try ZoneRebuild.queueEverything(of: zone, registry: context.registry, in: store)
             }
         }
-        return try await PushPhase(context: context, account: account).execute()
     }
 
     /// The user meant it (Apple's guidance for a purge): this device's copy of each zone goes too,

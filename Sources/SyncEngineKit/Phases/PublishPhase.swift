@@ -60,7 +60,7 @@ struct PublishPhase {
         let declared = Set(Draft.Projection.assetFields.map(\.name))
         for field in Draft.assetFields where declared.contains(field.name) {
             do {
-                try AssetPhase(context: context).copy(
+                try AssetFileCopy(context: context).copy(
                     from: AssetKey(recordType: Draft.recordType, recordName: draft.recordName, field: field.name),
                     to: AssetKey(recordType: Draft.Projection.recordType, recordName: draft.recordName, field: field.name))
             } catch {

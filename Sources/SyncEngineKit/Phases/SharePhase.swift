@@ -343,7 +343,7 @@ struct SharePhase {
     private func copyFiles(of copied: [SharedSubtreeCopy.Copied]) throws(SyncError) {
         for asset in SharedSubtreeCopy(context: context).assets(of: copied) {
             do {
-                try AssetPhase(context: context).copy(from: asset.original, to: asset.copy)
+                try AssetFileCopy(context: context).copy(from: asset.original, to: asset.copy)
             } catch {
                 throw .assetFiles(error)
             }
@@ -367,7 +367,7 @@ struct SharePhase {
         }
         try await deleteInSharedDatabase(share.id)
         let lost = try context.transaction { store in
-            try PullPhase.forgetServerState(of: share.id.zoneID, scope: .shared, in: store)
+            try ZoneServerState.forget(share.id.zoneID, scope: .shared, in: store)
             return try ParentChain(context: context).removeSharedZone(share.id.zoneID, in: store)
         }
         if !lost.isEmpty { context.events.publish(.shareEnded(share.id.zoneID, rootRecordName: nil, lostChanges: lost)) }

@@ -31,7 +31,7 @@ enum AssetCacheTables {
         },
         // Entries made while a model held one asset are keyed by record alone: they take the
         // field '' ("the model's first asset field"), which the engine names at its next start,
-        // once it knows the models (`AssetPhase.nameFieldsOfEarlierEntries`). The table is made
+        // once it knows the models (`EarlierAssetEntries` in the engine). The table is made
         // again rather than renamed: the model tables' triggers name `asset_cache`, and SQLite
         // checks them when a table is renamed.
         DatabaseMigrator.Step("assetCache.field", sql: """

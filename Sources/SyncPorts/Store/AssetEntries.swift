@@ -8,7 +8,7 @@ package protocol AssetEntries: AnyObject {
     /// The entries of one record, one per asset field, by field.
     func assetEntries(recordType: String, recordName: String) throws -> [AssetCacheEntry]
     /// Entries written while a model held one asset, whose field is '' until the engine names it
-    /// (`AssetPhase.nameFieldsOfEarlierEntries`).
+    /// (`EarlierAssetEntries` in the engine).
     func assetEntriesFromBeforeFields() throws -> [AssetCacheEntry]
     /// Entries in any of `states` (every entry when nil), in key order.
     func assetEntries(in states: Set<AssetCacheState>?) throws -> [AssetCacheEntry]

@@ -347,20 +347,9 @@ struct PullPhase {
     ///   decides (``SyncEngine``'s `uploadAgainAfterUserDeletedZone` or
     ///   `removeLocalDataOfUserDeletedZone`).
     /// Returns the private zone to create again, if any.
-    /// Forgets what the server told of a zone: its change token, its unreadable records, its
-    /// records' server versions and its shares. The zone's models are another matter.
-    static func forgetServerState(of zone: ZoneID, scope: DatabaseScope, in store: any StoreTransaction) throws {
-        try store.setState(SyncStateKeys.zoneToken(zone, scope), nil)
-        try store.setState(SyncStateKeys.zonePulled(zone, scope), nil)
-        try ZoneRefetch.forget(zone, scope: scope, in: store)
-        try UnreadableRecords.forget(zone: zone, in: store)
-        for id in try store.serverRecordIDs(inZone: zone) { try store.removeServerRecord(id) }
-        try store.forgetShares(inZone: zone)
-    }
-
     private func zoneWentAway(_ zone: ZoneID, reason: ZoneDeletionReason, scope: DatabaseScope) throws(SyncError) -> ZoneID? {
         let lost = try context.transaction { store -> [RecordKey] in
-            try Self.forgetServerState(of: zone, scope: scope, in: store)
+            try ZoneServerState.forget(zone, scope: scope, in: store)
             guard scope == .shared else {
                 if reason == .purged {
                     try store.setState(SyncStateKeys.userDeletedZone(zone), "1")
