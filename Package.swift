@@ -85,7 +85,7 @@ let package = Package(
         // it knows nothing of the engine.
         .target(
             name: "SyncLocalCloud",
-            dependencies: ["SyncCore", "SyncPorts", "SyncStorage", "SyncTesting"]
+            dependencies: ["SyncCore", "SyncPorts", "SyncStorage"]
         ),
         // CloudKit's API as the CloudKit gateway uses it, with Apple's spellings and rules, for
         // platforms without CloudKit: the gateway's one source compiles against it here, and
@@ -103,8 +103,7 @@ let package = Package(
                 .target(name: "CloudKitStandIn", condition: .when(platforms: withoutCloudKit)),
             ]
         ),
-        // Test support an app's own tests can use too: a clock that moves only when told to, a
-        // seeded random source (LocalCloud's faults draw from it).
+        // Test support an app's own tests can use too: a clock that moves only when told to.
         .target(
             name: "SyncTesting",
             dependencies: ["SyncCore"]

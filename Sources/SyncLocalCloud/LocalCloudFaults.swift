@@ -1,6 +1,5 @@
 import Foundation
 import SyncCore
-import SyncTesting
 
 /// The kinds of request a device makes, for counting and for aiming faults.
 public enum CloudRequestKind: String, Sendable, Hashable, CaseIterable {

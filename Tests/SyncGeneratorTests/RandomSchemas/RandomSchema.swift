@@ -1,5 +1,5 @@
 import SyncGenerator
-import SyncTesting
+import SyncCore
 
 /// A schema drawn at random from one seed: the same seed gives the same files on every machine.
 ///

@@ -1,6 +1,5 @@
 import SyncCore
 import SyncGenerator
-import SyncTesting
 
 /// Draws one random schema: models and their roles first (plain, share hierarchies, drafts and
 /// their projections, public catalogs), then fields whose references point where the rules let

@@ -4,7 +4,7 @@ import Testing
 @testable import SyncLocalStore
 import SyncRuntime
 @testable import SyncLocalCloud
-import SyncTesting
+import SyncCore
 
 /// Four devices (Alice's phone and laptop, Bob's phone, Carol's tablet), one household list that
 /// Bob may edit and Carol only read, and lists of Alice's and Bob's own; random saves, edits,

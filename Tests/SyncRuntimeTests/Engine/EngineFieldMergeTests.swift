@@ -5,7 +5,7 @@ import Testing
 @testable import SyncLocalStore
 @testable import SyncLocalCloud
 import SyncRuntime
-import SyncTesting
+import SyncCore
 
 /// Fields both devices changed, settled each by its schema's `merge:` (the coverage schema's
 /// `Household`, whose model policy is `clientWins`): through two engines and the cloud, never by

@@ -4,7 +4,7 @@ import Testing
 @testable import SyncEngineKit
 import SyncLocalCloud
 import SyncRuntime
-import SyncTesting
+import SyncCore
 
 /// Three of Alice's devices make households of a few names (and some without a name) at random,
 /// offline and online, under random faults: chores under them, chores assigned to them, tags

@@ -4,7 +4,7 @@ import Testing
 @testable import SyncLocalStore
 import SyncLocalCloud
 import SyncRuntime
-import SyncTesting
+import SyncCore
 
 /// `notes-demo soak-keys` in one process, with the moments chosen by a seed: three of Alice's
 /// devices make lists whose titles collide (a list's title is its natural key), label them

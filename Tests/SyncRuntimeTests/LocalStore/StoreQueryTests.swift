@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import SyncLocalStore
 import SyncRuntime
-import SyncTesting
+import SyncCore
 
 /// Typed queries of the store: each operator on each kind of field, several sort keys, pages and
 /// counts, and a randomized store where every query's answer is checked against the same question

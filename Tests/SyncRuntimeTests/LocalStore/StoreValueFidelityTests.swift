@@ -3,7 +3,7 @@ import GeneratedCoverage
 import Testing
 @testable import SyncLocalStore
 import SyncRuntime
-import SyncTesting
+import SyncCore
 @testable import SyncLocalCloud
 
 /// Every value a model holds comes back as it went in, through the store's typed columns, its

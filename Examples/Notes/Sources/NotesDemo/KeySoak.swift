@@ -1,7 +1,6 @@
 import Foundation
 import SyncRuntime
 import SyncLocalCloud
-import SyncTesting
 
 /// `notes-demo soak-keys`: three of Alice's devices, real processes syncing over one LocalCloud
 /// file at the same time, making lists whose titles collide (a list's title is its natural key),

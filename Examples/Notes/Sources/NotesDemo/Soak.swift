@@ -1,7 +1,6 @@
 import Foundation
 import SyncRuntime
 import SyncLocalCloud
-import SyncTesting
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,7 @@
 /// A small, fast, seeded random source (SplitMix64): the same seed gives the same sequence on
-/// every machine, so a randomized run can be replayed from its seed.
+/// every machine, so a randomized run can be replayed from its seed. LocalCloud's random faults
+/// draw from it, and so can an app's randomized tests; here so that neither the simulator nor the
+/// runtime depends on test support.
 public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
