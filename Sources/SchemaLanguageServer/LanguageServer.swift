@@ -8,20 +8,20 @@ import SyncGenerator
 /// Edits are validated when the input goes quiet, not per message: the loop calls
 /// `runPendingWork()` only once no more input is waiting, so a burst of keystrokes is validated
 /// once, after the last (a debounce that needs no timer).
-public final class LanguageServer {
+package final class LanguageServer {
     /// Reads the deployed schema for a schema folder (the command line provides it: git).
-    public typealias BaselineLoader = @Sendable (_ setting: SchemaBaseline, _ folder: String) throws -> [SchemaSource]
+    package typealias BaselineLoader = @Sendable (_ setting: SchemaBaseline, _ folder: String) throws -> [SchemaSource]
 
-    public struct Configuration: Sendable {
-        public var fileSystem: any SchemaFileSystem
+    package struct Configuration: Sendable {
+        package var fileSystem: any SchemaFileSystem
         /// The deployed schema, when the command line names it; the client's initialization
         /// options may name it too (`baseline: {git: REF}` or `{files: [PATH]}`).
-        public var baseline: SchemaBaseline?
-        public var loadBaseline: BaselineLoader?
+        package var baseline: SchemaBaseline?
+        package var loadBaseline: BaselineLoader?
         /// Where a diagnostic code's explanation is read: `<url>#<code, lowercased>`.
-        public var explanationsURL: String
+        package var explanationsURL: String
 
-        public init(
+        package init(
             fileSystem: any SchemaFileSystem = DiskFileSystem(), baseline: SchemaBaseline? = nil,
             loadBaseline: BaselineLoader? = nil,
             explanationsURL: String = "https://github.com/your-org/syncgen/blob/main/docs/Diagnostics.md"
@@ -41,9 +41,9 @@ public final class LanguageServer {
     private var stage = Stage.starting
     var workspace: Workspace
     /// The exit status once the client has said `exit` or gone: 0 after a `shutdown`, 1 otherwise.
-    public private(set) var exitStatus: Int32?
+    package private(set) var exitStatus: Int32?
 
-    public init(configuration: Configuration = .init()) {
+    package init(configuration: Configuration = .init()) {
         self.configuration = configuration
         workspace = Workspace(fileSystem: configuration.fileSystem, baseline: configuration.baseline, loadBaseline: configuration.loadBaseline)
     }
@@ -51,7 +51,7 @@ public final class LanguageServer {
     // MARK: - The connection
 
     /// Takes bytes from the client and answers every whole message among them.
-    public func receive(_ bytes: Data) {
+    package func receive(_ bytes: Data) {
         framer.append(bytes)
         while exitStatus == nil {
             do {
@@ -67,15 +67,15 @@ public final class LanguageServer {
 
     /// The client closed the connection. A message cut off mid-way is dropped; without a
     /// `shutdown` first, the exit status is 1, as the protocol asks.
-    public func endOfInput() {
+    package func endOfInput() {
         if exitStatus == nil { exitStatus = stage == .shutDown ? 0 : 1 }
     }
 
     /// Whether edits wait to be validated, or messages to be said.
-    public var hasPendingWork: Bool { workspace.hasPendingWork && stage == .running }
+    package var hasPendingWork: Bool { workspace.hasPendingWork && stage == .running }
 
     /// Validates what changed since the last call and publishes the diagnostics.
-    public func runPendingWork() {
+    package func runPendingWork() {
         guard stage == .running else { return }
         for params in workspace.validatePending(explanationsURL: configuration.explanationsURL) {
             send(["jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": params])
@@ -86,7 +86,7 @@ public final class LanguageServer {
     }
 
     /// What to write to the client.
-    public func takeOutput() -> Data {
+    package func takeOutput() -> Data {
         defer { output.removeAll(keepingCapacity: true) }
         return output
     }

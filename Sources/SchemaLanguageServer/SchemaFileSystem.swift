@@ -3,7 +3,7 @@ import SyncGenerator
 
 /// What the server reads from disk: the schema files of a folder that are not open in the editor.
 /// A protocol so tests serve folders from memory.
-public protocol SchemaFileSystem: Sendable {
+package protocol SchemaFileSystem: Sendable {
     /// The absolute paths of the schema files (`*.yaml`, `*.yml`) in `folder` and below, hidden
     /// ones skipped, sorted.
     func schemaFiles(in folder: String) -> [String]
@@ -12,10 +12,10 @@ public protocol SchemaFileSystem: Sendable {
 }
 
 /// The real disk.
-public struct DiskFileSystem: SchemaFileSystem {
-    public init() {}
+package struct DiskFileSystem: SchemaFileSystem {
+    package init() {}
 
-    public func schemaFiles(in folder: String) -> [String] {
+    package func schemaFiles(in folder: String) -> [String] {
         let root = URL(fileURLWithPath: folder, isDirectory: true)
         guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]) else { return [] }
         var paths: [String] = []
@@ -26,7 +26,7 @@ public struct DiskFileSystem: SchemaFileSystem {
         return paths.sorted()
     }
 
-    public func read(_ path: String) -> String? {
+    package func read(_ path: String) -> String? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         return String(decoding: data, as: UTF8.self)
     }

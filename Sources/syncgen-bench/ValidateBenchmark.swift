@@ -1,4 +1,4 @@
-@_spi(Benchmarks) import SyncGenerator
+import SyncGenerator
 
 /// Load + parse + validate time for synthetic schemas of 1,000 and 10,000 models, in one file and
 /// split into files of 50, beside libyaml's own event parse of the same bytes (the floor: what

@@ -19,6 +19,15 @@ let passingCases: [PassingCase] = [
     PassingCase("1: version 1, comments, an explicit document start", "# Notes\n---\nversion: 1\nmodels:\n  A:\n    fields: {}\n"),
     PassingCase("1: anchors under x- keys, aliases in fields", "x-text: &text { type: string, optional: true }\nmodels:\n  A:\n    fields:\n      title: *text\n      subtitle: *text\n"),
     PassingCase("1: empty models and empty fields", "models:\n  A:\n    fields:\n"),
+    PassingCase("6: several asset fields in one model, beside fields named like another's keys", """
+        models:
+          Album:
+            fields:
+              cover: asset
+              thumbnail: asset
+              coverAssetSize: int
+              thumbnailCount: int
+        """),
     PassingCase("6: enums, alone and in lists, with defaults, keyword cases, in a unique key, sorted, merged as a set", """
         models:
           Task:

@@ -3,7 +3,7 @@
 /// Codes read `SG` + rule number (two digits, as numbered in the schema-language contract) + a
 /// running number. A code never changes meaning once released; retired codes are not reused.
 /// docs/SchemaReference.md lists them all (a test keeps the two in step).
-public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable {
+package enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable {
     // Rule 1: YAML and file structure.
     case yamlSyntax = "SG0101"
     case fileNotMapping = "SG0102"
@@ -118,15 +118,15 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparable
     case mergeOnDeviceField = "SG1608"
     case listWithoutMerge = "SG1609"
 
-    public static func < (lhs: DiagnosticCode, rhs: DiagnosticCode) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: DiagnosticCode, rhs: DiagnosticCode) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Warnings are problems that do not stop generation; notes are advice on a schema that is
     /// fine as it is, which a schema silences by saying what it wants; everything else is an
     /// error.
-    public var severity: Severity { facts.severity }
+    package var severity: Severity { facts.severity }
 
     /// One line saying what the code is about, for the reference table and `--help`-style listings.
-    public var summary: String { facts.summary }
+    package var summary: String { facts.summary }
 
     /// What syncgen says of the code: one record each, in `Codes/`, grouped as the rules are. The
     /// compiler asks for one for every code.

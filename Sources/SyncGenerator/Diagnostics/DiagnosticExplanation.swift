@@ -1,18 +1,18 @@
 /// Why a diagnostic code's rule exists and how to satisfy it (``DiagnosticCode/explanation``).
-public struct DiagnosticExplanation: Sendable, Hashable {
+package struct DiagnosticExplanation: Sendable, Hashable {
     /// What the rule protects against.
-    public var protects: String
+    package var protects: String
     /// The fact behind it: CloudKit's, Swift's, YAML's or syncgen's own.
-    public var fact: String
+    package var fact: String
     /// For a rule that compares with the deployed schema (`SG15nn`): that schema, which both
     /// examples are compared with.
-    public var baseline: String?
+    package var baseline: String?
     /// A schema file the rule refuses (or warns of).
-    public var failing: String
+    package var failing: String
     /// The same schema, satisfying the rule.
-    public var fixed: String
+    package var fixed: String
 
-    public init(protects: String, fact: String, baseline: String? = nil, failing: String, fixed: String) {
+    package init(protects: String, fact: String, baseline: String? = nil, failing: String, fixed: String) {
         self.protects = protects
         self.fact = fact
         self.baseline = baseline
@@ -21,12 +21,12 @@ public struct DiagnosticExplanation: Sendable, Hashable {
     }
 
     /// Where the explanation stands in syncgen's documentation (docs/Diagnostics.md), by code.
-    public static func documentation(for code: DiagnosticCode) -> String {
+    package static func documentation(for code: DiagnosticCode) -> String {
         "docs/Diagnostics.md#\(code.rawValue.lowercased())"
     }
 
     /// The command that prints it.
-    public static func command(for code: DiagnosticCode) -> String {
+    package static func command(for code: DiagnosticCode) -> String {
         "syncgen explain \(code.rawValue)"
     }
 }

@@ -4,7 +4,7 @@
 /// and tests hold each example to its word (the failing one is reported with the code, the fixed
 /// one is not, and validates).
 extension DiagnosticCode {
-    public var explanation: DiagnosticExplanation {
+    package var explanation: DiagnosticExplanation {
         let examples = self.examples
         return DiagnosticExplanation(
             protects: facts.protects, fact: facts.fact, baseline: examples.baseline, failing: examples.failing, fixed: examples.fixed)

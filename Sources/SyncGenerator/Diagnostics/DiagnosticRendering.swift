@@ -2,8 +2,8 @@
 ///
 ///     Schema/Notes.yaml:14:7: error: field 'author' references unknown model 'Persn'; did you mean 'Person'? [SG0601]
 ///     Schema/Notes.yaml:3:5: note: 'Person' is declared here
-public enum DiagnosticTextRenderer {
-    public static func render(_ diagnostic: Diagnostic) -> String {
+package enum DiagnosticTextRenderer {
+    package static func render(_ diagnostic: Diagnostic) -> String {
         // What a schema wrote is echoed escaped: see `VisibleText`.
         var lines = ["\(VisibleText.escaped(diagnostic.location.description)): \(diagnostic.severity.rawValue): \(VisibleText.escaped(diagnostic.message)) [\(diagnostic.code.rawValue)]"]
         for note in diagnostic.notes {
@@ -12,7 +12,7 @@ public enum DiagnosticTextRenderer {
         return lines.joined(separator: "\n")
     }
 
-    public static func render(_ diagnostics: [Diagnostic]) -> String {
+    package static func render(_ diagnostics: [Diagnostic]) -> String {
         diagnostics.map { render($0) + "\n" }.joined()
     }
 }
@@ -23,8 +23,8 @@ public enum DiagnosticTextRenderer {
 ///
 /// Notes follow the diagnostic they belong to as entries of severity `note` carrying its code, so
 /// the array reads in the same order as the text output.
-public enum DiagnosticJSONRenderer {
-    public static func render(_ diagnostics: [Diagnostic]) -> String {
+package enum DiagnosticJSONRenderer {
+    package static func render(_ diagnostics: [Diagnostic]) -> String {
         array(objects(diagnostics), indent: "") + "\n"
     }
 

@@ -1,8 +1,8 @@
 /// ``DiagnosticCode/explanation`` as people read it: in a terminal (`syncgen explain`) and in
 /// docs/Diagnostics.md, both from the one table.
-public enum ExplanationRenderer {
+package enum ExplanationRenderer {
     /// One code's explanation, for a terminal.
-    public static func text(_ code: DiagnosticCode) -> String {
+    package static func text(_ code: DiagnosticCode) -> String {
         let explanation = code.explanation
         var lines = ["\(code.rawValue) (\(code.severity.rawValue)): \(plain(code.summary))", ""]
         lines += ["What it protects against:"] + wrapped(explanation.protects) + [""]
@@ -16,7 +16,7 @@ public enum ExplanationRenderer {
     }
 
     /// Every code, a line each: its code, severity and summary.
-    public static func list() -> String {
+    package static func list() -> String {
         DiagnosticCode.allCases.map { code in
             let severity = code.severity.rawValue
             return "\(code.rawValue)  \(severity)\(String(repeating: " ", count: max(0, 7 - severity.count)))  \(plain(code.summary))"
@@ -25,7 +25,7 @@ public enum ExplanationRenderer {
     }
 
     /// docs/Diagnostics.md: every code's explanation, each under a heading of its code.
-    public static func markdown() -> String {
+    package static func markdown() -> String {
         var text = """
             # Diagnostics explained
 

@@ -1,16 +1,16 @@
 /// A place in a schema file: the file as the user named it, and a 1-based line and column.
 ///
 /// Columns count characters (Unicode scalars), not bytes, as editors do.
-public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public var file: String {
+package struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
+    package var file: String {
         get { fileName.name }
         set { fileName = SourceFileName(newValue) }
     }
-    public var line: Int {
+    package var line: Int {
         get { Int(storedLine) }
         set { storedLine = UInt32(clamping: newValue) }
     }
-    public var column: Int {
+    package var column: Int {
         get { Int(storedColumn) }
         set { storedColumn = UInt32(clamping: newValue) }
     }
@@ -21,7 +21,7 @@ public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConver
     // A number, not the name: a location is then copied without reference counting.
     private var fileName: SourceFileName
 
-    public init(file: String, line: Int, column: Int) {
+    package init(file: String, line: Int, column: Int) {
         self.init(file: SourceFileName(file), line: line, column: column)
     }
 
@@ -32,9 +32,9 @@ public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConver
         self.storedColumn = UInt32(clamping: column)
     }
 
-    public var description: String { "\(file):\(line):\(column)" }
+    package var description: String { "\(file):\(line):\(column)" }
 
-    public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+    package static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
         if lhs.fileName != rhs.fileName { return lhs.file < rhs.file }
         return (lhs.line, lhs.column) < (rhs.line, rhs.column)
     }

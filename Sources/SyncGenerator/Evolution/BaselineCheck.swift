@@ -1,14 +1,14 @@
 /// A new schema checked against a baseline (the deployed one): both validated, then compared when
 /// both are valid. Pure, like the pipeline: sources in, diagnostics and changes out.
-public struct BaselineCheck: Sendable {
+package struct BaselineCheck: Sendable {
     /// The new schema's validation.
-    public var new: SchemaPipeline.Result
+    package var new: SchemaPipeline.Result
     /// The baseline's validation.
-    public var baseline: SchemaPipeline.Result
+    package var baseline: SchemaPipeline.Result
     /// The comparison; nil when either schema has errors, so there is nothing sound to compare.
-    public var diff: SchemaDiff.Result?
+    package var diff: SchemaDiff.Result?
 
-    public init(baseline: [SchemaSource], new: [SchemaSource], pipeline: SchemaPipeline = SchemaPipeline()) {
+    package init(baseline: [SchemaSource], new: [SchemaSource], pipeline: SchemaPipeline = SchemaPipeline()) {
         self.new = pipeline.validate(new)
         self.baseline = pipeline.validate(baseline)
         if let old = self.baseline.schema, let current = self.new.schema {
@@ -18,23 +18,23 @@ public struct BaselineCheck: Sendable {
 
     /// The new schema's diagnostics, the baseline's errors (its warnings are history nobody can
     /// act on) and the breaking changes, in reading order.
-    public var diagnostics: [Diagnostic] {
+    package var diagnostics: [Diagnostic] {
         let baselineErrors = baseline.diagnostics.filter { $0.severity == .error }
         return (new.diagnostics + baselineErrors + (diff?.diagnostics ?? [])).sortedForOutput()
     }
 
-    public var safeChanges: [SchemaDiff.SafeChange] { diff?.safeChanges ?? [] }
+    package var safeChanges: [SchemaDiff.SafeChange] { diff?.safeChanges ?? [] }
 
     /// Breaking changes found (errors of the comparison only).
-    public var breakingChangeCount: Int {
+    package var breakingChangeCount: Int {
         diff?.diagnostics.filter { $0.severity == .error }.count ?? 0
     }
 }
 
 /// Prints a baseline check as one JSON object: `diagnostics` (as `syncgen validate --format json`
 /// prints them) and `safeChanges` (`{file, line, column, message}`).
-public enum BaselineCheckJSONRenderer {
-    public static func render(_ check: BaselineCheck) -> String {
+package enum BaselineCheckJSONRenderer {
+    package static func render(_ check: BaselineCheck) -> String {
         let safe = check.safeChanges.map { change in
             "{\"file\": \(JSONText.quoted(change.location.file)), \"line\": \(change.location.line), "
                 + "\"column\": \(change.location.column), \"message\": \(JSONText.quoted(change.message))}"

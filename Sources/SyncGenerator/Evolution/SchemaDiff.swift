@@ -4,23 +4,23 @@ import SyncCore
 /// so a record type or field that disappears, changes type, moves database or changes encryption
 /// breaks it. Everything else is listed as a safe change. Compared by record type and CloudKit
 /// field, not Swift names: renaming a model that keeps its `recordType` changes nothing deployed.
-public enum SchemaDiff {
+package enum SchemaDiff {
     /// A change that deployed data and older app versions survive.
-    public struct SafeChange: Sendable, Hashable, CustomStringConvertible {
-        public var message: String
-        public var location: SourceLocation
+    package struct SafeChange: Sendable, Hashable, CustomStringConvertible {
+        package var message: String
+        package var location: SourceLocation
 
         /// `Schema/Notes.yaml:12:7: safe change: field 'color' added to 'Note'`, like a diagnostic.
-        public var description: String { "\(location): safe change: \(message)" }
+        package var description: String { "\(location): safe change: \(message)" }
     }
 
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Breaking changes (errors) and risky ones (warnings).
-        public var diagnostics: [Diagnostic]
-        public var safeChanges: [SafeChange]
+        package var diagnostics: [Diagnostic]
+        package var safeChanges: [SafeChange]
     }
 
-    public static func compare(baseline old: Schema, with new: Schema) -> Result {
+    package static func compare(baseline old: Schema, with new: Schema) -> Result {
         var result = Result(diagnostics: [], safeChanges: [])
         let oldTypes = Dictionary(old.models.map { ($0.recordType, $0) }, uniquingKeysWith: { first, _ in first })
         let newTypes = Dictionary(new.models.map { ($0.recordType, $0) }, uniquingKeysWith: { first, _ in first })

@@ -10,8 +10,8 @@ import SyncCore
 /// `cloudkit.share` when a model is shareable, so the file describes the whole container and an
 /// import never reads as removing them. The output depends only on the schema: the same models in
 /// any file order print the same bytes.
-public enum CloudKitSchemaExport {
-    public static func ckdb(_ schema: Schema) -> String {
+package enum CloudKitSchemaExport {
+    package static func ckdb(_ schema: Schema) -> String {
         var types: [RecordTypeDeclaration] = schema.models.map { model in
             RecordTypeDeclaration(
                 name: model.recordType,

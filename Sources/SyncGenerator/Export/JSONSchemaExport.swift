@@ -8,8 +8,8 @@ import SyncCore
 /// It checks shape (keys, value kinds, enumerated words, name characters), not the cross-model
 /// rules (references to existing models, scope combinations, publishing): `syncgen validate` stays
 /// the authority, and a file the JSON Schema accepts may still have validator errors.
-public enum JSONSchemaExport {
-    public static func schemaLanguage() -> String {
+package enum JSONSchemaExport {
+    package static func schemaLanguage() -> String {
         document.printed() + "\n"
     }
 

@@ -9,12 +9,12 @@
 /// the same bytes whatever the order of its files. Names are never used raw as node identifiers
 /// (a model may be called `end`, which Mermaid reads as a keyword): nodes are `m_<name>`, and
 /// every label is quoted.
-public enum SchemaDiagramExport {
-    public enum Format: String, CaseIterable, Sendable {
+package enum SchemaDiagramExport {
+    package enum Format: String, CaseIterable, Sendable {
         case mermaid, dot
     }
 
-    public static func render(_ schema: Schema, as format: Format) -> String {
+    package static func render(_ schema: Schema, as format: Format) -> String {
         let diagram = SchemaDiagram(schema)
         return switch format {
         case .mermaid: mermaid(diagram)

@@ -2,34 +2,34 @@ import SyncCore
 
 /// Turns a validated ``Schema`` into Swift files: one per schema file, plus `SyncSchema.syncgen.swift`
 /// listing every model. Pure: the same schema always gives the same bytes.
-public struct CodeGenerator: Sendable {
+package struct CodeGenerator: Sendable {
     /// The access level of everything generated: `internal` (default) when the code is compiled
     /// into the app's own target (the build plugin), `public` when it forms a library of its own.
-    public enum AccessLevel: String, Sendable, CaseIterable {
+    package enum AccessLevel: String, Sendable, CaseIterable {
         case `internal`, `public`
     }
 
     /// A schema file: the path diagnostics name it by, and its path relative to its schema folder,
     /// which names the generated file.
-    public struct SchemaFile: Sendable, Hashable {
-        public var path: String
-        public var relativePath: String
+    package struct SchemaFile: Sendable, Hashable {
+        package var path: String
+        package var relativePath: String
 
-        public init(path: String, relativePath: String) {
+        package init(path: String, relativePath: String) {
             self.path = path
             self.relativePath = relativePath
         }
     }
 
-    public var accessLevel: AccessLevel
+    package var accessLevel: AccessLevel
 
-    public init(accessLevel: AccessLevel = .internal) {
+    package init(accessLevel: AccessLevel = .internal) {
         self.accessLevel = accessLevel
     }
 
     /// Every generated file, in a fixed order. Throws when two schema files would generate files of
     /// one name.
-    public func generate(_ schema: Schema, files: [SchemaFile]) throws(GeneratedFileNaming.Clash) -> [GeneratedFile] {
+    package func generate(_ schema: Schema, files: [SchemaFile]) throws(GeneratedFileNaming.Clash) -> [GeneratedFile] {
         let ordered = files.sorted { $0.relativePath < $1.relativePath }
         let names = try GeneratedFileNaming.outputNames(forSchemasAt: ordered.map(\.relativePath)).get()
         let context = GenerationContext(schema: schema, access: accessLevel == .public ? "public " : "")

@@ -3,8 +3,8 @@
 ///
 /// Structure problems (wrong kinds, unknown or repeated keys, missing required keys) are reported
 /// here; whatever can still be read is kept, so that validation can report the rest in the same run.
-public enum SchemaParser {
-    public static func parse(_ root: YAMLNode?, file: String) -> (SchemaDocument, [Diagnostic]) {
+package enum SchemaParser {
+    package static func parse(_ root: YAMLNode?, file: String) -> (SchemaDocument, [Diagnostic]) {
         var parser = Parser(file: file)
         let models = parser.parseFile(root)
         return (SchemaDocument(file: file, models: models), parser.diagnostics)

@@ -5,33 +5,33 @@
 ///
 /// Each stage is also public on its own (``YAMLLoader``, ``SchemaParser``, ``SchemaValidator``) for tests
 /// and tools that need one stage alone.
-public struct SchemaPipeline: Sendable {
-    public struct Result: Sendable {
+package struct SchemaPipeline: Sendable {
+    package struct Result: Sendable {
         /// The resolved schema; nil when any diagnostic is an error.
-        public var schema: Schema?
+        package var schema: Schema?
         /// Every problem found, sorted by file, line and column.
-        public var diagnostics: [Diagnostic]
-        public var fileCount: Int
+        package var diagnostics: [Diagnostic]
+        package var fileCount: Int
         /// Models declared across all files (duplicates included).
-        public var modelCount: Int
+        package var modelCount: Int
     }
 
-    public var yamlLimits: YAMLLoader.Limits
+    package var yamlLimits: YAMLLoader.Limits
 
-    public init(yamlLimits: YAMLLoader.Limits = .init()) {
+    package init(yamlLimits: YAMLLoader.Limits = .init()) {
         self.yamlLimits = yamlLimits
     }
 
     /// `besides`: schema files next to the given ones that the run does not check, read only to
     /// say where a model the given files leave unresolved is declared.
-    public func validate(_ sources: [SchemaSource], besides: [SchemaSource] = []) -> Result {
+    package func validate(_ sources: [SchemaSource], besides: [SchemaSource] = []) -> Result {
         validate(sources, readingBesides: { besides })
     }
 
     /// `readingBesides` gives the schema files next to the given ones, which the run does not
     /// check; it is called only when the given files name a model they do not declare, to say
     /// where it is. A run whose files resolve every name reads nothing else.
-    public func validate(_ sources: [SchemaSource], readingBesides: () -> [SchemaSource]) -> Result {
+    package func validate(_ sources: [SchemaSource], readingBesides: () -> [SchemaSource]) -> Result {
         let loader = YAMLLoader(limits: yamlLimits)
         var diagnostics: [Diagnostic] = []
         var documents: [SchemaDocument] = []

@@ -3,33 +3,33 @@ import SyncCore
 /// Which names a schema cannot use. Most belong to the runtime (`RecordFieldNames`); the
 /// generator's own are the table below. Locals and parameters of generated code never meet a
 /// field's name: the generator names a model's fields through `self` where both are in scope.
-public enum ReservedNames {
+package enum ReservedNames {
     /// Modules the generated code qualifies its types with (`Swift.String`, `Foundation.Date`,
     /// `SyncCore.RecordReference`): a member of one of these names would hide the module inside
     /// the model's own code.
-    public static let generatedModuleQualifiers = ["Swift", "Foundation", "SyncCore"]
+    package static let generatedModuleQualifiers = ["Swift", "Foundation", "SyncCore"]
 
     /// Names Swift keeps for a type itself: `Self` is the type inside its own code (which a
     /// member of that name would hide), `Model.Type` and `Model.Protocol` are its metatypes (no
     /// member may have those names).
-    public static let swiftTypeNames = ["Self", "Type", "Protocol"]
+    package static let swiftTypeNames = ["Self", "Type", "Protocol"]
 
     /// Modules a model may not be named after: those the generated code qualifies its types
     /// with, and `SyncRuntime`, the one an app imports beside it.
-    public static let moduleNames = generatedModuleQualifiers + ["SyncRuntime"]
+    package static let moduleNames = generatedModuleQualifiers + ["SyncRuntime"]
 
     /// Member types generated models have: every model is `Identifiable` (its `ID`), and every
     /// draft declares its public model as `Projection`. Inside a model's code the member type is
     /// what the name means, so a model of that name could not be named there.
-    public static let modelMemberTypes = ["ID", "Projection"]
+    package static let modelMemberTypes = ["ID", "Projection"]
 
     /// The member of the generated `SyncSchema` that lists the models, by their names: a model of
     /// that name would mean the list itself there.
-    public static let schemaListMember = "models"
+    package static let schemaListMember = "models"
 
     /// Why a model may not be called `name`, beyond Swift's own rules (``SwiftNaming``), or nil
     /// when it may.
-    public static func modelNameProblem(_ name: String) -> String? {
+    package static func modelNameProblem(_ name: String) -> String? {
         if name == SwiftNaming.schemaTypeName {
             return "syncgen generates '\(name)' itself, to list the models"
         }
@@ -49,7 +49,7 @@ public enum ReservedNames {
     /// `parentFields`, or nil when it may. The generated parent names its children from inside its
     /// own code (`childTypes`), where a member of the parent of the same name would stand for the
     /// child: one of its fields, or a member every model has (all start with a lower-case letter).
-    public static func childNameProblem(_ name: String, parent: String, parentFields: [String]) -> String? {
+    package static func childNameProblem(_ name: String, parent: String, parentFields: [String]) -> String? {
         if parentFields.contains(name) {
             return "'\(parent)' has a field '\(name)', which would stand for the model inside the generated '\(parent)' (it lists its children there); rename the field (try '\(lowercasedFirst(name))') or the model"
         }
@@ -66,7 +66,7 @@ public enum ReservedNames {
             + RecordFieldNames.runtimeFields + RecordFieldNames.modelMembers + swiftTypeNames + modelMemberTypes + generatedModuleQualifiers)
 
     /// Why a field may not be called `name`, or nil when it may.
-    public static func fieldNameProblem(_ name: String) -> String? {
+    package static func fieldNameProblem(_ name: String) -> String? {
         guard reservedFieldNames.contains(name) else { return nil }
         if RecordFieldNames.cloudKitSystemFields.contains(name) {
             return "'\(name)' is a CloudKit system field"
@@ -98,13 +98,13 @@ public enum ReservedNames {
     /// Names an enum case may not have: `unknown` holds the names another app version added;
     /// the rest are members every generated enum has, names Swift keeps for a type, and the
     /// modules the enum's code names (a case of that name would hide the module there).
-    public static let enumCaseNames = ["unknown", "init", "self", "Self", "Type", "Protocol", "rawValue", "allCases"] + generatedModuleQualifiers
+    package static let enumCaseNames = ["unknown", "init", "self", "Self", "Type", "Protocol", "rawValue", "allCases"] + generatedModuleQualifiers
 
     /// Why an enum case may not be called `name`, or nil when it may. A case is a Swift case and
     /// the name stored in CloudKit, so it is an identifier: ASCII letters, digits and
     /// underscores, not starting with a digit (a Swift keyword is fine: it is written in
     /// backticks).
-    public static func enumCaseProblem(_ name: String) -> String? {
+    package static func enumCaseProblem(_ name: String) -> String? {
         let bytes = Array(name.utf8)
         func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || byte == UInt8(ascii: "_") }
         func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
@@ -127,7 +127,7 @@ public enum ReservedNames {
     /// (`status` -> `Status`), with `Value` after it while that names something the model's code
     /// means otherwise: a model, one of the model's own fields or enums, a type Swift keeps
     /// (`Type` -> `TypeValue`), a member type every model has, a module the code names.
-    public static func enumTypeName(forField field: String, taken: Set<String>) -> String {
+    package static func enumTypeName(forField field: String, taken: Set<String>) -> String {
         var name = field.prefix(1).uppercased() + field.dropFirst()
         let kept = Set(swiftTypeNames + ["Any"] + modelMemberTypes + moduleNames + [SwiftNaming.schemaTypeName])
         while taken.contains(name) || kept.contains(name) { name += "Value" }
@@ -139,7 +139,7 @@ public enum ReservedNames {
     }
 
     /// Whether a record type name is one CloudKit reserves.
-    public static func isReservedRecordType(_ name: String) -> Bool {
+    package static func isReservedRecordType(_ name: String) -> Bool {
         RecordFieldNames.cloudKitRecordTypes.contains(name)
     }
 }

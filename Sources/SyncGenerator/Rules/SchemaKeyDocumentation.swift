@@ -1,11 +1,11 @@
 import SyncCore
 
 /// The levels of a schema file, each with its keys (``SchemaVocabulary``).
-public enum SchemaKeyLevel: Sendable, Hashable {
+package enum SchemaKeyLevel: Sendable, Hashable {
     case file, model, field, catalog
 
     /// The keys a mapping at this level may hold, in the vocabulary's order.
-    public var keys: [String] {
+    package var keys: [String] {
         switch self {
         case .file: SchemaVocabulary.fileKeys
         case .model: SchemaVocabulary.modelKeys
@@ -18,7 +18,7 @@ public enum SchemaKeyLevel: Sendable, Hashable {
 extension SchemaVocabulary {
     /// What a key means, in one line: the JSON Schema export's description of it, and what the
     /// language server's completion and hover say.
-    public static func documentation(ofKey key: String, at level: SchemaKeyLevel) -> String? {
+    package static func documentation(ofKey key: String, at level: SchemaKeyLevel) -> String? {
         switch level {
         case .file:
             switch key {
@@ -68,12 +68,12 @@ extension SchemaVocabulary {
 
 /// A word of the schema language with what it means, in one line: what the language server's
 /// completion shows beside it.
-public protocol DocumentedWord: RawRepresentable, CaseIterable where RawValue == String {
+package protocol DocumentedWord: RawRepresentable, CaseIterable where RawValue == String {
     var documentation: String { get }
 }
 
 extension FieldKind: DocumentedWord {
-    public var documentation: String {
+    package var documentation: String {
         switch self {
         case .scalar(let scalar): scalar.facts.documentation
         case .reference: "A record of another model of the same zone: needs 'to'."
@@ -83,7 +83,7 @@ extension FieldKind: DocumentedWord {
 }
 
 extension ScopeName: DocumentedWord {
-    public var documentation: String {
+    package var documentation: String {
         switch self {
         case .private: "The user's own records, in their private database."
         case .shared: "Records others share with the user, in their shared database (with private)."
@@ -93,7 +93,7 @@ extension ScopeName: DocumentedWord {
 }
 
 extension MergePolicyName: DocumentedWord {
-    public var documentation: String {
+    package var documentation: String {
         switch self {
         case .lastWriterWins: "The later edit's value (by its time on its device); ties go to the server."
         case .serverWins: "The value already in the cloud."
@@ -107,7 +107,7 @@ extension MergePolicyName: DocumentedWord {
 }
 
 extension IndexKind: DocumentedWord {
-    public var documentation: String {
+    package var documentation: String {
         switch self {
         case .queryable: "CloudKit can find records by this field's value."
         case .sortable: "CloudKit can sort query results by this field."
@@ -117,7 +117,7 @@ extension IndexKind: DocumentedWord {
 }
 
 extension DeleteActionName: DocumentedWord {
-    public var documentation: String {
+    package var documentation: String {
         switch self {
         case .none: "Deleting the target leaves this record as it is (the default)."
         case .deleteSelf: "Deleting the target deletes this record too."
@@ -126,7 +126,7 @@ extension DeleteActionName: DocumentedWord {
 }
 
 extension PublicationStateName: DocumentedWord {
-    public var documentation: String {
+    package var documentation: String {
         switch self {
         case .listed: "A newly published record is visible at once."
         case .delisted: "A newly published record waits for review."

@@ -3,35 +3,35 @@ import SyncCore
 /// The words of the schema language, in one place: the keys allowed at each level and the values
 /// of every enumerated key. The parser, the validator, the suggestions and the exports all read
 /// them from here.
-public enum SchemaVocabulary {
+package enum SchemaVocabulary {
     /// The only schema-language version this syncgen reads.
-    public static let languageVersion: Int64 = 1
+    package static let languageVersion: Int64 = 1
 
-    public static let fileKeys = ["version", "models"]
+    package static let fileKeys = ["version", "models"]
     /// Top-level keys starting with this are ignored, so a file can define anchors under them
     /// (`x-text: &text { type: string, optional: true }`) and alias them in fields.
-    public static let extensionKeyPrefix = "x-"
-    public static let modelKeys = ["recordType", "scopes", "shareable", "parent", "publishAs", "catalog", "unique", "merge", "fields"]
-    public static let fieldKeys = [
+    package static let extensionKeyPrefix = "x-"
+    package static let modelKeys = ["recordType", "scopes", "shareable", "parent", "publishAs", "catalog", "unique", "merge", "fields"]
+    package static let fieldKeys = [
         "type", "optional", "default", "to", "onDelete", "of", "cases", "encrypted", "localOnly", "serverOwned", "index", "merge",
     ]
-    public static let catalogKeys = ["desiredKeys", "initialState", "governed"]
+    package static let catalogKeys = ["desiredKeys", "initialState", "governed"]
 
     /// `desiredKeys: auto`.
-    public static let automaticDesiredKeys = "auto"
+    package static let automaticDesiredKeys = "auto"
     /// `default: now` on a date field: the moment the value is created.
-    public static let nowDefault = "now"
+    package static let nowDefault = "now"
 }
 
 /// A field's type word: a scalar type's (SyncCore's `ScalarType`, whose facts say the rest),
 /// `reference` or `list`.
-public enum FieldKind: RawRepresentable, CaseIterable, Sendable, Hashable {
+package enum FieldKind: RawRepresentable, CaseIterable, Sendable, Hashable {
     case scalar(ScalarType)
     case reference, list
 
-    public static var allCases: [FieldKind] { ScalarType.allCases.map(FieldKind.scalar) + [.reference, .list] }
+    package static var allCases: [FieldKind] { ScalarType.allCases.map(FieldKind.scalar) + [.reference, .list] }
 
-    public init?(rawValue: String) {
+    package init?(rawValue: String) {
         switch rawValue {
         case "reference": self = .reference
         case "list": self = .list
@@ -41,7 +41,7 @@ public enum FieldKind: RawRepresentable, CaseIterable, Sendable, Hashable {
         }
     }
 
-    public var rawValue: String {
+    package var rawValue: String {
         switch self {
         case .scalar(let scalar): scalar.rawValue
         case .reference: "reference"
@@ -50,7 +50,7 @@ public enum FieldKind: RawRepresentable, CaseIterable, Sendable, Hashable {
     }
 
     /// Types a list may hold: the scalar types whose facts allow it, and references; never lists.
-    public var isListElement: Bool {
+    package var isListElement: Bool {
         switch self {
         case .scalar(let scalar): scalar.facts.isListElement
         case .reference: true
@@ -60,29 +60,29 @@ public enum FieldKind: RawRepresentable, CaseIterable, Sendable, Hashable {
 }
 
 /// A database a model's records may live in.
-public enum ScopeName: String, CaseIterable, Sendable, Hashable {
+package enum ScopeName: String, CaseIterable, Sendable, Hashable {
     case `private`, shared, `public`
 }
 
 /// What CloudKit does to a referencing record when its target is deleted.
-public enum DeleteActionName: String, CaseIterable, Sendable, Hashable {
+package enum DeleteActionName: String, CaseIterable, Sendable, Hashable {
     case none, deleteSelf
 }
 
 /// A schema index (exported to CloudKit's schema; no effect on generated code).
-public enum IndexKind: String, CaseIterable, Sendable, Hashable {
+package enum IndexKind: String, CaseIterable, Sendable, Hashable {
     case queryable, sortable, searchable
 }
 
 /// How concurrent edits combine: a model's `merge:` takes the first three, a field's any of them.
-public enum MergePolicyName: String, CaseIterable, Sendable, Hashable {
+package enum MergePolicyName: String, CaseIterable, Sendable, Hashable {
     case lastWriterWins, serverWins, clientWins, union, max, min, custom
 
     /// The policies a whole model can have; the rest combine values of one type.
-    public var isModelPolicy: Bool { [.lastWriterWins, .serverWins, .clientWins].contains(self) }
+    package var isModelPolicy: Bool { [.lastWriterWins, .serverWins, .clientWins].contains(self) }
 }
 
 /// Whether a newly published catalog record is visible at once or waits for review.
-public enum PublicationStateName: String, CaseIterable, Sendable, Hashable {
+package enum PublicationStateName: String, CaseIterable, Sendable, Hashable {
     case listed, delisted
 }

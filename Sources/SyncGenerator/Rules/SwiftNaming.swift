@@ -1,9 +1,9 @@
 import SyncCore
 
 /// Swift's rules for the names syncgen generates, in one place.
-public enum SwiftNaming {
+package enum SwiftNaming {
     /// Words that must be written in backticks to be used as a property name.
-    public static let keywords: Set<String> = [
+    package static let keywords: Set<String> = [
         // Declarations.
         "associatedtype", "borrowing", "class", "consuming", "deinit", "enum", "extension",
         "fileprivate", "func", "import", "init", "inout", "internal", "let", "nonisolated", "open",
@@ -18,19 +18,19 @@ public enum SwiftNaming {
 
     /// Words Swift reads as keywords where a type is written (`any P`, `some P`, `each T`),
     /// though they may name a property: no model can be called so.
-    public static let typePositionKeywords: Set<String> = ["any", "some", "each"]
+    package static let typePositionKeywords: Set<String> = ["any", "some", "each"]
 
     /// The type syncgen generates beside the models to list them all.
-    public static let schemaTypeName = "SyncSchema"
+    package static let schemaTypeName = "SyncSchema"
 
     /// The characters `typeNameProblem(_:)` allows, as a regular expression (for the JSON Schema
     /// that editors check names with; keywords are left to the validator).
-    public static let typeNamePattern = "^[A-Za-z_][A-Za-z0-9_]*$"
+    package static let typeNamePattern = "^[A-Za-z_][A-Za-z0-9_]*$"
 
     /// Why `name` is no Swift type name, or nil when it is: an ASCII identifier (letter or
     /// underscore, then letters, digits, underscores) that is not a keyword. The names generated
     /// code keeps for itself are `ReservedNames.modelNameProblem(_:)`'s.
-    public static func typeNameProblem(_ name: String) -> String? {
+    package static func typeNameProblem(_ name: String) -> String? {
         guard let first = name.unicodeScalars.first else { return "it is empty" }
         guard first.isASCIILetter || first == "_" else {
             return "a Swift type name starts with a letter or underscore"

@@ -4,25 +4,25 @@ import SyncCore
 /// asset as its three runtime fields), the runtime's own fields, and the lifecycle of governed
 /// catalogs. The one place the CloudKit view of a model is computed (the diff and the .ckdb export
 /// both read it).
-public enum CloudKitFields {
-    public struct Field: Sendable, Hashable {
+package enum CloudKitFields {
+    package struct Field: Sendable, Hashable {
         /// The CloudKit type: STRING, INT64, LIST<STRING>...
-        public var type: String
+        package var type: String
         /// The type as the schema language says it ("bool", "list of string"); the CloudKit
         /// type for the runtime's own fields.
-        public var spelling: String
-        public var isEncrypted: Bool
-        public var indexes: Set<String>
+        package var spelling: String
+        package var isEncrypted: Bool
+        package var indexes: Set<String>
         /// Required in Swift, with no value in older records.
-        public var isRequired: Bool
+        package var isRequired: Bool
         /// The record type a reference (or list of references) points at: CloudKit does not
         /// record it, but the app reads the records as that type.
-        public var referenceTarget: String?
+        package var referenceTarget: String?
         /// An enum's case names: CloudKit keeps a string, but the records hold these names.
-        public var enumCases: [String]?
+        package var enumCases: [String]?
         /// The schema's scalar type (a list's element's), when it is one.
-        public var scalar: ScalarType?
-        public var location: SourceLocation
+        package var scalar: ScalarType?
+        package var location: SourceLocation
 
         init(
             type: String, spelling: String? = nil, isEncrypted: Bool = false, indexes: Set<String> = [], isRequired: Bool = false,
@@ -42,7 +42,7 @@ public enum CloudKitFields {
 
     /// The fields of `model`, keyed by CloudKit field name; `schema` resolves reference targets
     /// to their record types.
-    public static func of(_ model: Model, in schema: Schema) -> [String: Field] {
+    package static func of(_ model: Model, in schema: Schema) -> [String: Field] {
         var fields: [String: Field] = [:]
         for (field, keys) in model.assetFields where !field.isLocalOnly {
             fields[keys.contents] = Field(type: "ASSET", location: field.location)
@@ -80,7 +80,7 @@ public enum CloudKitFields {
     }
 
     /// The CloudKit schema type of a field type (a bool is an INT64; CloudKit has no boolean).
-    public static func typeName(_ type: FieldType) -> String {
+    package static func typeName(_ type: FieldType) -> String {
         switch type {
         case .scalar(let scalar): scalar.facts.cloudKitType
         case .reference: "REFERENCE"

@@ -3,15 +3,15 @@ import SyncCore
 /// A validated schema: every model of every file, resolved into plain values for the generator and
 /// the exports. Only ``SchemaValidator`` builds one, and only from a schema without errors, so code
 /// reading it can rely on every rule of the schema language holding.
-public struct Schema: Sendable, Equatable {
+package struct Schema: Sendable, Equatable {
     /// Models in file order (files sorted by path), then in the order each file declares them.
-    public let models: [Model]
+    package let models: [Model]
     /// Lookups made once, so that generating and exporting stay linear in the schema.
     private let modelIndexByName: [String: Int]
     private let draftIndexByProjection: [String: Int]
     private let childNamesByParent: [String: [String]]
 
-    public init(models: [Model]) {
+    package init(models: [Model]) {
         self.models = models
         var byName: [String: Int] = [:]
         var drafts: [String: Int] = [:]
@@ -26,32 +26,32 @@ public struct Schema: Sendable, Equatable {
         self.childNamesByParent = children.mapValues { $0.sorted() }
     }
 
-    public func model(named name: String) -> Model? {
+    package func model(named name: String) -> Model? {
         modelIndexByName[name].map { models[$0] }
     }
 
     /// The draft that publishes into `projection`, if any.
-    public func draft(publishingInto projection: String) -> Model? {
+    package func draft(publishingInto projection: String) -> Model? {
         draftIndexByProjection[projection].map { models[$0] }
     }
 
     /// The names of the models whose parent is `parent`, sorted.
-    public func childNames(of parent: String) -> [String] {
+    package func childNames(of parent: String) -> [String] {
         childNamesByParent[parent] ?? []
     }
 
-    public static func == (lhs: Schema, rhs: Schema) -> Bool {
+    package static func == (lhs: Schema, rhs: Schema) -> Bool {
         lhs.models == rhs.models
     }
 }
 
 /// The databases a model's records may live in: one of the three allowed sets.
-public enum ScopeSet: String, Sendable, Hashable, CaseIterable {
+package enum ScopeSet: String, Sendable, Hashable, CaseIterable {
     case privateOnly = "[private]"
     case privateAndShared = "[private, shared]"
     case publicOnly = "[public]"
 
-    public var scopes: [ScopeName] {
+    package var scopes: [ScopeName] {
         switch self {
         case .privateOnly: [.private]
         case .privateAndShared: [.private, .shared]
@@ -59,36 +59,36 @@ public enum ScopeSet: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    public var isPublic: Bool { self == .publicOnly }
+    package var isPublic: Bool { self == .publicOnly }
 
     /// The set holding exactly `scopes`, or nil when they are not an allowed set.
-    public init?(_ scopes: Set<ScopeName>) {
+    package init?(_ scopes: Set<ScopeName>) {
         guard let match = Self.allCases.first(where: { Set($0.scopes) == scopes }) else { return nil }
         self = match
     }
 }
 
-public struct Model: Sendable, Equatable {
-    public var name: String
-    public var recordType: String
-    public var scopes: ScopeSet
-    public var isShareable: Bool
+package struct Model: Sendable, Equatable {
+    package var name: String
+    package var recordType: String
+    package var scopes: ScopeSet
+    package var isShareable: Bool
     /// The model whose records are this model's CKRecord.parent.
-    public var parent: String?
+    package var parent: String?
     /// The public model this draft projects into.
-    public var publishAs: String?
+    package var publishAs: String?
     /// Set on every public model: public records are read through catalog queries.
-    public var catalog: Catalog?
+    package var catalog: Catalog?
     /// The natural keys, each a list of field names; records of one zone equal on every field of a
     /// key are one record.
-    public var uniqueKeys: [[String]]
+    package var uniqueKeys: [[String]]
     /// The model's policy for fields both sides changed; nil when the schema leaves it to the app's
     /// configuration.
-    public var mergePolicy: MergePolicyName?
-    public var fields: [Field]
-    public var location: SourceLocation
+    package var mergePolicy: MergePolicyName?
+    package var fields: [Field]
+    package var location: SourceLocation
 
-    public init(
+    package init(
         name: String, recordType: String, scopes: ScopeSet, isShareable: Bool, parent: String?,
         publishAs: String?, catalog: Catalog?, uniqueKeys: [[String]] = [], mergePolicy: MergePolicyName? = nil,
         fields: [Field], location: SourceLocation
@@ -108,52 +108,52 @@ public struct Model: Sendable, Equatable {
 
     /// The asset fields, in declaration order, each with the record keys it travels under (the
     /// first on the keys records carried before a model could hold several: `AssetRecordKeys`).
-    public var assetFields: [(field: Field, recordKeys: AssetRecordKeys)] {
+    package var assetFields: [(field: Field, recordKeys: AssetRecordKeys)] {
         let assets = fields.filter { $0.type == .scalar(.asset) }
         return Array(zip(assets, AssetRecordKeys.of(assetFields: assets.map(\.name))))
     }
 
-    public func field(named name: String) -> Field? {
+    package func field(named name: String) -> Field? {
         fields.first { $0.name == name }
     }
 }
 
 /// How a public model is read: which keys catalog queries ask for, and how new records start.
-public struct Catalog: Sendable, Equatable {
+package struct Catalog: Sendable, Equatable {
     /// Fields the catalog query asks for. The asset's suffix and size markers are added to these
     /// whenever the model has an asset; the asset's contents never are.
-    public var desiredFields: [String]
-    public var initialState: PublicationStateName
+    package var desiredFields: [String]
+    package var initialState: PublicationStateName
     /// Governed models carry the publication lifecycle fields the runtime owns.
-    public var isGoverned: Bool
+    package var isGoverned: Bool
 
-    public init(desiredFields: [String], initialState: PublicationStateName, isGoverned: Bool) {
+    package init(desiredFields: [String], initialState: PublicationStateName, isGoverned: Bool) {
         self.desiredFields = desiredFields
         self.initialState = initialState
         self.isGoverned = isGoverned
     }
 }
 
-public struct Field: Sendable, Equatable {
-    public var name: String
-    public var type: FieldType
-    public var isOptional: Bool
+package struct Field: Sendable, Equatable {
+    package var name: String
+    package var type: FieldType
+    package var isOptional: Bool
     /// The declared default; nil means the type's zero value (or nil for an optional).
-    public var defaultValue: FieldDefault?
-    public var isEncrypted: Bool
-    public var isLocalOnly: Bool
-    public var isServerOwned: Bool
-    public var indexes: [IndexKind]
+    package var defaultValue: FieldDefault?
+    package var isEncrypted: Bool
+    package var isLocalOnly: Bool
+    package var isServerOwned: Bool
+    package var indexes: [IndexKind]
     /// How concurrent edits of the field combine; nil: as the model's policy says.
-    public var mergePolicy: MergePolicyName?
+    package var mergePolicy: MergePolicyName?
     /// The cases of an `enum` field (or a list of one), and the Swift type generated for them.
-    public var enumeration: FieldEnumeration?
-    public var location: SourceLocation
+    package var enumeration: FieldEnumeration?
+    package var location: SourceLocation
 
     /// Optional in Swift: declared so, or of a type that always is (an asset: nil is "no file").
-    public var isOptionalInSwift: Bool { isOptional || type.scalar?.facts.isAlwaysOptional == true }
+    package var isOptionalInSwift: Bool { isOptional || type.scalar?.facts.isAlwaysOptional == true }
 
-    public init(
+    package init(
         name: String, type: FieldType, isOptional: Bool = false, defaultValue: FieldDefault? = nil,
         isEncrypted: Bool = false, isLocalOnly: Bool = false, isServerOwned: Bool = false,
         indexes: [IndexKind] = [], mergePolicy: MergePolicyName? = nil, enumeration: FieldEnumeration? = nil, location: SourceLocation
@@ -174,26 +174,26 @@ public struct Field: Sendable, Equatable {
 
 /// The cases an `enum` field lists, and the name of the Swift enum generated for them (a member
 /// type of the model: `ListItem.Status`).
-public struct FieldEnumeration: Sendable, Hashable {
+package struct FieldEnumeration: Sendable, Hashable {
     /// The Swift type's name, inside its model.
-    public var typeName: String
+    package var typeName: String
     /// The case names, in the schema's order: the first is a required field's zero value.
-    public var cases: [String]
+    package var cases: [String]
 
-    public init(typeName: String, cases: [String]) {
+    package init(typeName: String, cases: [String]) {
         self.typeName = typeName
         self.cases = cases
     }
 }
 
 /// A field's resolved type.
-public indirect enum FieldType: Sendable, Hashable, CustomStringConvertible {
+package indirect enum FieldType: Sendable, Hashable, CustomStringConvertible {
     /// One value of a scalar type: its facts (SyncCore's `ScalarType.facts`) say the rest.
     case scalar(ScalarType)
     case reference(to: String, onDelete: DeleteActionName)
     case list(of: FieldType)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .scalar(let scalar): scalar.rawValue
         case .reference(let target, _): "reference to \(target)"
@@ -202,13 +202,13 @@ public indirect enum FieldType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The scalar type, when it is one.
-    public var scalar: ScalarType? {
+    package var scalar: ScalarType? {
         if case .scalar(let scalar) = self { return scalar }
         return nil
     }
 
     /// The scalar type its values are of: its own, or its list's element's; nil for references.
-    public var valueScalar: ScalarType? {
+    package var valueScalar: ScalarType? {
         switch self {
         case .scalar(let scalar): scalar
         case .list(let element): element.valueScalar
@@ -216,7 +216,7 @@ public indirect enum FieldType: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var isReferenceOrListOfReferences: Bool {
+    package var isReferenceOrListOfReferences: Bool {
         switch self {
         case .reference: true
         case .list(let element): element.isReferenceOrListOfReferences
@@ -225,7 +225,7 @@ public indirect enum FieldType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The model a reference (or list of references) points at.
-    public var referenceTarget: String? {
+    package var referenceTarget: String? {
         switch self {
         case .reference(let target, _): target
         case .list(let element): element.referenceTarget
@@ -251,7 +251,7 @@ extension FieldType {
 }
 
 /// A field's declared default value.
-public indirect enum FieldDefault: Sendable, Hashable {
+package indirect enum FieldDefault: Sendable, Hashable {
     case string(String)
     case int(Int64)
     case double(Double)

@@ -3,33 +3,33 @@
 /// Names and enumerated words (types, scopes, index kinds...) are kept as the user spelt them, each
 /// with its location; the validator interprets them, so that a misspelling is reported with a
 /// suggestion at its exact place.
-public struct SchemaDocument: Sendable, Equatable {
-    public var file: String
-    public var models: [ModelDeclaration]
+package struct SchemaDocument: Sendable, Equatable {
+    package var file: String
+    package var models: [ModelDeclaration]
 
-    public init(file: String, models: [ModelDeclaration]) {
+    package init(file: String, models: [ModelDeclaration]) {
         self.file = file
         self.models = models
     }
 }
 
 /// A model as declared under `models:`.
-public struct ModelDeclaration: Sendable, Equatable {
-    public var name: Located<String>
-    public var recordType: Located<String>?
+package struct ModelDeclaration: Sendable, Equatable {
+    package var name: Located<String>
+    package var recordType: Located<String>?
     /// The `scopes` list (its own location, and each entry's).
-    public var scopes: Located<[Located<String>]>?
-    public var shareable: Located<Bool>?
-    public var parent: Located<String>?
-    public var publishAs: Located<String>?
-    public var catalog: CatalogDeclaration?
+    package var scopes: Located<[Located<String>]>?
+    package var shareable: Located<Bool>?
+    package var parent: Located<String>?
+    package var publishAs: Located<String>?
+    package var catalog: CatalogDeclaration?
     /// The `unique` keys, each a list of field names (`unique: [a, b]` is one key of two fields).
-    public var unique: [Located<[Located<String>]>]
+    package var unique: [Located<[Located<String>]>]
     /// The model's `merge` policy word.
-    public var merge: Located<String>?
-    public var fields: [FieldDeclaration]
+    package var merge: Located<String>?
+    package var fields: [FieldDeclaration]
 
-    public init(
+    package init(
         name: Located<String>, recordType: Located<String>? = nil,
         scopes: Located<[Located<String>]>? = nil, shareable: Located<Bool>? = nil,
         parent: Located<String>? = nil, publishAs: Located<String>? = nil,
@@ -59,19 +59,19 @@ public struct ModelDeclaration: Sendable, Equatable {
 }
 
 /// A public model's `catalog:` block.
-public struct CatalogDeclaration: Sendable, Equatable {
-    public enum DesiredKeys: Sendable, Equatable {
+package struct CatalogDeclaration: Sendable, Equatable {
+    package enum DesiredKeys: Sendable, Equatable {
         /// `desiredKeys: auto`.
         case automatic(SourceLocation)
         case explicit([Located<String>])
     }
 
-    public var location: SourceLocation
-    public var desiredKeys: DesiredKeys?
-    public var initialState: Located<String>?
-    public var governed: Located<Bool>?
+    package var location: SourceLocation
+    package var desiredKeys: DesiredKeys?
+    package var initialState: Located<String>?
+    package var governed: Located<Bool>?
 
-    public init(
+    package init(
         location: SourceLocation, desiredKeys: DesiredKeys? = nil,
         initialState: Located<String>? = nil, governed: Located<Bool>? = nil
     ) {
@@ -83,25 +83,25 @@ public struct CatalogDeclaration: Sendable, Equatable {
 }
 
 /// A field as declared under `fields:`, in long form or as the `name: type` shorthand.
-public struct FieldDeclaration: Sendable, Equatable {
-    public var name: Located<String>
+package struct FieldDeclaration: Sendable, Equatable {
+    package var name: Located<String>
     /// The type word; nil only when the long form omits `type` (already reported).
-    public var type: Located<String>?
-    public var optional: Located<Bool>?
-    public var defaultValue: YAMLNode?
-    public var to: Located<String>?
-    public var onDelete: Located<String>?
-    public var of: Located<String>?
+    package var type: Located<String>?
+    package var optional: Located<Bool>?
+    package var defaultValue: YAMLNode?
+    package var to: Located<String>?
+    package var onDelete: Located<String>?
+    package var of: Located<String>?
     /// An `enum`'s case names, where the list was written.
-    public var cases: Located<[Located<String>]>?
-    public var encrypted: Located<Bool>?
-    public var localOnly: Located<Bool>?
-    public var serverOwned: Located<Bool>?
-    public var index: [Located<String>]
+    package var cases: Located<[Located<String>]>?
+    package var encrypted: Located<Bool>?
+    package var localOnly: Located<Bool>?
+    package var serverOwned: Located<Bool>?
+    package var index: [Located<String>]
     /// The field's `merge` policy word.
-    public var merge: Located<String>?
+    package var merge: Located<String>?
 
-    public init(
+    package init(
         name: Located<String>, type: Located<String>?, optional: Located<Bool>? = nil,
         defaultValue: YAMLNode? = nil, to: Located<String>? = nil, onDelete: Located<String>? = nil,
         of: Located<String>? = nil, encrypted: Located<Bool>? = nil,

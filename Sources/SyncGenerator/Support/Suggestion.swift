@@ -2,10 +2,10 @@ import Foundation
 
 /// "Did you mean" suggestions: the closest known word to a misspelt one, if it is close enough to
 /// be a plausible typo.
-public enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word`, or nil when none is close. Case-only differences always
     /// count as close.
-    public static func closest<S: Sequence>(to word: String, among candidates: S) -> String? where S.Element == String {
+    package static func closest<S: Sequence>(to word: String, among candidates: S) -> String? where S.Element == String {
         let lowered = word.lowercased()
         var best: (candidate: String, distance: Int)?
         for candidate in candidates where candidate != word {
@@ -26,7 +26,7 @@ public enum Suggestion {
     }
 
     /// "; did you mean 'x'?" or "", ready to append to a message.
-    public static func didYouMean<S: Sequence>(_ word: String, among candidates: S) -> String where S.Element == String {
+    package static func didYouMean<S: Sequence>(_ word: String, among candidates: S) -> String where S.Element == String {
         guard let match = closest(to: word, among: candidates) else { return "" }
         return phrase(match)
     }
@@ -39,7 +39,7 @@ public enum Suggestion {
 
     /// The word a message suggests instead of the one its diagnostic points at ("did you mean
     /// 'x'?"), for an editor's quick fix; nil when it suggests none.
-    public static func suggested(in message: String) -> String? {
+    package static func suggested(in message: String) -> String? {
         guard let start = message.range(of: phraseStart, options: .backwards) else { return nil }
         let rest = message[start.upperBound...]
         guard let end = rest.range(of: phraseEnd) else { return nil }
@@ -49,7 +49,7 @@ public enum Suggestion {
 
     /// For a word that must be one of a few fixed choices: "; did you mean 'x'?" when one is
     /// close, otherwise "; <noun> are a, b and c".
-    public static func hint(_ word: String, choices: [String], noun: String) -> String {
+    package static func hint(_ word: String, choices: [String], noun: String) -> String {
         let suggestion = didYouMean(word, among: choices)
         guard suggestion.isEmpty else { return suggestion }
         let quoted = choices.map { "'\($0)'" }

@@ -1,4 +1,4 @@
 /// The version of syncgen: printed by `syncgen --version`.
-public enum SyncgenVersion {
-    public static let current = "0.1.0"
+package enum SyncgenVersion {
+    package static let current = "0.1.0"
 }

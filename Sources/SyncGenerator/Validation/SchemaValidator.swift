@@ -4,13 +4,13 @@
 /// Each group of rules lives in its own file as an extension of ``ValidationContext``; this type only
 /// runs them in order. Rules never stop at the first problem: each reports what it finds and the
 /// next runs on whatever could be resolved.
-public enum SchemaValidator {
+package enum SchemaValidator {
     /// The diagnostics of every rule, and the resolved schema when none of them is an error. The
     /// documents may come with errors of their own from earlier stages: the caller then discards
     /// the schema. `besides` are schema files next to the given ones that this run does not
     /// check: a model name the given files leave unresolved but one of them declares is reported
     /// with where it is declared.
-    public static func validate(_ documents: [SchemaDocument], besides: [SchemaDocument] = []) -> (schema: Schema?, diagnostics: [Diagnostic]) {
+    package static func validate(_ documents: [SchemaDocument], besides: [SchemaDocument] = []) -> (schema: Schema?, diagnostics: [Diagnostic]) {
         var context = ValidationContext(documents: documents, besides: besides)
         context.checkNames()
         context.checkDuplicates()

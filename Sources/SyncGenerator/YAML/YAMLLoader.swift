@@ -7,14 +7,14 @@ import CYAML
 /// overflow the stack; nesting and alias expansion are bounded by `Limits` and reported past them.
 /// The loader supports one document per file, anchors and aliases; it rejects merge keys (`<<`),
 /// tags and further documents with a diagnostic each.
-public struct YAMLLoader: Sendable {
-    public struct Limits: Sendable {
+package struct YAMLLoader: Sendable {
+    package struct Limits: Sendable {
         /// Deepest nesting of mappings and sequences. A schema needs about six levels.
-        public var maxDepth: Int
+        package var maxDepth: Int
         /// Most nodes the document may hold once aliases are expanded ("billion laughs" guard).
-        public var maxExpandedNodes: Int
+        package var maxExpandedNodes: Int
 
-        public init(maxDepth: Int = 64, maxExpandedNodes: Int = 5_000_000) {
+        package init(maxDepth: Int = 64, maxExpandedNodes: Int = 5_000_000) {
             self.maxDepth = maxDepth
             self.maxExpandedNodes = maxExpandedNodes
         }
@@ -22,20 +22,20 @@ public struct YAMLLoader: Sendable {
 
     /// The root node (nil for an empty stream or a document holding only a null), and everything
     /// wrong with the text.
-    public struct Result: Sendable {
-        public var root: YAMLNode?
-        public var diagnostics: [Diagnostic]
+    package struct Result: Sendable {
+        package var root: YAMLNode?
+        package var diagnostics: [Diagnostic]
         /// False when reading stopped early (a syntax error, too deep, too large): `root` is then nil.
-        public var isComplete: Bool
+        package var isComplete: Bool
     }
 
-    public var limits: Limits
+    package var limits: Limits
 
-    public init(limits: Limits = Limits()) {
+    package init(limits: Limits = Limits()) {
         self.limits = limits
     }
 
-    public func load(_ bytes: [UInt8], file: String) -> Result {
+    package func load(_ bytes: [UInt8], file: String) -> Result {
         var builder = TreeBuilder(file: file, limits: limits, bytes: bytes)
         let started = withParser(reading: bytes) { parser -> Bool in
             builder.run(&parser)
@@ -50,7 +50,7 @@ public struct YAMLLoader: Sendable {
 
     /// libyaml's own event parse of `bytes` and nothing else (no strings, no tree): the floor the
     /// benchmark measures loading against. The number of events, or nil at a syntax error.
-    @_spi(Benchmarks) public static func countEvents(in bytes: [UInt8]) -> Int? {
+    package static func countEvents(in bytes: [UInt8]) -> Int? {
         withParser(reading: bytes) { parser -> Int? in
             var event = yaml_event_t()
             var count = 0

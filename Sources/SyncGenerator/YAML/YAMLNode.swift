@@ -1,38 +1,38 @@
 /// A YAML node as syncgen reads it: a scalar, a sequence or a mapping, each with the place it was
 /// written. Aliases are already resolved into copies of the anchored node (which keeps the anchor's
 /// location).
-public struct YAMLNode: Hashable, Sendable {
-    public enum Content: Hashable, Sendable {
+package struct YAMLNode: Hashable, Sendable {
+    package enum Content: Hashable, Sendable {
         case scalar(YAMLScalar)
         case sequence([YAMLNode])
         case mapping([YAMLMappingEntry])
     }
 
-    public var content: Content
-    public var location: SourceLocation
+    package var content: Content
+    package var location: SourceLocation
 
-    public init(_ content: Content, at location: SourceLocation) {
+    package init(_ content: Content, at location: SourceLocation) {
         self.content = content
         self.location = location
     }
 
-    public var scalar: YAMLScalar? {
+    package var scalar: YAMLScalar? {
         if case .scalar(let scalar) = content { return scalar }
         return nil
     }
 
-    public var sequence: [YAMLNode]? {
+    package var sequence: [YAMLNode]? {
         if case .sequence(let items) = content { return items }
         return nil
     }
 
-    public var mapping: [YAMLMappingEntry]? {
+    package var mapping: [YAMLMappingEntry]? {
         if case .mapping(let entries) = content { return entries }
         return nil
     }
 
     /// How the node is described in messages: "a mapping", "a list", "the text 'abc'", "the number 3".
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch content {
         case .mapping: "a mapping"
         case .sequence: "a list"
@@ -43,12 +43,12 @@ public struct YAMLNode: Hashable, Sendable {
 
 /// One `key: value` pair of a mapping. Keys are scalars; a mapping keeps every pair it was given,
 /// duplicates included, so the reader can report them with both locations.
-public struct YAMLMappingEntry: Hashable, Sendable {
-    public var key: YAMLScalar
-    public var keyLocation: SourceLocation
-    public var value: YAMLNode
+package struct YAMLMappingEntry: Hashable, Sendable {
+    package var key: YAMLScalar
+    package var keyLocation: SourceLocation
+    package var value: YAMLNode
 
-    public init(key: YAMLScalar, keyLocation: SourceLocation, value: YAMLNode) {
+    package init(key: YAMLScalar, keyLocation: SourceLocation, value: YAMLNode) {
         self.key = key
         self.keyLocation = keyLocation
         self.value = value
@@ -57,22 +57,22 @@ public struct YAMLMappingEntry: Hashable, Sendable {
 
 /// A scalar's text and the style it was written in, so that `"1"` (text) and `1` (a number) are
 /// told apart.
-public struct YAMLScalar: Hashable, Sendable {
-    public enum Style: Hashable, Sendable {
+package struct YAMLScalar: Hashable, Sendable {
+    package enum Style: Hashable, Sendable {
         case plain, singleQuoted, doubleQuoted, literal, folded
     }
 
-    public var text: String
-    public var style: Style
+    package var text: String
+    package var style: Style
 
-    public init(_ text: String, style: Style = .plain) {
+    package init(_ text: String, style: Style = .plain) {
         self.text = text
         self.style = style
     }
 
     /// The scalar's value under the YAML 1.2 core schema: only plain scalars can be null, booleans
     /// or numbers; anything quoted or in block style is text.
-    public var value: YAMLScalarValue { YAMLScalarValue(resolving: self) }
+    package var value: YAMLScalarValue { YAMLScalarValue(resolving: self) }
 
     var valueDescription: String {
         switch value {

@@ -1,7 +1,7 @@
 /// What a scalar means, resolved by the YAML 1.2 core schema.
 ///
 /// Deliberately not YAML 1.1: `yes`, `on` and `y` are text, not booleans, and `0777` is decimal.
-public enum YAMLScalarValue: Hashable, Sendable {
+package enum YAMLScalarValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -10,7 +10,7 @@ public enum YAMLScalarValue: Hashable, Sendable {
     case integerOutOfRange
     case string(String)
 
-    public init(resolving scalar: YAMLScalar) {
+    package init(resolving scalar: YAMLScalar) {
         guard scalar.style == .plain else {
             self = .string(scalar.text)
             return
