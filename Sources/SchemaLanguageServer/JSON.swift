@@ -1,3 +1,4 @@
+import SyncCore
 import Foundation
 import SyncGenerator
 
@@ -36,7 +37,7 @@ enum JSON: Sendable, Equatable {
             } else {
                 out += "\(number)"
             }
-        case .string(let text): out += JSONText.quoted(text)
+        case .string(let text): out += QuotedText.json(text)
         case .array(let items):
             out += "["
             for (index, item) in items.enumerated() {
@@ -48,7 +49,7 @@ enum JSON: Sendable, Equatable {
             out += "{"
             for (index, key) in members.keys.sorted().enumerated() {
                 if index > 0 { out += "," }
-                out += JSONText.quoted(key)
+                out += QuotedText.json(key)
                 out += ":"
                 members[key]!.write(to: &out)
             }

@@ -1,3 +1,4 @@
+import SyncCore
 import Foundation
 import SchemaLanguageServer
 import SyncGenerator
@@ -33,13 +34,13 @@ enum LanguageServerBenchmark {
             server.receive(Data("Content-Length: \(body.count)\r\n\r\n".utf8) + body)
         }
         send(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#)
-        send(#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"\#(uri)","languageId":"yaml","version":0,"text":\#(JSONText.quoted(texts[edited]!))}}}"#)
+        send(#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"\#(uri)","languageId":"yaml","version":0,"text":\#(QuotedText.json(texts[edited]!))}}}"#)
         server.runPendingWork()
         _ = server.takeOutput()
         // Each keystroke adds a character to a field's name, then the next takes it away.
         let original = texts[edited]!
         let typed = original.replacingOccurrences(of: "title0:", with: "title0x:")
-        let changes = [JSONText.quoted(typed), JSONText.quoted(original)]
+        let changes = [QuotedText.json(typed), QuotedText.json(original)]
         let timings = Measurement.interleaved(runs: runs, [
             { _ = SchemaPipeline().validate(sources) },
             {

@@ -1,3 +1,4 @@
+import SyncCore
 /// Prints diagnostics the way compilers do, so SwiftPM, Xcode and CI logs show them inline:
 ///
 ///     Schema/Notes.yaml:14:7: error: field 'author' references unknown model 'Persn'; did you mean 'Person'? [SG0601]
@@ -49,9 +50,9 @@ package enum DiagnosticJSONRenderer {
     private static func object(
         _ location: SourceLocation, _ severity: Severity, _ code: DiagnosticCode, _ message: String
     ) -> String {
-        "{\"file\": \(JSONText.quoted(location.file)), \"line\": \(location.line), "
+        "{\"file\": \(QuotedText.json(location.file)), \"line\": \(location.line), "
             + "\"column\": \(location.column), \"severity\": \"\(severity.rawValue)\", "
-            + "\"code\": \"\(code.rawValue)\", \"message\": \(JSONText.quoted(message)), "
+            + "\"code\": \"\(code.rawValue)\", \"message\": \(QuotedText.json(message)), "
             + "\"documentation\": \"\(DiagnosticExplanation.documentation(for: code))\"}"
     }
 }

@@ -1,3 +1,4 @@
+import SyncCore
 /// Text a diagnostic echoes from a schema (a name, a value, a file name), made safe to print:
 /// control characters, line and paragraph separators, and the invisible format characters
 /// (zero-width spaces and joiners, the bidirectional embeddings, overrides, isolates and marks
@@ -6,22 +7,15 @@
 /// for a character nobody can see shows which one.
 enum VisibleText {
     static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isInvisible) else { return text }
+        guard text.unicodeScalars.contains(where: QuotedText.isInvisible) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
-            if isInvisible(scalar) {
+            if QuotedText.isInvisible(scalar) {
                 result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             } else {
                 result.unicodeScalars.append(scalar)
             }
         }
         return result
-    }
-
-    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .control, .format, .lineSeparator, .paragraphSeparator: true
-        default: false
-        }
     }
 }

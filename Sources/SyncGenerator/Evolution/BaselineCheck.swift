@@ -1,3 +1,4 @@
+import SyncCore
 /// A new schema checked against a baseline (the deployed one): both validated, then compared when
 /// both are valid. Pure, like the pipeline: sources in, diagnostics and changes out.
 package struct BaselineCheck: Sendable {
@@ -36,8 +37,8 @@ package struct BaselineCheck: Sendable {
 package enum BaselineCheckJSONRenderer {
     package static func render(_ check: BaselineCheck) -> String {
         let safe = check.safeChanges.map { change in
-            "{\"file\": \(JSONText.quoted(change.location.file)), \"line\": \(change.location.line), "
-                + "\"column\": \(change.location.column), \"message\": \(JSONText.quoted(change.message))}"
+            "{\"file\": \(QuotedText.json(change.location.file)), \"line\": \(change.location.line), "
+                + "\"column\": \(change.location.column), \"message\": \(QuotedText.json(change.message))}"
         }
         return "{\n  \"diagnostics\": \(DiagnosticJSONRenderer.array(DiagnosticJSONRenderer.objects(check.diagnostics), indent: "  ")),\n"
             + "  \"safeChanges\": \(DiagnosticJSONRenderer.array(safe, indent: "  "))\n}\n"

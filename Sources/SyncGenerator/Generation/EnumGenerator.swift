@@ -1,3 +1,4 @@
+import SyncCore
 /// Prints the Swift enum of one `enum` field, a member type of its model: a case per name the
 /// schema lists, `unknown` for any other name (a newer app version's case, kept and written back
 /// as it came), and the name each stands for (`rawValue`), which is what CloudKit and the store
@@ -24,7 +25,7 @@ struct EnumGenerator {
             body.block("\(access)init(rawValue: Swift.String)") { initializer in
                 initializer.line("switch rawValue {")
                 for name in enumeration.cases {
-                    initializer.line("case \(SwiftSpelling.stringLiteral(name)): self = \(SwiftSpelling.enumCase(name))")
+                    initializer.line("case \(QuotedText.swift(name)): self = \(SwiftSpelling.enumCase(name))")
                 }
                 initializer.line("default: self = .unknown(rawValue)")
                 initializer.line("}")
@@ -34,7 +35,7 @@ struct EnumGenerator {
             body.block("\(access)var rawValue: Swift.String") { property in
                 property.line("switch self {")
                 for name in enumeration.cases {
-                    property.line("case \(SwiftSpelling.enumCase(name)): \(SwiftSpelling.stringLiteral(name))")
+                    property.line("case \(SwiftSpelling.enumCase(name)): \(QuotedText.swift(name))")
                 }
                 property.line("case .unknown(let name): name")
                 property.line("}")

@@ -122,9 +122,9 @@ struct ModelGenerator {
 
     private func printSyncModel(into printer: inout SwiftPrinter) {
         printer.block("extension \(name): SyncCore.SyncModel") { body in
-            body.line("\(access)static let recordType: Swift.String = \(SwiftSpelling.stringLiteral(model.recordType))")
+            body.line("\(access)static let recordType: Swift.String = \(QuotedText.swift(model.recordType))")
             body.line("\(access)static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [\(model.scopes.scopes.map { ".\($0.rawValue)" }.joined(separator: ", "))]")
-            let parentType = model.parent.flatMap { context.schema.model(named: $0)?.recordType }.map(SwiftSpelling.stringLiteral) ?? "nil"
+            let parentType = model.parent.flatMap { context.schema.model(named: $0)?.recordType }.map(QuotedText.swift) ?? "nil"
             body.line("\(access)static let parentRecordType: Swift.String? = \(parentType)")
             let children = context.schema.childNames(of: model.name)
             if !children.isEmpty {
@@ -134,7 +134,7 @@ struct ModelGenerator {
             if !model.uniqueKeys.isEmpty || model.mergePolicy != nil { body.line() }
             if !model.uniqueKeys.isEmpty {
                 body.documentation("The natural keys: records of one zone equal on every field of a key are one record.")
-                let keys = model.uniqueKeys.map { "[" + $0.map(SwiftSpelling.stringLiteral).joined(separator: ", ") + "]" }
+                let keys = model.uniqueKeys.map { "[" + $0.map(QuotedText.swift).joined(separator: ", ") + "]" }
                 body.line("\(access)static let uniqueKeys: [[Swift.String]] = [\(keys.joined(separator: ", "))]")
             }
             if let policy = model.mergePolicy {
@@ -179,7 +179,7 @@ struct ModelGenerator {
 
     /// `.field("title", \Note.title)`, with the builder for the field's kind and its options.
     private func fieldRow(_ field: Field) -> String {
-        var arguments = [SwiftSpelling.stringLiteral(field.name), "\\Self.\(SwiftSpelling.identifier(field.name))"]
+        var arguments = [QuotedText.swift(field.name), "\\Self.\(SwiftSpelling.identifier(field.name))"]
         let builder: String
         switch field.type {
         case .scalar(.asset):
@@ -253,7 +253,7 @@ struct ModelGenerator {
         let conformance = catalog.isGoverned ? "SyncCore.PublicationGovernedModel" : "SyncCore.PublicCatalogModel"
         printer.block("extension \(name): \(conformance)") { body in
             body.documentation("Asset contents are never fetched by catalog queries: readers download them on demand.")
-            let keys = CatalogKeys.desiredKeys(of: model).map(SwiftSpelling.stringLiteral)
+            let keys = CatalogKeys.desiredKeys(of: model).map(QuotedText.swift)
             if keys.count <= 4 {
                 body.line("\(access)static let catalogDesiredKeys: [Swift.String] = [\(keys.joined(separator: ", "))]")
             } else {

@@ -64,7 +64,7 @@ enum SwiftSpelling {
 
     static func literal(_ value: FieldDefault) -> String {
         switch value {
-        case .string(let text): stringLiteral(text)
+        case .string(let text): QuotedText.swift(text)
         case .int(let number): String(number)
         case .double(let number): doubleLiteral(number)
         case .bool(let flag): flag ? "true" : "false"
@@ -79,26 +79,6 @@ enum SwiftSpelling {
     /// field's type is known.
     static func enumCase(_ name: String) -> String {
         "." + identifier(name)
-    }
-
-    /// A Swift string literal, escaped.
-    static func stringLiteral(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\"": result += "\\\""
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\0": result += "\\0"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            default:
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 
     /// A literal that reads back as exactly `number`. A subnormal one is spelled by its bits: as

@@ -1,3 +1,4 @@
+import SyncCore
 /// A JSON document built in code and printed with a fixed key order and indentation, so exported
 /// files are byte-stable (Foundation's serializers promise neither).
 indirect enum JSONValue: Sendable, Equatable, ExpressibleByStringInterpolation, ExpressibleByBooleanLiteral,
@@ -23,7 +24,7 @@ indirect enum JSONValue: Sendable, Equatable, ExpressibleByStringInterpolation, 
     func printed(indent: String = "") -> String {
         let inner = indent + "  "
         switch self {
-        case .string(let text): return JSONText.quoted(text)
+        case .string(let text): return QuotedText.json(text)
         case .int(let number): return String(number)
         case .bool(let flag): return flag ? "true" : "false"
         case .array(let items):
@@ -32,7 +33,7 @@ indirect enum JSONValue: Sendable, Equatable, ExpressibleByStringInterpolation, 
             return "[\n" + items.map { inner + $0.printed(indent: inner) }.joined(separator: ",\n") + "\n\(indent)]"
         case .object(let members):
             if members.isEmpty { return "{}" }
-            let lines = members.map { inner + JSONText.quoted($0.0) + ": " + $0.1.printed(indent: inner) }
+            let lines = members.map { inner + QuotedText.json($0.0) + ": " + $0.1.printed(indent: inner) }
             return "{\n" + lines.joined(separator: ",\n") + "\n\(indent)}"
         }
     }

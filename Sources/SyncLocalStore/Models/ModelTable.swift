@@ -169,7 +169,7 @@ final class ModelTable: Sendable, Hashable {
     /// The row of one record, by name: made once, so each lookup finds its prepared statement by
     /// the text's identity.
     let selectByName: String
-    /// The rows of the records named in a JSON array (`SQLiteStoreTransaction.jsonArray`).
+    /// The rows of the records named in a JSON array (`QuotedText.jsonArray`).
     let selectByNames: String
     private let columnIndex: [String: Int]
 

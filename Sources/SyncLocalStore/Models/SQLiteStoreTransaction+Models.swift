@@ -48,34 +48,10 @@ extension SQLiteStoreTransaction: StoredModels {
     func storedNames(type: any SyncModel.Type, among names: [String]) throws -> Set<String> {
         guard !names.isEmpty, let table = try changes.tables.table(named: type.recordType) else { return [] }
         return Set(try database.query(
-            "SELECT _name FROM \(table.sqlName) WHERE _name IN (SELECT value FROM json_each(?))", [.text(Self.jsonArray(names))]
+            "SELECT _name FROM \(table.sqlName) WHERE _name IN (SELECT value FROM json_each(?))", [.text(QuotedText.jsonArray(names))]
         ).map { $0.text(0) })
     }
 
-    /// Names as one JSON array, the single argument of a `json_each` list: one statement for
-    /// any number of names.
-    static func jsonArray(_ names: [String]) -> String {
-        var json = "["
-        for (index, name) in names.enumerated() {
-            if index > 0 { json += "," }
-            json += "\""
-            if !name.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-                json += name
-                json += "\""
-                continue
-            }
-            for scalar in name.unicodeScalars {
-                switch scalar {
-                case "\"": json += "\\\""
-                case "\\": json += "\\\\"
-                case _ where scalar.value < 0x20: json += String(format: "\\u%04x", scalar.value)
-                default: json.unicodeScalars.append(scalar)
-                }
-            }
-            json += "\""
-        }
-        return json + "]"
-    }
 
     private func applyPulled<Model: SyncModel>(_ record: SyncRecord, _ type: Model.Type, stored: Bool = true) throws -> [RecordKey] {
         let writer = self.writer(.sync)

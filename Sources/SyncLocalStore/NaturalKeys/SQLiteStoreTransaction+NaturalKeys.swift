@@ -70,7 +70,7 @@ extension SQLiteStoreTransaction: NaturalKeyMerges {
         if case .reference = column.kind {
             return try database.query(
                 "SELECT _name FROM \(table.sqlName) WHERE \(ModelTable.quoted(field)) IN (SELECT value FROM json_each(?)) ORDER BY _name",
-                [.text(Self.jsonArray(targets))]
+                [.text(QuotedText.jsonArray(targets))]
             ).map { $0.text(0) }
         }
         // A list of references is kept whole in its column: each list is read (merging duplicates

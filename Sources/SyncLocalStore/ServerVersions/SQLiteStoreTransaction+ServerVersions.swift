@@ -13,11 +13,11 @@ extension SQLiteStoreTransaction: ServerVersions {
     private static let serverRecordColumns = "type, change_tag, fields, encrypted, modified, parent, share, creator, system_fields, created, modifier"
 
     /// The server versions kept in one zone for a list of names: the zone, then the names as one
-    /// JSON array (`jsonArray`).
+    /// JSON array (`QuotedText.jsonArray`).
     private static let inZoneAmongNames = "zone_owner = ? AND zone = ? AND name IN (SELECT value FROM json_each(?))"
 
     private static func inZoneAmongNames(_ names: [String], _ zone: ZoneID) -> [SQLiteValue] {
-        [.text(zone.ownerName), .text(zone.zoneName), .text(jsonArray(names))]
+        [.text(zone.ownerName), .text(zone.zoneName), .text(QuotedText.jsonArray(names))]
     }
 
     func serverRecord(_ id: RecordID) throws -> SyncRecord? {

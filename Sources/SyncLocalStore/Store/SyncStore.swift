@@ -404,7 +404,7 @@ struct StoreReader {
         var modified: [Date] = []
         let (sql, arguments): (String, [SQLiteValue]) = recordNames.count == 1
             ? (table.selectByName, [.text(recordNames[0])])
-            : (table.selectByNames, [.text(SQLiteStoreTransaction.jsonArray(recordNames))])
+            : (table.selectByNames, [.text(QuotedText.jsonArray(recordNames))])
         try appendModels(type, sql, arguments, to: &models) { row in
             modified.append(Date(timeIntervalSince1970: row.real(3)))
         }
