@@ -53,7 +53,7 @@ struct ExplanationTests {
         #expect(expected.subtracting(present).isEmpty, "missing files: \(expected.subtracting(present).sorted())")
     }
 
-    /// The example files, compiled into the generator (DiagnosticExamples.swift, a switch the
+    /// The example files, compiled into the generator (Generated/DiagnosticExamples.generated.swift, a switch the
     /// compiler holds to every code): regenerated with `SYNCGEN_UPDATE_GOLDENS=1`.
     @Test func theCompiledExamplesAreTheFiles() throws {
         let folder = repositoryRoot.appendingPathComponent("docs/DiagnosticExamples")
@@ -65,8 +65,8 @@ struct ExplanationTests {
             return text
         }
         var lines = [
-            "// Generated from docs/DiagnosticExamples: edit those files, then run",
-            "// `SYNCGEN_UPDATE_GOLDENS=1 swift test --filter ExplanationTests`.",
+            "// Generated from docs/DiagnosticExamples by ExplanationTests: do not edit. Edit those files,",
+            "// then run `SYNCGEN_UPDATE_GOLDENS=1 swift test --filter ExplanationTests`.",
             "",
             "extension DiagnosticCode {",
             "    /// The code's example schemas (``DiagnosticExamples``).",
@@ -88,10 +88,10 @@ struct ExplanationTests {
         }
         lines += ["        }", "    }", "}", ""]
         let rendered = lines.joined(separator: "\n")
-        let url = repositoryRoot.appendingPathComponent("Sources/SyncGenerator/Diagnostics/DiagnosticExamples.swift")
+        let url = repositoryRoot.appendingPathComponent("Sources/SyncGenerator/Generated/DiagnosticExamples.generated.swift")
         if ProcessInfo.processInfo.environment["SYNCGEN_UPDATE_GOLDENS"] == "1" {
             try Data(rendered.utf8).write(to: url)
         }
-        #expect(try String(contentsOf: url, encoding: .utf8) == rendered, "DiagnosticExamples.swift is stale: run SYNCGEN_UPDATE_GOLDENS=1 swift test --filter ExplanationTests, build, and run it again")
+        #expect(try String(contentsOf: url, encoding: .utf8) == rendered, "DiagnosticExamples.generated.swift is stale: run SYNCGEN_UPDATE_GOLDENS=1 swift test --filter ExplanationTests, build, and run it again")
     }
 }

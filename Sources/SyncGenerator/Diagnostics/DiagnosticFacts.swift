@@ -17,7 +17,7 @@ struct DiagnosticFacts: Sendable {
 
 /// A code's example schemas, kept as YAML files a YAML tool can read
 /// (docs/DiagnosticExamples/`<code>.failing.yaml`, `.fixed.yaml`, and `.baseline.yaml` for a code
-/// that compares with the deployed schema), compiled into DiagnosticExamples.swift.
+/// that compares with the deployed schema), compiled into Generated/DiagnosticExamples.generated.swift.
 struct DiagnosticExamples: Sendable {
     var baseline: String?
     var failing: String

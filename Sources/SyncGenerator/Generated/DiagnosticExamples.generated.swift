@@ -1,5 +1,5 @@
-// Generated from docs/DiagnosticExamples: edit those files, then run
-// `SYNCGEN_UPDATE_GOLDENS=1 swift test --filter ExplanationTests`.
+// Generated from docs/DiagnosticExamples by ExplanationTests: do not edit. Edit those files,
+// then run `SYNCGEN_UPDATE_GOLDENS=1 swift test --filter ExplanationTests`.
 
 extension DiagnosticCode {
     /// The code's example schemas (``DiagnosticExamples``).
