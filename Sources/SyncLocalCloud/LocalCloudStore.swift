@@ -14,11 +14,9 @@ final class LocalCloudStore {
     init(_ location: SQLiteDatabase.Location) throws {
         database = try SQLiteDatabase(location)
         do {
-            try database.transaction {
-                try Self.migrator.migrate(database)
-                // The public database's one zone always exists.
-                try database.query("INSERT OR IGNORE INTO zones (owner, name, epoch, state, change_seq, min_token_seq) VALUES (?, ?, 0, 0, 0, 0)", [.text(Self.publicOwner), .text(SyncConstants.publicZoneName)])
-            }
+            try Self.migrator.migrate(database)
+            // The public database's one zone always exists.
+            _ = try database.query("INSERT OR IGNORE INTO zones (owner, name, epoch, state, change_seq, min_token_seq) VALUES (?, ?, 0, 0, 0, 0)", [.text(Self.publicOwner), .text(SyncConstants.publicZoneName)])
         } catch MigrationError.newerFile(let fileKind, let unknownSteps) {
             let path = if case .file(let url) = location { " \(url.path)" } else { "" }
             throw MigrationError.newerFile(fileKind: fileKind + path, unknownSteps: unknownSteps)

@@ -62,13 +62,11 @@ public final class SyncStore: Sendable {
     private static func open(_ location: SQLiteDatabase.Location, alone: Bool) throws -> SQLiteDatabase {
         let database = try SQLiteDatabase(location, alone: alone)
         do {
-            try database.transaction {
-                if alone {
-                    try StoreLayout.migrator.check(database)
-                } else {
-                    try StoreLayout.migrator.migrate(database)
-                    try AssetCacheBookkeeping.install(database)
-                }
+            if alone {
+                try database.transaction { try StoreLayout.migrator.check(database) }
+            } else {
+                try StoreLayout.migrator.migrate(database)
+                try database.transaction { try AssetCacheBookkeeping.install(database) }
             }
         } catch let error as MigrationError {
             let path = if case .file(let url) = location { "\(url.path): " } else { "" }

@@ -38,14 +38,31 @@ package struct DatabaseMigrator: Sendable {
         self.steps = steps
     }
 
-    /// Runs the steps the file has not run yet, in order. Call it inside a transaction: a step
-    /// that fails leaves the file as it was.
-    package func migrate(_ database: SQLiteDatabase) throws {
-        let done = try stepsDone(database)
-        try database.execute("CREATE TABLE IF NOT EXISTS syncgen_migrations (position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)")
-        for step in steps where !done.contains(step.name) {
-            try step.apply(database)
-            try database.query("INSERT INTO syncgen_migrations (name) VALUES (?)", [.text(step.name)])
+    /// Runs the steps the file has not run yet, in order, up to and including `last` (every step
+    /// when nil: a test opens a file at an old step this way, then runs the next). Each step runs
+    /// in a transaction of its own, with its record: a step that fails leaves the file as the
+    /// steps before it made it, and the next opening runs it again. Called outside a transaction
+    /// (inside one, the steps share it).
+    package func migrate(_ database: SQLiteDatabase, upTo last: String? = nil) throws {
+        let wanted: ArraySlice<Step>
+        if let last {
+            guard let end = steps.firstIndex(where: { $0.name == last }) else {
+                preconditionFailure("\(fileKind): no migration step is named '\(last)'")
+            }
+            wanted = steps[...end]
+        } else {
+            wanted = steps[...]
+        }
+        let done = try database.transaction { () throws -> Set<String> in
+            let done = try stepsDone(database)
+            try database.execute("CREATE TABLE IF NOT EXISTS syncgen_migrations (position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)")
+            return done
+        }
+        for step in wanted where !done.contains(step.name) {
+            try database.transaction {
+                try step.apply(database)
+                try database.query("INSERT INTO syncgen_migrations (name) VALUES (?)", [.text(step.name)])
+            }
         }
     }
 

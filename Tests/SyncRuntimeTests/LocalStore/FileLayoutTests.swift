@@ -27,11 +27,43 @@ struct FileLayoutTests {
 
     @Test func eachStepRunsOnceAndAStepOfALaterVersionRunsOnAnOlderFile() throws {
         let database = try SQLiteDatabase(.memory)
-        try database.transaction { try Self.counting(["a", "b"]).migrate(database) }
-        try database.transaction { try Self.counting(["a", "b"]).migrate(database) }
-        try database.transaction { try Self.counting(["a", "b", "c"]).migrate(database) }
+        try Self.counting(["a", "b"]).migrate(database)
+        try Self.counting(["a", "b"]).migrate(database)
+        try Self.counting(["a", "b", "c"]).migrate(database)
         #expect(try database.query("SELECT step FROM runs ORDER BY rowid").map { $0.text(0) } == ["a", "b", "c"])
         #expect(try DatabaseMigrator.appliedSteps(database) == ["a", "b", "c"])
+    }
+
+    /// A file opened at an old step and taken to the next one (`upTo:`), as a test of one step
+    /// does; then the rest.
+    @Test func aFileStopsAtAStepAndGoesOnFromIt() throws {
+        let database = try SQLiteDatabase(.memory)
+        let migrator = Self.counting(["a", "b", "c"])
+        try migrator.migrate(database, upTo: "a")
+        #expect(try DatabaseMigrator.appliedSteps(database) == ["a"])
+        try migrator.migrate(database, upTo: "b")
+        #expect(try DatabaseMigrator.appliedSteps(database) == ["a", "b"])
+        try migrator.migrate(database)
+        #expect(try database.query("SELECT step FROM runs ORDER BY rowid").map { $0.text(0) } == ["a", "b", "c"])
+    }
+
+    /// Each step is a transaction of its own: a step that fails leaves the steps before it done
+    /// and itself undone (its half-made table gone), and the next opening runs it alone. Breaking
+    /// it (one transaction for every step): the failure takes step a with it, and a runs twice.
+    @Test func aFailedStepKeepsTheStepsBeforeItAndRunsAgain() throws {
+        struct Refused: Error {}
+        let database = try SQLiteDatabase(.memory)
+        let failing = DatabaseMigrator(fileKind: "a test file", steps: Self.counting(["a"]).steps + [
+            DatabaseMigrator.Step("b") { database in
+                try database.execute("CREATE TABLE half (x)")
+                throw Refused()
+            },
+        ])
+        #expect(throws: Refused.self) { try failing.migrate(database) }
+        #expect(try DatabaseMigrator.appliedSteps(database) == ["a"])
+        #expect(try !database.tableExists("half"))
+        try Self.counting(["a", "b"]).migrate(database)
+        #expect(try database.query("SELECT step FROM runs ORDER BY rowid").map { $0.text(0) } == ["a", "b"])
     }
 
     @Test func aNewStoreRecordsEveryStepOfItsLayoutInOrder() throws {
