@@ -5,9 +5,11 @@ extension SyncStore {
     /// The models of a type, filtered and sorted, at once and again after every committed
     /// transaction that saved or deleted one of that type, whoever wrote it: the app, or the
     /// sync engine applying pulled, merged or deleted records. A transaction that changes only
-    /// other types emits nothing; one that changes many models of the type emits once. A reader
-    /// slower than the commits gets the newest results, never a stale queue of them. The stream
-    /// ends with the store's error if a read fails, and stops reading when it is cancelled.
+    /// other types emits nothing; one that changes many models of the type emits once; one that
+    /// leaves the results as they were (a save of the same values, a change outside the filter)
+    /// emits nothing. A reader slower than the commits gets the newest results, never a stale
+    /// queue of them. The stream ends with the store's error if a read fails, and stops reading
+    /// when it is cancelled.
     public func observe<Model: SyncModel>(
         _ type: Model.Type,
         where isIncluded: @escaping @Sendable (Model) -> Bool = { _ in true },
@@ -22,16 +24,29 @@ extension SyncStore {
         observe(Model.self) { store in try store.fetch(query) }
     }
 
-    /// `read`'s results at once, and again after each commit that changed a model of the type.
+    /// `read`'s results at once, and again after each commit that changed a model of the type,
+    /// when they changed.
     private func observe<Model: SyncModel>(_ type: Model.Type, read: @escaping @Sendable (SyncStore) throws -> [Model]) -> AsyncThrowingStream<[Model], any Error> {
-        // Listening starts before the first read, so no commit falls between the two.
-        let commits = commits()
-        let (stream, continuation) = AsyncThrowingStream<[Model], any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        follow(commits(), when: { $0.touches(type) }, read: read)
+    }
+
+    /// `read`'s answer at once, and again after each event `isRelevant` keeps, only when the answer
+    /// changed (the models are `Hashable`): a commit that left it as it was wakes no reader, as
+    /// GRDB's `removeDuplicates` does. Listening starts before the first read, so no event falls
+    /// between the two. A reader slower than the events gets the newest answer. The stream ends
+    /// with the store's error if a read fails, and stops reading when it is cancelled.
+    func follow<Event: Sendable, Value: Equatable & Sendable>(
+        _ events: AsyncStream<Event>, when isRelevant: @escaping @Sendable (Event) -> Bool, read: @escaping @Sendable (SyncStore) throws -> Value
+    ) -> AsyncThrowingStream<Value, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let reading = Task {
             do {
-                continuation.yield(try read(self))
-                for await commit in commits where commit.touches(type) {
-                    continuation.yield(try read(self))
+                var last = try read(self)
+                continuation.yield(last)
+                for await event in events where isRelevant(event) {
+                    let now = try read(self)
+                    if now != last { continuation.yield(now) }
+                    last = now
                 }
                 continuation.finish()
             } catch {
@@ -58,27 +73,8 @@ extension SyncStore {
         observeWrites { store in try store.syncStatus(of: type, recordName: recordName) }
     }
 
-    /// `read`'s answer at once, and again each time a committed transaction changes it. A reader
-    /// slower than the changes gets the newest answer. The stream ends with the store's error if
-    /// a read fails.
+    /// `read`'s answer at once, and again each time a committed transaction changes it.
     func observeWrites<Value: Equatable & Sendable>(_ read: @escaping @Sendable (SyncStore) throws -> Value) -> AsyncThrowingStream<Value, any Error> {
-        let writes = writes()
-        let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let reading = Task {
-            do {
-                var last = try read(self)
-                continuation.yield(last)
-                for await _ in writes {
-                    let now = try read(self)
-                    if now != last { continuation.yield(now) }
-                    last = now
-                }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
-        }
-        continuation.onTermination = { _ in reading.cancel() }
-        return stream
+        follow(writes(), when: { _ in true }, read: read)
     }
 }

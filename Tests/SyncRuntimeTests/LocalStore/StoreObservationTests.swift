@@ -60,6 +60,31 @@ struct StoreObservationTests {
         #expect(deletion.changes == [StoreChange(recordType: "Note", recordName: "a", kind: .delete, author: .named("importer"))])
     }
 
+    /// A commit that leaves the results as they were (the same note saved again, a note the
+    /// filter leaves out) wakes no reader: given every chance to run, the reader has had nothing,
+    /// and its next element is the next change. Breaking it (yielding after every commit of the
+    /// type): the reader gets the unchanged list twice more.
+    @Test func aCommitThatLeavesTheResultsAsTheyWereEmitsNothing() async throws {
+        let store = try SyncStore(url: nil)
+        let note = Note(recordName: "a", title: "A")
+        try store.save(note)
+        let seen = Locked<[[String]]>([])
+        let reader = Task {
+            for try await notes in store.observe(Note.self, where: { $0.title != "hidden" }) {
+                seen.withLock { $0.append(Self.titles(notes)) }
+            }
+        }
+        defer { reader.cancel() }
+        #expect(await eventually { seen.withLock { $0.count } == 1 })
+        try store.save(note)
+        try store.save(Note(recordName: "h", title: "hidden"))
+        // A yield at a time, never a sleep: the reader runs, and nothing comes.
+        #expect(await !eventually { seen.withLock { $0.count } > 1 })
+        try store.save(Note(recordName: "b", title: "B"))
+        #expect(await eventually { seen.withLock { $0.count } == 2 })
+        #expect(seen.withLock { $0 } == [["A"], ["A", "B"]])
+    }
+
     /// Sync's writes reach an observer as the app's do: a pulled note, a merge of a remote edit
     /// into a local one, a remote deletion, each marked as sync's. Breaking it: announcing only
     /// the app's writes (as `changes()` does) leaves the laptop's list without the phone's note.
