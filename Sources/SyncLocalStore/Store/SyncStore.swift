@@ -18,11 +18,15 @@ public final class SyncStore: Sendable {
     let clock: any SyncClock
     /// The model tables committed transactions found or grew.
     let tableCache = TableCache()
-    private let changeStreams = Locked<[UUID: AsyncStream<Void>.Continuation]>([:])
-    private let commitStreams = Locked<[UUID: AsyncStream<StoreCommit>.Continuation]>([:])
-    /// Fired after every committed transaction that wrote anything, the engine's bookkeeping
-    /// (a pushed token, a change set aside) included: what a record's status follows.
-    private let writeStreams = Locked<[UUID: AsyncStream<Void>.Continuation]>([:])
+    /// The engine's scheduler, told of each committed write the app made (`changes()`).
+    let schedulerListeners = Locked<[UUID: AsyncStream<Void>.Continuation]>([:])
+    /// Screens and observers of models, told of each commit that saved or deleted one
+    /// (`commits()`).
+    let modelObservers = Locked<[UUID: AsyncStream<StoreCommit>.Continuation]>([:])
+    /// Observers of a record's sync status, told of every committed transaction that wrote
+    /// anything, the engine's bookkeeping (a pushed token, a change set aside) included
+    /// (`writes()`).
+    let statusObservers = Locked<[UUID: AsyncStream<Void>.Continuation]>([:])
     /// Test support: commits allowed before the store "crashes" (every later commit fails), and
     /// how many transactions that wrote have committed.
     private let commitCount = Locked(CommitCount())
@@ -221,8 +225,8 @@ public final class SyncStore: Sendable {
         }
         if let changes { tableCache.merge(changes.tables.found) }
         if appWrote { notifyChange() }
-        if let changes, !changes.list.isEmpty { Self.publish(StoreCommit(changes: changes.list), to: commitStreams) }
-        if wrote { Self.publish((), to: writeStreams) }
+        if let changes, !changes.list.isEmpty { Self.publish(StoreCommit(changes: changes.list), to: modelObservers) }
+        if wrote { Self.publish((), to: statusObservers) }
         return value
     }
 
@@ -291,47 +295,6 @@ public final class SyncStore: Sendable {
         try sqliteTransaction { try $0.hasUnpushedChanges() }
     }
 
-    // MARK: - Change stream
-
-    /// Fires after every committed write not made by the sync engine. Cheap to over-trigger: the
-    /// engine debounces it and reads the history to see what is really pending.
-    public func changes() -> AsyncStream<Void> {
-        Self.subscribe(to: changeStreams)
-    }
-
-    private func notifyChange() {
-        Self.publish((), to: changeStreams)
-    }
-
-    /// Every committed transaction that wrote anything, bookkeeping included.
-    func writes() -> AsyncStream<Void> {
-        Self.subscribe(to: writeStreams)
-    }
-
-    /// Every committed transaction that saved or deleted a model, whoever wrote it: the app, or
-    /// the sync engine applying pulled, merged or deleted records (`StoreChange.isFromSync`).
-    /// One element per transaction, naming each record it changed, in order; none is dropped,
-    /// so a list can be updated in place from them.
-    public func commits() -> AsyncStream<StoreCommit> {
-        Self.subscribe(to: commitStreams, buffering: .unbounded)
-    }
-
-    /// A new stream of what is published to `streams`; a signal keeps only its newest element.
-    private static func subscribe<Element: Sendable>(
-        to streams: Locked<[UUID: AsyncStream<Element>.Continuation]>,
-        buffering policy: AsyncStream<Element>.Continuation.BufferingPolicy = .bufferingNewest(1)
-    ) -> AsyncStream<Element> {
-        let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: policy)
-        let id = UUID()
-        streams.withLock { $0[id] = continuation }
-        continuation.onTermination = { _ in _ = streams.withLock { $0.removeValue(forKey: id) } }
-        return stream
-    }
-
-    private static func publish<Element: Sendable>(_ element: Element, to streams: Locked<[UUID: AsyncStream<Element>.Continuation]>) {
-        for continuation in streams.withLock({ Array($0.values) }) { continuation.yield(element) }
-    }
-
     // MARK: - Crash simulation (tests)
 
     private struct CommitCount {
@@ -362,256 +325,5 @@ public final class SyncStore: Sendable {
     /// A write after the simulated crash.
     struct SimulatedCrash: Error, CustomStringConvertible {
         var description: String { "the store crashed (simulated)" }
-    }
-}
-
-/// Reads models of one type from its table.
-struct StoreReader {
-    /// The column of a field of a model read straight from its columns: how it keeps its values,
-    /// and its place in a selected row.
-    struct FieldColumn {
-        let kind: ModelTable.Kind
-        let place: Int32
-    }
-
-    let database: SQLiteDatabase
-    let table: ModelTable
-
-    func fetch<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> Model? {
-        try models(type, table.selectByName, [.text(recordName)]).first
-    }
-
-    /// Names of the stored models whose parent is `parentRecordName`.
-    func childNames(parentRecordName: String) throws -> [String] {
-        try database.query("SELECT _name FROM \(table.sqlName) WHERE _parent = ? ORDER BY _name", [.text(parentRecordName)]).map { $0.text(0) }
-    }
-
-    func fetchAll<Model: SyncModel>(_ type: Model.Type) throws -> [Model] {
-        try models(type, "SELECT \(table.modelSelectList) FROM \(table.sqlName) ORDER BY _name", [])
-    }
-
-    /// The models a query's SQL selects.
-    func fetch<Model: SyncModel>(_ type: Model.Type, _ query: QuerySQL) throws -> [Model] {
-        try models(type, "SELECT \(table.modelSelectList) FROM \(table.sqlName) \(query.filter) \(query.order) \(query.page)", query.arguments)
-    }
-
-    /// The stored models of these names and when each was last saved on this device: one name
-    /// by its own statement, more in one read.
-    func fetchWithModified<Model: SyncModel>(_ type: Model.Type, recordNames: [String]) throws -> [(model: Model, modified: Date)] {
-        var models: [Model] = []
-        var modified: [Date] = []
-        let (sql, arguments): (String, [SQLiteValue]) = recordNames.count == 1
-            ? (table.selectByName, [.text(recordNames[0])])
-            : (table.selectByNames, [.text(QuotedText.jsonArray(recordNames))])
-        try appendModels(type, sql, arguments, to: &models) { row in
-            modified.append(Date(timeIntervalSince1970: row.real(3)))
-        }
-        return Array(zip(models, modified))
-    }
-
-    private func models<Model: SyncModel>(_ type: Model.Type, _ sql: String, _ arguments: [SQLiteValue]) throws -> [Model] {
-        var models: [Model] = []
-        try appendModels(type, sql, arguments, to: &models)
-        return models
-    }
-
-    /// Appends each model the SQL selects to `models`, and hands `body` its row. A row is read
-    /// straight from its columns by the model's own code when it can be (`fieldColumns`, and
-    /// nothing kept beside them in `_extra`), otherwise through its stored fields.
-    private func appendModels<Model: SyncModel>(
-        _ type: Model.Type, _ sql: String, _ arguments: [SQLiteValue], to models: inout [Model], _ body: (SQLiteRow) -> Void = { _ in }
-    ) throws {
-        let columns = fieldColumns(type)
-        try database.forEachRow(sql, arguments) { row throws(SQLiteError) in
-            do {
-                if let columns, row.isNull(ModelTable.extraColumn) {
-                    try columns.withUnsafeBufferPointer { columns in
-                        try Model.appendStoredRow(named: row.text(0), ownerName: row.text(1), { try columns[$0].kind.value(row, columns[$0].place) }, to: &models)
-                    }
-                } else {
-                    models.append(try model(type, try table.record(row)))
-                }
-                body(row)
-            } catch {
-                throw SQLiteError(code: -1, message: "stored \(type.recordType) '\(row.text(0))' cannot be read: \(error)")
-            }
-        }
-    }
-
-    /// Each of the model's fields' column (in `storedKeys` order, with its place in a selected
-    /// row), when the model's rows can be read straight from their columns: every field a plain
-    /// value with a column of its own.
-    private func fieldColumns<Model: SyncModel>(_ type: Model.Type) -> [FieldColumn]? {
-        guard Model.storesPlainValues else { return nil }
-        var columns: [FieldColumn] = []
-        var next = 0
-        for key in Model.storedKeys {
-            guard let column = table.columnIndex(of: key, expectedAt: next) else { return nil }
-            next = column + 1
-            columns.append(FieldColumn(kind: table.columns[column].kind, place: Int32(ModelTable.runtimeColumns.count + column)))
-        }
-        return columns
-    }
-
-    /// The model a row read from this table holds.
-    func model<Model: SyncModel>(_ type: Model.Type, _ stored: StoredRow) throws -> Model {
-        var model = Model(emptyRecordNamed: stored.name, ownerName: stored.owner)
-        let record = SyncRecord(recordType: type.recordType, id: RecordID(recordName: stored.name, zoneID: ZoneID(zoneName: "", ownerName: stored.owner)), fields: stored.fields)
-        try model.applyStoredFields(from: record)
-        return model
-    }
-}
-
-/// Writes inside one store transaction, each stamped with the transaction's author. Valid only
-/// inside the `write` call that hands it out.
-public final class StoreWriter: ModelWriter {
-    let database: SQLiteDatabase
-    let author: StoreAuthor
-    /// When this transaction's saves happen, unless a save says otherwise.
-    let now: Date
-    /// Whether this writer recorded a change of the app (never one of the engine's own).
-    private(set) var wroteAppChange = false
-    /// The records this writer deleted, a parent's subtree included, in the order they went.
-    private(set) var deleted: [RecordKey] = []
-    /// The transaction's changed models, for the commit feed.
-    let changes: TransactionChanges
-
-    init(database: SQLiteDatabase, author: StoreAuthor, now: Date, changes: TransactionChanges) {
-        self.database = database
-        self.author = author
-        self.now = now
-        self.changes = changes
-    }
-
-    /// Saves a model. The app's saves are checked against what CloudKit accepts first
-    /// (`RecordRefusal`); the engine's come from the cloud, which already did.
-    public func save<Model: SyncModel>(_ model: Model) throws {
-        try save(model, modified: now, checked: !author.isEngine)
-    }
-
-    /// Saves with a given modification time: a pulled record keeps the time its writer edited it.
-    func save<Model: SyncModel>(_ model: Model, modified: Date, checked: Bool = false) throws {
-        let stored = model.encodeStoredFields()
-        if checked {
-            try Self.refuseWhatCloudKitWould(model, stored: stored, modified: modified)
-            try refuseReadOnlyShare(model, .save)
-        }
-        let table = try changes.tables.writing(Model.self)
-        if checked { try refuseDuplicateKeys(of: model, stored: stored, table: table) }
-        try table.write(name: model.recordName, owner: model.ownerName, parent: model.parentRecordName, modified: modified, fields: stored, to: database)
-        try recordHistory(type: Model.recordType, name: model.recordName, kind: .save, tombstone: nil)
-        changes.note(Model.recordType, model.recordName, .save, by: author)
-    }
-
-    /// Throws ``DuplicateNaturalKey`` when the save would make the model share a natural key with
-    /// another record of its owner: a new record, or a key changed to another's. The app's writes
-    /// never make a duplicate here (records made on other devices still can, and the engine
-    /// merges them); an edit of a record that keeps its key is never refused, even while a
-    /// duplicate pulled from another device waits to be merged.
-    private func refuseDuplicateKeys<Model: SyncModel>(of model: Model, stored: RecordFields, table: ModelTable) throws {
-        guard !Model.uniqueKeys.isEmpty else { return }
-        let before = try changes.tables.row(recordType: Model.recordType, recordName: model.recordName)
-        for key in Model.uniqueKeys {
-            guard let values = NaturalKeys.values(of: key, in: stored, table: table) else { continue }
-            if let before, before.owner == model.ownerName, NaturalKeys.values(of: key, in: before.fields, table: table) == values { continue }
-            guard let existing = try NaturalKeys.others(key: key, values: values, owner: model.ownerName, excluding: model.recordName, table: table, database).first
-            else { continue }
-            throw DuplicateNaturalKey(recordType: Model.recordType, recordName: model.recordName, key: key, existingRecordName: existing)
-        }
-    }
-
-    /// Throws the `RecordRefusal` CloudKit would answer the model's upload with.
-    ///
-    /// The stored form holds every field the record uploads, under the same names and values, so
-    /// a record whose stored form is more than `uploadOverheadBound` under the limit cannot be
-    /// over it: only records near the limit are encoded as they upload (the common save costs
-    /// nothing more than its name and number checks). A number that cannot sync is refused on a
-    /// field kept on this device too: the store gives back what was saved, or refuses it.
-    static func refuseWhatCloudKitWould<Model: SyncModel>(_ model: Model, stored: RecordFields, modified: Date) throws(RecordRefusal) {
-        if let reason = RecordRefusal.recordNameProblem(model.recordName) {
-            throw .invalidRecordName(recordType: Model.recordType, recordName: model.recordName, reason: reason)
-        }
-        if let (field, value) = RecordRefusal.nonFiniteNumber(in: stored) {
-            throw .notFinite(recordType: Model.recordType, recordName: model.recordName, field: field, value: value)
-        }
-        guard RecordSize.of(stored) > CloudKitLimits.maxRecordBytes - uploadOverheadBound else { return }
-        if let refusal = RecordRefusal.check(uploadForm(of: model, modified: modified)) { throw refusal }
-    }
-
-    /// More than the runtime adds to a record's uploaded fields beyond its stored ones: the edit
-    /// time, the asset markers, the publication lifecycle's fields, two field counts.
-    static let uploadOverheadBound = 4096
-
-    /// The record a model uploads, as the push sends it: its fields and the edit time.
-    static func uploadForm<Model: SyncModel>(of model: Model, modified: Date) -> SyncRecord {
-        var record = model.makeRecord()
-        record.fields[RecordFieldNames.clientModifiedAt] = .date(modified)
-        return record
-    }
-
-    /// Deletes a model and the records under it (`SyncModel.childTypes`), children before
-    /// parents; each tombstone keeps the values of its tombstone key paths.
-    public func delete<Model: SyncModel>(_ model: Model) throws {
-        if !author.isEngine { try refuseReadOnlyShare(model, .delete) }
-        try deleteTree(model)
-    }
-
-    /// Deletes a model and the records under it, children first.
-    private func deleteTree<Model: SyncModel>(_ model: Model) throws {
-        for childType in Model.childTypes { try deleteChildren(childType, of: model.recordName) }
-        try database.query("DELETE FROM \(try changes.tables.table(for: Model.self).sqlName) WHERE _name = ?", [.text(model.recordName)])
-        guard database.changes > 0 else { return }
-        deleted.append(RecordKey(Model.recordType, model.recordName))
-        var tombstone = RecordFields()
-        for keyPath in Model.tombstoneKeyPaths {
-            tombstone[keyPath.name] = .string(model[keyPath: keyPath.keyPath])
-        }
-        try recordHistory(type: Model.recordType, name: model.recordName, kind: .delete, tombstone: tombstone)
-        changes.note(Model.recordType, model.recordName, .delete, by: author)
-    }
-
-    private func deleteChildren<Child: SyncModel>(_ type: Child.Type, of parent: String) throws {
-        for name in try StoreReader(database: database, table: changes.tables.table(for: type)).childNames(parentRecordName: parent) {
-            if let child = try fetch(type, recordName: name) { try deleteTree(child) }
-        }
-    }
-
-    /// One history entry, stamped with this writer's author.
-    func recordHistory(type: String, name: String, kind: ChangeKind, tombstone: RecordFields?) throws {
-        try database.run("INSERT INTO history (type, name, kind, author, tombstone, at) VALUES (?, ?, ?, ?, ?, ?)") { (parameters: inout SQLiteParameters) throws(SQLiteError) in
-            try parameters.set(1, .text(type))
-            try parameters.set(2, .text(name))
-            try parameters.set(3, .integer(Int64(kind.rawValue)))
-            try parameters.set(4, .text(author.storedValue))
-            if let tombstone { try parameters.set(5, .blob(FieldsCodec.encode(tombstone))) }
-            try parameters.set(6, .real(now.timeIntervalSince1970))
-        }
-        if !author.isEngine { wroteAppChange = true }
-    }
-
-    /// The model of that type and name as this transaction sees it, or nil.
-    public func fetch<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> Model? {
-        try StoreReader(database: database, table: changes.tables.table(for: type)).fetch(type, recordName: recordName)
-    }
-
-    /// Every model of the type as this transaction sees it.
-    public func fetchAll<Model: SyncModel>(_ type: Model.Type) throws -> [Model] {
-        try StoreReader(database: database, table: changes.tables.table(for: type)).fetchAll(type)
-    }
-}
-
-/// What one transaction did beyond its SQL: the models it saved and deleted, in order (what the
-/// commit feed announces once it commits), and the tables it found or grew (what the store's
-/// cache keeps once it commits). Lives as long as the transaction.
-final class TransactionChanges {
-    private(set) var list: [StoreChange] = []
-    let tables: TransactionTables
-
-    init(tables: TransactionTables) {
-        self.tables = tables
-    }
-
-    func note(_ recordType: String, _ recordName: String, _ kind: ChangeKind, by author: StoreAuthor) {
-        list.append(StoreChange(recordType: recordType, recordName: recordName, kind: kind, author: author))
     }
 }
