@@ -1,0 +1,141 @@
+import Foundation
+import SyncCore
+import SyncPorts
+
+/// Who is in a share and how: invitations, removals, permissions, the link, the end of a share.
+extension SharePhase {
+    /// Adds participants to an existing share. One already in it stays as they are; one who
+    /// left or was removed is invited again.
+    func invite(_ participants: [ShareParticipant], to subject: ShareSubject) async throws(SyncError) -> ShareRecord {
+        try await change(subject) { share throws(SyncError) in
+            for participant in participants {
+                guard let index = share.participants.firstIndex(where: { $0.isSamePerson(as: participant) }) else {
+                    share.participants.append(participant)
+                    continue
+                }
+                if share.participants[index].acceptanceStatus == .removed { share.participants[index] = participant }
+            }
+        }
+    }
+
+    /// The share as the cloud has it now; nil when there is none.
+    func currentShare(of subject: ShareSubject) async throws(SyncError) -> ShareRecord? {
+        switch try await context.cloud.fetchShares([subject.id], in: .private)[subject.id] {
+        case .success(var share):
+            // CloudKit does not say which root a fetched share is for (the root names its share,
+            // not the other way round): the subject says.
+            if share.rootRecordName == nil { share.rootRecordName = subject.rootRecordName }
+            return try keep(share)
+        case .failure(let error) where error.code == .unknownItem:
+            try context.transaction { try $0.forgetShare(subject.id) }
+            return nil
+        case .failure(let error): throw .cloud(error)
+        case nil: throw .cloud(CloudError(.serviceUnavailable, "no result for \(subject)"))
+        }
+    }
+
+    /// Removes a person from the share: they lose the shared records at their next pass. The
+    /// share goes to the cloud with them marked removed, and with everyone else as the cloud
+    /// listed them: nobody the app did not name is removed, whether or not this device can tell
+    /// who they are (a one-time link's invitee has no name until they accept).
+    func remove(_ participant: ShareParticipant, from subject: ShareSubject) async throws(SyncError) -> ShareRecord {
+        try await change(subject) { share throws(SyncError) in
+            share.participants[try Self.index(of: participant, in: share, subject: subject)].acceptanceStatus = .removed
+        }
+    }
+
+    /// Changes what a person of the share may do.
+    func setPermission(_ permission: SharePermission, of participant: ShareParticipant, on subject: ShareSubject) async throws(SyncError) -> ShareRecord {
+        guard permission != .none else {
+            throw .cloud(CloudError(.invalidArguments, "a participant's permission is readOnly or readWrite; remove the participant to take the share away"))
+        }
+        return try await change(subject) { share throws(SyncError) in
+            share.participants[try Self.index(of: participant, in: share, subject: subject)].permission = permission
+        }
+    }
+
+    /// Opens the share to anyone with its link (`readOnly`, `readWrite`), or closes it (`none`):
+    /// the cloud then removes whoever joined by the link.
+    func setPublicPermission(_ permission: SharePermission, on subject: ShareSubject) async throws(SyncError) -> ShareRecord {
+        try await change(subject) { share throws(SyncError) in share.publicPermission = permission }
+    }
+
+    /// Where a person other than the owner stands in the share, or an error naming them.
+    private static func index(of participant: ShareParticipant, in share: ShareRecord, subject: ShareSubject) throws(SyncError) -> Int {
+        guard let index = share.participants.firstIndex(where: { $0.isSamePerson(as: participant) && $0.acceptanceStatus != .removed }) else {
+            throw .cloud(CloudError(.unknownItem, "\(participant.described) does not take part in \(subject)"))
+        }
+        guard share.participants[index].role != .owner else {
+            throw .cloud(CloudError(.invalidArguments, "the owner of \(subject) stays in it; stop sharing to end it"))
+        }
+        return index
+    }
+
+    /// Changes the share as the cloud has it: fetched, changed, and saved over the version
+    /// fetched. A save that meets a newer version (someone accepted, another device of the owner
+    /// changed the share) fetches again and makes the change on that, once more.
+    private func change(_ subject: ShareSubject, _ change: (inout ShareRecord) throws(SyncError) -> Void) async throws(SyncError) -> ShareRecord {
+        for attempt in 0..<2 {
+            guard let current = try await currentShare(of: subject) else {
+                throw .cloud(CloudError(.unknownItem, "\(subject) does not exist"))
+            }
+            var share = current
+            try change(&share)
+            if let problem = ShareLinkRule.problem(saving: share, over: current) { throw .cloud(CloudError(.invalidArguments, problem)) }
+            let result = try await context.cloud.modify(ModifyRequest(sharesToSave: [share]), in: .private)
+            switch result.savedShares[subject.id] {
+            case .success(let saved): return try keep(saved)
+            case .failure(let error) where error.code == .serverRecordChanged && attempt == 0: continue
+            case .failure(let error): throw .cloud(error)
+            case nil: throw .cloud(CloudError(.serviceUnavailable, "no result for \(subject)"))
+            }
+        }
+        throw .cloud(CloudError(.serverRecordChanged, "\(subject) keeps changing"))
+    }
+
+    /// Stops sharing: the share is deleted by its ID, never looked for.
+    func stopSharing(_ subject: ShareSubject) async throws(SyncError) {
+        let result = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: [subject.id]), in: .private)
+        if let error = result.itemErrors[subject.id], error.code != .unknownItem { throw .cloud(error) }
+        try context.transaction { store in
+            try store.forgetShare(subject.id)
+            guard let root = subject.rootRecordName, var server = try store.serverRecord(RecordID(recordName: root, zoneID: subject.id.zoneID)) else { return }
+            server.shareRecordName = nil
+            try store.setServerRecord(server)
+        }
+    }
+
+    /// The share of a root, the user's own or someone else's: the one its server version names,
+    /// else the name the engine gives a root's share.
+    func subject<Root: ShareableModel>(of root: Root) throws(SyncError) -> ShareSubject {
+        let rootID = root.makeRecord(syncZoneName: context.configuration.syncZoneName).id
+        let name = try context.transaction { try $0.serverRecord(rootID)?.shareRecordName } ?? Self.shareRecordName(forRoot: root.recordName)
+        return ShareSubject(id: RecordID(recordName: name, zoneID: rootID.zoneID), rootRecordName: root.recordName)
+    }
+
+    /// The share of the user's whole zone.
+    var zoneSubject: ShareSubject {
+        ShareSubject(id: RecordID(recordName: ShareRecord.zoneWideRecordName, zoneID: ZoneID(zoneName: context.configuration.syncZoneName, ownerName: SyncConstants.currentUserOwnerName)), rootRecordName: nil)
+    }
+
+    /// The people invitations name, looked up in the cloud (the only way CloudKit makes
+    /// participants), each with the invitation's permission. One that cannot be found fails the
+    /// call, naming how it was looked up: a share never goes out to fewer people than asked.
+    func participants(for invitations: [ShareInvitation]) async throws(SyncError) -> [ShareParticipant] {
+        guard !invitations.isEmpty else { return [] }
+        let found = try await context.cloud.participants(for: invitations.map(\.lookup))
+        var participants: [ShareParticipant] = []
+        for invitation in invitations {
+            switch found[invitation.lookup] {
+            case .success(var participant):
+                participant.permission = invitation.permission
+                participants.append(participant)
+            case .failure(let error):
+                throw .cloud(CloudError(error.code, "\(invitation.lookup) could not be found: \(error.message)", retryAfter: error.retryAfter))
+            case nil:
+                throw .cloud(CloudError(.serviceUnavailable, "no answer for \(invitation.lookup)"))
+            }
+        }
+        return participants
+    }
+}
