@@ -83,40 +83,66 @@ extension PushPhase {
         case recreateZone(ZoneID)
     }
 
+    /// One request of a zone's items: built, sent (halved when the cloud refuses it whole),
+    /// landed, its follow-ups made, and the items to send again sent again.
     func sendChunk(_ chunk: [PushItem], scope: DatabaseScope, outcome: inout Outcome, attempt: Int) async throws(SyncError) {
         try await account.verify()
-        let request = try context.transaction { store in
-            var request = ModifyRequest()
-            let device = try UploadDevice.id(in: store)
-            // A chunk is of one zone: its server versions are read at once.
-            var known: [RecordID: SyncRecord] = [:]
-            for (zone, items) in Dictionary(grouping: chunk.filter { $0.record != nil }, by: \.id.zoneID) {
-                for (name, record) in try store.serverRecords(items.map(\.id.recordName), in: zone) {
-                    known[RecordID(recordName: name, zoneID: zone)] = record
-                }
-            }
-            for item in chunk {
-                switch item.operation {
-                case .save(var record):
-                    if let waiting = Self.waitsForSurvivor(item, over: known[item.id]) {
-                        try setAside(item, waiting, in: store, outcome: &outcome)
-                        continue
-                    }
-                    record.base(onServerVersionOf: known[item.id])
-                    record.stampUpload(SyncRecord.newUploadID(device: device), over: known[item.id])
-                    request.recordsToSave.append(record)
-                case .delete:
-                    request.recordIDsToDelete.append(item.id)
-                }
-            }
-            // Kept as sent before they go: a reply lost, or never read (the app killed while the
-            // request was out), leaves what the cloud may hold, the ancestor of the next merge.
-            try store.noteSent(request.recordsToSave)
-            return request
+        let request = try context.transaction { store in try self.request(for: chunk, in: store, outcome: &outcome) }
+        guard let result = try await send(request, of: chunk, scope: scope, outcome: &outcome, attempt: attempt) else { return }
+        var followUps: [FollowUp] = []
+        let retry = try context.transaction { store in
+            try land(result, of: request, chunk: chunk, scope: scope, in: store, outcome: &outcome, followUps: &followUps)
         }
-        let result: ModifyResult
+        try await perform(followUps, outcome: &outcome)
+        guard !retry.isEmpty else { return }
+        guard attempt < Self.maxRetryRounds else {
+            for item in retry where outcome.failures[item.id] == nil {
+                outcome.failures[item.id] = CloudError(.batchRequestFailed, "still failing after \(Self.maxRetryRounds) rounds")
+            }
+            return
+        }
+        try await sendChunk(retry, scope: scope, outcome: &outcome, attempt: attempt + 1)
+    }
+
+    /// The request of a chunk: each save based on the version the cloud last returned and
+    /// stamped with a new upload ID, each kept as sent before it goes (a reply lost, or never
+    /// read because the app was killed while the request was out, leaves what the cloud may hold,
+    /// the ancestor of the next merge). A save of a copy a device marked merged is set aside.
+    private func request(for chunk: [PushItem], in store: any StoreTransaction, outcome: inout Outcome) throws -> ModifyRequest {
+        var request = ModifyRequest()
+        let device = try UploadDevice.id(in: store)
+        // A chunk is of one zone: its server versions are read at once.
+        var known: [RecordID: SyncRecord] = [:]
+        for (zone, items) in Dictionary(grouping: chunk.filter { $0.record != nil }, by: \.id.zoneID) {
+            for (name, record) in try store.serverRecords(items.map(\.id.recordName), in: zone) {
+                known[RecordID(recordName: name, zoneID: zone)] = record
+            }
+        }
+        for item in chunk {
+            switch item.operation {
+            case .save(var record):
+                if let waiting = Self.waitsForSurvivor(item, over: known[item.id]) {
+                    try setAside(item, waiting, in: store, outcome: &outcome)
+                    continue
+                }
+                record.base(onServerVersionOf: known[item.id])
+                record.stampUpload(SyncRecord.newUploadID(device: device), over: known[item.id])
+                request.recordsToSave.append(record)
+            case .delete:
+                request.recordIDsToDelete.append(item.id)
+            }
+        }
+        try store.noteSent(request.recordsToSave)
+        return request
+    }
+
+    /// The cloud's answer to the request, or nil when it refused the request whole and each half
+    /// (or the one record left) was dealt with on its own.
+    private func send(
+        _ request: ModifyRequest, of chunk: [PushItem], scope: DatabaseScope, outcome: inout Outcome, attempt: Int
+    ) async throws(SyncError) -> ModifyResult? {
         do {
-            result = try await context.cloud.modify(request, in: scope)
+            return try await context.cloud.modify(request, in: scope)
         } catch .cloud(let error) where error.code == .serverResponseLost {
             // Applied or not, nobody can say: each save stays kept as sent, until a version of
             // its record says whether it descends from it.
@@ -132,60 +158,71 @@ extension PushPhase {
             guard chunk.count > 1 else {
                 // One record the cloud will not take, alone in its request: set it aside.
                 try context.transaction { try setAside(chunk[0], error, in: $0, outcome: &outcome) }
-                return
+                return nil
             }
             // Too large, or one item makes the whole request invalid: each half on its own.
             let half = chunk.count / 2
             try await sendChunk(Array(chunk[..<half]), scope: scope, outcome: &outcome, attempt: attempt)
             try await sendChunk(Array(chunk[half...]), scope: scope, outcome: &outcome, attempt: attempt)
-            return
+            return nil
         }
-        var followUps: [FollowUp] = []
-        let retry = try context.transaction { store in
-            var retry: [PushItem] = []
-            // Changes set aside are few: read once, a landed item forgets its own.
-            let setAside = Set(try store.failedChanges().map { RecordKey($0.recordType, $0.recordName) })
-            func landed(_ item: PushItem) throws {
-                if setAside.contains(RecordKey(item.type.recordType, item.id.recordName)) {
-                    try store.removeFailedChange(recordType: item.type.recordType, recordName: item.id.recordName)
+    }
+
+    /// Each item's result, in the transaction that keeps them all: a landed save's server
+    /// version kept, a landed deletion's forgotten, a failure recovered (`recover`). Returns the
+    /// items to send again; what else an answer asks for is added to `followUps`.
+    private func land(
+        _ result: ModifyResult, of request: ModifyRequest, chunk: [PushItem], scope: DatabaseScope, in store: any StoreTransaction,
+        outcome: inout Outcome, followUps: inout [FollowUp]
+    ) throws -> [PushItem] {
+        var retry: [PushItem] = []
+        // Changes set aside are few: read once, a landed item forgets its own.
+        let setAside = Set(try store.failedChanges().map { RecordKey($0.recordType, $0.recordName) })
+        func landed(_ item: PushItem) throws {
+            if setAside.contains(RecordKey(item.type.recordType, item.id.recordName)) {
+                try store.removeFailedChange(recordType: item.type.recordType, recordName: item.id.recordName)
+            }
+        }
+        for item in chunk {
+            let error: CloudError
+            switch item.operation {
+            case .save:
+                switch result.savedRecords[item.id] {
+                case .success(let saved):
+                    try store.setServerRecord(saved)
+                    try landed(item)
+                    if item.isMove || !item.leaves.isEmpty { try landMove(item, in: store) }
+                    outcome.saved += 1
+                    continue
+                case .failure(let failure):
+                    error = failure
+                case nil: error = CloudError(.serviceUnavailable, "no result for \(item.id)")
+                }
+            case .delete:
+                switch result.deletedRecords[item.id] {
+                case .success:
+                    try store.removeServerRecord(item.id)
+                    try landed(item)
+                    outcome.deleted += 1
+                    continue
+                case .failure(let failure): error = failure
+                case nil: error = CloudError(.serviceUnavailable, "no result for \(item.id)")
                 }
             }
-            for item in chunk {
-                let error: CloudError
-                switch item.operation {
-                case .save:
-                    switch result.savedRecords[item.id] {
-                    case .success(let saved):
-                        try store.setServerRecord(saved)
-                        try landed(item)
-                        if item.isMove || !item.leaves.isEmpty { try landMove(item, in: store) }
-                        outcome.saved += 1
-                        continue
-                    case .failure(let failure):
-                        error = failure
-                    case nil: error = CloudError(.serviceUnavailable, "no result for \(item.id)")
-                    }
-                case .delete:
-                    switch result.deletedRecords[item.id] {
-                    case .success:
-                        try store.removeServerRecord(item.id)
-                        try landed(item)
-                        outcome.deleted += 1
-                        continue
-                    case .failure(let failure): error = failure
-                    case nil: error = CloudError(.serviceUnavailable, "no result for \(item.id)")
-                    }
-                }
-                if let again = try recover(item, from: error, scope: scope, in: store, outcome: &outcome, followUps: &followUps) {
-                    retry.append(again)
-                }
+            if let again = try recover(item, from: error, scope: scope, in: store, outcome: &outcome, followUps: &followUps) {
+                retry.append(again)
             }
-            // The saves whose reply was read are settled: what is kept of them as sent goes (a
-            // conflict's merge has used it already). A lost one's stays, for the version that
-            // will say whether it landed.
-            try store.forgetSent(answeredBy: result, of: request, in: chunk[0].id.zoneID)
-            return retry
         }
+        // The saves whose reply was read are settled: what is kept of them as sent goes (a
+        // conflict's merge has used it already). A lost one's stays, for the version that will
+        // say whether it landed.
+        try store.forgetSent(answeredBy: result, of: request, in: chunk[0].id.zoneID)
+        return retry
+    }
+
+    /// What the landed results asked for beyond the store: leaving someone else's share, or
+    /// creating a zone again.
+    private func perform(_ followUps: [FollowUp], outcome: inout Outcome) async throws(SyncError) {
         for followUp in followUps {
             switch followUp {
             case .leaveShare(let item, let shareID):
@@ -197,13 +234,5 @@ extension PushPhase {
                 try await context.cloud.saveZones([zone])
             }
         }
-        guard !retry.isEmpty else { return }
-        guard attempt < Self.maxRetryRounds else {
-            for item in retry where outcome.failures[item.id] == nil {
-                outcome.failures[item.id] = CloudError(.batchRequestFailed, "still failing after \(Self.maxRetryRounds) rounds")
-            }
-            return
-        }
-        try await sendChunk(retry, scope: scope, outcome: &outcome, attempt: attempt + 1)
     }
 }
