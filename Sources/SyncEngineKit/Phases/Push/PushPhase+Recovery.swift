@@ -13,57 +13,9 @@ extension PushPhase {
     ) throws -> PushItem? {
         switch RecoveryPolicy.itemAction(for: error) {
         case .mergeAndRetry:
-            guard let server = error.serverRecord else {
-                // A conflict that came without the server's version: nothing to merge onto, so
-                // the change waits for the pull that brings it.
-                outcome.failures[item.id] = error
-                return nil
-            }
-            // A version this app's model cannot read (another client wrote a value of another
-            // type) cannot be merged with: the change waits, set aside where the app sees it,
-            // rather than fail every pass at this conflict.
-            if let unreadable = UnreadableRecords.problem(reading: server, as: item.type) {
-                try setAside(item, unreadable, in: store, outcome: &outcome)
-                return nil
-            }
-            // Merged on the store as it is now: an edit the app made since this push read the
-            // model is part of the merge, never written over.
-            // The server's version may bring an asset this device has not heard of: the cache
-            // learns of it, as from a pull.
-            _ = try CloudVersionArrival(context: context).apply(server, as: item.type, in: store, isLocalChange: true)
-            if let waiting = Self.waitsForSurvivor(item, over: server) {
-                try setAside(item, waiting, in: store, outcome: &outcome)
-                return nil
-            }
-            guard let current = try store.uploadRecord(type: item.type, recordName: item.id.recordName, syncZoneName: context.configuration.syncZoneName) else {
-                return PushItem(id: item.id, type: item.type, operation: .delete)
-            }
-            var record = current
-            record.id = item.id
-            var again = item
-            again.operation = .save(record)
-            return again
+            return try merge(item, conflictingWith: error, in: store, outcome: &outcome)
         case .treatAsDone:
-            let keyed = !item.type.uniqueKeys.isEmpty
-            let folded = try keyed && item.record != nil
-                && NaturalKeyMerge(context: context).foldDeletedDuplicate(item.id, type: item.type, ancestor: try store.serverRecord(item.id), store: store)
-            if keyed && item.record != nil && !folded {
-                // Gone from the cloud, perhaps merged into a record this device has not heard of
-                // yet: the pull that brings the deletion decides, and this change goes to the
-                // survivor, or away with a deletion a user made (and the app hears of it then).
-                return nil
-            }
-            try store.removeServerRecord(item.id)
-            try store.removeFailedChange(recordType: item.type.recordType, recordName: item.id.recordName)
-            if case .save = item.operation {
-                // Deleted on the server while edited here: the deletion wins everywhere, and the
-                // records under it follow.
-                let removed = try store.deletePulled(type: item.type, recordName: item.id.recordName)
-                let key = RecordKey(item.type.recordType, item.id.recordName)
-                try ParentChain(context: context).settle(subtree: removed.filter { $0 != key }, under: item.id.recordName, in: item.id.zoneID, deletedAlready: [], in: store)
-                // A copy folded into its survivor lost nothing; any other change went with the record.
-                if !folded { context.events.publish(.changeLostToDeletion(key)) }
-            }
+            try settleGone(item, in: store)
             return nil
         case .retryWithBatch:
             return item
@@ -110,6 +62,65 @@ extension PushPhase {
             // before its items' results were read).
             outcome.failures[item.id] = error
             return nil
+        }
+    }
+
+    /// A conflict: the server's version merged into the store as it is now (an edit the app made
+    /// since this push read the model is part of the merge, never written over), and the merged
+    /// record sent again. Nil when the change waits instead: for a version the conflict did not
+    /// bring, one the model cannot read, or a survivor.
+    private func merge(_ item: PushItem, conflictingWith error: CloudError, in store: any StoreTransaction, outcome: inout Outcome) throws -> PushItem? {
+        guard let server = error.serverRecord else {
+            // A conflict that came without the server's version: nothing to merge onto, so
+            // the change waits for the pull that brings it.
+            outcome.failures[item.id] = error
+            return nil
+        }
+        // A version this app's model cannot read (another client wrote a value of another
+        // type) cannot be merged with: the change waits, set aside where the app sees it,
+        // rather than fail every pass at this conflict.
+        if let unreadable = UnreadableRecords.problem(reading: server, as: item.type) {
+            try setAside(item, unreadable, in: store, outcome: &outcome)
+            return nil
+        }
+        // The server's version may bring an asset this device has not heard of: the cache
+        // learns of it, as from a pull.
+        _ = try CloudVersionArrival(context: context).apply(server, as: item.type, in: store, isLocalChange: true)
+        if let waiting = Self.waitsForSurvivor(item, over: server) {
+            try setAside(item, waiting, in: store, outcome: &outcome)
+            return nil
+        }
+        guard let current = try store.uploadRecord(type: item.type, recordName: item.id.recordName, syncZoneName: context.configuration.syncZoneName) else {
+            return PushItem(id: item.id, type: item.type, operation: .delete)
+        }
+        var record = current
+        record.id = item.id
+        var again = item
+        again.operation = .save(record)
+        return again
+    }
+
+    /// The record is gone from the cloud: what that means for the change, whose work is done.
+    private func settleGone(_ item: PushItem, in store: any StoreTransaction) throws {
+        let keyed = !item.type.uniqueKeys.isEmpty
+        let folded = try keyed && item.record != nil
+            && NaturalKeyMerge(context: context).foldDeletedDuplicate(item.id, type: item.type, ancestor: try store.serverRecord(item.id), store: store)
+        if keyed && item.record != nil && !folded {
+            // Gone from the cloud, perhaps merged into a record this device has not heard of
+            // yet: the pull that brings the deletion decides, and this change goes to the
+            // survivor, or away with a deletion a user made (and the app hears of it then).
+            return
+        }
+        try store.removeServerRecord(item.id)
+        try store.removeFailedChange(recordType: item.type.recordType, recordName: item.id.recordName)
+        if case .save = item.operation {
+            // Deleted on the server while edited here: the deletion wins everywhere, and the
+            // records under it follow.
+            let removed = try store.deletePulled(type: item.type, recordName: item.id.recordName)
+            let key = RecordKey(item.type.recordType, item.id.recordName)
+            try ParentChain(context: context).settle(subtree: removed.filter { $0 != key }, under: item.id.recordName, in: item.id.zoneID, deletedAlready: [], in: store)
+            // A copy folded into its survivor lost nothing; any other change went with the record.
+            if !folded { context.events.publish(.changeLostToDeletion(key)) }
         }
     }
 
