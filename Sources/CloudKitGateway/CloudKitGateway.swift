@@ -136,18 +136,42 @@ public final class CloudKitGateway: CloudGateway {
     ///   other items then fail with `batchRequestFailed`, as CloudKit would fail them.
     private func modifyZone(_ request: ModifyRequest, in database: CKDatabase) async throws(CloudError) -> ModifyResult {
         let atomic = request.isAtomic && request.itemIDs.allSatisfy(\.zoneID.isCustom)
-        let shareIDs = Set(request.sharesToSave.map(\.id))
-        let deletionIDs = Set(request.recordIDsToDelete)
         var result = ModifyResult()
-        func fail(_ id: RecordID, _ error: CloudError) {
-            if deletionIDs.contains(id) {
-                result.deletedRecords[id] = .failure(error)
-            } else if shareIDs.contains(id) {
-                result.savedShares[id] = .failure(error)
-            } else {
-                result.savedRecords[id] = .failure(error)
+        let (toSave, refused) = try await mapped(request, in: database)
+        if !refused.isEmpty && atomic {
+            for id in request.itemIDs {
+                result.fail(id, of: request, refused[id] ?? CloudError(.batchRequestFailed, "another item of the atomic request was refused"))
             }
+            return result
         }
+        for (id, error) in refused { result.fail(id, of: request, error) }
+        let toDelete = request.recordIDsToDelete.map(CloudKitRecords.recordID)
+        guard !toSave.isEmpty || !toDelete.isEmpty else { return result }
+        let outcome: (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>])
+        do {
+            outcome = try await database.modifyRecords(
+                saving: toSave, deleting: toDelete, savePolicy: Self.savePolicy(request.savePolicy), atomically: atomic)
+        } catch {
+            // Whatever its code: Apple's async page does not name the code an atomic failure
+            // throws, and `CKError.h` says `partialFailure` is not returned from the newer result
+            // blocks. An error that names items' errors is read item by item (trap T21.28).
+            let failure = CloudKitErrors.cloudError(error)
+            guard !failure.itemErrors.isEmpty else { throw failure }
+            for id in request.itemIDs where refused[id] == nil {
+                result.fail(id, of: request, failure.itemErrors[id] ?? (atomic
+                    ? CloudError(.batchRequestFailed, "another item of the atomic request failed; nothing of it was saved")
+                    : CloudError(.serverResponseLost, "the request failed in part without saying how this item went")))
+            }
+            return result
+        }
+        result.read(saved: outcome.saveResults, deleted: outcome.deleteResults, of: request)
+        return result
+    }
+
+    /// The request's records and shares as CloudKit's, and the items the mapping refused, each
+    /// with why. A share CloudKit has is read first: it is saved as CloudKit holds it now,
+    /// changed as the port says (`CloudKitShares.currentShare`); a new one is made of its root.
+    private func mapped(_ request: ModifyRequest, in database: CKDatabase) async throws(CloudError) -> (toSave: [CKRecord], refused: [RecordID: CloudError]) {
         var toSave: [CKRecord] = []
         var roots: [String: CKRecord] = [:]
         var refused: [RecordID: CloudError] = [:]
@@ -173,48 +197,7 @@ public final class CloudKitGateway: CloudGateway {
                 refused[share.id] = error
             }
         }
-        if !refused.isEmpty && atomic {
-            for id in request.itemIDs {
-                fail(id, refused[id] ?? CloudError(.batchRequestFailed, "another item of the atomic request was refused"))
-            }
-            return result
-        }
-        for (id, error) in refused { fail(id, error) }
-        let toDelete = request.recordIDsToDelete.map(CloudKitRecords.recordID)
-        guard !toSave.isEmpty || !toDelete.isEmpty else { return result }
-        let outcome: (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>])
-        do {
-            outcome = try await database.modifyRecords(
-                saving: toSave, deleting: toDelete, savePolicy: Self.savePolicy(request.savePolicy), atomically: atomic)
-        } catch {
-            // Whatever its code: Apple's async page does not name the code an atomic failure
-            // throws, and `CKError.h` says `partialFailure` is not returned from the newer result
-            // blocks. An error that names items' errors is read item by item (trap T21.28).
-            let failure = CloudKitErrors.cloudError(error)
-            guard !failure.itemErrors.isEmpty else { throw failure }
-            for id in request.itemIDs where refused[id] == nil {
-                fail(id, failure.itemErrors[id] ?? (atomic
-                    ? CloudError(.batchRequestFailed, "another item of the atomic request failed; nothing of it was saved")
-                    : CloudError(.serverResponseLost, "the request failed in part without saying how this item went")))
-            }
-            return result
-        }
-        let shareRoots = Dictionary(request.sharesToSave.map { ($0.id, $0.rootRecordName) }, uniquingKeysWith: { first, _ in first })
-        for (ckID, saved) in outcome.saveResults {
-            let id = CloudKitRecords.recordID(ckID)
-            switch saved {
-            case .success(let share as CKShare):
-                result.savedShares[id] = Result { () throws(CloudError) in try CloudKitShares.shareRecord(share, rootRecordName: shareRoots[id] ?? nil) }
-            case .success(let record):
-                result.savedRecords[id] = Result { () throws(CloudError) in try CloudKitRecords.syncRecord(record) }
-            case .failure(let error):
-                fail(id, CloudKitErrors.cloudError(error))
-            }
-        }
-        for (ckID, deleted) in outcome.deleteResults {
-            result.deletedRecords[CloudKitRecords.recordID(ckID)] = deleted.mapError(CloudKitErrors.cloudError)
-        }
-        return result
+        return (toSave, refused)
     }
 
     private static func savePolicy(_ policy: SavePolicy) -> CKModifyRecordsOperation.RecordSavePolicy {
@@ -484,5 +467,41 @@ private final class ObserverToken: @unchecked Sendable {
     init(_ observer: any NSObjectProtocol, center: NotificationCenter) {
         self.observer = observer
         self.center = center
+    }
+}
+
+extension ModifyResult {
+    /// An item of `request` failed: its error goes where the item's kind is answered (a deletion,
+    /// a share, a record).
+    fileprivate mutating func fail(_ id: RecordID, of request: ModifyRequest, _ error: CloudError) {
+        if request.recordIDsToDelete.contains(id) {
+            deletedRecords[id] = .failure(error)
+        } else if request.sharesToSave.contains(where: { $0.id == id }) {
+            savedShares[id] = .failure(error)
+        } else {
+            savedRecords[id] = .failure(error)
+        }
+    }
+
+    /// CloudKit's per-item results, as the port's: a saved share or record read back, a failure
+    /// filed under its item, a deletion as it went.
+    fileprivate mutating func read(
+        saved: [CKRecord.ID: Result<CKRecord, any Error>], deleted: [CKRecord.ID: Result<Void, any Error>], of request: ModifyRequest
+    ) {
+        let shareRoots = Dictionary(request.sharesToSave.map { ($0.id, $0.rootRecordName) }, uniquingKeysWith: { first, _ in first })
+        for (ckID, outcome) in saved {
+            let id = CloudKitRecords.recordID(ckID)
+            switch outcome {
+            case .success(let share as CKShare):
+                savedShares[id] = Result { () throws(CloudError) in try CloudKitShares.shareRecord(share, rootRecordName: shareRoots[id] ?? nil) }
+            case .success(let record):
+                savedRecords[id] = Result { () throws(CloudError) in try CloudKitRecords.syncRecord(record) }
+            case .failure(let error):
+                fail(id, of: request, CloudKitErrors.cloudError(error))
+            }
+        }
+        for (ckID, outcome) in deleted {
+            deletedRecords[CloudKitRecords.recordID(ckID)] = outcome.mapError(CloudKitErrors.cloudError)
+        }
     }
 }
