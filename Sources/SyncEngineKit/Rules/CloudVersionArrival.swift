@@ -14,6 +14,9 @@ import SyncPorts
 /// server's change tag. Either way the server version becomes the known one, the next merge's
 /// ancestor.
 struct CloudVersionArrival {
+    /// The store topics a cloud version's arrival reads and writes.
+    typealias Topics = NaturalKeyMerge.Topics & ConflictLog & AssetEntries
+
     let context: SyncContext
 
     struct Applied {
@@ -29,7 +32,7 @@ struct CloudVersionArrival {
     /// meeting a conflict, a full upload's record), or the pull's record of the app's changes
     /// says whether it does; nil asks the store. `isStored` false: the caller knows the model is
     /// not stored (nothing is read for it); nil or true, the store is asked.
-    func apply(_ server: SyncRecord, as type: any SyncModel.Type, in store: any StoreTransaction, isLocalChange: Bool? = nil, isStored: Bool? = nil) throws -> Applied {
+    func apply(_ server: SyncRecord, as type: any SyncModel.Type, in store: any Topics, isLocalChange: Bool? = nil, isStored: Bool? = nil) throws -> Applied {
         let applied = try merge(server, as: type, in: store, isLocalChange: isLocalChange, isStored: isStored)
         if let record = applied.record { try AssetMarkers(context: context).arrived(record, in: store) }
         return applied
@@ -38,13 +41,13 @@ struct CloudVersionArrival {
     /// The cloud's version taken over this device's change, which is dropped (a change the app
     /// reverted, one the cloud refused): written over the model as it is, and kept as the known
     /// version.
-    func replace(_ server: SyncRecord, as type: any SyncModel.Type, in store: any StoreTransaction) throws {
+    func replace(_ server: SyncRecord, as type: any SyncModel.Type, in store: any Topics) throws {
         try store.setServerRecord(server)
         _ = try store.applyPulled(server, as: type)
         try AssetMarkers(context: context).arrived(server, in: store)
     }
 
-    private func merge(_ server: SyncRecord, as type: any SyncModel.Type, in store: any StoreTransaction, isLocalChange: Bool?, isStored: Bool?) throws -> Applied {
+    private func merge(_ server: SyncRecord, as type: any SyncModel.Type, in store: any Topics, isLocalChange: Bool?, isStored: Bool?) throws -> Applied {
         let naturalKeys = NaturalKeyMerge(context: context)
         // A record this device merged into another sharing its natural key stays merged: what
         // another device changed of it since goes to the survivor.
@@ -82,7 +85,7 @@ struct CloudVersionArrival {
     /// not (the save landed, and the others' edits came after it: against the older version,
     /// what this device removed since, or what the others removed of the save's changes, would
     /// come back). The saves kept are forgotten: `server` settles them.
-    private static func ancestor(of server: SyncRecord, in store: any StoreTransaction) throws -> SyncRecord? {
+    private static func ancestor(of server: SyncRecord, in store: any Topics) throws -> SyncRecord? {
         let known = try store.serverRecord(server.id)
         let sent = try store.sentVersions(server.id)
         guard !sent.isEmpty else { return known }
@@ -97,7 +100,7 @@ struct CloudVersionArrival {
     }
 
     /// Missing targets, but those merged away here: the record now points at their survivors.
-    private static func unredirected(_ missing: [RecordKey], by naturalKeys: NaturalKeyMerge, in store: any StoreTransaction) throws -> [RecordKey] {
+    private static func unredirected(_ missing: [RecordKey], by naturalKeys: NaturalKeyMerge, in store: any Topics) throws -> [RecordKey] {
         guard !missing.isEmpty else { return missing }
         let redirected = try naturalKeys.redirect(missing, store: store)
         return redirected.isEmpty ? missing : missing.filter { !redirected.contains($0) }

@@ -28,6 +28,9 @@ import SyncPorts
 /// to the survivor as it pulled it (`settleMarked`), and never saves the copy again. A copy the
 /// cloud never had merges at once.
 struct NaturalKeyMerge {
+    /// The store topics a merge of natural keys reads and writes.
+    typealias Topics = StoredModels & NaturalKeyMerges & ServerVersions & SetAsideChanges & StoreHistory
+
     let context: SyncContext
 
     /// How many rounds of checks one call makes at most: a merge that changes a survivor checks
@@ -90,7 +93,7 @@ struct NaturalKeyMerge {
     /// that told of the mark brought it), so what this device changed of the copy since the mark
     /// goes in, three-way against it. A survivor gone since (a user deleted it) takes the copy
     /// with it, and the records under it. Nil when `name` is no such copy.
-    func settleMarked(_ name: String, of type: any SyncModel.Type, store: any StoreTransaction) throws -> MarkedCopy? {
+    func settleMarked(_ name: String, of type: any SyncModel.Type, store: any Topics) throws -> MarkedCopy? {
         guard let owner = try store.parentAndOwner(type: type, recordName: name)?.owner else { return nil }
         let zone = context.zone(scopes: type.syncScopes, ownerName: owner)
         guard let known = try store.serverRecord(RecordID(recordName: name, zoneID: zone)), let mark = known.mergedInto else { return nil }
@@ -116,7 +119,7 @@ struct NaturalKeyMerge {
 
     /// The stored record `name` stands for: itself, or the survivor it was merged into (here, or
     /// by a mark), and that one's, in turn; nil when the chain ends in a record gone.
-    private func resolvedSurvivor(_ name: String, of type: any SyncModel.Type, in zone: ZoneID, store: any StoreTransaction) throws -> String? {
+    private func resolvedSurvivor(_ name: String, of type: any SyncModel.Type, in zone: ZoneID, store: any Topics) throws -> String? {
         var current = name
         var seen: Set<String> = []
         while seen.insert(current).inserted {
@@ -133,7 +136,7 @@ struct NaturalKeyMerge {
     /// Merges copy `name` into `survivor`, three-way against `ancestor` (nil: the whole copy):
     /// its fields, what points at it, its children; then the copy goes from this device, noted
     /// merged.
-    func complete(_ name: String, of type: any SyncModel.Type, into survivor: String, ancestor: SyncRecord?, store: any StoreTransaction) throws {
+    func complete(_ name: String, of type: any SyncModel.Type, into survivor: String, ancestor: SyncRecord?, store: any Topics) throws {
         if let copy = try store.uploadRecord(type: type, recordName: name, syncZoneName: context.configuration.syncZoneName) {
             try absorb([(copy, ancestor)], into: survivor, type: type, store: store)
         }
@@ -151,7 +154,7 @@ struct NaturalKeyMerge {
     /// device removed from the survivor stays removed); its children and the references to it
     /// follow. The caller deletes the record after. Returns whether there was a survivor.
     @discardableResult
-    func foldDeletedDuplicate(_ id: RecordID, type: any SyncModel.Type, ancestor: SyncRecord?, store: any StoreTransaction) throws -> Bool {
+    func foldDeletedDuplicate(_ id: RecordID, type: any SyncModel.Type, ancestor: SyncRecord?, store: any Topics) throws -> Bool {
         guard !type.uniqueKeys.isEmpty, let found = try store.duplicates(of: id.recordName, type: type),
             found.owner == SyncConstants.currentUserOwnerName,
             let survivor = found.groups.joined().filter({ $0 != id.recordName }).min(),
@@ -168,7 +171,7 @@ struct NaturalKeyMerge {
     /// way, as above), and the record stays away. Returns whether `record` was such a version.
     /// (A marked version of a copy still here is applied as any version is, and the check after
     /// the pull settles it: `settleMarked`.)
-    func foldArrival(_ record: SyncRecord, type: any SyncModel.Type, store: any StoreTransaction) throws -> Bool {
+    func foldArrival(_ record: SyncRecord, type: any SyncModel.Type, store: any Topics) throws -> Bool {
         guard !type.uniqueKeys.isEmpty else { return false }
         let name = record.id.recordName
         guard let survivor = try store.survivor(ofMergedAway: name, type: type) else { return false }
@@ -183,7 +186,7 @@ struct NaturalKeyMerge {
 
     /// References and parents that arrived naming records merged away here point at their
     /// survivors instead; returns the targets so redirected.
-    func redirect(_ targets: [RecordKey], store: any StoreTransaction) throws -> Set<RecordKey> {
+    func redirect(_ targets: [RecordKey], store: any Topics) throws -> Set<RecordKey> {
         var redirected: Set<RecordKey> = []
         for target in targets {
             guard let type = context.registry.type(forRecordType: target.recordType), !type.uniqueKeys.isEmpty,
@@ -197,7 +200,7 @@ struct NaturalKeyMerge {
 
     /// Merges each copy into the survivor: three-way against its ancestor when one is given (what
     /// changed since), else as a conflict of every differing field.
-    private func absorb(_ copies: [(record: SyncRecord, ancestor: SyncRecord?)], into survivor: String, type: any SyncModel.Type, store: any StoreTransaction) throws {
+    private func absorb(_ copies: [(record: SyncRecord, ancestor: SyncRecord?)], into survivor: String, type: any SyncModel.Type, store: any Topics) throws {
         guard let original = try store.uploadRecord(type: type, recordName: survivor, syncZoneName: context.configuration.syncZoneName) else { return }
         let merged = self.merged(copies, into: original, type: type)
         if merged.fields != original.fields || merged.encryptedFields != original.encryptedFields {
@@ -223,7 +226,7 @@ struct NaturalKeyMerge {
     }
 
     /// The records that reference the losers, and their children, move to the survivor.
-    private func moveReferencesAndChildren(of losers: [String], to survivor: String, type: any SyncModel.Type, store: any StoreTransaction) throws {
+    private func moveReferencesAndChildren(of losers: [String], to survivor: String, type: any SyncModel.Type, store: any Topics) throws {
         try moveReferences(to: survivor, from: losers, targetType: type, store: store)
         for childType in context.registry.childTypes(of: type) {
             for loser in losers {
@@ -238,7 +241,7 @@ struct NaturalKeyMerge {
 
     /// Points every reference to a loser at the survivor, in every model with a reference field
     /// to the type.
-    private func moveReferences(to survivor: String, from losers: [String], targetType: any SyncModel.Type, store: any StoreTransaction) throws {
+    private func moveReferences(to survivor: String, from losers: [String], targetType: any SyncModel.Type, store: any Topics) throws {
         let zone = context.configuration.syncZoneName
         let doomed = Set(losers)
         for type in context.registry.types {
@@ -276,7 +279,7 @@ struct NaturalKeyMerge {
 
     /// Writes a record over its model, as the engine, and queues it to go up as a change of the
     /// app's.
-    private func rewrite(_ record: SyncRecord, as type: any SyncModel.Type, store: any StoreTransaction) throws {
+    private func rewrite(_ record: SyncRecord, as type: any SyncModel.Type, store: any Topics) throws {
         _ = try store.applyPulled(record, as: type)
         try store.requeue(recordType: type.recordType, recordName: record.id.recordName, ownerName: record.id.zoneID.ownerName)
     }

@@ -21,6 +21,9 @@ import SyncPorts
 ///   cut between the two has them copied by the next pass (the share is still there until the
 ///   leave runs again, and so are the originals' files).
 struct SharedSubtreeCopy {
+    /// The store topics a copy reads and writes.
+    typealias Topics = StoredModels & AssetEntries
+
     let context: SyncContext
 
     /// One copied record: its type, the original's name and the name it is stored under.
@@ -74,7 +77,7 @@ struct SharedSubtreeCopy {
 
     /// The subtree's records, each parent before its children (the copies' natural keys are
     /// settled top down).
-    private func records(under root: String, type: any SyncModel.Type, in store: any StoreTransaction) throws -> [(type: any SyncModel.Type, name: String)] {
+    private func records(under root: String, type: any SyncModel.Type, in store: any Topics) throws -> [(type: any SyncModel.Type, name: String)] {
         guard try store.isStored(type: type, recordName: root) else { return [] }
         var records: [(type: any SyncModel.Type, name: String)] = [(type, root)]
         var next = 0
@@ -88,7 +91,7 @@ struct SharedSubtreeCopy {
         return records
     }
 
-    private func refuseAssetsNotOnDevice(_ records: [(type: any SyncModel.Type, name: String)], in store: any StoreTransaction) throws {
+    private func refuseAssetsNotOnDevice(_ records: [(type: any SyncModel.Type, name: String)], in store: any Topics) throws {
         for record in records where record.type is any CacheableModel.Type {
             for entry in try store.assetEntries(recordType: record.type.recordType, recordName: record.name) where !entry.state.hasLocalFile {
                 throw SyncError.assetFiles(.notOnDevice(entry.key))
@@ -98,7 +101,7 @@ struct SharedSubtreeCopy {
 
     /// Saves the copies under new names. A copy that turned out to be an existing record renames
     /// the references to it, so the copies saved before it are saved again with the final names.
-    private func save(_ records: [(type: any SyncModel.Type, name: String)], in store: any StoreTransaction) throws -> [Copied] {
+    private func save(_ records: [(type: any SyncModel.Type, name: String)], in store: any Topics) throws -> [Copied] {
         let owner = SyncConstants.currentUserOwnerName
         var names = Dictionary(uniqueKeysWithValues: records.map { ($0.name, UUID().uuidString) })
         var existing: Set<String> = []

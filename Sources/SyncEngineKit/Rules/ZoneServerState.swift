@@ -5,7 +5,10 @@ import SyncPorts
 /// ended): its change token, its unreadable records, its records' server versions and its
 /// shares. The zone's models are another matter, each caller's own.
 enum ZoneServerState {
-    static func forget(_ zone: ZoneID, scope: DatabaseScope, in store: any StoreTransaction) throws {
+    /// The store topics forgetting a zone writes.
+    typealias Topics = EngineState & KnownShares & ServerVersions & StoreHistory
+
+    static func forget(_ zone: ZoneID, scope: DatabaseScope, in store: any Topics) throws {
         try store.setState(SyncStateKeys.zoneToken(zone, scope), nil)
         try store.setState(SyncStateKeys.zonePulled(zone, scope), nil)
         try ZoneRefetch.forget(zone, scope: scope, in: store)
