@@ -36,11 +36,25 @@ struct EngineShareManagementTests {
     func aRemovedParticipantLosesTheSharedRecords(throughCloudKit: Bool) async throws {
         let household = try await Household(throughCloudKit: throughCloudKit)
         let (alice, bob) = (household.alice, household.bob)
-        try bob.store.save(Note(recordName: "bobs-note", title: "mine"))
+        try bob.store.save(Note(recordName: "bobs-note", title: "mine", createdAt: Date(timeIntervalSince1970: 0)))
         await bob.sync()
         let root = try Self.groceries(alice)
         let saved = try await alice.engine.removeParticipant(Self.bob, from: root)
         #expect(!saved.participants.contains { $0.isSamePerson(as: Self.bob) })
+        // The cloud, whole: the share lists Alice alone, Bob's membership has ended, his own
+        // note is his, and nothing of Alice's moved.
+        let cloud = try household.world.cloud.snapshot().text
+        #expect(cloud == """
+            zone _alice SyncgenZone
+              SharedList chores: labels [], title "Chores"
+              SharedList groceries: labels [], title "Groceries"
+              ListItem milk under groceries: done 0, priority "normal", quantity 1.0, tags [], text "Milk"
+              share share-groceries of groceries, link none
+                _alice owner readWrite accepted
+            zone _bob SyncgenZone
+              Note bobs-note: body "", createdAt 1970-01-01T00:00:00Z, pinned 0, title "mine"
+            member _bob of _alice SyncgenZone by share-groceries, readWrite, inactive
+            """, "\(cloud)")
         await bob.sync()
         #expect(try bob.store.fetchAll(SharedList.self).isEmpty && bob.store.fetchAll(ListItem.self).isEmpty)
         #expect(try bob.store.fetch(Note.self, recordName: "bobs-note") != nil)
