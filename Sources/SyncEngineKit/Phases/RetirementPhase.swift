@@ -9,6 +9,9 @@ import SyncPorts
 /// say so, or nothing changed. A device that sees a mark, however it learns of it, then finds
 /// the marked version in the survivor, and adds only what it changed of the copy since.
 struct RetirementPhase {
+    /// The store topics the retirement's helpers read and write inside its transactions.
+    typealias Topics = CloudVersionArrival.Topics & EngineState
+
     let context: SyncContext
 
     /// The merges the copies go into, once their marks land.
@@ -65,7 +68,7 @@ struct RetirementPhase {
 
     /// The requests for the copies waiting to merge, by survivor. A survivor gone here (a user
     /// deleted it) or itself marked into another (settled after the next pull) sends none.
-    private func retirements(in store: any StoreTransaction) throws -> [Retirement] {
+    private func retirements(in store: any Topics) throws -> [Retirement] {
         var bySurvivor: [String: Retirement] = [:]
         var order: [String] = []
         let zoneName = context.configuration.syncZoneName
@@ -126,14 +129,14 @@ struct RetirementPhase {
 
     /// Applies one request's result; returns the survivor and the copies merged into it when it
     /// landed.
-    private func settle(_ retirement: Retirement, result: ModifyResult, in store: any StoreTransaction) throws -> (RecordKey, [String])? {
+    private func settle(_ retirement: Retirement, result: ModifyResult, in store: any Topics) throws -> (RecordKey, [String])? {
         let landed = try apply(result, of: retirement, in: store)
         // The versions that arrived merged against what was sent: what is kept of it goes.
         try store.forgetSent(answeredBy: result, of: retirement.request, in: retirement.survivor.id.zoneID)
         return landed
     }
 
-    private func apply(_ result: ModifyResult, of retirement: Retirement, in store: any StoreTransaction) throws -> (RecordKey, [String])? {
+    private func apply(_ result: ModifyResult, of retirement: Retirement, in store: any Topics) throws -> (RecordKey, [String])? {
         let type = retirement.type
         let survivor = retirement.survivor.id.recordName
         switch result.savedRecords[retirement.survivor.id] {

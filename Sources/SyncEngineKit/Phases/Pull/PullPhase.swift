@@ -12,6 +12,9 @@ import SyncPorts
 /// after the account was checked again. A crash between pages leaves the previous page's token,
 /// so the next pull starts where the store really is.
 struct PullPhase {
+    /// The store topics the pull's helpers read and write inside its transactions.
+    typealias Topics = CloudVersionArrival.Topics & EngineState & KnownShares & CatalogProgress
+
     let context: SyncContext
     let account: PassAccount
     /// The zones and catalogs this pull reads: all, unless the pass's options narrow them.
@@ -77,12 +80,12 @@ struct PullPhase {
         private var records: Set<RecordKey>
         private var readThrough: Int64
 
-        init(in store: any StoreTransaction) throws {
+        init(in store: any Topics) throws {
             (records, readThrough) = try store.recordsWithLocalChanges()
         }
 
         /// Takes in what the app wrote since the last look, inside the page's transaction.
-        mutating func refresh(in store: any StoreTransaction) throws {
+        mutating func refresh(in store: any Topics) throws {
             let later = try store.recordsChanged(after: readThrough)
             records.formUnion(later.records)
             readThrough = later.readThrough
@@ -143,7 +146,7 @@ struct PullPhase {
     }
 
     /// The zones of a database this device follows: those it keeps a change token of.
-    private static func followedZones(in scope: DatabaseScope, in store: any StoreTransaction) throws -> [ZoneID] {
+    private static func followedZones(in scope: DatabaseScope, in store: any Topics) throws -> [ZoneID] {
         try store.stateKeys(prefix: SyncStateKeys.zoneTokenPrefix).compactMap { key in
             guard let (zone, keyScope) = SyncStateKeys.zone(inKey: key, after: SyncStateKeys.zoneTokenPrefix), keyScope == scope else { return nil }
             return zone
@@ -238,19 +241,19 @@ struct PullPhase {
 
     /// Applies a pulled record through ``CloudVersionArrival`` (merged into a model the app changed),
     /// unless this device already has that version.
-    private func apply(_ record: SyncRecord, scope: DatabaseScope, in store: any StoreTransaction, state: inout PullState) throws {
+    private func apply(_ record: SyncRecord, scope: DatabaseScope, in store: any Topics, state: inout PullState) throws {
         var reads = PulledPageReads()
         try apply(record, scope: scope, in: store, state: &state, reads: &reads)
     }
 
     /// Whether the store holds this very version of the record: its change tag kept, its model
     /// stored.
-    private func holds(_ record: SyncRecord, type: any SyncModel.Type, in store: any StoreTransaction) throws -> Bool {
+    private func holds(_ record: SyncRecord, type: any SyncModel.Type, in store: any Topics) throws -> Bool {
         guard let tag = record.changeTag else { return false }
         return try store.serverChangeTag(record.id) == tag && store.isStored(type: type, recordName: record.id.recordName)
     }
 
-    private func apply(_ record: SyncRecord, scope: DatabaseScope, in store: any StoreTransaction, state: inout PullState, reads: inout PulledPageReads) throws {
+    private func apply(_ record: SyncRecord, scope: DatabaseScope, in store: any Topics, state: inout PullState, reads: inout PulledPageReads) throws {
         try forgetUnreadable(record.id, state: &state, in: store)
         guard let type = context.registry.type(forRecordType: record.recordType) else { return }
         // A version this device already has (it pushed it): nothing to apply.
@@ -277,7 +280,7 @@ struct PullPhase {
     /// over a local change, and a change set aside for it is void, and the copies a move of it
     /// made here left in other zones go too. A record deleted from a zone it has moved out of
     /// stays: its copy is in the zone it moved to.
-    private func removeLocally(_ id: RecordID, recordType: String, scope: DatabaseScope, deletedInPage: Set<RecordKey>, in store: any StoreTransaction) throws {
+    private func removeLocally(_ id: RecordID, recordType: String, scope: DatabaseScope, deletedInPage: Set<RecordKey>, in store: any Topics) throws {
         guard let type = context.registry.type(forRecordType: recordType) else { return }
         // A duplicate another device merged away: what this device changed of it and the cloud
         // never saw (waiting, or refused as deleted) goes to the survivor.
@@ -433,7 +436,7 @@ struct PullPhase {
     /// Deletes the local copies of a catalog type its refresh did not receive (a model the app
     /// changed here stays, to be pushed), a batch per transaction; `finish` runs in the last one.
     /// Returns how many were deleted.
-    private func removeUnreceived(_ type: any PublicCatalogModel.Type, state: inout PullState, finish: (any StoreTransaction) throws -> Void) throws(SyncError) -> Int {
+    private func removeUnreceived(_ type: any PublicCatalogModel.Type, state: inout PullState, finish: (any Topics) throws -> Void) throws(SyncError) -> Int {
         var after: String?
         var deleted = 0
         var done = false
@@ -465,7 +468,7 @@ struct PullPhase {
     /// failure of any other cause is thrown as it was. The usual transaction pays nothing for it:
     /// the records are decoded again only after a failure.
     private func applyingPulled<T>(
-        _ records: [SyncRecord], state: inout PullState, _ body: (any StoreTransaction, inout PullState, _ unreadable: Set<RecordID>) throws -> T
+        _ records: [SyncRecord], state: inout PullState, _ body: (any Topics, inout PullState, _ unreadable: Set<RecordID>) throws -> T
     ) throws(SyncError) -> T {
         let before = state
         do {
@@ -498,14 +501,14 @@ struct PullPhase {
         return found
     }
 
-    private func noteUnreadable(_ records: [RecordID: CloudError], state: inout PullState, in store: any StoreTransaction) throws {
+    private func noteUnreadable(_ records: [RecordID: CloudError], state: inout PullState, in store: any Topics) throws {
         for (id, error) in records.sorted(by: { $0.key.recordName < $1.key.recordName }) {
             try UnreadableRecords.note(id, error, at: context.clock.now, in: store)
             state.unreadable.insert(id)
         }
     }
 
-    private func forgetUnreadable(_ id: RecordID, state: inout PullState, in store: any StoreTransaction) throws {
+    private func forgetUnreadable(_ id: RecordID, state: inout PullState, in store: any Topics) throws {
         guard state.unreadable.remove(id) != nil else { return }
         try UnreadableRecords.forget(id, in: store)
     }
@@ -594,7 +597,7 @@ struct PullPhase {
     }
 
     /// The cloud has no such parent: the records pulled under it that are still under it follow.
-    private func followGoneParent(_ parent: RecordID, state: inout PullState, in store: any StoreTransaction) throws {
+    private func followGoneParent(_ parent: RecordID, state: inout PullState, in store: any Topics) throws {
         let chain = ParentChain(context: context)
         for child in state.orphans.removeValue(forKey: parent) ?? [] {
             guard let type = context.registry.type(forRecordType: child.recordType),

@@ -11,7 +11,7 @@ extension PushPhase {
     /// wait for the app's decision, which uploads the zone's records as they then are, or removes
     /// them. A participant's deletion of a record under a shared root they deleted is left out
     /// too: deleting the root is leaving the share, and the records stay the owner's.
-    func collect(_ changes: [HistoryEntry], in store: any StoreTransaction) throws -> [PushItem] {
+    func collect(_ changes: [HistoryEntry], in store: any Topics) throws -> [PushItem] {
         let userDeleted = Set(try store.stateKeys(prefix: SyncStateKeys.userDeletedZonePrefix))
         let saved = try savedRecords(changes, in: store)
         var order: [RecordID] = []
@@ -42,7 +42,7 @@ extension PushPhase {
 
     /// The record each saved model uploads, by type and name, read in one statement per type
     /// rather than one per change; a model no longer stored has none.
-    private func savedRecords(_ changes: [HistoryEntry], in store: any StoreTransaction) throws -> [String: [String: SyncRecord]] {
+    private func savedRecords(_ changes: [HistoryEntry], in store: any Topics) throws -> [String: [String: SyncRecord]] {
         var names: [String: [String]] = [:]
         for change in changes where change.kind == .save { names[change.recordType, default: []].append(change.recordName) }
         var records: [String: [String: SyncRecord]] = [:]
@@ -55,7 +55,7 @@ extension PushPhase {
 
     /// Whether an ancestor of this shared record, by what the server last said, is a share root
     /// this device deleted.
-    func isUnderDeletedSharedRoot(_ id: RecordID, in store: any StoreTransaction) throws -> Bool {
+    func isUnderDeletedSharedRoot(_ id: RecordID, in store: any Topics) throws -> Bool {
         var current = try store.serverRecord(id)
         for _ in 0..<ParentChain.maxDepth {
             guard let parent = current?.parentRecordName, let record = try store.serverRecord(RecordID(recordName: parent, zoneID: id.zoneID)) else { return false }

@@ -8,7 +8,7 @@ extension PushPhase {
     /// What an item's error means for it, decided inside the results' transaction: an item to send
     /// again, or nil (done, set aside, left to a follow-up, or a failure now in the outcome).
     func recover(
-        _ item: PushItem, from error: CloudError, scope: DatabaseScope, in store: any StoreTransaction,
+        _ item: PushItem, from error: CloudError, scope: DatabaseScope, in store: any Topics,
         outcome: inout Outcome, followUps: inout [FollowUp]
     ) throws -> PushItem? {
         switch RecoveryPolicy.itemAction(for: error) {
@@ -69,7 +69,7 @@ extension PushPhase {
     /// since this push read the model is part of the merge, never written over), and the merged
     /// record sent again. Nil when the change waits instead: for a version the conflict did not
     /// bring, one the model cannot read, or a survivor.
-    private func merge(_ item: PushItem, conflictingWith error: CloudError, in store: any StoreTransaction, outcome: inout Outcome) throws -> PushItem? {
+    private func merge(_ item: PushItem, conflictingWith error: CloudError, in store: any Topics, outcome: inout Outcome) throws -> PushItem? {
         guard let server = error.serverRecord else {
             // A conflict that came without the server's version: nothing to merge onto, so
             // the change waits for the pull that brings it.
@@ -101,7 +101,7 @@ extension PushPhase {
     }
 
     /// The record is gone from the cloud: what that means for the change, whose work is done.
-    private func settleGone(_ item: PushItem, in store: any StoreTransaction) throws {
+    private func settleGone(_ item: PushItem, in store: any Topics) throws {
         let keyed = !item.type.uniqueKeys.isEmpty
         let folded = try keyed && item.record != nil
             && NaturalKeyMerge(context: context).foldDeletedDuplicate(item.id, type: item.type, ancestor: try store.serverRecord(item.id), store: store)
@@ -126,7 +126,7 @@ extension PushPhase {
 
     /// A moved record's save landed: the model takes its new owner, and the copies left in other
     /// zones go.
-    func landMove(_ item: PushItem, in store: any StoreTransaction) throws {
+    func landMove(_ item: PushItem, in store: any StoredModels & StoreHistory) throws {
         if item.isMove { try store.setOwner(item.id.zoneID.ownerName, type: item.type, recordName: item.id.recordName) }
         for copy in item.leaves {
             try store.queueDeletion(recordType: item.type.recordType, recordName: item.id.recordName, ownerName: copy.zoneID.ownerName)
@@ -136,7 +136,7 @@ extension PushPhase {
     /// A save whose parent the cloud does not have. A parent stored here goes up again first (the
     /// cloud lost it, or never had it) and the child waits; a parent that is gone takes the child
     /// with it (`ParentChain.follow`): the recovery ends either way.
-    func saveParentFirst(_ item: PushItem, _ error: CloudError, in store: any StoreTransaction, outcome: inout Outcome) throws -> PushItem? {
+    func saveParentFirst(_ item: PushItem, _ error: CloudError, in store: any Topics, outcome: inout Outcome) throws -> PushItem? {
         guard let parent = item.record?.parentRecordName, let parentType = context.registry.parentType(of: item.type) else {
             try setAside(item, error, in: store, outcome: &outcome)
             return nil
@@ -154,7 +154,7 @@ extension PushPhase {
     /// read-only share): the record goes back to the cloud's last version known here (the copy
     /// a refused move left, for a move), or goes when the cloud never had it. A refused deletion
     /// of the copy a move left undoes the move: the record comes back, its new copy goes.
-    func revert(_ item: PushItem, _ error: CloudError, in store: any StoreTransaction, outcome: inout Outcome) throws {
+    func revert(_ item: PushItem, _ error: CloudError, in store: any Topics, outcome: inout Outcome) throws {
         let name = item.id.recordName
         try store.removeFailedChange(recordType: item.type.recordType, recordName: name)
         if case .delete = item.operation, let stored = try store.parentAndOwner(type: item.type, recordName: name),
@@ -172,7 +172,7 @@ extension PushPhase {
 
     /// Sets a change aside with the cloud's error: out of the queue until it changes again or the
     /// app retries it.
-    func setAside(_ item: PushItem, _ error: CloudError, in store: any StoreTransaction, outcome: inout Outcome) throws {
+    func setAside(_ item: PushItem, _ error: CloudError, in store: any SetAsideChanges, outcome: inout Outcome) throws {
         let change = failedChange(item, error)
         try store.setAside(change)
         outcome.setAside.append(change)

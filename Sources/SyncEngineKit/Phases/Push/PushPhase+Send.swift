@@ -108,7 +108,7 @@ extension PushPhase {
     /// stamped with a new upload ID, each kept as sent before it goes (a reply lost, or never
     /// read because the app was killed while the request was out, leaves what the cloud may hold,
     /// the ancestor of the next merge). A save of a copy a device marked merged is set aside.
-    private func request(for chunk: [PushItem], in store: any StoreTransaction, outcome: inout Outcome) throws -> ModifyRequest {
+    private func request(for chunk: [PushItem], in store: any Topics, outcome: inout Outcome) throws -> ModifyRequest {
         var request = ModifyRequest()
         let device = try UploadDevice.id(in: store)
         // A chunk is of one zone: its server versions are read at once.
@@ -172,7 +172,7 @@ extension PushPhase {
     /// version kept, a landed deletion's forgotten, a failure recovered (`recover`). Returns the
     /// items to send again; what else an answer asks for is added to `followUps`.
     private func land(
-        _ result: ModifyResult, of request: ModifyRequest, chunk: [PushItem], scope: DatabaseScope, in store: any StoreTransaction,
+        _ result: ModifyResult, of request: ModifyRequest, chunk: [PushItem], scope: DatabaseScope, in store: any Topics,
         outcome: inout Outcome, followUps: inout [FollowUp]
     ) throws -> [PushItem] {
         var retry: [PushItem] = []

@@ -40,6 +40,9 @@ struct PushItem: Sendable {
 /// nothing is lost; a change the cloud refuses for good is set aside with its error and never
 /// holds up the rest.
 struct PushPhase {
+    /// The store topics the push's helpers read and write inside its transactions.
+    typealias Topics = CloudVersionArrival.Topics & EngineState & KnownShares
+
     let context: SyncContext
     let account: PassAccount
 
