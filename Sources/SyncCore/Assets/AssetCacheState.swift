@@ -44,7 +44,7 @@ public enum AssetCacheState: String, Sendable, Hashable, CaseIterable, CustomStr
     }
 
     /// The state after `event`, or nil when the event cannot happen in this state.
-    public func after(_ event: AssetCacheEvent) -> AssetCacheState? {
+    package func after(_ event: AssetCacheEvent) -> AssetCacheState? {
         switch (self, event) {
         case (_, .attached): .local
         case (.local, .recordPushed): .upload
@@ -68,7 +68,7 @@ public enum AssetCacheState: String, Sendable, Hashable, CaseIterable, CustomStr
 }
 
 /// What happens to an asset: the inputs of the cache's state machine.
-public enum AssetCacheEvent: Sendable, Hashable {
+package enum AssetCacheEvent: Sendable, Hashable {
     /// The app attached a file.
     case attached
     /// The record the asset belongs to is in the cloud: its upload can be scheduled.

@@ -162,7 +162,7 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// An asset field's contents, if the record carries them.
-    public func assetContents(_ keys: AssetRecordKeys) -> SyncAsset? {
+    package func assetContents(_ keys: AssetRecordKeys) -> SyncAsset? {
         if case .asset(let asset) = fields[keys.contents] { return asset }
         return nil
     }

@@ -1,16 +1,16 @@
 /// CloudKit's rules for record type and field names, in one place: the schema validator and
 /// LocalCloud both check names with it.
-public enum CloudKitNaming {
+package enum CloudKitNaming {
     /// Longest record type or field name CloudKit accepts.
-    public static let maxNameLength = CloudKitLimits.maxNameLength
+    package static let maxNameLength = CloudKitLimits.maxNameLength
     /// The characters `problem(with:)` allows, as a regular expression (for the JSON Schema that
     /// editors check names with; the length limit is separate).
-    public static let namePattern = "^[A-Za-z][A-Za-z0-9_]*$"
+    package static let namePattern = "^[A-Za-z][A-Za-z0-9_]*$"
 
     /// Why `name` is not a valid CloudKit record type or field name, or nil when it is: it must
     /// start with an ASCII letter, hold only ASCII letters, digits and underscores, and be at most
     /// 255 characters long.
-    public static func problem(with name: String) -> String? {
+    package static func problem(with name: String) -> String? {
         guard let first = name.unicodeScalars.first else { return "it is empty" }
         guard first.isASCIILetter else { return "it must start with a letter (A-Z, a-z)" }
         if let bad = name.unicodeScalars.first(where: { !($0.isASCIILetter || $0.isASCIIDigit || $0 == "_") }) {
