@@ -27,7 +27,7 @@ public final class LiveQuery<Model: SyncModel> {
     /// The models of `type` that `isIncluded` keeps, sorted by `areInIncreasingOrder`, kept current.
     public convenience init(
         _ store: SyncStore, _ type: Model.Type = Model.self,
-        where isIncluded: @escaping @Sendable (Model) -> Bool = { _ in true },
+        where isIncluded: (@Sendable (Model) -> Bool)? = nil,
         sortedBy areInIncreasingOrder: (@Sendable (Model, Model) -> Bool)? = nil
     ) {
         self.init(store.observe(type, where: isIncluded, sortedBy: areInIncreasingOrder)) {

@@ -23,8 +23,22 @@ struct StoreReader {
         try database.query("SELECT _name FROM \(table.sqlName) WHERE _parent = ? ORDER BY _name", [.text(parentRecordName)]).map { $0.text(0) }
     }
 
+    /// Every model of the table, in one array made to its size at once: growing it by doubling
+    /// would hold the old and the new buffer together, half again the models' memory at the peak.
     func fetchAll<Model: SyncModel>(_ type: Model.Type) throws -> [Model] {
-        try models(type, "SELECT \(table.modelSelectList) FROM \(table.sqlName) ORDER BY _name", [])
+        var models: [Model] = []
+        models.reserveCapacity(Int(try database.query("SELECT COUNT(*) FROM \(table.sqlName)").first?.integer(0) ?? 0))
+        try appendModels(type, "SELECT \(table.modelSelectList) FROM \(table.sqlName) ORDER BY _name", [], to: &models)
+        return models
+    }
+
+    /// Up to `limit` models whose record names come after `after` (from the first when nil), in
+    /// record-name order: one page of a walk.
+    func page<Model: SyncModel>(_ type: Model.Type, after: String?, limit: Int) throws -> [Model] {
+        guard let after else {
+            return try models(type, "SELECT \(table.modelSelectList) FROM \(table.sqlName) ORDER BY _name LIMIT ?", [.integer(Int64(limit))])
+        }
+        return try models(type, "SELECT \(table.modelSelectList) FROM \(table.sqlName) WHERE _name > ? ORDER BY _name LIMIT ?", [.text(after), .integer(Int64(limit))])
     }
 
     /// The models a query's SQL selects.
@@ -59,11 +73,16 @@ struct StoreReader {
         _ type: Model.Type, _ sql: String, _ arguments: [SQLiteValue], to models: inout [Model], _ body: (SQLiteRow) -> Void = { _ in }
     ) throws {
         let columns = fieldColumns(type)
+        // Most rows share one owner: the models share its string's storage rather than each
+        // holding a copy (an owner name is longer than Swift keeps inline).
+        var owner = ""
         try database.forEachRow(sql, arguments) { row throws(SQLiteError) in
             do {
                 if let columns, row.isNull(ModelTable.extraColumn) {
+                    let rowOwner = row.text(1)
+                    if rowOwner != owner { owner = rowOwner }
                     try columns.withUnsafeBufferPointer { columns in
-                        try Model.appendStoredRow(named: row.text(0), ownerName: row.text(1), { try columns[$0].kind.value(row, columns[$0].place) }, to: &models)
+                        try Model.appendStoredRow(named: row.text(0), ownerName: owner, { try columns[$0].kind.value(row, columns[$0].place) }, to: &models)
                     }
                 } else {
                     models.append(try model(type, try table.record(row)))

@@ -12,7 +12,7 @@ extension SyncStore {
     /// when it is cancelled.
     public func observe<Model: SyncModel>(
         _ type: Model.Type,
-        where isIncluded: @escaping @Sendable (Model) -> Bool = { _ in true },
+        where isIncluded: (@Sendable (Model) -> Bool)? = nil,
         sortedBy areInIncreasingOrder: (@Sendable (Model, Model) -> Bool)? = nil
     ) -> AsyncThrowingStream<[Model], any Error> {
         observe(type) { store in try store.fetchAll(type, where: isIncluded, sortedBy: areInIncreasingOrder) }

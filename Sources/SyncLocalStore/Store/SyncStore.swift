@@ -238,11 +238,34 @@ public final class SyncStore: Sendable {
         return try withDatabase { try StoreReader(database: $0, table: table).fetch(type, recordName: recordName) }
     }
 
-    /// Every stored model of a type, optionally filtered and sorted.
-    public func fetchAll<Model: SyncModel>(_ type: Model.Type, where isIncluded: (Model) -> Bool = { _ in true }, sortedBy areInIncreasingOrder: ((Model, Model) -> Bool)? = nil) throws -> [Model] {
+    /// Every stored model of a type, optionally filtered and sorted: one array, filtered and
+    /// sorted in place (a large result never lives twice). To walk more models than should be
+    /// held at once, `forEach(_:pageSize:_:)` holds a page.
+    public func fetchAll<Model: SyncModel>(
+        _ type: Model.Type, where isIncluded: ((Model) -> Bool)? = nil, sortedBy areInIncreasingOrder: ((Model, Model) -> Bool)? = nil
+    ) throws -> [Model] {
         let table = try prepared(type)
-        let models = try withDatabase { try StoreReader(database: $0, table: table).fetchAll(type) }.filter(isIncluded)
-        return areInIncreasingOrder.map { models.sorted(by: $0) } ?? models
+        var models = try withDatabase { try StoreReader(database: $0, table: table).fetchAll(type) }
+        if let isIncluded { models.removeAll { !isIncluded($0) } }
+        if let areInIncreasingOrder { models.sort(by: areInIncreasingOrder) }
+        return models
+    }
+
+    /// Every stored model of a type, in record-name order, handed to `body` a page at a time:
+    /// what is held at once is a page of `pageSize` models, however many are stored. Each page is
+    /// read on its own, and `body` runs between reads, free to read or write the store: a walk
+    /// sees what was committed before each page, never a model twice, and every model stored
+    /// throughout.
+    public func forEach<Model: SyncModel>(_ type: Model.Type, pageSize: Int = 500, _ body: (Model) throws -> Void) throws {
+        precondition(pageSize > 0, "a page holds at least one model")
+        var after: String?
+        while true {
+            let table = try prepared(type)
+            let page = try withDatabase { try StoreReader(database: $0, table: table).page(type, after: after, limit: pageSize) }
+            for model in page { try body(model) }
+            guard page.count == pageSize, let last = page.last else { return }
+            after = last.recordName
+        }
     }
 
     /// The models a query keeps, in its order, its page: in SQL over the model's table (a query

@@ -9,6 +9,40 @@ import SyncRuntime
 
 @Suite("Local store: models, history, tombstones")
 struct SyncStoreTests {
+    /// A walk holds a page, not the result: every model once, in record-name order, whatever
+    /// the page size (one that divides the count included), and `body` may write the store
+    /// between pages. A model saved behind the walk is never seen; with pages of one, one saved
+    /// ahead is seen and one deleted ahead is not. Breaking it (the next page read from the
+    /// start, or after the page's first name): models come twice, or out of order.
+    @Test(arguments: [1, 3, 5, 15, 500])
+    func aWalkHoldsAPageAndSeesEveryModelOnce(pageSize: Int) throws {
+        let store = try SyncStore(url: nil)
+        let names = (0..<15).map { String(format: "n%02d", $0 * 2) }
+        try store.save(names.map { Note(recordName: $0, title: $0) })
+        var seen: [String] = []
+        try store.forEach(Note.self, pageSize: pageSize) { note in
+            seen.append(note.recordName)
+            if note.recordName == "n10" {
+                try store.save([Note(recordName: "n01", title: "behind"), Note(recordName: "n11", title: "ahead")])
+                try store.delete(Note.self, recordName: "n20")
+            }
+        }
+        #expect(seen == seen.sorted() && Set(seen).count == seen.count, "in order, each once: \(seen)")
+        #expect(Set(seen).isSuperset(of: names.filter { $0 != "n20" }) && !seen.contains("n01"))
+        if pageSize == 1 {
+            #expect(seen == names.filter { $0 <= "n10" } + ["n11"] + names.filter { $0 > "n10" && $0 != "n20" })
+        }
+    }
+
+    /// `fetchAll` without a filter or an order hands back the rows as read; with them, filtered
+    /// and sorted.
+    @Test func fetchAllFiltersAndSortsWhenAsked() throws {
+        let store = try SyncStore(url: nil)
+        try store.save([Note(recordName: "b", title: "2"), Note(recordName: "a", title: "3"), Note(recordName: "c", title: "1")])
+        #expect(try store.fetchAll(Note.self).map(\.recordName) == ["a", "b", "c"])
+        #expect(try store.fetchAll(Note.self, where: { $0.title != "2" }, sortedBy: { $0.title < $1.title }).map(\.recordName) == ["c", "a"])
+    }
+
     @Test func savesFetchesAndDeletesTypedModels() throws {
         let store = try SyncStore(url: nil)
         let list = SharedList(recordName: "l", title: "Groceries", color: "red")
