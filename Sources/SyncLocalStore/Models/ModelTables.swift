@@ -16,7 +16,24 @@ enum ModelTables {
             """),
         // Models of one table, their fields in a blob: each type moves to a table of its own.
         DatabaseMigrator.Step("models.tablePerType", moveLegacyModels),
+        // The owner index only where it is worth something: rows of other owners (shared zones).
+        DatabaseMigrator.Step("models.ownerIndexOfOthers") { database in
+            for recordType in try recordTypes(database) {
+                try database.execute("DROP INDEX IF EXISTS \(index(recordType, "owner"))")
+                try database.execute(ownerIndex(recordType))
+            }
+        },
     ]
+
+    /// An index of the rows of other owners than the user: most rows are the user's own, and an
+    /// index of one value for all of them would take a tenth of the file to say nothing a scan
+    /// of the table does not. A query for another owner says `_owner != <the user>` too
+    /// (`othersOnly`), so SQLite knows the index holds its rows.
+    static func ownerIndex(_ recordType: String) -> String {
+        "CREATE INDEX IF NOT EXISTS \(index(recordType, "owner")) ON \(ModelTable.sqlName(recordType)) (_owner) WHERE \(othersOnly)"
+    }
+
+    static let othersOnly = "_owner != '\(SyncConstants.currentUserOwnerName)'"
 
     /// The table of a record type as this transaction sees the catalog, or nil if the store never
     /// held one of the type.
@@ -40,7 +57,7 @@ enum ModelTables {
         let name = ModelTable.sqlName(recordType)
         try database.execute("""
             CREATE TABLE \(name) (_name TEXT PRIMARY KEY, _owner TEXT NOT NULL, _parent TEXT, _modified REAL NOT NULL, _extra BLOB);
-            CREATE INDEX \(index(recordType, "owner")) ON \(name) (_owner);
+            \(ownerIndex(recordType));
             CREATE INDEX \(index(recordType, "parent")) ON \(name) (_parent) WHERE _parent IS NOT NULL;
             """)
         try database.query("INSERT INTO model_tables (type) VALUES (?)", [.text(recordType)])

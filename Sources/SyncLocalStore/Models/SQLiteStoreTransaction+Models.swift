@@ -108,7 +108,10 @@ extension SQLiteStoreTransaction: StoredModels {
     func recordNames(type: any SyncModel.Type, ownerName: String?) throws -> [String] {
         guard let table = try changes.tables.table(named: type.recordType) else { return [] }
         if let ownerName {
-            return try database.query("SELECT _name FROM \(table.sqlName) WHERE _owner = ? ORDER BY _name", [.text(ownerName)]).map { $0.text(0) }
+            // Another owner's rows are read by the index of others' rows; the user's own are most
+            // of the table, read by a scan.
+            let others = ownerName == SyncConstants.currentUserOwnerName ? "" : " AND \(ModelTables.othersOnly)"
+            return try database.query("SELECT _name FROM \(table.sqlName) WHERE _owner = ?\(others) ORDER BY _name", [.text(ownerName)]).map { $0.text(0) }
         }
         return try database.query("SELECT _name FROM \(table.sqlName) ORDER BY _name").map { $0.text(0) }
     }

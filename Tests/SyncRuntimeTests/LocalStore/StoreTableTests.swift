@@ -19,6 +19,43 @@ struct StoreTableTests {
     /// since 2001, references as the target's name, lists in the store's binary form; the parent
     /// and reference columns are indexed. Breaking it: keeping the fields in one blob, and the
     /// `SELECT` finds no `text` column.
+    /// The owner index holds only other owners' rows (a shared zone's): the user's own are most of
+    /// the table, and an index of one value for them took a tenth of the file. A query for
+    /// another owner says the index's condition, so SQLite reads the index (without it, SQLite
+    /// cannot: the bare query's plan scans); one for the user's own rows scans; both answer as
+    /// before. A store an earlier release made has its full index replaced when it opens.
+    @Test func theOwnerIndexHoldsOnlyOtherOwnersRows() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("owners-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let store = try SyncStore(url: url)
+        try store.save([Note(recordName: "mine-1"), Note(recordName: "mine-2")])
+        try store.sqliteTransaction { transaction in
+            try transaction.writer(.sync).save(Note(recordName: "bobs", ownerName: "_bob"))
+        }
+        try store.sqliteTransaction { transaction in
+            #expect(try transaction.recordNames(type: Note.self, ownerName: "_bob") == ["bobs"])
+            #expect(try transaction.recordNames(type: Note.self, ownerName: SyncConstants.currentUserOwnerName) == ["mine-1", "mine-2"])
+            let index = try transaction.database.query("SELECT sql FROM sqlite_master WHERE name = 'model_Note_by_owner'").first?.text(0) ?? ""
+            #expect(index.contains("WHERE _owner != '\(SyncConstants.currentUserOwnerName)'"), "\(index)")
+            let plan = try transaction.database.query(
+                "EXPLAIN QUERY PLAN SELECT _name FROM model_Note WHERE _owner = ? AND \(ModelTables.othersOnly) ORDER BY _name", [.text("_bob")]
+            ).map { $0.text(3) }.joined(separator: "; ")
+            #expect(plan.contains("model_Note_by_owner"), "\(plan)")
+            let bare = try transaction.database.query(
+                "EXPLAIN QUERY PLAN SELECT _name FROM model_Note WHERE _owner = ? ORDER BY _name", [.text("_bob")]
+            ).map { $0.text(3) }.joined(separator: "; ")
+            #expect(!bare.contains("model_Note_by_owner"), "\(bare)")
+        }
+        let earlier = FileManager.default.temporaryDirectory.appendingPathComponent("owners-earlier-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: earlier) }
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("store.sqlite"), to: earlier)
+        try SyncStore(url: earlier).sqliteTransaction { transaction in
+            let index = try transaction.database.query("SELECT sql FROM sqlite_master WHERE name = 'model_Data_by_owner'").first?.text(0) ?? ""
+            #expect(index.contains("WHERE _owner != "), "\(index)")
+        }
+    }
+
     @Test func eachFieldIsAColumnAnyToolCanRead() throws {
         let url = Self.file()
         defer { try? FileManager.default.removeItem(at: url) }
