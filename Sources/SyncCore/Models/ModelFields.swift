@@ -380,8 +380,10 @@ public struct ModelField<Model: SyncModel>: Sendable {
             read: { property.get($0)?.storedValue },
             write: { model, record throws(FieldDecodingError) in property.set(model, try record.decodeStoredAssetReference(name)) },
             remote: nil)
+        // Its record keys, and the remote form they give it, come from the table, which knows the
+        // field's place among the model's asset fields (`ModelFields.init`).
         field.asset = AssetSlot(keys: AssetRecordKeys(field: name), get: { property.get($0) }, set: { property.set($0, $1) })
-        return field.travelling(under: AssetRecordKeys(field: name)).reading(keyPath)
+        return field.reading(keyPath)
     }
 
     /// The model's parent in a share hierarchy: CloudKit's `parent` in the cloud (the record's

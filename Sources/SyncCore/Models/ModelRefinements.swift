@@ -26,13 +26,7 @@ extension SyncModel {
 
     /// The schema name of the asset field a key path names, or nil for a property that is not one.
     package static func assetFieldName(_ keyPath: AnyKeyPath) -> String? {
-        _syncFields.fields.first { field in field.asset != nil && field.keyPath.map { $0 as AnyKeyPath == keyPath } == true }?.key
-    }
-
-    /// An asset field's markers in this model, nil when no file is attached (or no such field).
-    package func assetReference(_ field: String) -> AssetReference? {
-        guard let slot = Self._syncFields.fields.first(where: { $0.asset != nil && $0.key == field })?.asset else { return nil }
-        return withUnsafePointer(to: self) { slot.get(UnsafeRawPointer($0)) }
+        fieldName(for: keyPath).flatMap { assetField(named: $0)?.name }
     }
 
     /// Sets an asset field's markers; false when the model has no such asset field.

@@ -39,9 +39,10 @@ struct QueryCondition<Model: SyncModel> {
             arguments.append(.blob(Data(part.utf8)))
             return guarded("instr(CAST(\(column) AS BLOB), ?) > 0", exact: exact)
         case .references(let field, let recordName):
-            guard case .reference? = column(field)?.kind, let column = columnSQL(field) else { return nil }
+            guard let column = column(field), case .reference = column.kind else { return nil }
+            let name = ModelTable.quoted(column.name)
             arguments.append(.text(recordName))
-            return guarded("\(column) = ?", exact: exact)
+            return guarded("\(name) = ?", exact: exact)
         case .holds:
             return nil
         case .isChild(let parent):
@@ -108,7 +109,8 @@ struct QueryCondition<Model: SyncModel> {
 
     /// The field's column as SQL when it holds text.
     private func textColumn(_ field: QueryPredicate<Model>.Field) -> String? {
-        column(field)?.kind == .text ? columnSQL(field) : nil
+        guard let column = column(field), column.kind == .text else { return nil }
+        return ModelTable.quoted(column.name)
     }
 
     /// `value` as the field's column holds it. A number compares with an integer or a real

@@ -23,13 +23,8 @@ struct StoreReader {
         try database.query("SELECT _name FROM \(table.sqlName) WHERE _parent = ? ORDER BY _name", [.text(parentRecordName)]).map { $0.text(0) }
     }
 
-    /// Every model of the table, in one array made to its size at once: growing it by doubling
-    /// would hold the old and the new buffer together, half again the models' memory at the peak.
     func fetchAll<Model: SyncModel>(_ type: Model.Type) throws -> [Model] {
-        var models: [Model] = []
-        models.reserveCapacity(Int(try database.query("SELECT COUNT(*) FROM \(table.sqlName)").first?.integer(0) ?? 0))
-        try appendModels(type, "SELECT \(table.modelSelectList) FROM \(table.sqlName) ORDER BY _name", [], to: &models)
-        return models
+        try models(type, "SELECT \(table.modelSelectList) FROM \(table.sqlName) ORDER BY _name", [])
     }
 
     /// Up to `limit` models whose record names come after `after` (from the first when nil), in

@@ -258,9 +258,9 @@ public final class SyncStore: Sendable {
     /// throughout.
     public func forEach<Model: SyncModel>(_ type: Model.Type, pageSize: Int = 500, _ body: (Model) throws -> Void) throws {
         precondition(pageSize > 0, "a page holds at least one model")
+        let table = try prepared(type)
         var after: String?
         while true {
-            let table = try prepared(type)
             let page = try withDatabase { try StoreReader(database: $0, table: table).page(type, after: after, limit: pageSize) }
             for model in page { try body(model) }
             guard page.count == pageSize, let last = page.last else { return }
