@@ -6,12 +6,12 @@ import Foundation
 extension SyncStore {
     /// The record's kept conflicts, newest first.
     public func conflicts<Model: SyncModel>(of type: Model.Type, recordName: String) throws -> [RecordConflict] {
-        try sqliteTransaction { try $0.conflicts(recordType: Model.recordType, recordName: recordName) }
+        try sqliteReading { try $0.conflicts(recordType: Model.recordType, recordName: recordName) }
     }
 
     /// The newest kept conflicts of every record, newest first.
     public func recentConflicts(limit: Int = 100) throws -> [RecordConflict] {
-        try sqliteTransaction { try $0.recentConflicts(limit: limit) }
+        try sqliteReading { try $0.recentConflicts(limit: limit) }
     }
 
     /// Sets `field` of the conflict's record to the value `side` had in the conflict (this

@@ -9,7 +9,7 @@ extension SyncStore {
     /// and each pass; a participant's by each pass after accepting. `SyncEngine.share(of:)` asks
     /// the cloud instead.
     public func knownShare<Root: ShareableModel>(of root: Root) throws -> ShareRecord? {
-        try sqliteTransaction { try $0.keptShare(ofRoot: root.recordName, ownerName: root.ownerName) }
+        try sqliteReading { try $0.keptShare(ofRoot: root.recordName, ownerName: root.ownerName) }
     }
 
     /// The root's share at once, and again each time sync changes it (someone accepts, leaves or

@@ -63,7 +63,7 @@ extension SyncStore {
     /// last resolved a conflict on it; nil for a record the store neither holds nor has a
     /// change of (a deletion waiting to go up still has a status).
     public func syncStatus<Model: SyncModel>(of type: Model.Type, recordName: String) throws -> RecordSyncStatus? {
-        try sqliteTransaction { try $0.syncStatus(recordType: Model.recordType, recordName: recordName) }
+        try sqliteReading { try $0.syncStatus(recordType: Model.recordType, recordName: recordName) }
     }
 
     /// The record's status at once, and again each time a committed transaction changes it: an

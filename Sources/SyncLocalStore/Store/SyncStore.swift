@@ -10,11 +10,20 @@ import SyncStorage
 /// changes set aside, an account's parked changes) lives in tables of its own, apart from the
 /// models.
 ///
+/// Writes go one transaction at a time. In a file, reads (fetches, queries, counts, walks,
+/// observations) run on connections of their own and see the last commit: a screen's read never
+/// waits while sync applies a pulled page, and never sees part of a transaction.
+///
 /// A model CloudKit would refuse (a record over 1 MB, a record name it rejects) is refused at the
 /// save that makes it, with a `RecordRefusal` naming the record and the rule; the transaction
 /// rolls back, and what the store held before stays.
 public final class SyncStore: Sendable {
+    /// The connection every write goes through, one transaction at a time.
     let database: Locked<SQLiteDatabase>
+    /// Connections the app's reads go through, each in a read transaction of its own: a read sees
+    /// the last committed state and never waits for a write (WAL). Nil where the store has one
+    /// connection for all (in memory, or a file held alone), and reads take the writer's turn.
+    private let readers: SQLiteReaders?
     let clock: any SyncClock
     /// The model tables committed transactions found or grew.
     let tableCache = TableCache()
@@ -59,6 +68,7 @@ public final class SyncStore: Sendable {
             }
         }
         openedWithoutRoom = withoutRoom
+        readers = url.flatMap { withoutRoom == nil ? SQLiteReaders($0) : nil }
     }
 
     /// A database of this version's layout, brought up to date; `alone`, only checked (bringing
@@ -95,6 +105,7 @@ public final class SyncStore: Sendable {
     package init(readingOnly url: URL, clock: any SyncClock = SystemClock()) throws {
         self.clock = clock
         openedWithoutRoom = nil
+        readers = nil
         self.database = try Self.reportingFailures {
             if let problem = Self.notAStoreFile(url) { throw LocalStoreError(.other, "\(url.path): \(problem)") }
             let database: SQLiteDatabase
@@ -191,6 +202,30 @@ public final class SyncStore: Sendable {
         try Self.reportingFailures(withoutRoom: openedWithoutRoom != nil) { try database.withLock { try body($0) } }
     }
 
+    /// Runs a read of the app: on a reader, in a read transaction (one snapshot of the last
+    /// commit, whatever a write holds meanwhile), or under the store's lock where it has no
+    /// readers.
+    func reading<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+        guard let readers else { return try withDatabase(body) }
+        return try Self.reportingFailures { try readers.read(body) }
+    }
+
+    /// `reading`, for a read of the engine's bookkeeping (a record's status, its conflicts, a
+    /// kept share): the reader seen as a transaction that writes nothing.
+    func sqliteReading<T>(_ body: (SQLiteStoreTransaction) throws -> T) throws -> T {
+        guard readers != nil else { return try sqliteTransaction(body) }
+        return try reading { database in
+            let tables = TransactionTables(database: database, cache: tableCache)
+            return try body(SQLiteStoreTransaction(database: database, now: clock.now, changes: TransactionChanges(tables: tables)))
+        }
+    }
+
+    /// Runs `body` with no read of the app in flight, and none starting until it returns.
+    private func excludingReads<T>(_ body: () throws -> T) throws -> T {
+        guard let readers else { return try body() }
+        return try readers.excludingReads(body)
+    }
+
     /// Runs work on the database, a failure of SQLite's as the store's own (`LocalStoreError`,
     /// with the reason its recovery depends on): SQLite's errors never leave the store.
     /// `withoutRoom`: the store was opened for want of room, and a write that cannot grow the
@@ -235,7 +270,7 @@ public final class SyncStore: Sendable {
     /// The stored model of that type and name, or nil.
     public func fetch<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> Model? {
         let table = try prepared(type)
-        return try withDatabase { try StoreReader(database: $0, table: table).fetch(type, recordName: recordName) }
+        return try reading { try StoreReader(database: $0, table: table).fetch(type, recordName: recordName) }
     }
 
     /// Every stored model of a type, optionally filtered and sorted: one array, filtered and
@@ -245,7 +280,7 @@ public final class SyncStore: Sendable {
         _ type: Model.Type, where isIncluded: ((Model) -> Bool)? = nil, sortedBy areInIncreasingOrder: ((Model, Model) -> Bool)? = nil
     ) throws -> [Model] {
         let table = try prepared(type)
-        var models = try withDatabase { try StoreReader(database: $0, table: table).fetchAll(type) }
+        var models = try reading { try StoreReader(database: $0, table: table).fetchAll(type) }
         if let isIncluded { models.removeAll { !isIncluded($0) } }
         if let areInIncreasingOrder { models.sort(by: areInIncreasingOrder) }
         return models
@@ -261,7 +296,7 @@ public final class SyncStore: Sendable {
         let table = try prepared(type)
         var after: String?
         while true {
-            let page = try withDatabase { try StoreReader(database: $0, table: table).page(type, after: after, limit: pageSize) }
+            let page = try reading { try StoreReader(database: $0, table: table).page(type, after: after, limit: pageSize) }
             for model in page { try body(model) }
             guard page.count == pageSize, let last = page.last else { return }
             after = last.recordName
@@ -272,7 +307,7 @@ public final class SyncStore: Sendable {
     /// with a part SQL cannot say runs in Swift over the table's rows, with the same answers).
     public func fetch<Model: SyncModel>(_ query: Query<Model>) throws -> [Model] {
         let table = try prepared(Model.self)
-        return try withDatabase { database in
+        return try reading { database in
             let reader = StoreReader(database: database, table: table)
             guard let sql = QuerySQL(query, table: table) else {
                 let authorships = query.predicate?.readsAuthorship == true ? try RecordAuthorshipSQL.all(recordType: Model.recordType, in: database) : [:]
@@ -286,14 +321,14 @@ public final class SyncStore: Sendable {
     /// (`RecordAuthorship`): kept with its server version, never a field of the model. A model
     /// the cloud has not seen yet is the signed-in user's, undated.
     public func authorship<Model: SyncModel>(of model: Model) throws -> RecordAuthorship {
-        try withDatabase { try RecordAuthorshipSQL.of(recordName: model.recordName, ownerName: model.ownerName, in: $0) }
+        try reading { try RecordAuthorshipSQL.of(recordName: model.recordName, ownerName: model.ownerName, in: $0) }
     }
 
     /// How many models a query keeps (its limit and offset apply).
     public func count<Model: SyncModel>(_ query: Query<Model>) throws -> Int {
         let table = try prepared(Model.self)
         guard let sql = QuerySQL(query, table: table) else { return try fetch(query).count }
-        return try withDatabase { database in
+        return try reading { database in
             Int(try database.query("SELECT COUNT(*) FROM (SELECT 1 FROM \(table.sqlName) \(sql.filter) \(sql.order) \(sql.page))", sql.arguments)[0].integer(0))
         }
     }
@@ -304,18 +339,19 @@ public final class SyncStore: Sendable {
     /// needed. Returns the names of the fields dropped.
     @discardableResult
     public func discardDroppedFields<Model: SyncModel>(of type: Model.Type) throws -> [String] {
-        try inTransaction { _, scope in (try scope.tables.discardDroppedFields(of: type), false) }
+        // A read in flight names the columns it drops: none runs meanwhile.
+        try excludingReads { try inTransaction { _, scope in (try scope.tables.discardDroppedFields(of: type), false) } }
     }
 
     /// How many models of the type are stored.
     public func count<Model: SyncModel>(_ type: Model.Type) throws -> Int {
         let table = try prepared(type)
-        return try withDatabase { Int(try $0.query("SELECT COUNT(*) FROM \(table.sqlName)").first?.integer(0) ?? 0) }
+        return try reading { Int(try $0.query("SELECT COUNT(*) FROM \(table.sqlName)").first?.integer(0) ?? 0) }
     }
 
     /// Whether any change of the app waits to be pushed (set-aside changes do not wait).
     public func hasUnpushedChanges() throws -> Bool {
-        try sqliteTransaction { try $0.hasUnpushedChanges() }
+        try sqliteReading { try $0.hasUnpushedChanges() }
     }
 
     // MARK: - Crash simulation (tests)

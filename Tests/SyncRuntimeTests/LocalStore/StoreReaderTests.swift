@@ -1,0 +1,82 @@
+import Foundation
+@_spi(SyncgenGenerated) import SyncCore
+import Testing
+@testable import SyncLocalStore
+
+/// A store in a file reads on connections of its own: a screen's read returns while sync holds a
+/// write transaction open, and sees the last commit, never part of the transaction in flight.
+@Suite("Local store: reads beside a write")
+struct StoreReaderTests {
+    /// A transaction held open on a thread of its own until the test lets it go: what it wrote
+    /// before the gate is in flight, not committed.
+    final class HeldWrite: @unchecked Sendable {
+        let entered = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        private let lock = NSLock()
+        private var boundRanOut = false
+
+        /// Runs `write` on a thread of its own, with `hold` to call where it waits at the gate.
+        init(_ write: @escaping @Sendable (_ hold: () -> Void) throws -> Void) {
+            Thread {
+                try? write {
+                    self.entered.signal()
+                    // The bound only ends a test that already failed: a read that waited for this
+                    // transaction would wait for ever.
+                    if self.gate.wait(timeout: .now() + 60) == .timedOut { self.lock.withLock { self.boundRanOut = true } }
+                }
+                self.finished.signal()
+            }.start()
+            entered.wait()
+        }
+
+        /// Lets the transaction commit, and waits until it has.
+        func release() {
+            gate.signal()
+            finished.wait()
+        }
+
+        /// Whether the gate opened because its bound ran out, not because the test let it: a read
+        /// stuck behind the transaction.
+        var timedOut: Bool { lock.withLock { boundRanOut } }
+    }
+
+    private func fileStore() throws -> (SyncStore, folder: URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readers-\(UUID().uuidString)")
+        return (try SyncStore(url: folder.appendingPathComponent("store.sqlite")), folder)
+    }
+
+    /// The app's reads (a fetch, all models, a query, a count, a walk, an observation's first
+    /// answer, a record's status) return while the engine's transaction is open, and see neither
+    /// of the two models it saved. Breaking it (the reads back on the writer's connection, under
+    /// the store's lock): the reads wait for the gate's bound and then see the new models.
+    @Test func readsReturnWhileSyncHoldsATransactionAndSeeTheLastCommit() async throws {
+        let (store, folder) = try fileStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try store.save(Note(recordName: "a", title: "before"))
+        let write = HeldWrite { hold in
+            try store.write(author: .sync) { writer in
+                try writer.save(Note(recordName: "b", title: "pulled"))
+                try writer.save(Note(recordName: "a", title: "pulled"))
+                hold()
+            }
+        }
+        #expect(try store.fetch(Note.self, recordName: "a")?.title == "before")
+        #expect(try store.fetch(Note.self, recordName: "b") == nil)
+        #expect(try store.fetchAll(Note.self).map(\.title) == ["before"])
+        #expect(try store.fetch(Query<Note>()).map(\.recordName) == ["a"])
+        #expect(try store.count(Note.self) == 1)
+        var walked: [String] = []
+        try store.forEach(Note.self) { walked.append($0.recordName) }
+        #expect(walked == ["a"])
+        #expect(try store.syncStatus(of: Note.self, recordName: "b") == nil)
+        var answers = store.observe(Note.self).makeAsyncIterator()
+        let first = try await answers.next()?.map(\.title)
+        #expect(first == ["before"])
+        #expect(!write.timedOut, "the reads waited for the write")
+        write.release()
+        #expect(try store.fetchAll(Note.self).map(\.title) == ["pulled", "pulled"])
+        // The commit reaches the observer (had the first answer come after it, no other would).
+        if first == ["before"] { #expect(try await answers.next()?.map(\.title) == ["pulled", "pulled"]) }
+    }
+}
