@@ -1,6 +1,6 @@
 import Foundation
 
-/// `swift run -c release syncgen-bench [validate] [lsp] [generate] [bridge] [localcloud] [store] [fetch] [engine] [idle] [pulled-idle] [query] [catalog] [observation] [contention]`: the project's performance figures, each
+/// `swift run -c release syncgen-bench [validate] [lsp] [generate] [bridge] [localcloud] [store] [fetch] [update] [engine] [idle] [pulled-idle] [query] [catalog] [observation] [contention]`: the project's performance figures, each
 /// printed beside its baseline and target. Exits 1 when a target is missed.
 ///
 /// Each group runs in a process of its own (this program again, given that one group), so its
@@ -15,6 +15,7 @@ enum Bench {
         ("localcloud", { await LocalCloudBenchmark.run() }),
         ("store", { StoreBenchmark.run() }),
         ("fetch", { FetchBenchmark.run() }),
+        ("update", { UpdateBenchmark.run() }),
         ("engine", { await EngineBenchmark.run() }),
         ("idle", { await IdlePassBenchmark.run() }),
         ("pulled-idle", { await PulledIdleBenchmark.run() }),

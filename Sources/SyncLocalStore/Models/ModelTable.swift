@@ -172,6 +172,8 @@ final class ModelTable: Sendable, Hashable {
     /// The rows of the records named in a JSON array (`QuotedText.jsonArray`).
     let selectByNames: String
     private let columnIndex: [String: Int]
+    /// The updates of some columns (`update`), made once per set of columns.
+    private let updateStatements = UpdateStatements()
 
     init(recordType: String, columns: [Column]) {
         self.recordType = recordType
@@ -247,6 +249,32 @@ final class ModelTable: Sendable, Hashable {
         }
     }
 
+    /// Writes the columns of the fields `names` of a stored row, and its modification time, when
+    /// the row is the record as given (same owner and parent) and every value fits its column as
+    /// it is (nothing kept in `_extra`, before or after); whether it did. The rest of the row, and
+    /// the indexes of other columns, are left as they are.
+    func update(name: String, owner: String, parent: String?, modified: Date, fields: RecordFields, only names: Set<String>, in database: SQLiteDatabase) throws(SQLiteError) -> Bool {
+        let changed = columns.indices.filter { names.contains(columns[$0].name) }
+        var values: [SQLiteValue] = []
+        for index in changed {
+            guard let value = fields[columns[index].name] else {
+                values.append(.null)
+                continue
+            }
+            guard let column = columns[index].kind.column(value), !columns[index].kind.columnAlters(value) else { return false }
+            values.append(column)
+        }
+        try database.run(updateStatements.sql(for: changed, of: self)) { (parameters: inout SQLiteParameters) throws(SQLiteError) in
+            try parameters.set(1, .real(modified.timeIntervalSince1970))
+            for (offset, value) in values.enumerated() { try parameters.set(Int32(offset + 2), value) }
+            let at = Int32(values.count + 2)
+            try parameters.set(at, .text(name))
+            try parameters.set(at + 1, .text(owner))
+            if let parent { try parameters.set(at + 2, .text(parent)) }
+        }
+        return database.changes > 0
+    }
+
     /// Where the column of the field `key` is among `columns`, if the table has one, looked for
     /// first at `position` (the one after the last found): a model's fields come in schema order,
     /// which is the columns' order for a table the schema made, so the lookup is mostly one
@@ -290,4 +318,20 @@ struct StoredRow {
     var parent: String?
     var modified: Date
     var fields: RecordFields
+}
+
+/// The SQL of a table's updates of some of its columns, by the columns' places: a batch of edits
+/// of one field finds its statement's text (and so the prepared statement) without building it.
+final class UpdateStatements: Sendable {
+    private let statements = Locked<[[Int]: String]>([:])
+
+    /// `UPDATE` of the columns at `places` and `_modified` (parameters: the time, the values in
+    /// order, then the name, owner and parent the row must have).
+    func sql(for places: [Int], of table: ModelTable) -> String {
+        if let sql = statements.withLock({ $0[places] }) { return sql }
+        let sets = (["_modified"] + places.map { table.columns[$0].name }).map { "\(ModelTable.quoted($0)) = ?" }.joined(separator: ", ")
+        let sql = "UPDATE \(table.sqlName) SET \(sets) WHERE _name = ? AND _owner = ? AND _parent IS ? AND _extra IS NULL"
+        statements.withLock { $0[places] = sql }
+        return sql
+    }
 }

@@ -32,14 +32,51 @@ public final class StoreWriter: ModelWriter {
 
     /// Saves with a given modification time: a pulled record keeps the time its writer edited it.
     func save<Model: SyncModel>(_ model: Model, modified: Date, checked: Bool = false) throws {
+        try save(model, modified: modified, checked: checked, changing: nil)
+    }
+
+    /// Saves a stored model of which only the fields at `keyPaths` changed: their columns and the
+    /// model's modification time are written, and the other columns are left as they are (an edit
+    /// of one field costs a write of one column, and the indexes of the others are not touched).
+    /// The model is checked whole, as `save` checks it. A model the store does not hold as given
+    /// (not stored, under another owner or parent, or with values kept beside its columns) is
+    /// saved whole. Throws `LocalStoreError` for a key path that is not a field of the schema.
+    public func update<Model: SyncModel>(_ model: Model, changing keyPaths: PartialKeyPath<Model>...) throws {
+        try update(model, changing: try Self.fieldNames(keyPaths))
+    }
+
+    /// `update(_:changing:)` of the fields of these names.
+    func update<Model: SyncModel>(_ model: Model, changing names: Set<String>) throws {
+        try save(model, modified: now, checked: !author.isEngine, changing: names)
+    }
+
+    /// The schema fields the key paths name.
+    static func fieldNames<Model: SyncModel>(_ keyPaths: [PartialKeyPath<Model>]) throws -> Set<String> {
+        try Set(keyPaths.map { keyPath in
+            guard let name = Model.fieldName(for: keyPath) else {
+                throw LocalStoreError(.other, "\(Model.recordType): \(keyPath) is not a field of the schema; an update names the fields it changes")
+            }
+            return name
+        })
+    }
+
+    /// A save, whole (`changing` nil) or of the fields `changing` names.
+    private func save<Model: SyncModel>(_ model: Model, modified: Date, checked: Bool, changing: Set<String>?) throws {
         let stored = model.encodeStoredFields()
         if checked {
             try Self.refuseWhatCloudKitWould(model, stored: stored, modified: modified)
             try refuseReadOnlyShare(model, .save)
         }
         let table = try changes.tables.writing(Model.self)
-        if checked { try refuseDuplicateKeys(of: model, stored: stored, table: table) }
-        try table.write(name: model.recordName, owner: model.ownerName, parent: model.parentRecordName, modified: modified, fields: stored, to: database)
+        if checked, Model.uniqueKeys.contains(where: { key in changing.map { !$0.isDisjoint(with: key) } ?? true }) {
+            try refuseDuplicateKeys(of: model, stored: stored, table: table)
+        }
+        let updated = try changing.map {
+            try table.update(name: model.recordName, owner: model.ownerName, parent: model.parentRecordName, modified: modified, fields: stored, only: $0, in: database)
+        } ?? false
+        if !updated {
+            try table.write(name: model.recordName, owner: model.ownerName, parent: model.parentRecordName, modified: modified, fields: stored, to: database)
+        }
         try recordHistory(type: Model.recordType, name: model.recordName, kind: .save, tombstone: nil)
         changes.note(Model.recordType, model.recordName, .save, by: author)
     }

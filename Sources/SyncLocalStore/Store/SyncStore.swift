@@ -161,6 +161,22 @@ public final class SyncStore: Sendable {
         }
     }
 
+    /// Saves a stored model of which only the fields at `keyPaths` changed: their columns are
+    /// written and the others left as they are (`StoreWriter.update(_:changing:)`).
+    public func update<Model: SyncModel>(_ model: Model, changing keyPaths: PartialKeyPath<Model>..., author: StoreAuthor = .app) throws {
+        let names = try StoreWriter.fieldNames(keyPaths)
+        try write(author: author) { try $0.update(model, changing: names) }
+    }
+
+    /// Updates models of which only the fields at `keyPaths` changed, in one transaction: all of
+    /// them, or none.
+    public func update<Model: SyncModel>(_ models: [Model], changing keyPaths: PartialKeyPath<Model>..., author: StoreAuthor = .app) throws {
+        let names = try StoreWriter.fieldNames(keyPaths)
+        try write(author: author) { writer in
+            for model in models { try writer.update(model, changing: names) }
+        }
+    }
+
     /// Deletes a model, leaving a tombstone; nothing happens if it is not stored.
     public func delete<Model: SyncModel>(_ model: Model, author: StoreAuthor = .app) throws {
         try write(author: author) { try $0.delete(model) }
