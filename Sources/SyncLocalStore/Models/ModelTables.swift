@@ -20,6 +20,15 @@ enum ModelTables {
         DatabaseMigrator.Step("models.ownerIndexOfOthers") { database in
             for recordType in try recordTypes(database) {
                 try database.execute("DROP INDEX IF EXISTS \(index(recordType, "owner"))")
+                try database.execute("CREATE INDEX \(index(recordType, "owner")) ON \(ModelTable.sqlName(recordType)) (_owner) WHERE _owner != '__defaultOwner__'")
+            }
+        },
+        // The user's own rows keep no owner's name (`ModelTable.storedOwner`), and the index of
+        // others' rows says so.
+        DatabaseMigrator.Step("models.ownRowsKeepNoOwnerName") { database in
+            for recordType in try recordTypes(database) {
+                try database.query("UPDATE \(ModelTable.sqlName(recordType)) SET _owner = '' WHERE _owner = ?", [.text(SyncConstants.currentUserOwnerName)])
+                try database.execute("DROP INDEX IF EXISTS \(index(recordType, "owner"))")
                 try database.execute(ownerIndex(recordType))
             }
         },
@@ -27,13 +36,14 @@ enum ModelTables {
 
     /// An index of the rows of other owners than the user: most rows are the user's own, and an
     /// index of one value for all of them would take a tenth of the file to say nothing a scan
-    /// of the table does not. A query for another owner says `_owner != <the user>` too
-    /// (`othersOnly`), so SQLite knows the index holds its rows.
+    /// of the table does not. A query for another owner says `_owner != ''` too (`othersOnly`),
+    /// so SQLite knows the index holds its rows.
     static func ownerIndex(_ recordType: String) -> String {
         "CREATE INDEX IF NOT EXISTS \(index(recordType, "owner")) ON \(ModelTable.sqlName(recordType)) (_owner) WHERE \(othersOnly)"
     }
 
-    static let othersOnly = "_owner != '\(SyncConstants.currentUserOwnerName)'"
+    /// The rows of other owners than the user (whose rows keep '': `ModelTable.storedOwner`).
+    static let othersOnly = "_owner != ''"
 
     /// The table of a record type as this transaction sees the catalog, or nil if the store never
     /// held one of the type.

@@ -19,7 +19,7 @@ struct QueryCondition<Model: SyncModel> {
             return compare(field, comparison, target, exact: exact)
         case .isNil(let field):
             guard let column = column(field) else { return nil }
-            return "\(ModelTable.quoted(column.name)) IS NULL"
+            return "\(column.sql) IS NULL"
         case .isIn(let field, let targets):
             return isIn(field, targets, exact: exact)
         case .hasPrefix(let field, let prefix):
@@ -40,7 +40,7 @@ struct QueryCondition<Model: SyncModel> {
             return guarded("instr(CAST(\(column) AS BLOB), ?) > 0", exact: exact)
         case .references(let field, let recordName):
             guard let column = column(field), case .reference = column.kind else { return nil }
-            let name = ModelTable.quoted(column.name)
+            let name = column.sql
             arguments.append(.text(recordName))
             return guarded("\(name) = ?", exact: exact)
         case .holds:
@@ -104,13 +104,13 @@ struct QueryCondition<Model: SyncModel> {
     /// value kept in binary form).
     private func columnSQL(_ field: QueryPredicate<Model>.Field, orderable: Bool = false) -> String? {
         guard let column = column(field), !(orderable && column.kind == .encoded) else { return nil }
-        return ModelTable.quoted(column.name)
+        return column.sql
     }
 
     /// The field's column as SQL when it holds text.
     private func textColumn(_ field: QueryPredicate<Model>.Field) -> String? {
         guard let column = column(field), column.kind == .text else { return nil }
-        return ModelTable.quoted(column.name)
+        return column.sql
     }
 
     /// `value` as the field's column holds it. A number compares with an integer or a real

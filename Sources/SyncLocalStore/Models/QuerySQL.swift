@@ -30,7 +30,7 @@ struct QuerySQL {
         var keys: [String] = []
         for key in query.sortKeys {
             guard let column = Self.column(key.field, of: Model.self, in: table), column.kind != .encoded else { return nil }
-            keys.append("\(ModelTable.quoted(column.name)) \(key.direction == .ascending ? "ASC" : "DESC")")
+            keys.append("\(column.sql) \(key.direction == .ascending ? "ASC" : "DESC")")
         }
         keys.append("_name ASC")
         var page = ""

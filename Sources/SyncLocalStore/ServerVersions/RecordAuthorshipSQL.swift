@@ -13,7 +13,7 @@ enum RecordAuthorshipSQL {
         case .creator: "creator"
         case .lastModifier: "modifier"
         }
-        return "SELECT \(column) FROM sync_records WHERE zone_owner = _owner AND name = _name LIMIT 1"
+        return "SELECT \(column) FROM sync_records WHERE zone_owner = \(ModelTable.ownerSQL) AND name = _name LIMIT 1"
     }
 
     /// The authorship of every model of a record type that the cloud returned, by owner and name.

@@ -15,15 +15,13 @@ struct StoreTableTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).sqlite")
     }
 
-    /// Plain SQL sees each field in its own column, typed: text, integers, reals, dates as seconds
-    /// since 2001, references as the target's name, lists in the store's binary form; the parent
-    /// and reference columns are indexed. Breaking it: keeping the fields in one blob, and the
-    /// `SELECT` finds no `text` column.
     /// The owner index holds only other owners' rows (a shared zone's): the user's own are most of
     /// the table, and an index of one value for them took a tenth of the file. A query for
     /// another owner says the index's condition, so SQLite reads the index (without it, SQLite
     /// cannot: the bare query's plan scans); one for the user's own rows scans; both answer as
-    /// before. A store an earlier release made has its full index replaced when it opens.
+    /// before. The user's own rows keep '' as their owner (no bytes of the row) and read back
+    /// as the user's. A store an earlier release made has its own rows' owner emptied and its
+    /// full index replaced when it opens.
     @Test func theOwnerIndexHoldsOnlyOtherOwnersRows() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("owners-\(UUID().uuidString).sqlite")
         defer { try? FileManager.default.removeItem(at: url) }
@@ -36,7 +34,9 @@ struct StoreTableTests {
             #expect(try transaction.recordNames(type: Note.self, ownerName: "_bob") == ["bobs"])
             #expect(try transaction.recordNames(type: Note.self, ownerName: SyncConstants.currentUserOwnerName) == ["mine-1", "mine-2"])
             let index = try transaction.database.query("SELECT sql FROM sqlite_master WHERE name = 'model_Note_by_owner'").first?.text(0) ?? ""
-            #expect(index.contains("WHERE _owner != '\(SyncConstants.currentUserOwnerName)'"), "\(index)")
+            #expect(index.contains("WHERE _owner != ''"), "\(index)")
+            // The user's own rows keep no owner's name, and read back as the user's.
+            #expect(try transaction.database.query("SELECT _name, _owner FROM model_Note ORDER BY _name").map { "\($0.text(0))=\($0.text(1))" } == ["bobs=_bob", "mine-1=", "mine-2="])
             let plan = try transaction.database.query(
                 "EXPLAIN QUERY PLAN SELECT _name FROM model_Note WHERE _owner = ? AND \(ModelTables.othersOnly) ORDER BY _name", [.text("_bob")]
             ).map { $0.text(3) }.joined(separator: "; ")
@@ -52,10 +52,16 @@ struct StoreTableTests {
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent("store.sqlite"), to: earlier)
         try SyncStore(url: earlier).sqliteTransaction { transaction in
             let index = try transaction.database.query("SELECT sql FROM sqlite_master WHERE name = 'model_Data_by_owner'").first?.text(0) ?? ""
-            #expect(index.contains("WHERE _owner != "), "\(index)")
+            #expect(index.contains("WHERE _owner != ''"), "\(index)")
+            let owners = try transaction.database.query("SELECT DISTINCT _owner FROM model_Data").map { $0.text(0) }
+            #expect(owners == [""], "the earlier store's own rows keep no owner's name: \(owners)")
         }
     }
 
+    /// Plain SQL sees each field in its own column, typed: text, integers, reals, dates as seconds
+    /// since 2001, references as the target's name, lists in the store's binary form; the parent
+    /// and reference columns are indexed. Breaking it: keeping the fields in one blob, and the
+    /// `SELECT` finds no `text` column.
     @Test func eachFieldIsAColumnAnyToolCanRead() throws {
         let url = Self.file()
         defer { try? FileManager.default.removeItem(at: url) }
