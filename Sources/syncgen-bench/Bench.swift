@@ -13,7 +13,7 @@ enum Bench {
         ("generate", { GenerateBenchmark.run() }),
         ("bridge", { BridgeBenchmark.run() }),
         ("localcloud", { await LocalCloudBenchmark.run() }),
-        ("store", { StoreBenchmark.run() }),
+        ("store", { await StoreBenchmark.run() }),
         ("fetch", { FetchBenchmark.run() }),
         ("update", { UpdateBenchmark.run() }),
         ("engine", { await EngineBenchmark.run() }),

@@ -14,12 +14,20 @@ package final class SQLiteReaders: @unchecked Sendable {
     private var opened = 0
     /// Set while `excludingReads` runs: no read starts.
     private var excluded = false
+    /// Told each time a caller starts to wait (tests: what waits, and when).
+    private let onWait: (@Sendable (Waiter) -> Void)?
+
+    /// Who waits: a read for a reader, or `excludingReads` for the reads in flight.
+    package enum Waiter: Sendable {
+        case read, exclusion
+    }
 
     /// Readers of the file at `location`, which a writer has made and put in WAL mode.
-    package init(_ location: URL, capacity: Int = 4) {
+    package init(_ location: URL, capacity: Int = 4, onWait: (@Sendable (Waiter) -> Void)? = nil) {
         precondition(capacity > 0, "a store reads through one reader at least")
         self.location = location
         self.capacity = capacity
+        self.onWait = onWait
     }
 
     /// Runs `body` in a read transaction of a reader: one snapshot of the file for all it reads.
@@ -33,9 +41,9 @@ package final class SQLiteReaders: @unchecked Sendable {
     /// in flight must not straddle (dropping columns a reader's statement names).
     package func excludingReads<T>(_ body: () throws -> T) rethrows -> T {
         condition.lock()
-        while excluded { condition.wait() }
+        while excluded { wait(.exclusion) }
         excluded = true
-        while idle.count < opened { condition.wait() }
+        while idle.count < opened { wait(.exclusion) }
         condition.unlock()
         defer {
             condition.lock()
@@ -64,8 +72,14 @@ package final class SQLiteReaders: @unchecked Sendable {
                     }
                 }
             }
-            condition.wait()
+            wait(.read)
         }
+    }
+
+    /// Waits for the condition (its lock held), telling `onWait` first.
+    private func wait(_ waiter: Waiter) {
+        onWait?(waiter)
+        condition.wait()
     }
 
     private func give(_ reader: SQLiteDatabase) {

@@ -2,6 +2,7 @@ import Foundation
 @_spi(SyncgenGenerated) import SyncCore
 import Testing
 @testable import SyncLocalStore
+import SyncStorage
 
 /// A store in a file reads on connections of its own: a screen's read returns while sync holds a
 /// write transaction open, and sees the last commit, never part of the transaction in flight.
@@ -78,5 +79,75 @@ struct StoreReaderTests {
         #expect(try store.fetchAll(Note.self).map(\.title) == ["pulled", "pulled"])
         // The commit reaches the observer (had the first answer come after it, no other would).
         if first == ["before"] { #expect(try await answers.next()?.map(\.title) == ["pulled", "pulled"]) }
+    }
+
+    /// Dropping columns waits for the read in flight, and no read starts until it is done: a
+    /// read's statement never names a column gone. Breaking it (`excludingReads` running at
+    /// once): the exclusion never waits, and runs while the read holds its reader.
+    @Test func anExclusionWaitsForTheReadInFlight() throws {
+        let (store, folder) = try fileStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try store.save(Note(recordName: "a"))
+        let exclusionWaits = DispatchSemaphore(value: 0)
+        let readers = SQLiteReaders(folder.appendingPathComponent("store.sqlite"), capacity: 2) { if $0 == .exclusion { exclusionWaits.signal() } }
+        let events = Locked<[String]>([])
+        let reading = DispatchSemaphore(value: 0), letReadEnd = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        Thread {
+            _ = try? readers.read { _ in
+                reading.signal()
+                _ = letReadEnd.wait(timeout: .now() + 60)
+                events.withLock { $0.append("read ends") }
+            }
+            done.signal()
+        }.start()
+        reading.wait()
+        Thread {
+            readers.excludingReads { events.withLock { $0.append("excluding") } }
+            done.signal()
+        }.start()
+        // The bound only ends a test that already failed (an exclusion that does not wait).
+        #expect(exclusionWaits.wait(timeout: .now() + 60) == .success, "the exclusion waited for the read")
+        letReadEnd.signal()
+        done.wait()
+        done.wait()
+        #expect(events.withLock { $0 } == ["read ends", "excluding"])
+    }
+
+    /// A read beyond the readers' number waits for one to come back, then runs on it: no more
+    /// connections than the capacity are opened. Breaking it (no limit): the second read opens
+    /// a reader of its own at once.
+    @Test func aReadBeyondTheCapacityWaitsForAReader() throws {
+        let (store, folder) = try fileStore()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try store.save(Note(recordName: "a"))
+        let readWaits = DispatchSemaphore(value: 0)
+        let readers = SQLiteReaders(folder.appendingPathComponent("store.sqlite"), capacity: 1) { if $0 == .read { readWaits.signal() } }
+        let events = Locked<[String]>([])
+        let reading = DispatchSemaphore(value: 0), letReadEnd = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let first = Locked<ObjectIdentifier?>(nil)
+        let second = Locked<ObjectIdentifier?>(nil)
+        Thread {
+            _ = try? readers.read { database in
+                first.withLock { $0 = ObjectIdentifier(database) }
+                reading.signal()
+                _ = letReadEnd.wait(timeout: .now() + 60)
+                events.withLock { $0.append("first ends") }
+            }
+            done.signal()
+        }.start()
+        reading.wait()
+        Thread {
+            _ = try? readers.read { database in
+                events.withLock { $0.append("second reads") }
+                second.withLock { $0 = ObjectIdentifier(database) }
+            }
+            done.signal()
+        }.start()
+        #expect(readWaits.wait(timeout: .now() + 60) == .success, "the second read waited")
+        letReadEnd.signal()
+        done.wait()
+        done.wait()
+        #expect(events.withLock { $0 } == ["first ends", "second reads"])
+        #expect(first.withLock { $0 } != nil && first.withLock { $0 } == second.withLock { $0 }, "the second read ran on the one reader")
     }
 }
