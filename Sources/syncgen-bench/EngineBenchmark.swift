@@ -91,7 +91,7 @@ enum EngineBenchmark {
                         writeRow.bind(5, note.body)
                         writeRow.bind(6, note.rank)
                         writeRow.run()
-                        writeVersion.bind(1, SyncConstants.currentUserOwnerName)
+                        writeVersion.bind(1, "")  // as the store keeps the user's zone
                         writeVersion.bind(2, SyncConstants.defaultSyncZoneName)
                         writeVersion.bind(3, note.recordName)
                         writeVersion.bind(4, BenchNote.recordType)

@@ -222,21 +222,8 @@ final class ModelTable: Sendable, Hashable {
 
     static func quoted(_ column: String) -> String { "\"\(column)\"" }
 
-    /// How `_owner` keeps a row's owner: the user's own rows (most of a table) keep '', which
-    /// takes no byte of the row, and another owner's rows its name. The one rule: every write of
-    /// the column goes through `storedOwner`, every read through `ownerName(stored:)` or, in SQL,
-    /// `ownerSQL`.
-    static func storedOwner(_ ownerName: String) -> String {
-        ownerName == SyncConstants.currentUserOwnerName ? "" : ownerName
-    }
-
-    /// The owner's name of a row's stored `_owner`.
-    static func ownerName(stored: String) -> String {
-        stored.isEmpty ? SyncConstants.currentUserOwnerName : stored
-    }
-
-    /// The owner's name of the row in SQL, for a condition, an order or a join on it.
-    static let ownerSQL = "(CASE _owner WHEN '' THEN '\(SyncConstants.currentUserOwnerName)' ELSE _owner END)"
+    /// `_owner` in SQL: the owner's name (`StoredOwner`).
+    static let ownerSQL = StoredOwner.sql("_owner")
 
     /// The runtime's columns, first in every table, in this order.
     static let runtimeColumns = ["_name", "_owner", "_parent", "_modified", "_extra"]
@@ -249,7 +236,7 @@ final class ModelTable: Sendable, Hashable {
     func write(name: String, owner: String, parent: String?, modified: Date, fields: RecordFields, to database: SQLiteDatabase) throws(SQLiteError) {
         try database.run(upsert) { (parameters: inout SQLiteParameters) throws(SQLiteError) in
             try parameters.set(1, .text(name))
-            try parameters.set(2, .text(Self.storedOwner(owner)))
+            try parameters.set(2, .text(StoredOwner.column(owner)))
             if let parent { try parameters.set(3, .text(parent)) }
             try parameters.set(4, .real(modified.timeIntervalSince1970))
             let firstField = Int32(Self.runtimeColumns.count + 1)
@@ -289,7 +276,7 @@ final class ModelTable: Sendable, Hashable {
             for (offset, value) in values.enumerated() { try parameters.set(Int32(offset + 2), value) }
             let at = Int32(values.count + 2)
             try parameters.set(at, .text(name))
-            try parameters.set(at + 1, .text(Self.storedOwner(owner)))
+            try parameters.set(at + 1, .text(StoredOwner.column(owner)))
             if let parent { try parameters.set(at + 2, .text(parent)) }
         }
         return database.changes > 0
@@ -320,7 +307,7 @@ final class ModelTable: Sendable, Hashable {
             }
         }
         return StoredRow(
-            name: row.text(at(0)), owner: Self.ownerName(stored: row.text(at(1))), parent: row.optionalText(at(2)),
+            name: row.text(at(0)), owner: StoredOwner.name(row.text(at(1))), parent: row.optionalText(at(2)),
             modified: Date(timeIntervalSince1970: row.real(at(3))), fields: fields)
     }
 

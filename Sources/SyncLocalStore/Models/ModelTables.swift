@@ -23,7 +23,7 @@ enum ModelTables {
                 try database.execute("CREATE INDEX \(index(recordType, "owner")) ON \(ModelTable.sqlName(recordType)) (_owner) WHERE _owner != '__defaultOwner__'")
             }
         },
-        // The user's own rows keep no owner's name (`ModelTable.storedOwner`), and the index of
+        // The user's own rows keep no owner's name (`StoredOwner`), and the index of
         // others' rows says so.
         DatabaseMigrator.Step("models.ownRowsKeepNoOwnerName") { database in
             for recordType in try recordTypes(database) {
@@ -42,7 +42,7 @@ enum ModelTables {
         "CREATE INDEX IF NOT EXISTS \(index(recordType, "owner")) ON \(ModelTable.sqlName(recordType)) (_owner) WHERE \(othersOnly)"
     }
 
-    /// The rows of other owners than the user (whose rows keep '': `ModelTable.storedOwner`).
+    /// The rows of other owners than the user (whose rows keep '': `StoredOwner`).
     static let othersOnly = "_owner != ''"
 
     /// The table of a record type as this transaction sees the catalog, or nil if the store never

@@ -111,7 +111,7 @@ extension SQLiteStoreTransaction: StoredModels {
             // Another owner's rows are read by the index of others' rows; the user's own are most
             // of the table, read by a scan.
             let others = ownerName == SyncConstants.currentUserOwnerName ? "" : " AND \(ModelTables.othersOnly)"
-            return try database.query("SELECT _name FROM \(table.sqlName) WHERE _owner = ?\(others) ORDER BY _name", [.text(ModelTable.storedOwner(ownerName))]).map { $0.text(0) }
+            return try database.query("SELECT _name FROM \(table.sqlName) WHERE _owner = ?\(others) ORDER BY _name", [.text(StoredOwner.column(ownerName))]).map { $0.text(0) }
         }
         return try database.query("SELECT _name FROM \(table.sqlName) ORDER BY _name").map { $0.text(0) }
     }
@@ -135,6 +135,6 @@ extension SQLiteStoreTransaction: StoredModels {
 
     func parentAndOwner(recordType: String, recordName: String) throws -> (parent: String?, owner: String)? {
         guard let table = try changes.tables.table(named: recordType) else { return nil }
-        return try database.query("SELECT _parent, _owner FROM \(table.sqlName) WHERE _name = ?", [.text(recordName)]).first.map { ($0.optionalText(0), ModelTable.ownerName(stored: $0.text(1))) }
+        return try database.query("SELECT _parent, _owner FROM \(table.sqlName) WHERE _name = ?", [.text(recordName)]).first.map { ($0.optionalText(0), StoredOwner.name($0.text(1))) }
     }
 }

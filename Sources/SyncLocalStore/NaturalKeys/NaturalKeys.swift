@@ -54,7 +54,7 @@ enum NaturalKeys {
         let condition = key.map { "\(ModelTable.quoted($0)) = ?" }.joined(separator: " AND ")
         return try database.query(
             "SELECT _name FROM \(table.sqlName) WHERE _owner = ? AND \(condition) AND _name != ? ORDER BY _name",
-            [.text(ModelTable.storedOwner(owner))] + values + [.text(name)]
+            [.text(StoredOwner.column(owner))] + values + [.text(name)]
         ).map { $0.text(0) }
     }
 

@@ -13,21 +13,22 @@ enum RecordAuthorshipSQL {
         case .creator: "creator"
         case .lastModifier: "modifier"
         }
-        return "SELECT \(column) FROM sync_records WHERE zone_owner = \(ModelTable.ownerSQL) AND name = _name LIMIT 1"
+        // Both owners are kept as `StoredOwner` keeps them: compared as they are.
+        return "SELECT \(StoredOwner.sql(column)) FROM sync_records WHERE zone_owner = _owner AND name = _name LIMIT 1"
     }
 
     /// The authorship of every model of a record type that the cloud returned, by owner and name.
     static func all(recordType: String, in database: SQLiteDatabase) throws -> [String: [String: RecordAuthorship]] {
         var found: [String: [String: RecordAuthorship]] = [:]
         try database.forEachRow("SELECT zone_owner, name, \(columns) FROM sync_records WHERE type = ?", [.text(recordType)]) { row in
-            found[row.text(0), default: [:]][row.text(1)] = authorship(row, from: 2)
+            found[StoredOwner.name(row.text(0)), default: [:]][row.text(1)] = authorship(row, from: 2)
         }
         return found
     }
 
     /// The authorship of one model.
     static func of(recordName: String, ownerName: String, in database: SQLiteDatabase) throws -> RecordAuthorship {
-        let rows = try database.query("SELECT \(columns) FROM sync_records WHERE zone_owner = ? AND name = ? LIMIT 1", [.text(ownerName), .text(recordName)])
+        let rows = try database.query("SELECT \(columns) FROM sync_records WHERE zone_owner = ? AND name = ? LIMIT 1", [.text(StoredOwner.column(ownerName)), .text(recordName)])
         return rows.first.map { authorship($0, from: 0) } ?? .notYetInTheCloud
     }
 
@@ -36,9 +37,9 @@ enum RecordAuthorshipSQL {
     /// A version kept before the server's dates and modifier were: the creator alone, whose save
     /// the version is not known to be.
     private static func authorship(_ row: SQLiteRow, from offset: Int32) -> RecordAuthorship {
-        let creator = row.optionalText(offset) ?? SyncConstants.currentUserOwnerName
+        let creator = row.optionalText(offset).map(StoredOwner.name) ?? SyncConstants.currentUserOwnerName
         return RecordAuthorship(
             createdBy: creator, createdAt: row.isNull(offset + 1) ? nil : Date(timeIntervalSince1970: row.real(offset + 1)),
-            modifiedBy: row.optionalText(offset + 2) ?? creator, modifiedAt: row.isNull(offset + 3) ? nil : Date(timeIntervalSince1970: row.real(offset + 3)))
+            modifiedBy: row.optionalText(offset + 2).map(StoredOwner.name) ?? creator, modifiedAt: row.isNull(offset + 3) ? nil : Date(timeIntervalSince1970: row.real(offset + 3)))
     }
 }

@@ -17,11 +17,11 @@ extension SQLiteStoreTransaction: ServerVersions {
     private static let inZoneAmongNames = "zone_owner = ? AND zone = ? AND name IN (SELECT value FROM json_each(?))"
 
     private static func inZoneAmongNames(_ names: [String], _ zone: ZoneID) -> [SQLiteValue] {
-        [.text(zone.ownerName), .text(zone.zoneName), .text(QuotedText.jsonArray(names))]
+        [.text(StoredOwner.column(zone.ownerName)), .text(zone.zoneName), .text(QuotedText.jsonArray(names))]
     }
 
     func serverRecord(_ id: RecordID) throws -> SyncRecord? {
-        let rows = try database.query("SELECT \(Self.serverRecordColumns) FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)])
+        let rows = try database.query("SELECT \(Self.serverRecordColumns) FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(StoredOwner.column(id.zoneID.ownerName)), .text(id.zoneID.zoneName), .text(id.recordName)])
         return try rows.first.map { try Self.serverRecord($0, id: id) }
     }
 
@@ -43,15 +43,15 @@ extension SQLiteStoreTransaction: ServerVersions {
             recordType: row.text(0), id: id, fields: try FieldsCodec.decode(row.blob(2)), encryptedFields: try FieldsCodec.decode(row.blob(3)),
             parentRecordName: row.optionalText(5), changeTag: row.optionalText(1), modificationDate: row.isNull(4) ? nil : Date(timeIntervalSince1970: row.real(4)))
         record.shareRecordName = row.optionalText(6)
-        record.creatorUserRecordName = row.optionalText(7)
+        record.creatorUserRecordName = row.optionalText(7).map(StoredOwner.name)
         record.systemFields = row.isNull(8) ? nil : SystemFields(archive: row.blob(8))
         record.creationDate = row.isNull(9) ? nil : Date(timeIntervalSince1970: row.real(9))
-        record.lastModifiedUserRecordName = row.optionalText(10)
+        record.lastModifiedUserRecordName = row.optionalText(10).map(StoredOwner.name)
         return record
     }
 
     func serverChangeTag(_ id: RecordID) throws -> String?? {
-        try database.query("SELECT change_tag FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)])
+        try database.query("SELECT change_tag FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(StoredOwner.column(id.zoneID.ownerName)), .text(id.zoneID.zoneName), .text(id.recordName)])
             .first.map { $0.optionalText(0) }
     }
 
@@ -66,7 +66,7 @@ extension SQLiteStoreTransaction: ServerVersions {
 
     func setServerRecord(_ record: SyncRecord) throws {
         try database.run(Self.writeServerRecord) { (parameters: inout SQLiteParameters) throws(SQLiteError) in
-            try parameters.set(1, .text(record.id.zoneID.ownerName))
+            try parameters.set(1, .text(StoredOwner.column(record.id.zoneID.ownerName)))
             try parameters.set(2, .text(record.id.zoneID.zoneName))
             try parameters.set(3, .text(record.id.recordName))
             try parameters.set(4, .text(record.recordType))
@@ -76,15 +76,15 @@ extension SQLiteStoreTransaction: ServerVersions {
             if let modified = record.modificationDate { try parameters.set(8, .real(modified.timeIntervalSince1970)) }
             if let parent = record.parentRecordName { try parameters.set(9, .text(parent)) }
             if let share = record.shareRecordName { try parameters.set(10, .text(share)) }
-            if let creator = record.creatorUserRecordName { try parameters.set(11, .text(creator)) }
+            if let creator = record.creatorUserRecordName { try parameters.set(11, .text(StoredOwner.column(creator))) }
             if let systemFields = record.systemFields { try parameters.set(12, .blob(systemFields.archive)) }
             if let created = record.creationDate { try parameters.set(13, .real(created.timeIntervalSince1970)) }
-            if let modifier = record.lastModifiedUserRecordName { try parameters.set(14, .text(modifier)) }
+            if let modifier = record.lastModifiedUserRecordName { try parameters.set(14, .text(StoredOwner.column(modifier))) }
         }
     }
 
     func removeServerRecord(_ id: RecordID) throws {
-        try database.query("DELETE FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)])
+        try database.query("DELETE FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(StoredOwner.column(id.zoneID.ownerName)), .text(id.zoneID.zoneName), .text(id.recordName)])
     }
 
     /// A save kept as sent (`noteSent`): one text, made once, as `writeServerRecord`.
@@ -94,7 +94,7 @@ extension SQLiteStoreTransaction: ServerVersions {
         let sent = now.timeIntervalSince1970
         for record in records {
             try database.run(Self.writeSentUpload) { (parameters: inout SQLiteParameters) throws(SQLiteError) in
-                try parameters.set(1, .text(record.id.zoneID.ownerName))
+                try parameters.set(1, .text(StoredOwner.column(record.id.zoneID.ownerName)))
                 try parameters.set(2, .text(record.id.zoneID.zoneName))
                 try parameters.set(3, .text(record.id.recordName))
                 try parameters.set(4, .text(record.uploadVersions.first ?? ""))
@@ -110,7 +110,7 @@ extension SQLiteStoreTransaction: ServerVersions {
     func sentVersions(_ id: RecordID) throws -> [SyncRecord] {
         try database.query(
             "SELECT type, fields, encrypted, parent FROM sent_uploads WHERE zone_owner = ? AND zone = ? AND name = ? ORDER BY sent DESC",
-            [.text(id.zoneID.ownerName), .text(id.zoneID.zoneName), .text(id.recordName)]
+            [.text(StoredOwner.column(id.zoneID.ownerName)), .text(id.zoneID.zoneName), .text(id.recordName)]
         ).map { row in
             SyncRecord(recordType: row.text(0), id: id, fields: try FieldsCodec.decode(row.blob(1)), encryptedFields: try FieldsCodec.decode(row.blob(2)), parentRecordName: row.optionalText(3))
         }
@@ -125,18 +125,18 @@ extension SQLiteStoreTransaction: ServerVersions {
         for save in uploads {
             try database.query(
                 "DELETE FROM sent_uploads WHERE zone_owner = ? AND zone = ? AND name = ? AND upload = ?",
-                [.text(save.id.zoneID.ownerName), .text(save.id.zoneID.zoneName), .text(save.id.recordName), .text(save.uploadVersions.first ?? "")])
+                [.text(StoredOwner.column(save.id.zoneID.ownerName)), .text(save.id.zoneID.zoneName), .text(save.id.recordName), .text(save.uploadVersions.first ?? "")])
         }
     }
 
     func serverRecordIDs(inZone zone: ZoneID) throws -> [RecordID] {
-        try database.query("SELECT name FROM sync_records WHERE zone_owner = ? AND zone = ? ORDER BY name", [.text(zone.ownerName), .text(zone.zoneName)]).map {
+        try database.query("SELECT name FROM sync_records WHERE zone_owner = ? AND zone = ? ORDER BY name", [.text(StoredOwner.column(zone.ownerName)), .text(zone.zoneName)]).map {
             RecordID(recordName: $0.text(0), zoneID: zone)
         }
     }
 
     func newListing(inZone zone: ZoneID) throws -> Int64 {
-        try database.query("SELECT COALESCE(MAX(listed), 0) + 1 FROM sync_records WHERE zone_owner = ? AND zone = ?", [.text(zone.ownerName), .text(zone.zoneName)]).first?.integer(0) ?? 1
+        try database.query("SELECT COALESCE(MAX(listed), 0) + 1 FROM sync_records WHERE zone_owner = ? AND zone = ?", [.text(StoredOwner.column(zone.ownerName)), .text(zone.zoneName)]).first?.integer(0) ?? 1
     }
 
     func markListed(_ names: [String], in zone: ZoneID, listing: Int64) throws {
@@ -147,13 +147,13 @@ extension SQLiteStoreTransaction: ServerVersions {
     func serverRecordsNotListed(inZone zone: ZoneID, listing: Int64) throws -> [(id: RecordID, recordType: String)] {
         try database.query(
             "SELECT name, type FROM sync_records WHERE zone_owner = ? AND zone = ? AND (listed IS NULL OR listed != ?) ORDER BY name",
-            [.text(zone.ownerName), .text(zone.zoneName), .integer(listing)]
+            [.text(StoredOwner.column(zone.ownerName)), .text(zone.zoneName), .integer(listing)]
         ).map { (RecordID(recordName: $0.text(0), zoneID: zone), $0.text(1)) }
     }
 
     func serverRecordIDs(recordType: String, recordName: String) throws -> [RecordID] {
         try database.query("SELECT zone_owner, zone FROM sync_records WHERE name = ? AND type = ? AND parent IS NOT NULL ORDER BY zone_owner, zone", [.text(recordName), .text(recordType)]).map {
-            RecordID(recordName: recordName, zoneID: ZoneID(zoneName: $0.text(1), ownerName: $0.text(0)))
+            RecordID(recordName: recordName, zoneID: ZoneID(zoneName: $0.text(1), ownerName: StoredOwner.name($0.text(0))))
         }
     }
 }

@@ -1,3 +1,4 @@
+import SyncCore
 import SyncStorage
 
 /// The last server version known of each record (a merge's ancestor, a save's change tag), and
@@ -61,6 +62,15 @@ enum ServerVersionTables {
         // fetch did not list, the cloud no longer has.
         DatabaseMigrator.Step("serverVersions.listed") { database in
             try database.addColumnIfMissing("listed", "INTEGER", to: "sync_records")
+        },
+        // The user's name kept as '' (`StoredOwner`): the owner of most zones, and the maker of
+        // most records.
+        DatabaseMigrator.Step("serverVersions.userKeptAsEmpty") { database in
+            let user = SQLiteValue.text(SyncConstants.currentUserOwnerName)
+            for (table, columns) in [("sync_records", ["zone_owner", "creator", "modifier"]), ("sent_uploads", ["zone_owner"]), ("parked_sync_records", ["zone_owner", "creator", "modifier"])]
+            where try database.tableExists(table) {
+                for column in columns { try database.query("UPDATE \(table) SET \(column) = '' WHERE \(column) = ?", [user]) }
+            }
         },
     ]
 }

@@ -74,7 +74,7 @@ extension SQLiteStoreTransaction: KnownShares {
 
     /// The parent and share a record's server version names, or nil when none is kept.
     private func chainLink(_ name: String, in zone: ZoneID) throws -> (parent: String?, share: String?)? {
-        try database.query("SELECT parent, share FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(zone.ownerName), .text(zone.zoneName), .text(name)])
+        try database.query("SELECT parent, share FROM sync_records WHERE zone_owner = ? AND zone = ? AND name = ?", [.text(StoredOwner.column(zone.ownerName)), .text(zone.zoneName), .text(name)])
             .first.map { ($0.optionalText(0), $0.optionalText(1)) }
     }
 

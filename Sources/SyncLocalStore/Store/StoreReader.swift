@@ -70,12 +70,12 @@ struct StoreReader {
         let columns = fieldColumns(type)
         // Most rows share one owner: the models share its string's storage rather than each
         // holding a copy (an owner name is longer than Swift keeps inline).
-        var (stored, owner) = ("", ModelTable.ownerName(stored: ""))
+        var (stored, owner) = ("", StoredOwner.name(""))
         try database.forEachRow(sql, arguments) { row throws(SQLiteError) in
             do {
                 if let columns, row.isNull(ModelTable.extraColumn) {
                     let rowOwner = row.text(1)
-                    if rowOwner != stored { (stored, owner) = (rowOwner, ModelTable.ownerName(stored: rowOwner)) }
+                    if rowOwner != stored { (stored, owner) = (rowOwner, StoredOwner.name(rowOwner)) }
                     try columns.withUnsafeBufferPointer { columns in
                         try Model.appendStoredRow(named: row.text(0), ownerName: owner, { try columns[$0].kind.value(row, columns[$0].place) }, to: &models)
                     }

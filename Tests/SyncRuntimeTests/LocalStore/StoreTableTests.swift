@@ -20,8 +20,9 @@ struct StoreTableTests {
     /// another owner says the index's condition, so SQLite reads the index (without it, SQLite
     /// cannot: the bare query's plan scans); one for the user's own rows scans; both answer as
     /// before. The user's own rows keep '' as their owner (no bytes of the row) and read back
-    /// as the user's. A store an earlier release made has its own rows' owner emptied and its
-    /// full index replaced when it opens.
+    /// as the user's, as do the server versions of the user's zone and records (`StoredOwner`).
+    /// A store an earlier release made has its own rows' owner and its server versions' user
+    /// emptied, and its full index replaced, when it opens.
     @Test func theOwnerIndexHoldsOnlyOtherOwnersRows() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("owners-\(UUID().uuidString).sqlite")
         defer { try? FileManager.default.removeItem(at: url) }
@@ -55,6 +56,11 @@ struct StoreTableTests {
             #expect(index.contains("WHERE _owner != ''"), "\(index)")
             let owners = try transaction.database.query("SELECT DISTINCT _owner FROM model_Data").map { $0.text(0) }
             #expect(owners == [""], "the earlier store's own rows keep no owner's name: \(owners)")
+            let version = try transaction.database.query("SELECT zone_owner || '|' || creator || '|' || modifier FROM sync_records").map { $0.text(0) }
+            #expect(version == ["||"], "nor its server versions the user's name: \(version)")
+            // Read back as the user's.
+            let record = try #require(try transaction.serverRecord(RecordID(recordName: "data-1", zoneID: ZoneID(zoneName: SyncConstants.defaultSyncZoneName, ownerName: SyncConstants.currentUserOwnerName))))
+            #expect(record.creatorUserRecordName == SyncConstants.currentUserOwnerName && record.lastModifiedUserRecordName == SyncConstants.currentUserOwnerName)
         }
     }
 
