@@ -22,5 +22,4 @@ enum StoredOwner {
     static func sql(_ column: String) -> String {
         "(CASE \(column) WHEN '' THEN '\(SyncConstants.currentUserOwnerName)' ELSE \(column) END)"
     }
-
 }
