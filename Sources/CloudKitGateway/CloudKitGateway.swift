@@ -321,7 +321,7 @@ public final class CloudKitGateway: CloudGateway {
             let resumed = try CloudKitArchives.queryCursor(cursor)
             page = try await call { try await database.records(continuingMatchFrom: resumed, desiredKeys: query.desiredKeys, resultsLimit: limit) }
         } else {
-            let ckQuery = try CloudKitPlatform.query(recordType: query.recordType, equalTo: query.equalTo, sortedBy: query.sortedBy, in: query.zoneID)
+            let ckQuery = try CloudKitPlatform.query(recordType: query.recordType, conditions: query.conditions, sorts: query.sorts, in: query.zoneID)
             page = try await call {
                 try await database.records(matching: ckQuery, inZoneWith: query.zoneID.map(CloudKitRecords.zoneID), desiredKeys: query.desiredKeys, resultsLimit: limit)
             }

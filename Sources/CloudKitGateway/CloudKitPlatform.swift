@@ -12,23 +12,40 @@ import Foundation
 import SyncCore
 
 enum CloudKitPlatform {
-    /// A query for records of a type whose fields equal `equalTo` (all of them), sorted by the
-    /// `sortedBy` fields, ascending.
-    static func query(recordType: String, equalTo: RecordFields, sortedBy: [String], in zone: ZoneID?) throws(CloudError) -> CKQuery {
+    /// A query for records of a type that meet `conditions` (all of them: CloudKit's predicates
+    /// join with `AND`), sorted by `sorts`. Apple, `CKQuery`, "Predicate Rules for Query
+    /// Objects": the operators `==`, `!=`, `<`, `<=`, `>`, `>=`, `BEGINSWITH` and `IN`, on a key
+    /// and a constant.
+    static func query(recordType: String, conditions: [FieldCondition], sorts: [FieldSort], in zone: ZoneID?) throws(CloudError) -> CKQuery {
         #if canImport(CloudKit)
-        var conditions: [NSPredicate] = []
-        for (name, value) in equalTo {
-            guard let object = try CloudKitRecords.queryValue(value, field: name, in: zone) else {
-                throw CloudError(.invalidArguments, "\(recordType) cannot be queried by \(name)")
+        var predicates: [NSPredicate] = []
+        for condition in conditions {
+            var objects: [NSObject] = []
+            for value in condition.values {
+                guard let object = try CloudKitRecords.queryValue(value, field: condition.field, in: zone) else {
+                    throw CloudError(.invalidArguments, "\(recordType) cannot be queried by \(condition.field)")
+                }
+                objects.append(object)
             }
-            conditions.append(NSPredicate(format: "%K == %@", name, object))
+            let format = switch condition.comparison {
+            case .equal: "%K == %@"
+            case .notEqual: "%K != %@"
+            case .less: "%K < %@"
+            case .lessOrEqual: "%K <= %@"
+            case .greater: "%K > %@"
+            case .greaterOrEqual: "%K >= %@"
+            case .beginsWith: "%K BEGINSWITH %@"
+            case .isIn: "%K IN %@"
+            }
+            let argument: Any = condition.comparison == .isIn ? objects : objects[0]
+            predicates.append(NSPredicate(format: format, argumentArray: [condition.field, argument]))
         }
-        let predicate = conditions.isEmpty ? NSPredicate(value: true) : NSCompoundPredicate(andPredicateWithSubpredicates: conditions)
+        let predicate = predicates.isEmpty ? NSPredicate(value: true) : NSCompoundPredicate(andPredicateWithSubpredicates: predicates)
         let query = CKQuery(recordType: recordType, predicate: predicate)
-        query.sortDescriptors = sortedBy.isEmpty ? nil : sortedBy.map { NSSortDescriptor(key: $0, ascending: true) }
+        query.sortDescriptors = sorts.isEmpty ? nil : sorts.map { NSSortDescriptor(key: $0.field, ascending: $0.ascending) }
         return query
         #else
-        return CKQuery(recordType: recordType, equalTo: equalTo, sortedBy: sortedBy)
+        return CKQuery(recordType: recordType, conditions: conditions, sorts: sorts)
         #endif
     }
 

@@ -273,7 +273,7 @@ public final class CKDatabase: NSObject, Sendable {
         _ query: CKQuery, zoneID: CKRecordZone.ID?, desiredKeys: [CKRecord.FieldKey]?, resultsLimit: Int, cursor: QueryCursor?
     ) async throws -> (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: CKQueryOperation.Cursor?) {
         let request = RecordQuery(
-            recordType: query.recordType, in: zoneID.map(StandInRecords.zoneID), equalTo: query.equalTo, sortedBy: query.sortedBy,
+            recordType: query.recordType, in: zoneID.map(StandInRecords.zoneID), conditions: query.conditions, sorts: query.sorts,
             desiredKeys: desiredKeys, resultsLimit: resultsLimit == CKQueryOperation.maximumResults ? nil : resultsLimit, cursor: cursor)
         let page: QueryPage
         do {

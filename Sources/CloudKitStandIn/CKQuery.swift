@@ -7,7 +7,7 @@ import SyncStorage
 
 /// A search for records of one type (Apple, `CKQuery`). CloudKit reads its predicate and sort
 /// descriptors; Foundation on Linux can neither build a format predicate nor a sort descriptor by
-/// key, so the stand-in's query also carries the conditions as values (`equalTo`, `sortedBy`),
+/// key, so the stand-in's query also carries the conditions as values (`conditions`, `sorts`),
 /// set by the gateway's one platform file.
 public final class CKQuery: NSObject, NSSecureCoding {
     public static var supportsSecureCoding: Bool { true }
@@ -15,42 +15,56 @@ public final class CKQuery: NSObject, NSSecureCoding {
     public let recordType: CKRecord.RecordType
     public let predicate: NSPredicate
     public var sortDescriptors: [NSSortDescriptor]?
-    /// Fields that must equal these values, all of them: what the predicate says here.
-    package let equalTo: RecordFields
-    /// Field names to sort by, ascending: what the sort descriptors say here.
-    package let sortedBy: [String]
+    /// The conditions a record meets, all of them: what the predicate says here.
+    package let conditions: [FieldCondition]
+    /// The fields to sort by, each ascending or descending: what the sort descriptors say here.
+    package let sorts: [FieldSort]
 
     public init(recordType: CKRecord.RecordType, predicate: NSPredicate) {
         self.recordType = recordType
         self.predicate = predicate
-        equalTo = [:]
-        sortedBy = []
+        conditions = []
+        sorts = []
     }
 
     /// The stand-in's query: its conditions as values.
-    package init(recordType: CKRecord.RecordType, equalTo: RecordFields, sortedBy: [String]) {
+    package init(recordType: CKRecord.RecordType, conditions: [FieldCondition], sorts: [FieldSort]) {
         self.recordType = recordType
         predicate = NSPredicate(value: true)
-        self.equalTo = equalTo
-        self.sortedBy = sortedBy
+        self.conditions = conditions
+        self.sorts = sorts
     }
 
     public func encode(with coder: NSCoder) {
         coder.encode(recordType as NSString, forKey: "recordType")
-        coder.encode(FieldsCodec.encode(equalTo) as NSData, forKey: "equalTo")
-        coder.encode(sortedBy as NSArray, forKey: "sortedBy")
+        // Each condition as its field, its comparison and its values (a list, by position).
+        coder.encode(conditions.map(\.field) as NSArray, forKey: "fields")
+        coder.encode(conditions.map(\.comparison.rawValue) as NSArray, forKey: "comparisons")
+        var values = RecordFields()
+        for (index, condition) in conditions.enumerated() { values.append(String(index), .list(condition.values)) }
+        coder.encode(FieldsCodec.encode(values) as NSData, forKey: "values")
+        coder.encode(sorts.map(\.field) as NSArray, forKey: "sortFields")
+        coder.encode(sorts.map { $0.ascending ? "ascending" : "descending" } as NSArray, forKey: "sortDirections")
     }
 
     public init?(coder: NSCoder) {
         guard let recordType = coder.decodeObject(of: NSString.self, forKey: "recordType"),
-            let equalTo = coder.decodeObject(of: NSData.self, forKey: "equalTo"),
-            let fields = try? FieldsCodec.decode(equalTo as Data),
-            let sortedBy = coder.decodeObject(of: [NSArray.self, NSString.self], forKey: "sortedBy") as? [String]
+            let fields = coder.decodeObject(of: [NSArray.self, NSString.self], forKey: "fields") as? [String],
+            let comparisons = coder.decodeObject(of: [NSArray.self, NSString.self], forKey: "comparisons") as? [String],
+            let data = coder.decodeObject(of: NSData.self, forKey: "values"), let values = try? FieldsCodec.decode(data as Data),
+            let sortFields = coder.decodeObject(of: [NSArray.self, NSString.self], forKey: "sortFields") as? [String],
+            let directions = coder.decodeObject(of: [NSArray.self, NSString.self], forKey: "sortDirections") as? [String],
+            fields.count == comparisons.count, sortFields.count == directions.count
         else { return nil }
+        var conditions: [FieldCondition] = []
+        for (index, field) in fields.enumerated() {
+            guard let comparison = FieldCondition.Comparison(rawValue: comparisons[index]), case .list(let list) = values[String(index)] else { return nil }
+            conditions.append(FieldCondition(field, comparison, list))
+        }
         self.recordType = recordType as String
         predicate = NSPredicate(value: true)
-        self.equalTo = fields
-        self.sortedBy = sortedBy
+        self.conditions = conditions
+        sorts = zip(sortFields, directions).map { FieldSort($0, ascending: $1 == "ascending") }
     }
 }
 

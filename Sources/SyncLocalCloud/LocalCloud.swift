@@ -21,6 +21,13 @@ public final class LocalCloud: Sendable {
         public var queryPageSize = 100
         /// Where fetched assets are written for devices to read.
         public var downloadsFolder: URL
+        /// The indexes of the deployed schema, by record type and field: `QUERYABLE`, `SORTABLE`,
+        /// `SEARCHABLE`, as the `.ckdb` export declares them. Set, a query's condition on a field
+        /// without `QUERYABLE`, or a sort by one without `SORTABLE`, fails with
+        /// `invalidArguments`, as CloudKit answers a query its schema has no index for. Nil (the
+        /// default until the schema's indexes travel with the generated code): every field is
+        /// answered.
+        public var deployedIndexes: [String: [String: Set<String>]]?
 
         /// A configuration; downloads go to a new temporary folder unless one is given.
         public init(downloadsFolder: URL? = nil) {

@@ -104,7 +104,7 @@ public struct LocalCloudDevice: CloudGateway {
     public func query(_ query: RecordQuery, in scope: DatabaseScope) async throws(CloudError) -> QueryPage {
         let pageSize = cloud.configuration.queryPageSize
         return try cloud.perform(.query, device: name, checksAccount: scope != .public) { server, caller in
-            try server.query(query, scope: scope, caller: caller, defaultLimit: pageSize)
+            try server.query(query, scope: scope, caller: caller, defaultLimit: pageSize, indexes: cloud.configuration.deployedIndexes)
         }
     }
 

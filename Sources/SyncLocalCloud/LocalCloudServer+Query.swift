@@ -11,17 +11,18 @@ extension LocalCloudServer {
     /// cursor (the last zone and name it returned), reading no more than it returns and the
     /// records it filters out: paging through a catalog costs its size, not its size squared.
     /// A sorted query reads the type's records to sort them, and resumes at an offset.
-    func query(_ query: RecordQuery, scope: DatabaseScope, caller: Caller, defaultLimit: Int) throws -> QueryPage {
+    func query(_ query: RecordQuery, scope: DatabaseScope, caller: Caller, defaultLimit: Int, indexes: [String: [String: Set<String>]]? = nil) throws -> QueryPage {
         if let reason = query.inexpressibleCondition { throw CloudError(.invalidArguments, reason) }
         // Apple, `CKRecord.encryptedValues`: "CloudKit doesn't support indexes on encrypted fields.
         // Don't include encrypted fields in your predicate or sort descriptors".
-        for field in query.equalTo.names + query.sortedBy where try isEncryptedInSchema(field, of: query.recordType) {
+        for field in query.conditions.map(\.field) + query.sorts.map(\.field) where try isEncryptedInSchema(field, of: query.recordType) {
             throw CloudError(.invalidArguments, "field '\(field)' of record type \(query.recordType) is encrypted; a query can neither filter nor sort on it")
         }
+        if let indexes, let missing = Self.missingIndex(query, indexes[query.recordType] ?? [:]) { throw CloudError(.invalidArguments, missing) }
         // At least one record a page, as zone changes: a page of none would never end.
         let limit = max(1, query.resultsLimit ?? defaultLimit)
         let zones = try zonesToSearch(for: query, scope: scope, caller: caller)
-        let (page, cursor) = query.sortedBy.isEmpty
+        let (page, cursor) = query.sorts.isEmpty
             ? try seekingPage(of: query, in: zones, limit: limit)
             : try sortedPage(of: query, in: zones, limit: limit)
         var records: [SyncRecord] = []
@@ -54,7 +55,7 @@ extension LocalCloudServer {
                 arguments.append(.text(resume))
             }
             sql += " ORDER BY name"
-            if query.equalTo.names.isEmpty {
+            if query.conditions.isEmpty {
                 // Every row matches: SQLite reads no further than the page (and one more).
                 sql += " LIMIT ?"
                 arguments.append(.integer(Int64(limit + 1 - matches.count)))
@@ -85,7 +86,7 @@ extension LocalCloudServer {
             }
         }
         matches.sort { lhs, rhs in
-            Self.precedes(lhs.record, rhs.record, by: query.sortedBy) ?? ((lhs.zone.name, lhs.record.name) < (rhs.zone.name, rhs.record.name))
+            Self.precedes(lhs.record, rhs.record, by: query.sorts) ?? ((lhs.zone.name, lhs.record.name) < (rhs.zone.name, rhs.record.name))
         }
         let offset = try query.cursor.map(Self.offset(of:)) ?? 0
         let page = Array(matches.dropFirst(offset).prefix(limit))
@@ -93,7 +94,7 @@ extension LocalCloudServer {
         return (page, next < matches.count ? QueryCursor(archive: Data("query:\(next)".utf8)) : nil)
     }
 
-    /// The records `sql` reads that match the query's equal fields, each handed to `body` until
+    /// The records `sql` reads that meet the query's conditions, each handed to `body` until
     /// it returns false.
     /// Counts the records read in `query.recordsRead`: what a page cost the server.
     private func forEachMatch(_ sql: String, _ arguments: [SQLiteValue], of query: RecordQuery, _ body: (StoredRecord) -> Bool) throws {
@@ -105,7 +106,7 @@ extension LocalCloudServer {
             guard going else { return }
             do {
                 let stored = try storedRecord(row)
-                if query.equalTo.allSatisfy({ stored.fields[$0.name] == $0.value }) { going = body(stored) }
+                if query.conditions.allSatisfy({ Self.meets(stored.fields[$0.field], $0) }) { going = body(stored) }
             } catch {
                 throw SQLiteError.corrupt("a record cannot be read: \(error)")
             }
@@ -132,15 +133,47 @@ extension LocalCloudServer {
         }
     }
 
-    /// Sort order: each key ascending (records without it first); nil when the keys tie, and
-    /// the zone and record names decide.
-    private static func precedes(_ lhs: StoredRecord, _ rhs: StoredRecord, by keys: [String]) -> Bool? {
+    /// Sort order: each key ascending (records without it first) or descending (last); nil when
+    /// the keys tie, and the zone and record names decide.
+    private static func precedes(_ lhs: StoredRecord, _ rhs: StoredRecord, by keys: [FieldSort]) -> Bool? {
         for key in keys {
-            let left = lhs.fields[key], right = rhs.fields[key]
+            let left = lhs.fields[key.field], right = rhs.fields[key.field]
             if left == right { continue }
-            guard let left else { return true }
-            guard let right else { return false }
-            if let order = ascending(left, right) { return order }
+            guard let left else { return key.ascending }
+            guard let right else { return !key.ascending }
+            if let order = ascending(left, right) { return order == key.ascending }
+        }
+        return nil
+    }
+
+    /// Whether a record's value of a field meets a condition; a record without the field meets
+    /// none (a comparison with nothing is false).
+    static func meets(_ value: SyncFieldValue?, _ condition: FieldCondition) -> Bool {
+        guard let value, let target = condition.values.first else { return false }
+        switch condition.comparison {
+        case .equal: return value == target
+        case .notEqual: return value != target
+        case .less: return ascending(value, target) == true
+        case .lessOrEqual: return value == target || ascending(value, target) == true
+        case .greater: return ascending(target, value) == true
+        case .greaterOrEqual: return value == target || ascending(target, value) == true
+        case .beginsWith:
+            // By bytes: case and accents count, as CloudKit's `BEGINSWITH` without modifiers.
+            guard case .string(let text) = value, case .string(let prefix) = target else { return false }
+            return text.utf8.starts(with: prefix.utf8)
+        case .isIn: return condition.values.contains(value)
+        }
+    }
+
+    /// Why CloudKit refuses the query under the deployed schema's indexes of its record type, or
+    /// nil: a condition on a field not marked `QUERYABLE`, a sort by one not `SORTABLE` (CloudKit's
+    /// answer to such a query is a failed request, "Field '…' is not marked queryable").
+    static func missingIndex(_ query: RecordQuery, _ indexes: [String: Set<String>]) -> String? {
+        if let field = query.conditions.map(\.field).first(where: { indexes[$0]?.contains("QUERYABLE") != true }) {
+            return "Field '\(field)' is not marked queryable (record type \(query.recordType))"
+        }
+        if let field = query.sorts.map(\.field).first(where: { indexes[$0]?.contains("SORTABLE") != true }) {
+            return "Field '\(field)' is not marked sortable (record type \(query.recordType))"
         }
         return nil
     }

@@ -266,17 +266,18 @@ public struct ZoneChanges: Sendable, Hashable {
     }
 }
 
-/// A query for records of one type: all of them, or those whose fields equal given values.
+/// A query for records of one type: all of them, or those whose fields meet conditions.
 public struct RecordQuery: Sendable, Hashable {
     /// The record type searched.
     public var recordType: String
     /// The zone to search; nil searches every zone of the database. The shared database takes
     /// one zone at a time, and the public database has only its default zone.
     public var zoneID: ZoneID?
-    /// Fields that must equal these values (all of them).
-    public var equalTo: RecordFields
-    /// Sort order: field names, ascending; records without the field sort first.
-    public var sortedBy: [String]
+    /// Conditions on fields, all of which a record meets.
+    public var conditions: [FieldCondition]
+    /// Sort order: fields, each ascending or descending; records without the field sort first
+    /// ascending, last descending.
+    public var sorts: [FieldSort]
     /// The fields to return; nil returns all. Asset contents are transferred only when the
     /// asset's field is desired.
     public var desiredKeys: [String]?
@@ -287,13 +288,13 @@ public struct RecordQuery: Sendable, Hashable {
 
     /// A query; with no conditions, every record of the type.
     public init(
-        recordType: String, in zoneID: ZoneID? = nil, equalTo: RecordFields = [:], sortedBy: [String] = [], desiredKeys: [String]? = nil,
+        recordType: String, in zoneID: ZoneID? = nil, conditions: [FieldCondition] = [], sorts: [FieldSort] = [], desiredKeys: [String]? = nil,
         resultsLimit: Int? = nil, cursor: QueryCursor? = nil
     ) {
         self.recordType = recordType
         self.zoneID = zoneID
-        self.equalTo = equalTo
-        self.sortedBy = sortedBy
+        self.conditions = conditions
+        self.sorts = sorts
         self.desiredKeys = desiredKeys
         self.resultsLimit = resultsLimit
         self.cursor = cursor
@@ -308,12 +309,21 @@ extension RecordQuery {
     /// refuses such a query at once, with `invalidArguments`, rather than sending it to fail on
     /// the server.
     package var inexpressibleCondition: String? {
-        for (field, value) in equalTo {
-            switch value {
-            case .list: return "\(recordType) cannot be queried for a list equal to one: '\(field)' is a list"
-            case .location: return "\(recordType) cannot be queried for a location equal to one: '\(field)' is compared only by distance"
-            case .asset: return "\(recordType) cannot be queried by its asset '\(field)'"
-            default: continue
+        for condition in conditions {
+            let field = condition.field
+            for value in condition.values {
+                switch value {
+                case .list: return "\(recordType) cannot be queried for a list equal to one: '\(field)' is a list"
+                case .location: return "\(recordType) cannot be queried for a location equal to one: '\(field)' is compared only by distance"
+                case .asset: return "\(recordType) cannot be queried by its asset '\(field)'"
+                default: continue
+                }
+            }
+            if condition.comparison == .beginsWith, condition.values.count != 1 || condition.values.first.map({ if case .string = $0 { false } else { true } }) ?? true {
+                return "\(recordType): BEGINSWITH on '\(field)' takes one string"
+            }
+            if condition.comparison != .isIn, condition.values.count != 1 {
+                return "\(recordType): the condition on '\(field)' compares with one value"
             }
         }
         return nil

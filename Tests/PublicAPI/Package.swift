@@ -5,7 +5,8 @@ import PackageDescription
 // - DocumentedAPI uses every call docs/Runtime.md describes, and docs/CloudKit.md's setup of an
 //   app, with models the build plugin generates; it must compile, warning-free.
 // - Each Misuse* target makes one call an app must not be able to make (an engine-only store
-//   operation, a write as the engine, an internal of the engine, the generated models' bridge);
+//   operation, a write as the engine, an internal of the engine, the generated models' bridge, a
+//   server query the deployed schema cannot answer);
 //   each must fail to compile, for the reason its first line names.
 let package = Package(
     name: "PublicAPI",
@@ -25,14 +26,20 @@ let package = Package(
             plugins: [.plugin(name: "SyncGenPlugin", package: "syncgen")]
         ),
     ] + misuses.map { name in
-        // Bridge has models of its own, generated as an app's are.
+        // Those with a schema have models of their own, generated as an app's are.
         .target(
             name: "Misuse\(name)", dependencies: [.product(name: "SyncRuntime", package: "syncgen")], path: "Misuse/\(name)",
-            plugins: name == "Bridge" ? [.plugin(name: "SyncGenPlugin", package: "syncgen")] : [])
+            plugins: withModels.contains(name) ? [.plugin(name: "SyncGenPlugin", package: "syncgen")] : [])
     },
     swiftLanguageModes: [.v6]
 )
 
 var misuses: [String] {
     ["StoreTransaction", "StorePort", "WriteAsEngine", "History", "SQLite", "EngineInternals", "GeneratedCodeHook", "EngineOverPort", "Bridge"]
+        + withModels.filter { $0 != "Bridge" }
+}
+
+/// The misuses of generated models: a condition or a sort a server query may not make.
+var withModels: [String] {
+    ["Bridge", "ServerQueryCondition", "ServerQuerySort"]
 }

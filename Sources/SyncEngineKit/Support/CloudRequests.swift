@@ -91,8 +91,9 @@ struct CloudRequests: Sendable {
         }
     }
 
-    func query(_ query: RecordQuery, in scope: DatabaseScope) async throws(SyncError) -> QueryPage {
-        try await request("query \(query.recordType) in \(scope)", outcome: { "\(SyncEvent.count($0.records.count, "record"))" }) { () async throws(CloudError) in try await gateway.query(query, in: scope) }
+    /// `bounded` false: the app's own query, outside any pass.
+    func query(_ query: RecordQuery, in scope: DatabaseScope, bounded: Bool = true) async throws(SyncError) -> QueryPage {
+        try await request("query \(query.recordType) in \(scope)", bounded: bounded, outcome: { "\(SyncEvent.count($0.records.count, "record"))" }) { () async throws(CloudError) in try await gateway.query(query, in: scope) }
     }
 
     func fetchShares(_ ids: [RecordID], in scope: DatabaseScope) async throws(SyncError) -> [RecordID: Result<ShareRecord, CloudError>] {

@@ -15,4 +15,18 @@ enum CatalogKeys {
         }
         return keys
     }
+
+    /// The keys a server query's page asks for: every field the cloud holds and the assets'
+    /// markers, never an asset's contents (a reader downloads a file on demand), and the
+    /// publication lifecycle of a governed model.
+    static func serverQueryKeys(of model: Model) -> [String] {
+        var keys = model.fields.filter { !$0.isLocalOnly && $0.type.scalar != .asset }.map(\.name)
+        for asset in model.assetFields where !asset.field.isLocalOnly {
+            keys += asset.recordKeys.markers
+        }
+        if model.catalog?.isGoverned == true {
+            keys += RecordFieldNames.publicationLifecycleFields
+        }
+        return keys
+    }
 }

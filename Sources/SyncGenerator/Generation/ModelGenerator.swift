@@ -32,6 +32,10 @@ struct ModelGenerator {
             printer.line()
             printCatalog(catalog, into: &printer)
         }
+        if model.scopes.isPublic {
+            printer.line()
+            printServerFields(into: &printer)
+        }
         let custom = fields.filter { $0.mergePolicy == .custom }
         if !custom.isEmpty {
             printer.line()
@@ -253,16 +257,62 @@ struct ModelGenerator {
         let conformance = catalog.isGoverned ? "SyncCore.PublicationGovernedModel" : "SyncCore.PublicCatalogModel"
         printer.block("extension \(name): \(conformance)") { body in
             body.documentation("Asset contents are never fetched by catalog queries: readers download them on demand.")
-            let keys = CatalogKeys.desiredKeys(of: model).map(QuotedText.swift)
-            if keys.count <= 4 {
-                body.line("\(access)static let catalogDesiredKeys: [Swift.String] = [\(keys.joined(separator: ", "))]")
-            } else {
-                body.line("\(access)static let catalogDesiredKeys: [Swift.String] = [")
-                for key in keys { body.line("    \(key),") }
-                body.line("]")
-            }
+            printKeys("catalogDesiredKeys", CatalogKeys.desiredKeys(of: model), into: &body)
             body.line("\(access)static let initialPublicationState: SyncCore.PublicationState = .\(catalog.initialState.rawValue)")
         }
+    }
+
+    /// The fields a server query may name, each with its indexes as a type: a condition or sort
+    /// the deployed schema cannot answer does not compile.
+    private func printServerFields(into printer: inout SwiftPrinter) {
+        printer.line("// MARK: - Server queries")
+        printer.line()
+        printer.block("extension \(name): SyncCore.ServerQueryable") { body in
+            body.documentation("What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.")
+            body.block("\(access)struct ServerFields: Swift.Sendable") { members in
+                for field in serverQueryFields {
+                    let value = SwiftSpelling.type(of: field.type, enumeration: field.enumeration)
+                    let index = Self.indexType(field.indexes)
+                    members.line("\(access)let \(SwiftSpelling.identifier(field.name)) = SyncCore.ServerField<\(name), \(value), SyncCore.ServerIndexes.\(index)>(\(QuotedText.swift(field.name)))")
+                }
+            }
+            body.line("\(access)static let serverFields = ServerFields()")
+            body.documentation("What a page of a server query fetches: every field but asset contents.")
+            let keys = CatalogKeys.serverQueryKeys(of: model)
+            if keys == CatalogKeys.desiredKeys(of: model) {
+                body.line("\(access)static var serverQueryKeys: [Swift.String] { catalogDesiredKeys }")
+            } else {
+                printKeys("serverQueryKeys", keys, into: &body)
+            }
+        }
+    }
+
+    /// A static list of record keys: on one line when short, one key a line otherwise.
+    private func printKeys(_ property: String, _ keys: [String], into printer: inout SwiftPrinter) {
+        let quoted = keys.map(QuotedText.swift)
+        guard quoted.count > 4 else {
+            printer.line("\(access)static let \(property): [Swift.String] = [\(quoted.joined(separator: ", "))]")
+            return
+        }
+        printer.line("\(access)static let \(property): [Swift.String] = [")
+        for key in quoted { printer.line("    \(key),") }
+        printer.line("]")
+    }
+
+    /// The fields a server query may name: those the cloud holds, of a type a query compares
+    /// (`SyncCore.QueryComparable`: text, numbers, truth values, dates).
+    private var serverQueryFields: [Field] {
+        fields.filter { field in
+            guard !field.isLocalOnly, let scalar = field.type.scalar, field.enumeration == nil else { return false }
+            return [.string, .int, .double, .bool, .date].contains(scalar)
+        }
+    }
+
+    /// The `SyncCore.ServerIndexes` type of a field's indexes: their names in CloudKit's order
+    /// (queryable, sortable, searchable), or `None`.
+    static func indexType(_ indexes: [IndexKind]) -> String {
+        let names = [IndexKind.queryable, .sortable, .searchable].filter(indexes.contains).map { $0.rawValue.prefix(1).uppercased() + $0.rawValue.dropFirst() }
+        return names.isEmpty ? "None" : names.joined()
     }
 
     /// The conformance whose one requirement the app writes: the build asks for it by name.

@@ -582,6 +582,18 @@ extension PublicAuthor: SyncCore.PublicationGovernedModel {
     public static let initialPublicationState: SyncCore.PublicationState = .delisted
 }
 
+// MARK: - Server queries
+
+extension PublicAuthor: SyncCore.ServerQueryable {
+    /// What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.
+    public struct ServerFields: Swift.Sendable {
+        public let name = SyncCore.ServerField<PublicAuthor, Swift.String, SyncCore.ServerIndexes.None>("name")
+    }
+    public static let serverFields = ServerFields()
+    /// What a page of a server query fetches: every field but asset contents.
+    public static var serverQueryKeys: [Swift.String] { catalogDesiredKeys }
+}
+
 /// A record of type `Article` in [private], from Coverage.yaml.
 /// It publishes as `PublicArticle`.
 public struct Article: Swift.Sendable, Swift.Hashable {
@@ -929,6 +941,20 @@ extension PublicArticle: SyncCore.PublicationGovernedModel {
     public static let initialPublicationState: SyncCore.PublicationState = .listed
 }
 
+// MARK: - Server queries
+
+extension PublicArticle: SyncCore.ServerQueryable {
+    /// What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.
+    public struct ServerFields: Swift.Sendable {
+        public let headline = SyncCore.ServerField<PublicArticle, Swift.String, SyncCore.ServerIndexes.None>("headline")
+        public let subtitle = SyncCore.ServerField<PublicArticle, Swift.String, SyncCore.ServerIndexes.None>("subtitle")
+        public let likes = SyncCore.ServerField<PublicArticle, Swift.Int64, SyncCore.ServerIndexes.None>("likes")
+    }
+    public static let serverFields = ServerFields()
+    /// What a page of a server query fetches: every field but asset contents.
+    public static var serverQueryKeys: [Swift.String] { catalogDesiredKeys }
+}
+
 /// A record of type `Empty` in [private], from Coverage.yaml.
 public struct Empty: Swift.Sendable, Swift.Hashable {
     /// The record's name: the same on every device and in the cloud.
@@ -1258,6 +1284,21 @@ extension PublicCollider: SyncCore.PublicCatalogModel {
     /// Asset contents are never fetched by catalog queries: readers download them on demand.
     public static let catalogDesiredKeys: [Swift.String] = ["fields", "record", "value", "projection"]
     public static let initialPublicationState: SyncCore.PublicationState = .listed
+}
+
+// MARK: - Server queries
+
+extension PublicCollider: SyncCore.ServerQueryable {
+    /// What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.
+    public struct ServerFields: Swift.Sendable {
+        public let fields = SyncCore.ServerField<PublicCollider, Swift.String, SyncCore.ServerIndexes.None>("fields")
+        public let record = SyncCore.ServerField<PublicCollider, Swift.String, SyncCore.ServerIndexes.None>("record")
+        public let value = SyncCore.ServerField<PublicCollider, Swift.String, SyncCore.ServerIndexes.None>("value")
+        public let projection = SyncCore.ServerField<PublicCollider, Swift.String, SyncCore.ServerIndexes.None>("projection")
+    }
+    public static let serverFields = ServerFields()
+    /// What a page of a server query fetches: every field but asset contents.
+    public static var serverQueryKeys: [Swift.String] { catalogDesiredKeys }
 }
 
 /// A record of type `Household` in [private, shared], from Coverage.yaml.

@@ -229,12 +229,12 @@ struct CloudKitStandInTests {
         let cloud = try LocalCloud.inMemory()
         let device = try cloud.device("phone", account: "alice")
         let gateway = CloudKitGateway(container: CKContainer(device: device))
-        let query = RecordQuery(recordType: "Note", equalTo: [field: value])
+        let query = RecordQuery(recordType: "Note", conditions: [FieldCondition(field, .equal, [value])])
         let refused = await cloudError { _ = try await gateway.query(query, in: .public) }
         #expect(refused?.code == .invalidArguments)
         #expect(try cloud.counters()["requests.query"] == nil)
         #expect(await cloudError { _ = try await device.query(query, in: .public) }?.code == .invalidArguments)
-        #expect(try await gateway.query(RecordQuery(recordType: "Note", equalTo: ["title": .string("a")]), in: .public).records.isEmpty)
+        #expect(try await gateway.query(RecordQuery(recordType: "Note", conditions: [FieldCondition("title", .equal, [.string("a")])]), in: .public).records.isEmpty)
     }
 }
 #endif

@@ -32,6 +32,10 @@ final class RecordingGateway: CloudGateway, @unchecked Sendable {
 
     var modifies: [(scope: DatabaseScope, request: ModifyRequest)] { log.withLock { $0 } }
 
+    /// The queries sent, in order.
+    var queries: [RecordQuery] { queryLog.withLock { $0 } }
+    private let queryLog = Locked<[RecordQuery]>([])
+
     /// One request of `kind`, between its hooks.
     private func send<T>(_ kind: CloudRequestKind, _ body: () async throws(CloudError) -> T) async throws(CloudError) -> T {
         if let hook = hooks.withLock({ $0.before[kind] }) { await hook() }
@@ -85,7 +89,8 @@ final class RecordingGateway: CloudGateway, @unchecked Sendable {
     }
 
     func query(_ query: RecordQuery, in scope: DatabaseScope) async throws(CloudError) -> QueryPage {
-        try await send(.query) { () async throws(CloudError) in try await wrapped.query(query, in: scope) }
+        queryLog.withLock { $0.append(query) }
+        return try await send(.query) { () async throws(CloudError) in try await wrapped.query(query, in: scope) }
     }
 
     func fetchShares(_ ids: [RecordID], in scope: DatabaseScope) async throws(CloudError) -> [RecordID: Result<ShareRecord, CloudError>] {

@@ -181,3 +181,17 @@ extension PublishedNote: SyncCore.PublicationGovernedModel {
     ]
     static let initialPublicationState: SyncCore.PublicationState = .listed
 }
+
+// MARK: - Server queries
+
+extension PublishedNote: SyncCore.ServerQueryable {
+    /// What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.
+    struct ServerFields: Swift.Sendable {
+        let title = SyncCore.ServerField<PublishedNote, Swift.String, SyncCore.ServerIndexes.QueryableSearchable>("title")
+        let createdAt = SyncCore.ServerField<PublishedNote, Foundation.Date, SyncCore.ServerIndexes.Sortable>("createdAt")
+        let likes = SyncCore.ServerField<PublishedNote, Swift.Int64, SyncCore.ServerIndexes.None>("likes")
+    }
+    static let serverFields = ServerFields()
+    /// What a page of a server query fetches: every field but asset contents.
+    static var serverQueryKeys: [Swift.String] { catalogDesiredKeys }
+}

@@ -118,7 +118,7 @@ struct LocalCloudChangeTests {
         let posts = (0..<7).map { record("p\($0)", type: "Post", in: SyncConstants.publicZone, fields: ["rank": .int64(Int64(7 - $0)), "kind": .string($0 % 2 == 0 ? "even" : "odd")]) }
         try await phone.save(posts, in: .public)
         try await phone.save([record("other", type: "Other", in: SyncConstants.publicZone)], in: .public)
-        var query = RecordQuery(recordType: "Post", sortedBy: ["rank"], resultsLimit: 3)
+        var query = RecordQuery(recordType: "Post", sorts: [FieldSort("rank")], resultsLimit: 3)
         var names: [String] = []
         var pages = 0
         repeat {
@@ -129,7 +129,7 @@ struct LocalCloudChangeTests {
         } while query.cursor != nil
         #expect(pages == 3)
         #expect(names == ["p6", "p5", "p4", "p3", "p2", "p1", "p0"])
-        let odd = try await phone.query(RecordQuery(recordType: "Post", equalTo: ["kind": .string("odd")], sortedBy: ["rank"]), in: .public)
+        let odd = try await phone.query(RecordQuery(recordType: "Post", conditions: [FieldCondition("kind", .equal, [.string("odd")])], sorts: [FieldSort("rank")]), in: .public)
         #expect(odd.records.map(\.id.recordName) == ["p5", "p3", "p1"])
     }
 
@@ -267,11 +267,11 @@ struct LocalCloudChangeTests {
         var secret = record("s", type: "Secret", in: privateDefault, fields: ["kind": .string("pin")])
         secret.encryptedFields = ["code": .string("1234")]
         try await phone.save([secret], in: .private)
-        let filtered = RecordQuery(recordType: "Secret", equalTo: ["code": .string("1234")])
+        let filtered = RecordQuery(recordType: "Secret", conditions: [FieldCondition("code", .equal, [.string("1234")])])
         #expect(await cloudError { _ = try await phone.query(filtered, in: .private) }?.code == .invalidArguments)
-        let sorted = RecordQuery(recordType: "Secret", sortedBy: ["code"])
+        let sorted = RecordQuery(recordType: "Secret", sorts: [FieldSort("code")])
         #expect(await cloudError { _ = try await phone.query(sorted, in: .private) }?.code == .invalidArguments)
-        let plain = try await phone.query(RecordQuery(recordType: "Secret", equalTo: ["kind": .string("pin")], sortedBy: ["kind"]), in: .private)
+        let plain = try await phone.query(RecordQuery(recordType: "Secret", conditions: [FieldCondition("kind", .equal, [.string("pin")])], sorts: [FieldSort("kind")]), in: .private)
         #expect(plain.records.map(\.id.recordName) == ["s"])
     }
 

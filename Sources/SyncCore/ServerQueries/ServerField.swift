@@ -1,0 +1,24 @@
+/// A field of a model as a server query names it: its record key, the Swift type of its value,
+/// and the CloudKit indexes the schema gives it (`Index`, one of `ServerIndexes`). Generated,
+/// one per field, in the model's `ServerFields`; a query names them by key path
+/// (`\.title == "Soup"`).
+public struct ServerField<Model: ServerQueryable, Value: Sendable, Index>: Sendable {
+    /// The field's key in the record.
+    public let name: String
+
+    /// The field of key `name` (generated code).
+    public init(_ name: String) {
+        self.name = name
+    }
+}
+
+/// A model CloudKit can search on the server: a `[public]` model, whose generated `ServerFields`
+/// list the fields a server query may name, with their indexes.
+public protocol ServerQueryable: SyncModel {
+    /// The fields a server query may name, each a `ServerField` carrying its indexes.
+    associatedtype ServerFields: Sendable
+    /// The model's fields, for the key paths of a query to read.
+    static var serverFields: ServerFields { get }
+    /// The record keys a page of a query fetches: every field but asset contents.
+    static var serverQueryKeys: [String] { get }
+}

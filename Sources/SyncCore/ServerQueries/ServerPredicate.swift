@@ -1,0 +1,77 @@
+/// Which records a `ServerQuery` asks the cloud for: conditions on queryable fields, written with
+/// the key paths of the model's `ServerFields`, joined by `&&` (CloudKit has no `OR`):
+///
+/// ```swift
+/// ServerQuery<PublicRecipe>().filter(\.cuisine == "thai" && \.minutes <= 30 && .hasPrefix(\.title, "Green"))
+/// ```
+///
+/// A condition on a field the schema does not mark `queryable` does not compile.
+public struct ServerPredicate<Model: ServerQueryable>: Sendable {
+    package let conditions: [FieldCondition]
+
+    package init(_ conditions: [FieldCondition]) {
+        self.conditions = conditions
+    }
+
+    /// Both predicates' conditions.
+    public static func && (lhs: ServerPredicate, rhs: ServerPredicate) -> ServerPredicate {
+        ServerPredicate(lhs.conditions + rhs.conditions)
+    }
+
+    /// The string field begins with `prefix` (CloudKit's `BEGINSWITH`).
+    public static func hasPrefix<Index: ServerQueryableIndex>(_ field: KeyPath<Model.ServerFields, ServerField<Model, String, Index>>, _ prefix: String) -> ServerPredicate {
+        condition(field, .beginsWith, [.string(prefix)])
+    }
+
+    /// The field equals one of `values` (CloudKit's `IN`).
+    public static func isIn<Value: QueryComparable, Index: ServerQueryableIndex>(
+        _ field: KeyPath<Model.ServerFields, ServerField<Model, Value, Index>>, _ values: [Value]
+    ) -> ServerPredicate {
+        condition(field, .isIn, values.map(\.syncFieldValue))
+    }
+
+    /// One condition on the field a key path names.
+    static func condition<Value, Index>(
+        _ field: KeyPath<Model.ServerFields, ServerField<Model, Value, Index>>, _ comparison: FieldCondition.Comparison, _ values: [SyncFieldValue]
+    ) -> ServerPredicate {
+        ServerPredicate([FieldCondition(Model.serverFields[keyPath: field].name, comparison, values)])
+    }
+}
+
+// The comparisons, on a queryable field and a value of its type.
+
+public func == <Model, Value: QueryComparable, Index: ServerQueryableIndex>(
+    field: KeyPath<Model.ServerFields, ServerField<Model, Value, Index>>, value: Value
+) -> ServerPredicate<Model> {
+    .condition(field, .equal, [value.syncFieldValue])
+}
+
+public func != <Model, Value: QueryComparable, Index: ServerQueryableIndex>(
+    field: KeyPath<Model.ServerFields, ServerField<Model, Value, Index>>, value: Value
+) -> ServerPredicate<Model> {
+    .condition(field, .notEqual, [value.syncFieldValue])
+}
+
+public func < <Model, Value: QueryComparable, Index: ServerQueryableIndex>(
+    field: KeyPath<Model.ServerFields, ServerField<Model, Value, Index>>, value: Value
+) -> ServerPredicate<Model> {
+    .condition(field, .less, [value.syncFieldValue])
+}
+
+public func <= <Model, Value: QueryComparable, Index: ServerQueryableIndex>(
+    field: KeyPath<Model.ServerFields, ServerField<Model, Value, Index>>, value: Value
+) -> ServerPredicate<Model> {
+    .condition(field, .lessOrEqual, [value.syncFieldValue])
+}
+
+public func > <Model, Value: QueryComparable, Index: ServerQueryableIndex>(
+    field: KeyPath<Model.ServerFields, ServerField<Model, Value, Index>>, value: Value
+) -> ServerPredicate<Model> {
+    .condition(field, .greater, [value.syncFieldValue])
+}
+
+public func >= <Model, Value: QueryComparable, Index: ServerQueryableIndex>(
+    field: KeyPath<Model.ServerFields, ServerField<Model, Value, Index>>, value: Value
+) -> ServerPredicate<Model> {
+    .condition(field, .greaterOrEqual, [value.syncFieldValue])
+}

@@ -1,0 +1,140 @@
+import Foundation
+@_spi(SyncgenGenerated) import SyncCore
+import SyncPorts
+import Testing
+@testable import SyncLocalCloud
+#if !canImport(CloudKit)
+import CloudKitGateway
+import CloudKitStandIn
+#endif
+
+/// A query's conditions and sorts as the cloud answers them, straight from LocalCloud and through
+/// the CloudKit gateway (its stand-in here), each rule citing Apple's page.
+@Suite("Server queries: what the cloud answers")
+struct ServerQueryCloudTests {
+    enum Path: CaseIterable {
+        case localCloud, throughCloudKit
+    }
+
+    /// The cloud as a device reaches it on `path`.
+    private static func gateway(_ device: LocalCloudDevice, _ path: Path) -> any CloudGateway {
+        switch path {
+        case .localCloud: return device
+        case .throughCloudKit:
+            #if !canImport(CloudKit)
+            return CloudKitGateway(container: CKContainer(device: device))
+            #else
+            return device
+            #endif
+        }
+    }
+
+    private static let recipes: [SyncRecord] = [
+        ("soup", "Green soup", 20, "thai"), ("curry", "Green curry", 45, "thai"), ("salad", "Salad", 10, "greek"),
+        ("stew", "Stew", 90, "irish"), ("pie", "Pie", 60, "irish"),
+    ].map { name, title, minutes, cuisine in
+        record(name, type: "Recipe", in: SyncConstants.publicZone, fields: ["title": .string(title), "minutes": .int64(Int64(minutes)), "cuisine": .string(cuisine)])
+    }
+
+    /// Every record of the query, page after page by its cursors.
+    private static func all(_ query: RecordQuery, _ cloud: any CloudGateway) async throws -> [String] {
+        var query = query
+        var names: [String] = []
+        repeat {
+            let page = try await cloud.query(query, in: .public)
+            names += page.records.map(\.id.recordName)
+            query.cursor = page.cursor
+        } while query.cursor != nil
+        return names
+    }
+
+    /// Apple, `CKQuery`, "Predicate Rules for Query Objects": the comparison operators (`==`,
+    /// `!=`, `<`, `<=`, `>`, `>=`), `BEGINSWITH` on strings and `IN` on a constant list, joined
+    /// with `AND`. Each condition keeps what it says, and together they all hold.
+    @Test(arguments: Path.allCases)
+    func eachConditionKeepsWhatItSays(_ path: Path) async throws {
+        let harness = try CloudHarness(.memory)
+        let device = try harness.device("phone", "alice")
+        let cloud = Self.gateway(device, path)
+        try await cloud.save(Self.recipes, in: .public)
+        let byName = [FieldSort("minutes")]
+        func names(_ conditions: [FieldCondition]) async throws -> [String] {
+            try await Self.all(RecordQuery(recordType: "Recipe", conditions: conditions, sorts: byName), cloud)
+        }
+        #expect(try await names([FieldCondition("cuisine", .equal, [.string("thai")])]) == ["soup", "curry"])
+        #expect(try await names([FieldCondition("cuisine", .notEqual, [.string("thai")])]) == ["salad", "pie", "stew"])
+        #expect(try await names([FieldCondition("minutes", .less, [.int64(45)])]) == ["salad", "soup"])
+        #expect(try await names([FieldCondition("minutes", .lessOrEqual, [.int64(45)])]) == ["salad", "soup", "curry"])
+        #expect(try await names([FieldCondition("minutes", .greater, [.int64(45)])]) == ["pie", "stew"])
+        #expect(try await names([FieldCondition("minutes", .greaterOrEqual, [.int64(45)])]) == ["curry", "pie", "stew"])
+        #expect(try await names([FieldCondition("title", .beginsWith, [.string("Green")])]) == ["soup", "curry"])
+        #expect(try await names([FieldCondition("title", .beginsWith, [.string("green")])]).isEmpty, "BEGINSWITH without [c] minds case")
+        #expect(try await names([FieldCondition("cuisine", .isIn, [.string("greek"), .string("irish")])]) == ["salad", "pie", "stew"])
+        #expect(try await names([FieldCondition("cuisine", .equal, [.string("irish")]), FieldCondition("minutes", .less, [.int64(70)])]) == ["pie"])
+    }
+
+    /// Apple, `NSSortDescriptor(key:ascending:)` as `CKQuery.sortDescriptors` takes them: a
+    /// descending sort reverses the order, and the cursor (`CKQueryOperation.Cursor`) continues
+    /// it page after page.
+    @Test(arguments: Path.allCases)
+    func aDescendingSortPagesWithItsCursor(_ path: Path) async throws {
+        let harness = try CloudHarness(.memory)
+        let device = try harness.device("phone", "alice")
+        let cloud = Self.gateway(device, path)
+        try await cloud.save(Self.recipes, in: .public)
+        let query = RecordQuery(recordType: "Recipe", sorts: [FieldSort("minutes", ascending: false)], resultsLimit: 2)
+        #expect(try await Self.all(query, cloud) == ["stew", "pie", "curry", "soup", "salad"])
+    }
+
+    /// A query its deployed schema has no index for fails with `invalidArguments`: a condition on
+    /// a field not marked `QUERYABLE`, a sort by one not marked `SORTABLE` (the `.ckdb` schema's
+    /// index kinds; CloudKit's answer says "Field '…' is not marked queryable"). Those the
+    /// indexes allow are answered.
+    @Test(arguments: Path.allCases)
+    func aQueryWithoutItsIndexIsRefused(_ path: Path) async throws {
+        let harness = try CloudHarness(.memory) { configuration in
+            configuration.deployedIndexes = ["Recipe": ["title": ["QUERYABLE"], "minutes": ["QUERYABLE", "SORTABLE"]]]
+        }
+        let device = try harness.device("phone", "alice")
+        let cloud = Self.gateway(device, path)
+        try await cloud.save(Self.recipes, in: .public)
+        let unqueryable = await cloudError { _ = try await cloud.query(RecordQuery(recordType: "Recipe", conditions: [FieldCondition("cuisine", .equal, [.string("thai")])]), in: .public) }
+        #expect(unqueryable?.code == .invalidArguments)
+        let unsortable = await cloudError { _ = try await cloud.query(RecordQuery(recordType: "Recipe", sorts: [FieldSort("title")]), in: .public) }
+        #expect(unsortable?.code == .invalidArguments)
+        let answered = RecordQuery(recordType: "Recipe", conditions: [FieldCondition("title", .beginsWith, [.string("Green")])], sorts: [FieldSort("minutes")])
+        #expect(try await Self.all(answered, cloud) == ["soup", "curry"])
+    }
+}
+
+/// The engine's `query(_:after:)`: a page of a public model's records as the cloud answers a
+/// typed query, read a page at a time by its cursor, written nowhere.
+@Suite("Server queries: through the engine")
+struct ServerQueryEngineTests {
+    /// A reader pages through the public notes whose title begins with "Soup", newest first,
+    /// two a page: each page's models come in order, the last page has no cursor, and nothing
+    /// is stored on the reader. The page asks for every field but the cover's contents.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aReaderPagesThroughAQueryHoldingOnlyItsPage(throughCloudKit: Bool) async throws {
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
+        let alice = try world.device("alice-phone", account: "alice")
+        let reader = try world.device("reader", account: "carol")
+        for (index, title) in ["Soup 1", "Salad", "Soup 2", "Soup 3", "Stew"].enumerated() {
+            world.clock.advance(by: 60)
+            let note = Note(recordName: "n\(index)", title: title, createdAt: world.clock.now, cover: AssetReference(suffix: "jpg", byteSize: 10))
+            try alice.store.save(note)
+            try await alice.engine.publish(note)
+        }
+        await alice.sync()
+        let query = ServerQuery<PublishedNote>().filter(.hasPrefix(\.title, "Soup")).sorted(by: \.createdAt, .descending).limit(2)
+        let first = try await reader.engine.query(query)
+        #expect(first.models.map(\.title) == ["Soup 3", "Soup 2"])
+        let cursor = try #require(first.next)
+        let second = try await reader.engine.query(query, after: cursor)
+        #expect(second.models.map(\.title) == ["Soup 1"] && second.next == nil && second.unreadable.isEmpty)
+        #expect(second.models.first?.cover == AssetReference(suffix: "jpg", byteSize: 10), "the markers come, the file does not")
+        #expect(try reader.store.fetchAll(PublishedNote.self).isEmpty, "a page is written nowhere")
+        let asked = reader.gateway.queries.filter { $0.recordType == "PublishedNote" && !$0.conditions.isEmpty }.map(\.desiredKeys)
+        #expect(asked.count == 2 && asked.allSatisfy { $0?.contains("assetSuffix") == true && $0?.contains("assetData") == false }, "\(asked)")
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+@_spi(SyncgenGenerated) import SyncCore
+import Testing
+
+/// A `ServerQuery` says what the cloud is asked: each condition on its field's record key, with
+/// the value as the record holds it, the sorts in order with their direction, the page's size.
+/// (A condition or a sort the schema's indexes do not allow does not compile:
+/// Tests/PublicAPI/Misuse/ServerQueryCondition and ServerQuerySort.)
+@Suite("Server queries: what a query asks")
+struct ServerQueryTests {
+    @Test func aQuerySaysItsConditionsSortsAndPage() {
+        let query = ServerQuery<PublishedNote>()
+            .filter(\.title == "Soup" && .hasPrefix(\.title, "So"))
+            .filter(.isIn(\.title, ["Soup", "Stew"]) && \.title != "Salad")
+            .sorted(by: \.createdAt, .descending)
+            .limit(20)
+        #expect(query.conditions == [
+            FieldCondition("title", .equal, [.string("Soup")]),
+            FieldCondition("title", .beginsWith, [.string("So")]),
+            FieldCondition("title", .isIn, [.string("Soup"), .string("Stew")]),
+            FieldCondition("title", .notEqual, [.string("Salad")]),
+        ])
+        #expect(query.sorts == [FieldSort("createdAt", ascending: false)])
+        #expect(query.pageSize == 20)
+        #expect(ServerQuery<PublishedNote>().limit(0).pageSize == 1, "a page holds one record at least")
+    }
+
+    /// Ranges on a queryable field compare with a value of the field's type.
+    @Test func rangesSayTheirComparison() {
+        let query = ServerQuery<PublishedNote>().filter(\.title >= "A" && \.title < "M" && \.title > "" && \.title <= "Z")
+        #expect(query.conditions.map(\.comparison) == [.greaterOrEqual, .less, .greater, .lessOrEqual])
+    }
+}
