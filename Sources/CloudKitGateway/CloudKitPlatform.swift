@@ -15,7 +15,7 @@ enum CloudKitPlatform {
     /// A query for records of a type that meet `conditions` (all of them: CloudKit's predicates
     /// join with `AND`), sorted by `sorts`. Apple, `CKQuery`, "Predicate Rules for Query
     /// Objects": the operators `==`, `!=`, `<`, `<=`, `>`, `>=`, `BEGINSWITH` and `IN`, on a key
-    /// and a constant.
+    /// and a constant, and a text search of the record's tokens (`allTokens`).
     static func query(recordType: String, conditions: [FieldCondition], sorts: [FieldSort], in zone: ZoneID?) throws(CloudError) -> CKQuery {
         #if canImport(CloudKit)
         var predicates: [NSPredicate] = []
@@ -36,6 +36,11 @@ enum CloudKitPlatform {
             case .greaterOrEqual: "%K >= %@"
             case .beginsWith: "%K BEGINSWITH %@"
             case .isIn: "%K IN %@"
+            case .allTokens: "ALL tokenize(%@, 'Cdl') IN allTokens"
+            }
+            if condition.comparison == .allTokens {
+                predicates.append(NSPredicate(format: format, argumentArray: [objects[0]]))
+                continue
             }
             let argument: Any = condition.comparison == .isIn ? objects : objects[0]
             predicates.append(NSPredicate(format: format, argumentArray: [condition.field, argument]))

@@ -19,12 +19,15 @@ extension LocalCloudServer {
             throw CloudError(.invalidArguments, "field '\(field)' of record type \(query.recordType) is encrypted; a query can neither filter nor sort on it")
         }
         if let indexes, let missing = Self.missingIndex(query, indexes[query.recordType] ?? [:]) { throw CloudError(.invalidArguments, missing) }
+        // The fields a text search reads: those the deployed schema marks searchable, or every
+        // text field where no schema is deployed.
+        let searchable = indexes.map { Set(($0[query.recordType] ?? [:]).filter { $0.value.contains("SEARCHABLE") }.keys) }
         // At least one record a page, as zone changes: a page of none would never end.
         let limit = max(1, query.resultsLimit ?? defaultLimit)
         let zones = try zonesToSearch(for: query, scope: scope, caller: caller)
         let (page, cursor) = query.sorts.isEmpty
-            ? try seekingPage(of: query, in: zones, limit: limit)
-            : try sortedPage(of: query, in: zones, limit: limit)
+            ? try seekingPage(of: query, in: zones, limit: limit, searchable: searchable)
+            : try sortedPage(of: query, in: zones, limit: limit, searchable: searchable)
         var records: [SyncRecord] = []
         var unreadable: [RecordID: CloudError] = [:]
         for match in page where try isVisible(match.record.name, in: match.zone, access: match.access) {
@@ -42,7 +45,7 @@ extension LocalCloudServer {
 
     /// The next `limit` matches in zone and name order after the cursor's place, and the cursor
     /// of the page after them (nil when none is left).
-    private func seekingPage(of query: RecordQuery, in zones: [(StoredZone, ZoneAccess)], limit: Int) throws -> ([Match], QueryCursor?) {
+    private func seekingPage(of query: RecordQuery, in zones: [(StoredZone, ZoneAccess)], limit: Int, searchable: Set<String>?) throws -> ([Match], QueryCursor?) {
         let after = try query.cursor.map(Self.place(of:))
         var matches: [Match] = []
         for (zone, access) in zones.sorted(by: { $0.0.name.utf8.lexicographicallyPrecedes($1.0.name.utf8) }) {
@@ -60,7 +63,7 @@ extension LocalCloudServer {
                 sql += " LIMIT ?"
                 arguments.append(.integer(Int64(limit + 1 - matches.count)))
             }
-            try forEachMatch(sql, arguments, of: query) { stored in
+            try forEachMatch(sql, arguments, of: query, searchable: searchable) { stored in
                 matches.append((stored, zone, access))
                 // One more than the page tells whether another page follows.
                 return matches.count <= limit
@@ -74,12 +77,12 @@ extension LocalCloudServer {
     }
 
     /// Every match, sorted by the query's keys, and the `limit` after the cursor's offset.
-    private func sortedPage(of query: RecordQuery, in zones: [(StoredZone, ZoneAccess)], limit: Int) throws -> ([Match], QueryCursor?) {
+    private func sortedPage(of query: RecordQuery, in zones: [(StoredZone, ZoneAccess)], limit: Int, searchable: Set<String>?) throws -> ([Match], QueryCursor?) {
         var matches: [Match] = []
         for (zone, access) in zones {
             try forEachMatch(
                 "SELECT \(Self.recordColumns) FROM records WHERE owner = ? AND zone = ? AND type = ? AND deleted = 0",
-                [.text(zone.owner), .text(zone.name), .text(query.recordType)], of: query
+                [.text(zone.owner), .text(zone.name), .text(query.recordType)], of: query, searchable: searchable
             ) { stored in
                 matches.append((stored, zone, access))
                 return true
@@ -97,7 +100,7 @@ extension LocalCloudServer {
     /// The records `sql` reads that meet the query's conditions, each handed to `body` until
     /// it returns false.
     /// Counts the records read in `query.recordsRead`: what a page cost the server.
-    private func forEachMatch(_ sql: String, _ arguments: [SQLiteValue], of query: RecordQuery, _ body: (StoredRecord) -> Bool) throws {
+    private func forEachMatch(_ sql: String, _ arguments: [SQLiteValue], of query: RecordQuery, searchable: Set<String>?, _ body: (StoredRecord) -> Bool) throws {
         var going = true
         var read: Int64 = 0
         defer { try? store.count("query.recordsRead", by: read) }
@@ -106,7 +109,12 @@ extension LocalCloudServer {
             guard going else { return }
             do {
                 let stored = try storedRecord(row)
-                if query.conditions.allSatisfy({ Self.meets(stored.fields[$0.field], $0) }) { going = body(stored) }
+                let met = query.conditions.allSatisfy { condition in
+                    condition.comparison == .allTokens
+                        ? Self.holdsEveryWord(of: condition, in: stored.fields, searchable: searchable)
+                        : Self.meets(stored.fields[condition.field], condition)
+                }
+                if met { going = body(stored) }
             } catch {
                 throw SQLiteError.corrupt("a record cannot be read: \(error)")
             }
@@ -162,14 +170,42 @@ extension LocalCloudServer {
             guard case .string(let text) = value, case .string(let prefix) = target else { return false }
             return text.utf8.starts(with: prefix.utf8)
         case .isIn: return condition.values.contains(value)
+        case .allTokens: return false  // the record's text, not one value (`holdsEveryWord`)
         }
+    }
+
+    /// Whether the record's searchable text holds every word of a text search. Apple,
+    /// `CKRecord.allTokens()`: a record's tokens are its string values broken "apart at
+    /// whitespace boundaries"; the search's words are compared with them as
+    /// `tokenize(%@, 'Cdl')` says, case and accents aside.
+    static func holdsEveryWord(of condition: FieldCondition, in fields: RecordFields, searchable: Set<String>?) -> Bool {
+        guard case .string(let text)? = condition.values.first else { return false }
+        var tokens: Set<String> = []
+        for (name, value) in fields where searchable?.contains(name) ?? true {
+            switch value {
+            case .string(let string): tokens.formUnion(words(of: string))
+            case .list(let values):
+                for case .string(let string) in values { tokens.formUnion(words(of: string)) }
+            default: continue
+            }
+        }
+        let wanted = words(of: text)
+        return !wanted.isEmpty && wanted.isSubset(of: tokens)
+    }
+
+    /// A text's words: split at whitespace, each folded to compare case and accents aside.
+    private static func words(of text: String) -> Set<String> {
+        Set(text.split(whereSeparator: \.isWhitespace).map { $0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) })
     }
 
     /// Why CloudKit refuses the query under the deployed schema's indexes of its record type, or
     /// nil: a condition on a field not marked `QUERYABLE`, a sort by one not `SORTABLE` (CloudKit's
     /// answer to such a query is a failed request, "Field '…' is not marked queryable").
     static func missingIndex(_ query: RecordQuery, _ indexes: [String: Set<String>]) -> String? {
-        if let field = query.conditions.map(\.field).first(where: { indexes[$0]?.contains("QUERYABLE") != true }) {
+        if query.conditions.contains(where: { $0.comparison == .allTokens }), !indexes.values.contains(where: { $0.contains("SEARCHABLE") }) {
+            return "Record type \(query.recordType) has no field marked searchable"
+        }
+        if let field = query.conditions.filter({ $0.comparison != .allTokens }).map(\.field).first(where: { indexes[$0]?.contains("QUERYABLE") != true }) {
             return "Field '\(field)' is not marked queryable (record type \(query.recordType))"
         }
         if let field = query.sorts.map(\.field).first(where: { indexes[$0]?.contains("SORTABLE") != true }) {

@@ -319,8 +319,8 @@ extension RecordQuery {
                 default: continue
                 }
             }
-            if condition.comparison == .beginsWith, condition.values.count != 1 || condition.values.first.map({ if case .string = $0 { false } else { true } }) ?? true {
-                return "\(recordType): BEGINSWITH on '\(field)' takes one string"
+            if condition.comparison == .beginsWith || condition.comparison == .allTokens, condition.values.count != 1 || condition.values.first.map({ if case .string = $0 { false } else { true } }) ?? true {
+                return "\(recordType): \(condition.comparison == .allTokens ? "a text search" : "BEGINSWITH on '\(field)'") takes one string"
             }
             if condition.comparison != .isIn, condition.values.count != 1 {
                 return "\(recordType): the condition on '\(field)' compares with one value"

@@ -11,6 +11,11 @@ public struct FieldCondition: Sendable, Hashable {
         case beginsWith
         /// `IN`: the field equals one of `values`.
         case isIn
+        /// Text search: every word of `values[0]` (a string) is a word of the record's
+        /// searchable text fields (CloudKit's `ALL tokenize(%@, 'Cdl') IN allTokens`: words split
+        /// at whitespace, case and accents aside). `field` is empty: the search reads every field
+        /// marked `searchable`.
+        case allTokens
     }
 
     /// The field's record key.

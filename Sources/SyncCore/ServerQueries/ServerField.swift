@@ -22,3 +22,7 @@ public protocol ServerQueryable: SyncModel {
     /// The record keys a page of a query fetches: every field but asset contents.
     static var serverQueryKeys: [String] { get }
 }
+
+/// A model with a field the schema marks `searchable`: a `ServerQuery` of it may search its text
+/// (`matching(_:)`).
+public protocol ServerTextSearchable: ServerQueryable {}

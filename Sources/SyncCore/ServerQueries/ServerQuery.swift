@@ -37,6 +37,14 @@ public struct ServerQuery<Model: ServerQueryable>: Sendable {
         return query
     }
 
+    /// Only the records whose searchable text holds every word of `text` (words split at
+    /// whitespace, case and accents aside), in any of the fields the schema marks `searchable`.
+    public func matching(_ text: String) -> ServerQuery where Model: ServerTextSearchable {
+        var query = self
+        query.conditions.append(FieldCondition("", .allTokens, [.string(text)]))
+        return query
+    }
+
     /// At most `count` records a page (at least one); without it the cloud chooses.
     public func limit(_ count: Int) -> ServerQuery {
         var query = self

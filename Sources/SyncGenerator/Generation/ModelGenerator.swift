@@ -267,7 +267,8 @@ struct ModelGenerator {
     private func printServerFields(into printer: inout SwiftPrinter) {
         printer.line("// MARK: - Server queries")
         printer.line()
-        printer.block("extension \(name): SyncCore.ServerQueryable") { body in
+        let searchable = model.fields.contains { $0.indexes.contains(.searchable) && !$0.isLocalOnly }
+        printer.block("extension \(name): SyncCore.ServerQueryable\(searchable ? ", SyncCore.ServerTextSearchable" : "")") { body in
             body.documentation("What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.")
             body.block("\(access)struct ServerFields: Swift.Sendable") { members in
                 for field in serverQueryFields {

@@ -184,7 +184,7 @@ extension PublishedNote: SyncCore.PublicationGovernedModel {
 
 // MARK: - Server queries
 
-extension PublishedNote: SyncCore.ServerQueryable {
+extension PublishedNote: SyncCore.ServerQueryable, SyncCore.ServerTextSearchable {
     /// What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.
     struct ServerFields: Swift.Sendable {
         let title = SyncCore.ServerField<PublishedNote, Swift.String, SyncCore.ServerIndexes.QueryableSearchable>("title")

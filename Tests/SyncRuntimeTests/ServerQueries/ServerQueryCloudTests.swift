@@ -86,6 +86,42 @@ struct ServerQueryCloudTests {
         #expect(try await Self.all(query, cloud) == ["stew", "pie", "curry", "soup", "salad"])
     }
 
+    /// Apple, `CKRecord.allTokens()`: a record's text is broken "apart at whitespace boundaries"
+    /// into words; a search (`ALL tokenize(%@, 'Cdl') IN allTokens`, the `Cdl` options: case and
+    /// accents aside) keeps the records holding every word it names, whole words only, in the
+    /// fields the deployed schema marks `SEARCHABLE` (every text field where none is deployed).
+    @Test(arguments: Path.allCases)
+    func aTextSearchKeepsRecordsHoldingEveryWord(_ path: Path) async throws {
+        let harness = try CloudHarness(.memory)
+        let device = try harness.device("phone", "alice")
+        let cloud = Self.gateway(device, path)
+        try await cloud.save(Self.recipes + [record("cafe", type: "Recipe", in: SyncConstants.publicZone, fields: ["title": .string("Café au lait"), "minutes": .int64(5)])], in: .public)
+        func search(_ text: String) async throws -> [String] {
+            try await Self.all(RecordQuery(recordType: "Recipe", conditions: [FieldCondition("", .allTokens, [.string(text)])], sorts: [FieldSort("minutes")]), cloud)
+        }
+        #expect(try await search("GREEN") == ["soup", "curry"])
+        #expect(try await search("green   curry") == ["curry"])
+        #expect(try await search("gre").isEmpty, "whole words only")
+        #expect(try await search("cafe AU") == ["cafe"], "accents and case aside")
+        #expect(try await search("thai") == ["soup", "curry"], "every text field, with no schema deployed")
+    }
+
+    /// With a deployed schema, a search reads only the fields it marks `SEARCHABLE`, and a record
+    /// type with none refuses it (`invalidArguments`).
+    @Test(arguments: Path.allCases)
+    func aTextSearchReadsTheSearchableFields(_ path: Path) async throws {
+        let harness = try CloudHarness(.memory) { configuration in
+            configuration.deployedIndexes = ["Recipe": ["title": ["SEARCHABLE"], "minutes": ["SORTABLE"]], "Plain": ["title": ["QUERYABLE"]]]
+        }
+        let device = try harness.device("phone", "alice")
+        let cloud = Self.gateway(device, path)
+        try await cloud.save(Self.recipes + [record("p", type: "Plain", in: SyncConstants.publicZone, fields: ["title": .string("Green")])], in: .public)
+        let words = { (text: String) in [FieldCondition("", .allTokens, [.string(text)])] }
+        #expect(try await Self.all(RecordQuery(recordType: "Recipe", conditions: words("green"), sorts: [FieldSort("minutes")]), cloud) == ["soup", "curry"])
+        #expect(try await Self.all(RecordQuery(recordType: "Recipe", conditions: words("thai")), cloud).isEmpty, "cuisine is not searchable")
+        #expect(await cloudError { _ = try await cloud.query(RecordQuery(recordType: "Plain", conditions: words("green")), in: .public) }?.code == .invalidArguments)
+    }
+
     /// A query its deployed schema has no index for fails with `invalidArguments`: a condition on
     /// a field not marked `QUERYABLE`, a sort by one not marked `SORTABLE` (the `.ckdb` schema's
     /// index kinds; CloudKit's answer says "Field '…' is not marked queryable"). Those the
@@ -135,6 +171,7 @@ struct ServerQueryEngineTests {
         #expect(second.models.first?.cover == AssetReference(suffix: "jpg", byteSize: 10), "the markers come, the file does not")
         #expect(try reader.store.fetchAll(PublishedNote.self).isEmpty, "a page is written nowhere")
         let asked = reader.gateway.queries.filter { $0.recordType == "PublishedNote" && !$0.conditions.isEmpty }.map(\.desiredKeys)
+        #expect(try await reader.engine.query(ServerQuery<PublishedNote>().matching("soup")).models.count == 3, "a search by word")
         #expect(asked.count == 2 && asked.allSatisfy { $0?.contains("assetSuffix") == true && $0?.contains("assetData") == false }, "\(asked)")
     }
 }

@@ -23,6 +23,7 @@ struct ServerQueryTests {
         #expect(query.sorts == [FieldSort("createdAt", ascending: false)])
         #expect(query.pageSize == 20)
         #expect(ServerQuery<PublishedNote>().limit(0).pageSize == 1, "a page holds one record at least")
+        #expect(ServerQuery<PublishedNote>().matching("green soup").conditions == [FieldCondition("", .allTokens, [.string("green soup")])])
     }
 
     /// Ranges on a queryable field compare with a value of the field's type.
