@@ -126,6 +126,22 @@ struct Story {
         let cover = try await reader.engine.assetFileURL(for: \PublishedNote.cover, recordName: "note-trip")
         say("Carol opens the note: the cover is downloaded once (\(downloaded / 1024) KB, still \(downloaded / 1024) KB after another pass) to \(cover?.lastPathComponent ?? "nowhere")")
         expect(cover.flatMap { try? Data(contentsOf: $0) } == photo && downloaded == Int64(photo.count), "the reader's cover should be Alice's photo, downloaded once")
+        // Public data too large to mirror: the cloud answers a typed query, a page at a time.
+        for (name, title) in [("note-trip-budget", "Trip budget"), ("note-trip-photos", "Trip photos")] {
+            let note = Note(recordName: name, title: title, body: "draft")
+            try alicePhone.store.save(note)
+            try await alicePhone.engine.publish(note)
+        }
+        await alicePhone.sync()
+        let search = ServerQuery<PublishedNote>().matching("trip").sorted(by: \.createdAt, .descending).limit(2)
+        let firstPage = try await reader.engine.query(search)
+        var secondPage: ServerQueryPage<PublishedNote>?
+        if let next = firstPage.next { secondPage = try await reader.engine.query(search, after: next) }
+        let pages = [firstPage.models, secondPage?.models ?? []].map { $0.map { "\"\($0.title)\"" }.joined(separator: ", ") }
+        say("Carol searches the public notes for \"trip\" on the server, newest first, two a page: \(pages[0]), then \(pages[1]); her tablet holds the page it shows, never the rest, and stores none of it")
+        expect(
+            firstPage.models.map(\.title) == ["Trip photos", "Trip budget"] && secondPage?.models.map(\.title) == ["Plan the trip"] && secondPage?.next == nil,
+            "the search should page through the three published trip notes, newest first")
 
         step(6, "Alice deletes an item, and it disappears everywhere")
         try alicePhone.store.delete(ListItem.self, recordName: "item-bread")
