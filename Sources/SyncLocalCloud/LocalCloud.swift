@@ -24,15 +24,17 @@ public final class LocalCloud: Sendable {
         /// The indexes of the deployed schema, by record type and field: `QUERYABLE`, `SORTABLE`,
         /// `SEARCHABLE`, as the `.ckdb` export declares them. Set, a query's condition on a field
         /// without `QUERYABLE`, or a sort by one without `SORTABLE`, fails with
-        /// `invalidArguments`, as CloudKit answers a query its schema has no index for. Nil (the
-        /// default until the schema's indexes travel with the generated code): every field is
-        /// answered.
+        /// `invalidArguments`, as CloudKit answers a query its schema has no index for; a text
+        /// search reads the fields marked `SEARCHABLE`. A generated schema says its own
+        /// (`SyncSchema.deployedIndexes`). Nil: no schema deployed, every field answered (and a
+        /// text search reads every text field).
         public var deployedIndexes: [String: [String: Set<String>]]?
 
         /// A configuration; downloads go to a new temporary folder unless one is given.
-        public init(downloadsFolder: URL? = nil) {
+        public init(downloadsFolder: URL? = nil, deployedIndexes: [String: [String: Set<String>]]? = nil) {
             self.downloadsFolder = downloadsFolder
                 ?? FileManager.default.temporaryDirectory.appendingPathComponent("LocalCloud-\(UUID().uuidString)")
+            self.deployedIndexes = deployedIndexes
         }
     }
 

@@ -305,9 +305,19 @@ struct GenerationTests {
                         B.self,
                     ]
                 }
+
+                /// The CloudKit indexes the schema declares (the `.ckdb` export's), by record type and field.
+                static let deployedIndexes: [Swift.String: [Swift.String: Swift.Set<Swift.String>]] = [:]
             }
             """))
         #expect(list.contains("extension SyncCore.SyncgenRuntimeAPIVersion1 {}"))
+    }
+
+    /// The schema's indexes, as the `.ckdb` export declares them, in the schema list: what a
+    /// LocalCloud is told the deployed schema holds.
+    @Test func theSchemaListSaysItsIndexes() throws {
+        let files = try generatedFiles(["a.yaml": "models:\n  A:\n    scopes: [public]\n    fields:\n      title: { type: string, index: [searchable, queryable] }\n      n: int\n"])
+        #expect(files[1].contents.contains(#"    "A": ["title": ["QUERYABLE", "SEARCHABLE"]],"#), "\(files[1].contents)")
     }
 
     @Test func headerNamesTheSourceAndForbidsEditing() throws {

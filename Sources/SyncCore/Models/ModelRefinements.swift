@@ -117,6 +117,10 @@ extension PublishableModel {
 /// them all in one call and none can be forgotten.
 public protocol SyncSchemaDefinition {
     static var models: [any SyncModel.Type] { get }
+    /// The CloudKit indexes the schema declares, by record type and field (`QUERYABLE`,
+    /// `SORTABLE`, `SEARCHABLE`, as the `.ckdb` export has them): what a LocalCloud is told the
+    /// deployed schema holds (`LocalCloud.Configuration.deployedIndexes`).
+    static var deployedIndexes: [String: [String: Set<String>]] { get }
 }
 
 /// Generated code conforms a private type to this protocol. When generator and runtime disagree

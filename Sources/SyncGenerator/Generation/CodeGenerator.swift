@@ -79,6 +79,7 @@ package struct CodeGenerator: Sendable {
                     getter.line("]")
                 }
             }
+            printDeployedIndexes(schema, into: &body, access: context.access)
         }
         printer.line()
         // An empty extension names the protocol and declares nothing, so no model name can meet it.
@@ -88,6 +89,29 @@ package struct CodeGenerator: Sendable {
             """)
         printer.line("extension SyncCore.\(RuntimeAPI.versionCheckProtocol) {}")
         return printer.text
+    }
+}
+
+extension CodeGenerator {
+    /// The indexes the `.ckdb` export declares, by record type and field (`CloudKitFields`, the
+    /// export's own source): what a LocalCloud is told the deployed schema holds.
+    fileprivate func printDeployedIndexes(_ schema: Schema, into printer: inout SwiftPrinter, access: String) {
+        let indexed = schema.models.compactMap { model -> (String, [(String, [String])])? in
+            let fields = CloudKitFields.of(model, in: schema).filter { !$0.value.indexes.isEmpty }.sorted { $0.key < $1.key }
+            return fields.isEmpty ? nil : (model.recordType, fields.map { ($0.key, CloudKitSchemaExport.indexOrder.filter($0.value.indexes.contains)) })
+        }
+        printer.line()
+        printer.documentation("The CloudKit indexes the schema declares (the `.ckdb` export's), by record type and field.")
+        guard !indexed.isEmpty else {
+            printer.line("\(access)static let deployedIndexes: [Swift.String: [Swift.String: Swift.Set<Swift.String>]] = [:]")
+            return
+        }
+        printer.line("\(access)static let deployedIndexes: [Swift.String: [Swift.String: Swift.Set<Swift.String>]] = [")
+        for (recordType, fields) in indexed {
+            let entries = fields.map { "\(QuotedText.swift($0.0)): [\($0.1.map(QuotedText.swift).joined(separator: ", "))]" }
+            printer.line("    \(QuotedText.swift(recordType)): [\(entries.joined(separator: ", "))],")
+        }
+        printer.line("]")
     }
 }
 

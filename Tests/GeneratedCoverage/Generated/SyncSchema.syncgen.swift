@@ -22,6 +22,12 @@ public enum SyncSchema: SyncCore.SyncSchemaDefinition {
             Chore.self,
         ]
     }
+
+    /// The CloudKit indexes the schema declares (the `.ckdb` export's), by record type and field.
+    public static let deployedIndexes: [Swift.String: [Swift.String: Swift.Set<Swift.String>]] = [
+        "PublicAuthor": ["publicationState": ["QUERYABLE"], "publishedAt": ["SORTABLE"], "reviewState": ["QUERYABLE"]],
+        "PublicArticle": ["publicationState": ["QUERYABLE"], "publishedAt": ["SORTABLE"], "reviewState": ["QUERYABLE"]],
+    ]
 }
 
 /// Fails the build, naming `SyncgenRuntimeAPIVersion1`, when this code and the SyncCore library come from different syncgen versions.

@@ -77,7 +77,8 @@ final class SyncWorld {
     /// second time so); it is never true where the stand-in does not exist.
     init(throughCloudKit: Bool = ProcessInfo.processInfo.environment["SYNCGEN_THROUGH_CLOUDKIT"] == "1", configure: (inout LocalCloud.Configuration) -> Void = { _ in }) throws {
         self.throughCloudKit = throughCloudKit && Self.cloudKitPaths.contains(true)
-        var configuration = LocalCloud.Configuration(downloadsFolder: assetFolder.appendingPathComponent("LocalCloud downloads"))
+        // The schema deployed, as an app's container holds it: a query it has no index for fails.
+        var configuration = LocalCloud.Configuration(downloadsFolder: assetFolder.appendingPathComponent("LocalCloud downloads"), deployedIndexes: SyncSchema.deployedIndexes)
         configure(&configuration)
         cloud = try LocalCloud.inMemory(clock: clock, configuration: configuration)
     }

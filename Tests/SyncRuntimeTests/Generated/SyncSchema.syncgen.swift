@@ -14,6 +14,13 @@ enum SyncSchema: SyncCore.SyncSchemaDefinition {
             PublishedNote.self,
         ]
     }
+
+    /// The CloudKit indexes the schema declares (the `.ckdb` export's), by record type and field.
+    static let deployedIndexes: [Swift.String: [Swift.String: Swift.Set<Swift.String>]] = [
+        "ListItem": ["priority": ["QUERYABLE"]],
+        "Note": ["createdAt": ["SORTABLE"], "title": ["QUERYABLE", "SEARCHABLE"]],
+        "PublishedNote": ["createdAt": ["SORTABLE"], "publicationState": ["QUERYABLE"], "publishedAt": ["SORTABLE"], "reviewState": ["QUERYABLE"], "title": ["QUERYABLE", "SEARCHABLE"]],
+    ]
 }
 
 /// Fails the build, naming `SyncgenRuntimeAPIVersion1`, when this code and the SyncCore library come from different syncgen versions.

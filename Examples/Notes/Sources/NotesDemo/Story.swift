@@ -13,7 +13,7 @@ struct Story {
     mutating func tell() async throws -> Bool {
         defer { try? FileManager.default.removeItem(at: folder) }
         let cloud = try LocalCloud.file(at: folder.appendingPathComponent("cloud.sqlite"), clock: clock,
-            configuration: LocalCloud.Configuration(downloadsFolder: folder.appendingPathComponent("downloads")))
+            configuration: LocalCloud.Configuration(downloadsFolder: folder.appendingPathComponent("downloads"), deployedIndexes: SyncSchema.deployedIndexes))
         print("notes-demo: one LocalCloud file at \(folder.path), four devices, each with its own store\n")
         for (account, given) in [("alice", "Alice"), ("bob", "Bob")] {
             var name = PersonNameComponents()
