@@ -15,7 +15,8 @@ enum CloudKitPlatform {
     /// A query for records of a type that meet `conditions` (all of them: CloudKit's predicates
     /// join with `AND`), sorted by `sorts`. Apple, `CKQuery`, "Predicate Rules for Query
     /// Objects": the operators `==`, `!=`, `<`, `<=`, `>`, `>=`, `BEGINSWITH` and `IN`, on a key
-    /// and a constant, and a text search of the record's tokens (`allTokens`).
+    /// and a constant, a text search of the record's tokens (`allTokens`), and a location's
+    /// distance (`distanceToLocation:fromLocation:`).
     static func query(recordType: String, conditions: [FieldCondition], sorts: [FieldSort], in zone: ZoneID?) throws(CloudError) -> CKQuery {
         #if canImport(CloudKit)
         var predicates: [NSPredicate] = []
@@ -37,9 +38,14 @@ enum CloudKitPlatform {
             case .beginsWith: "%K BEGINSWITH %@"
             case .isIn: "%K IN %@"
             case .allTokens: "ALL tokenize(%@, 'Cdl') IN allTokens"
+            case .withinDistance: "distanceToLocation:fromLocation:(%K, %@) < %@"
             }
             if condition.comparison == .allTokens {
                 predicates.append(NSPredicate(format: format, argumentArray: [objects[0]]))
+                continue
+            }
+            if condition.comparison == .withinDistance {
+                predicates.append(NSPredicate(format: format, argumentArray: [condition.field, objects[0], objects[1]]))
                 continue
             }
             let argument: Any = condition.comparison == .isIn ? objects : objects[0]

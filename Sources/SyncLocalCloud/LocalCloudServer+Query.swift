@@ -171,7 +171,21 @@ extension LocalCloudServer {
             return text.utf8.starts(with: prefix.utf8)
         case .isIn: return condition.values.contains(value)
         case .allTokens: return false  // the record's text, not one value (`holdsEveryWord`)
+        case .withinDistance:
+            guard case .location(let place) = value, case .location(let center) = target, case .double(let radius)? = condition.values.last else { return false }
+            return distance(place, center) < radius
         }
+    }
+
+    /// The great-circle distance between two places in meters, on a sphere of the Earth's mean
+    /// radius (Apple, `CLLocation.distance(from:)`: "the distance (in meters)" measured "by
+    /// tracing a line between them that follows the curvature of the Earth").
+    static func distance(_ a: SyncLocation, _ b: SyncLocation) -> Double {
+        let radians = Double.pi / 180
+        let (latitude1, latitude2) = (a.latitude * radians, b.latitude * radians)
+        let halfChord = pow(sin((latitude2 - latitude1) / 2), 2)
+            + cos(latitude1) * cos(latitude2) * pow(sin((b.longitude - a.longitude) * radians / 2), 2)
+        return 2 * 6_371_008.8 * asin(min(1, sqrt(halfChord)))
     }
 
     /// Whether the record's searchable text holds every word of a text search. Apple,

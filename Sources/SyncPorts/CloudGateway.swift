@@ -311,6 +311,12 @@ extension RecordQuery {
     package var inexpressibleCondition: String? {
         for condition in conditions {
             let field = condition.field
+            if condition.comparison == .withinDistance {
+                guard condition.values.count == 2, case .location = condition.values[0], case .double(let radius) = condition.values[1], radius.isFinite, radius >= 0 else {
+                    return "\(recordType): a distance from '\(field)' takes a location and a radius in meters"
+                }
+                continue
+            }
             for value in condition.values {
                 switch value {
                 case .list: return "\(recordType) cannot be queried for a list equal to one: '\(field)' is a list"

@@ -16,6 +16,9 @@ public struct FieldCondition: Sendable, Hashable {
         /// at whitespace, case and accents aside). `field` is empty: the search reads every field
         /// marked `searchable`.
         case allTokens
+        /// The location field lies closer to `values[0]` (a location) than `values[1]` meters (a
+        /// double): CloudKit's `distanceToLocation:fromLocation:(field, location) < radius`.
+        case withinDistance
     }
 
     /// The field's record key.

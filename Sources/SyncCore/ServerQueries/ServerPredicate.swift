@@ -30,6 +30,13 @@ public struct ServerPredicate<Model: ServerQueryable>: Sendable {
         condition(field, .isIn, values.map(\.syncFieldValue))
     }
 
+    /// The location field lies within `meters` of `location`.
+    public static func near<Index: ServerQueryableIndex>(
+        _ field: KeyPath<Model.ServerFields, ServerField<Model, SyncLocation, Index>>, _ location: SyncLocation, within meters: Double
+    ) -> ServerPredicate {
+        condition(field, .withinDistance, [.location(location), .double(meters)])
+    }
+
     /// One condition on the field a key path names.
     static func condition<Value, Index>(
         _ field: KeyPath<Model.ServerFields, ServerField<Model, Value, Index>>, _ comparison: FieldCondition.Comparison, _ values: [SyncFieldValue]

@@ -122,6 +122,31 @@ struct ServerQueryCloudTests {
         #expect(await cloudError { _ = try await cloud.query(RecordQuery(recordType: "Plain", conditions: words("green")), in: .public) }?.code == .invalidArguments)
     }
 
+    /// Apple, `CKQuery`, "Predicate Rules for Query Objects": a location field is compared by its
+    /// distance from a place, `distanceToLocation:fromLocation:(field, place) < radius`, in
+    /// meters (`CLLocation.distance(from:)`, along the Earth's curve). A record without the field
+    /// is not near anything.
+    @Test(arguments: Path.allCases)
+    func aDistanceKeepsTheRecordsWithinItsRadius(_ path: Path) async throws {
+        let harness = try CloudHarness(.memory)
+        let device = try harness.device("phone", "alice")
+        let cloud = Self.gateway(device, path)
+        let places: [(String, Double, Double)] = [("lisbon", 38.7223, -9.1393), ("sintra", 38.8029, -9.3817), ("porto", 41.1579, -8.6291)]
+        try await cloud.save(places.map { name, latitude, longitude in
+            record(name, type: "Shop", in: SyncConstants.publicZone, fields: ["place": .location(SyncLocation(latitude: latitude, longitude: longitude))])
+        } + [record("nowhere", type: "Shop", in: SyncConstants.publicZone, fields: ["title": .string("online")])], in: .public)
+        let lisbon = SyncLocation(latitude: 38.7223, longitude: -9.1393)
+        func near(_ meters: Double) async throws -> [String] {
+            try await Self.all(RecordQuery(recordType: "Shop", conditions: [FieldCondition("place", .withinDistance, [.location(lisbon), .double(meters)])]), cloud).sorted()
+        }
+        // Sintra is about 22.7 km from Lisbon, Porto about 274 km.
+        #expect(try await near(1_000) == ["lisbon"])
+        #expect(try await near(30_000) == ["lisbon", "sintra"])
+        #expect(try await near(300_000) == ["lisbon", "porto", "sintra"])
+        let malformed = RecordQuery(recordType: "Shop", conditions: [FieldCondition("place", .withinDistance, [.location(lisbon)])])
+        #expect(await cloudError { _ = try await cloud.query(malformed, in: .public) }?.code == .invalidArguments)
+    }
+
     /// A query its deployed schema has no index for fails with `invalidArguments`: a condition on
     /// a field not marked `QUERYABLE`, a sort by one not marked `SORTABLE` (the `.ckdb` schema's
     /// index kinds; CloudKit's answer says "Field '…' is not marked queryable"). Those the
