@@ -24,7 +24,7 @@ public struct ServerPredicate<Model: ServerQueryable>: Sendable {
     }
 
     /// The field equals one of `values` (CloudKit's `IN`).
-    public static func isIn<Value: QueryComparable, Index: ServerQueryableIndex>(
+    public static func isIn<Value: SyncFieldConvertible, Index: ServerQueryableIndex>(
         _ field: KeyPath<Model.ServerFields, ServerField<Model, Value, Index>>, _ values: [Value]
     ) -> ServerPredicate {
         condition(field, .isIn, values.map(\.syncFieldValue))
@@ -45,15 +45,16 @@ public struct ServerPredicate<Model: ServerQueryable>: Sendable {
     }
 }
 
-// The comparisons, on a queryable field and a value of its type.
+// The comparisons, on a queryable field and a value of its type: equality on any (an enum's
+// case included), order on text, numbers, truth values and dates (`QueryComparable`).
 
-public func == <Model, Value: QueryComparable, Index: ServerQueryableIndex>(
+public func == <Model, Value: SyncFieldConvertible, Index: ServerQueryableIndex>(
     field: KeyPath<Model.ServerFields, ServerField<Model, Value, Index>>, value: Value
 ) -> ServerPredicate<Model> {
     .condition(field, .equal, [value.syncFieldValue])
 }
 
-public func != <Model, Value: QueryComparable, Index: ServerQueryableIndex>(
+public func != <Model, Value: SyncFieldConvertible, Index: ServerQueryableIndex>(
     field: KeyPath<Model.ServerFields, ServerField<Model, Value, Index>>, value: Value
 ) -> ServerPredicate<Model> {
     .condition(field, .notEqual, [value.syncFieldValue])

@@ -301,11 +301,12 @@ struct ModelGenerator {
     }
 
     /// The fields a server query may name: those the cloud holds, of a type a query compares
-    /// (`SyncCore.QueryComparable`: text, numbers, truth values, dates) or measures (locations).
+    /// (`SyncCore.QueryComparable`: text, numbers, truth values, dates; an enum by its case) or
+    /// measures (locations).
     private var serverQueryFields: [Field] {
         fields.filter { field in
-            guard !field.isLocalOnly, let scalar = field.type.scalar, field.enumeration == nil else { return false }
-            return [.string, .int, .double, .bool, .date, .location].contains(scalar)
+            guard !field.isLocalOnly, let scalar = field.type.scalar else { return false }
+            return field.enumeration != nil || [.string, .int, .double, .bool, .date, .location].contains(scalar)
         }
     }
 

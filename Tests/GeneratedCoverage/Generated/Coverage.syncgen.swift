@@ -899,7 +899,7 @@ extension PublicArticle: SyncCore.SyncModel {
             .references("coauthors", \Self.coauthors, onDelete: .none),
             .asset("cover", \Self.cover),
             .asset("banner", \Self.banner),
-            .field("status", \Self.status),
+            .field("status", \Self.status, .indexed),
             .field("labels", \Self.labels, merge: .union),
             .field("likes", \Self.likes, .serverOwned),
             .field("bookmarked", \Self.bookmarked, .localOnly),
@@ -948,6 +948,7 @@ extension PublicArticle: SyncCore.ServerQueryable {
     public struct ServerFields: Swift.Sendable {
         public let headline = SyncCore.ServerField<PublicArticle, Swift.String, SyncCore.ServerIndexes.None>("headline")
         public let subtitle = SyncCore.ServerField<PublicArticle, Swift.String, SyncCore.ServerIndexes.None>("subtitle")
+        public let status = SyncCore.ServerField<PublicArticle, Status, SyncCore.ServerIndexes.Queryable>("status")
         public let likes = SyncCore.ServerField<PublicArticle, Swift.Int64, SyncCore.ServerIndexes.None>("likes")
     }
     public static let serverFields = ServerFields()

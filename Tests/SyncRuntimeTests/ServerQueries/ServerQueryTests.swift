@@ -1,6 +1,7 @@
 import Foundation
 @_spi(SyncgenGenerated) import SyncCore
 import Testing
+import GeneratedCoverage
 
 /// A `ServerQuery` says what the cloud is asked: each condition on its field's record key, with
 /// the value as the record holds it, the sorts in order with their direction, the page's size.
@@ -24,6 +25,12 @@ struct ServerQueryTests {
         #expect(query.pageSize == 20)
         #expect(ServerQuery<PublishedNote>().limit(0).pageSize == 1, "a page holds one record at least")
         #expect(ServerQuery<PublishedNote>().matching("green soup").conditions == [FieldCondition("", .allTokens, [.string("green soup")])])
+    }
+
+    /// An enum field compares by its case, as the record holds it (its raw text).
+    @Test func anEnumFieldComparesByItsCase() {
+        let query = ServerQuery<PublicArticle>().filter(\.status == .live && .isIn(\.status, [.draft]))
+        #expect(query.conditions == [FieldCondition("status", .equal, [.string("live")]), FieldCondition("status", .isIn, [.string("draft")])])
     }
 
     /// Ranges on a queryable field compare with a value of the field's type.
