@@ -18,16 +18,15 @@ extension LocalCloudServer {
         for field in query.conditions.map(\.field) + query.sorts.map(\.field) where try isEncryptedInSchema(field, of: query.recordType) {
             throw CloudError(.invalidArguments, "field '\(field)' of record type \(query.recordType) is encrypted; a query can neither filter nor sort on it")
         }
-        if let indexes, let missing = Self.missingIndex(query, indexes[query.recordType] ?? [:]) { throw CloudError(.invalidArguments, missing) }
-        // The fields a text search reads: those the deployed schema marks searchable, or every
-        // text field where no schema is deployed.
-        let searchable = indexes.map { Set(($0[query.recordType] ?? [:]).filter { $0.value.contains("SEARCHABLE") }.keys) }
+        let deployed = indexes.map { $0[query.recordType] ?? [:] }
+        if let deployed, let missing = Self.missingIndex(query, deployed) { throw CloudError(.invalidArguments, missing) }
+        let matcher = RecordMatcher(query.conditions, deployed: deployed)
         // At least one record a page, as zone changes: a page of none would never end.
         let limit = max(1, query.resultsLimit ?? defaultLimit)
         let zones = try zonesToSearch(for: query, scope: scope, caller: caller)
         let (page, cursor) = query.sorts.isEmpty
-            ? try seekingPage(of: query, in: zones, limit: limit, searchable: searchable)
-            : try sortedPage(of: query, in: zones, limit: limit, searchable: searchable)
+            ? try seekingPage(of: query, matching: matcher, in: zones, limit: limit)
+            : try sortedPage(of: query, matching: matcher, in: zones, limit: limit)
         var records: [SyncRecord] = []
         var unreadable: [RecordID: CloudError] = [:]
         for match in page where try isVisible(match.record.name, in: match.zone, access: match.access) {
@@ -45,7 +44,7 @@ extension LocalCloudServer {
 
     /// The next `limit` matches in zone and name order after the cursor's place, and the cursor
     /// of the page after them (nil when none is left).
-    private func seekingPage(of query: RecordQuery, in zones: [(StoredZone, ZoneAccess)], limit: Int, searchable: Set<String>?) throws -> ([Match], QueryCursor?) {
+    private func seekingPage(of query: RecordQuery, matching matcher: RecordMatcher, in zones: [(StoredZone, ZoneAccess)], limit: Int) throws -> ([Match], QueryCursor?) {
         let after = try query.cursor.map(Self.place(of:))
         var matches: [Match] = []
         for (zone, access) in zones.sorted(by: { $0.0.name.utf8.lexicographicallyPrecedes($1.0.name.utf8) }) {
@@ -63,7 +62,7 @@ extension LocalCloudServer {
                 sql += " LIMIT ?"
                 arguments.append(.integer(Int64(limit + 1 - matches.count)))
             }
-            try forEachMatch(sql, arguments, of: query, searchable: searchable) { stored in
+            try forEachMatch(sql, arguments, of: matcher) { stored in
                 matches.append((stored, zone, access))
                 // One more than the page tells whether another page follows.
                 return matches.count <= limit
@@ -77,12 +76,12 @@ extension LocalCloudServer {
     }
 
     /// Every match, sorted by the query's keys, and the `limit` after the cursor's offset.
-    private func sortedPage(of query: RecordQuery, in zones: [(StoredZone, ZoneAccess)], limit: Int, searchable: Set<String>?) throws -> ([Match], QueryCursor?) {
+    private func sortedPage(of query: RecordQuery, matching matcher: RecordMatcher, in zones: [(StoredZone, ZoneAccess)], limit: Int) throws -> ([Match], QueryCursor?) {
         var matches: [Match] = []
         for (zone, access) in zones {
             try forEachMatch(
                 "SELECT \(Self.recordColumns) FROM records WHERE owner = ? AND zone = ? AND type = ? AND deleted = 0",
-                [.text(zone.owner), .text(zone.name), .text(query.recordType)], of: query, searchable: searchable
+                [.text(zone.owner), .text(zone.name), .text(query.recordType)], of: matcher
             ) { stored in
                 matches.append((stored, zone, access))
                 return true
@@ -100,7 +99,7 @@ extension LocalCloudServer {
     /// The records `sql` reads that meet the query's conditions, each handed to `body` until
     /// it returns false.
     /// Counts the records read in `query.recordsRead`: what a page cost the server.
-    private func forEachMatch(_ sql: String, _ arguments: [SQLiteValue], of query: RecordQuery, searchable: Set<String>?, _ body: (StoredRecord) -> Bool) throws {
+    private func forEachMatch(_ sql: String, _ arguments: [SQLiteValue], of matcher: RecordMatcher, _ body: (StoredRecord) -> Bool) throws {
         var going = true
         var read: Int64 = 0
         defer { try? store.count("query.recordsRead", by: read) }
@@ -109,12 +108,7 @@ extension LocalCloudServer {
             guard going else { return }
             do {
                 let stored = try storedRecord(row)
-                let met = query.conditions.allSatisfy { condition in
-                    condition.comparison == .allTokens
-                        ? Self.holdsEveryWord(of: condition, in: stored.fields, searchable: searchable)
-                        : Self.meets(stored.fields[condition.field], condition)
-                }
-                if met { going = body(stored) }
+                if matcher.matches(stored.fields) { going = body(stored) }
             } catch {
                 throw SQLiteError.corrupt("a record cannot be read: \(error)")
             }
@@ -170,7 +164,7 @@ extension LocalCloudServer {
             guard case .string(let text) = value, case .string(let prefix) = target else { return false }
             return text.utf8.starts(with: prefix.utf8)
         case .isIn: return condition.values.contains(value)
-        case .allTokens: return false  // the record's text, not one value (`holdsEveryWord`)
+        case .allTokens: return false  // the record's text, not one value (`RecordMatcher`)
         case .withinDistance:
             guard case .location(let place) = value, case .location(let center) = target, case .double(let radius)? = condition.values.last else { return false }
             return distance(place, center) < radius
@@ -186,30 +180,6 @@ extension LocalCloudServer {
         let halfChord = pow(sin((latitude2 - latitude1) / 2), 2)
             + cos(latitude1) * cos(latitude2) * pow(sin((b.longitude - a.longitude) * radians / 2), 2)
         return 2 * 6_371_008.8 * asin(min(1, sqrt(halfChord)))
-    }
-
-    /// Whether the record's searchable text holds every word of a text search. Apple,
-    /// `CKRecord.allTokens()`: a record's tokens are its string values broken "apart at
-    /// whitespace boundaries"; the search's words are compared with them as
-    /// `tokenize(%@, 'Cdl')` says, case and accents aside.
-    static func holdsEveryWord(of condition: FieldCondition, in fields: RecordFields, searchable: Set<String>?) -> Bool {
-        guard case .string(let text)? = condition.values.first else { return false }
-        var tokens: Set<String> = []
-        for (name, value) in fields where searchable?.contains(name) ?? true {
-            switch value {
-            case .string(let string): tokens.formUnion(words(of: string))
-            case .list(let values):
-                for case .string(let string) in values { tokens.formUnion(words(of: string)) }
-            default: continue
-            }
-        }
-        let wanted = words(of: text)
-        return !wanted.isEmpty && wanted.isSubset(of: tokens)
-    }
-
-    /// A text's words: split at whitespace, each folded to compare case and accents aside.
-    private static func words(of text: String) -> Set<String> {
-        Set(text.split(whereSeparator: \.isWhitespace).map { $0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) })
     }
 
     /// Why CloudKit refuses the query under the deployed schema's indexes of its record type, or
@@ -257,5 +227,56 @@ extension LocalCloudServer {
             throw CloudError(.invalidArguments, "not a query cursor of this cloud")
         }
         return offset
+    }
+}
+
+/// A query's conditions, ready to test records against: each text search's words split once,
+/// not once a record, and the fields a search reads known.
+struct RecordMatcher {
+    private let conditions: [FieldCondition]
+    /// Each condition's words, for a text search; nil for the others.
+    private let words: [Set<String>?]
+    /// The fields a text search reads: those the deployed schema marks searchable, or every text
+    /// field (nil) where no schema is deployed.
+    private let searchable: Set<String>?
+
+    init(_ conditions: [FieldCondition], deployed: [String: Set<String>]?) {
+        self.conditions = conditions
+        words = conditions.map { condition in
+            guard condition.comparison == .allTokens, case .string(let text)? = condition.values.first else { return nil }
+            return Self.words(of: text)
+        }
+        searchable = deployed.map { Set($0.filter { $0.value.contains("SEARCHABLE") }.keys) }
+    }
+
+    /// Whether a record's fields meet every condition.
+    func matches(_ fields: RecordFields) -> Bool {
+        zip(conditions, words).allSatisfy { condition, words in
+            guard let words else { return LocalCloudServer.meets(fields[condition.field], condition) }
+            return holdsEvery(words, in: fields)
+        }
+    }
+
+    /// Whether the record's searchable text holds every word of a text search. Apple,
+    /// `CKRecord.allTokens()`: a record's tokens are its string values broken "apart at
+    /// whitespace boundaries"; the search's words are compared with them as
+    /// `tokenize(%@, 'Cdl')` says, case and accents aside.
+    private func holdsEvery(_ wanted: Set<String>, in fields: RecordFields) -> Bool {
+        guard !wanted.isEmpty else { return false }
+        var tokens: Set<String> = []
+        for (name, value) in fields where searchable?.contains(name) ?? true {
+            switch value {
+            case .string(let string): tokens.formUnion(Self.words(of: string))
+            case .list(let values):
+                for case .string(let string) in values { tokens.formUnion(Self.words(of: string)) }
+            default: continue
+            }
+        }
+        return wanted.isSubset(of: tokens)
+    }
+
+    /// A text's words: split at whitespace, each folded to compare case and accents aside.
+    private static func words(of text: String) -> Set<String> {
+        Set(text.split(whereSeparator: \.isWhitespace).map { $0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) })
     }
 }
