@@ -1,26 +1,24 @@
 import SyncCore
 
-/// The keys a catalog query asks for, in one place: the model's desired fields, then the asset's
-/// markers (suffix, size, digest; never its contents), then the publication lifecycle of governed
+/// The keys a query of a public model asks for, in one place: fields, then the assets' markers
+/// (suffix, size, digest; never their contents), then the publication lifecycle of governed
 /// models.
 enum CatalogKeys {
+    /// A catalog query's: the model's desired fields, then the rest.
     static func desiredKeys(of model: Model) -> [String] {
         guard let catalog = model.catalog else { return [] }
-        var keys = catalog.desiredFields
-        for asset in model.assetFields where !asset.field.isLocalOnly {
-            keys += asset.recordKeys.markers
-        }
-        if catalog.isGoverned {
-            keys += RecordFieldNames.publicationLifecycleFields
-        }
-        return keys
+        return catalog.desiredFields + keysBesideFields(of: model)
     }
 
-    /// The keys a server query's page asks for: every field the cloud holds and the assets'
-    /// markers, never an asset's contents (a reader downloads a file on demand), and the
-    /// publication lifecycle of a governed model.
+    /// A server query's page: every field the cloud holds, then the rest (a reader downloads an
+    /// asset's file on demand).
     static func serverQueryKeys(of model: Model) -> [String] {
-        var keys = model.fields.filter { !$0.isLocalOnly && $0.type.scalar != .asset }.map(\.name)
+        model.fields.filter { !$0.isLocalOnly && $0.type.scalar != .asset }.map(\.name) + keysBesideFields(of: model)
+    }
+
+    /// The assets' markers, then the publication lifecycle of a governed model.
+    private static func keysBesideFields(of model: Model) -> [String] {
+        var keys: [String] = []
         for asset in model.assetFields where !asset.field.isLocalOnly {
             keys += asset.recordKeys.markers
         }
