@@ -13,43 +13,14 @@ import SyncCore
 
 enum CloudKitPlatform {
     /// A query for records of a type that meet `conditions` (all of them: CloudKit's predicates
-    /// join with `AND`), sorted by `sorts`. Apple, `CKQuery`, "Predicate Rules for Query
-    /// Objects": the operators `==`, `!=`, `<`, `<=`, `>`, `>=`, `BEGINSWITH` and `IN`, on a key
-    /// and a constant, a text search of the record's tokens (`allTokens`), and a location's
-    /// distance (`distanceToLocation:fromLocation:`).
+    /// join with `AND`, each said by `CloudKitRecords.predicateFormat(of:recordType:in:)`), sorted by
+    /// `sorts`.
     static func query(recordType: String, conditions: [FieldCondition], sorts: [FieldSort], in zone: ZoneID?) throws(CloudError) -> CKQuery {
         #if canImport(CloudKit)
         var predicates: [NSPredicate] = []
         for condition in conditions {
-            var objects: [NSObject] = []
-            for value in condition.values {
-                guard let object = try CloudKitRecords.queryValue(value, field: condition.field, in: zone) else {
-                    throw CloudError(.invalidArguments, "\(recordType) cannot be queried by \(condition.field)")
-                }
-                objects.append(object)
-            }
-            let format = switch condition.comparison {
-            case .equal: "%K == %@"
-            case .notEqual: "%K != %@"
-            case .less: "%K < %@"
-            case .lessOrEqual: "%K <= %@"
-            case .greater: "%K > %@"
-            case .greaterOrEqual: "%K >= %@"
-            case .beginsWith: "%K BEGINSWITH %@"
-            case .isIn: "%K IN %@"
-            case .allTokens: "ALL tokenize(%@, 'Cdl') IN allTokens"
-            case .withinDistance: "distanceToLocation:fromLocation:(%K, %@) < %@"
-            }
-            if condition.comparison == .allTokens {
-                predicates.append(NSPredicate(format: format, argumentArray: [objects[0]]))
-                continue
-            }
-            if condition.comparison == .withinDistance {
-                predicates.append(NSPredicate(format: format, argumentArray: [condition.field, objects[0], objects[1]]))
-                continue
-            }
-            let argument: Any = condition.comparison == .isIn ? objects : objects[0]
-            predicates.append(NSPredicate(format: format, argumentArray: [condition.field, argument]))
+            let (format, arguments) = try CloudKitRecords.predicateFormat(of: condition, recordType: recordType, in: zone)
+            predicates.append(NSPredicate(format: format, argumentArray: arguments))
         }
         let predicate = predicates.isEmpty ? NSPredicate(value: true) : NSCompoundPredicate(andPredicateWithSubpredicates: predicates)
         let query = CKQuery(recordType: recordType, predicate: predicate)

@@ -109,6 +109,35 @@ enum CloudKitRecords {
         try objectValue(value, in: zone ?? SyncConstants.publicZone, field: field, of: "a query") as? NSObject
     }
 
+    /// A condition as CloudKit's predicate says it: the format and its arguments, for
+    /// `NSPredicate(format:argumentArray:)` (which only Apple's Foundation builds). Apple, `CKQuery`,
+    /// "Predicate Rules for Query Objects": `==`, `!=`, `<`, `<=`, `>`, `>=`, `BEGINSWITH` and `IN`
+    /// on a key and a constant, a text search of the record's tokens (`allTokens`), and a
+    /// location's distance (`distanceToLocation:fromLocation:`). The condition's shape was checked
+    /// before (`RecordQuery.inexpressibleCondition`).
+    static func predicateFormat(of condition: FieldCondition, recordType: String, in zone: ZoneID?) throws(CloudError) -> (format: String, arguments: [Any]) {
+        var objects: [NSObject] = []
+        for value in condition.values {
+            guard let object = try queryValue(value, field: condition.field, in: zone) else {
+                throw CloudError(.invalidArguments, "\(recordType) cannot be queried by \(condition.field)")
+            }
+            objects.append(object)
+        }
+        let field = condition.field
+        return switch condition.comparison {
+        case .equal: ("%K == %@", [field, objects[0]])
+        case .notEqual: ("%K != %@", [field, objects[0]])
+        case .less: ("%K < %@", [field, objects[0]])
+        case .lessOrEqual: ("%K <= %@", [field, objects[0]])
+        case .greater: ("%K > %@", [field, objects[0]])
+        case .greaterOrEqual: ("%K >= %@", [field, objects[0]])
+        case .beginsWith: ("%K BEGINSWITH %@", [field, objects[0]])
+        case .isIn: ("%K IN %@", [field, objects])
+        case .allTokens: ("ALL tokenize(%@, 'Cdl') IN allTokens", [objects[0]])
+        case .withinDistance: ("distanceToLocation:fromLocation:(%K, %@) < %@", [field, objects[0], objects[1]])
+        }
+    }
+
     private static func referenceAction(_ action: ReferenceAction) -> CKRecord.ReferenceAction {
         switch action {
         case .none: .none

@@ -309,28 +309,36 @@ extension RecordQuery {
     /// refuses such a query at once, with `invalidArguments`, rather than sending it to fail on
     /// the server.
     package var inexpressibleCondition: String? {
-        for condition in conditions {
-            let field = condition.field
-            if condition.comparison == .withinDistance {
-                guard condition.values.count == 2, case .location = condition.values[0], case .double(let radius) = condition.values[1], radius.isFinite, radius >= 0 else {
-                    return "\(recordType): a distance from '\(field)' takes a location and a radius in meters"
-                }
-                continue
+        conditions.lazy.compactMap(problem(of:)).first
+    }
+
+    /// Why CloudKit cannot express one condition, or nil: a value of a kind it does not compare
+    /// so, or not the values its comparison takes.
+    private func problem(of condition: FieldCondition) -> String? {
+        let (field, values) = (condition.field, condition.values)
+        if condition.comparison == .withinDistance {
+            guard values.count == 2, case .location = values[0], case .double(let radius) = values[1], radius.isFinite, radius >= 0 else {
+                return "\(recordType): a distance from '\(field)' takes a location and a radius in meters"
             }
-            for value in condition.values {
-                switch value {
-                case .list: return "\(recordType) cannot be queried for a list equal to one: '\(field)' is a list"
-                case .location: return "\(recordType) cannot be queried for a location equal to one: '\(field)' is compared only by distance"
-                case .asset: return "\(recordType) cannot be queried by its asset '\(field)'"
-                default: continue
-                }
+            return nil
+        }
+        for value in values {
+            switch value {
+            case .list: return "\(recordType) cannot be queried for a list equal to one: '\(field)' is a list"
+            case .location: return "\(recordType) cannot be queried for a location equal to one: '\(field)' is compared only by distance"
+            case .asset: return "\(recordType) cannot be queried by its asset '\(field)'"
+            default: continue
             }
-            if condition.comparison == .beginsWith || condition.comparison == .allTokens, condition.values.count != 1 || condition.values.first.map({ if case .string = $0 { false } else { true } }) ?? true {
+        }
+        switch condition.comparison {
+        case .beginsWith, .allTokens:
+            guard values.count == 1, case .string = values[0] else {
                 return "\(recordType): \(condition.comparison == .allTokens ? "a text search" : "BEGINSWITH on '\(field)'") takes one string"
             }
-            if condition.comparison != .isIn, condition.values.count != 1 {
-                return "\(recordType): the condition on '\(field)' compares with one value"
-            }
+        case .isIn:
+            break
+        default:
+            guard values.count == 1 else { return "\(recordType): the condition on '\(field)' compares with one value" }
         }
         return nil
     }

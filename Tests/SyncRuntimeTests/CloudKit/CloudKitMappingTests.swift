@@ -161,5 +161,32 @@ struct CloudKitMappingTests {
         #expect(foreign.code == .unrecognized && foreign.message.contains(NSURLErrorDomain))
         #expect(CloudKitErrors.cloudError(CancellationError()).code == .operationCancelled)
     }
+
+    /// Each condition as CloudKit's predicate says it (Apple, `CKQuery`, "Predicate Rules for
+    /// Query Objects"): the key and the value for a comparison, the key and a list for `IN`, the
+    /// words alone for a text search, the key, the place and the radius for a distance. Breaking
+    /// it: `IN` handed one value, or a text search handed a key.
+    @Test func eachConditionBecomesItsPredicate() throws {
+        let lisbon = SyncLocation(latitude: 38.72, longitude: -9.14)
+        let cases: [(FieldCondition, String, Int)] = [
+            (FieldCondition("title", .equal, [.string("a")]), "%K == %@", 2),
+            (FieldCondition("title", .notEqual, [.string("a")]), "%K != %@", 2),
+            (FieldCondition("rank", .less, [.int64(1)]), "%K < %@", 2),
+            (FieldCondition("rank", .lessOrEqual, [.int64(1)]), "%K <= %@", 2),
+            (FieldCondition("rank", .greater, [.int64(1)]), "%K > %@", 2),
+            (FieldCondition("rank", .greaterOrEqual, [.int64(1)]), "%K >= %@", 2),
+            (FieldCondition("title", .beginsWith, [.string("a")]), "%K BEGINSWITH %@", 2),
+            (FieldCondition("title", .isIn, [.string("a"), .string("b")]), "%K IN %@", 2),
+            (FieldCondition("", .allTokens, [.string("green soup")]), "ALL tokenize(%@, 'Cdl') IN allTokens", 1),
+            (FieldCondition("place", .withinDistance, [.location(lisbon), .double(1_000)]), "distanceToLocation:fromLocation:(%K, %@) < %@", 3),
+        ]
+        for (condition, format, count) in cases {
+            let predicate = try CloudKitRecords.predicateFormat(of: condition, recordType: "Shop", in: nil)
+            #expect(predicate.format == format && predicate.arguments.count == count, "\(condition.comparison)")
+            if condition.comparison != .allTokens { #expect(predicate.arguments.first as? String == condition.field) }
+        }
+        let listed = try CloudKitRecords.predicateFormat(of: cases[7].0, recordType: "Shop", in: nil)
+        #expect((listed.arguments[1] as? [NSObject])?.count == 2, "IN takes the list")
+    }
 }
 #endif
