@@ -261,9 +261,9 @@ final class ModelTable: Sendable, Hashable {
     /// it is (nothing kept in `_extra`, before or after); whether it did. The rest of the row, and
     /// the indexes of other columns, are left as they are.
     func update(name: String, owner: String, parent: String?, modified: Date, fields: RecordFields, only names: Set<String>, in database: SQLiteDatabase) throws(SQLiteError) -> Bool {
-        let changed = columns.indices.filter { names.contains(columns[$0].name) }
+        let statement = updateStatements.statement(for: names, of: self)
         var values: [SQLiteValue] = []
-        for index in changed {
+        for index in statement.places {
             guard let value = fields[columns[index].name] else {
                 values.append(.null)
                 continue
@@ -271,7 +271,7 @@ final class ModelTable: Sendable, Hashable {
             guard let column = columns[index].kind.column(value), !columns[index].kind.columnAlters(value) else { return false }
             values.append(column)
         }
-        try database.run(updateStatements.sql(for: changed, of: self)) { (parameters: inout SQLiteParameters) throws(SQLiteError) in
+        try database.run(statement.sql) { (parameters: inout SQLiteParameters) throws(SQLiteError) in
             try parameters.set(1, .real(modified.timeIntervalSince1970))
             for (offset, value) in values.enumerated() { try parameters.set(Int32(offset + 2), value) }
             let at = Int32(values.count + 2)
@@ -327,18 +327,27 @@ struct StoredRow {
     var fields: RecordFields
 }
 
-/// The SQL of a table's updates of some of its columns, by the columns' places: a batch of edits
-/// of one field finds its statement's text (and so the prepared statement) without building it.
+/// A table's updates of some of its columns, by the fields they write: a batch of edits of one
+/// field finds its columns and its statement's text (and so the prepared statement) without
+/// working them out again.
 final class UpdateStatements: Sendable {
-    private let statements = Locked<[[Int]: String]>([:])
+    /// The update of some fields: their columns' places, in table order, and its SQL.
+    struct Statement: Sendable {
+        let places: [Int]
+        let sql: String
+    }
 
-    /// `UPDATE` of the columns at `places` and `_modified` (parameters: the time, the values in
-    /// order, then the name, owner and parent the row must have).
-    func sql(for places: [Int], of table: ModelTable) -> String {
-        if let sql = statements.withLock({ $0[places] }) { return sql }
+    private let statements = Locked<[Set<String>: Statement]>([:])
+
+    /// The update of the columns of the fields `names` and `_modified` (parameters: the time, the
+    /// values in column order, then the name, owner and parent the row must have), found by the
+    /// names: a batch of edits of one field finds its columns once.
+    func statement(for names: Set<String>, of table: ModelTable) -> Statement {
+        if let statement = statements.withLock({ $0[names] }) { return statement }
+        let places = table.columns.indices.filter { names.contains(table.columns[$0].name) }
         let sets = (["_modified"] + places.map { table.columns[$0].name }).map { "\(ModelTable.quoted($0)) = ?" }.joined(separator: ", ")
-        let sql = "UPDATE \(table.sqlName) SET \(sets) WHERE _name = ? AND _owner = ? AND _parent IS ? AND _extra IS NULL"
-        statements.withLock { $0[places] = sql }
-        return sql
+        let statement = Statement(places: places, sql: "UPDATE \(table.sqlName) SET \(sets) WHERE _name = ? AND _owner = ? AND _parent IS ? AND _extra IS NULL")
+        statements.withLock { $0[names] = statement }
+        return statement
     }
 }
