@@ -110,8 +110,9 @@ extension SQLiteStoreTransaction: StoredModels {
         if let ownerName {
             // Another owner's rows are read by the index of others' rows; the user's own are most
             // of the table, read by a scan.
-            let others = ownerName == SyncConstants.currentUserOwnerName ? "" : " AND \(ModelTables.othersOnly)"
-            return try database.query("SELECT _name FROM \(table.sqlName) WHERE _owner = ?\(others) ORDER BY _name", [.text(StoredOwner.column(ownerName))]).map { $0.text(0) }
+            let stored = StoredOwner.column(ownerName)
+            let others = stored.isEmpty ? "" : " AND \(ModelTables.othersOnly)"
+            return try database.query("SELECT _name FROM \(table.sqlName) WHERE _owner = ?\(others) ORDER BY _name", [.text(stored)]).map { $0.text(0) }
         }
         return try database.query("SELECT _name FROM \(table.sqlName) ORDER BY _name").map { $0.text(0) }
     }
