@@ -227,6 +227,12 @@ public final class LocalCloud: Sendable {
         }
     }
 
+    /// The server stops taking every query cursor it issued so far, as CloudKit may stop taking
+    /// one kept long: continuing a query from one fails with `invalidArguments`.
+    public func expireQueryCursors() throws {
+        try withServer { try $0.expireQueryCursors() }
+    }
+
     // MARK: - Faults
 
     /// Makes requests fail as `fault` says, before any random fault.

@@ -45,7 +45,7 @@ extension LocalCloudServer {
     /// The next `limit` matches in zone and name order after the cursor's place, and the cursor
     /// of the page after them (nil when none is left).
     private func seekingPage(of query: RecordQuery, matching matcher: RecordMatcher, in zones: [(StoredZone, ZoneAccess)], limit: Int) throws -> ([Match], QueryCursor?) {
-        let after = try query.cursor.map(Self.place(of:))
+        let after = try query.cursor.map(seekingPlace(of:))
         var matches: [Match] = []
         for (zone, access) in zones.sorted(by: { $0.0.name.utf8.lexicographicallyPrecedes($1.0.name.utf8) }) {
             if let after, zone.name.utf8.lexicographicallyPrecedes(after.zone.utf8) { continue }
@@ -72,7 +72,7 @@ extension LocalCloudServer {
         guard matches.count > limit else { return (matches, nil) }
         let page = Array(matches.prefix(limit))
         let last = page[page.count - 1]
-        return (page, QueryCursor(archive: Data("after:\(last.zone.name)\u{0}\(last.record.name)".utf8)))
+        return (page, try seekingCursor(zone: last.zone.name, name: last.record.name))
     }
 
     /// Every match, sorted by the query's keys, and the `limit` after the cursor's offset.
@@ -90,10 +90,10 @@ extension LocalCloudServer {
         matches.sort { lhs, rhs in
             Self.precedes(lhs.record, rhs.record, by: query.sorts) ?? ((lhs.zone.name, lhs.record.name) < (rhs.zone.name, rhs.record.name))
         }
-        let offset = try query.cursor.map(Self.offset(of:)) ?? 0
+        let offset = try query.cursor.map(sortedOffset(of:)) ?? 0
         let page = Array(matches.dropFirst(offset).prefix(limit))
         let next = offset + page.count
-        return (page, next < matches.count ? QueryCursor(archive: Data("query:\(next)".utf8)) : nil)
+        return (page, next < matches.count ? try sortedCursor(offset: next) : nil)
     }
 
     /// The records `sql` reads that meet the query's conditions, each handed to `body` until
@@ -208,26 +208,6 @@ extension LocalCloudServer {
         }
     }
 
-    /// Where a seeking cursor of LocalCloud's (`after:<zone>\0<name>`) resumes; a cursor it did
-    /// not write, or one of a sorted query, is refused as CloudKit refuses a malformed request.
-    static func place(of cursor: QueryCursor) throws(CloudError) -> (zone: String, name: String) {
-        let text = String(decoding: cursor.archive, as: UTF8.self)
-        let parts = text.dropFirst("after:".count).split(separator: "\u{0}", maxSplits: 1, omittingEmptySubsequences: false)
-        guard text.hasPrefix("after:"), parts.count == 2 else {
-            throw CloudError(.invalidArguments, "not a cursor of this query")
-        }
-        return (String(parts[0]), String(parts[1]))
-    }
-
-    /// Where a cursor of a sorted query (`query:<offset>`) resumes; a cursor it did not write is
-    /// refused as CloudKit refuses a malformed request.
-    static func offset(of cursor: QueryCursor) throws(CloudError) -> Int {
-        let text = String(decoding: cursor.archive, as: UTF8.self)
-        guard text.hasPrefix("query:"), let offset = Int(text.dropFirst("query:".count)), offset >= 0 else {
-            throw CloudError(.invalidArguments, "not a query cursor of this cloud")
-        }
-        return offset
-    }
 }
 
 /// A query's conditions, ready to test records against: each text search's words split once,

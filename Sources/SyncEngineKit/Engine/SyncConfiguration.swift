@@ -30,6 +30,12 @@ public struct SyncConfiguration: Sendable {
     /// default); nil: only when its query subscription fires or the app calls
     /// `SyncEngine.refreshCatalogs()`. A catalog never synced is queried by the first pass.
     public var catalogMaximumAge: TimeInterval?
+    /// The public catalogs this device copies whole, by record type; nil: every one. A catalog
+    /// left out is never pulled, watched or refreshed here: the device reads it only by server
+    /// queries (`SyncEngine.query`), holding the pages it asks for and keeping those the app asks
+    /// to keep. Whether a catalog is too large to mirror depends on the device (a watch may query
+    /// what a Mac mirrors), so it is configuration, not schema.
+    public var mirroredCatalogs: Set<String>?
     /// How many settled conflicts the store keeps, and for how long (`RecordConflict`).
     public var conflictRetention: ConflictRetention
     /// Where the engine's log goes: `os.Logger` on Apple platforms by default
@@ -43,7 +49,7 @@ public struct SyncConfiguration: Sendable {
         defaultConflictPolicy: ConflictPolicy = .lastWriterWins, zoneChangesPageSize: Int? = nil,
         maxRequestBytes: Int = CloudKitLimits.maxRequestBytes, debounce: TimeInterval = 0.5, subscriptionPrefix: String = "syncgen",
         uploadEverythingOnSetup: Bool = false, assetCacheRoot: URL? = nil, assetCacheLimit: Int64 = 512 * 1024 * 1024,
-        catalogMaximumAge: TimeInterval? = 3600, conflictRetention: ConflictRetention = ConflictRetention(),
+        catalogMaximumAge: TimeInterval? = 3600, mirroredCatalogs: Set<String>? = nil, conflictRetention: ConflictRetention = ConflictRetention(),
         logHandler: (any SyncLogHandler)? = SyncLog.platformDefault
     ) {
         self.syncZoneName = syncZoneName
@@ -57,6 +63,7 @@ public struct SyncConfiguration: Sendable {
         self.assetCacheRoot = assetCacheRoot
         self.assetCacheLimit = assetCacheLimit
         self.catalogMaximumAge = catalogMaximumAge
+        self.mirroredCatalogs = mirroredCatalogs
         self.conflictRetention = conflictRetention
         self.logHandler = logHandler
     }
@@ -78,6 +85,7 @@ public struct SyncConfiguration: Sendable {
             "debounce": "\(debounce)",
             "assetCacheLimit": "\(assetCacheLimit)",
             "catalogMaximumAge": catalogMaximumAge.map { "\($0)" } ?? "none",
+            "mirroredCatalogs": mirroredCatalogs.map { $0.sorted().joined(separator: ", ") } ?? "all",
             "conflictRetention": "\(conflictRetention.maximumCount) conflicts, \(conflictRetention.maximumAge.map { "\($0) s" } ?? "no age limit")",
             "logHandler": logHandler.map { "\(type(of: $0))" } ?? "none",
         ]

@@ -21,14 +21,34 @@ public struct ServerQueryPage<Model: ServerQueryable>: Sendable {
 
 extension SyncEngine {
     /// One page of a query the cloud answers over a `[public]` model (`ServerQuery`), from its
-    /// first page or after `cursor`: the device holds the page, never the rest, and nothing is
-    /// written to the store. A page fetches every field but asset contents.
+    /// first page or after `cursor`: the device holds the page, never the rest. A page fetches
+    /// every field but asset contents.
     ///
-    /// Throws `SyncError.cloud` when the cloud fails the request: a lost network or a busy cloud
-    /// (`isRetryable`: ask again, after `retryAfter` when it says), a cursor the cloud no longer
-    /// takes or a query its deployed schema cannot answer (`invalidArguments`: start again from the
-    /// first page, or deploy the schema's indexes).
-    public nonisolated func query<Model: ServerQueryable>(_ query: ServerQuery<Model>, after cursor: ServerQueryCursor? = nil) async throws(SyncError) -> ServerQueryPage<Model> {
+    /// With `keeping`, the page's models are written to the store in one transaction, as the
+    /// cloud's versions (a record this device changed is merged, as a pull merges it), where the
+    /// app reads and observes them like any other: a screen shows its last answer offline. The
+    /// type's kept records beyond `keeping`'s count or age are then evicted, but never one this
+    /// page brought or one with a change still to go up. A catalog this device mirrors
+    /// (`SyncConfiguration.mirroredCatalogs`) is in the store whole already: its pages keep
+    /// nothing more. Without `keeping`, nothing is written.
+    ///
+    /// Throws a `ServerQueryError` whose `recovery` says what to do: ask for the same page again
+    /// (after a wait, or when the network is back), start the query over (the cloud no longer
+    /// takes the cursor), or report it (a query the deployed schema cannot answer). A page that
+    /// failed kept nothing.
+    public nonisolated func query<Model: ServerQueryable>(
+        _ query: ServerQuery<Model>, after cursor: ServerQueryCursor? = nil, keeping retention: ResultRetention? = nil
+    ) async throws(ServerQueryError) -> ServerQueryPage<Model> {
+        do {
+            return try await page(of: query, after: cursor, keeping: retention)
+        } catch {
+            throw ServerQueryError(error, recovery: RecoveryPolicy.queryRecovery(for: error, continuing: cursor != nil))
+        }
+    }
+
+    private nonisolated func page<Model: ServerQueryable>(
+        of query: ServerQuery<Model>, after cursor: ServerQueryCursor?, keeping retention: ResultRetention?
+    ) async throws(SyncError) -> ServerQueryPage<Model> {
         if let cursor, cursor.recordType != Model.recordType {
             throw .cloud(CloudError(.invalidArguments, "a cursor of \(cursor.recordType) continues no query of \(Model.recordType)"))
         }
@@ -37,12 +57,20 @@ extension SyncEngine {
             resultsLimit: query.pageSize, cursor: cursor?.cursor)
         let page = try await context.cloud.query(request, in: .public, bounded: false)
         var models: [Model] = []
+        var readable: [SyncRecord] = []
         var unreadable = page.unreadableRecords.reduce(into: [String: String]()) { $0[$1.key.recordName] = "\($1.value)" }
         for record in page.records {
             do {
                 models.append(try Model(record: record))
+                readable.append(record)
             } catch {
                 unreadable[record.id.recordName] = "\(error)"
+            }
+        }
+        if let retention, !context.registry.isMirrored(Model.self) {
+            let copies = PublicCopies(context: context)
+            _ = try context.transaction { store in
+                try copies.keep(readable, as: Model.self, retention: retention, now: context.clock.now, in: store)
             }
         }
         return ServerQueryPage(models: models, next: page.cursor.map { ServerQueryCursor(recordType: Model.recordType, cursor: $0) }, unreadable: unreadable)

@@ -43,7 +43,7 @@ public actor SyncEngine {
     ) {
         self.reachability = reachability
         context = SyncContext(
-            gateway: cloud, store: store, registry: ModelRegistry(models), events: EventHub(), clock: clock,
+            gateway: cloud, store: store, registry: ModelRegistry(models, mirroredCatalogs: configuration.mirroredCatalogs), events: EventHub(), clock: clock,
             configuration: configuration, assetFiles: assetFiles)
         context.events.observe { [statusHub] event in statusHub.update { $0.applying(event) } }
         context.events.observe { [log = context.log] event in log.event(event) }

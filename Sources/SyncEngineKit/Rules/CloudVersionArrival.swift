@@ -38,6 +38,13 @@ struct CloudVersionArrival {
         return applied
     }
 
+    /// Whether the store holds this very version of the record already (its change tag known,
+    /// its model stored): an arrival of it would change nothing.
+    static func holds(_ record: SyncRecord, type: any SyncModel.Type, in store: any Topics) throws -> Bool {
+        guard let tag = record.changeTag else { return false }
+        return try store.serverChangeTag(record.id) == tag && store.isStored(type: type, recordName: record.id.recordName)
+    }
+
     /// The cloud's version taken over this device's change, which is dropped (a change the app
     /// reverted, one the cloud refused): written over the model as it is, and kept as the known
     /// version.

@@ -10,9 +10,12 @@ struct ModelRegistry: Sendable {
     /// as its markers (suffix, size, digest). Never an asset's contents: those are downloaded when the
     /// app asks for them.
     let keysWithoutAssetContents: [String]
+    /// The public models this device copies whole (`SyncConfiguration.mirroredCatalogs`).
+    let catalogTypes: [any PublicCatalogModel.Type]
 
-    init(_ types: [any SyncModel.Type]) {
+    init(_ types: [any SyncModel.Type], mirroredCatalogs: Set<String>? = nil) {
         self.types = types
+        catalogTypes = types.compactMap { $0 as? any PublicCatalogModel.Type }.filter { mirroredCatalogs?.contains($0.recordType) ?? true }
         var index: [String: any SyncModel.Type] = [:]
         for type in types where index[type.recordType] == nil { index[type.recordType] = type }
         byRecordType = index
@@ -23,12 +26,12 @@ struct ModelRegistry: Sendable {
         byRecordType[recordType]
     }
 
-    /// Public models, read by catalog queries.
-    var catalogTypes: [any PublicCatalogModel.Type] {
-        types.compactMap { $0 as? any PublicCatalogModel.Type }
+    /// Whether this device copies `type` whole: a catalog it mirrors.
+    func isMirrored(_ type: any SyncModel.Type) -> Bool {
+        catalogTypes.contains { $0.recordType == type.recordType }
     }
 
-    /// The record types of the public models.
+    /// The record types of the public models this device mirrors.
     var catalogRecordTypes: [String] {
         catalogTypes.map { $0.recordType }
     }

@@ -102,6 +102,22 @@ public enum RecoveryPolicy {
         }
     }
 
+    /// What the app does about a server query's page that failed: what a later attempt may fix
+    /// is asked again, after the wait the cloud asks or when the network is back. Any other
+    /// refusal of a page after the first means the cloud no longer takes its cursor, so the
+    /// query starts over: Apple names no code for a cursor that expired, and warns that a cursor
+    /// kept long may not resume (`CKQueryOperation.init(cursor:)`: "don't cache cursors for a
+    /// long time before using them"). A first page refused for good is reported.
+    static func queryRecovery(for error: SyncError, continuing: Bool) -> ServerQueryError.Recovery {
+        switch action(for: error) {
+        case .retry(let seconds): return .retry(after: seconds)
+        case .waitForNetwork: return .retryWhenOnline
+        default:
+            if continuing, error.cloudError != nil { return .startOver }
+            return .report
+        }
+    }
+
     /// The wait before a pass tries again a store another connection held.
     public static let localStoreBusyRetryAfter: TimeInterval = 1
 

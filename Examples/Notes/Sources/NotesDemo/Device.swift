@@ -11,14 +11,18 @@ struct Device {
     let engine: SyncEngine
 
     /// `log`: the engine's log lines, on standard error at that level and above (nil: none).
-    init(name: String, account: String, cloud: LocalCloud, folder: URL, clock: any SyncClock, log: SyncLogLevel? = Self.logLevel()) throws {
+    /// `mirroredCatalogs`: the public catalogs the device copies whole (nil: every one).
+    init(
+        name: String, account: String, cloud: LocalCloud, folder: URL, clock: any SyncClock, mirroredCatalogs: Set<String>? = nil,
+        log: SyncLogLevel? = Self.logLevel()
+    ) throws {
         self.name = name
         self.account = account
         store = try SyncStore(url: folder.appendingPathComponent("devices/\(name).sqlite"), clock: clock)
         engine = SyncEngine(
             store: store, cloud: try cloud.device(name, account: account), schema: SyncSchema.self, clock: clock,
             configuration: SyncConfiguration(
-                assetCacheRoot: folder.appendingPathComponent("devices/\(name)-assets"),
+                assetCacheRoot: folder.appendingPathComponent("devices/\(name)-assets"), mirroredCatalogs: mirroredCatalogs,
                 logHandler: log.map { StandardErrorLogHandler(minimumLevel: $0, revealingNames: true) }))
     }
 

@@ -3,7 +3,7 @@ import SyncRuntime
 import SyncLocalCloud
 import SyncTesting
 
-/// The Notes story: Alice and Bob, four devices, one LocalCloud file. Each step says what happens
+/// The Notes story: Alice, Bob and Carol, five devices, one LocalCloud file. Each step says what happens
 /// and shows what every device sees; the end checks that every device agrees.
 struct Story {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notes-demo-\(UUID().uuidString)")
@@ -14,7 +14,7 @@ struct Story {
         defer { try? FileManager.default.removeItem(at: folder) }
         let cloud = try LocalCloud.file(at: folder.appendingPathComponent("cloud.sqlite"), clock: clock,
             configuration: LocalCloud.Configuration(downloadsFolder: folder.appendingPathComponent("downloads"), deployedIndexes: SyncSchema.deployedIndexes))
-        print("notes-demo: one LocalCloud file at \(folder.path), four devices, each with its own store\n")
+        print("notes-demo: one LocalCloud file at \(folder.path), five devices, each with its own store\n")
         for (account, given) in [("alice", "Alice"), ("bob", "Bob")] {
             var name = PersonNameComponents()
             name.givenName = given
@@ -94,7 +94,7 @@ struct Story {
         let bobsMilk = try bobPhone.store.fetch(ListItem.self, recordName: "item-milk")
         expect(bobsMilk?.text == merged.text && bobsMilk?.quantity == merged.quantity && bobsMilk?.priority == .urgent, "Alice and Bob should see the same milk")
 
-        step(5, "Alice gives a note a cover photo and a thumbnail, and publishes it; her laptop and a reader's device see it")
+        step(5, "Alice gives a note a cover photo and a thumbnail, and publishes it; her laptop and a reader's devices see it")
         let photo = Data((0..<48_128).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         let thumbnail = Data((0..<3_072).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         try await alicePhone.engine.attachAsset(photo, suffix: "jpg", to: \Note.cover, recordName: "note-trip")
@@ -133,15 +133,33 @@ struct Story {
             try await alicePhone.engine.publish(note)
         }
         await alicePhone.sync()
+        // Carol's watch copies no catalog whole: it reads the public notes by server queries only.
+        let watch = try Device(name: "carol-watch", account: "carol", cloud: cloud, folder: folder, clock: clock, mirroredCatalogs: [])
+        await watch.sync()
         let search = ServerQuery<PublishedNote>().matching("trip").sorted(by: \.createdAt, .descending).limit(2)
-        let firstPage = try await reader.engine.query(search)
+        let onScreen = ResultRetention(maximumCount: 2)
+        let firstPage = try await watch.engine.query(search, keeping: onScreen)
+        let heldAfterFirst = try watch.store.fetchAll(PublishedNote.self).count
         var secondPage: ServerQueryPage<PublishedNote>?
-        if let next = firstPage.next { secondPage = try await reader.engine.query(search, after: next) }
+        if let next = firstPage.next { secondPage = try await watch.engine.query(search, after: next, keeping: onScreen) }
         let pages = [firstPage.models, secondPage?.models ?? []].map { $0.map { "\"\($0.title)\"" }.joined(separator: ", ") }
-        say("Carol searches the public notes for \"trip\" on the server, newest first, two a page: \(pages[0]), then \(pages[1]); her tablet holds the page it shows, never the rest, and stores none of it")
+        let held = try watch.store.fetchAll(PublishedNote.self).map(\.title)
+        say("Carol's watch mirrors no catalog: it searches the public notes for \"trip\" on the server, newest first, two a page, keeping at most two: \(pages[0]), then \(pages[1]); it held \(heldAfterFirst) notes after the first page and holds \(held.map { "\"\($0)\"" }.joined(separator: ", ")) now, never the rest")
         expect(
             firstPage.models.map(\.title) == ["Trip photos", "Trip budget"] && secondPage?.models.map(\.title) == ["Plan the trip"] && secondPage?.next == nil,
             "the search should page through the three published trip notes, newest first")
+        expect(heldAfterFirst == 2 && held.count == 2 && held.contains("Plan the trip"), "the watch should hold at most two kept results, the page it shows among them")
+        cloud.setNetworkAvailable(false, for: "carol-watch")
+        var offlineAnswer = "an answer"
+        do {
+            _ = try await watch.engine.query(search, keeping: onScreen)
+        } catch {
+            offlineAnswer = "\(error.recovery)"
+        }
+        let offline = try watch.store.fetch(Query<PublishedNote>().filter(\.title == "Plan the trip")).map(\.title)
+        say("offline, the watch still shows \(offline.map { "\"\($0)\"" }.joined()) from its store; asking the cloud again says \(offlineAnswer)")
+        expect(offline == ["Plan the trip"] && offlineAnswer == "retryWhenOnline", "the watch should show its kept result offline and be told to retry when online")
+        cloud.setNetworkAvailable(true, for: "carol-watch")
 
         step(6, "Alice deletes an item, and it disappears everywhere")
         try alicePhone.store.delete(ListItem.self, recordName: "item-bread")

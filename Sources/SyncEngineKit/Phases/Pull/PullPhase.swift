@@ -246,18 +246,11 @@ struct PullPhase {
         try apply(record, scope: scope, in: store, state: &state, reads: &reads)
     }
 
-    /// Whether the store holds this very version of the record: its change tag kept, its model
-    /// stored.
-    private func holds(_ record: SyncRecord, type: any SyncModel.Type, in store: any Topics) throws -> Bool {
-        guard let tag = record.changeTag else { return false }
-        return try store.serverChangeTag(record.id) == tag && store.isStored(type: type, recordName: record.id.recordName)
-    }
-
     private func apply(_ record: SyncRecord, scope: DatabaseScope, in store: any Topics, state: inout PullState, reads: inout PulledPageReads) throws {
         try forgetUnreadable(record.id, state: &state, in: store)
         guard let type = context.registry.type(forRecordType: record.recordType) else { return }
         // A version this device already has (it pushed it): nothing to apply.
-        if try reads.holdsThisVersion(record) ?? holds(record, type: type, in: store) { return }
+        if try reads.holdsThisVersion(record) ?? CloudVersionArrival.holds(record, type: type, in: store) { return }
         let isLocalChange = state.localChanges.contains(record.recordType, record.id.recordName)
         let isStored = reads.isStored(record)
         reads.noteApplied(record)
@@ -445,8 +438,7 @@ struct PullPhase {
                 try state.localChanges.refresh(in: store)
                 let names = try store.catalogRecordsNotReceived(type: type, after: after, limit: Self.reconciliationBatch)
                 for name in names where !state.localChanges.contains(type.recordType, name) {
-                    try store.removeServerRecord(RecordID(recordName: name, zoneID: SyncConstants.publicZone))
-                    try store.deletePulled(type: type, recordName: name)
+                    try PublicCopies.forget(type: type, recordName: name, in: store)
                     deleted += 1
                 }
                 after = names.last

@@ -171,6 +171,33 @@ func publishing(_ engine: SyncEngine, note: Note) async throws {
     _ = catalog
 }
 
+/// "Server queries": a device that mirrors no catalog, pages the cloud answers and the store
+/// keeps, and what a failure tells the app to do.
+func serverQueries(store: SyncStore, cloud: LocalCloud) async throws {
+    // This device copies no catalog whole: it reads them by server queries only.
+    let engine = SyncEngine(
+        store: store, cloud: try cloud.device("watch", account: "alice"), schema: SyncSchema.self,
+        configuration: SyncConfiguration(mirroredCatalogs: []))
+    let query = ServerQuery<PublishedNote>()
+        .filter(.hasPrefix(\.title, "Soup"))
+        .matching("green")
+        .sorted(by: \.createdAt, .descending)
+        .limit(20)
+    let keeping = ResultRetention(maximumCount: 200, maximumAge: 7 * 24 * 3600)
+    do {
+        let page = try await engine.query(query, keeping: keeping)
+        print(page.models.map(\.title), page.unreadable)
+        if let next = page.next { _ = try await engine.query(query, after: next, keeping: keeping) }
+    } catch {
+        switch error.recovery {
+        case .retry(let seconds): print("ask for the same page in \(seconds) s: \(error.error)")
+        case .retryWhenOnline: print("ask for the same page when the network is back")
+        case .startOver: print("run the query again from its first page")
+        case .report: print(error)
+        }
+    }
+}
+
 /// "Events": structured values, never text.
 func events(_ engine: SyncEngine) async {
     for await event in engine.events() {
