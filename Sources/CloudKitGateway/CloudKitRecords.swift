@@ -112,8 +112,9 @@ enum CloudKitRecords {
     /// A condition as CloudKit's predicate says it: the format and its arguments, for
     /// `NSPredicate(format:argumentArray:)` (which only Apple's Foundation builds). Apple, `CKQuery`,
     /// "Predicate Rules for Query Objects": `==`, `!=`, `<`, `<=`, `>`, `>=`, `BEGINSWITH` and `IN`
-    /// on a key and a constant, a text search of the record's tokens (`allTokens`), and a
-    /// location's distance (`distanceToLocation:fromLocation:`). The condition's shape was checked
+    /// on a key and a constant, `CONTAINS` for a list's member ("only for testing list
+    /// membership"), a text search of the record's tokens (`allTokens`), and a location's distance
+    /// (`distanceToLocation:fromLocation:`). The condition's shape was checked
     /// before (`RecordQuery.inexpressibleCondition`).
     static func predicateFormat(of condition: FieldCondition, recordType: String, in zone: ZoneID?) throws(CloudError) -> (format: String, arguments: [Any]) {
         var objects: [NSObject] = []
@@ -133,6 +134,7 @@ enum CloudKitRecords {
         case .greaterOrEqual: ("%K >= %@", [field, objects[0]])
         case .beginsWith: ("%K BEGINSWITH %@", [field, objects[0]])
         case .isIn: ("%K IN %@", [field, objects])
+        case .contains: ("%K CONTAINS %@", [field, objects[0]])
         case .allTokens: ("ALL tokenize(%@, 'Cdl') IN allTokens", [objects[0]])
         case .withinDistance: ("distanceToLocation:fromLocation:(%K, %@) < %@", [field, objects[0], objects[1]])
         }

@@ -153,8 +153,8 @@ extension LocalCloudServer {
     static func meets(_ value: SyncFieldValue?, _ condition: FieldCondition) -> Bool {
         guard let value, let target = condition.values.first else { return false }
         switch condition.comparison {
-        case .equal: return value == target
-        case .notEqual: return value != target
+        case .equal: return same(value, target)
+        case .notEqual: return !same(value, target)
         case .less: return ascending(value, target) == true
         case .lessOrEqual: return value == target || ascending(value, target) == true
         case .greater: return ascending(target, value) == true
@@ -163,11 +163,27 @@ extension LocalCloudServer {
             // By bytes: case and accents count, as CloudKit's `BEGINSWITH` without modifiers.
             guard case .string(let text) = value, case .string(let prefix) = target else { return false }
             return text.utf8.starts(with: prefix.utf8)
-        case .isIn: return condition.values.contains(value)
+        case .isIn: return condition.values.contains { same(value, $0) }
+        case .contains:
+            guard case .list(let items) = value else { return false }
+            return items.contains { same($0, target) }
         case .allTokens: return false  // the record's text, not one value (`RecordMatcher`)
         case .withinDistance:
             guard case .location(let place) = value, case .location(let center) = target, case .double(let radius)? = condition.values.last else { return false }
             return distance(place, center) < radius
+        }
+    }
+
+    /// Whether a record's value is the one a condition names. Apple, `CKQuery`, "Sample Predicate
+    /// Format Strings": "String-based comparisons are case-insensitive, but otherwise, all
+    /// comparisons must be an exact match", and a reference matches "when the ID in the locally
+    /// created CKRecord.Reference object is the same ID as in the specified field" (its delete
+    /// action is no part of it).
+    static func same(_ value: SyncFieldValue, _ target: SyncFieldValue) -> Bool {
+        switch (value, target) {
+        case (.string(let a), .string(let b)): a.caseInsensitiveCompare(b) == .orderedSame
+        case (.reference(let a), .reference(let b)): a.recordName == b.recordName
+        default: value == target
         }
     }
 
@@ -224,7 +240,7 @@ struct RecordMatcher {
         self.conditions = conditions
         words = conditions.map { condition in
             guard condition.comparison == .allTokens, case .string(let text)? = condition.values.first else { return nil }
-            return Self.words(of: text)
+            return Self.searchedWords(of: text)
         }
         searchable = deployed.map { Set($0.filter { $0.value.contains("SEARCHABLE") }.keys) }
     }
@@ -259,4 +275,17 @@ struct RecordMatcher {
     private static func words(of text: String) -> Set<String> {
         Set(text.split(whereSeparator: \.isWhitespace).map { $0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) })
     }
+
+    /// A search's words, but those CloudKit ignores. Apple, `CKQuery`, "Indexes and Full-Text
+    /// Search": "In a full-text search, CloudKit ignores the following words if they appear in
+    /// the token strings". A search of ignored words alone finds nothing here.
+    private static func searchedWords(of text: String) -> Set<String> {
+        words(of: text).subtracting(ignoredWords)
+    }
+
+    /// The words Apple's table lists.
+    private static let ignoredWords: Set<String> = [
+        "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it", "no", "not", "of", "on", "or",
+        "such", "that", "the", "their", "then", "there", "these", "they", "this", "to", "was", "will", "with",
+    ]
 }

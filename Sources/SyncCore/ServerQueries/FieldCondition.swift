@@ -11,6 +11,9 @@ public struct FieldCondition: Sendable, Hashable {
         case beginsWith
         /// `IN`: the field equals one of `values`.
         case isIn
+        /// `CONTAINS`, on a list field: the list holds `values[0]` (Apple, `CKQuery`: "the
+        /// `CONTAINS` operator is only for testing list membership").
+        case contains
         /// Text search: every word of `values[0]` (a string) is a word of the record's
         /// searchable text fields (CloudKit's `ALL tokenize(%@, 'Cdl') IN allTokens`: words split
         /// at whitespace, case and accents aside). `field` is empty: the search reads every field

@@ -12,6 +12,18 @@ public struct ServerField<Model: ServerQueryable, Value: Sendable, Index>: Senda
     }
 }
 
+/// A list field as a server query names it, by the type of its elements: a condition on it asks
+/// whether the list holds a value (`ServerPredicate.contains`), as CloudKit's `CONTAINS` does.
+public struct ServerListField<Model: ServerQueryable, Element: Sendable, Index>: Sendable {
+    /// The field's key in the record.
+    public let name: String
+
+    /// The field of key `name` (generated code).
+    public init(_ name: String) {
+        self.name = name
+    }
+}
+
 /// A model CloudKit can search on the server: a `[public]` model, whose generated `ServerFields`
 /// list the fields a server query may name, with their indexes.
 public protocol ServerQueryable: SyncModel {

@@ -30,11 +30,36 @@ public struct ServerPredicate<Model: ServerQueryable>: Sendable {
         condition(field, .isIn, values.map(\.syncFieldValue))
     }
 
+    /// The reference field names one of `targets` (CloudKit's `IN`, comparing record IDs).
+    public static func isIn<Target, Index: ServerQueryableIndex>(
+        _ field: KeyPath<Model.ServerFields, ServerField<Model, RecordReference<Target>, Index>>, _ targets: [RecordReference<Target>]
+    ) -> ServerPredicate {
+        condition(field, .isIn, targets.map(\.queryValue))
+    }
+
+    /// The list field holds `value` (CloudKit's `CONTAINS`; text compares case aside).
+    public static func contains<Element: SyncFieldConvertible, Index: ServerQueryableIndex>(
+        _ field: KeyPath<Model.ServerFields, ServerListField<Model, Element, Index>>, _ value: Element
+    ) -> ServerPredicate {
+        listCondition(field, value.syncFieldValue)
+    }
+
+    /// The list of references holds one to `target`.
+    public static func contains<Target, Index: ServerQueryableIndex>(
+        _ field: KeyPath<Model.ServerFields, ServerListField<Model, RecordReference<Target>, Index>>, _ target: RecordReference<Target>
+    ) -> ServerPredicate {
+        listCondition(field, target.queryValue)
+    }
+
     /// The location field lies within `meters` of `location`.
     public static func near<Index: ServerQueryableIndex>(
         _ field: KeyPath<Model.ServerFields, ServerField<Model, SyncLocation, Index>>, _ location: SyncLocation, within meters: Double
     ) -> ServerPredicate {
         condition(field, .withinDistance, [.location(location), .double(meters)])
+    }
+
+    private static func listCondition<Element, Index>(_ field: KeyPath<Model.ServerFields, ServerListField<Model, Element, Index>>, _ value: SyncFieldValue) -> ServerPredicate {
+        ServerPredicate([FieldCondition(Model.serverFields[keyPath: field].name, .contains, [value])])
     }
 
     /// One condition on the field a key path names.
@@ -46,7 +71,21 @@ public struct ServerPredicate<Model: ServerQueryable>: Sendable {
 }
 
 // The comparisons, on a queryable field and a value of its type: equality on any (an enum's
-// case included), order on text, numbers, truth values and dates (`QueryComparable`).
+// case and a reference included), order on text, numbers, truth values and dates
+// (`QueryComparable`). Text compares case aside: Apple, `CKQuery`, "String-based comparisons are
+// case-insensitive".
+
+public func == <Model, Target, Index: ServerQueryableIndex>(
+    field: KeyPath<Model.ServerFields, ServerField<Model, RecordReference<Target>, Index>>, value: RecordReference<Target>
+) -> ServerPredicate<Model> {
+    .condition(field, .equal, [value.queryValue])
+}
+
+public func != <Model, Target, Index: ServerQueryableIndex>(
+    field: KeyPath<Model.ServerFields, ServerField<Model, RecordReference<Target>, Index>>, value: RecordReference<Target>
+) -> ServerPredicate<Model> {
+    .condition(field, .notEqual, [value.queryValue])
+}
 
 public func == <Model, Value: SyncFieldConvertible, Index: ServerQueryableIndex>(
     field: KeyPath<Model.ServerFields, ServerField<Model, Value, Index>>, value: Value
@@ -82,4 +121,10 @@ public func >= <Model, Value: QueryComparable, Index: ServerQueryableIndex>(
     field: KeyPath<Model.ServerFields, ServerField<Model, Value, Index>>, value: Value
 ) -> ServerPredicate<Model> {
     .condition(field, .greaterOrEqual, [value.syncFieldValue])
+}
+
+extension RecordReference {
+    /// The reference as a query compares it: CloudKit matches a reference by its record ID alone,
+    /// so no delete action.
+    var queryValue: SyncFieldValue { .reference(SyncReference(recordName: recordName)) }
 }

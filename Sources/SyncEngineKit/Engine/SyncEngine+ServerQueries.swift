@@ -1,8 +1,9 @@
 import SyncCore
 import SyncPorts
 
-/// Where a server query's page ended: hand it to the next call for the page after it. Opaque;
-/// CloudKit may expire it (the call then fails, and the query starts again from its first page).
+/// Where a server query's page ended: hand it to the next call for the page after it. Opaque,
+/// and short-lived: CloudKit may stop taking it (the call then fails with
+/// `ServerQueryError.Recovery.startOver`: run the query again from its first page).
 public struct ServerQueryCursor: Sendable, Hashable {
     let recordType: String
     let cursor: QueryCursor

@@ -272,9 +272,14 @@ struct ModelGenerator {
             body.documentation("What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.")
             body.block("\(access)struct ServerFields: Swift.Sendable") { members in
                 for field in serverQueryFields {
-                    let value = SwiftSpelling.type(of: field.type, enumeration: field.enumeration)
-                    let index = Self.indexType(field.indexes)
-                    members.line("\(access)let \(SwiftSpelling.identifier(field.name)) = SyncCore.ServerField<\(name), \(value), SyncCore.ServerIndexes.\(index)>(\(QuotedText.swift(field.name)))")
+                    let index = "SyncCore.ServerIndexes.\(Self.indexType(field.indexes))"
+                    // A list is named by its element: a condition on it is membership (`contains`).
+                    let (kind, value) = if case .list(let element) = field.type {
+                        ("ServerListField", SwiftSpelling.type(of: element, enumeration: field.enumeration))
+                    } else {
+                        ("ServerField", SwiftSpelling.type(of: field.type, enumeration: field.enumeration))
+                    }
+                    members.line("\(access)let \(SwiftSpelling.identifier(field.name)) = SyncCore.\(kind)<\(name), \(value), \(index)>(\(QuotedText.swift(field.name)))")
                 }
             }
             body.line("\(access)static let serverFields = ServerFields()")
@@ -303,10 +308,21 @@ struct ModelGenerator {
     /// The fields a server query may name: those the cloud holds, of a type a query compares
     /// (`SyncCore.QueryComparable`: text, numbers, truth values, dates; an enum by its case) or
     /// measures (locations).
+    /// The fields a server query may name: those whose values CloudKit compares (Apple, `CKQuery`,
+    /// "Predicate Rules for Query Objects": strings, dates, numbers, lists, references and
+    /// locations), so not data or assets, nor a list of locations (compared only by distance).
     private var serverQueryFields: [Field] {
         fields.filter { field in
-            guard !field.isLocalOnly, let scalar = field.type.scalar else { return false }
-            return field.enumeration != nil || [.string, .int, .double, .bool, .date, .location].contains(scalar)
+            guard !field.isLocalOnly else { return false }
+            let comparable: (FieldType) -> Bool = { type in
+                switch type {
+                case .scalar(let scalar): field.enumeration != nil || [.string, .int, .double, .bool, .date, .location].contains(scalar)
+                case .reference: true
+                case .list: false
+                }
+            }
+            if case .list(let element) = field.type { return comparable(element) && element.scalar != .location }
+            return comparable(field.type)
         }
     }
 

@@ -895,12 +895,12 @@ extension PublicArticle: SyncCore.SyncModel {
         [
             .field("headline", \Self.headline),
             .field("subtitle", \Self.subtitle),
-            .reference("author", \Self.author, onDelete: .none),
-            .references("coauthors", \Self.coauthors, onDelete: .none),
+            .reference("author", \Self.author, onDelete: .none, .indexed),
+            .references("coauthors", \Self.coauthors, onDelete: .none, .indexed),
             .asset("cover", \Self.cover),
             .asset("banner", \Self.banner),
             .field("status", \Self.status, .indexed),
-            .field("labels", \Self.labels, merge: .union),
+            .field("labels", \Self.labels, .indexed, merge: .union),
             .field("likes", \Self.likes, .serverOwned),
             .field("bookmarked", \Self.bookmarked, .localOnly),
             .publicationLifecycle(\Self.publicationLifecycle),
@@ -948,7 +948,10 @@ extension PublicArticle: SyncCore.ServerQueryable {
     public struct ServerFields: Swift.Sendable {
         public let headline = SyncCore.ServerField<PublicArticle, Swift.String, SyncCore.ServerIndexes.None>("headline")
         public let subtitle = SyncCore.ServerField<PublicArticle, Swift.String, SyncCore.ServerIndexes.None>("subtitle")
+        public let author = SyncCore.ServerField<PublicArticle, SyncCore.RecordReference<PublicAuthor>, SyncCore.ServerIndexes.Queryable>("author")
+        public let coauthors = SyncCore.ServerListField<PublicArticle, SyncCore.RecordReference<PublicAuthor>, SyncCore.ServerIndexes.Queryable>("coauthors")
         public let status = SyncCore.ServerField<PublicArticle, Status, SyncCore.ServerIndexes.Queryable>("status")
+        public let labels = SyncCore.ServerListField<PublicArticle, Labels, SyncCore.ServerIndexes.Queryable>("labels")
         public let likes = SyncCore.ServerField<PublicArticle, Swift.Int64, SyncCore.ServerIndexes.None>("likes")
     }
     public static let serverFields = ServerFields()

@@ -26,7 +26,7 @@ public enum SyncSchema: SyncCore.SyncSchemaDefinition {
     /// The CloudKit indexes the schema declares (the `.ckdb` export's), by record type and field.
     public static let deployedIndexes: [Swift.String: [Swift.String: Swift.Set<Swift.String>]] = [
         "PublicAuthor": ["publicationState": ["QUERYABLE"], "publishedAt": ["SORTABLE"], "reviewState": ["QUERYABLE"]],
-        "PublicArticle": ["publicationState": ["QUERYABLE"], "publishedAt": ["SORTABLE"], "reviewState": ["QUERYABLE"], "status": ["QUERYABLE"]],
+        "PublicArticle": ["author": ["QUERYABLE"], "coauthors": ["QUERYABLE"], "labels": ["QUERYABLE"], "publicationState": ["QUERYABLE"], "publishedAt": ["SORTABLE"], "reviewState": ["QUERYABLE"], "status": ["QUERYABLE"]],
     ]
 }
 

@@ -164,7 +164,8 @@ struct CloudKitMappingTests {
 
     /// Each condition as CloudKit's predicate says it (Apple, `CKQuery`, "Predicate Rules for
     /// Query Objects"): the key and the value for a comparison, the key and a list for `IN`, the
-    /// words alone for a text search, the key, the place and the radius for a distance. Breaking
+    /// words alone for a text search, the key, the place and the radius for a distance, the key
+    /// and the member for a list's `CONTAINS`. Breaking
     /// it: `IN` handed one value, or a text search handed a key.
     @Test func eachConditionBecomesItsPredicate() throws {
         let lisbon = SyncLocation(latitude: 38.72, longitude: -9.14)
@@ -179,6 +180,7 @@ struct CloudKitMappingTests {
             (FieldCondition("title", .isIn, [.string("a"), .string("b")]), "%K IN %@", 2),
             (FieldCondition("", .allTokens, [.string("green soup")]), "ALL tokenize(%@, 'Cdl') IN allTokens", 1),
             (FieldCondition("place", .withinDistance, [.location(lisbon), .double(1_000)]), "distanceToLocation:fromLocation:(%K, %@) < %@", 3),
+            (FieldCondition("tags", .contains, [.string("vegan")]), "%K CONTAINS %@", 2),
         ]
         for (condition, format, count) in cases {
             let predicate = try CloudKitRecords.predicateFormat(of: condition, recordType: "Shop", in: nil)
@@ -187,6 +189,8 @@ struct CloudKitMappingTests {
         }
         let listed = try CloudKitRecords.predicateFormat(of: cases[7].0, recordType: "Shop", in: nil)
         #expect((listed.arguments[1] as? [NSObject])?.count == 2, "IN takes the list")
+        let member = try CloudKitRecords.predicateFormat(of: cases[10].0, recordType: "Shop", in: nil)
+        #expect(member.arguments[1] as? String == "vegan", "CONTAINS takes the member, not a list")
     }
 }
 #endif

@@ -73,6 +73,38 @@ struct ServerQueryCloudTests {
         #expect(try await names([FieldCondition("cuisine", .equal, [.string("irish")]), FieldCondition("minutes", .less, [.int64(70)])]) == ["pie"])
     }
 
+    /// Apple, `CKQuery`, "Sample Predicate Format Strings": "String-based comparisons are
+    /// case-insensitive, but otherwise, all comparisons must be an exact match"; a reference
+    /// matches "when the ID in the locally created CKRecord.Reference object is the same ID as in
+    /// the specified field" (its delete action aside); and "the `CONTAINS` operator is only for
+    /// testing list membership". Breaking it (seen failing): comparing text exactly, or a
+    /// reference with its action, leaves "soup" out.
+    @Test(arguments: Path.allCases)
+    func textEqualsCaseAsideReferencesByIDAndListsByMember(_ path: Path) async throws {
+        let harness = try CloudHarness(.memory)
+        let device = try harness.device("phone", "alice")
+        let cloud = Self.gateway(device, path)
+        let chef = SyncReference(recordName: "chef-1", action: .deleteSelf)
+        try await cloud.save(Self.recipes.map { recipe in
+            var recipe = recipe
+            if recipe.id.recordName == "soup" {
+                recipe.fields["chef"] = .reference(chef)
+                recipe.fields["tags"] = .list([.string("Vegan"), .string("quick")])
+            }
+            return recipe
+        }, in: .public)
+        func names(_ condition: FieldCondition) async throws -> [String] {
+            try await Self.all(RecordQuery(recordType: "Recipe", conditions: [condition], sorts: [FieldSort("minutes")]), cloud)
+        }
+        #expect(try await names(FieldCondition("cuisine", .equal, [.string("THAI")])) == ["soup", "curry"])
+        #expect(try await names(FieldCondition("cuisine", .notEqual, [.string("Thai")])) == ["salad", "pie", "stew"])
+        #expect(try await names(FieldCondition("cuisine", .isIn, [.string("Greek")])) == ["salad"])
+        #expect(try await names(FieldCondition("chef", .equal, [.reference(SyncReference(recordName: "chef-1"))])) == ["soup"])
+        #expect(try await names(FieldCondition("chef", .isIn, [.reference(SyncReference(recordName: "chef-1"))])) == ["soup"])
+        #expect(try await names(FieldCondition("tags", .contains, [.string("vegan")])) == ["soup"])
+        #expect(try await names(FieldCondition("tags", .contains, [.string("slow")])).isEmpty)
+    }
+
     /// Apple, `NSSortDescriptor(key:ascending:)` as `CKQuery.sortDescriptors` takes them: a
     /// descending sort reverses the order, and the cursor (`CKQueryOperation.Cursor`) continues
     /// it page after page.
@@ -104,6 +136,10 @@ struct ServerQueryCloudTests {
         #expect(try await search("gre").isEmpty, "whole words only")
         #expect(try await search("cafe AU") == ["cafe"], "accents and case aside")
         #expect(try await search("thai") == ["soup", "curry"], "every text field, with no schema deployed")
+        // Apple, `CKQuery`, "Indexes and Full-Text Search": "CloudKit ignores the following words
+        // if they appear in the token strings" (a, an, and, the, with...).
+        #expect(try await search("the green soup") == ["soup"], "'the' is ignored")
+        #expect(try await search("the and").isEmpty, "ignored words alone find nothing")
     }
 
     /// With a deployed schema, a search reads only the fields it marks `SEARCHABLE`, and a record

@@ -33,6 +33,22 @@ struct ServerQueryTests {
         #expect(query.conditions == [FieldCondition("status", .equal, [.string("live")]), FieldCondition("status", .isIn, [.string("draft")])])
     }
 
+    /// A reference compares by the record it names (no delete action: CloudKit matches record
+    /// IDs), and a list field by membership (`CONTAINS`), its elements typed.
+    @Test func referencesCompareByTheirRecordAndListsByMembership() {
+        let author = RecordReference<PublicAuthor>(recordName: "ann")
+        let query = ServerQuery<PublicArticle>()
+            .filter(\.author == author && \.author != RecordReference(recordName: "bob") && .isIn(\.author, [author]))
+            .filter(.contains(\.coauthors, author) && .contains(\.labels, .news))
+        #expect(query.conditions == [
+            FieldCondition("author", .equal, [.reference(SyncReference(recordName: "ann"))]),
+            FieldCondition("author", .notEqual, [.reference(SyncReference(recordName: "bob"))]),
+            FieldCondition("author", .isIn, [.reference(SyncReference(recordName: "ann"))]),
+            FieldCondition("coauthors", .contains, [.reference(SyncReference(recordName: "ann"))]),
+            FieldCondition("labels", .contains, [.string("news")]),
+        ])
+    }
+
     /// Ranges on a queryable field compare with a value of the field's type.
     @Test func rangesSayTheirComparison() {
         let query = ServerQuery<PublishedNote>().filter(\.title >= "A" && \.title < "M" && \.title > "" && \.title <= "Z")

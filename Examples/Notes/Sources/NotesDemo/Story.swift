@@ -3,8 +3,8 @@ import SyncRuntime
 import SyncLocalCloud
 import SyncTesting
 
-/// The Notes story: Alice, Bob and Carol, five devices, one LocalCloud file. Each step says what happens
-/// and shows what every device sees; the end checks that every device agrees.
+/// The Notes story: Alice, Bob and Carol, five devices, one LocalCloud file. Each step says what
+/// happens and shows what every device sees; the end checks that every device agrees.
 struct Story {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notes-demo-\(UUID().uuidString)")
     let clock = ManualClock()
@@ -198,7 +198,7 @@ struct Story {
         let records = try cloud.snapshot().zones.reduce(0) { $0 + $1.records.count }
         print("")
         if problems.isEmpty {
-            print("notes-demo: ok: 4 devices, 3 accounts, \(records) records in the cloud, every device agrees")
+            print("notes-demo: ok: 5 devices, 3 accounts, \(records) records in the cloud, every device agrees")
             return true
         }
         print("notes-demo: FAILED: \(problems.count) divergence\(problems.count == 1 ? "" : "s"):")
