@@ -70,7 +70,7 @@ extension SyncEngine {
         }
         if let retention, !context.registry.isMirrored(Model.self) {
             let copies = PublicCopies(context: context)
-            _ = try context.transaction { store in
+            try context.transaction { store in
                 try copies.keep(readable, as: Model.self, retention: retention, now: context.clock.now, in: store)
             }
         }

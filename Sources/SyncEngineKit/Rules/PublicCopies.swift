@@ -13,9 +13,9 @@ struct PublicCopies {
 
     /// Keeps `records` (a page's, each read as a model of `type`) in the store, each as a cloud
     /// version arriving (a record this device changed is merged, not overwritten), dated `now`;
-    /// then evicts, beyond `retention`, the kept copies of the type no page of this call brought,
-    /// but never one with a change of this device's still to go up. Returns the names evicted.
-    func keep(_ records: [SyncRecord], as type: any SyncModel.Type, retention: ResultRetention, now: Date, in store: any Topics) throws -> [String] {
+    /// then evicts the type's kept copies beyond `retention`, but never one of this page or one
+    /// with a change of this device's still to go up.
+    func keep(_ records: [SyncRecord], as type: any SyncModel.Type, retention: ResultRetention, now: Date, in store: any Topics) throws {
         for record in records where try !CloudVersionArrival.holds(record, type: type, in: store) {
             _ = try CloudVersionArrival(context: context).apply(record, as: type, in: store)
         }
@@ -31,7 +31,6 @@ struct PublicCopies {
             evicted.append(name)
         }
         try store.forgetKept(recordType: type.recordType, recordNames: evicted)
-        return evicted
     }
 
     /// Forgets this device's copy of a public record, as a deletion the cloud made.

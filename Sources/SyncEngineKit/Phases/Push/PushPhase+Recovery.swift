@@ -20,10 +20,18 @@ extension PushPhase {
         case .retryWithBatch:
             return item
         case .skipItem where scope == .public:
-            // Another user's public record: not ours to change. Forgetting the server's version
-            // and asking for its catalog makes the next pass restore it here.
-            try store.removeServerRecord(item.id)
-            try CatalogRefresh.request([item.type.recordType], in: store)
+            // Another user's public record: not ours to change. In a catalog this device mirrors,
+            // forgetting the server's version and asking for the catalog makes the next pass
+            // restore it here; a kept result of a server query, which no pass reads, is put back
+            // at once as it was kept (or forgotten, when that version is not known).
+            if context.registry.isMirrored(item.type) {
+                try store.removeServerRecord(item.id)
+                try CatalogRefresh.request([item.type.recordType], in: store)
+            } else if let kept = try store.serverRecord(item.id) {
+                try CloudVersionArrival(context: context).replace(kept, as: item.type, in: store)
+            } else {
+                try PublicCopies.forget(type: item.type, recordName: item.id.recordName, in: store)
+            }
             context.events.publish(.changeReverted(failedChange(item, error)))
             return nil
         case .skipItem where scope == .shared:
