@@ -73,8 +73,17 @@ struct CloudDataPhase {
         }
         deleted += try await delete(published, in: .public)
         if !published.isEmpty {
-            // The next pass reads the catalogs again: the user's publications leave them here.
-            try context.transaction { try CatalogRefresh.request(context.registry.catalogRecordTypes, in: $0) }
+            try context.transaction { store in
+                // The next pass reads the mirrored catalogs again: the user's publications leave
+                // them here. No pass reads the others: their copies of the publications go now.
+                try CatalogRefresh.request(context.registry.catalogRecordTypes, in: store)
+                for id in published {
+                    guard let recordType = try store.serverRecord(id)?.recordType, let type = context.registry.type(forRecordType: recordType),
+                        !context.registry.isMirrored(type)
+                    else { continue }
+                    try PublicCopies.forget(type: type, recordName: id.recordName, in: store)
+                }
+            }
         }
         return deleted
     }

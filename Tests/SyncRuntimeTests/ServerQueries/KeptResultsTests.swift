@@ -128,6 +128,22 @@ struct KeptResultsTests {
         #expect(try world.cloud.snapshot().publicRecords["n1"]?.fields["title"] == .string("Soup 1"))
     }
 
+    /// `deleteAllCloudData` on a device that does not mirror the catalog takes the user's own
+    /// publications out of its store at once: no pass reads that catalog to drop them. Breaking
+    /// it (seen failing): only asking for a catalog refresh leaves "n0" here, deleted in the cloud.
+    @Test func deletingAllCloudDataTakesThePublicationsOutOfACatalogNotMirrored() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice", configuration: Self.queryOnly)
+        let note = Note(recordName: "n0", title: "Soup 0")
+        try phone.store.save(note)
+        try await phone.engine.publish(note)
+        await phone.sync()
+        #expect(try Self.names(phone.store) == ["n0"])
+        _ = try await phone.engine.deleteAllCloudData()
+        #expect(try world.cloud.snapshot().publicRecords.isEmpty)
+        #expect(try Self.names(phone.store).isEmpty)
+    }
+
     /// A catalog this device mirrors is in the store whole: a kept page adds nothing and evicts
     /// nothing from it.
     @Test func aMirroredCatalogKeepsNothingMore() async throws {
