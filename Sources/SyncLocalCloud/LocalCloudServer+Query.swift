@@ -4,13 +4,18 @@ import SyncPorts
 import SyncStorage
 
 extension LocalCloudServer {
-    /// One page of records of a type, filtered by equal fields and sorted; the cursor is where the
-    /// page ended (records changed between pages may move across the boundary, as in CloudKit).
+    /// One page of records of a type, filtered and sorted; the cursor is the offset where the page
+    /// ended. Apple, `CKQueryOperation.init(cursor:)`: "A cursor isn't a snapshot of the previous
+    /// search results; it stores a relative offset into the results list. An operation that you
+    /// create from a cursor performs a new search, sorts the new set of results, and uses the
+    /// previous offset value to determine where the next batch of results starts." So a record
+    /// removed before the cursor between two pages makes the next page pass over one that
+    /// exists, and one added before it makes a record come twice.
     ///
-    /// A query without sort keys is in zone and record name order, and each page seeks from its
-    /// cursor (the last zone and name it returned), reading no more than it returns and the
-    /// records it filters out: paging through a catalog costs its size, not its size squared.
-    /// A sorted query reads the type's records to sort them, and resumes at an offset.
+    /// A query without sort keys is in zone and record name order; without conditions, SQLite
+    /// skips to the offset in the index, reading no record before it. A query with conditions
+    /// reads the records before the offset to find the matches, and a sorted query reads the
+    /// type's records to sort them.
     func query(_ query: RecordQuery, scope: DatabaseScope, caller: Caller, defaultLimit: Int, indexes: [String: [String: Set<String>]]? = nil) throws -> QueryPage {
         if let reason = query.inexpressibleCondition { throw CloudError(.invalidArguments, reason) }
         // Apple, `CKRecord.encryptedValues`: "CloudKit doesn't support indexes on encrypted fields.
@@ -25,7 +30,7 @@ extension LocalCloudServer {
         let limit = max(1, query.resultsLimit ?? defaultLimit)
         let zones = try zonesToSearch(for: query, scope: scope, caller: caller)
         let (page, cursor) = query.sorts.isEmpty
-            ? try seekingPage(of: query, matching: matcher, in: zones, limit: limit)
+            ? try unsortedPage(of: query, matching: matcher, in: zones, limit: limit)
             : try sortedPage(of: query, matching: matcher, in: zones, limit: limit)
         var records: [SyncRecord] = []
         var unreadable: [RecordID: CloudError] = [:]
@@ -42,37 +47,51 @@ extension LocalCloudServer {
 
     private typealias Match = (record: StoredRecord, zone: StoredZone, access: ZoneAccess)
 
-    /// The next `limit` matches in zone and name order after the cursor's place, and the cursor
+    /// The `limit` matches in zone and record name order from the cursor's offset, and the cursor
     /// of the page after them (nil when none is left).
-    private func seekingPage(of query: RecordQuery, matching matcher: RecordMatcher, in zones: [(StoredZone, ZoneAccess)], limit: Int) throws -> ([Match], QueryCursor?) {
-        let after = try query.cursor.map(seekingPlace(of:))
+    private func unsortedPage(of query: RecordQuery, matching matcher: RecordMatcher, in zones: [(StoredZone, ZoneAccess)], limit: Int) throws -> ([Match], QueryCursor?) {
+        let offset = try query.cursor.map(offset(of:)) ?? 0
+        var skip = offset
         var matches: [Match] = []
         for (zone, access) in zones.sorted(by: { $0.0.name.utf8.lexicographicallyPrecedes($1.0.name.utf8) }) {
-            if let after, zone.name.utf8.lexicographicallyPrecedes(after.zone.utf8) { continue }
-            let resume = after.flatMap { $0.zone == zone.name ? $0.name : nil }
-            var sql = "SELECT \(Self.recordColumns) FROM records WHERE owner = ? AND zone = ? AND type = ? AND deleted = 0"
-            var arguments: [SQLiteValue] = [.text(zone.owner), .text(zone.name), .text(query.recordType)]
-            if let resume {
-                sql += " AND name > ?"
-                arguments.append(.text(resume))
-            }
-            sql += " ORDER BY name"
+            let sql = "SELECT \(Self.recordColumns) FROM records WHERE owner = ? AND zone = ? AND type = ? AND deleted = 0 ORDER BY name"
+            let arguments: [SQLiteValue] = [.text(zone.owner), .text(zone.name), .text(query.recordType)]
             if query.conditions.isEmpty {
-                // Every row matches: SQLite reads no further than the page (and one more).
-                sql += " LIMIT ?"
-                arguments.append(.integer(Int64(limit + 1 - matches.count)))
-            }
-            try forEachMatch(sql, arguments, of: matcher) { stored in
-                matches.append((stored, zone, access))
-                // One more than the page tells whether another page follows.
-                return matches.count <= limit
+                // Every row matches: SQLite skips to the offset and reads the page (and one more).
+                var read = 0
+                try forEachMatch(sql + " LIMIT ? OFFSET ?", arguments + [.integer(Int64(limit + 1 - matches.count)), .integer(Int64(skip))], of: matcher) { stored in
+                    read += 1
+                    matches.append((stored, zone, access))
+                    return true
+                }
+                // A zone that held no more than the offset: what it held counts against it.
+                if read > 0 {
+                    skip = 0
+                } else if skip > 0 {
+                    skip = max(0, skip - (try recordCount(of: query.recordType, in: zone)))
+                }
+            } else {
+                try forEachMatch(sql, arguments, of: matcher) { stored in
+                    guard skip == 0 else {
+                        skip -= 1
+                        return true
+                    }
+                    matches.append((stored, zone, access))
+                    // One more than the page tells whether another page follows.
+                    return matches.count <= limit
+                }
             }
             if matches.count > limit { break }
         }
         guard matches.count > limit else { return (matches, nil) }
-        let page = Array(matches.prefix(limit))
-        let last = page[page.count - 1]
-        return (page, try seekingCursor(zone: last.zone.name, name: last.record.name))
+        return (Array(matches.prefix(limit)), try queryCursor(offset: offset + limit))
+    }
+
+    /// How many records of a type a zone holds.
+    private func recordCount(of recordType: String, in zone: StoredZone) throws -> Int {
+        Int(try database.query(
+            "SELECT COUNT(*) FROM records WHERE owner = ? AND zone = ? AND type = ? AND deleted = 0", [.text(zone.owner), .text(zone.name), .text(recordType)]
+        ).first?.integer(0) ?? 0)
     }
 
     /// Every match, sorted by the query's keys, and the `limit` after the cursor's offset.
@@ -90,10 +109,10 @@ extension LocalCloudServer {
         matches.sort { lhs, rhs in
             Self.precedes(lhs.record, rhs.record, by: query.sorts) ?? ((lhs.zone.name, lhs.record.name) < (rhs.zone.name, rhs.record.name))
         }
-        let offset = try query.cursor.map(sortedOffset(of:)) ?? 0
+        let offset = try query.cursor.map(offset(of:)) ?? 0
         let page = Array(matches.dropFirst(offset).prefix(limit))
         let next = offset + page.count
-        return (page, next < matches.count ? try sortedCursor(offset: next) : nil)
+        return (page, next < matches.count ? try queryCursor(offset: next) : nil)
     }
 
     /// The records `sql` reads that meet the query's conditions, each handed to `body` until

@@ -207,6 +207,37 @@ struct EngineCatalogRefreshTests {
         #expect(catalog == (try Self.published(world)))
     }
 
+    /// A query's cursor is an offset (Apple, `CKQueryOperation.init(cursor:)`: "it stores a
+    /// relative offset into the results list"): a record deleted before it between two pages of
+    /// a refresh makes the next page pass over one that exists. The reader's copy of that record
+    /// stays: the refresh asks for each copy it did not receive by name, and deletes only those
+    /// the cloud no longer has. Breaking it (seen failing): deleting every copy not received
+    /// loses p0003 here until the next refresh.
+    @Test func aRecordACursorPassedOverIsNotDeleted() async throws {  // trap: T21.9
+        let world = try SyncWorld { $0.queryPageSize = 3 }
+        let alice = try world.device("alice-phone", account: "alice")
+        try alice.store.save((0..<6).map { PublishedNote(recordName: Self.name($0), title: "v1") })
+        await alice.sync()
+        let reader = try world.device("reader", account: "carol")
+        await reader.sync()
+        #expect(try reader.store.count(PublishedNote.self) == 6)
+        let once = Locked(true)
+        let alicesCloud: any CloudGateway = alice.gateway
+        reader.gateway.hooks.withLock { hooks in
+            hooks.after[.query] = {
+                guard once.withLock({ first in defer { first = false }; return first }) else { return }
+                // Between the first page and the second, Alice deletes the first record.
+                _ = try? await alicesCloud.modify(ModifyRequest(recordIDsToDelete: [RecordID(recordName: Self.name(0), zoneID: SyncConstants.publicZone)]), in: .public)
+            }
+        }
+        #expect(await reader.engine.refreshCatalogs() == .completed)
+        #expect(try reader.store.fetch(PublishedNote.self, recordName: Self.name(3)) != nil, "the second page passed over p0003, which exists")
+        reader.gateway.hooks.withLock { $0.after[.query] = nil }
+        #expect(await reader.engine.refreshCatalogs() == .completed)
+        #expect(try Self.catalog(reader) == Self.published(world))
+        #expect(try Self.catalog(reader).count == 5)
+    }
+
     /// A refresh that deletes, edits and adds is cut at every commit of its pass; the restarted
     /// process reads the catalog again by itself (the refresh never reached its end) and ends with
     /// the server's catalog. Breaking it: dating the refresh in its first transaction makes the
