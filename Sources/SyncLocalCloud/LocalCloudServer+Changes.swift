@@ -166,7 +166,8 @@ extension LocalCloudServer {
         ChangeToken(localCloud: "zone:\(epoch):\(sequence):\(forgotten)")
     }
 
-    private func currentZoneSequence(_ zone: StoredZone) throws -> Int64 {
+    /// The server's sequence at a zone's last change.
+    func currentZoneSequence(_ zone: StoredZone) throws -> Int64 {
         try database.query("SELECT change_seq FROM zones WHERE owner = ? AND name = ?", [.text(zone.owner), .text(zone.name)]).first?.integer(0) ?? 0
     }
 

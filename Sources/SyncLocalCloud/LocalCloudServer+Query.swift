@@ -50,12 +50,22 @@ extension LocalCloudServer {
     /// The `limit` matches in zone and record name order from the cursor's offset, and the cursor
     /// of the page after them (nil when none is left).
     private func unsortedPage(of query: RecordQuery, matching matcher: RecordMatcher, in zones: [(StoredZone, ZoneAccess)], limit: Int) throws -> ([Match], QueryCursor?) {
-        let offset = try query.cursor.map(offset(of:)) ?? 0
-        var skip = offset
+        let resume = try query.cursor.map(resumePoint(of:))
+        let offset = resume?.offset ?? 0
+        let ordered = zones.sorted { $0.0.name.utf8.lexicographicallyPrecedes($1.0.name.utf8) }
+        // Nothing changed since the cursor: the page after its last record is the offset's page.
+        let after = try resume.flatMap { point in try ordered.allSatisfy { try currentZoneSequence($0.0) <= point.issued } ? point.last : nil }
+        var skip = after == nil ? offset : 0
         var matches: [Match] = []
-        for (zone, access) in zones.sorted(by: { $0.0.name.utf8.lexicographicallyPrecedes($1.0.name.utf8) }) {
-            let sql = "SELECT \(Self.recordColumns) FROM records WHERE owner = ? AND zone = ? AND type = ? AND deleted = 0 ORDER BY name"
-            let arguments: [SQLiteValue] = [.text(zone.owner), .text(zone.name), .text(query.recordType)]
+        for (zone, access) in ordered {
+            if let after, zone.name.utf8.lexicographicallyPrecedes(after.zone.utf8) { continue }
+            var sql = "SELECT \(Self.recordColumns) FROM records WHERE owner = ? AND zone = ? AND type = ? AND deleted = 0"
+            var arguments: [SQLiteValue] = [.text(zone.owner), .text(zone.name), .text(query.recordType)]
+            if let after, after.zone == zone.name {
+                sql += " AND name > ?"
+                arguments.append(.text(after.name))
+            }
+            sql += " ORDER BY name"
             if query.conditions.isEmpty {
                 // Every row matches: SQLite skips to the offset and reads the page (and one more).
                 var read = 0
@@ -84,7 +94,9 @@ extension LocalCloudServer {
             if matches.count > limit { break }
         }
         guard matches.count > limit else { return (matches, nil) }
-        return (Array(matches.prefix(limit)), try queryCursor(offset: offset + limit))
+        let page = Array(matches.prefix(limit))
+        let last = page[page.count - 1]
+        return (page, try queryCursor(offset: offset + limit, last: (last.zone.name, last.record.name)))
     }
 
     /// How many records of a type a zone holds.
@@ -109,7 +121,7 @@ extension LocalCloudServer {
         matches.sort { lhs, rhs in
             Self.precedes(lhs.record, rhs.record, by: query.sorts) ?? ((lhs.zone.name, lhs.record.name) < (rhs.zone.name, rhs.record.name))
         }
-        let offset = try query.cursor.map(offset(of:)) ?? 0
+        let offset = try query.cursor.map(resumePoint(of:))?.offset ?? 0
         let page = Array(matches.dropFirst(offset).prefix(limit))
         let next = offset + page.count
         return (page, next < matches.count ? try queryCursor(offset: next) : nil)
