@@ -12,10 +12,11 @@ extension LocalCloudServer {
     /// removed before the cursor between two pages makes the next page pass over one that
     /// exists, and one added before it makes a record come twice.
     ///
-    /// A query without sort keys is in zone and record name order; without conditions, SQLite
-    /// skips to the offset in the index, reading no record before it. A query with conditions
-    /// reads the records before the offset to find the matches, and a sorted query reads the
-    /// type's records to sort them.
+    /// A query without sort keys is in zone and record name order. While nothing changed since
+    /// its cursor, a page seeks from the last record the cursor names; otherwise, without
+    /// conditions, SQLite skips to the offset in the index, reading no record before it, and with
+    /// conditions the records before the offset are read to find the matches. A sorted query
+    /// reads the type's records to sort them.
     func query(_ query: RecordQuery, scope: DatabaseScope, caller: Caller, defaultLimit: Int, indexes: [String: [String: Set<String>]]? = nil) throws -> QueryPage {
         if let reason = query.inexpressibleCondition { throw CloudError(.invalidArguments, reason) }
         // Apple, `CKRecord.encryptedValues`: "CloudKit doesn't support indexes on encrypted fields.
@@ -254,7 +255,6 @@ extension LocalCloudServer {
         default: nil
         }
     }
-
 }
 
 /// A query's conditions, ready to test records against: each text search's words split once,
