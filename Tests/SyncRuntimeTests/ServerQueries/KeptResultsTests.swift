@@ -144,6 +144,31 @@ struct KeptResultsTests {
         #expect(try Self.names(phone.store).isEmpty)
     }
 
+    /// A kept record's file is known by its markers and downloaded only when the app asks, as a
+    /// mirrored catalog's is: the page never carries it.
+    @Test func aKeptRecordsFileIsDownloadedOnDemand() async throws {
+        let world = try SyncWorld()
+        let alice = try world.device("alice-phone", account: "alice")
+        let picture = Data((0..<2_000).map { UInt8(truncatingIfNeeded: $0) })
+        let note = Note(recordName: "n0", title: "Soup 0")
+        try alice.store.save(note)
+        try await alice.engine.attachAsset(picture, suffix: "jpg", to: \Note.cover, recordName: "n0")
+        try await alice.engine.publish(try #require(try alice.store.fetch(Note.self, recordName: "n0")))
+        await alice.sync()
+        await alice.sync()
+        let reader = try world.device("reader", account: "carol", configuration: Self.queryOnly)
+        let downloaded = { try world.cloud.counters()["assetBytes.downloaded"] ?? 0 }
+        let before = try downloaded()
+        _ = try await reader.engine.query(Self.newestFirst, keeping: ResultRetention())
+        #expect(try reader.store.fetch(PublishedNote.self, recordName: "n0")?.cover?.byteSize == Int64(picture.count))
+        await reader.sync()
+        #expect(try downloaded() == before, "a kept page carries no file")
+        try await reader.engine.requestAssetDownload(for: \PublishedNote.cover, recordName: "n0")
+        await reader.sync()
+        let url = try await reader.engine.assetFileURL(for: \PublishedNote.cover, recordName: "n0")
+        #expect(url.flatMap { try? Data(contentsOf: $0) } == picture)
+    }
+
     /// A catalog this device mirrors is in the store whole: a kept page adds nothing and evicts
     /// nothing from it.
     @Test func aMirroredCatalogKeepsNothingMore() async throws {
