@@ -24,6 +24,14 @@ public struct ServerListField<Model: ServerQueryable, Element: Sendable, Index>:
     }
 }
 
+/// What a condition reads of a server query's field, of either kind: its record key.
+protocol NamedServerField {
+    var name: String { get }
+}
+
+extension ServerField: NamedServerField {}
+extension ServerListField: NamedServerField {}
+
 /// A model CloudKit can search on the server: a `[public]` model, whose generated `ServerFields`
 /// list the fields a server query may name, with their indexes.
 public protocol ServerQueryable: SyncModel {

@@ -41,14 +41,14 @@ public struct ServerPredicate<Model: ServerQueryable>: Sendable {
     public static func contains<Element: SyncFieldConvertible, Index: ServerQueryableIndex>(
         _ field: KeyPath<Model.ServerFields, ServerListField<Model, Element, Index>>, _ value: Element
     ) -> ServerPredicate {
-        listCondition(field, value.syncFieldValue)
+        condition(field, .contains, [value.syncFieldValue])
     }
 
     /// The list of references holds one to `target`.
     public static func contains<Target, Index: ServerQueryableIndex>(
         _ field: KeyPath<Model.ServerFields, ServerListField<Model, RecordReference<Target>, Index>>, _ target: RecordReference<Target>
     ) -> ServerPredicate {
-        listCondition(field, target.queryValue)
+        condition(field, .contains, [target.queryValue])
     }
 
     /// The location field lies within `meters` of `location`.
@@ -58,13 +58,9 @@ public struct ServerPredicate<Model: ServerQueryable>: Sendable {
         condition(field, .withinDistance, [.location(location), .double(meters)])
     }
 
-    private static func listCondition<Element, Index>(_ field: KeyPath<Model.ServerFields, ServerListField<Model, Element, Index>>, _ value: SyncFieldValue) -> ServerPredicate {
-        ServerPredicate([FieldCondition(Model.serverFields[keyPath: field].name, .contains, [value])])
-    }
-
-    /// One condition on the field a key path names.
-    static func condition<Value, Index>(
-        _ field: KeyPath<Model.ServerFields, ServerField<Model, Value, Index>>, _ comparison: FieldCondition.Comparison, _ values: [SyncFieldValue]
+    /// One condition on the field (or list field) a key path names.
+    static func condition<Field: NamedServerField>(
+        _ field: KeyPath<Model.ServerFields, Field>, _ comparison: FieldCondition.Comparison, _ values: [SyncFieldValue]
     ) -> ServerPredicate {
         ServerPredicate([FieldCondition(Model.serverFields[keyPath: field].name, comparison, values)])
     }

@@ -305,24 +305,27 @@ struct ModelGenerator {
         printer.line("]")
     }
 
-    /// The fields a server query may name: those the cloud holds, of a type a query compares
-    /// (`SyncCore.QueryComparable`: text, numbers, truth values, dates; an enum by its case) or
-    /// measures (locations).
     /// The fields a server query may name: those whose values CloudKit compares (Apple, `CKQuery`,
     /// "Predicate Rules for Query Objects": strings, dates, numbers, lists, references and
     /// locations), so not data or assets, nor a list of locations (compared only by distance).
     private var serverQueryFields: [Field] {
         fields.filter { field in
             guard !field.isLocalOnly else { return false }
-            let comparable: (FieldType) -> Bool = { type in
-                switch type {
-                case .scalar(let scalar): field.enumeration != nil || [.string, .int, .double, .bool, .date, .location].contains(scalar)
-                case .reference: true
-                case .list: false
-                }
+            switch field.type {
+            case .list(.scalar(.location)): return false
+            case .list(let element): return Self.isCompared(element, enumerated: field.enumeration != nil)
+            default: return Self.isCompared(field.type, enumerated: field.enumeration != nil)
             }
-            if case .list(let element) = field.type { return comparable(element) && element.scalar != .location }
-            return comparable(field.type)
+        }
+    }
+
+    /// Whether CloudKit compares a value of this (single) type: text, numbers, truth values,
+    /// dates, locations, an enum's case, a reference.
+    private static func isCompared(_ type: FieldType, enumerated: Bool) -> Bool {
+        switch type {
+        case .scalar(let scalar): enumerated || [.string, .int, .double, .bool, .date, .location].contains(scalar)
+        case .reference: true
+        case .list: false
         }
     }
 

@@ -29,6 +29,17 @@ struct ServerQueryCloudTests {
         }
     }
 
+    /// A device's cloud on `path` (a LocalCloud `configure` says) whose public database holds
+    /// `records`.
+    private static func cloud(
+        _ path: Path, holding records: [SyncRecord], configure: (inout LocalCloud.Configuration) -> Void = { _ in }
+    ) async throws -> any CloudGateway {
+        let harness = try CloudHarness(.memory, configure: configure)
+        let cloud = gateway(try harness.device("phone", "alice"), path)
+        try await cloud.save(records, in: .public)
+        return cloud
+    }
+
     private static let recipes: [SyncRecord] = [
         ("soup", "Green soup", 20, "thai"), ("curry", "Green curry", 45, "thai"), ("salad", "Salad", 10, "greek"),
         ("stew", "Stew", 90, "irish"), ("pie", "Pie", 60, "irish"),
@@ -53,10 +64,7 @@ struct ServerQueryCloudTests {
     /// with `AND`. Each condition keeps what it says, and together they all hold.
     @Test(arguments: Path.allCases)
     func eachConditionKeepsWhatItSays(_ path: Path) async throws {
-        let harness = try CloudHarness(.memory)
-        let device = try harness.device("phone", "alice")
-        let cloud = Self.gateway(device, path)
-        try await cloud.save(Self.recipes, in: .public)
+        let cloud = try await Self.cloud(path, holding: Self.recipes)
         let byName = [FieldSort("minutes")]
         func names(_ conditions: [FieldCondition]) async throws -> [String] {
             try await Self.all(RecordQuery(recordType: "Recipe", conditions: conditions, sorts: byName), cloud)
@@ -81,18 +89,15 @@ struct ServerQueryCloudTests {
     /// reference with its action, leaves "soup" out.
     @Test(arguments: Path.allCases)
     func textEqualsCaseAsideReferencesByIDAndListsByMember(_ path: Path) async throws {
-        let harness = try CloudHarness(.memory)
-        let device = try harness.device("phone", "alice")
-        let cloud = Self.gateway(device, path)
         let chef = SyncReference(recordName: "chef-1", action: .deleteSelf)
-        try await cloud.save(Self.recipes.map { recipe in
+        let cloud = try await Self.cloud(path, holding: Self.recipes.map { recipe in
             var recipe = recipe
             if recipe.id.recordName == "soup" {
                 recipe.fields["chef"] = .reference(chef)
                 recipe.fields["tags"] = .list([.string("Vegan"), .string("quick")])
             }
             return recipe
-        }, in: .public)
+        })
         func names(_ condition: FieldCondition) async throws -> [String] {
             try await Self.all(RecordQuery(recordType: "Recipe", conditions: [condition], sorts: [FieldSort("minutes")]), cloud)
         }
@@ -110,10 +115,7 @@ struct ServerQueryCloudTests {
     /// it page after page.
     @Test(arguments: Path.allCases)
     func aDescendingSortPagesWithItsCursor(_ path: Path) async throws {
-        let harness = try CloudHarness(.memory)
-        let device = try harness.device("phone", "alice")
-        let cloud = Self.gateway(device, path)
-        try await cloud.save(Self.recipes, in: .public)
+        let cloud = try await Self.cloud(path, holding: Self.recipes)
         let query = RecordQuery(recordType: "Recipe", sorts: [FieldSort("minutes", ascending: false)], resultsLimit: 2)
         #expect(try await Self.all(query, cloud) == ["stew", "pie", "curry", "soup", "salad"])
     }
@@ -124,10 +126,7 @@ struct ServerQueryCloudTests {
     /// fields the deployed schema marks `SEARCHABLE` (every text field where none is deployed).
     @Test(arguments: Path.allCases)
     func aTextSearchKeepsRecordsHoldingEveryWord(_ path: Path) async throws {
-        let harness = try CloudHarness(.memory)
-        let device = try harness.device("phone", "alice")
-        let cloud = Self.gateway(device, path)
-        try await cloud.save(Self.recipes + [record("cafe", type: "Recipe", in: SyncConstants.publicZone, fields: ["title": .string("Café au lait"), "minutes": .int64(5)])], in: .public)
+        let cloud = try await Self.cloud(path, holding: Self.recipes + [record("cafe", type: "Recipe", in: SyncConstants.publicZone, fields: ["title": .string("Café au lait"), "minutes": .int64(5)])])
         func search(_ text: String) async throws -> [String] {
             try await Self.all(RecordQuery(recordType: "Recipe", conditions: [FieldCondition("", .allTokens, [.string(text)])], sorts: [FieldSort("minutes")]), cloud)
         }
@@ -146,12 +145,9 @@ struct ServerQueryCloudTests {
     /// type with none refuses it (`invalidArguments`).
     @Test(arguments: Path.allCases)
     func aTextSearchReadsTheSearchableFields(_ path: Path) async throws {
-        let harness = try CloudHarness(.memory) { configuration in
+        let cloud = try await Self.cloud(path, holding: Self.recipes + [record("p", type: "Plain", in: SyncConstants.publicZone, fields: ["title": .string("Green")])]) { configuration in
             configuration.deployedIndexes = ["Recipe": ["title": ["SEARCHABLE"], "minutes": ["SORTABLE"]], "Plain": ["title": ["QUERYABLE"]]]
         }
-        let device = try harness.device("phone", "alice")
-        let cloud = Self.gateway(device, path)
-        try await cloud.save(Self.recipes + [record("p", type: "Plain", in: SyncConstants.publicZone, fields: ["title": .string("Green")])], in: .public)
         let words = { (text: String) in [FieldCondition("", .allTokens, [.string(text)])] }
         #expect(try await Self.all(RecordQuery(recordType: "Recipe", conditions: words("green"), sorts: [FieldSort("minutes")]), cloud) == ["soup", "curry"])
         #expect(try await Self.all(RecordQuery(recordType: "Recipe", conditions: words("thai")), cloud).isEmpty, "cuisine is not searchable")
@@ -164,13 +160,10 @@ struct ServerQueryCloudTests {
     /// is not near anything.
     @Test(arguments: Path.allCases)
     func aDistanceKeepsTheRecordsWithinItsRadius(_ path: Path) async throws {
-        let harness = try CloudHarness(.memory)
-        let device = try harness.device("phone", "alice")
-        let cloud = Self.gateway(device, path)
         let places: [(String, Double, Double)] = [("lisbon", 38.7223, -9.1393), ("sintra", 38.8029, -9.3817), ("porto", 41.1579, -8.6291)]
-        try await cloud.save(places.map { name, latitude, longitude in
+        let cloud = try await Self.cloud(path, holding: places.map { name, latitude, longitude in
             record(name, type: "Shop", in: SyncConstants.publicZone, fields: ["place": .location(SyncLocation(latitude: latitude, longitude: longitude))])
-        } + [record("nowhere", type: "Shop", in: SyncConstants.publicZone, fields: ["title": .string("online")])], in: .public)
+        } + [record("nowhere", type: "Shop", in: SyncConstants.publicZone, fields: ["title": .string("online")])])
         let lisbon = SyncLocation(latitude: 38.7223, longitude: -9.1393)
         func near(_ meters: Double) async throws -> [String] {
             try await Self.all(RecordQuery(recordType: "Shop", conditions: [FieldCondition("place", .withinDistance, [.location(lisbon), .double(meters)])]), cloud).sorted()
@@ -189,12 +182,9 @@ struct ServerQueryCloudTests {
     /// indexes allow are answered.
     @Test(arguments: Path.allCases)
     func aQueryWithoutItsIndexIsRefused(_ path: Path) async throws {
-        let harness = try CloudHarness(.memory) { configuration in
+        let cloud = try await Self.cloud(path, holding: Self.recipes) { configuration in
             configuration.deployedIndexes = ["Recipe": ["title": ["QUERYABLE"], "minutes": ["QUERYABLE", "SORTABLE"]]]
         }
-        let device = try harness.device("phone", "alice")
-        let cloud = Self.gateway(device, path)
-        try await cloud.save(Self.recipes, in: .public)
         let unqueryable = await cloudError { _ = try await cloud.query(RecordQuery(recordType: "Recipe", conditions: [FieldCondition("cuisine", .equal, [.string("thai")])]), in: .public) }
         #expect(unqueryable?.code == .invalidArguments)
         let unsortable = await cloudError { _ = try await cloud.query(RecordQuery(recordType: "Recipe", sorts: [FieldSort("title")]), in: .public) }
