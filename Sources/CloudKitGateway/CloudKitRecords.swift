@@ -136,8 +136,19 @@ enum CloudKitRecords {
         case .isIn: ("%K IN %@", [field, objects])
         case .contains: ("%K CONTAINS %@", [field, objects[0]])
         case .allTokens: ("ALL tokenize(%@, 'Cdl') IN allTokens", [objects[0]])
-        case .withinDistance: ("distanceToLocation:fromLocation:(%K, %@) < %@", [field, objects[0], objects[1]])
+        case .withinDistance: ("distanceToLocation:fromLocation:(%K, %@) < %@", [field, objects[0], try radiusInKilometers(condition)])
         }
+    }
+
+    /// A distance condition's radius as CloudKit reads it: in kilometers, where the port (and
+    /// `ServerPredicate.near(_:_:within:)`) speaks meters. Apple, `CKQuery`, "Sample Predicate
+    /// Format Strings": `CGFloat radius = 10; // kilometers` for "within 10 kilometers"; the
+    /// server's own query filter is `radiusInKilometers` (CKTool JS, `CKDBQueryFilter`).
+    static func radiusInKilometers(_ condition: FieldCondition) throws(CloudError) -> NSNumber {
+        guard case .double(let meters)? = condition.values.last else {
+            throw CloudError(.invalidArguments, "a distance condition on \(condition.field) has no radius")
+        }
+        return NSNumber(value: meters / 1_000)
     }
 
     private static func referenceAction(_ action: ReferenceAction) -> CKRecord.ReferenceAction {

@@ -28,6 +28,9 @@ package enum StandInAtomicFailure: Sendable {
     case batchRequestFailed
     /// The first failing item's own code (an item failed only because another did is skipped).
     case failingItemsCode
+    /// `CKError.partialFailure` naming no item: Apple's async `modifyRecords` page says an atomic
+    /// call "throws an error" and promises no map of the items' errors.
+    case partialFailureNamingNoItem
 }
 
 /// An app's container (Apple, `CKContainer`): its three databases and the account. The stand-in's
@@ -41,8 +44,8 @@ public final class CKContainer: NSObject, Sendable {
     /// container is CloudKit's `CKContainer(identifier:)`). The device's account changes are
     /// posted as the system posts them, `CKAccountChanged`, on `notificationCenter` (the default
     /// one, or one per device, so that devices in one process do not hear each other).
-    /// `atomicFailure`: the code of the error an atomic save with a failing item throws (its
-    /// items' errors always in `partialErrorsByItemID`).
+    /// `atomicFailure`: the code of the error an atomic save with a failing item throws, and
+    /// whether it names the items' errors (`partialErrorsByItemID`).
     package init(device: LocalCloudDevice, notificationCenter: NotificationCenter = .default, atomicFailure: StandInAtomicFailure = .failingItemsCode) {
         self.device = device
         self.atomicFailure = atomicFailure

@@ -178,15 +178,14 @@ public final class CKDatabase: NSObject, Sendable {
         for (id, outcome) in deleteResults { if case .failure(let error) = outcome { failed[id] = error } }
         guard failed.isEmpty else {
             let code: CKError.Code = switch atomicFailure {
-            case .partialFailure: .partialFailure
+            case .partialFailure, .partialFailureNamingNoItem: .partialFailure
             case .batchRequestFailed: .batchRequestFailed
             case .failingItemsCode:
                 failed.values.compactMap { ($0 as? CKError)?.code }.filter { $0 != .batchRequestFailed }.sorted { $0.rawValue < $1.rawValue }.first ?? .batchRequestFailed
             }
-            throw CKError(code, userInfo: [
-                NSLocalizedDescriptionKey: "\(failed.count) of \(recordsToSave.count + recordIDsToDelete.count) items failed",
-                CKPartialErrorsByItemIDKey: failed,
-            ])
+            var userInfo: [String: Any] = [NSLocalizedDescriptionKey: "\(failed.count) of \(recordsToSave.count + recordIDsToDelete.count) items failed"]
+            if atomicFailure != .partialFailureNamingNoItem { userInfo[CKPartialErrorsByItemIDKey] = failed }
+            throw CKError(code, userInfo: userInfo)
         }
         return (saveResults, deleteResults)
     }

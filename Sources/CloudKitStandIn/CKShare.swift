@@ -184,11 +184,14 @@ public final class CKShare: CKRecord {
     /// remain on the share. Changing the public permission to ... None will result in all
     /// participants being removed from the share. You may subsequently choose to call
     /// addParticipant: before saving the share, those participants will be added to the share."
-    /// The stand-in removes them at once, from this object, whenever the property is set, even
-    /// to the value it had (the page's milder reading removes only the public participants, at
-    /// the save): an app sets it only to change it.
+    /// The stand-in removes them at once, from this object, whenever the value changes (the
+    /// page's milder reading removes only the public participants, at the save). Setting the value
+    /// it already has is no change, and removes nobody.
     public var publicPermission: CKShare.ParticipantPermission = .none {
         didSet {
+            // CKShare.h speaks of *changing* the permission: setting the value it already has
+            // changes nothing, and removes nobody.
+            guard publicPermission != oldValue else { return }
             if publicPermission == .none {
                 participants.removeAll { $0.role != .owner }
             } else {

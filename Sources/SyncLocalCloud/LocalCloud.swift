@@ -29,6 +29,12 @@ public final class LocalCloud: Sendable {
         /// (`SyncSchema.deployedIndexes`). Nil: no schema deployed, every field answered (and a
         /// text search reads every text field).
         public var deployedIndexes: [String: [String: Set<String>]]?
+        /// How coarse a distance condition is, in meters: a record up to this far beyond the
+        /// radius may match too. Apple, `CKQuery`, "Predicate Rules for Query Objects":
+        /// "Location indexes have a resolution of no less than 10 km", so iCloud may answer
+        /// records farther out than a small radius; LocalCloud answers all of them by default
+        /// (the harsher reading), and the engine trims each page to the exact radius. 0: exact.
+        public var locationResolution: Double = 10_000
 
         /// A configuration; downloads go to a new temporary folder unless one is given.
         public init(downloadsFolder: URL? = nil, deployedIndexes: [String: [String: Set<String>]]? = nil) {
@@ -53,6 +59,19 @@ public final class LocalCloud: Sendable {
     /// How many pushes a device keeps for `takePushes`; older ones are dropped (Apple's push
     /// service may coalesce pushes too: the engine never counts on each arriving).
     static let pushesKept = 100
+
+    /// The most records one page of zone changes or of a query holds, whatever the client asks:
+    /// CloudKit chooses a page's size itself (Apple, `CKQueryOperation.maximumResults`: "CloudKit
+    /// dynamically determines the actual number"), and its server takes a `resultsLimit` "from 1
+    /// to 200, inclusive" (CKTool JS, `CKDBRecordChangesRequestBody.resultsLimit`). A limit past it
+    /// (`Int.max` included) is answered with pages of this size and a cursor or `moreComing`.
+    static let largestPage = 200
+
+    /// The page size a request gets: what it asks (or the configuration's default), at least one
+    /// record (a page of none would never end) and at most `largestPage`.
+    static func pageSize(asked: Int?, default defaultSize: Int) -> Int {
+        min(max(1, asked ?? defaultSize), largestPage)
+    }
 
     struct State {
         let server: LocalCloudServer

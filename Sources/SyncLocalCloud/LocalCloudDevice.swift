@@ -95,16 +95,18 @@ public struct LocalCloudDevice: CloudGateway {
     public func fetchZoneChanges(
         in zone: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int?, desiredKeys: [String]?
     ) async throws(CloudError) -> ZoneChanges {
-        let limit = resultsLimit ?? cloud.configuration.zoneChangesPageSize
+        let limit = LocalCloud.pageSize(asked: resultsLimit, default: cloud.configuration.zoneChangesPageSize)
         return try cloud.perform(.fetchZoneChanges, device: name) { server, caller in
-            try server.zoneChanges(zone, scope: scope, since: token, resultsLimit: max(1, limit), desiredKeys: desiredKeys, caller: caller)
+            try server.zoneChanges(zone, scope: scope, since: token, resultsLimit: limit, desiredKeys: desiredKeys, caller: caller)
         }
     }
 
     public func query(_ query: RecordQuery, in scope: DatabaseScope) async throws(CloudError) -> QueryPage {
-        let pageSize = cloud.configuration.queryPageSize
+        let limit = LocalCloud.pageSize(asked: query.resultsLimit, default: cloud.configuration.queryPageSize)
         return try cloud.perform(.query, device: name, checksAccount: scope != .public) { server, caller in
-            try server.query(query, scope: scope, caller: caller, defaultLimit: pageSize, indexes: cloud.configuration.deployedIndexes)
+            try server.query(
+                query, scope: scope, caller: caller, limit: limit, indexes: cloud.configuration.deployedIndexes,
+                locationResolution: cloud.configuration.locationResolution)
         }
     }
 

@@ -133,8 +133,9 @@ extension LocalCloudServer {
                         changes.changedRecords.append(try clientRecord(stored, zone: zone, scope: scope, desiredKeys: desiredKeys, viewer: caller.user))
                         try noteSeen(name, in: zone, access: access, by: caller.user)
                     }
-                } else if try wasSeen(name, in: zone, access: access, by: caller.user) {
-                    // Moved out of this participant's shares (or deleted after that): gone for them.
+                } else if stored.seq >= forgotten, try wasSeen(name, in: zone, access: access, by: caller.user) {
+                    // Moved out of this participant's shares (or deleted after that): gone for
+                    // them, a deletion the server forgets with the zone's history, as others.
                     changes.deletedRecords.append(DeletedRecord(id: id, recordType: stored.type))
                 }
             }

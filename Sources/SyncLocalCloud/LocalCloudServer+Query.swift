@@ -17,7 +17,8 @@ extension LocalCloudServer {
     /// conditions, SQLite skips to the offset in the index, reading no record before it, and with
     /// conditions the records before the offset are read to find the matches. A sorted query
     /// reads the type's records to sort them.
-    func query(_ query: RecordQuery, scope: DatabaseScope, caller: Caller, defaultLimit: Int, indexes: [String: [String: Set<String>]]? = nil) throws -> QueryPage {
+    func query(_ query: RecordQuery, scope: DatabaseScope, caller: Caller, limit: Int, indexes: [String: [String: Set<String>]]? = nil, locationResolution: Double = 0
+    ) throws -> QueryPage {
         if let reason = query.inexpressibleCondition { throw CloudError(.invalidArguments, reason) }
         // Apple, `CKRecord.encryptedValues`: "CloudKit doesn't support indexes on encrypted fields.
         // Don't include encrypted fields in your predicate or sort descriptors".
@@ -26,9 +27,7 @@ extension LocalCloudServer {
         }
         let deployed = indexes.map { $0[query.recordType] ?? [:] }
         if let deployed, let missing = Self.missingIndex(query, deployed) { throw CloudError(.invalidArguments, missing) }
-        let matcher = RecordMatcher(query.conditions, deployed: deployed)
-        // At least one record a page, as zone changes: a page of none would never end.
-        let limit = max(1, query.resultsLimit ?? defaultLimit)
+        let matcher = RecordMatcher(query.conditions, deployed: deployed, locationResolution: locationResolution)
         let zones = try zonesToSearch(for: query, scope: scope, caller: caller)
         let (page, cursor) = query.sorts.isEmpty
             ? try unsortedPage(of: query, matching: matcher, in: zones, limit: limit)
@@ -181,16 +180,17 @@ extension LocalCloudServer {
     }
 
     /// Whether a record's value of a field meets a condition; a record without the field meets
-    /// none (a comparison with nothing is false).
-    static func meets(_ value: SyncFieldValue?, _ condition: FieldCondition) -> Bool {
+    /// none (a comparison with nothing is false). A distance is as coarse as `locationResolution`
+    /// (`LocalCloud.Configuration.locationResolution` says why).
+    static func meets(_ value: SyncFieldValue?, _ condition: FieldCondition, locationResolution: Double) -> Bool {
         guard let value, let target = condition.values.first else { return false }
         switch condition.comparison {
         case .equal: return same(value, target)
         case .notEqual: return !same(value, target)
-        case .less: return ascending(value, target) == true
-        case .lessOrEqual: return value == target || ascending(value, target) == true
-        case .greater: return ascending(target, value) == true
-        case .greaterOrEqual: return value == target || ascending(target, value) == true
+        case .less: return order(value, target) == .orderedAscending
+        case .lessOrEqual: return [.orderedAscending, .orderedSame].contains(order(value, target))
+        case .greater: return order(value, target) == .orderedDescending
+        case .greaterOrEqual: return [.orderedDescending, .orderedSame].contains(order(value, target))
         case .beginsWith:
             // By bytes: case and accents count, as CloudKit's `BEGINSWITH` without modifiers.
             guard case .string(let text) = value, case .string(let prefix) = target else { return false }
@@ -202,7 +202,7 @@ extension LocalCloudServer {
         case .allTokens: return false  // the record's text, not one value (`RecordMatcher`)
         case .withinDistance:
             guard case .location(let place) = value, case .location(let center) = target, case .double(let radius)? = condition.values.last else { return false }
-            return distance(place, center) < radius
+            return distance(place, center) < radius + locationResolution
         }
     }
 
@@ -216,6 +216,18 @@ extension LocalCloudServer {
         case (.string(let a), .string(let b)): a.caseInsensitiveCompare(b) == .orderedSame
         case (.reference(let a), .reference(let b)): a.recordName == b.recordName
         default: value == target
+        }
+    }
+
+    /// How a record's value stands to a condition's, for a range (`<`, `<=`, `>`, `>=`): text
+    /// case aside, as its equality (`same`), by the same sentence of Apple's page ("String-based
+    /// comparisons are case-insensitive"); nil for values that have no order.
+    private static func order(_ value: SyncFieldValue, _ target: SyncFieldValue) -> ComparisonResult? {
+        switch (value, target) {
+        case (.string(let a), .string(let b)): return a.caseInsensitiveCompare(b)
+        default:
+            if value == target { return .orderedSame }
+            return ascending(value, target).map { $0 ? .orderedAscending : (ascending(target, value) == true ? .orderedDescending : .orderedSame) }
         }
     }
 
@@ -234,6 +246,12 @@ extension LocalCloudServer {
     /// nil: a condition on a field not marked `QUERYABLE`, a sort by one not `SORTABLE` (CloudKit's
     /// answer to such a query is a failed request, "Field '…' is not marked queryable").
     static func missingIndex(_ query: RecordQuery, _ indexes: [String: Set<String>]) -> String? {
+        // A query with no condition asks for every record by its ID: CloudKit answers it only
+        // where the record type's `___recordID` is marked QUERYABLE ("Field 'recordName' is not
+        // marked queryable" otherwise), which is why the `.ckdb` export marks it on public types.
+        if query.conditions.isEmpty, indexes["___recordID"]?.contains("QUERYABLE") != true {
+            return "Field 'recordName' is not marked queryable (record type \(query.recordType))"
+        }
         if query.conditions.contains(where: { $0.comparison == .allTokens }), !indexes.values.contains(where: { $0.contains("SEARCHABLE") }) {
             return "Record type \(query.recordType) has no field marked searchable"
         }
@@ -266,9 +284,12 @@ struct RecordMatcher {
     /// The fields a text search reads: those the deployed schema marks searchable, or every text
     /// field (nil) where no schema is deployed.
     private let searchable: Set<String>?
+    /// How far beyond a distance condition's radius a record may lie and match.
+    private let locationResolution: Double
 
-    init(_ conditions: [FieldCondition], deployed: [String: Set<String>]?) {
+    init(_ conditions: [FieldCondition], deployed: [String: Set<String>]?, locationResolution: Double) {
         self.conditions = conditions
+        self.locationResolution = locationResolution
         words = conditions.map { condition in
             guard condition.comparison == .allTokens, case .string(let text)? = condition.values.first else { return nil }
             return Self.searchedWords(of: text)
@@ -279,7 +300,7 @@ struct RecordMatcher {
     /// Whether a record's fields meet every condition.
     func matches(_ fields: RecordFields) -> Bool {
         zip(conditions, words).allSatisfy { condition, words in
-            guard let words else { return LocalCloudServer.meets(fields[condition.field], condition) }
+            guard let words else { return LocalCloudServer.meets(fields[condition.field], condition, locationResolution: locationResolution) }
             return holdsEvery(words, in: fields)
         }
     }

@@ -23,7 +23,10 @@ public struct ServerQueryPage<Model: ServerQueryable>: Sendable {
 extension SyncEngine {
     /// One page of a query the cloud answers over a `[public]` model (`ServerQuery`), from its
     /// first page or after `cursor`: the device holds the page, never the rest. A page fetches
-    /// every field but asset contents.
+    /// every field but asset contents. A page may hold fewer models than the query's limit, and
+    /// still have a next: the cloud chooses a page's size, and the records it answers beyond a
+    /// distance condition's radius (CloudKit's location index is coarser than 10 km) are left out.
+    /// A governed catalog's query answers its listed records only.
     ///
     /// With `keeping`, the page's models are written to the store in one transaction, as the
     /// cloud's versions (a record this device changed is merged, as a pull merges it), where the
@@ -53,14 +56,21 @@ extension SyncEngine {
         if let cursor, cursor.recordType != Model.recordType {
             throw .cloud(CloudError(.invalidArguments, "a cursor of \(cursor.recordType) continues no query of \(Model.recordType)"))
         }
+        var conditions = query.conditions
+        if Model.self is any PublicationGovernedModel.Type {
+            // A reader sees a governed catalog's listed records only: the cloud is asked for
+            // those (the field is QUERYABLE in the `.ckdb` export), so a page never shrinks
+            // by the delisted ones the app would otherwise filter out.
+            conditions.append(FieldCondition(RecordFieldNames.publicationState, .equal, [.string(PublicationState.listed.rawValue)]))
+        }
         let request = RecordQuery(
-            recordType: Model.recordType, conditions: query.conditions, sorts: query.sorts, desiredKeys: Model.serverQueryKeys,
+            recordType: Model.recordType, conditions: conditions, sorts: query.sorts, desiredKeys: Model.serverQueryKeys,
             resultsLimit: query.pageSize, cursor: cursor?.cursor)
         let page = try await context.cloud.query(request, in: .public, bounded: false)
         var models: [Model] = []
         var readable: [SyncRecord] = []
         var unreadable = page.unreadableRecords.reduce(into: [String: String]()) { $0[$1.key.recordName] = "\($1.value)" }
-        for record in page.records {
+        for record in page.records where query.conditions.allSatisfy({ $0.holdsExactly(in: record.fields) }) {
             do {
                 models.append(try Model(record: record))
                 readable.append(record)

@@ -15,7 +15,7 @@ package enum CloudKitSchemaExport {
         var types: [RecordTypeDeclaration] = schema.models.map { model in
             RecordTypeDeclaration(
                 name: model.recordType,
-                fields: systemFields(recordIDQueryable: model.scopes.isPublic) + customFields(of: model, in: schema),
+                fields: systemFields(recordIDQueryable: isRecordIDQueryable(model)) + customFields(of: model, in: schema),
                 grants: defaultGrants)
         }
         types.append(users)
@@ -55,9 +55,18 @@ package enum CloudKitSchemaExport {
         }
     }
 
-    /// The fields CloudKit gives every record type. A query over a whole record type (a public
-    /// catalog's refresh) needs `___recordID` QUERYABLE: without the index production answers
-    /// every query with an error, or nothing.
+    /// Whether the model's record type declares `___recordID` QUERYABLE: a query with no
+    /// condition (a public catalog's refresh, a `ServerQuery` with no filter) needs it, and
+    /// without the index production answers such a query with an error ("Field 'recordName' is
+    /// not marked queryable"). Only the public database is queried.
+    static func isRecordIDQueryable(_ model: Model) -> Bool {
+        model.scopes.isPublic
+    }
+
+    /// The system field a query with no condition reads, under its `.ckdb` name.
+    static let recordIDField = "___recordID"
+
+    /// The fields CloudKit gives every record type.
     static func systemFields(recordIDQueryable: Bool) -> [FieldDeclaration] {
         [
             FieldDeclaration(name: "___createTime", type: "TIMESTAMP"),
@@ -65,7 +74,7 @@ package enum CloudKitSchemaExport {
             FieldDeclaration(name: "___etag", type: "STRING"),
             FieldDeclaration(name: "___modTime", type: "TIMESTAMP"),
             FieldDeclaration(name: "___modifiedBy", type: "REFERENCE"),
-            FieldDeclaration(name: "___recordID", type: "REFERENCE", indexes: recordIDQueryable ? ["QUERYABLE"] : []),
+            FieldDeclaration(name: recordIDField, type: "REFERENCE", indexes: recordIDQueryable ? ["QUERYABLE"] : []),
         ]
     }
 

@@ -94,11 +94,14 @@ package struct CodeGenerator: Sendable {
 
 extension CodeGenerator {
     /// The indexes the `.ckdb` export declares, by record type and field (`CloudKitFields`, the
-    /// export's own source): what a LocalCloud is told the deployed schema holds.
+    /// export's own source, and the system field `___recordID` where the export marks it):
+    /// what a LocalCloud is told the deployed schema holds.
     fileprivate func printDeployedIndexes(_ schema: Schema, into printer: inout SwiftPrinter, access: String) {
         let indexed = schema.models.compactMap { model -> (String, [(String, [String])])? in
-            let fields = CloudKitFields.of(model, in: schema).filter { !$0.value.indexes.isEmpty }.sorted { $0.key < $1.key }
-            return fields.isEmpty ? nil : (model.recordType, fields.map { ($0.key, CloudKitSchemaExport.indexOrder.filter($0.value.indexes.contains)) })
+            var fields = CloudKitFields.of(model, in: schema).filter { !$0.value.indexes.isEmpty }
+                .map { ($0.key, CloudKitSchemaExport.indexOrder.filter($0.value.indexes.contains)) }
+            if CloudKitSchemaExport.isRecordIDQueryable(model) { fields.append((CloudKitSchemaExport.recordIDField, ["QUERYABLE"])) }
+            return fields.isEmpty ? nil : (model.recordType, fields.sorted { $0.0 < $1.0 })
         }
         printer.line()
         printer.documentation("The CloudKit indexes the schema declares (the `.ckdb` export's), by record type and field.")

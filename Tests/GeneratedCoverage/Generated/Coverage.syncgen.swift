@@ -612,6 +612,7 @@ public struct Article: Swift.Sendable, Swift.Hashable {
     public var privateNotes: Swift.String
     public var status: Status
     public var labels: [Labels]
+    public var venue: SyncCore.SyncLocation
 
     public init(
         recordName: Swift.String = Foundation.UUID().uuidString,
@@ -624,7 +625,8 @@ public struct Article: Swift.Sendable, Swift.Hashable {
         banner: SyncCore.AssetReference? = nil,
         privateNotes: Swift.String = "",
         status: Status = .draft,
-        labels: [Labels] = []
+        labels: [Labels] = [],
+        venue: SyncCore.SyncLocation = SyncCore.SyncLocation(latitude: 0, longitude: 0)
     ) {
         self.recordName = recordName
         self.ownerName = ownerName
@@ -637,6 +639,7 @@ public struct Article: Swift.Sendable, Swift.Hashable {
         self.privateNotes = privateNotes
         self.status = status
         self.labels = labels
+        self.venue = venue
     }
 }
 
@@ -730,6 +733,7 @@ extension Article: SyncCore.SyncModel {
             .field("privateNotes", \Self.privateNotes),
             .field("status", \Self.status),
             .field("labels", \Self.labels, merge: .union),
+            .field("venue", \Self.venue),
         ]
     }
 }
@@ -754,6 +758,7 @@ extension Article: SyncCore.PublishableModel {
         if let value = self.banner { projection.banner = value }
         projection.status = Projection.Status(rawValue: self.status.rawValue)
         projection.labels = self.labels.map { Projection.Labels(rawValue: $0.rawValue) }
+        projection.venue = self.venue
     }
 }
 
@@ -774,6 +779,7 @@ public struct PublicArticle: Swift.Sendable, Swift.Hashable {
     public var banner: SyncCore.AssetReference?
     public var status: Status
     public var labels: [Labels]
+    public var venue: SyncCore.SyncLocation
     /// Owned by the server: never uploaded, always taken from the server.
     public var likes: Swift.Int64
     /// Kept on this device: never uploaded, never overwritten by a pull.
@@ -792,6 +798,7 @@ public struct PublicArticle: Swift.Sendable, Swift.Hashable {
         banner: SyncCore.AssetReference? = nil,
         status: Status = .draft,
         labels: [Labels] = [],
+        venue: SyncCore.SyncLocation = SyncCore.SyncLocation(latitude: 0, longitude: 0),
         likes: Swift.Int64 = 0,
         bookmarked: Swift.Bool = false,
         publicationLifecycle: SyncCore.PublicationLifecycle = SyncCore.PublicationLifecycle(state: .listed)
@@ -806,6 +813,7 @@ public struct PublicArticle: Swift.Sendable, Swift.Hashable {
         self.banner = banner
         self.status = status
         self.labels = labels
+        self.venue = venue
         self.likes = likes
         self.bookmarked = bookmarked
         self.publicationLifecycle = publicationLifecycle
@@ -901,6 +909,7 @@ extension PublicArticle: SyncCore.SyncModel {
             .asset("banner", \Self.banner),
             .field("status", \Self.status, .indexed),
             .field("labels", \Self.labels, .indexed, merge: .union),
+            .field("venue", \Self.venue, .indexed),
             .field("likes", \Self.likes, .serverOwned),
             .field("bookmarked", \Self.bookmarked, .localOnly),
             .publicationLifecycle(\Self.publicationLifecycle),
@@ -924,6 +933,7 @@ extension PublicArticle: SyncCore.PublicationGovernedModel {
         "coauthors",
         "status",
         "labels",
+        "venue",
         "likes",
         "assetSuffix",
         "assetSize",
@@ -952,6 +962,7 @@ extension PublicArticle: SyncCore.ServerQueryable {
         public let coauthors = SyncCore.ServerListField<PublicArticle, SyncCore.RecordReference<PublicAuthor>, SyncCore.ServerIndexes.Queryable>("coauthors")
         public let status = SyncCore.ServerField<PublicArticle, Status, SyncCore.ServerIndexes.Queryable>("status")
         public let labels = SyncCore.ServerListField<PublicArticle, Labels, SyncCore.ServerIndexes.Queryable>("labels")
+        public let venue = SyncCore.ServerField<PublicArticle, SyncCore.SyncLocation, SyncCore.ServerIndexes.Queryable>("venue")
         public let likes = SyncCore.ServerField<PublicArticle, Swift.Int64, SyncCore.ServerIndexes.None>("likes")
     }
     public static let serverFields = ServerFields()

@@ -25,8 +25,9 @@ public enum SyncSchema: SyncCore.SyncSchemaDefinition {
 
     /// The CloudKit indexes the schema declares (the `.ckdb` export's), by record type and field.
     public static let deployedIndexes: [Swift.String: [Swift.String: Swift.Set<Swift.String>]] = [
-        "PublicAuthor": ["publicationState": ["QUERYABLE"], "publishedAt": ["SORTABLE"], "reviewState": ["QUERYABLE"]],
-        "PublicArticle": ["author": ["QUERYABLE"], "coauthors": ["QUERYABLE"], "labels": ["QUERYABLE"], "publicationState": ["QUERYABLE"], "publishedAt": ["SORTABLE"], "reviewState": ["QUERYABLE"], "status": ["QUERYABLE"]],
+        "PublicAuthor": ["___recordID": ["QUERYABLE"], "publicationState": ["QUERYABLE"], "publishedAt": ["SORTABLE"], "reviewState": ["QUERYABLE"]],
+        "PublicArticle": ["___recordID": ["QUERYABLE"], "author": ["QUERYABLE"], "coauthors": ["QUERYABLE"], "labels": ["QUERYABLE"], "publicationState": ["QUERYABLE"], "publishedAt": ["SORTABLE"], "reviewState": ["QUERYABLE"], "status": ["QUERYABLE"], "venue": ["QUERYABLE"]],
+        "PublicCollider": ["___recordID": ["QUERYABLE"]],
     ]
 }
 

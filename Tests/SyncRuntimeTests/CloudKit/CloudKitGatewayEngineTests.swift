@@ -92,6 +92,51 @@ struct CloudKitGatewayEngineTests {
         #expect(try !phone.store.hasUnpushedChanges() && !laptop.store.hasUnpushedChanges())
     }
 
+    /// An atomic save that fails naming no item (Apple's async `modifyRecords` "throws an error"
+    /// and promises no map of the items' errors): the engine halves the chunk until each part
+    /// settles its own items, as it does a request too large. The note that did not conflict
+    /// lands in the same pass, the one that did, alone and still unexplained, is set aside where
+    /// the app sees it, and the next pass sends nothing. Breaking it (the whole error thrown on,
+    /// as before issue 57): every pass fails the whole chunk and "Bread" never reaches the phone.
+    @Test func anAtomicFailureNamingNoItemIsSettledItemByItem() async throws {
+        let world = try SyncWorld(throughCloudKit: true)
+        world.atomicFailure = .partialFailureNamingNoItem
+        let phone = try world.device("alice-phone", account: "alice")
+        let laptop = try world.device("alice-laptop", account: "alice")
+        try phone.store.save([Note(recordName: "n1", title: "Milk"), Note(recordName: "n2", title: "Eggs")])
+        await phone.sync()
+        await laptop.sync()
+        var onPhone = try #require(try phone.store.fetch(Note.self, recordName: "n1"))
+        onPhone.title = "Oat milk"
+        try phone.store.save(onPhone)
+        // The phone pushes between the laptop's pull and its push: the laptop's save of n1 is
+        // over a stale version.
+        let between = Once()
+        let phoneEngine = phone.engine
+        laptop.gateway.hooks.withLock {
+            $0.before[.modify] = {
+                guard between.first() else { return }
+                _ = await phoneEngine.sync()
+            }
+        }
+        var first = try #require(try laptop.store.fetch(Note.self, recordName: "n1"))
+        first.body = "1 litre"
+        var second = try #require(try laptop.store.fetch(Note.self, recordName: "n2"))
+        second.title = "Bread"
+        try laptop.store.save([first, second])
+        let events = laptop.recordEvents()
+        let sent = laptop.gateway.modifies.count
+        _ = await laptop.engine.sync()
+        await phone.sync()
+        #expect(try phone.store.fetch(Note.self, recordName: "n2")?.title == "Bread")
+        #expect(await events.events().contains { if case .changeSetAside(let change) = $0 { change.recordName == "n1" } else { false } })
+        #expect(try await laptop.engine.failedChanges().map(\.recordName) == ["n1"])
+        let afterFirst = laptop.gateway.modifies.count
+        #expect(afterFirst > sent)
+        await laptop.sync()
+        #expect(laptop.gateway.modifies.count == afterFirst, "nothing is sent again")
+    }
+
     /// The engine checks the account before every page, chunk and download; through CloudKit
     /// the user record is asked of the server once a pass (with the account's status), and
     /// again after the system's `CKAccountChanged` (Apple, `Notification.Name.CKAccountChanged`:

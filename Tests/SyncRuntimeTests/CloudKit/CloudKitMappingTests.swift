@@ -192,5 +192,19 @@ struct CloudKitMappingTests {
         let member = try CloudKitRecords.predicateFormat(of: cases[10].0, recordType: "Shop", in: nil)
         #expect(member.arguments[1] as? String == "vegan", "CONTAINS takes the member, not a list")
     }
+
+    /// A distance reaches CloudKit in kilometers: `near(\.place, here, within: 1_000)` is 1,000
+    /// meters, and CloudKit reads the predicate's radius in kilometers (Apple, `CKQuery`,
+    /// "Sample Predicate Format Strings": `CGFloat radius = 10; // kilometers`, "within 10
+    /// kilometers"). Breaking it: the radius handed over as the port's meters asks iCloud for
+    /// everything within 1,000 km (issue 57's severe finding).
+    @Test func aDistanceReachesCloudKitInKilometers() throws {
+        let lisbon = SyncLocation(latitude: 38.72, longitude: -9.14)
+        let oneKilometer = FieldCondition("place", .withinDistance, [.location(lisbon), .double(1_000)])
+        let predicate = try CloudKitRecords.predicateFormat(of: oneKilometer, recordType: "Shop", in: nil)
+        #expect((predicate.arguments[2] as? NSNumber)?.doubleValue == 1)
+        let halfAKilometer = FieldCondition("place", .withinDistance, [.location(lisbon), .double(500)])
+        #expect((try CloudKitRecords.predicateFormat(of: halfAKilometer, recordType: "Shop", in: nil).arguments[2] as? NSNumber)?.doubleValue == 0.5)
+    }
 }
 #endif

@@ -53,12 +53,18 @@ struct CloudKitStandInShareTests {
     /// share. You may subsequently choose to call addParticipant: before saving the share, those
     /// participants will be added to the share"; "Changing the public permission to ... ReadOnly
     /// or ... ReadWrite will result in all pending participants being removed. Already-accepted
-    /// participants will remain." The stand-in removes them at once, whenever the property is
-    /// set (the harsher reading; the page's milder one removes the public participants at the
-    /// save). Breaking it (the list left alone): the gateway's adding back goes untested.
-    @Test func settingThePublicPermissionEmptiesTheList() async throws {
+    /// participants will remain." The stand-in removes them at once, whenever the property
+    /// changes (the harsher reading; the page's milder one removes the public participants at the
+    /// save); set to the value it has, nothing changes and nobody is removed (the header speaks
+    /// of changing it). Breaking it (the list left alone): the gateway's adding back goes
+    /// untested; (emptied on any set): a share saved with its own permission loses everyone.
+    @Test func changingThePublicPermissionEmptiesTheList() async throws {
         let share = try await shareAcceptedByBob()
         let bobListed = try #require(share.participants.first { $0.userIdentity.userRecordID?.recordName == "_bob" })
+        #expect(share.publicPermission == .none)
+        share.publicPermission = .none
+        #expect(share.participants.contains { $0.userIdentity.userRecordID?.recordName == "_bob" }, "the value it had: no change")
+        share.publicPermission = .readOnly
         share.publicPermission = .none
         #expect(share.participants.allSatisfy { $0.role == .owner })
         share.addParticipant(bobListed)

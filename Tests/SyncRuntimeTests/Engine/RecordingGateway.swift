@@ -35,6 +35,9 @@ final class RecordingGateway: CloudGateway, @unchecked Sendable {
     /// The queries sent, in order.
     var queries: [RecordQuery] { queryLog.withLock { $0 } }
     private let queryLog = Locked<[RecordQuery]>([])
+    /// The pages the cloud answered the queries with, in order.
+    var queryPages: [QueryPage] { pageLog.withLock { $0 } }
+    private let pageLog = Locked<[QueryPage]>([])
 
     /// One request of `kind`, between its hooks.
     private func send<T>(_ kind: CloudRequestKind, _ body: () async throws(CloudError) -> T) async throws(CloudError) -> T {
@@ -90,7 +93,9 @@ final class RecordingGateway: CloudGateway, @unchecked Sendable {
 
     func query(_ query: RecordQuery, in scope: DatabaseScope) async throws(CloudError) -> QueryPage {
         queryLog.withLock { $0.append(query) }
-        return try await send(.query) { () async throws(CloudError) in try await wrapped.query(query, in: scope) }
+        let page = try await send(.query) { () async throws(CloudError) in try await wrapped.query(query, in: scope) }
+        pageLog.withLock { $0.append(page) }
+        return page
     }
 
     func fetchShares(_ ids: [RecordID], in scope: DatabaseScope) async throws(CloudError) -> [RecordID: Result<ShareRecord, CloudError>] {

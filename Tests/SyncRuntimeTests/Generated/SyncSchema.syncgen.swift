@@ -19,7 +19,7 @@ enum SyncSchema: SyncCore.SyncSchemaDefinition {
     static let deployedIndexes: [Swift.String: [Swift.String: Swift.Set<Swift.String>]] = [
         "ListItem": ["priority": ["QUERYABLE"]],
         "Note": ["createdAt": ["SORTABLE"], "title": ["QUERYABLE", "SEARCHABLE"]],
-        "PublishedNote": ["createdAt": ["SORTABLE"], "publicationState": ["QUERYABLE"], "publishedAt": ["SORTABLE"], "reviewState": ["QUERYABLE"], "title": ["QUERYABLE", "SEARCHABLE"]],
+        "PublishedNote": ["___recordID": ["QUERYABLE"], "createdAt": ["SORTABLE"], "publicationState": ["QUERYABLE"], "publishedAt": ["SORTABLE"], "reviewState": ["QUERYABLE"], "title": ["QUERYABLE", "SEARCHABLE"]],
     ]
 }
 

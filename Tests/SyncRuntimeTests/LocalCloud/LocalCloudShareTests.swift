@@ -228,6 +228,30 @@ struct LocalCloudShareTests {
         #expect(again.records.map(\.id.recordName) == ["milk"] && again.deleted.isEmpty)
     }
 
+    /// A record moved out of a share reads as deleted to its participants until the server
+    /// forgets the zone's history (`expireChangeTokens`): like every other deletion, it is then
+    /// forgotten (SDK header, `CKErrorChangeTokenExpired`: "the client must re-sync from
+    /// scratch"), and a fetch from scratch lists what the participant can see, naming no record
+    /// it moved away. Breaking it (the move-out replayed after the forgetting, as before issue
+    /// 57): Bob's fetch from scratch names "milk" as deleted.
+    @Test(arguments: CloudMode.allCases)
+    func aMoveOutOfAShareIsForgottenWithTheZonesHistory(_ mode: CloudMode) async throws {
+        let household = try await Household(mode)
+        try await household.bob.acceptShare(household.metadata)
+        let before = try await household.bob.allZoneChanges(household.sharedZone, scope: .shared)
+        #expect(before.records.map(\.id.recordName).sorted() == ["list-1", "milk"])
+        let server = try await household.alice.fetchRecords([RecordID(recordName: "milk", zoneID: Self.lists)], desiredKeys: nil, in: .private)
+        var moved = try #require(try server[RecordID(recordName: "milk", zoneID: Self.lists)]?.get())
+        moved.parentRecordName = "list-2"
+        try await household.alice.save([moved, record("eggs", in: Self.lists, parent: "list-2")])
+        try household.harness.cloud.expireChangeTokens(zone: "Lists", ofAccount: "alice")
+        let expired = await cloudError { _ = try await household.bob.allZoneChanges(household.sharedZone, scope: .shared, since: before.token) }
+        #expect(expired?.code == .changeTokenExpired)
+        let fromScratch = try await household.bob.allZoneChanges(household.sharedZone, scope: .shared)
+        #expect(fromScratch.records.map(\.id.recordName) == ["list-1"])
+        #expect(fromScratch.deleted.isEmpty, "\(fromScratch.deleted.map(\.id.recordName))")
+    }
+
     /// Apple, `CKShare.ParticipantPermission.readWrite` ("read-and-write permissions for the
     /// share"); `CKDatabase.Scope.shared`: records in a shared database "are counted towards the
     /// originating owner's iCloud account storage quota": they live in the owner's zone.

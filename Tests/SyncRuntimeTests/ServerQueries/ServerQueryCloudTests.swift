@@ -77,6 +77,13 @@ struct ServerQueryCloudTests {
         #expect(try await names([FieldCondition("minutes", .greaterOrEqual, [.int64(45)])]) == ["curry", "pie", "stew"])
         #expect(try await names([FieldCondition("title", .beginsWith, [.string("Green")])]) == ["soup", "curry"])
         #expect(try await names([FieldCondition("title", .beginsWith, [.string("green")])]).isEmpty, "BEGINSWITH without [c] minds case")
+        // A text range compares case aside, as text equality does ("String-based comparisons are
+        // case-insensitive"): by bytes, "green curry" would sort after every capital. Breaking
+        // it (seen failing): a range by bytes keeps none of these, or all.
+        #expect(try await names([FieldCondition("title", .less, [.string("h")])]) == ["soup", "curry"])
+        #expect(try await names([FieldCondition("title", .greaterOrEqual, [.string("s")])]) == ["salad", "stew"])
+        #expect(try await names([FieldCondition("title", .lessOrEqual, [.string("green SOUP")])]) == ["soup", "curry"])
+        #expect(try await names([FieldCondition("title", .greater, [.string("PIE")])]) == ["salad", "stew"])
         #expect(try await names([FieldCondition("cuisine", .isIn, [.string("greek"), .string("irish")])]) == ["salad", "pie", "stew"])
         #expect(try await names([FieldCondition("cuisine", .equal, [.string("irish")]), FieldCondition("minutes", .less, [.int64(70)])]) == ["pie"])
     }
@@ -176,6 +183,38 @@ struct ServerQueryCloudTests {
         #expect(await cloudError { _ = try await cloud.query(malformed, in: .public) }?.code == .invalidArguments)
     }
 
+    /// Apple, `CKQuery`, "Predicate Rules for Query Objects": "Location indexes have a
+    /// resolution of no less than 10 km". LocalCloud answers as coarsely by default (the
+    /// harsher reading): a record up to 10 km beyond the radius matches too; with a resolution of
+    /// 0 it answers exactly. Breaking it (an exact answer by default): the engine's trim of a
+    /// page to the exact radius goes untested.
+    @Test(arguments: Path.allCases)
+    func aDistanceIsAsCoarseAsCloudKitsIndex(_ path: Path) async throws {
+        let places: [(String, Double, Double)] = [("lisbon", 38.7223, -9.1393), ("sintra", 38.8029, -9.3817), ("porto", 41.1579, -8.6291)]
+        let records = places.map { name, latitude, longitude in
+            record(name, type: "Shop", in: SyncConstants.publicZone, fields: ["place": .location(SyncLocation(latitude: latitude, longitude: longitude))])
+        }
+        let lisbon = SyncLocation(latitude: 38.7223, longitude: -9.1393)
+        let fifteenKilometers = RecordQuery(recordType: "Shop", conditions: [FieldCondition("place", .withinDistance, [.location(lisbon), .double(15_000)])])
+        let coarse = try await Self.cloud(path, holding: records)
+        #expect(try await Self.all(fifteenKilometers, coarse).sorted() == ["lisbon", "sintra"], "Sintra, 22.7 km away, is within 15 km and the 10 km resolution")
+        let exact = try await Self.cloud(path, holding: records) { $0.locationResolution = 0 }
+        #expect(try await Self.all(fifteenKilometers, exact) == ["lisbon"])
+    }
+
+    /// A page size past what the cloud serves (`Int.max` included) is answered with pages of the
+    /// cloud's own size, never a crash (Apple, `CKQueryOperation.maximumResults`: "CloudKit
+    /// dynamically determines the actual number"). Breaking it: `Int.max + 1` traps.
+    @Test(arguments: Path.allCases)
+    func anyPageSizeIsAnswered(_ path: Path) async throws {
+        let cloud = try await Self.cloud(path, holding: Self.recipes)
+        for limit in [Int.max, Int.max - 1, 0, -1, Int.min] {
+            let page = try await cloud.query(RecordQuery(recordType: "Recipe", resultsLimit: limit), in: .public)
+            #expect(!page.records.isEmpty, "\(limit)")
+            #expect(try await Self.all(RecordQuery(recordType: "Recipe", sorts: [FieldSort("minutes")], resultsLimit: limit), cloud).count == 5, "\(limit)")
+        }
+    }
+
     /// A query its deployed schema has no index for fails with `invalidArguments`: a condition on
     /// a field not marked `QUERYABLE`, a sort by one not marked `SORTABLE` (the `.ckdb` schema's
     /// index kinds; CloudKit's answer says "Field '…' is not marked queryable"). Those the
@@ -187,10 +226,28 @@ struct ServerQueryCloudTests {
         }
         let unqueryable = await cloudError { _ = try await cloud.query(RecordQuery(recordType: "Recipe", conditions: [FieldCondition("cuisine", .equal, [.string("thai")])]), in: .public) }
         #expect(unqueryable?.code == .invalidArguments)
-        let unsortable = await cloudError { _ = try await cloud.query(RecordQuery(recordType: "Recipe", sorts: [FieldSort("title")]), in: .public) }
-        #expect(unsortable?.code == .invalidArguments)
-        let answered = RecordQuery(recordType: "Recipe", conditions: [FieldCondition("title", .beginsWith, [.string("Green")])], sorts: [FieldSort("minutes")])
+        let green = [FieldCondition("title", .beginsWith, [.string("Green")])]
+        let unsortable = await cloudError { _ = try await cloud.query(RecordQuery(recordType: "Recipe", conditions: green, sorts: [FieldSort("title")]), in: .public) }
+        #expect(unsortable?.code == .invalidArguments && unsortable?.message.contains("sortable") == true)
+        let answered = RecordQuery(recordType: "Recipe", conditions: green, sorts: [FieldSort("minutes")])
         #expect(try await Self.all(answered, cloud) == ["soup", "curry"])
+    }
+
+    /// A query with no condition asks for every record by ID: CloudKit answers it only where the
+    /// record type's `___recordID` is QUERYABLE ("Field 'recordName' is not marked queryable"),
+    /// which the `.ckdb` export declares on public types and the generated `deployedIndexes`
+    /// with it. Breaking it (the rule left out): a catalog whose deployed schema lacks the index
+    /// refreshes here and fails on iCloud.
+    @Test(arguments: Path.allCases)
+    func aQueryWithNoConditionNeedsTheRecordIDIndex(_ path: Path) async throws {
+        let everything = RecordQuery(recordType: "Recipe", sorts: [FieldSort("minutes")])
+        let withoutIt = try await Self.cloud(path, holding: Self.recipes) { $0.deployedIndexes = ["Recipe": ["minutes": ["QUERYABLE", "SORTABLE"]]] }
+        let refused = await cloudError { _ = try await withoutIt.query(everything, in: .public) }
+        #expect(refused?.code == .invalidArguments && refused?.message.contains("recordName") == true)
+        let withIt = try await Self.cloud(path, holding: Self.recipes) {
+            $0.deployedIndexes = ["Recipe": ["minutes": ["QUERYABLE", "SORTABLE"], "___recordID": ["QUERYABLE"]]]
+        }
+        #expect(try await Self.all(everything, withIt) == ["salad", "soup", "curry", "pie", "stew"])
     }
 }
 

@@ -155,17 +155,31 @@ extension PushPhase {
         } catch .cloud(let error) where error.code == .limitExceeded || error.code == .invalidArguments {
             // Refused whole: nothing of it was applied.
             try context.transaction { try $0.forgetSent(uploads: request.recordsToSave) }
-            guard chunk.count > 1 else {
-                // One record the cloud will not take, alone in its request: set it aside.
-                try context.transaction { try setAside(chunk[0], error, in: $0, outcome: &outcome) }
-                return nil
-            }
-            // Too large, or one item makes the whole request invalid: each half on its own.
-            let half = chunk.count / 2
-            try await sendChunk(Array(chunk[..<half]), scope: scope, outcome: &outcome, attempt: attempt)
-            try await sendChunk(Array(chunk[half...]), scope: scope, outcome: &outcome, attempt: attempt)
+            try await sendApart(chunk, refusedWith: error, scope: scope, outcome: &outcome, attempt: attempt)
+            return nil
+        } catch .cloud(let error) where error.itemErrors.isEmpty && (error.code == .partialFailure || error.code == .batchRequestFailed) {
+            // Items failed, and the error names none (Apple's async `modifyRecords` promises no
+            // map of them): sent again whole, the chunk would fail on every pass. Halved, each
+            // part settles its own items, and one failing alone is set aside. What was kept as
+            // sent stays until a version of its record says whether it landed (a request that was
+            // not atomic may have been applied in part).
+            try await sendApart(chunk, refusedWith: error, scope: scope, outcome: &outcome, attempt: attempt)
             return nil
         }
+    }
+
+    /// A chunk the cloud refused whole, sent again in halves: too large, or one item makes the
+    /// whole request fail. One item alone is set aside with the refusal.
+    private func sendApart(
+        _ chunk: [PushItem], refusedWith error: CloudError, scope: DatabaseScope, outcome: inout Outcome, attempt: Int
+    ) async throws(SyncError) {
+        guard chunk.count > 1 else {
+            try context.transaction { try setAside(chunk[0], error, in: $0, outcome: &outcome) }
+            return
+        }
+        let half = chunk.count / 2
+        try await sendChunk(Array(chunk[..<half]), scope: scope, outcome: &outcome, attempt: attempt)
+        try await sendChunk(Array(chunk[half...]), scope: scope, outcome: &outcome, attempt: attempt)
     }
 
     /// Each item's result, in the transaction that keeps them all: a landed save's server
