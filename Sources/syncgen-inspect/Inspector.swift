@@ -119,7 +119,12 @@ struct Inspector {
         lines.append("set aside: \(diagnostics.setAside.count)")
         for change in diagnostics.setAside { lines.append("  \(change.kind) of \(change.recordType) \(change.recordName): error \(change.errorCode): \(change.error)") }
         lines.append("unreadable records: \(diagnostics.unreadableRecords.count)")
-        for record in diagnostics.unreadableRecords { lines.append("  \(record.recordName) in \(record.zone): error \(record.errorCode), \(record.failedFetches) fetches failed\(record.isSetAside ? ", set aside" : "")") }
+        for record in diagnostics.unreadableRecords {
+            let why = record.isUnreadableByThisVersion
+                ? "this app version cannot read it, set aside"
+                : SyncEvent.count(record.failedFetches, "fetch") + " failed" + (record.isSetAside ? ", set aside" : "")
+            lines.append("  \(record.recordName) in \(record.zone): error \(record.errorCode), \(why)")
+        }
         lines.append("parked: " + (diagnostics.parked.isEmpty ? "none" : diagnostics.parked.map { "\($0.count) of \($0.userRecordName)" }.joined(separator: ", ")))
         lines.append("acceptances waiting: \(diagnostics.pendingAcceptances)")
         lines.append("recent conflicts: \(diagnostics.recentConflicts.count)")

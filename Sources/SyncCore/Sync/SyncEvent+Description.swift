@@ -56,7 +56,9 @@ extension SyncEvent: CustomStringConvertible {
 
     /// "1 change", "2 changes".
     package static func count(_ number: Int, _ noun: String) -> String {
-        "\(number) \(noun)\(number == 1 ? "" : "s")"
+        // English adds "es" after a hissing sound: "fetches", "searches", "boxes".
+        let plural = ["ch", "sh", "s", "x", "z"].contains(where: noun.hasSuffix) ? noun + "es" : noun + "s"
+        return "\(number) \(number == 1 ? noun : plural)"
     }
 
     /// "1.5 s".
@@ -122,7 +124,10 @@ extension UnreadableRecord: CustomStringConvertible {
 
     /// The record as a log line.
     public var logMessage: SyncLogMessage {
-        "\(name: id) could not be read (\(SyncEvent.count(failedFetches, "fetch")) failed\(isSetAside ? ", set aside" : "")): \(SyncError.cloud(error).logMessage)"
+        let why: SyncLogMessage = isUnreadableByThisVersion
+            ? "this app version cannot read it, set aside"
+            : "\(SyncEvent.count(failedFetches, "fetch")) failed\(isSetAside ? ", set aside" : "")"
+        return "\(name: id) could not be read (\(why)): \(SyncError.cloud(error).logMessage)"
     }
 }
 

@@ -20,15 +20,19 @@ public struct UnreadableRecord: Sendable, Hashable {
     public var failedFetches: Int
     /// When a page first listed it unreadable (the engine's clock).
     public var firstFailedAt: Date
+    /// Whether it arrived holding what this app version's model cannot read (a value of another
+    /// type): set aside at once, with no fetch, since a fetch brings the same fields.
+    public var isUnreadableByThisVersion: Bool
 
     /// Whether the engine stopped asking for it by itself.
-    public var isSetAside: Bool { failedFetches >= Self.fetchesBeforeSetAside }
+    public var isSetAside: Bool { isUnreadableByThisVersion || failedFetches >= Self.fetchesBeforeSetAside }
 
     /// A record a page could not deliver.
-    public init(id: RecordID, error: CloudError, failedFetches: Int = 0, firstFailedAt: Date) {
+    public init(id: RecordID, error: CloudError, failedFetches: Int = 0, isUnreadableByThisVersion: Bool = false, firstFailedAt: Date) {
         self.id = id
         self.error = error
         self.failedFetches = failedFetches
+        self.isUnreadableByThisVersion = isUnreadableByThisVersion
         self.firstFailedAt = firstFailedAt
     }
 }

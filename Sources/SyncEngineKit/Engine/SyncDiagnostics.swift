@@ -80,6 +80,9 @@ public struct SyncDiagnostics: Sendable, Hashable, Codable {
         public var failedFetches: Int
         /// Whether it is set aside (asked for again only when the app says so).
         public var isSetAside: Bool
+        /// Whether it was set aside at once, with no fetch: it holds what this app version
+        /// cannot read.
+        public var isUnreadableByThisVersion: Bool
     }
 
     /// A conflict sync settled: the fields, and their values when contents were asked for.
@@ -162,7 +165,7 @@ extension SyncDiagnostics {
                 unreadableRecords: try UnreadableRecords.all(in: store).map {
                     UnreadableRecordNote(
                         recordName: $0.id.recordName, zone: "\($0.id.zoneID)", errorCode: $0.error.cloudKitCode, failedFetches: $0.failedFetches,
-                        isSetAside: $0.isSetAside)
+                        isSetAside: $0.isSetAside, isUnreadableByThisVersion: $0.isUnreadableByThisVersion)
                 },
                 parked: try store.parkedChanges(),
                 pendingAcceptances: try store.stateKeys(prefix: SyncStateKeys.pendingAcceptancePrefix).count,

@@ -14,6 +14,8 @@ enum UnreadableRecords {
         var message: String
         var failedFetches: Int
         var firstFailedAt: Date
+        /// Nil in what an earlier version kept (it counted fetches for such a record instead).
+        var unreadableByThisVersion: Bool?
 
         init(_ record: UnreadableRecord) {
             id = record.id
@@ -21,10 +23,13 @@ enum UnreadableRecords {
             message = record.error.message
             failedFetches = record.failedFetches
             firstFailedAt = record.firstFailedAt
+            unreadableByThisVersion = record.isUnreadableByThisVersion
         }
 
         var record: UnreadableRecord {
-            UnreadableRecord(id: id, error: CloudError(cloudKitCode: code, message), failedFetches: failedFetches, firstFailedAt: firstFailedAt)
+            UnreadableRecord(
+                id: id, error: CloudError(cloudKitCode: code, message), failedFetches: failedFetches,
+                isUnreadableByThisVersion: unreadableByThisVersion ?? false, firstFailedAt: firstFailedAt)
         }
     }
 
@@ -57,7 +62,7 @@ enum UnreadableRecords {
     static func setAside(_ id: RecordID, _ error: CloudError, at now: Date, in store: any EngineState) throws -> UnreadableRecord {
         let key = SyncStateKeys.unreadableRecord(id)
         let record = UnreadableRecord(
-            id: id, error: error, failedFetches: UnreadableRecord.fetchesBeforeSetAside, firstFailedAt: try read(key, in: store)?.firstFailedAt ?? now)
+            id: id, error: error, isUnreadableByThisVersion: true, firstFailedAt: try read(key, in: store)?.firstFailedAt ?? now)
         try write(record, in: store)
         return record
     }
@@ -75,6 +80,7 @@ enum UnreadableRecords {
     static func retrySetAside(in store: any EngineState) throws {
         for var record in try all(in: store) where record.isSetAside {
             record.failedFetches = 0
+            record.isUnreadableByThisVersion = false
             try write(record, in: store)
         }
     }

@@ -103,7 +103,9 @@ package final class SQLiteDatabase {
         case file(URL)
     }
 
-    private var handle: OpaquePointer?
+    /// SQLite's connection (internal: the write-ahead log's bound, `SQLiteDatabase+LogBound`,
+    /// sets its hook).
+    var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
     /// The statements used last, looked at before `statements`: a writer runs the same few
     /// statements over and over, with the same string each time, and two strings that share
@@ -113,6 +115,9 @@ package final class SQLiteDatabase {
     private static let recentCount = 8
     /// The file's path, named by every error (nil in memory).
     private let file: String?
+    /// What the write-ahead log's hook reads and keeps between commits (`boundLog`), owned here
+    /// as long as the hook may run.
+    var logBound: LogBound?
     /// Nesting depth of `transaction`: inner calls join the outer transaction.
     private var transactionDepth = 0
     /// Opened to read only: nothing is written, and a transaction takes no write lock.
@@ -150,6 +155,7 @@ package final class SQLiteDatabase {
         } else if case .file = location, !readOnly {
             try execute("PRAGMA journal_mode = WAL")
             try execute("PRAGMA synchronous = NORMAL")
+            try boundLog(busyTimeout: Int32(clamping: milliseconds))
         }
         try execute("PRAGMA foreign_keys = ON")
     }

@@ -270,6 +270,34 @@ struct EngineRecoveryTests {
         #expect(try bob.store.fetch(PublishedNote.self, recordName: "p")?.title == "Alice's")
     }
 
+    /// Bob's edits of Alice's public notes spread over more than one round of the push (2,000
+    /// history entries a round, his own notes between): each refused note is sent once and named
+    /// once a pass. Breaking it (as issue 57 found, 62 records named 145 times): a later round
+    /// reads an earlier edit of the same note, sends it again and names it again.
+    @Test func aRefusedPublicEditIsNamedOncePerPass() async throws {
+        let world = try SyncWorld()
+        let alice = try world.device("alice-phone", account: "alice")
+        let bob = try world.device("bob-phone", account: "bob")
+        try alice.store.save((0..<3).map { PublishedNote(recordName: "p\($0)", title: "Alice's \($0)") })
+        await alice.sync()
+        await bob.sync()
+        for round in 0..<3 {
+            for index in 0..<3 {
+                var copy = try #require(try bob.store.fetch(PublishedNote.self, recordName: "p\(index)"))
+                copy.title = "Bob was here \(round)"
+                try bob.store.save(copy)
+            }
+            try bob.store.save((0..<PushPhase.pageSize).map { Note(recordName: "bob-\(round)-\($0)") })
+        }
+        let events = bob.recordEvents()
+        await bob.sync()
+        let named = await events.events().compactMap { if case .changeReverted(let change) = $0 { change.recordName } else { nil } }
+        #expect(named.sorted() == ["p0", "p1", "p2"], "\(named)")
+        let sent = bob.gateway.modifies.flatMap { $0.request.recordsToSave.map(\.id.recordName) }.filter { $0.hasPrefix("p") }
+        #expect(sent.sorted() == ["p0", "p1", "p2"], "\(sent)")
+        #expect(try !bob.store.hasUnpushedChanges())
+    }
+
     /// Alice's phone uploads twenty notes, and her laptop syncs them down.
     private static func twentyNotesOnALaptop(in world: SyncWorld) async throws -> (world: SyncWorld, laptop: SyncWorld.Device) {
         let phone = try world.device("alice-phone", account: "alice")

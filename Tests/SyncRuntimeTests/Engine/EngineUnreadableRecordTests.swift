@@ -46,6 +46,7 @@ struct EngineUnreadableRecordTests {
         await laptop.sync()
         let setAside = try #require(try await laptop.engine.unreadableRecords().first)
         #expect(setAside.isSetAside && setAside.failedFetches == UnreadableRecord.fetchesBeforeSetAside && setAside.error.code == .internalError)
+        #expect("\(setAside)".contains("(3 fetches failed, set aside)") && !setAside.isUnreadableByThisVersion, "\(setAside)")
         #expect(await events.events().filter { if case .recordUnreadable = $0 { true } else { false } }.count == 1)
         let fetches = try world.cloud.counters()["requests.fetchRecords"] ?? 0
         await laptop.sync()

@@ -32,6 +32,7 @@ extension PushPhase {
             } else {
                 try PublicCopies.forget(type: item.type, recordName: item.id.recordName, in: store)
             }
+            outcome.reverted.insert(item.id)
             context.events.publish(.changeReverted(failedChange(item, error)))
             return nil
         case .skipItem where scope == .shared:
@@ -175,6 +176,7 @@ extension PushPhase {
         } else {
             try store.deletePulled(type: item.type, recordName: name)
         }
+        outcome.reverted.insert(item.id)
         context.events.publish(.changeReverted(failedChange(item, error)))
     }
 

@@ -53,12 +53,16 @@ struct PushPhase {
         var failures: [RecordID: CloudError] = [:]
         /// Changes the cloud refused for good, set aside in this push.
         var setAside: [FailedChange] = []
+        /// Records whose change the cloud refused as not this user's to make, put back (and
+        /// named by `changeReverted`) in this push.
+        var reverted: Set<RecordID> = []
 
         mutating func add(_ other: Outcome) {
             saved += other.saved
             deleted += other.deleted
             failures.merge(other.failures) { first, _ in first }
             setAside += other.setAside
+            reverted.formUnion(other.reverted)
         }
     }
 
@@ -73,7 +77,9 @@ struct PushPhase {
                 let pending = try store.unpushedChanges(limit: Self.pageSize)
                 return (pending.readThrough, try collect(pending.changes, in: store))
             }
-            let items = try await prepare(collected)
+            // A record the cloud refused as not this user's is refused again in a later round of
+            // the same push (its earlier edits read there): sent once, named once a pass.
+            let items = try await prepare(total.reverted.isEmpty ? collected : collected.filter { !total.reverted.contains($0.id) })
             if !items.isEmpty && !started {
                 started = true
                 context.events.publish(.pushStarted(items: items.count))
