@@ -23,6 +23,7 @@ enum GenerateBenchmark {
             let bytes = try! generator.generate(schema, files: files).reduce(0) { $0 + $1.contents.utf8.count }
             print("  \(Measurement.pad(count, 6)) \(Measurement.pad(bytes, 13)) \(timing.description)")
         }
+        if Bench.quick { return Measurement.checkGrowth(timings, of: "the models", allowed: Bench.quickMaxGrowth) }
         let growth = timings[1].median / timings[0].median
         let fast = timings[0].median + validateThousand.median < target
         print("  target: validate + generate 1,000 models under \(Int(target * 1000)) ms: \(Measurement.verdict(fast))")

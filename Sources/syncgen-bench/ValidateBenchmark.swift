@@ -13,6 +13,7 @@ enum ValidateBenchmark {
     static let runs = 3
 
     static func run() -> Bool {
+        if Bench.quick { return growth() }
         print("validate: load + parse + validate synthetic schemas (20 fields per model), beside libyaml's event parse (median of \(runs) interleaved runs, range, CPU time)")
         print("  schema                       bytes        libyaml alone               validate           over libyaml")
         var oneFile: [Int: Double] = [:]
@@ -53,6 +54,15 @@ enum ValidateBenchmark {
         for (text, met) in checks { print("  target: \(text): \(Measurement.verdict(met))") }
         print(String(format: "  peak memory: %.1f MiB", Measurement.peakMemoryMiB()))
         return checks.allSatisfy(\.1)
+    }
+
+    /// `--quick`: 1,000 and 10,000 models in one file, interleaved; the growth alone is checked.
+    private static func growth() -> Bool {
+        print("validate (quick): 1,000 and 10,000 models in one file (median of \(runs) interleaved runs, CPU time)")
+        let pipeline = SchemaPipeline()
+        let inputs = [1_000, 10_000].map { SyntheticSchema.sources(modelCount: $0) }
+        let timings = Measurement.interleaved(runs: runs, inputs.map { sources in { _ = pipeline.validate(sources) } })
+        return Measurement.checkGrowth(timings, of: "the models in one file", allowed: Bench.quickMaxGrowth)
     }
 
     /// Prints one row: libyaml's event parse of every file, and the whole validation.

@@ -236,6 +236,17 @@ struct SchemaEvolutionTests {
         #expect(removal.message.contains("if 'Label' is 'Tag' renamed, give it 'recordType: Tag'"))
     }
 
+    /// A removed enum case says what to do instead: keep it, and stop writing it. Breaking it
+    /// (issue 57): the message says only what goes wrong.
+    @Test func aRemovedCaseSaysToKeepIt() throws {
+        let check = Self.check(
+            old: note("      status: { type: enum, cases: [open, done, archived] }"),
+            new: note("      status: { type: enum, cases: [open, done] }"))
+        let removal = try #require(check.diff?.diagnostics.first)
+        #expect(removal.code == .enumCaseRemoved)
+        #expect(removal.message.hasSuffix("keep the case in 'cases:' and stop writing it in the app instead"), "\(removal.message)")
+    }
+
     @Test func aRemovedModelWithoutFieldsSuggestsNoRename() throws {
         let check = Self.check(
             old: note("      title: string") + "  Tag:\n    fields: {}\n",

@@ -256,6 +256,24 @@ struct ValidationRuleTests {
         #expect(model?.assetFields.last?.recordKeys.all == ["thumbnailAssetData", "thumbnailAssetSuffix", "thumbnailAssetSize", "thumbnailAssetDigest"])
     }
 
+    /// An unknown type that is another schema language's word for one of ours, or a misspelling of
+    /// that word, suggests ours; a misspelling of ours suggests it. Breaking it (issue 57): the
+    /// nearest spelling among our types alone, which for these is none.
+    @Test(arguments: [("integer", "int"), ("integr", "int"), ("text", "string"), ("Boolean", "bool"), ("timestamp", "date"), ("strng", "string")])
+    func anUnknownTypeSuggestsTheOneMeant(_ written: String, _ meant: String) {
+        let result = validate(field("      x: \(written)"))
+        #expect(result.findings == [Finding(.unknownType, line: 4, column: 10)])
+        #expect(result.rendered.contains("did you mean '\(meant)'?"), "\(result.rendered)")
+    }
+
+    /// A merge policy a field's type does not take says which it does. Breaking it (issue 57):
+    /// the message says only why not.
+    @Test func aMergePolicyTheTypeDoesNotTakeNamesThoseItDoes() {
+        let result = validate(field("      x: { type: int, merge: union }"))
+        #expect(result.findings.map(\.code) == [.mergePolicyNotForType])
+        #expect(result.rendered.contains("an int takes 'lastWriterWins', 'serverWins', 'clientWins', 'max', 'min' or 'custom'"), "\(result.rendered)")
+    }
+
     /// Validation codes are covered here, schema-evolution codes by `evolutionCases`.
     @Test func everyCodeHasAFailingCase() {
         let covered = Set(failingCases.flatMap { $0.expected.map(\.code) } + evolutionCases.flatMap(\.codes))

@@ -147,7 +147,7 @@ package enum SchemaDiff {
                 if !gone.isEmpty {
                     let names = gone.map { "'\($0)'" }.joined(separator: ", ")
                     result.diagnostics.append(Diagnostic(
-                        .enumCaseRemoved, "field '\(name)' of record type '\(type)' no longer has the case\(gone.count == 1 ? "" : "s") \(names); deployed records and older app versions still hold \(gone.count == 1 ? "it" : "them"), and this version reads \(gone.count == 1 ? "it" : "them") as 'unknown'",
+                        .enumCaseRemoved, "field '\(name)' of record type '\(type)' no longer has the case\(gone.count == 1 ? "" : "s") \(names); deployed records and older app versions still hold \(gone.count == 1 ? "it" : "them"), and this version reads \(gone.count == 1 ? "it" : "them") as 'unknown'; keep \(gone.count == 1 ? "the case" : "the cases") in 'cases:' and stop writing \(gone.count == 1 ? "it" : "them") in the app instead",
                         at: now.location, notes: [.init("the cases were [\(before.joined(separator: ", "))] here", at: field.location)]))
                 }
                 for added in after where !before.contains(added) {

@@ -127,12 +127,14 @@ package enum ReservedNames {
     /// (`status` -> `Status`), with `Value` after it while that names something the model's code
     /// means otherwise: a model, one of the model's own fields or enums, a type Swift keeps
     /// (`Type` -> `TypeValue`), a member type every model has, a module the code names.
-    package static func enumTypeName(forField field: String, taken: Set<String>) -> String {
+    package static func enumTypeName(forField field: String, isTaken: (String) -> Bool) -> String {
         var name = field.prefix(1).uppercased() + field.dropFirst()
-        let kept = Set(swiftTypeNames + ["Any"] + modelMemberTypes + moduleNames + [SwiftNaming.schemaTypeName])
-        while taken.contains(name) || kept.contains(name) { name += "Value" }
+        while isTaken(name) || namesEnumsAvoid.contains(name) { name += "Value" }
         return name
     }
+
+    /// The names an enum's type never takes, whatever the schema: Swift's and the runtime's.
+    private static let namesEnumsAvoid = Set(swiftTypeNames + ["Any"] + modelMemberTypes + moduleNames + [SwiftNaming.schemaTypeName])
 
     private static func lowercasedFirst(_ name: String) -> String {
         name.prefix(1).lowercased() + name.dropFirst()

@@ -49,6 +49,21 @@ package enum FieldKind: RawRepresentable, CaseIterable, Sendable, Hashable {
         }
     }
 
+    /// The type a word from another schema language means here (`integer`, `text`, `boolean`,
+    /// `timestamp`...), for "did you mean" when the word is no type of ours. Only the scalar
+    /// types: a word is looked up lowercased, and close misspellings of these words count too
+    /// (`integr`).
+    package static let synonyms: [String: ScalarType] = [
+        "integer": .int, "int64": .int, "int32": .int, "long": .int, "number": .int, "bigint": .int,
+        "text": .string, "str": .string, "varchar": .string, "char": .string,
+        "float": .double, "real": .double, "decimal": .double, "number64": .double,
+        "boolean": .bool,
+        "datetime": .date, "timestamp": .date, "time": .date,
+        "bytes": .data, "blob": .data, "binary": .data,
+        "file": .asset,
+        "uri": .url, "link": .url,
+    ]
+
     /// Types a list may hold: the scalar types whose facts allow it, and references; never lists.
     package var isListElement: Bool {
         switch self {

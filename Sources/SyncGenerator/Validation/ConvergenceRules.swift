@@ -33,6 +33,16 @@ extension ValidationContext {
         }
     }
 
+    /// Whether a field of `type` takes `policy`: `union` a list, `max` and `min` the types whose
+    /// facts order them (numbers, dates), the others any field.
+    private static func policy(_ policy: MergePolicyName, fits type: FieldType) -> Bool {
+        switch policy {
+        case .union: type.kind == .list
+        case .max, .min: type.scalar?.facts.mergesByExtreme == true
+        case .lastWriterWins, .serverWins, .clientWins, .custom: true
+        }
+    }
+
     private static var modelPolicies: String {
         MergePolicyName.allCases.filter(\.isModelPolicy).map { "'\($0.rawValue)'" }.joined(separator: ", ")
     }
@@ -121,19 +131,13 @@ extension ValidationContext {
             report(Diagnostic(.mergeOnDeviceField, "\(subject()) is \(field.isLocalOnly ? "local-only: a pull never changes it" : "server-owned: the server's value is always taken"), so it is never merged; remove 'merge'", at: word.location))
             return
         }
-        if let type = fieldTypes[fieldID] {
-            switch policy {
-            case .union where type.kind != .list:
-                report(Diagnostic(.mergePolicyNotForType, "'union' merges lists, and \(subject()) is \(type.article) \(type.kind.rawValue)", at: word.location))
-                return
-            case .max, .min:
-                guard type.scalar?.facts.mergesByExtreme == true else {
-                    report(Diagnostic(.mergePolicyNotForType, "'\(policy.rawValue)' keeps the \(policy == .max ? "larger" : "smaller") number or date, and \(subject()) is \(type.article) \(type.kind.rawValue)", at: word.location))
-                    return
-                }
-            default:
-                break
-            }
+        if let type = fieldTypes[fieldID], !Self.policy(policy, fits: type) {
+            // What the field's type does take, so the fix is in the message.
+            let takes = MergePolicyName.allCases.filter { Self.policy($0, fits: type) }.map { "'\($0.rawValue)'" }
+            let choices = takes.dropLast().joined(separator: ", ") + " or " + takes.last!
+            let does = policy == .union ? "merges lists" : "keeps the \(policy == .max ? "larger" : "smaller") number or date"
+            report(Diagnostic(.mergePolicyNotForType, "'\(policy.rawValue)' \(does), and \(subject()) is \(type.article) \(type.kind.rawValue); \(type.article) \(type.kind.rawValue) takes \(choices)", at: word.location))
+            return
         }
         fieldMergePolicies[fieldID] = policy
     }

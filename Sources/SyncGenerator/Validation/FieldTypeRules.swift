@@ -109,7 +109,15 @@ extension ValidationContext {
             return nil
         }
         let types = FieldKind.allCases.map(\.rawValue)
-        report(Diagnostic(.unknownType, "unknown type '\(word.value.truncatedForMessage)' for \(subject())\(Suggestion.hint(word.value, choices: types, noun: "types"))", at: word.location))
+        // A word of another schema language (`integer`, `text`), or a misspelling of one
+        // (`integr`), means one of ours: suggest that one, not the nearest spelling.
+        // A close spelling of one of ours comes first (`strng`).
+        let lowered = word.value.lowercased()
+        let meant = FieldKind.synonyms[lowered]?.rawValue
+            ?? Suggestion.closest(to: word.value, among: types)
+            ?? Suggestion.closest(to: lowered, among: FieldKind.synonyms.keys).flatMap { FieldKind.synonyms[$0]?.rawValue }
+        let hint = meant.map(Suggestion.phrase) ?? Suggestion.hint(word.value, choices: types, noun: "types")
+        report(Diagnostic(.unknownType, "unknown type '\(word.value.truncatedForMessage)' for \(subject())\(hint)", at: word.location))
         return nil
     }
 

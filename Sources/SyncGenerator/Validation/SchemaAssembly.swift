@@ -10,13 +10,15 @@ extension ValidationContext {
             guard let modelScopes = scopes[id], modelScopes.isPublic == (catalogs[id] != nil) else { return nil }
             var fields: [Field] = []
             // An enum's Swift type is a member of its model: named so it hides nothing the
-            // model's code means.
-            var taken = modelNames.union(model.fields.map(\.name.value))
+            // model's code means (a model's name, a field's, another enum's). The model names
+            // are looked up where they are, never copied per model: that copy made validation
+            // quadratic in the models of a file.
+            var taken = Set(model.fields.map(\.name.value))
             for fieldID in fieldIDs(of: id) {
                 let field = field(fieldID)
                 guard let type = fieldTypes[fieldID], let fieldIndexes = indexes[fieldID] else { return nil }
                 let enumeration = enumCases[fieldID].map { cases in
-                    let typeName = ReservedNames.enumTypeName(forField: field.name.value, taken: taken)
+                    let typeName = ReservedNames.enumTypeName(forField: field.name.value) { taken.contains($0) || modelNames.contains($0) }
                     taken.insert(typeName)
                     return FieldEnumeration(typeName: typeName, cases: cases)
                 }
