@@ -15,7 +15,10 @@ extension Workspace {
             sections.append("**\(diagnostic.code.rawValue)** \(diagnostic.message)\n\n```text\n\(ExplanationRenderer.text(diagnostic.code))```\n[\(diagnostic.code.rawValue)](\(explanationsURL)#\(diagnostic.code.rawValue.lowercased()))")
         }
         if let (found, index) = try occurrence(at: place) {
-            let schema = currentValidation(of: folder).map(\.schema) ?? SchemaPipeline().validate(sources(in: folder)).schema
+            // The last validation's schema, else the folder validated on its own: a check
+            // against a baseline keeps no schema, and a folder with errors has none (the field
+            // is then described as it is written).
+            let schema = currentValidation(of: folder)?.schema ?? SchemaPipeline().validate(sources(in: folder)).schema
             if found.isModel, let model = index.model(named: found.name) {
                 sections.insert(Self.describe(model, resolved: schema?.models.first { $0.name == found.name }), at: 0)
             } else if let owner = found.model, let model = index.model(named: owner),
@@ -64,6 +67,14 @@ extension Workspace {
             if !resolved.indexes.isEmpty { lines.append("- indexes: " + resolved.indexes.sorted().joined(separator: ", ")) }
         } else if field.localOnly?.value == true {
             lines.append("- local only: never in CloudKit")
+        } else {
+            // Unresolved (the folder has errors): what the declaration itself says.
+            if let target = field.to?.value { lines.append("- points at `\(target)`") }
+            if let element = field.of?.value { lines.append("- a list of `\(element)`") }
+            if let cases = field.cases?.value { lines.append("- cases: " + cases.map { "`\($0.value)`" }.joined(separator: ", ")) }
+            if field.encrypted?.value == true { lines.append("- encrypted") }
+            if !field.index.isEmpty { lines.append("- indexes: " + field.index.map { $0.value.uppercased() }.joined(separator: ", ")) }
+            lines.append("- as written: the folder has errors, so what it resolves to is not known yet")
         }
         return lines.joined(separator: "\n")
     }

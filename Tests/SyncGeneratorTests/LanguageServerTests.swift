@@ -271,6 +271,10 @@ struct LanguageServerTests {
         #expect(model.contains("shareable"))
         let diagnostic = try #require(hover(7, 14))
         #expect(diagnostic.contains("**SG0602**") && diagnostic.contains("What it protects against"))
+        // While the folder has an error, a field is described as it is written: the hover helps
+        // most while a mistake is being fixed. Breaking it: only the field's first line.
+        let written = try #require(hover(6, 7))
+        #expect(written.contains("**List.tags**: list") && written.contains("a list of `string`") && written.contains("indexes: QUERYABLE"), "\(written)")
 
         let fixed = text.replacingOccurrences(of: "strng", with: "date")
         client.change(notes, fixed, version: 2)
@@ -282,6 +286,24 @@ struct LanguageServerTests {
         let state = try #require(hover(8, 7))
         #expect(state.contains("**List.state**: enum") && state.contains("cases: `todo`, `done`; any other name is kept as `unknown`"), "\(state)")
         #expect(hover(0, 0) == nil)
+    }
+
+    /// A folder checked against a baseline keeps no schema of its last validation: the hover
+    /// resolves the folder on its own. Breaking it (seen in issue 57: the last validation's nil
+    /// schema taken as an answer): only the field's first line.
+    @Test func hoverResolvesAFieldUnderABaseline() throws {
+        let text = """
+            models:
+              List:
+                fields:
+                  tags: { type: list, of: string }
+
+            """
+        let client = Client([notes: text], baseline: .git(ref: "main"), deployed: [SchemaSource(path: "main:Notes.yaml", text: text)])
+        client.open(notes, text)
+        client.idle()
+        let field = try #require(client.request("textDocument/hover", client.place(notes, 3, 7))["result"]?["contents"]?["value"]?.string)
+        #expect(field.contains("CloudKit type `LIST<STRING>`"), "\(field)")
     }
 
     @Test func definitionAndReferencesFollowModelNamesAcrossFiles() throws {

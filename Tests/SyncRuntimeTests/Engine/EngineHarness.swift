@@ -144,13 +144,28 @@ final class EventRecorder: Sendable {
     }
 }
 
-/// Waits (yielding, never sleeping) until `condition` holds, as long as background tasks need.
+/// Waits (yielding, never sleeping) until `condition` holds, as long as background tasks need. It
+/// gives up only after ten minutes, a bound no busy machine reaches in a passing run: it ends a
+/// test that already failed, so a broken build fails rather than hangs. (A count of yields, as
+/// before issue 57, is a guess a loaded machine can beat.)
 func eventually(_ condition: () throws -> Bool) async rethrows -> Bool {
-    for _ in 0..<200_000 {
+    let giveUp = DispatchTime.now() + .seconds(600)
+    while DispatchTime.now() < giveUp {
         if try condition() { return true }
         await Task.yield()
     }
     return try condition()
+}
+
+/// Whether `condition` stays false while everything ready runs 200,000 rounds over: for what
+/// must not happen. A loaded machine can only make it pass when it should fail, never the other
+/// way.
+func staysFalse(_ condition: () throws -> Bool) async rethrows -> Bool {
+    for _ in 0..<200_000 {
+        if try condition() { return false }
+        await Task.yield()
+    }
+    return try !condition()
 }
 
 /// Holds back whoever waits on it until the test opens it: a request paused in mid-flight.

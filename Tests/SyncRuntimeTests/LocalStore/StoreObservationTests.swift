@@ -79,7 +79,7 @@ struct StoreObservationTests {
         try store.save(note)
         try store.save(Note(recordName: "h", title: "hidden"))
         // A yield at a time, never a sleep: the reader runs, and nothing comes.
-        #expect(await !eventually { seen.withLock { $0.count } > 1 })
+        #expect(await staysFalse { seen.withLock { $0.count } > 1 })
         try store.save(Note(recordName: "b", title: "B"))
         #expect(await eventually { seen.withLock { $0.count } == 2 })
         #expect(seen.withLock { $0 } == [["A"], ["A", "B"]])

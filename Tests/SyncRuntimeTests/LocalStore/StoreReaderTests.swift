@@ -4,6 +4,12 @@ import Testing
 @testable import SyncLocalStore
 import SyncStorage
 
+/// How long a wait of these tests may last before it counts as stuck: only a broken build reaches
+/// it (a read stuck behind the write it should not wait for), never a busy machine. Every wait
+/// ends on the event it waits for; the bound only keeps a broken build from hanging CI. (It was
+/// 60 s, which a loaded 2-core machine running the whole suite exceeded: issue 57.)
+private let backstop: DispatchTimeInterval = .seconds(600)
+
 /// A store in a file reads on connections of its own: a screen's read returns while sync holds a
 /// write transaction open, and sees the last commit, never part of the transaction in flight.
 @Suite("Local store: reads beside a write")
@@ -24,7 +30,7 @@ struct StoreReaderTests {
                     self.entered.signal()
                     // The bound only ends a test that already failed: a read that waited for this
                     // transaction would wait for ever.
-                    if self.gate.wait(timeout: .now() + 60) == .timedOut { self.lock.withLock { self.boundRanOut = true } }
+                    if self.gate.wait(timeout: .now() + backstop) == .timedOut { self.lock.withLock { self.boundRanOut = true } }
                 }
                 self.finished.signal()
             }.start()
@@ -95,7 +101,7 @@ struct StoreReaderTests {
         Thread {
             _ = try? readers.read { _ in
                 reading.signal()
-                _ = letReadEnd.wait(timeout: .now() + 60)
+                _ = letReadEnd.wait(timeout: .now() + backstop)
                 events.withLock { $0.append("read ends") }
             }
             done.signal()
@@ -106,7 +112,7 @@ struct StoreReaderTests {
             done.signal()
         }.start()
         // The bound only ends a test that already failed (an exclusion that does not wait).
-        #expect(exclusionWaits.wait(timeout: .now() + 60) == .success, "the exclusion waited for the read")
+        #expect(exclusionWaits.wait(timeout: .now() + backstop) == .success, "the exclusion waited for the read")
         letReadEnd.signal()
         done.wait()
         done.wait()
@@ -130,7 +136,7 @@ struct StoreReaderTests {
             _ = try? readers.read { database in
                 first.withLock { $0 = ObjectIdentifier(database) }
                 reading.signal()
-                _ = letReadEnd.wait(timeout: .now() + 60)
+                _ = letReadEnd.wait(timeout: .now() + backstop)
                 events.withLock { $0.append("first ends") }
             }
             done.signal()
@@ -143,7 +149,7 @@ struct StoreReaderTests {
             }
             done.signal()
         }.start()
-        #expect(readWaits.wait(timeout: .now() + 60) == .success, "the second read waited")
+        #expect(readWaits.wait(timeout: .now() + backstop) == .success, "the second read waited")
         letReadEnd.signal()
         done.wait()
         done.wait()
