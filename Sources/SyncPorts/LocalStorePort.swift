@@ -23,7 +23,7 @@ package protocol LocalStorePort: Sendable {
 /// One transaction of the local store, as the sync engine uses it: every topic of the store,
 /// valid only inside the `transaction` call that hands it out. A rule that needs fewer topics
 /// takes only those (`any ServerVersions & StoredModels`).
-package typealias StoreTransaction = StoreHistory & StoredModels & NaturalKeyMerges & ServerVersions & SetAsideChanges & ConflictLog & AccountParking & EngineState & CatalogProgress & AssetEntries & KnownShares & KeptResults
+package typealias StoreTransaction = StoreHistory & StoredModels & NaturalKeyMerges & ServerVersions & SetAsideChanges & ConflictLog & AccountParking & EngineState & CatalogProgress & AssetEntries & KnownShares & KeptResults & LostChangeNotices
 
 /// Typed writes inside one local-store transaction.
 package protocol ModelWriter: AnyObject {

@@ -30,6 +30,25 @@ extension SyncEngine {
     }
 }
 
+// MARK: - Changes the engine dropped
+
+extension SyncEngine {
+    /// The changes of this device the engine dropped and the app has not acknowledged
+    /// (`LostChange`), oldest first: a parent's deletion took them, another device deleted the
+    /// record first, the cloud refused them as not this user's, or their share ended. Each was
+    /// published as its event too; read these at launch, since a process killed right after a
+    /// pass may never have handled the event.
+    public func lostChanges() throws(SyncError) -> [LostChange] {
+        try context.transaction { try $0.lostChanges() }
+    }
+
+    /// The app has told the user of the lost changes up to and including `id`: they are no
+    /// longer kept.
+    public func acknowledgeLostChanges(through id: LostChange.ID) throws(SyncError) {
+        try context.transaction { try $0.forgetLostChanges(through: id) }
+    }
+}
+
 // MARK: - Records the cloud could not deliver
 
 extension SyncEngine {

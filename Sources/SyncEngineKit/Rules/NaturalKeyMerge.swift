@@ -29,7 +29,7 @@ import SyncPorts
 /// cloud never had merges at once.
 struct NaturalKeyMerge {
     /// The store topics a merge of natural keys reads and writes.
-    typealias Topics = StoredModels & NaturalKeyMerges & ServerVersions & SetAsideChanges & StoreHistory
+    typealias Topics = StoredModels & NaturalKeyMerges & ServerVersions & SetAsideChanges & StoreHistory & LostChangeNotices
 
     let context: SyncContext
 
@@ -106,7 +106,7 @@ struct NaturalKeyMerge {
         try store.removeFailedChange(recordType: type.recordType, recordName: name)
         let removed = try store.deletePulled(type: type, recordName: name)
         try ParentChain(context: context).settle(subtree: removed.filter { $0 != RecordKey(type.recordType, name) }, under: name, in: zone, deletedAlready: [], in: store)
-        if changed { context.events.publish(.changeLostToDeletion(RecordKey(type.recordType, name))) }
+        if changed { try LostChanges(context: context).announce(.changeLostToDeletion(RecordKey(type.recordType, name)), in: store) }
         return .removed
     }
 

@@ -16,7 +16,7 @@ struct ParentChain {
     static let maxDepth = 8
 
     /// The store's topics these rules read and write.
-    typealias Topics = StoredModels & ServerVersions & StoreHistory & SetAsideChanges
+    typealias Topics = StoredModels & ServerVersions & StoreHistory & SetAsideChanges & LostChangeNotices
 
     /// The owner of the zone a record of `type` under `parent` belongs in; nil when the record's
     /// own owner decides (no parent, or a parent this device does not store).
@@ -42,7 +42,7 @@ struct ParentChain {
                 try store.queueDeletion(recordType: key.recordType, recordName: key.recordName, ownerName: copy.zoneID.ownerName)
             }
         }
-        context.events.publish(.removedWithParent(RecordKey(type.recordType, recordName), parentRecordName: parent))
+        try LostChanges(context: context).announce(.removedWithParent(RecordKey(type.recordType, recordName), parentRecordName: parent), in: store)
     }
 
     /// The records the deletion of `ancestor`, heard from the cloud, took with it (`removed`, the
@@ -61,7 +61,7 @@ struct ParentChain {
         for key in removed where !deletedAlready.contains(key) {
             if try store.hasLocalChange(recordType: key.recordType, recordName: key.recordName) {
                 changed.append(key)
-                if announcing { context.events.publish(.removedWithParent(key, parentRecordName: ancestor)) }
+                if announcing { try LostChanges(context: context).announce(.removedWithParent(key, parentRecordName: ancestor), in: store) }
                 try deleteCopiesLeftByMove(of: key, outside: zone.ownerName, in: store)
             }
             try store.removeFailedChange(recordType: key.recordType, recordName: key.recordName)

@@ -300,9 +300,9 @@ struct PullPhase {
         let changed = try ParentChain(context: context).settle(
             subtree: removed.filter { $0 != key }, under: id.recordName, in: id.zoneID, deletedAlready: deletedInPage, announcing: !endsShare, in: store)
         if endsShare {
-            context.events.publish(.shareEnded(id.zoneID, rootRecordName: id.recordName, lostChanges: (changedHere ? [key] : []) + changed))
+            try LostChanges(context: context).announce(.shareEnded(id.zoneID, rootRecordName: id.recordName, lostChanges: (changedHere ? [key] : []) + changed), in: store)
         } else if changedHere && !folded {
-            context.events.publish(.changeLostToDeletion(key))
+            try LostChanges(context: context).announce(.changeLostToDeletion(key), in: store)
         }
     }
 
@@ -328,7 +328,7 @@ struct PullPhase {
                 for id in ids {
                     guard case .failure(let error) = found[id], error.code == .unknownItem || error.code == .permissionFailure else { continue }
                     let lost = try ParentChain(context: context).removeSharedSubtree(root: id.recordName, type: type, zone: zone, in: store)
-                    context.events.publish(.shareEnded(zone, rootRecordName: id.recordName, lostChanges: lost))
+                    try LostChanges(context: context).announce(.shareEnded(zone, rootRecordName: id.recordName, lostChanges: lost), in: store)
                 }
             }
         }
@@ -344,7 +344,7 @@ struct PullPhase {
     ///   `removeLocalDataOfUserDeletedZone`).
     /// Returns the private zone to create again, if any.
     private func zoneWentAway(_ zone: ZoneID, reason: ZoneDeletionReason, scope: DatabaseScope) throws(SyncError) -> ZoneID? {
-        let lost = try context.transaction { store -> [RecordKey] in
+        try context.transaction { store in
             try ZoneServerState.forget(zone, scope: scope, in: store)
             guard scope == .shared else {
                 if reason == .purged {
@@ -352,14 +352,12 @@ struct PullPhase {
                 } else {
                     try ZoneRebuild.queueEverything(of: zone, registry: context.registry, in: store)
                 }
-                return []
+                return
             }
-            return try ParentChain(context: context).removeSharedZone(zone, in: store)
+            let lost = try ParentChain(context: context).removeSharedZone(zone, in: store)
+            try LostChanges(context: context).announce(.shareEnded(zone, rootRecordName: nil, lostChanges: lost), in: store)
         }
-        guard scope == .private else {
-            context.events.publish(.shareEnded(zone, rootRecordName: nil, lostChanges: lost))
-            return nil
-        }
+        guard scope == .private else { return nil }
         switch reason {
         case .purged:
             context.events.publish(.userDeletedZone(zone))

@@ -33,7 +33,7 @@ extension PushPhase {
                 try PublicCopies.forget(type: item.type, recordName: item.id.recordName, in: store)
             }
             outcome.reverted.insert(item.id)
-            context.events.publish(.changeReverted(failedChange(item, error)))
+            try LostChanges(context: context).announce(.changeReverted(failedChange(item, error)), in: store)
             return nil
         case .skipItem where scope == .shared:
             if case .delete = item.operation, let share = try store.serverRecord(item.id)?.shareRecordName {
@@ -129,7 +129,7 @@ extension PushPhase {
             let key = RecordKey(item.type.recordType, item.id.recordName)
             try ParentChain(context: context).settle(subtree: removed.filter { $0 != key }, under: item.id.recordName, in: item.id.zoneID, deletedAlready: [], in: store)
             // A copy folded into its survivor lost nothing; any other change went with the record.
-            if !folded { context.events.publish(.changeLostToDeletion(key)) }
+            if !folded { try LostChanges(context: context).announce(.changeLostToDeletion(key), in: store) }
         }
     }
 
@@ -177,7 +177,7 @@ extension PushPhase {
             try store.deletePulled(type: item.type, recordName: name)
         }
         outcome.reverted.insert(item.id)
-        context.events.publish(.changeReverted(failedChange(item, error)))
+        try LostChanges(context: context).announce(.changeReverted(failedChange(item, error)), in: store)
     }
 
     /// Sets a change aside with the cloud's error: out of the queue until it changes again or the

@@ -12,14 +12,16 @@ extension SharePhase {
         let copy = keepingACopy ? try keepACopy(of: root) : nil
         let id = try subject(of: root).id
         try await deleteInSharedDatabase(id)
-        let lost = try context.transaction { store in
+        try context.transaction { store in
             try store.forgetShare(id)
             try SharedSubtreeCopy.forget(root: root.recordName, ownerName: root.ownerName, in: store)
-            return try ParentChain(context: context).removeSharedSubtree(root: root.recordName, type: Root.self, zone: id.zoneID, in: store)
+            let lost = try ParentChain(context: context).removeSharedSubtree(root: root.recordName, type: Root.self, zone: id.zoneID, in: store)
+            // The copy holds what this device had changed; without one, the changes the cloud
+            // never received went, and the app hears which.
+            if copy == nil && !lost.isEmpty {
+                try LostChanges(context: context).announce(.shareEnded(id.zoneID, rootRecordName: root.recordName, lostChanges: lost), in: store)
+            }
         }
-        // The copy holds what this device had changed; without one, the changes the cloud never
-        // received went, and the app hears which.
-        if copy == nil && !lost.isEmpty { context.events.publish(.shareEnded(id.zoneID, rootRecordName: root.recordName, lostChanges: lost)) }
         return copy
     }
 
@@ -59,11 +61,11 @@ extension SharePhase {
             throw .cloud(CloudError(.invalidArguments, "\(ShareSubject(share)) is not a zone-wide share of someone else's: leave a root's share with leaveShare(root)"))
         }
         try await deleteInSharedDatabase(share.id)
-        let lost = try context.transaction { store in
+        try context.transaction { store in
             try ZoneServerState.forget(share.id.zoneID, scope: .shared, in: store)
-            return try ParentChain(context: context).removeSharedZone(share.id.zoneID, in: store)
+            let lost = try ParentChain(context: context).removeSharedZone(share.id.zoneID, in: store)
+            if !lost.isEmpty { try LostChanges(context: context).announce(.shareEnded(share.id.zoneID, rootRecordName: nil, lostChanges: lost), in: store) }
         }
-        if !lost.isEmpty { context.events.publish(.shareEnded(share.id.zoneID, rootRecordName: nil, lostChanges: lost)) }
     }
 
     /// Deletes a share in the shared database: how a participant leaves it. A share they left

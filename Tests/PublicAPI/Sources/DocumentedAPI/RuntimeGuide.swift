@@ -129,7 +129,7 @@ func recovery(_ failure: SyncError, _ error: CloudError) {
     _ = error.retryAfter
 }
 
-/// "Changes the cloud refuses", "Records the cloud could not deliver", "Accounts", "The user's data in the cloud".
+/// "Changes the cloud refuses", "Records the cloud could not deliver", "What can be lost", "Accounts", "The user's data in the cloud".
 func decisions(_ engine: SyncEngine) async throws {
     for failed in try await engine.failedChanges() {
         print(failed.recordType, failed.recordName, failed.kind, failed.error, failed.failedAt)
@@ -139,9 +139,13 @@ func decisions(_ engine: SyncEngine) async throws {
     try await engine.revertFailedChange(for: Note.self, recordName: "n")
 
     for record in try await engine.unreadableRecords() {
-        print(record.id, record.error, record.failedFetches, record.firstFailedAt, record.isSetAside)
+        print(record.id, record.error, record.failedFetches, record.firstFailedAt, record.isSetAside, record.isUnreadableByThisVersion)
     }
     try await engine.retryUnreadableRecords()
+
+    let lost = try await engine.lostChanges()
+    for change in lost where LostChange.isLoss(change.event) { print(change.id, change.event, change.droppedAt) }
+    if let last = lost.last { try await engine.acknowledgeLostChanges(through: last.id) }
 
     for parked in try await engine.parkedChanges() { print(parked.userRecordName, parked.count) }
     try await engine.discardParkedChanges(of: "_alice")
