@@ -57,7 +57,7 @@ enum IdlePassBenchmark {
         try database.transaction {
             for index in 0..<count {
                 try database.query(
-                    "INSERT INTO asset_cache (type, name, state, suffix, size, pinned, last_access, digest) VALUES (?, ?, 'cached', 'jpg', 1000, 0, ?, '')",
+                    "INSERT INTO asset_cache (type, name, field, state, suffix, size, pinned, last_access, digest) VALUES (?, ?, 'cover', 'cached', 'jpg', 1000, 0, ?, '')",
                     [.text(BenchNote.recordType), .text("note-\(index)"), .real(Double(index))])
             }
         }

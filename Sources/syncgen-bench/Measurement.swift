@@ -87,7 +87,6 @@ enum Measurement {
     /// Prints the growth from the first timing to the second (10x the input) and whether it is
     /// within `allowed`; returns that.
     static func checkGrowth(_ timings: [Timing], of input: String, allowed: Double) -> Bool {
-        for timing in timings { print("  \(timing.description)") }
         let growth = timings[1].median / timings[0].median
         let met = growth <= allowed
         print(String(format: "  target: 10x %@ at most %.0fx the time (%.1fx): %@", input, allowed, growth, verdict(met)))

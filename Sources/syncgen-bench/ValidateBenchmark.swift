@@ -62,6 +62,7 @@ enum ValidateBenchmark {
         let pipeline = SchemaPipeline()
         let inputs = [1_000, 10_000].map { SyntheticSchema.sources(modelCount: $0) }
         let timings = Measurement.interleaved(runs: runs, inputs.map { sources in { _ = pipeline.validate(sources) } })
+        for timing in timings { print("  \(timing.description)") }
         return Measurement.checkGrowth(timings, of: "the models in one file", allowed: Bench.quickMaxGrowth)
     }
 

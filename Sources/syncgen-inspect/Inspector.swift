@@ -72,6 +72,25 @@ struct Inspector {
         includingContents = contents
     }
 
+    /// The store is checked by what opening it without waiting finds (`SyncStore(readingOnly:)`),
+    /// but SQLite then opens the path again by name: a path swapped for a named pipe in between
+    /// holds that open for ever, waiting for a writer. A watch, which does nothing while the
+    /// path is what was checked, ends the tool with the reason once the path is a pipe and the
+    /// tool has not finished after `swapWatchDelay` seconds (the only wall-clock wait: a tool's,
+    /// never a test's).
+    static func watchForASwappedPath(_ url: URL) {
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: swapWatchDelay)
+            var info = stat()
+            guard lstat(url.path, &info) == 0, mode_t(info.st_mode) & mode_t(S_IFMT) == mode_t(S_IFIFO) else { return }
+            FileHandle.standardError.write(Data("syncgen-inspect: \(url.path): not a store: it became a named pipe while it was being opened\n".utf8))
+            exit(1)
+        }
+    }
+
+    /// How long the tool runs before the watch for a swapped path looks, in seconds.
+    static let swapWatchDelay: TimeInterval = 5
+
     /// What the command prints.
     func run() throws -> String {
         let store = try SyncStore(readingOnly: storeURL)

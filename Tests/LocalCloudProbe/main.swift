@@ -17,6 +17,8 @@ if arguments.count == 3, arguments[1] == "store" {
         let store = try SyncStore(url: URL(fileURLWithPath: arguments[2]))
         print("opened without room: \(store.openedWithoutRoom.map { "\($0.reason)" } ?? "no")")
         print("households: \(try store.fetchAll(Household.self).map(\.name).sorted().joined(separator: ","))")
+        // A type this store never held: its table was never made, and cannot be without room.
+        print("never stored: \(try store.count(Chore.self)), \(try store.fetchAll(Chore.self).count)")
         do {
             try store.save(Household(recordName: "written", name: "Written"))
             print("write: ok")

@@ -40,12 +40,20 @@ public final class SyncStore: Sendable {
     /// how many transactions that wrote have committed.
     private let commitCount = Locked(CommitCount())
 
-    /// Set when the store could be opened only to read: the device had no room left for SQLite
-    /// to open it to write (a full disk). The user's data reads as before; each write throws a
-    /// `LocalStoreError` of reason `.full` (its `userMessage` says what to tell the user) until
-    /// there is room again, when a write that fits goes through. The store then holds the file
-    /// alone: another process (an app extension) cannot open it until this one closes it.
-    public let openedWithoutRoom: LocalStoreError?
+    /// Set when the store could be opened only to read, with why: `.full`, the device had no room
+    /// left for SQLite to open it to write; `.readOnly`, the file or its volume cannot be written.
+    /// The user's data reads as before (a type never stored reads as none); each write throws a
+    /// `LocalStoreError` of that reason (its `userMessage` says what to tell the user), and on a
+    /// full device a write that fits goes through once there is room again. The store then holds
+    /// the file alone: another process (an app extension) cannot open it until this one closes it.
+    public let openedToRead: LocalStoreError?
+
+    /// `openedToRead` when the reason is a full device (`.full`); nil otherwise.
+    public var openedWithoutRoom: LocalStoreError? { openedToRead?.reason == .full ? openedToRead : nil }
+
+    /// The thread a write of this store runs on, while it runs: a store call made there, inside
+    /// the write's closure, would wait for ever for the write it is part of, so it is refused.
+    private let writingThread = Locked<ObjectIdentifier?>(nil)
 
     /// Opens (creating if needed) a store in a file, or in memory when `url` is nil. `clock`
     /// stamps every save: the modification time last-writer-wins merges compare. On a device
@@ -55,28 +63,36 @@ public final class SyncStore: Sendable {
         if let url {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
-        var withoutRoom: LocalStoreError?
+        var toRead: LocalStoreError?
         self.database = try Self.reportingFailures {
+            if let url, let problem = Self.specialFileProblem(url) { throw LocalStoreError(.other, "\(url.path): \(problem)") }
             do {
                 return Locked(try Self.open(url.map { .file($0) } ?? .memory, alone: false))
-            } catch let error as SQLiteError where Self.isLackOfRoom(error) {
-                guard let url, FileManager.default.fileExists(atPath: url.path) else { throw error }
-                // No room for the files SQLite keeps beside the store to write it (the log's
-                // shared index): held alone, it keeps that index in memory, and reads.
-                withoutRoom = LocalStoreError(.full, "\(url.path): the store opened to read only, since SQLite could not open it to write (the device has no room left, or its disk fails); writes fail until there is room (\(error))")
-                return Locked(try Self.open(.file(url), alone: true))
+            } catch let error as SQLiteError {
+                guard let url, FileManager.default.fileExists(atPath: url.path), let reason = Self.cannotWrite(error, at: url) else { throw error }
+                // SQLite cannot open the store to write: no room for the files it keeps beside the
+                // store (the log's shared index), or a volume or file it may not write. Held alone,
+                // it keeps that index in memory, and reads.
+                if reason == .full {
+                    toRead = LocalStoreError(.full, "\(url.path): the store opened to read only, since SQLite could not open it to write (the device has no room left, or its disk fails); writes fail until there is room (\(error))")
+                    return Locked(try Self.open(.file(url), alone: true))
+                }
+                // Nothing beside the store can be made on a volume that cannot be written, and
+                // nobody can change the file there: it is read as immutable.
+                toRead = LocalStoreError(.readOnly, "\(url.path): the store opened to read only, since its file or volume cannot be written; writes fail (\(error))")
+                return Locked(try Self.open(.file(url), readOnly: true))
             }
         }
-        openedWithoutRoom = withoutRoom
-        readers = url.flatMap { withoutRoom == nil ? SQLiteReaders($0) : nil }
+        openedToRead = toRead
+        readers = url.flatMap { toRead == nil ? SQLiteReaders($0) : nil }
     }
 
-    /// A database of this version's layout, brought up to date; `alone`, only checked (bringing
-    /// it up to date would need room to write).
-    private static func open(_ location: SQLiteDatabase.Location, alone: Bool) throws -> SQLiteDatabase {
-        let database = try SQLiteDatabase(location, alone: alone)
+    /// A database of this version's layout, brought up to date; `alone` or `readOnly`, only
+    /// checked (bringing it up to date would need room, or leave, to write).
+    private static func open(_ location: SQLiteDatabase.Location, alone: Bool = false, readOnly: Bool = false) throws -> SQLiteDatabase {
+        let database = try SQLiteDatabase(location, readOnly: readOnly, alone: alone, immutable: readOnly)
         do {
-            if alone {
+            if alone || readOnly {
                 try database.transaction { try StoreLayout.migrator.check(database) }
             } else {
                 try StoreLayout.migrator.migrate(database)
@@ -93,10 +109,28 @@ public final class SyncStore: Sendable {
         return database
     }
 
-    /// Whether opening failed for want of room: the disk full, or the files beside the store
-    /// (the log, its shared index) impossible to make or grow.
-    private static func isLackOfRoom(_ error: SQLiteError) -> Bool {
-        error.primaryCode == .full || error.primaryCode == .ioError
+    /// Why opening failed for want of writing, or nil for another failure: `.full`, the disk
+    /// full, or the files beside the store (the log, its shared index) impossible to make or
+    /// grow; `.readOnly`, a volume mounted read-only or a file or folder that may not be written.
+    private static func cannotWrite(_ error: SQLiteError, at url: URL) -> LocalStoreError.Reason? {
+        let folder = url.deletingLastPathComponent().path
+        let readOnly = access(folder, W_OK) != 0 || access(url.path, W_OK) != 0 || Self.isOnReadOnlyVolume(folder)
+        switch error.primaryCode {
+        case .full: return .full
+        case .readOnly, .cantOpen: return readOnly ? .readOnly : nil
+        // SQLite's I/O error is a full device as often as a failing disk (it meets either making
+        // the files beside the store), and nothing here tells the two apart; what is at the path
+        // was checked before (a device, `/dev/null`, is no store).
+        case .ioError: return readOnly ? .readOnly : .full
+        default: return nil
+        }
+    }
+
+    /// Whether the volume holding `path` is mounted read-only (`statvfs`'s `ST_RDONLY`).
+    private static func isOnReadOnlyVolume(_ path: String) -> Bool {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return false }
+        return info.f_flag & UInt(ST_RDONLY) != 0
     }
 
     /// Opens an existing store file to read it only (the inspector): nothing is ever written,
@@ -104,7 +138,7 @@ public final class SyncStore: Sendable {
     /// of another layout than this version's is refused, saying which and what to do.
     package init(readingOnly url: URL, clock: any SyncClock = SystemClock()) throws {
         self.clock = clock
-        openedWithoutRoom = nil
+        openedToRead = nil
         readers = nil
         self.database = try Self.reportingFailures {
             if let problem = Self.notAStoreFile(url) { throw LocalStoreError(.other, "\(url.path): \(problem)") }
@@ -126,23 +160,49 @@ public final class SyncStore: Sendable {
     /// ever on a named pipe, take a folder for a failing disk, and an empty file for an empty
     /// database); nil for a file of some bytes.
     private static func notAStoreFile(_ url: URL) -> String? {
-        let path = url.resolvingSymlinksInPath().path
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path), let type = attributes[.type] as? FileAttributeType else {
-            return "no store file there"
+        switch FileKind.at(url) {
+        case .nothing: "no store file there"
+        case .regular(let size): size == 0 ? "not a store: the file is empty (a store holds its layout from the moment it is made)" : nil
+        case .other(let problem): problem
         }
-        switch type {
-        case .typeRegular:
-            return (attributes[.size] as? NSNumber)?.int64Value == 0 ? "not a store: the file is empty (a store holds its layout from the moment it is made)" : nil
-        case .typeDirectory:
-            return "not a store: it is a folder (a store is one file, the .sqlite beside its -wal and -shm)"
-        case .typeCharacterSpecial, .typeBlockSpecial:
-            return "not a store: it is a device, not a file"
-        case .typeSocket:
-            return "not a store: it is a socket, not a file"
-        default:
-            // A named pipe (Foundation has no type of its own for one): opening it would wait for
-            // a writer that never comes.
-            return "not a store: it is a named pipe or another special file, not a regular file"
+    }
+
+    /// Why something at the path that is no regular file cannot be a store (a device, a folder, a
+    /// pipe, a link that leads nowhere); nil for a regular file or nothing there (a store to make).
+    private static func specialFileProblem(_ url: URL) -> String? {
+        if case .other(let problem) = FileKind.at(url) { problem } else { nil }
+    }
+
+    /// What is at a path, found by opening it without waiting (a named pipe's open would wait
+    /// for a writer that never comes) and asking the descriptor what it opened: so what is
+    /// checked is what was opened, not what was there a moment before.
+    private enum FileKind {
+        case nothing
+        case regular(size: Int64)
+        case other(String)
+
+        static func at(_ url: URL) -> FileKind {
+            let descriptor = Foundation.open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                switch errno {
+                case ENOENT: return .nothing
+                case ELOOP: return .other("not a store: the path is a symbolic link that leads to itself (a loop)")
+                case ENXIO: return .other("not a store: it is a socket, not a file")
+                case EACCES: return .regular(size: -1)  // a file it may not read: SQLite says so
+                default: return .other("not a store: it cannot be opened (\(String(cString: strerror(errno))))")
+                }
+            }
+            defer { close(descriptor) }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else { return .other("not a store: it cannot be read (\(String(cString: strerror(errno))))") }
+            switch mode_t(info.st_mode) & mode_t(S_IFMT) {
+            case mode_t(S_IFREG): return .regular(size: Int64(info.st_size))
+            case mode_t(S_IFDIR): return .other("not a store: it is a folder (a store is one file, the .sqlite beside its -wal and -shm)")
+            case mode_t(S_IFCHR), mode_t(S_IFBLK): return .other("not a store: it is a device, not a file")
+            case mode_t(S_IFIFO): return .other("not a store: it is a named pipe, not a regular file")
+            case mode_t(S_IFSOCK): return .other("not a store: it is a socket, not a file")
+            default: return .other("not a store: it is a special file, not a regular file")
+            }
         }
     }
 
@@ -213,6 +273,15 @@ public final class SyncStore: Sendable {
         return try inTransaction { _, scope in (try scope.tables.table(for: type), false) }
     }
 
+    /// The model's table for a read: made or grown as `prepared` does; on a store opened to read
+    /// only, the table as the file has it, or nil when it has none (a type never stored reads as
+    /// none, where making its table would fail for want of room or of a writable file).
+    private func tableToRead<Model: SyncModel>(_ type: Model.Type) throws -> ModelTable? {
+        guard openedToRead != nil else { return try prepared(type) }
+        if let entry = tableCache.entry(Model.recordType) { return entry.table }
+        return try withDatabase { try TransactionTables(database: $0, cache: tableCache).table(named: Model.recordType) }
+    }
+
     /// The database under the store's lock.
     private func withDatabase<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         try Self.reportingFailures(withoutRoom: openedWithoutRoom != nil) { try database.withLock { try body($0) } }
@@ -222,6 +291,7 @@ public final class SyncStore: Sendable {
     /// commit, whatever a write holds meanwhile), or under the store's lock where it has no
     /// readers.
     func reading<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+        try refuseInsideWrite("a read")
         guard let readers else { return try withDatabase(body) }
         return try Self.reportingFailures { try readers.read(body) }
     }
@@ -234,6 +304,14 @@ public final class SyncStore: Sendable {
             let tables = TransactionTables(database: database, cache: tableCache)
             return try body(SQLiteStoreTransaction(database: database, now: clock.now, changes: TransactionChanges(tables: tables)))
         }
+    }
+
+    /// Throws when called inside a write's closure, on the thread the write runs on: the call
+    /// would wait for ever for the write it is part of (the store's lock is not re-entrant, and
+    /// a write's own changes are the writer's to read).
+    private func refuseInsideWrite(_ call: String) throws {
+        guard writingThread.withLock({ $0 }) == ObjectIdentifier(Thread.current) else { return }
+        throw LocalStoreError(.other, "\(call) of the store inside store.write { }: inside the closure, read and write through the StoreWriter it is given (writer.save, writer.fetch...); a call of the store itself would wait for the write it is part of")
     }
 
     /// Runs `body` with no read of the app in flight, and none starting until it returns.
@@ -261,10 +339,13 @@ public final class SyncStore: Sendable {
     /// wrote, so the change stream fires once the transaction commits, and notes each model it
     /// changed, so the commit feed hears of them then (a transaction that rolls back says nothing).
     private func inTransaction<T>(_ body: (SQLiteDatabase, TransactionChanges) throws -> (T, appWrote: Bool)) throws -> T {
+        try refuseInsideWrite("a write")
         var changes: TransactionChanges?
         var wrote = false
         let (value, appWrote) = try withDatabase { database in
-            try database.transaction {
+            writingThread.withLock { $0 = ObjectIdentifier(Thread.current) }
+            defer { writingThread.withLock { $0 = nil } }
+            return try database.transaction {
                 let before = database.totalChanges
                 let scope = TransactionChanges(tables: TransactionTables(database: database, cache: tableCache))
                 changes = scope
@@ -285,7 +366,7 @@ public final class SyncStore: Sendable {
 
     /// The stored model of that type and name, or nil.
     public func fetch<Model: SyncModel>(_ type: Model.Type, recordName: String) throws -> Model? {
-        let table = try prepared(type)
+        guard let table = try tableToRead(type) else { return nil }
         return try reading { try StoreReader(database: $0, table: table).fetch(type, recordName: recordName) }
     }
 
@@ -295,7 +376,7 @@ public final class SyncStore: Sendable {
     public func fetchAll<Model: SyncModel>(
         _ type: Model.Type, where isIncluded: ((Model) -> Bool)? = nil, sortedBy areInIncreasingOrder: ((Model, Model) -> Bool)? = nil
     ) throws -> [Model] {
-        let table = try prepared(type)
+        guard let table = try tableToRead(type) else { return [] }
         var models = try reading { try StoreReader(database: $0, table: table).fetchAll(type) }
         if let isIncluded { models.removeAll { !isIncluded($0) } }
         if let areInIncreasingOrder { models.sort(by: areInIncreasingOrder) }
@@ -309,7 +390,7 @@ public final class SyncStore: Sendable {
     /// throughout.
     public func forEach<Model: SyncModel>(_ type: Model.Type, pageSize: Int = 500, _ body: (Model) throws -> Void) throws {
         precondition(pageSize > 0, "a page holds at least one model")
-        let table = try prepared(type)
+        guard let table = try tableToRead(type) else { return }
         var after: String?
         while true {
             let page = try reading { try StoreReader(database: $0, table: table).page(type, after: after, limit: pageSize) }
@@ -322,7 +403,7 @@ public final class SyncStore: Sendable {
     /// The models a query keeps, in its order, its page: in SQL over the model's table (a query
     /// with a part SQL cannot say runs in Swift over the table's rows, with the same answers).
     public func fetch<Model: SyncModel>(_ query: Query<Model>) throws -> [Model] {
-        let table = try prepared(Model.self)
+        guard let table = try tableToRead(Model.self) else { return [] }
         return try reading { database in
             let reader = StoreReader(database: database, table: table)
             guard let sql = QuerySQL(query, table: table) else {
@@ -342,7 +423,7 @@ public final class SyncStore: Sendable {
 
     /// How many models a query keeps (its limit and offset apply).
     public func count<Model: SyncModel>(_ query: Query<Model>) throws -> Int {
-        let table = try prepared(Model.self)
+        guard let table = try tableToRead(Model.self) else { return 0 }
         guard let sql = QuerySQL(query, table: table) else { return try fetch(query).count }
         return try reading { database in
             Int(try database.query("SELECT COUNT(*) FROM (SELECT 1 FROM \(table.sqlName) \(sql.filter) \(sql.order) \(sql.page))", sql.arguments)[0].integer(0))
@@ -361,7 +442,7 @@ public final class SyncStore: Sendable {
 
     /// How many models of the type are stored.
     public func count<Model: SyncModel>(_ type: Model.Type) throws -> Int {
-        let table = try prepared(type)
+        guard let table = try tableToRead(type) else { return 0 }
         return try reading { Int(try $0.query("SELECT COUNT(*) FROM \(table.sqlName)").first?.integer(0) ?? 0) }
     }
 

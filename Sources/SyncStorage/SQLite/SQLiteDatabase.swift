@@ -30,7 +30,7 @@ package struct SQLiteError: Error, CustomStringConvertible, Sendable {
 
     /// The primary result codes a caller acts on differently.
     package enum PrimaryCode: Sendable {
-        case busy, locked, full, readOnly, corrupt, notADatabase, ioError, other
+        case busy, locked, full, readOnly, cantOpen, corrupt, notADatabase, ioError, other
     }
 
     package var primaryCode: PrimaryCode {
@@ -42,6 +42,7 @@ package struct SQLiteError: Error, CustomStringConvertible, Sendable {
         case SQLITE_CORRUPT: .corrupt
         case SQLITE_NOTADB: .notADatabase
         case SQLITE_IOERR: .ioError
+        case SQLITE_CANTOPEN: .cantOpen
         default: .other
         }
     }
@@ -130,15 +131,22 @@ package final class SQLiteDatabase {
     /// this connection alone (SQLite's exclusive locking mode): the write-ahead log's index is
     /// kept in memory, not in a shared-memory file beside it, so the file opens, and reads, where
     /// the disk has no room for one; no other connection reads or writes it meanwhile.
-    package init(_ location: Location, busyTimeout: Duration = .seconds(10), readOnly: Bool = false, alone: Bool = false) throws(SQLiteError) {
-        let path: String
+    /// `immutable` (with `readOnly`) reads a file nobody can change, on a volume that cannot be
+    /// written: SQLite then needs nothing beside it (SQLite's `immutable` URI parameter), where a
+    /// read of a write-ahead-logged file would otherwise make its shared index.
+    package init(_ location: Location, busyTimeout: Duration = .seconds(10), readOnly: Bool = false, alone: Bool = false, immutable: Bool = false) throws(SQLiteError) {
+        var path: String
         switch location {
         case .memory: (path, file) = (":memory:", nil)
         case .file(let url): (path, file) = (url.path, url.path)
         }
+        var flags = readOnly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        if immutable, case .file(let url) = location {
+            path = url.absoluteString + "?immutable=1"
+            flags |= SQLITE_OPEN_URI
+        }
         isReadOnly = readOnly
         var opened: OpaquePointer?
-        let flags = readOnly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let result = sqlite3_open_v2(path, &opened, flags, nil)
         handle = opened
         guard result == SQLITE_OK else {

@@ -92,6 +92,9 @@ struct InspectorTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let pipe = folder.appendingPathComponent("pipe.sqlite").path
         #expect(mkfifo(pipe, 0o600) == 0)
+        // A link to itself: opening it fails with ELOOP (issue 57 found it called a named pipe).
+        let loop = folder.appendingPathComponent("loop.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: loop.path)
         let empty = folder.appendingPathComponent("empty.sqlite")
         try Data().write(to: empty)
         let text = folder.appendingPathComponent("notes.txt")
@@ -99,7 +102,8 @@ struct InspectorTests {
         let cloud = folder.appendingPathComponent("cloud.sqlite")
         _ = try LocalCloud.file(at: cloud)
         let cases: [(path: String, says: String)] = [
-            (pipe, "\(pipe): not a store: it is a named pipe or another special file, not a regular file"),
+            (pipe, "\(pipe): not a store: it is a named pipe, not a regular file"),
+            (loop.path, "\(loop.path): not a store: the path is a symbolic link that leads to itself (a loop)"),
             (empty.path, "\(empty.path): not a store: the file is empty"),
             ("/dev/null", "/dev/null: not a store: it is a device, not a file"),
             (folder.path, "\(folder.path): not a store: it is a folder"),
