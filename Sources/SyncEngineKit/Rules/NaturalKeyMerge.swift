@@ -212,7 +212,17 @@ struct NaturalKeyMerge {
     func merged(_ copies: [(record: SyncRecord, ancestor: SyncRecord?)], into survivor: SyncRecord, type: any SyncModel.Type) -> SyncRecord {
         let rules = type.mergeRules(policy: context.configuration.conflictPolicy(for: type))
         var merged = survivor
+        let fields = type.fieldDescriptors.map(\.name)
         for (copy, ancestor) in copies {
+            var copy = copy
+            if ancestor == nil {
+                // Two copies made apart, with nothing known of what either changed: a field one
+                // of them never set (an optional with no value) is nobody's edit, and does not
+                // beat the value the other holds, whatever the policy (lastWriterWins would
+                // otherwise let the newer copy's emptiness erase what a user typed).
+                Self.fillUnset(fields, of: &copy, from: merged)
+                Self.fillUnset(fields, of: &merged, from: copy)
+            }
             merged = RecordMerge.merge(ancestor: ancestor, local: copy, server: merged, rules: rules).record
         }
         // The survivor stays where it is (its parent is its own), unmarked and with its own
@@ -223,6 +233,19 @@ struct NaturalKeyMerge {
             merged.fields[field] = survivor.fields[field]
         }
         return merged
+    }
+
+    /// Gives `record` the value `other` holds of each of `fields` it holds none of.
+    private static func fillUnset(_ fields: [String], of record: inout SyncRecord, from other: SyncRecord) {
+        for field in fields {
+            if record.fields[field] == nil, record.encryptedFields[field] == nil {
+                if let value = other.fields[field] {
+                    record.fields[field] = value
+                } else if let value = other.encryptedFields[field] {
+                    record.encryptedFields[field] = value
+                }
+            }
+        }
     }
 
     /// The records that reference the losers, and their children, move to the survivor.

@@ -68,6 +68,32 @@ struct EngineNaturalKeyTests {
         #expect(await events.events().contains(.duplicatesMerged(RecordKey("Household", "home-laptop"), merged: ["home-phone"])))
     }
 
+    /// Under lastWriterWins, a copy made later that never set an optional field does not erase
+    /// the value the user typed in the other: a field nobody set is nobody's edit. Both ways: the
+    /// survivor's value stays against a newer empty copy, and a copy's value fills the
+    /// survivor's empty field. Breaking it (issue 57): the newer copy's emptiness wins, and 42
+    /// vanishes into `duplicatesMerged`.
+    @Test func aNeverSetOptionalDoesNotBeatATypedValue() async throws {
+        let world = try SyncWorld()
+        let newest = SyncConfiguration(conflictPolicies: ["Household": .lastWriterWins])
+        let laptop = try world.device("alice-laptop", account: "alice", configuration: newest, models: Self.models)
+        let phone = try world.device("alice-phone", account: "alice", configuration: newest, models: Self.models)
+        try laptop.store.save(Household(recordName: "home-laptop", name: "Home", code: 42))
+        try laptop.store.save(Household(recordName: "cabin-laptop", name: "Cabin"))
+        world.clock.advance(by: 60)
+        try phone.store.save(Household(recordName: "home-phone", name: "Home"))
+        try phone.store.save(Household(recordName: "cabin-phone", name: "Cabin", code: 7))
+        await laptop.sync()
+        await phone.sync()
+        await laptop.sync()
+        await phone.sync()
+        try Self.expectEverywhere(["cabin-laptop", "home-laptop"], world, [laptop, phone])
+        for device in [laptop, phone] {
+            #expect(try device.store.fetch(Household.self, recordName: "home-laptop")?.code == 42, "\(device.name)")
+            #expect(try device.store.fetch(Household.self, recordName: "cabin-laptop")?.code == 7, "\(device.name)")
+        }
+    }
+
     /// Three devices, three copies, heard in different orders: the same survivor everywhere.
     @Test func threeCopiesConvergeWhateverTheOrder() async throws {
         let (world, devices) = try Self.devices(["alice-laptop", "alice-phone", "alice-tablet"])

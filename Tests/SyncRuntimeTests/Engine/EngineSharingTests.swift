@@ -33,6 +33,25 @@ struct EngineSharingTests {
         var aliceZoneForBob: ZoneID { ZoneID(zoneName: SyncConstants.defaultSyncZoneName, ownerName: "_alice") }
     }
 
+    /// Alice's and Bob's copies of the shared item hold the same, and `hasSameContents(as:)` says
+    /// so, where `==` cannot: each account spells the owner its own way. An edit of Bob's not yet
+    /// synced makes them differ, and once synced they agree again. Breaking it (the owner
+    /// compared): the copies never agree.
+    @Test func copiesOfASharedRecordAgreeOnWhatTheyHold() async throws {
+        let household = try await Household()
+        let mine = try #require(try household.alice.store.fetch(ListItem.self, recordName: "milk"))
+        var theirs = try #require(try household.bob.store.fetch(ListItem.self, recordName: "milk"))
+        #expect(mine != theirs && mine.ownerName != theirs.ownerName, "== includes the owner, spelled per account")
+        #expect(mine.hasSameContents(as: theirs) && theirs.hasSameContents(as: mine))
+        theirs.text = "Oat milk"
+        try household.bob.store.save(theirs)
+        #expect(!mine.hasSameContents(as: theirs))
+        await household.bob.sync()
+        await household.alice.sync()
+        let synced = try #require(try household.alice.store.fetch(ListItem.self, recordName: "milk"))
+        #expect(synced.hasSameContents(as: theirs))
+    }
+
     /// Accepting returns once the shared root is stored, and says so (`shareAccepted`): the list
     /// shows at once while the pass that brings its items is still held at the zone's changes;
     /// the items follow when it goes on. Breaking it (`acceptShare` waiting for that pass): the

@@ -143,6 +143,9 @@ func decisions(_ engine: SyncEngine) async throws {
     }
     try await engine.retryUnreadableRecords()
 
+    let note = Note(title: "Milk")
+    print(note.hasSameContents(as: note))
+
     let lost = try await engine.lostChanges()
     for change in lost where LostChange.isLoss(change.event) { print(change.id, change.event, change.droppedAt) }
     if let last = lost.last { try await engine.acknowledgeLostChanges(through: last.id) }
