@@ -73,14 +73,7 @@ struct CloudKitGatewayEngineTests {
         var onLaptop = try #require(try laptop.store.fetch(Note.self, recordName: "n"))
         onLaptop.body = "1 litre"
         try laptop.store.save(onLaptop)
-        let between = Once()
-        let phoneEngine = phone.engine
-        laptop.gateway.hooks.withLock {
-            $0.before[.modify] = {
-                guard between.first() else { return }
-                _ = await phoneEngine.sync()
-            }
-        }
+        Self.syncs(phone, beforeTheFirstSaveOf: laptop)
         let events = laptop.recordEvents()
         await laptop.sync()
         #expect(await events.events().contains { if case .conflictResolved = $0 { true } else { false } })
@@ -90,6 +83,20 @@ struct CloudKitGatewayEngineTests {
             #expect(merged.title == "Oat milk" && merged.body == "1 litre", "\(device.name)")
         }
         #expect(try !phone.store.hasUnpushedChanges() && !laptop.store.hasUnpushedChanges())
+    }
+
+    /// `phone` syncs once, right before `laptop`'s first save request: between the laptop's pull
+    /// and its push, so what the laptop saves of a record the phone changed is over a stale
+    /// version.
+    private static func syncs(_ phone: SyncWorld.Device, beforeTheFirstSaveOf laptop: SyncWorld.Device) {
+        let between = Once()
+        let phoneEngine = phone.engine
+        laptop.gateway.hooks.withLock {
+            $0.before[.modify] = {
+                guard between.first() else { return }
+                _ = await phoneEngine.sync()
+            }
+        }
     }
 
     /// An atomic save that fails naming no item (Apple's async `modifyRecords` "throws an error"
@@ -109,16 +116,7 @@ struct CloudKitGatewayEngineTests {
         var onPhone = try #require(try phone.store.fetch(Note.self, recordName: "n1"))
         onPhone.title = "Oat milk"
         try phone.store.save(onPhone)
-        // The phone pushes between the laptop's pull and its push: the laptop's save of n1 is
-        // over a stale version.
-        let between = Once()
-        let phoneEngine = phone.engine
-        laptop.gateway.hooks.withLock {
-            $0.before[.modify] = {
-                guard between.first() else { return }
-                _ = await phoneEngine.sync()
-            }
-        }
+        Self.syncs(phone, beforeTheFirstSaveOf: laptop)
         var first = try #require(try laptop.store.fetch(Note.self, recordName: "n1"))
         first.body = "1 litre"
         var second = try #require(try laptop.store.fetch(Note.self, recordName: "n2"))

@@ -201,13 +201,9 @@ struct LocalCloudShareTests {
         #expect(changes.records.allSatisfy { $0.id.zoneID == household.sharedZone })
     }
 
-    /// Apple, `CKShare`: "CloudKit infers the shared hierarchy using only the parent property": a
-    /// record moved under a parent no share holds leaves the share. Apple does not say how a
-    /// participant hears of it; LocalCloud reads it to them as deleted (the reading that leaves
-    /// no stale copy on their devices), and never names a record they were not shown: Alice's
-    /// private item, moved between her own lists, never shows in Bob's feed.
-    @Test(arguments: CloudMode.allCases)
-    func aRecordMovedOutOfAShareReadsAsDeletedToItsParticipants(_ mode: CloudMode) async throws {
+    /// Bob, in the share and caught up (`before`), and Alice's "milk" then moved under her
+    /// private "list-2" (`moved`, as the server returned it before the move).
+    private static func milkMovedOutOfTheShare(_ mode: CloudMode) async throws -> (household: Household, before: (records: [SyncRecord], deleted: [DeletedRecord], token: ChangeToken, pages: Int), moved: SyncRecord) {
         let household = try await Household(mode)
         try await household.bob.acceptShare(household.metadata)
         let before = try await household.bob.allZoneChanges(household.sharedZone, scope: .shared)
@@ -216,6 +212,18 @@ struct LocalCloudShareTests {
         var moved = try #require(try server[RecordID(recordName: "milk", zoneID: Self.lists)]?.get())
         moved.parentRecordName = "list-2"
         try await household.alice.save([moved, record("eggs", in: Self.lists, parent: "list-2")])
+        return (household, before, moved)
+    }
+
+    /// Apple, `CKShare`: "CloudKit infers the shared hierarchy using only the parent property": a
+    /// record moved under a parent no share holds leaves the share. Apple does not say how a
+    /// participant hears of it; LocalCloud reads it to them as deleted (the reading that leaves
+    /// no stale copy on their devices), and never names a record they were not shown: Alice's
+    /// private item, moved between her own lists, never shows in Bob's feed.
+    @Test(arguments: CloudMode.allCases)
+    func aRecordMovedOutOfAShareReadsAsDeletedToItsParticipants(_ mode: CloudMode) async throws {
+        let (household, before, movedOut) = try await Self.milkMovedOutOfTheShare(mode)
+        var moved = movedOut
         let after = try await household.bob.allZoneChanges(household.sharedZone, scope: .shared, since: before.token)
         #expect(after.records.isEmpty)
         #expect(after.deleted.map(\.id.recordName) == ["milk"])
@@ -236,14 +244,7 @@ struct LocalCloudShareTests {
     /// 57): Bob's fetch from scratch names "milk" as deleted.
     @Test(arguments: CloudMode.allCases)
     func aMoveOutOfAShareIsForgottenWithTheZonesHistory(_ mode: CloudMode) async throws {
-        let household = try await Household(mode)
-        try await household.bob.acceptShare(household.metadata)
-        let before = try await household.bob.allZoneChanges(household.sharedZone, scope: .shared)
-        #expect(before.records.map(\.id.recordName).sorted() == ["list-1", "milk"])
-        let server = try await household.alice.fetchRecords([RecordID(recordName: "milk", zoneID: Self.lists)], desiredKeys: nil, in: .private)
-        var moved = try #require(try server[RecordID(recordName: "milk", zoneID: Self.lists)]?.get())
-        moved.parentRecordName = "list-2"
-        try await household.alice.save([moved, record("eggs", in: Self.lists, parent: "list-2")])
+        let (household, before, _) = try await Self.milkMovedOutOfTheShare(mode)
         try household.harness.cloud.expireChangeTokens(zone: "Lists", ofAccount: "alice")
         let expired = await cloudError { _ = try await household.bob.allZoneChanges(household.sharedZone, scope: .shared, since: before.token) }
         #expect(expired?.code == .changeTokenExpired)
