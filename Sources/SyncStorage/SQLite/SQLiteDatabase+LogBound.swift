@@ -20,8 +20,10 @@ extension SQLiteDatabase {
     static let restartPages: Int32 = 4_000
     /// The longest a commit waits for readers in a RESTART checkpoint, in milliseconds.
     static let restartWait: Int32 = 100
-    /// The size the log's file is truncated to once it starts over, in bytes.
-    static let logSizeLimit = 4 * 1024 * 1024
+    /// The size the log's file is truncated to once it starts over, in bytes: above what it holds
+    /// between two ordinary checkpoints (1,000 pages and the transaction that passed them), so an
+    /// ordinary write never pays for cutting the file and growing it again.
+    static let logSizeLimit = 16 * 1024 * 1024
 
     /// What the hook reads and keeps: the connection's busy timeout (restored after a RESTART's
     /// shorter wait) and the log's size at which it next asks the readers.
