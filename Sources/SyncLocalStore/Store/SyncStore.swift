@@ -114,7 +114,9 @@ public final class SyncStore: Sendable {
     /// grow; `.readOnly`, a volume mounted read-only or a file or folder that may not be written.
     private static func cannotWrite(_ error: SQLiteError, at url: URL) -> LocalStoreError.Reason? {
         let folder = url.deletingLastPathComponent().path
-        let readOnly = access(folder, W_OK) != 0 || access(url.path, W_OK) != 0 || Self.isOnReadOnlyVolume(folder)
+        // `access` answers EROFS on a volume mounted read-only, even for root (asking the volume
+        // itself, `statvfs`, is an API Apple requires a privacy reason for).
+        let readOnly = access(folder, W_OK) != 0 || access(url.path, W_OK) != 0
         switch error.primaryCode {
         case .full: return .full
         case .readOnly, .cantOpen: return readOnly ? .readOnly : nil
@@ -126,12 +128,6 @@ public final class SyncStore: Sendable {
         }
     }
 
-    /// Whether the volume holding `path` is mounted read-only (`statvfs`'s `ST_RDONLY`).
-    private static func isOnReadOnlyVolume(_ path: String) -> Bool {
-        var info = statvfs()
-        guard statvfs(path, &info) == 0 else { return false }
-        return info.f_flag & UInt(ST_RDONLY) != 0
-    }
 
     /// Opens an existing store file to read it only (the inspector): nothing is ever written,
     /// not even its layout, and another process may hold it open and write it meanwhile. A file
