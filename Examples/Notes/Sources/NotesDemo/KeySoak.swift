@@ -13,7 +13,9 @@ import SyncLocalCloud
 /// some device acknowledged adding and none it acknowledged removing (a write announced and cut
 /// off by a kill may have landed or not), and every item acknowledged and not deleted. The window
 /// this guards: a device merging copies retires one while another device saves a new version of
-/// it, makes an item under it, or deletes it.
+/// it, makes an item under it, or deletes it. And nothing vanishes unnamed, kills included: an
+/// item a device acknowledged that went with a list another device deleted, before it ever
+/// reached the cloud, is named by a notice kept on the device that made it (`lostChanges()`).
 struct KeySoak {
     static let help = """
         USAGE: notes-demo soak-keys [--kills N] [--writes N] [--seed S] [--keep DIR]
@@ -80,6 +82,9 @@ struct KeySoak {
         private(set) var titlesMade: [String: Certainty] = [:]
         /// Titles a device deleted a list of (or may have, killed): what they hold is not promised.
         private(set) var titlesDeleted: Set<String> = []
+        /// The titles each device deleted a list of (or may have): the items it made under them
+        /// went by its own hand.
+        private(set) var titlesDeletedBy: [String: Set<String>] = [:]
         /// Lists made under a title another device had made a list under already.
         private(set) var collisions = 0
         private(set) var acknowledged = 0
@@ -95,7 +100,7 @@ struct KeySoak {
                 return
             }
             announced[worker] = nil
-            apply(Array(parts.dropFirst()), .sure)
+            apply(Array(parts.dropFirst()), .sure, by: worker)
             acknowledged += 1
             sinceKill += 1
         }
@@ -105,10 +110,10 @@ struct KeySoak {
             lock.lock()
             defer { lock.unlock() }
             sinceKill = 0
-            if let write = announced.removeValue(forKey: worker) { apply(write, .unsure) }
+            if let write = announced.removeValue(forKey: worker) { apply(write, .unsure, by: worker) }
         }
 
-        private func apply(_ write: [String], _ certainty: Certainty) {
+        private func apply(_ write: [String], _ certainty: Certainty, by worker: String) {
             let (kind, title, name) = (write[0], write[1], write[2])
             switch kind {
             case "create":
@@ -118,7 +123,9 @@ struct KeySoak {
             case "unlabel": labels[name, default: (title, nil, nil)].removed = certainty
             case "item": items[name, default: (title, nil, nil)].certainty = certainty
             case "unitem": items[name, default: (title, nil, nil)].deleted = certainty
-            case "drop": titlesDeleted.insert(title)
+            case "drop":
+                titlesDeleted.insert(title)
+                titlesDeletedBy[worker, default: []].insert(title)
             default: break
             }
         }
@@ -141,6 +148,9 @@ struct KeySoak {
     struct Holding: Equatable {
         var lists: [String: (title: String, labels: Set<String>)] = [:]
         var items: [String: String] = [:]
+        /// The records the device's kept notices of lost changes name (not part of equality:
+        /// each device keeps its own).
+        var named: Set<String> = []
 
         static func == (lhs: Holding, rhs: Holding) -> Bool {
             lhs.items == rhs.items && lhs.lists.count == rhs.lists.count
@@ -200,7 +210,7 @@ struct KeySoak {
         }
         let problems = try check(ledger, holdings: holdings)
         for problem in problems.prefix(20) { print("   ! \(problem)") }
-        let summary = "\(kills) kills, \(ledger.total) writes acknowledged, \(ledger.labels.count) labels, \(ledger.items.count) items (\(ledger.items.values.filter { $0.deleted != nil }.count) deleted), \(ledger.titlesDeleted.count) titles with a list deleted, \(holdings.values.map(\.lists.count).max() ?? 0) lists (titles colliding \(ledger.collisions) times) on \(Self.devices.count) devices and in the cloud, \(problems.count) problems"
+        let summary = "\(kills) kills, \(ledger.total) writes acknowledged, \(ledger.labels.count) labels, \(ledger.items.count) items (\(ledger.items.values.filter { $0.deleted != nil }.count) deleted), \(ledger.titlesDeleted.count) titles with a list deleted, \(holdings.values.map(\.lists.count).max() ?? 0) lists (titles colliding \(ledger.collisions) times) on \(Self.devices.count) devices and in the cloud, \(holdings.values.map(\.named.count).reduce(0, +)) lost changes named, \(problems.count) problems"
         print(problems.isEmpty ? "notes-soak-keys: ok: \(summary)" : "notes-soak-keys: FAILED: \(summary) (seed \(seed))")
         return problems.isEmpty ? 0 : 1
     }
@@ -214,6 +224,8 @@ struct KeySoak {
                 holding.lists[parts[1]] = (parts[2], Set(parts[3].split(separator: ",").map(String.init)))
             } else if parts.first == "ITEM", parts.count == 3 {
                 holding.items[parts[1]] = parts[2]
+            } else if parts.first == "LOST", parts.count == 2 {
+                holding.named.insert(parts[1])
             }
         }
         return holding
@@ -222,7 +234,8 @@ struct KeySoak {
     func check(_ ledger: Ledger, holdings: [String: Holding]) throws -> [String] {
         let cloud = try LocalCloud.file(at: folder.appendingPathComponent("cloud.sqlite"), configuration: LocalCloud.Configuration(downloadsFolder: folder.appendingPathComponent("downloads")))
         var inCloud = Holding()
-        for record in (try cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: Self.account)?.records ?? [:]).values {
+        let zone = try cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: Self.account)
+        for record in (zone?.records ?? [:]).values {
             // A copy a merge retired stays in the cloud, marked with its survivor: no device shows it.
             if record.recordType == SharedList.recordType, record.mergedInto == nil, case .string(let title) = record.fields["title"] {
                 let labels: [SyncFieldValue] = if case .list(let items) = record.fields["labels"] { items } else { [] }
@@ -272,6 +285,19 @@ struct KeySoak {
                 problems.append("item \(item) is under \(parent), not under \"\(history.title)\"'s list")
             }
         }
+        // An item acknowledged, deleted by nobody, gone with a list another device deleted
+        // before it ever reached the cloud (no tombstone of it there): the change was dropped,
+        // and the device that made it must name it, after any kill. One that reached the cloud
+        // first went with its list by the deleting device's hand.
+        for (item, history) in ledger.items.sorted(by: { $0.key < $1.key }) where history.certainty == .sure && history.deleted == nil {
+            guard ledger.titlesDeleted.contains(history.title), inCloud.items[item] == nil, zone?.tombstones.contains(item) != true,
+                let maker = Self.devices.first(where: { item.hasPrefix("item-\($0)-") }),
+                ledger.titlesDeletedBy[maker]?.contains(history.title) != true
+            else { continue }
+            if holdings[maker]?.named.contains(item) != true {
+                problems.append("item \(item), added to \"\(history.title)\" on \(maker), went with a list deleted elsewhere and no notice names it")
+            }
+        }
         return problems
     }
 }
@@ -293,6 +319,15 @@ struct KeySoakWorker {
             print("LIST \(list.recordName) \(list.title) \(list.labels.sorted().joined(separator: ","))")
         }
         for item in try device.store.fetchAll(ListItem.self) { print("ITEM \(item.recordName) \(item.parent?.recordName ?? "")") }
+        for change in try await device.engine.lostChanges() {
+            let names: [String] = switch change.event {
+            case .removedWithParent(let key, _), .changeLostToDeletion(let key): [key.recordName]
+            case .changeReverted(let failed): [failed.recordName]
+            case .shareEnded(_, _, let lost): lost.map(\.recordName)
+            default: []
+            }
+            for name in names { print("LOST \(name)") }
+        }
         return 0
     }
 
