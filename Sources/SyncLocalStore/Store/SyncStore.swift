@@ -43,9 +43,10 @@ public final class SyncStore: Sendable {
     /// Set when the store could be opened only to read, with why: `.full`, the device had no room
     /// left for SQLite to open it to write; `.readOnly`, the file or its volume cannot be written.
     /// The user's data reads as before (a type never stored reads as none); each write throws a
-    /// `LocalStoreError` of that reason (its `userMessage` says what to tell the user), and on a
-    /// full device a write that fits goes through once there is room again. The store then holds
-    /// the file alone: another process (an app extension) cannot open it until this one closes it.
+    /// `LocalStoreError` of that reason (its `userMessage` says what to tell the user). On a full
+    /// device a write that fits goes through once there is room again, and the store holds the
+    /// file alone meanwhile: another process (an app extension) cannot open it until this one
+    /// closes it. On a volume that cannot be written the file is read as immutable.
     public let openedToRead: LocalStoreError?
 
     /// `openedToRead` when the reason is a full device (`.full`); nil otherwise.
@@ -127,7 +128,6 @@ public final class SyncStore: Sendable {
         default: return nil
         }
     }
-
 
     /// Opens an existing store file to read it only (the inspector): nothing is ever written,
     /// not even its layout, and another process may hold it open and write it meanwhile. A file
