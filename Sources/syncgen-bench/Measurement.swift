@@ -85,11 +85,14 @@ enum Measurement {
     }
 
     /// Prints the growth from the first timing to the second (10x the input) and whether it is
-    /// within `allowed`; returns that.
+    /// within `allowed`; returns that. The growth is that of each size's fastest run: noise only
+    /// ever adds time (the machine is shared, CI's more than any), so the least disturbed run
+    /// of each is the one to compare (the medians moved between 9.9x and 12.8x across two CI runs
+    /// of the same code).
     static func checkGrowth(_ timings: [Timing], of input: String, allowed: Double) -> Bool {
-        let growth = timings[1].median / timings[0].median
+        let growth = timings[1].low / timings[0].low
         let met = growth <= allowed
-        print(String(format: "  target: 10x %@ at most %.0fx the time (%.1fx): %@", input, allowed, growth, verdict(met)))
+        print(String(format: "  target: 10x %@ at most %.0fx the time (%.1fx, fastest runs): %@", input, allowed, growth, verdict(met)))
         return met
     }
 

@@ -60,6 +60,11 @@ package struct DatabaseMigrator: Sendable {
         }
         for step in wanted where !done.contains(step.name) {
             try database.transaction {
+                // Another process opening the same file may have run the step since `done` was
+                // read (two devices of a LocalCloud file starting at once): looked at again under
+                // this transaction's write lock, a step done is not run twice. (Seen in CI's soak:
+                // "UNIQUE constraint failed: syncgen_migrations.name".)
+                guard try !stepsDone(database).contains(step.name) else { return }
                 try step.apply(database)
                 try database.query("INSERT INTO syncgen_migrations (name) VALUES (?)", [.text(step.name)])
             }
