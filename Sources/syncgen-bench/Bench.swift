@@ -25,6 +25,7 @@ enum Bench {
         ("idle", { await IdlePassBenchmark.run() }),
         ("pulled-idle", { await PulledIdleBenchmark.run() }),
         ("query", { QueryBenchmark.run() }),
+        ("search", { SearchBenchmark.run() }),
         ("catalog", { await CatalogBenchmark.run() }),
         ("server-query", { await ServerQueryBenchmark.run() }),
         ("observation", { await ObservationBenchmark.run() }),

@@ -41,5 +41,5 @@ var misuses: [String] {
 
 /// The misuses of generated models: a condition or a sort a server query may not make.
 var withModels: [String] {
-    ["Bridge", "ServerQueryCondition", "ServerQuerySort", "ServerQuerySearch", "ServerQueryListEquality"]
+    ["Bridge", "ServerQueryCondition", "ServerQuerySort", "ServerQuerySearch", "ServerQueryListEquality", "LocalSearch"]
 }

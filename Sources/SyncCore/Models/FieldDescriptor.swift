@@ -34,14 +34,17 @@ public struct FieldDescriptor: Hashable, Sendable {
     public var isServerOwned: Bool
     /// The schema gives it an `index:`: the local store keeps an SQL index of its column too.
     public var isIndexed: Bool
+    /// The schema marks it `searchable`: the local store keeps its words in the model's
+    /// text-search index (`Query.matching(_:)`).
+    public var isSearchable: Bool
     /// How concurrent edits of the field combine.
     public var merge: FieldMerge
 
-    /// A field; by default required, plain, uploaded and pulled, not indexed, merged by the
-    /// model's policy.
+    /// A field; by default required, plain, uploaded and pulled, not indexed nor searchable,
+    /// merged by the model's policy.
     public init(
         name: String, type: ValueType, isOptional: Bool = false, isEncrypted: Bool = false,
-        isLocalOnly: Bool = false, isServerOwned: Bool = false, isIndexed: Bool = false, merge: FieldMerge = .model
+        isLocalOnly: Bool = false, isServerOwned: Bool = false, isIndexed: Bool = false, isSearchable: Bool = false, merge: FieldMerge = .model
     ) {
         self.name = name
         self.type = type
@@ -50,6 +53,7 @@ public struct FieldDescriptor: Hashable, Sendable {
         self.isLocalOnly = isLocalOnly
         self.isServerOwned = isServerOwned
         self.isIndexed = isIndexed
+        self.isSearchable = isSearchable
         self.merge = merge
     }
 

@@ -90,6 +90,9 @@ public struct FieldOptions: OptionSet, Sendable, Hashable {
     public static let serverOwned = FieldOptions(rawValue: 1 << 2)
     /// Indexed (the schema's `index:`): the local store keeps an SQL index of the field's column.
     public static let indexed = FieldOptions(rawValue: 1 << 3)
+    /// Searchable (the schema's `index: [searchable]`): the local store keeps the field's words
+    /// in the model's text-search index.
+    public static let searchable = FieldOptions(rawValue: 1 << 4)
 }
 
 /// One row of a model's field table: built by the static functions below, read only by the
@@ -181,7 +184,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
             descriptor: FieldDescriptor(
                 name: name, type: type, isOptional: isOptional, isEncrypted: options.contains(.encrypted),
                 isLocalOnly: options.contains(.localOnly), isServerOwned: options.contains(.serverOwned),
-                isIndexed: options.contains(.indexed), merge: merge),
+                isIndexed: options.contains(.indexed), isSearchable: options.contains(.searchable), merge: merge),
             key: name, read: read,
             write: { model, record throws(FieldDecodingError) in
                 let value = record[field: name]

@@ -9,6 +9,16 @@ public protocol ShareableModel: SyncModel {
 /// calls by key path: `engine.attachAsset(data, suffix: "jpg", to: \Note.cover, recordName: id)`.
 public protocol CacheableModel: SyncModel {}
 
+/// A model with fields the schema marks `searchable`: the local store keeps their words in a
+/// text-search index, and a ``Query`` of the model may search them (`matching(_:)`), on the
+/// device, offline.
+public protocol TextSearchable: SyncModel {}
+
+extension SyncModel {
+    /// The fields the model's text search reads, in schema order (none for most models).
+    package static var searchableFields: [FieldDescriptor] { fieldDescriptors.filter(\.isSearchable) }
+}
+
 /// One of a model's asset fields: its schema name and the record keys it travels under.
 package struct AssetField: Sendable, Hashable {
     package let name: String

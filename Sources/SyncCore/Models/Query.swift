@@ -29,6 +29,8 @@ public struct Query<Model: SyncModel>: Sendable {
     package private(set) var sortKeys: [SortKey] = []
     package private(set) var limit: Int?
     package private(set) var offset = 0
+    /// The texts searched for (`matching(_:)`): a match holds the words of each.
+    package private(set) var searchTexts: [String] = []
 
     /// Every model of the type, by record name.
     public init(_ type: Model.Type = Model.self) {}
@@ -37,6 +39,24 @@ public struct Query<Model: SyncModel>: Sendable {
     public func filter(_ predicate: QueryPredicate<Model>) -> Query {
         var query = self
         query.predicate = self.predicate.map { $0 && predicate } ?? predicate
+        return query
+    }
+
+    /// Only the models whose searchable fields (the schema's `index: [searchable]`) hold every
+    /// word of `text`, best matches first (after the sort keys given, which then come first).
+    /// Words are what lies between whitespace, compared case and accents aside, as CloudKit's
+    /// text search compares them; the words CloudKit's search ignores ("the", "and"...) are
+    /// ignored, and the last word, while it is being typed (no whitespace after it), matches as
+    /// the start of a word. Every character of `text` is searched for as written: quotes, `*`,
+    /// `-`, `AND` are words or parts of words, never query syntax. A text of no words matches
+    /// nothing. Calling it again looks for the words of both.
+    ///
+    /// ```swift
+    /// let found = try store.fetch(Query<Note>().matching("café mil").limit(20))
+    /// ```
+    public func matching(_ text: String) -> Query where Model: TextSearchable {
+        var query = self
+        query.searchTexts.append(text)
         return query
     }
 
@@ -65,19 +85,22 @@ public struct Query<Model: SyncModel>: Sendable {
     }
 
     /// The query run over models in memory, each with its authorship as the store keeps it:
-    /// what it keeps, in its order, its page.
-    package func apply(to models: [Model], authorship: (Model) -> RecordAuthorship) -> [Model] {
+    /// what it keeps, in its order, its page. `searchRank`, for a query that searches text: how
+    /// well each model matches (best lowest), nil for one that does not.
+    package func apply(to models: [Model], authorship: (Model) -> RecordAuthorship, searchRank: ((Model) -> Double?)? = nil) -> [Model] {
         var kept = predicate.map { predicate in models.filter { predicate.matches($0, authorship: authorship) } } ?? models
-        kept.sort(by: isInIncreasingOrder)
+        if let searchRank { kept.removeAll { searchRank($0) == nil } }
+        kept.sort { isInIncreasingOrder($0, $1, searchRank) }
         let page = kept.dropFirst(offset)
         return Array(limit.map { page.prefix($0) } ?? page)
     }
 
-    private func isInIncreasingOrder(_ left: Model, _ right: Model) -> Bool {
+    private func isInIncreasingOrder(_ left: Model, _ right: Model, _ searchRank: ((Model) -> Double?)?) -> Bool {
         for key in sortKeys {
             let order = Self.compare(key.field.value(left), key.field.value(right))
             if order != 0 { return key.direction == .ascending ? order < 0 : order > 0 }
         }
+        if let searchRank, let leftRank = searchRank(left), let rightRank = searchRank(right), leftRank != rightRank { return leftRank < rightRank }
         return left.recordName.utf8.lexicographicallyPrecedes(right.recordName.utf8)
     }
 

@@ -28,6 +28,10 @@ struct ModelGenerator {
             printer.line()
             printCacheable(into: &printer)
         }
+        if fields.contains(where: { $0.indexes.contains(.searchable) }) {
+            printer.line()
+            printTextSearchable(into: &printer)
+        }
         if let catalog {
             printer.line()
             printCatalog(catalog, into: &printer)
@@ -201,7 +205,10 @@ struct ModelGenerator {
         if field.isEncrypted { options.append(".encrypted") }
         if field.isLocalOnly { options.append(".localOnly") }
         if field.isServerOwned { options.append(".serverOwned") }
-        if !field.indexes.isEmpty { options.append(".indexed") }
+        // A searchable text is found through the model's search index, not an SQL index of its
+        // whole value.
+        if field.indexes.contains(.queryable) || field.indexes.contains(.sortable) { options.append(".indexed") }
+        if field.indexes.contains(.searchable) { options.append(".searchable") }
         if options.count == 1 { arguments.append(options[0]) }
         if options.count > 1 { arguments.append("[\(options.joined(separator: ", "))]") }
         if let merge = field.mergePolicy { arguments.append("merge: .\(merge.rawValue)") }
@@ -249,6 +256,16 @@ struct ModelGenerator {
         let keyPaths = model.assetFields.map { "`\\\(name).\(SwiftSpelling.identifier($0.field.name))`" }.joined(separator: ", ")
         printer.documentation("The engine's asset calls name a file by its field's key path: \(keyPaths).")
         printer.line("extension \(name): SyncCore.CacheableModel {}")
+    }
+
+    /// The searchable fields are the field table's `.searchable` rows: the conformance only lets
+    /// a `Query` of the model search their text.
+    private func printTextSearchable(into printer: inout SwiftPrinter) {
+        printer.line("// MARK: - Text search")
+        printer.line()
+        let names = fields.filter { $0.indexes.contains(.searchable) }.map { "`\\\(name).\(SwiftSpelling.identifier($0.name))`" }.joined(separator: ", ")
+        printer.documentation("A `Query` of the model may search the words of \(names), on the device (`matching(_:)`).")
+        printer.line("extension \(name): SyncCore.TextSearchable {}")
     }
 
     private func printCatalog(_ catalog: Catalog, into printer: inout SwiftPrinter) {

@@ -92,6 +92,7 @@ enum ModelTables {
             try database.execute("CREATE INDEX IF NOT EXISTS \(index(Model.recordType, field.name)) ON \(table.sqlName) (\(ModelTable.quoted(field.name)), _name)")
         }
         try NaturalKeys.ensureIndexes(type, table: table, database)
+        try SearchIndexes.ensure(type, table: table, database)
         return table
     }
 

@@ -7,9 +7,16 @@ import SyncStorage
 /// value fails it, and `NOT` keeps it: `COALESCE(..., 0)` under a `NOT`); text compares by SQLite's default
 /// collation, its UTF-8 bytes; an integer and a real compare as numbers; ties come by record name.
 ///
+/// A text search joins the matches of the model's search index (`SearchIndexes`), best first
+/// after the query's own sort keys.
+///
 /// Nil when a part has no SQL form here (a list's elements, an order or range over a column kept
-/// in binary form, a key path that is not a field): that query runs in Swift over the rows.
+/// in binary form, a key path that is not a field), or a search looks for no word: that query
+/// runs in Swift over the rows.
 struct QuerySQL {
+    /// The join of a text search's matches (`_found`, the row; `_rank`, how well it matches,
+    /// best lowest), or empty.
+    let join: String
     /// `WHERE ...`, or empty.
     let filter: String
     /// `ORDER BY ...`, always ending with the record name.
@@ -21,6 +28,13 @@ struct QuerySQL {
     init?<Model: SyncModel>(_ query: Query<Model>, table: ModelTable) {
         var arguments: [SQLiteValue] = []
         var filter = ""
+        var join = ""
+        if !query.searchTexts.isEmpty {
+            // A search for no words finds nothing.
+            guard let expression = SearchText.Search(query.searchTexts).matchExpression else { return nil }
+            join = SearchIndexes.join(table.recordType)
+            arguments.append(.text(expression))
+        }
         if let predicate = query.predicate {
             var writer = QueryCondition<Model>(table: table, arguments: arguments)
             guard let condition = writer.sql(predicate.node, exact: false) else { return nil }
@@ -32,6 +46,7 @@ struct QuerySQL {
             guard let column = Self.column(key.field, of: Model.self, in: table), column.kind != .encoded else { return nil }
             keys.append("\(column.sql) \(key.direction == .ascending ? "ASC" : "DESC")")
         }
+        if !join.isEmpty { keys.append("_rank ASC") }
         keys.append("_name ASC")
         var page = ""
         if query.limit != nil || query.offset > 0 {
@@ -39,6 +54,7 @@ struct QuerySQL {
             arguments.append(.integer(Int64(query.limit ?? -1)))
             arguments.append(.integer(Int64(query.offset)))
         }
+        self.join = join
         self.filter = filter
         self.order = "ORDER BY " + keys.joined(separator: ", ")
         self.page = page

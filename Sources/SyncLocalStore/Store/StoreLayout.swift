@@ -8,5 +8,6 @@ enum StoreLayout {
         fileKind: "the local store",
         steps: HistoryTables.migrations + ModelTables.migrations + ServerVersionTables.migrations + SetAsideTables.migrations
             + ConflictTables.migrations + EngineStateTables.migrations + CatalogTables.migrations + ParkingTables.migrations
-            + NaturalKeys.migrations + AssetCacheTables.migrations + ShareTables.migrations + LostChangeTables.migrations)
+            + NaturalKeys.migrations + AssetCacheTables.migrations + ShareTables.migrations + LostChangeTables.migrations
+            + SearchIndexes.migrations)
 }

@@ -38,7 +38,7 @@ struct StoreReader {
 
     /// The models a query's SQL selects.
     func fetch<Model: SyncModel>(_ type: Model.Type, _ query: QuerySQL) throws -> [Model] {
-        try models(type, "SELECT \(table.modelSelectList) FROM \(table.sqlName) \(query.filter) \(query.order) \(query.page)", query.arguments)
+        try models(type, "SELECT \(table.modelSelectList) FROM \(table.sqlName) \(query.join) \(query.filter) \(query.order) \(query.page)", query.arguments)
     }
 
     /// The stored models of these names and when each was last saved on this device: one name

@@ -334,7 +334,7 @@ public final class SyncStore: Sendable {
     /// One transaction of the database, under the store's lock. `body` says whether the app
     /// wrote, so the change stream fires once the transaction commits, and notes each model it
     /// changed, so the commit feed hears of them then (a transaction that rolls back says nothing).
-    private func inTransaction<T>(_ body: (SQLiteDatabase, TransactionChanges) throws -> (T, appWrote: Bool)) throws -> T {
+    func inTransaction<T>(_ body: (SQLiteDatabase, TransactionChanges) throws -> (T, appWrote: Bool)) throws -> T {
         try refuseInsideWrite("a write")
         var changes: TransactionChanges?
         var wrote = false
@@ -400,14 +400,7 @@ public final class SyncStore: Sendable {
     /// with a part SQL cannot say runs in Swift over the table's rows, with the same answers).
     public func fetch<Model: SyncModel>(_ query: Query<Model>) throws -> [Model] {
         guard let table = try tableToRead(Model.self) else { return [] }
-        return try reading { database in
-            let reader = StoreReader(database: database, table: table)
-            guard let sql = QuerySQL(query, table: table) else {
-                let authorships = query.predicate?.readsAuthorship == true ? try RecordAuthorshipSQL.all(recordType: Model.recordType, in: database) : [:]
-                return query.apply(to: try reader.fetchAll(Model.self)) { authorships[$0.ownerName]?[$0.recordName] ?? .notYetInTheCloud }
-            }
-            return try reader.fetch(Model.self, sql)
-        }
+        return try runningSearch(query) { try QueryRun(query: query, database: $0, table: table).models() }
     }
 
     /// Who made the model and who last changed it, and when, as the cloud last reported them
@@ -420,10 +413,7 @@ public final class SyncStore: Sendable {
     /// How many models a query keeps (its limit and offset apply).
     public func count<Model: SyncModel>(_ query: Query<Model>) throws -> Int {
         guard let table = try tableToRead(Model.self) else { return 0 }
-        guard let sql = QuerySQL(query, table: table) else { return try fetch(query).count }
-        return try reading { database in
-            Int(try database.query("SELECT COUNT(*) FROM (SELECT 1 FROM \(table.sqlName) \(sql.filter) \(sql.order) \(sql.page))", sql.arguments)[0].integer(0))
-        }
+        return try runningSearch(query) { try QueryRun(query: query, database: $0, table: table).count() }
     }
 
     /// Drops what the store keeps of fields the model's schema no longer has: their columns, with

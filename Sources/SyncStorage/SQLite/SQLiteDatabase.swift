@@ -123,6 +123,9 @@ package final class SQLiteDatabase {
     private var transactionDepth = 0
     /// Opened to read only: nothing is written, and a transaction takes no write lock.
     package let isReadOnly: Bool
+    /// The connection can keep and read text-search indexes: this SQLite has FTS5, and the
+    /// store's tokenizer is installed (`SQLiteDatabase+Search`).
+    package private(set) var canSearch = false
 
     /// Opens (creating if needed) a database. Files use write-ahead logging, so readers in other
     /// processes never block the writer, and wait up to `busyTimeout` for another writer's lock.
@@ -166,6 +169,7 @@ package final class SQLiteDatabase {
             try boundLog(busyTimeout: Int32(clamping: milliseconds))
         }
         try execute("PRAGMA foreign_keys = ON")
+        canSearch = try installSearch()
     }
 
     deinit {

@@ -223,13 +223,18 @@ extension ListItem: SyncCore.SyncModel {
     private static func fieldTable() -> [SyncCore.ModelField<Self>] {
         [
             .parent(\Self.parent),
-            .field("text", \Self.text),
+            .field("text", \Self.text, .searchable),
             .field("done", \Self.done),
             .field("quantity", \Self.quantity),
             .field("priority", \Self.priority, .indexed),
             .reference("assignee", \Self.assignee, onDelete: .none),
-            .field("tags", \Self.tags, merge: .union),
+            .field("tags", \Self.tags, .searchable, merge: .union),
             .field("note", \Self.note),
         ]
     }
 }
+
+// MARK: - Text search
+
+/// A `Query` of the model may search the words of `\ListItem.text`, `\ListItem.tags`, on the device (`matching(_:)`).
+extension ListItem: SyncCore.TextSearchable {}

@@ -64,8 +64,8 @@ extension Note: SyncCore.SyncModel {
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
     private static func fieldTable() -> [SyncCore.ModelField<Self>] {
         [
-            .field("title", \Self.title, .indexed),
-            .field("body", \Self.body),
+            .field("title", \Self.title, [.indexed, .searchable]),
+            .field("body", \Self.body, .searchable),
             .field("createdAt", \Self.createdAt, .indexed),
             .field("pinned", \Self.pinned),
             .asset("cover", \Self.cover),
@@ -79,6 +79,11 @@ extension Note: SyncCore.SyncModel {
 
 /// The engine's asset calls name a file by its field's key path: `\Note.cover`, `\Note.thumbnail`.
 extension Note: SyncCore.CacheableModel {}
+
+// MARK: - Text search
+
+/// A `Query` of the model may search the words of `\Note.title`, `\Note.body`, on the device (`matching(_:)`).
+extension Note: SyncCore.TextSearchable {}
 
 // MARK: - Publishing
 
@@ -147,7 +152,7 @@ extension PublishedNote: SyncCore.SyncModel {
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
     private static func fieldTable() -> [SyncCore.ModelField<Self>] {
         [
-            .field("title", \Self.title, .indexed),
+            .field("title", \Self.title, [.indexed, .searchable]),
             .field("createdAt", \Self.createdAt, .indexed),
             .asset("cover", \Self.cover),
             .field("likes", \Self.likes, .serverOwned),
@@ -160,6 +165,11 @@ extension PublishedNote: SyncCore.SyncModel {
 
 /// The engine's asset calls name a file by its field's key path: `\PublishedNote.cover`.
 extension PublishedNote: SyncCore.CacheableModel {}
+
+// MARK: - Text search
+
+/// A `Query` of the model may search the words of `\PublishedNote.title`, on the device (`matching(_:)`).
+extension PublishedNote: SyncCore.TextSearchable {}
 
 // MARK: - Catalog
 

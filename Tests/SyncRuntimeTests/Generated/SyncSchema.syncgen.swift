@@ -17,8 +17,8 @@ enum SyncSchema: SyncCore.SyncSchemaDefinition {
 
     /// The CloudKit indexes the schema declares (the `.ckdb` export's), by record type and field.
     static let deployedIndexes: [Swift.String: [Swift.String: Swift.Set<Swift.String>]] = [
-        "ListItem": ["priority": ["QUERYABLE"]],
-        "Note": ["createdAt": ["SORTABLE"], "title": ["QUERYABLE", "SEARCHABLE"]],
+        "ListItem": ["priority": ["QUERYABLE"], "tags": ["SEARCHABLE"], "text": ["SEARCHABLE"]],
+        "Note": ["body": ["SEARCHABLE"], "createdAt": ["SORTABLE"], "title": ["QUERYABLE", "SEARCHABLE"]],
         "PublishedNote": ["___recordID": ["QUERYABLE"], "createdAt": ["SORTABLE"], "publicationState": ["QUERYABLE"], "publishedAt": ["SORTABLE"], "reviewState": ["QUERYABLE"], "title": ["QUERYABLE", "SEARCHABLE"]],
     ]
 }

@@ -39,6 +39,13 @@ struct Story {
         await alicePhone.sync()
         say("back online and synced: phone \(titles(alicePhone.notes)), laptop \(titles(aliceLaptop.notes))")
         expect(alicePhone.notes.count == 3 && aliceLaptop.notes == alicePhone.notes, "Alice's devices should hold the same 3 notes")
+        cloud.setNetworkAvailable(false, for: aliceLaptop.name)
+        let searchBox = Query<Note>().matching("MILK lit")
+        let found = try aliceLaptop.store.fetch(searchBox)
+        let marked = found.compactMap { searchBox.snippet(of: $0) }.flatMap { snippet in snippet.matches.map { String(snippet.text[$0]) } }
+        say("offline, the laptop's search box finds \(titles(found)) for \"MILK lit\" (\"milk\" in its title, \"litres\" in its body): the phone's note, pulled; case aside, the last word as it is typed (marked: \(marked.joined(separator: ", ")))")
+        expect(found.map(\.recordName) == ["note-milk"] && marked == ["milk"], "the laptop should find the phone's note offline")
+        cloud.setNetworkAvailable(true, for: aliceLaptop.name)
 
         step(2, "Alice makes a \"Groceries\" list on her phone and, offline, on her laptop too")
         cloud.setNetworkAvailable(false, for: aliceLaptop.name)

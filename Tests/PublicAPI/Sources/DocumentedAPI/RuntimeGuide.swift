@@ -294,6 +294,21 @@ func typedQueries(_ store: SyncStore, groceries: Checklist) throws {
     }
 }
 
+/// "Searching the store's text": a search box, offline, best matches first.
+@MainActor
+func offlineSearch(_ store: SyncStore, groceries: Checklist, typed: String) throws -> LiveQuery<ChecklistItem> {
+    let search = Query<ChecklistItem>()
+        .matching(typed)                               // "Milk caf": milk, and a word starting with caf
+        .filter(.isChild(of: groceries.recordName))
+        .limit(20)
+    for item in try store.fetch(search) {
+        guard let snippet = search.snippet(of: item) else { continue }
+        print(snippet.text, snippet.matches.map { snippet.text[$0] })
+    }
+    print(try store.count(search))
+    return LiveQuery(store, search)                    // follows every commit, pulls included
+}
+
 /// "Screens": a list, a detail, a badge and a status line, as views hold them.
 @MainActor
 func screens(store: SyncStore, engine: SyncEngine, groceries: Checklist) -> (LiveQuery<ChecklistItem>, LiveQuery<Checklist>, LiveRecordStatus<Checklist>, LiveEngineStatus) {

@@ -1,0 +1,71 @@
+import Foundation
+@_spi(SyncgenGenerated) import SyncCore
+import SyncStorage
+
+/// A query run on one connection: in SQL when it has an SQL form (`QuerySQL`), otherwise in
+/// Swift over the table's rows, with the same answers. A text search reads the model's search
+/// index either way; a store that has none (one opened only to read, whose index was never
+/// made) runs the search in Swift over the rows too, unranked.
+struct QueryRun<Model: SyncModel> {
+    let query: Query<Model>
+    let database: SQLiteDatabase
+    let table: ModelTable
+
+    /// The search the query makes, or nil.
+    private var search: SearchText.Search? {
+        query.searchTexts.isEmpty ? nil : SearchText.Search(query.searchTexts)
+    }
+
+    /// The models the query keeps, in its order, its page.
+    func models() throws -> [Model] {
+        if search?.isEmpty == true { return [] }
+        let reader = StoreReader(database: database, table: table)
+        if let sql = try sql() { return try reader.fetch(Model.self, sql) }
+        let authorships = query.predicate?.readsAuthorship == true ? try RecordAuthorshipSQL.all(recordType: Model.recordType, in: database) : [:]
+        let all = try reader.fetchAll(Model.self)
+        let ranks = try search.map { try self.ranks(of: $0, among: all) }
+        return query.apply(to: all, authorship: { authorships[$0.ownerName]?[$0.recordName] ?? .notYetInTheCloud }, searchRank: ranks.map { ranks in { ranks[$0.recordName] } })
+    }
+
+    /// How many models the query keeps (its limit and offset apply).
+    func count() throws -> Int {
+        if search?.isEmpty == true { return 0 }
+        guard let sql = try sql() else { return try models().count }
+        return Int(try database.query("SELECT COUNT(*) FROM (SELECT 1 FROM \(table.sqlName) \(sql.join) \(sql.filter) \(sql.order) \(sql.page))", sql.arguments)[0].integer(0))
+    }
+
+    /// The query's SQL, or nil where it runs in Swift: it has a part SQL cannot say, or searches
+    /// a table with no index.
+    private func sql() throws -> QuerySQL? {
+        if search != nil, try !SearchIndexes.exists(table.recordType, database) { return nil }
+        return QuerySQL(query, table: table)
+    }
+
+    /// How well each model that matches the search does (best lowest), by record name: from the
+    /// index, or, where there is none, every model whose searchable texts hold the words, alike.
+    private func ranks(of search: SearchText.Search, among models: [Model]) throws -> [String: Double] {
+        guard let expression = search.matchExpression else { return [:] }
+        guard try SearchIndexes.exists(table.recordType, database) else {
+            return Dictionary(models.filter { search.isMatch(of: $0.searchableTexts) }.map { ($0.recordName, 0) }, uniquingKeysWith: { first, _ in first })
+        }
+        var ranks: [String: Double] = [:]
+        try database.forEachRow("SELECT _name, _rank FROM \(table.sqlName) \(SearchIndexes.join(table.recordType))", [.text(expression)]) { row in
+            ranks[row.text(0)] = row.real(1)
+        }
+        return ranks
+    }
+}
+
+extension SyncModel {
+    /// The texts of the model's searchable fields, in schema order: a list's strings one by one.
+    var searchableTexts: [String] {
+        let stored = encodeStoredFields()
+        return Self.searchableFields.flatMap { field -> [String] in
+            switch stored[field.name] {
+            case .string(let text)?: [text]
+            case .list(let items)?: items.compactMap { if case .string(let text) = $0 { text } else { nil } }
+            default: []
+            }
+        }
+    }
+}
