@@ -26,6 +26,7 @@ enum Bench {
         ("pulled-idle", { await PulledIdleBenchmark.run() }),
         ("query", { QueryBenchmark.run() }),
         ("search", { SearchBenchmark.run() }),
+        ("counts", { CountsBenchmark.run() }),
         ("catalog", { await CatalogBenchmark.run() }),
         ("server-query", { await ServerQueryBenchmark.run() }),
         ("observation", { await ObservationBenchmark.run() }),

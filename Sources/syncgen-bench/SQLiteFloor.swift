@@ -106,6 +106,7 @@ final class SQLiteFloor {
         }
 
         func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+        func real(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
     }
 }
 

@@ -97,20 +97,10 @@ public struct Query<Model: SyncModel>: Sendable {
 
     private func isInIncreasingOrder(_ left: Model, _ right: Model, _ searchRank: ((Model) -> Double?)?) -> Bool {
         for key in sortKeys {
-            let order = Self.compare(key.field.value(left), key.field.value(right))
+            let order = QueryValueOrder.noneFirst(key.field.value(left), key.field.value(right))
             if order != 0 { return key.direction == .ascending ? order < 0 : order > 0 }
         }
         if let searchRank, let leftRank = searchRank(left), let rightRank = searchRank(right), leftRank != rightRank { return leftRank < rightRank }
         return left.recordName.utf8.lexicographicallyPrecedes(right.recordName.utf8)
-    }
-
-    /// Nil before every value; values in ``QueryValueOrder``'s order.
-    private static func compare(_ left: SyncFieldValue?, _ right: SyncFieldValue?) -> Int {
-        switch (left, right) {
-        case (nil, nil): 0
-        case (nil, _): -1
-        case (_, nil): 1
-        case (let left?, let right?): QueryValueOrder.compare(left, right) ?? 0
-        }
     }
 }

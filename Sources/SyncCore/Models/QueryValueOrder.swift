@@ -5,6 +5,17 @@ import Foundation
 /// numbers), dates by time, bytes byte by byte. Values of different kinds, locations, assets and
 /// lists only equal themselves.
 package enum QueryValueOrder {
+    /// As `compare`, for a field that may hold no value: no value before every value (a sort key,
+    /// ascending; a group's key), two that cannot be ordered as equal.
+    package static func noneFirst(_ left: SyncFieldValue?, _ right: SyncFieldValue?) -> Int {
+        switch (left, right) {
+        case (nil, nil): 0
+        case (nil, _): -1
+        case (_, nil): 1
+        case (let left?, let right?): compare(left, right) ?? 0
+        }
+    }
+
     /// Negative, zero or positive as `left` is before, equal to or after `right`; nil when the two
     /// cannot be ordered (and are not equal).
     package static func compare(_ left: SyncFieldValue, _ right: SyncFieldValue) -> Int? {

@@ -36,7 +36,7 @@ struct QueryRun<Model: SyncModel> {
 
     /// The query's SQL, or nil where it runs in Swift: it has a part SQL cannot say, or searches
     /// a table with no index.
-    private func sql() throws -> QuerySQL? {
+    func sql() throws -> QuerySQL? {
         if search != nil, try !SearchIndexes.exists(table.recordType, database) { return nil }
         return QuerySQL(query, table: table)
     }

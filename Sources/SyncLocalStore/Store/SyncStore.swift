@@ -272,7 +272,7 @@ public final class SyncStore: Sendable {
     /// The model's table for a read: made or grown as `prepared` does; on a store opened to read
     /// only, the table as the file has it, or nil when it has none (a type never stored reads as
     /// none, where making its table would fail for want of room or of a writable file).
-    private func tableToRead<Model: SyncModel>(_ type: Model.Type) throws -> ModelTable? {
+    func tableToRead<Model: SyncModel>(_ type: Model.Type) throws -> ModelTable? {
         guard openedToRead != nil else { return try prepared(type) }
         if let entry = tableCache.entry(Model.recordType) { return entry.table }
         return try withDatabase { try TransactionTables(database: $0, cache: tableCache).table(named: Model.recordType) }

@@ -5,12 +5,12 @@ import Testing
 import SyncRuntime
 import SyncCore
 
-/// The store's text search through the engine: what a pull brings in, what it changes, what a
-/// merge of two devices' edits makes and what it deletes is found, or no longer found, as soon
-/// as the pass has committed it. The index is kept by the model table's triggers, in the
+/// The store's text search, counts and sums through the engine: what a pull brings in, what it
+/// changes, what a merge of two devices' edits makes and what it deletes is found, counted, or no
+/// longer, as soon as the pass has committed it. The index is kept by the model table's triggers, in the
 /// engine's own transactions: breaking it (the insert trigger left out of `SearchIndexes.make`)
 /// leaves a pulled note unfound on the laptop.
-@Suite("Engine: text search of synced records")
+@Suite("Engine: searching and counting synced records")
 struct EngineSearchTests {
     static func found(_ text: String, on device: SyncWorld.Device) throws -> [String] {
         try device.store.fetch(Query<Note>().matching(text)).map(\.recordName).sorted()
@@ -47,5 +47,27 @@ struct EngineSearchTests {
         await laptop.sync()
         #expect(try Self.found("zurich ", on: laptop) == [], "deleted by the pull")
         #expect(try laptop.store.count(Query<Note>().matching("train")) == 0)
+    }
+
+    /// Each list's open items, counted on a device that pulled them, and again once a pull
+    /// deleted one: figures read the rows the engine's passes commit, nothing of their own.
+    @Test func pulledItemsAreCountedPerList() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice")
+        let laptop = try world.device("alice-laptop", account: "alice")
+        try phone.store.save(SharedList(recordName: "groceries", title: "Groceries"))
+        for (name, text) in [("milk", "Milk"), ("eggs", "Eggs")] {
+            try phone.store.save(ListItem(recordName: name, parent: RecordReference(recordName: "groceries"), text: text, quantity: 2, assignee: .unset))
+        }
+        await phone.sync()
+        await laptop.sync()
+        let count = Aggregate<ListItem, Int>.count
+        let quantity = Aggregate<ListItem, Double>.sum(\.quantity)
+        let open = Query<ListItem>().filter(\.done == false).groupedByParent(count, quantity)
+        #expect(try laptop.store.fetch(open).map { "\($0.key ?? "") \($0[count]) \($0[quantity])" } == ["groceries 2 4.0"])
+        try phone.store.delete(ListItem.self, recordName: "eggs")
+        await phone.sync()
+        await laptop.sync()
+        #expect(try laptop.store.fetch(open).map { "\($0.key ?? "") \($0[count]) \($0[quantity])" } == ["groceries 1 2.0"])
     }
 }

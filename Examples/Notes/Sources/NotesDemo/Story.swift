@@ -179,6 +179,14 @@ struct Story {
         expect(alicePhone.items.count == 3 && contents(aliceLaptop) == contents(alicePhone) && contents(bobPhone) == contents(alicePhone), "every device should hold the same 3 items")
         expect(aliceLaptop.notes == alicePhone.notes, "Alice's devices should hold the same notes")
         expect(bobPhone.notes.isEmpty, "Bob never sees Alice's private notes")
+        // Each list with its number of open items and their quantity, in one statement per device.
+        let count = Aggregate<ListItem, Int>.count
+        let quantity = Aggregate<ListItem, Double>.sum(\.quantity)
+        let perList = { (device: Device) in
+            (try? device.store.fetch(Query<ListItem>().filter(\.done == false).groupedByParent(count, quantity)))?.map { "\($0.key ?? "-"): \($0[count]) open, \($0[quantity]) in all" } ?? []
+        }
+        say("each list with its open items: Alice's phone \(perList(alicePhone)), Bob's phone \(perList(bobPhone))")
+        expect(perList(alicePhone) == perList(bobPhone) && perList(alicePhone).count == 1, "Alice and Bob should count the same open items in the one list")
 
         step(7, "Alice sees who shares the list and who added what, and removes Bob")
         let people = { (share: ShareRecord?) in

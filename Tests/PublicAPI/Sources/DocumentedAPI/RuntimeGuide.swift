@@ -309,6 +309,26 @@ func offlineSearch(_ store: SyncStore, groceries: Checklist, typed: String) thro
     return LiveQuery(store, search)                    // follows every commit, pulls included
 }
 
+/// "Counts and sums": figures of a query, and of each group of its models.
+func countsAndSums(_ store: SyncStore) async throws {
+    let open = Query<ChecklistItem>().filter(\.done == false)
+    let left: Int = try store.aggregate(.count, of: open)
+    let longest: String? = try store.aggregate(.maximum(\.text), of: open)
+    print(left, longest ?? "none")
+
+    // Each list with its number of open items, the busiest first.
+    let count = Aggregate<ChecklistItem, Int>.count
+    let first = Aggregate<ChecklistItem, String?>.minimum(\.text)
+    let perList = open.groupedByParent(count, first).sorted(by: count, .descending).limit(10)
+    for list in try store.fetch(perList) {
+        print(list.key ?? "no list", list[count], list[first] ?? "")
+    }
+    for try await badge in store.observe(.count, of: open) {   // again after each commit that changes it
+        print(badge)
+        break
+    }
+}
+
 /// "Screens": a list, a detail, a badge and a status line, as views hold them.
 @MainActor
 func screens(store: SyncStore, engine: SyncEngine, groceries: Checklist) -> (LiveQuery<ChecklistItem>, LiveQuery<Checklist>, LiveRecordStatus<Checklist>, LiveEngineStatus) {
