@@ -27,6 +27,7 @@ enum Bench {
         ("query", { QueryBenchmark.run() }),
         ("search", { SearchBenchmark.run() }),
         ("counts", { CountsBenchmark.run() }),
+        ("related", { RelatedBenchmark.run() }),
         ("catalog", { await CatalogBenchmark.run() }),
         ("server-query", { await ServerQueryBenchmark.run() }),
         ("observation", { await ObservationBenchmark.run() }),

@@ -12,18 +12,24 @@ enum CountsBenchmark {
     static let repeats = 5
     static let within = 1.5
 
+    /// 1,000 lists and 100,000 items, every item in a list.
+    static func makeStore(_ url: URL) throws -> SyncStore {
+        let store = try SyncStore(url: url)
+        try store.save((0..<listCount).map { BenchList(recordName: "list-\($0)", title: "List \($0)") })
+        for first in stride(from: 0, to: itemCount, by: 1_000) {
+            try store.save((first..<first + 1_000).map { index in
+                BenchItem(recordName: "item-\(index)", parent: RecordReference(recordName: "list-\(index % listCount)"), text: "Item \(index)", done: index % 3 == 0, price: Double(index % 97) / 4)
+            })
+        }
+        return store
+    }
+
     static func run() -> Bool {
         print("counts: open items and their prices per list, \(listCount) lists over \(itemCount) items, beside the C API's GROUP BY (median of \(runs) interleaved runs, CPU time)")
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("counts-bench-\(UUID().uuidString).sqlite")
         defer { try? FileManager.default.removeItem(at: url) }
         do {
-            let store = try SyncStore(url: url)
-            try store.save((0..<listCount).map { BenchList(recordName: "list-\($0)", title: "List \($0)") })
-            for first in stride(from: 0, to: itemCount, by: 1_000) {
-                try store.save((first..<first + 1_000).map { index in
-                    BenchItem(recordName: "item-\(index)", parent: RecordReference(recordName: "list-\(index % listCount)"), text: "Item \(index)", done: index % 3 == 0, price: Double(index % 97) / 4)
-                })
-            }
+            let store = try makeStore(url)
             let count = Aggregate<BenchItem, Int>.count
             let price = Aggregate<BenchItem, Double>.sum(\.price)
             let grouped = Query<BenchItem>().filter(\.done == false).groupedByParent(count, price)

@@ -85,10 +85,14 @@ public struct Query<Model: SyncModel>: Sendable {
     }
 
     /// The query run over models in memory, each with its authorship as the store keeps it:
-    /// what it keeps, in its order, its page. `searchRank`, for a query that searches text: how
-    /// well each model matches (best lowest), nil for one that does not.
-    package func apply(to models: [Model], authorship: (Model) -> RecordAuthorship, searchRank: ((Model) -> Double?)? = nil) -> [Model] {
-        var kept = predicate.map { predicate in models.filter { predicate.matches($0, authorship: authorship) } } ?? models
+    /// what it keeps, in its order, its page. `related`: the answer of each related condition
+    /// for a model. `searchRank`, for a query that searches text: how well each model matches
+    /// (best lowest), nil for one that does not.
+    package func apply(
+        to models: [Model], authorship: (Model) -> RecordAuthorship, related: (RelatedCondition<Model>.Identity, Model) -> Bool = { _, _ in false },
+        searchRank: ((Model) -> Double?)? = nil
+    ) -> [Model] {
+        var kept = predicate.map { predicate in models.filter { predicate.matches($0, authorship: authorship, related: related) } } ?? models
         if let searchRank { kept.removeAll { searchRank($0) == nil } }
         kept.sort { isInIncreasingOrder($0, $1, searchRank) }
         let page = kept.dropFirst(offset)

@@ -37,6 +37,8 @@ public struct QueryPredicate<Model: SyncModel>: Sendable {
         case isChild(of: String)
         /// The record's creator, or its last modifier, is that user (`RecordAuthorship`).
         case authoredBy(RecordAuthorship.Role, String)
+        /// A condition on related records (`QueryPredicate+Related`).
+        case related(RelatedCondition<Model>)
         case and(Node, Node)
         case or(Node, Node)
         case not(Node)
@@ -48,9 +50,29 @@ public struct QueryPredicate<Model: SyncModel>: Sendable {
         self.node = node
     }
 
-    /// Whether a model is kept, with its authorship as the store keeps it.
-    package func matches(_ model: Model, authorship: (Model) -> RecordAuthorship) -> Bool {
-        Self.evaluate(node, model, authorship)
+    /// Whether a model is kept, with its authorship as the store keeps it, and the answers of
+    /// its related conditions (`relatedConditions`, evaluated once for all the models).
+    package func matches(_ model: Model, authorship: (Model) -> RecordAuthorship, related: (RelatedCondition<Model>.Identity, Model) -> Bool = { _, _ in false }) -> Bool {
+        withoutActuallyEscaping(authorship) { authorship in
+            withoutActuallyEscaping(related) { related in Self.evaluate(node, model, Context(authorship: authorship, related: related)) }
+        }
+    }
+
+    private struct Context {
+        let authorship: (Model) -> RecordAuthorship
+        let related: (RelatedCondition<Model>.Identity, Model) -> Bool
+    }
+
+    /// The conditions on related records the predicate holds.
+    package var relatedConditions: [RelatedCondition<Model>] { Self.related(node) }
+
+    private static func related(_ node: Node) -> [RelatedCondition<Model>] {
+        switch node {
+        case .related(let condition): [condition]
+        case .and(let left, let right), .or(let left, let right): related(left) + related(right)
+        case .not(let inner): related(inner)
+        default: []
+        }
     }
 
     /// Whether the predicate reads who made or changed a record (which the model does not hold).
@@ -65,7 +87,7 @@ public struct QueryPredicate<Model: SyncModel>: Sendable {
         }
     }
 
-    private static func evaluate(_ node: Node, _ model: Model, _ authorship: (Model) -> RecordAuthorship) -> Bool {
+    private static func evaluate(_ node: Node, _ model: Model, _ context: Context) -> Bool {
         switch node {
         case .compare(let field, let comparison, let value):
             guard let stored = field.value(model), let order = QueryValueOrder.compare(stored, value) else { return false }
@@ -99,13 +121,15 @@ public struct QueryPredicate<Model: SyncModel>: Sendable {
         case .isChild(let parent):
             return model.parentRecordName == parent
         case .authoredBy(let role, let user):
-            return authorship(model).person(role) == user
+            return context.authorship(model).person(role) == user
+        case .related(let condition):
+            return context.related(condition.identity, model)
         case .and(let left, let right):
-            return evaluate(left, model, authorship) && evaluate(right, model, authorship)
+            return evaluate(left, model, context) && evaluate(right, model, context)
         case .or(let left, let right):
-            return evaluate(left, model, authorship) || evaluate(right, model, authorship)
+            return evaluate(left, model, context) || evaluate(right, model, context)
         case .not(let inner):
-            return !evaluate(inner, model, authorship)
+            return !evaluate(inner, model, context)
         }
     }
 

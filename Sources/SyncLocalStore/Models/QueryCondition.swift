@@ -11,6 +11,9 @@ import SyncStorage
 /// SQLite use the column's index.
 struct QueryCondition<Model: SyncModel> {
     let table: ModelTable
+    /// The table of another record type, for a condition on related records; nil when the store
+    /// holds none of the type.
+    let tables: (String) -> ModelTable?
     var arguments: [SQLiteValue]
 
     mutating func sql(_ node: QueryPredicate<Model>.Node, exact: Bool) -> String? {
@@ -53,6 +56,11 @@ struct QueryCondition<Model: SyncModel> {
             // cloud has not seen (`RecordAuthorship.notYetInTheCloud`), so never NULL.
             arguments += [.text(SyncConstants.currentUserOwnerName), .text(user)]
             return "COALESCE((\(RecordAuthorshipSQL.person(role))), ?) = ?"
+        case .related(let condition):
+            var writer: any RelatedConditionWriter = self
+            guard let related = condition.sql(&writer, Model.self), let writer = writer as? Self else { return nil }
+            arguments = writer.arguments
+            return guarded(related, exact: exact)
         case .and(let left, let right):
             guard let left = sql(left, exact: exact), let right = sql(right, exact: exact) else { return nil }
             return "(\(left) AND \(right))"
@@ -124,5 +132,55 @@ struct QueryCondition<Model: SyncModel> {
         case (.reference(_), .reference(let reference)): return .text(reference.recordName)
         default: return column.kind.column(value)
         }
+    }
+}
+
+// MARK: - Related records
+
+extension QueryCondition: RelatedConditionWriter {
+    /// `column IN (SELECT _name FROM target WHERE ...)`: a reference, or the parent, pointing at
+    /// a record the target's condition keeps. A list of references has no SQL form here.
+    mutating func referenced<Owner: SyncModel, Target: SyncModel>(_ field: QueryPredicate<Owner>.Field, of model: Owner.Type, by target: QueryPredicate<Target>) -> String? {
+        let column: String
+        if Owner.isParent(field.keyPath) {
+            column = "_parent"
+        } else {
+            guard let name = Owner.fieldName(for: field.keyPath), let found = table.column(named: name), case .reference = found.kind else { return nil }
+            column = found.sql
+        }
+        // No record of the type is stored: no reference points at one.
+        guard let targets = tables(Target.recordType) else { return "0" }
+        var inner = QueryCondition<Target>(table: targets, tables: tables, arguments: arguments)
+        guard let condition = inner.sql(target.node, exact: false) else { return nil }
+        arguments = inner.arguments
+        return "\(column) IN (SELECT _name FROM \(targets.sqlName) WHERE \(condition))"
+    }
+
+    /// `EXISTS (...)`, or `(SELECT COUNT(*) ...) >= n`, over the other type's rows that point at
+    /// the model's row (their reference's column, or their parent) and that its condition keeps.
+    /// The other table is aliased, so the model's own table (even of the same type) is named
+    /// apart.
+    mutating func referencing<Owner: SyncModel, Other: SyncModel>(
+        _ model: Owner.Type, from other: Other.Type, through keyPath: AnyKeyPath, where predicate: QueryPredicate<Other>?, atLeast count: Int
+    ) -> String? {
+        guard let others = tables(Other.recordType) else { return "0" }
+        let link: String
+        if Other.isParent(keyPath) {
+            link = "_related._parent"
+        } else {
+            guard let name = Other.fieldName(for: keyPath), let found = others.column(named: name), case .reference = found.kind else { return nil }
+            link = "_related." + found.sql
+        }
+        var condition = "\(link) = \(table.sqlName)._name"
+        if let predicate {
+            var inner = QueryCondition<Other>(table: others, tables: tables, arguments: arguments)
+            guard let other = inner.sql(predicate.node, exact: false) else { return nil }
+            arguments = inner.arguments
+            condition += " AND \(other)"
+        }
+        let rows = "FROM \(others.sqlName) AS _related WHERE \(condition)"
+        guard count > 1 else { return "EXISTS (SELECT 1 \(rows))" }
+        arguments.append(.integer(Int64(count)))
+        return "(SELECT COUNT(*) \(rows)) >= ?"
     }
 }

@@ -24,7 +24,13 @@ struct QueryRun<Model: SyncModel> {
         let authorships = query.predicate?.readsAuthorship == true ? try RecordAuthorshipSQL.all(recordType: Model.recordType, in: database) : [:]
         let all = try reader.fetchAll(Model.self)
         let ranks = try search.map { try self.ranks(of: $0, among: all) }
-        return query.apply(to: all, authorship: { authorships[$0.ownerName]?[$0.recordName] ?? .notYetInTheCloud }, searchRank: ranks.map { ranks in { ranks[$0.recordName] } })
+        // Each condition on related records answered once, for every model.
+        var related: [ObjectIdentifier: @Sendable (Model) -> Bool] = [:]
+        for condition in query.predicate?.relatedConditions ?? [] { related[ObjectIdentifier(condition.identity)] = try condition.evaluate(self) }
+        return query.apply(
+            to: all, authorship: { authorships[$0.ownerName]?[$0.recordName] ?? .notYetInTheCloud },
+            related: { identity, model in related[ObjectIdentifier(identity)]?(model) ?? false },
+            searchRank: ranks.map { ranks in { ranks[$0.recordName] } })
     }
 
     /// How many models the query keeps (its limit and offset apply).
@@ -38,7 +44,12 @@ struct QueryRun<Model: SyncModel> {
     /// a table with no index.
     func sql() throws -> QuerySQL? {
         if search != nil, try !SearchIndexes.exists(table.recordType, database) { return nil }
-        return QuerySQL(query, table: table)
+        return QuerySQL(query, table: table, tables: otherTable)
+    }
+
+    /// The table of another record type, for a condition on related records.
+    private func otherTable(_ recordType: String) -> ModelTable? {
+        try? ModelTables.load(recordType, database)
     }
 
     /// How well each model that matches the search does (best lowest), by record name: from the
@@ -67,5 +78,15 @@ extension SyncModel {
             default: []
             }
         }
+    }
+}
+
+extension QueryRun: RelatedRecords {
+    /// The models of another type a related condition reads, by a query of their own on this
+    /// connection (in SQL where it can be).
+    func models<Other: SyncModel>(_ type: Other.Type, where predicate: QueryPredicate<Other>?) throws -> [Other] {
+        guard let others = otherTable(Other.recordType) else { return [] }
+        let query = predicate.map { Query<Other>().filter($0) } ?? Query<Other>()
+        return try QueryRun<Other>(query: query, database: database, table: others).models()
     }
 }

@@ -25,7 +25,7 @@ struct QuerySQL {
     let page: String
     let arguments: [SQLiteValue]
 
-    init?<Model: SyncModel>(_ query: Query<Model>, table: ModelTable) {
+    init?<Model: SyncModel>(_ query: Query<Model>, table: ModelTable, tables: @escaping (String) -> ModelTable?) {
         var arguments: [SQLiteValue] = []
         var filter = ""
         var join = ""
@@ -36,7 +36,7 @@ struct QuerySQL {
             arguments.append(.text(expression))
         }
         if let predicate = query.predicate {
-            var writer = QueryCondition<Model>(table: table, arguments: arguments)
+            var writer = QueryCondition<Model>(table: table, tables: tables, arguments: arguments)
             guard let condition = writer.sql(predicate.node, exact: false) else { return nil }
             arguments = writer.arguments
             filter = "WHERE " + condition

@@ -104,6 +104,22 @@ struct StoreReader {
         return columns
     }
 
+    /// The model in a row whose columns, from `offset` on, are this table's `selectList`: read
+    /// straight from its columns when it can be, as `appendModels` reads one.
+    func model<Model: SyncModel>(_ type: Model.Type, _ row: SQLiteRow, at offset: Int) throws -> Model {
+        if let columns = fieldColumns(type), row.isNull(Int32(offset) + ModelTable.extraColumn) {
+            var models: [Model] = []
+            models.reserveCapacity(1)
+            let shift = Int32(offset)
+            try columns.withUnsafeBufferPointer { columns in
+                try Model.appendStoredRow(
+                    named: row.text(shift), ownerName: StoredOwner.name(row.text(shift + 1)), { try columns[$0].kind.value(row, columns[$0].place + shift) }, to: &models)
+            }
+            return models[0]
+        }
+        return try model(type, try table.record(row, offset: offset))
+    }
+
     /// The model a row read from this table holds.
     func model<Model: SyncModel>(_ type: Model.Type, _ stored: StoredRow) throws -> Model {
         var model = Model(emptyRecordNamed: stored.name, ownerName: stored.owner)

@@ -25,12 +25,12 @@ extension SyncStore {
     /// The figure at once, and again after each commit that changed a model of the type, when
     /// the figure changed: a badge's count.
     public func observe<Model: SyncModel, Value: Equatable>(_ aggregate: Aggregate<Model, Value>, of query: Query<Model> = Query()) -> AsyncThrowingStream<Value, any Error> {
-        follow(commits(), when: { $0.touches(Model.self) }, read: { store in try store.aggregate(aggregate, of: query) })
+        follow(commits(), when: query.isChanged(by:), read: { store in try store.aggregate(aggregate, of: query) })
     }
 
     /// The groups at once, and again after each commit that changed a model of the type, when
     /// they changed.
     public func observe<Model: SyncModel, Key>(_ grouped: GroupedQuery<Model, Key>) -> AsyncThrowingStream<[AggregateGroup<Model, Key>], any Error> {
-        follow(commits(), when: { $0.touches(Model.self) }, read: { store in try store.fetch(grouped) })
+        follow(commits(), when: grouped.query.isChanged(by:), read: { store in try store.fetch(grouped) })
     }
 }

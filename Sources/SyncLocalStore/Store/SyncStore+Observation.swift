@@ -19,9 +19,10 @@ extension SyncStore {
     }
 
     /// The query's results at once, and again after every committed transaction that saved or
-    /// deleted a model of its type: `observe(_:where:sortedBy:)` for a `Query`.
+    /// deleted a model of its type, or of a type its related conditions read:
+    /// `observe(_:where:sortedBy:)` for a `Query`.
     public func observe<Model: SyncModel>(_ query: Query<Model>) -> AsyncThrowingStream<[Model], any Error> {
-        observe(Model.self) { store in try store.fetch(query) }
+        follow(commits(), when: query.isChanged(by:)) { store in try store.fetch(query) }
     }
 
     /// `read`'s results at once, and again after each commit that changed a model of the type,
@@ -76,5 +77,16 @@ extension SyncStore {
     /// `read`'s answer at once, and again each time a committed transaction changes it.
     func observeWrites<Value: Equatable & Sendable>(_ read: @escaping @Sendable (SyncStore) throws -> Value) -> AsyncThrowingStream<Value, any Error> {
         follow(writes(), when: { _ in true }, read: read)
+    }
+}
+
+extension Query {
+    /// Whether a commit may change the query's answer: it changed a model of the type, or of a
+    /// type a related condition reads.
+    @Sendable func isChanged(by commit: StoreCommit) -> Bool {
+        commit.touches(Model.self) || predicate.map { predicate in
+            let types = predicate.relatedRecordTypes
+            return commit.changes.contains { types.contains($0.recordType) }
+        } == true
     }
 }

@@ -5,7 +5,7 @@ import Testing
 import SyncRuntime
 import SyncCore
 
-/// The store's text search, counts and sums through the engine: what a pull brings in, what it
+/// The store's text search, counts and sums, and related reads through the engine: what a pull brings in, what it
 /// changes, what a merge of two devices' edits makes and what it deletes is found, counted, or no
 /// longer, as soon as the pass has committed it. The index is kept by the model table's triggers, in the
 /// engine's own transactions: breaking it (the insert trigger left out of `SearchIndexes.make`)
@@ -49,9 +49,10 @@ struct EngineSearchTests {
         #expect(try laptop.store.count(Query<Note>().matching("train")) == 0)
     }
 
-    /// Each list's open items, counted on a device that pulled them, and again once a pull
-    /// deleted one: figures read the rows the engine's passes commit, nothing of their own.
-    @Test func pulledItemsAreCountedPerList() async throws {
+    /// Each list's open items, counted on a device that pulled them, read with their list, and
+    /// again once a pull deleted one: figures and related reads read the rows the engine's
+    /// passes commit, nothing of their own.
+    @Test func pulledItemsAreCountedAndReadWithTheirList() async throws {
         let world = try SyncWorld()
         let phone = try world.device("alice-phone", account: "alice")
         let laptop = try world.device("alice-laptop", account: "alice")
@@ -65,9 +66,12 @@ struct EngineSearchTests {
         let quantity = Aggregate<ListItem, Double>.sum(\.quantity)
         let open = Query<ListItem>().filter(\.done == false).groupedByParent(count, quantity)
         #expect(try laptop.store.fetch(open).map { "\($0.key ?? "") \($0[count]) \($0[quantity])" } == ["groceries 2 4.0"])
+        #expect(try laptop.store.fetch(Query<ListItem>(), with: \.parent).map { "\($0.model.text) in \($0.target?.title ?? "-")" } == ["Eggs in Groceries", "Milk in Groceries"])
+        #expect(try laptop.store.fetch(Query<SharedList>().filter(.isReferenced(by: \ListItem.parent, atLeast: 2))).map(\.title) == ["Groceries"])
         try phone.store.delete(ListItem.self, recordName: "eggs")
         await phone.sync()
         await laptop.sync()
         #expect(try laptop.store.fetch(open).map { "\($0.key ?? "") \($0[count]) \($0[quantity])" } == ["groceries 1 2.0"])
+        #expect(try laptop.store.fetch(Query<SharedList>().filter(.isReferenced(by: \ListItem.parent, atLeast: 2))).isEmpty)
     }
 }

@@ -88,7 +88,7 @@ struct StoreTableTests {
         let noteIndexes = Set(try database.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'model_Note'").map { $0.text(0) })
         #expect(noteIndexes.isSuperset(of: ["model_Note_by_title", "model_Note_by_createdAt"]))
         let table = try store.sqliteTransaction { try $0.changes.tables.table(for: Note.self) }
-        let sql = try #require(QuerySQL(Query<Note>().filter(\.title == "Hello"), table: table))
+        let sql = try #require(QuerySQL(Query<Note>().filter(\.title == "Hello"), table: table, tables: { _ in nil }))
         let plan = try database.query("EXPLAIN QUERY PLAN SELECT _name FROM model_Note \(sql.filter) \(sql.order) \(sql.page)", sql.arguments).map { $0.text(3) }
         #expect(plan.contains { $0.contains("model_Note_by_title") }, "\(plan)")
     }

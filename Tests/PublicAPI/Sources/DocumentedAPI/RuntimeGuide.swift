@@ -309,6 +309,18 @@ func offlineSearch(_ store: SyncStore, groceries: Checklist, typed: String) thro
     return LiveQuery(store, search)                    // follows every commit, pulls included
 }
 
+/// "Related records": items with their list, filtered through references both ways.
+func relatedRecords(_ store: SyncStore) throws {
+    for row in try store.fetch(Query<ChecklistItem>().sorted(by: \.text).limit(50), with: \.parent) {
+        print(row.model.text, "in", row.target?.title ?? "a list not pulled yet")
+    }
+    // Items of the lists titled "Groceries"; lists with an open item; lists with five items or more.
+    let groceries = try store.fetch(Query<ChecklistItem>().filter(.references(\.parent, where: \.title == "Groceries")))
+    let open = try store.fetch(Query<Checklist>().filter(.isReferenced(by: \ChecklistItem.parent, where: \.done == false)))
+    let long = try store.count(Query<Checklist>().filter(.isReferenced(by: \ChecklistItem.parent, atLeast: 5)))
+    print(groceries.count, open.map(\.title), long)
+}
+
 /// "Counts and sums": figures of a query, and of each group of its models.
 func countsAndSums(_ store: SyncStore) async throws {
     let open = Query<ChecklistItem>().filter(\.done == false)
