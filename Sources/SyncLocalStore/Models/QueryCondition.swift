@@ -42,12 +42,19 @@ struct QueryCondition<Model: SyncModel> {
             arguments.append(.blob(Data(part.utf8)))
             return guarded("instr(CAST(\(column) AS BLOB), ?) > 0", exact: exact)
         case .references(let field, let recordName):
-            guard let column = column(field), case .reference = column.kind else { return nil }
-            let name = column.sql
+            guard let column = column(field) else { return nil }
+            let test: String
+            switch column.kind {
+            case .reference: test = "\(column.sql) = ?"
+            case .encoded: test = "\(SQLiteDatabase.listReferencesFunction)(\(column.sql), ?)"
+            default: return nil
+            }
             arguments.append(.text(recordName))
-            return guarded("\(name) = ?", exact: exact)
-        case .holds:
-            return nil
+            return guarded(test, exact: exact)
+        case .holds(let field, let element):
+            guard let column = column(field), column.kind == .encoded else { return nil }
+            arguments.append(SQLiteDatabase.listElement(element))
+            return guarded("\(SQLiteDatabase.listHoldsFunction)(\(column.sql), ?)", exact: exact)
         case .isChild(let parent):
             arguments.append(.text(parent))
             return guarded("_parent = ?", exact: exact)
@@ -139,21 +146,28 @@ struct QueryCondition<Model: SyncModel> {
 
 extension QueryCondition: RelatedConditionWriter {
     /// `column IN (SELECT _name FROM target WHERE ...)`: a reference, or the parent, pointing at
-    /// a record the target's condition keeps. A list of references has no SQL form here.
+    /// a record the target's condition keeps; for a list of references, whether one of them does.
     mutating func referenced<Owner: SyncModel, Target: SyncModel>(_ field: QueryPredicate<Owner>.Field, of model: Owner.Type, by target: QueryPredicate<Target>) -> String? {
         let column: String
+        var isList = false
         if Owner.isParent(field.keyPath) {
             column = "_parent"
         } else {
-            guard let name = Owner.fieldName(for: field.keyPath), let found = table.column(named: name), case .reference = found.kind else { return nil }
-            column = found.sql
+            guard let name = Owner.fieldName(for: field.keyPath), let found = table.column(named: name) else { return nil }
+            switch found.kind {
+            case .reference: column = found.sql
+            case .encoded: (column, isList) = (found.sql, true)
+            default: return nil
+            }
         }
         // No record of the type is stored: no reference points at one.
         guard let targets = tables(Target.recordType) else { return "0" }
         var inner = QueryCondition<Target>(table: targets, tables: tables, arguments: arguments)
         guard let condition = inner.sql(target.node, exact: false) else { return nil }
         arguments = inner.arguments
-        return "\(column) IN (SELECT _name FROM \(targets.sqlName) WHERE \(condition))"
+        guard isList else { return "\(column) IN (SELECT _name FROM \(targets.sqlName) WHERE \(condition))" }
+        // A list holds one of the targets: the target's table aliased, the list the model's own.
+        return "EXISTS (SELECT 1 FROM \(targets.sqlName) AS _target WHERE \(condition) AND \(SQLiteDatabase.listReferencesFunction)(\(table.sqlName).\(column), _target._name))"
     }
 
     /// `EXISTS (...)`, or `(SELECT COUNT(*) ...) >= n`, over the other type's rows that point at
@@ -164,14 +178,17 @@ extension QueryCondition: RelatedConditionWriter {
         _ model: Owner.Type, from other: Other.Type, through keyPath: AnyKeyPath, where predicate: QueryPredicate<Other>?, atLeast count: Int
     ) -> String? {
         guard let others = tables(Other.recordType) else { return "0" }
-        let link: String
+        var condition: String
         if Other.isParent(keyPath) {
-            link = "_related._parent"
+            condition = "_related._parent = \(table.sqlName)._name"
         } else {
-            guard let name = Other.fieldName(for: keyPath), let found = others.column(named: name), case .reference = found.kind else { return nil }
-            link = "_related." + found.sql
+            guard let name = Other.fieldName(for: keyPath), let found = others.column(named: name) else { return nil }
+            switch found.kind {
+            case .reference: condition = "_related.\(found.sql) = \(table.sqlName)._name"
+            case .encoded: condition = "\(SQLiteDatabase.listReferencesFunction)(_related.\(found.sql), \(table.sqlName)._name)"
+            default: return nil
+            }
         }
-        var condition = "\(link) = \(table.sqlName)._name"
         if let predicate {
             var inner = QueryCondition<Other>(table: others, tables: tables, arguments: arguments)
             guard let other = inner.sql(predicate.node, exact: false) else { return nil }

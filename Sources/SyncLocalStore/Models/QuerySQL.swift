@@ -10,9 +10,11 @@ import SyncStorage
 /// A text search joins the matches of the model's search index (`SearchIndexes`), best first
 /// after the query's own sort keys.
 ///
-/// Nil when a part has no SQL form here (a list's elements, an order or range over a column kept
-/// in binary form, a key path that is not a field), or a search looks for no word: that query
-/// runs in Swift over the rows.
+/// A list's elements are tested by the store's SQL functions (`SQLiteDatabase+ListFunctions`).
+///
+/// Nil when a part has no SQL form here (an order or range over a column kept in binary form, a
+/// key path that is not a field), or a search looks for no word: that query runs in Swift over
+/// the rows.
 struct QuerySQL {
     /// The join of a text search's matches (`_found`, the row; `_rank`, how well it matches,
     /// best lowest), or empty.

@@ -170,6 +170,7 @@ package final class SQLiteDatabase {
         }
         try execute("PRAGMA foreign_keys = ON")
         canSearch = try installSearch()
+        try installListFunctions()
     }
 
     deinit {
@@ -303,7 +304,7 @@ package final class SQLiteDatabase {
     }
 
     /// Binds one value to the parameter at `index` (from 1); SQLite's result code.
-    fileprivate static func bind(_ value: SQLiteValue, at index: Int32, to statement: OpaquePointer) -> Int32 {
+    static func bind(_ value: SQLiteValue, at index: Int32, to statement: OpaquePointer) -> Int32 {
         switch value {
         case .null:
             return sqlite3_bind_null(statement, index)
@@ -386,12 +387,12 @@ package struct SQLiteRow: @unchecked Sendable {  // a statement's row never leav
     private let source: Source
 
     /// The row the statement stands on, read as it is asked.
-    fileprivate init(reading statement: OpaquePointer, columnCount: Int32) {
+    init(reading statement: OpaquePointer, columnCount: Int32) {
         source = .statement(statement, columnCount: columnCount)
     }
 
     /// The row's values, read out of the statement now.
-    fileprivate func materialized() -> SQLiteRow {
+    func materialized() -> SQLiteRow {
         guard case .statement(let statement, let columnCount) = source else { return self }
         return SQLiteRow(source: .values((0..<columnCount).map { Self.value(statement, $0) }))
     }

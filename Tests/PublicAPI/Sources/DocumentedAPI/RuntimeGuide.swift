@@ -321,6 +321,18 @@ func relatedRecords(_ store: SyncStore) throws {
     print(groceries.count, open.map(\.title), long)
 }
 
+/// "Reading with SQL": a statement of the app's own, typed rows out.
+func readingWithSQL(_ store: SyncStore) throws {
+    let rows = try store.read(sql: """
+        SELECT l.title, COUNT(i._name) AS open FROM model_Checklist AS l
+        LEFT JOIN model_ChecklistItem AS i ON i._parent = l._name AND i.done = 0
+        GROUP BY l._name HAVING open >= ? ORDER BY open DESC
+        """, [.integer(1)])
+    for row in rows {
+        print(row.text("title") ?? "", row.integer("open") ?? 0)
+    }
+}
+
 /// "Counts and sums": figures of a query, and of each group of its models.
 func countsAndSums(_ store: SyncStore) async throws {
     let open = Query<ChecklistItem>().filter(\.done == false)
