@@ -38,9 +38,9 @@ public struct ModelFields<Model: SyncModel>: Sendable {
     /// How many values an upload and a stored copy hold at most: each encoder allocates once.
     @usableFromInline let remoteCapacity: Int
     @usableFromInline var storedCapacity: Int { fields.count }
-    /// Whether every field is kept as a plain value (no asset, parent or lifecycle, which the
-    /// runtime keeps in forms of their own): a store row of such a model is read straight into it
-    /// (`applyStoredValues`).
+    /// Whether every field is kept as a plain value (no asset or lifecycle, which the runtime
+    /// keeps in forms of their own; the parent is one): a store row of such a model is read
+    /// straight into it (`applyStoredValues`).
     let storesPlainValues: Bool
     /// Each field's key in the device's own copy, in table order (`SyncModel.storedKeys`).
     let keys: [String]
@@ -115,7 +115,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
     /// Sets the field from its value alone (nil: the record has none), as `write` does from a
     /// record: the way the store reads a row's columns straight into a model. Returns the type
     /// the field expected when the value is not of it. Nil for the fields the runtime keeps in a
-    /// form of its own (the asset, the parent, a lifecycle).
+    /// form of its own (the asset, a lifecycle).
     @usableFromInline let assign: (@Sendable (UnsafeMutableRawPointer, SyncFieldValue?) -> String?)?
     /// How a field the runtime keeps travels to and from the cloud, instead of `read` and `write`.
     @usableFromInline var remote: Remote?
@@ -316,15 +316,21 @@ public struct ModelField<Model: SyncModel>: Sendable {
         return ModelField(
             name, .reference(recordType: Target.recordType, action: action), isOptional: true, options, merge: merge,
             read: { property.get($0)?.syncFieldValue(action: action) },
-            assign: { model, value in
-                guard let value else {
-                    property.set(model, nil)
-                    return nil
-                }
-                guard let reference = value.reference(to: Target.self) else { return SyncFieldValue.referenceTypeName }
-                property.set(model, reference)
+            assign: assigningOptional(property)).reading(keyPath)
+    }
+
+    /// Sets an optional reference from its value alone (`assign`): none clears it.
+    @inlinable
+    static func assigningOptional<Target>(_ property: Property<RecordReference<Target>?>) -> @Sendable (UnsafeMutableRawPointer, SyncFieldValue?) -> String? {
+        { model, value in
+            guard let value else {
+                property.set(model, nil)
                 return nil
-            }).reading(keyPath)
+            }
+            guard let reference = value.reference(to: Target.self) else { return SyncFieldValue.referenceTypeName }
+            property.set(model, reference)
+            return nil
+        }
     }
 
     /// A required list of references.
@@ -391,7 +397,8 @@ public struct ModelField<Model: SyncModel>: Sendable {
 
     /// The model's parent in a share hierarchy: CloudKit's `parent` in the cloud (the record's
     /// parent, from ``SyncModel/parentRecordName``, never a field), kept under the key `parent` in
-    /// the device's own copy.
+    /// the device's own copy. Locally a plain value (the store keeps it in its `_parent` column and
+    /// reads it back from there); in the cloud the record's parent.
     @_spi(SyncgenGenerated) public static func parent<Parent>(_ keyPath: WritableKeyPath<Model, RecordReference<Parent>?> & Sendable) -> ModelField {
         let property = Property(keyPath)
         return ModelField(
@@ -400,6 +407,7 @@ public struct ModelField<Model: SyncModel>: Sendable {
             write: { model, record throws(FieldDecodingError) in
                 property.set(model, try record.decodeReference(RecordFieldNames.storedParent, to: Parent.self))
             },
+            assign: assigningOptional(property),
             remote: Remote(
                 valueCount: 0,
                 encode: { _, _ in },

@@ -39,16 +39,26 @@ struct JoinedRun<Model: SyncModel, Target: SyncModel> {
             \(sql.filter) \(sql.order) \(sql.page)
             """
         let targetOffset = ModelTable.runtimeColumns.count + table.columns.count
-        var rows: [Joined<Model, Target>] = []
-        // Read as SQLite steps, with no copy of the rows between.
+        var (modelRows, targetRows) = (reader.rows(of: Model.self), targetReader.rows(of: Target.self, at: targetOffset))
+        // Each side read as SQLite steps into an array of its own type, by the model's own code
+        // (`SyncModel.appendStoredRow`), and paired once all are read, by index: this code is
+        // not compiled for the types, and a pair made at each row (or a `zip`) looked their
+        // generic types up again each time, a third of the read.
+        var models: [Model] = [], targetModels: [Target] = [], targetPlaces: [Int] = []
         try database.forEachRow(statement, sql.arguments) { row throws(SQLiteError) in
-            do {
-                let model = try reader.model(Model.self, row, at: 0)
-                let target = row.isNull(Int32(targetOffset)) ? nil : try targetReader.model(Target.self, row, at: targetOffset)
-                rows.append(Joined(model: model, target: target))
-            } catch {
-                throw SQLiteError(code: -1, message: "stored \(Model.recordType) '\(row.text(0))' or its \(Target.recordType) cannot be read: \(error)")
+            try modelRows.append(row, to: &models)
+            if row.isNull(Int32(targetOffset)) {
+                targetPlaces.append(-1)
+            } else {
+                try targetRows.append(row, to: &targetModels)
+                targetPlaces.append(targetModels.count - 1)
             }
+        }
+        var rows: [Joined<Model, Target>] = []
+        rows.reserveCapacity(models.count)
+        for index in models.indices {
+            let place = targetPlaces[index]
+            rows.append(Joined(model: models[index], target: place < 0 ? nil : targetModels[place]))
         }
         return rows
     }

@@ -4,8 +4,9 @@ import SyncStorage
 
 /// One model type's table: a row per record, with the runtime's columns (`_name`, `_owner`,
 /// `_parent`, `_modified`), one typed column per schema field, and `_extra` for what the device
-/// keeps beside the fields (the parent reference, an asset's markers, a publication lifecycle,
-/// and the values of fields a later schema no longer has). Underscored names cannot clash with
+/// keeps beside the fields (an asset's markers, a publication lifecycle, and the values of fields
+/// a later schema no longer has). The parent reference is `_parent`'s (a store written before
+/// kept it in `_extra` too, where it stays until the row is next written). Underscored names cannot clash with
 /// fields: a CloudKit field name starts with a letter.
 ///
 /// The columns are the store's own record of the table (`model_columns`), so a row reads back
@@ -164,8 +165,8 @@ final class ModelTable: Sendable, Hashable {
     let columns: [Column]
     /// Every column a row is written and read with: the runtime's, then the fields'.
     let selectList: String
-    /// `selectList` for rows read only to become models: `_parent` and `_modified`, which no
-    /// model holds, are NULL in their places (SQLite then reads two columns fewer per row).
+    /// `selectList` for rows read only to become models: `_modified`, which no model holds, is
+    /// NULL in its place (SQLite then reads a column fewer per row).
     let modelSelectList: String
     /// The upsert of a row: a new record's row, or the columns of an existing one rewritten
     /// (columns this table has beyond `columns`, of fields the schema dropped, keep their values).
@@ -184,7 +185,7 @@ final class ModelTable: Sendable, Hashable {
         self.columns = columns
         let all = Self.runtimeColumns + columns.map(\.name)
         selectList = all.map(Self.quoted).joined(separator: ", ")
-        modelSelectList = (["_name", "_owner", "NULL", "NULL", "_extra"] + columns.map { Self.quoted($0.name) }).joined(separator: ", ")
+        modelSelectList = (["_name", "_owner", "_parent", "NULL", "_extra"] + columns.map { Self.quoted($0.name) }).joined(separator: ", ")
         let updates = all.dropFirst().map { "\(Self.quoted($0)) = excluded.\(Self.quoted($0))" }.joined(separator: ", ")
         upsert = """
             INSERT INTO \(Self.sqlName(recordType)) (\(selectList)) VALUES (\(Array(repeating: "?", count: all.count).joined(separator: ", ")))
@@ -227,12 +228,14 @@ final class ModelTable: Sendable, Hashable {
 
     /// The runtime's columns, first in every table, in this order.
     static let runtimeColumns = ["_name", "_owner", "_parent", "_modified", "_extra"]
-    /// `_extra`'s place in a row read with `selectList`.
+    /// `_parent`'s and `_extra`'s places in a row read with `selectList`.
+    static let parentColumn: Int32 = 2
     static let extraColumn: Int32 = 4
 
     /// Writes a record's row (`upsert`): each field in its column when its value is of the
-    /// column's kind, everything else in `_extra` (and a value the column would alter in both:
-    /// `Kind.columnAlters`). Each value is bound as it is found, with no array of them between.
+    /// column's kind, the parent reference in `_parent` (`keepsParent`), everything else in
+    /// `_extra` (and a value the column would alter in both: `Kind.columnAlters`). Each value is
+    /// bound as it is found, with no array of them between.
     func write(name: String, owner: String, parent: String?, modified: Date, fields: RecordFields, to database: SQLiteDatabase) throws(SQLiteError) {
         try database.run(upsert) { (parameters: inout SQLiteParameters) throws(SQLiteError) in
             try parameters.set(1, .text(name))
@@ -248,6 +251,8 @@ final class ModelTable: Sendable, Hashable {
                 if let index, let column = columns[index].kind.column(value) {
                     try parameters.set(firstField + Int32(index), column)
                     if columns[index].kind.columnAlters(value) { extra.append(key, value) }
+                } else if index == nil, Self.keepsParent(key, value, parent) {
+                    continue
                 } else {
                     extra.append(key, value)
                 }
@@ -291,11 +296,33 @@ final class ModelTable: Sendable, Hashable {
         return columnIndex[key]
     }
 
+    /// Whether the stored field `key` is the parent reference that `_parent` holds as it is
+    /// (`parent`, no action), so that `_extra` need not: the parent field reads back from
+    /// `_parent` (`record`, and `StoreReader`'s columns).
+    static func keepsParent(_ key: String, _ value: SyncFieldValue, _ parent: String?) -> Bool {
+        guard key == RecordFieldNames.storedParent, let parent, case .reference(let reference) = value else { return false }
+        return reference.recordName == parent && reference.action == parentAction
+    }
+
+    /// The parent field `_parent` holds, as the model keeps it (`keepsParent`).
+    static func parentField(_ recordName: String) -> SyncFieldValue {
+        .reference(SyncReference(recordName: recordName, action: parentAction))
+    }
+
+    /// `_parent` read as a field column: the parent reference, which carries no action (the
+    /// cloud's parent is no reference field).
+    static let parentAction = ReferenceAction.none
+
     /// A row read with `selectList` (from column `offset` on): its runtime values and fields.
     func record(_ row: SQLiteRow, offset: Int = 0) throws -> StoredRow {
         let at = { (column: Int) in Int32(offset + column) }
         let hasExtra = !row.isNull(at(Int(Self.extraColumn)))
-        var fields = hasExtra ? try FieldsCodec.decode(row.blob(at(Int(Self.extraColumn)))) : RecordFields(minimumCapacity: columns.count)
+        let parent = row.optionalText(at(Int(Self.parentColumn)))
+        var fields = hasExtra ? try FieldsCodec.decode(row.blob(at(Int(Self.extraColumn)))) : RecordFields(minimumCapacity: columns.count + 1)
+        // A row written before `_parent` held the parent alone keeps it in `_extra` too.
+        if let parent, fields[RecordFieldNames.storedParent] == nil {
+            fields.append(RecordFieldNames.storedParent, Self.parentField(parent))
+        }
         for (index, column) in columns.enumerated() {
             guard let value = try column.kind.value(row, at(Self.runtimeColumns.count + index)) else { continue }
             // A column's key is in `_extra` only for a value the column alters, which `_extra`
@@ -307,7 +334,7 @@ final class ModelTable: Sendable, Hashable {
             }
         }
         return StoredRow(
-            name: row.text(at(0)), owner: StoredOwner.name(row.text(at(1))), parent: row.optionalText(at(2)),
+            name: row.text(at(0)), owner: StoredOwner.name(row.text(at(1))), parent: parent,
             modified: Date(timeIntervalSince1970: row.real(at(3))), fields: fields)
     }
 

@@ -70,13 +70,20 @@ struct QueryRun<Model: SyncModel> {
 extension SyncModel {
     /// The texts of the model's searchable fields, in schema order: a list's strings one by one.
     var searchableTexts: [String] {
+        searchableTextsByField.flatMap(\.texts)
+    }
+
+    /// Each searchable field's name and texts (a string's one, a list's strings), in schema
+    /// order: what the index holds of the model, read in Swift.
+    var searchableTextsByField: [(field: String, texts: [String])] {
         let stored = encodeStoredFields()
-        return Self.searchableFields.flatMap { field -> [String] in
-            switch stored[field.name] {
+        return Self.searchableFields.map { field in
+            let texts: [String] = switch stored[field.name] {
             case .string(let text)?: [text]
             case .list(let items)?: items.compactMap { if case .string(let text) = $0 { text } else { nil } }
             default: []
             }
+            return (field.name, texts)
         }
     }
 }

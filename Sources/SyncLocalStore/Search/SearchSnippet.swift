@@ -30,15 +30,9 @@ extension Query where Model: TextSearchable {
     public func snippet(of model: Model, words: Int = 12) -> SearchSnippet? {
         guard !searchTexts.isEmpty, words > 0 else { return nil }
         let search = SearchText.Search(searchTexts)
-        let stored = model.encodeStoredFields()
-        for field in Model.searchableFields {
-            let texts: [String] = switch stored[field.name] {
-            case .string(let text)?: [text]
-            case .list(let items)?: items.compactMap { if case .string(let text) = $0 { text } else { nil } }
-            default: []
-            }
+        for (field, texts) in model.searchableTextsByField {
             for text in texts {
-                if let snippet = Self.snippet(of: text, field: field.name, search: search, words: words) { return snippet }
+                if let snippet = Self.snippet(of: text, field: field, search: search, words: words) { return snippet }
             }
         }
         return nil

@@ -61,63 +61,84 @@ struct StoreReader {
         return models
     }
 
-    /// Appends each model the SQL selects to `models`, and hands `body` its row. A row is read
-    /// straight from its columns by the model's own code when it can be (`fieldColumns`, and
-    /// nothing kept beside them in `_extra`), otherwise through its stored fields.
+    /// Appends each model the SQL selects to `models`, and hands `body` its row.
     private func appendModels<Model: SyncModel>(
         _ type: Model.Type, _ sql: String, _ arguments: [SQLiteValue], to models: inout [Model], _ body: (SQLiteRow) -> Void = { _ in }
     ) throws {
-        let columns = fieldColumns(type)
+        var reader = rows(of: type)
+        try database.forEachRow(sql, arguments) { row throws(SQLiteError) in
+            try reader.append(row, to: &models)
+            body(row)
+        }
+    }
+
+    /// A reader of the models in rows whose columns, from `offset` on, are this table's
+    /// `selectList` (or `modelSelectList`), made once for all the rows of a statement.
+    func rows<Model: SyncModel>(of type: Model.Type, at offset: Int = 0) -> RowReader {
+        RowReader(reader: self, columns: fieldColumns(type), shift: Int32(offset))
+    }
+
+    /// Reads the model in each row: straight from its columns by the model's own code when it
+    /// can be (`fieldColumns`, and nothing kept beside them in `_extra`), otherwise through its
+    /// stored fields. Made for one model type (`rows(of:)`), and read for that type alone: not a
+    /// generic type, so that code not compiled for the model reaches its properties directly.
+    struct RowReader {
+        let reader: StoreReader
+        let columns: [FieldColumn]?
+        let shift: Int32
         // Most rows share one owner: the models share its string's storage rather than each
         // holding a copy (an owner name is longer than Swift keeps inline).
-        var (stored, owner) = ("", StoredOwner.name(""))
-        try database.forEachRow(sql, arguments) { row throws(SQLiteError) in
+        private var owner = (stored: "", name: StoredOwner.name(""))
+
+        init(reader: StoreReader, columns: [FieldColumn]?, shift: Int32) {
+            self.reader = reader
+            self.columns = columns
+            self.shift = shift
+        }
+
+        /// The row's model, appended to `models` (no copy of it between).
+        mutating func append<Model: SyncModel>(_ row: SQLiteRow, to models: inout [Model]) throws(SQLiteError) {
             do {
-                if let columns, row.isNull(ModelTable.extraColumn) {
-                    let rowOwner = row.text(1)
-                    if rowOwner != stored { (stored, owner) = (rowOwner, StoredOwner.name(rowOwner)) }
-                    try columns.withUnsafeBufferPointer { columns in
-                        try Model.appendStoredRow(named: row.text(0), ownerName: owner, { try columns[$0].kind.value(row, columns[$0].place) }, to: &models)
-                    }
-                } else {
-                    models.append(try model(type, try table.record(row)))
+                guard let columns, row.isNull(shift + ModelTable.extraColumn) else {
+                    return models.append(try reader.model(Model.self, try reader.table.record(row, offset: Int(shift))))
                 }
-                body(row)
+                let (ownerName, shift) = (self.ownerName(row), self.shift)
+                try columns.withUnsafeBufferPointer { columns in
+                    try Model.appendStoredRow(named: row.text(shift), ownerName: ownerName, { try columns[$0].kind.value(row, columns[$0].place + shift) }, to: &models)
+                }
             } catch {
-                throw SQLiteError(code: -1, message: "stored \(type.recordType) '\(row.text(0))' cannot be read: \(error)")
+                throw unreadable(Model.self, row, error)
             }
+        }
+
+        private func unreadable<Model: SyncModel>(_ type: Model.Type, _ row: SQLiteRow, _ error: any Error) -> SQLiteError {
+            SQLiteError(code: -1, message: "stored \(Model.recordType) '\(row.text(shift))' cannot be read: \(error)")
+        }
+
+        private mutating func ownerName(_ row: SQLiteRow) -> String {
+            let stored = row.text(shift + 1)
+            if stored != owner.stored { owner = (stored, StoredOwner.name(stored)) }
+            return owner.name
         }
     }
 
     /// Each of the model's fields' column (in `storedKeys` order, with its place in a selected
     /// row), when the model's rows can be read straight from their columns: every field a plain
-    /// value with a column of its own.
+    /// value with a column of its own (the parent's is `_parent`).
     private func fieldColumns<Model: SyncModel>(_ type: Model.Type) -> [FieldColumn]? {
         guard Model.storesPlainValues else { return nil }
         var columns: [FieldColumn] = []
         var next = 0
         for key in Model.storedKeys {
+            if key == RecordFieldNames.storedParent {
+                columns.append(FieldColumn(kind: .reference(ModelTable.parentAction), place: ModelTable.parentColumn))
+                continue
+            }
             guard let column = table.columnIndex(of: key, expectedAt: next) else { return nil }
             next = column + 1
             columns.append(FieldColumn(kind: table.columns[column].kind, place: Int32(ModelTable.runtimeColumns.count + column)))
         }
         return columns
-    }
-
-    /// The model in a row whose columns, from `offset` on, are this table's `selectList`: read
-    /// straight from its columns when it can be, as `appendModels` reads one.
-    func model<Model: SyncModel>(_ type: Model.Type, _ row: SQLiteRow, at offset: Int) throws -> Model {
-        if let columns = fieldColumns(type), row.isNull(Int32(offset) + ModelTable.extraColumn) {
-            var models: [Model] = []
-            models.reserveCapacity(1)
-            let shift = Int32(offset)
-            try columns.withUnsafeBufferPointer { columns in
-                try Model.appendStoredRow(
-                    named: row.text(shift), ownerName: StoredOwner.name(row.text(shift + 1)), { try columns[$0].kind.value(row, columns[$0].place + shift) }, to: &models)
-            }
-            return models[0]
-        }
-        return try model(type, try table.record(row, offset: offset))
     }
 
     /// The model a row read from this table holds.

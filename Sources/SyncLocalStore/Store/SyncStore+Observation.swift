@@ -89,4 +89,10 @@ extension Query {
             return commit.changes.contains { types.contains($0.recordType) }
         } == true
     }
+
+    /// Whether a commit may change the query's models read each with a record of `Target`
+    /// (`fetch(_:with:)`): as `isChanged(by:)`, or it changed a model of `Target`.
+    func isChanged<Target: SyncModel>(by commit: StoreCommit, joining target: Target.Type) -> Bool {
+        isChanged(by: commit) || commit.touches(Target.self)
+    }
 }

@@ -41,7 +41,24 @@ extension SyncStore {
     public func observe<Model: SyncModel, Target: SyncModel>(
         _ query: Query<Model>, with keyPath: KeyPath<Model, RecordReference<Target>?> & Sendable
     ) -> AsyncThrowingStream<[Joined<Model, Target>], any Error> {
-        follow(commits(), when: { query.isChanged(by: $0) || $0.touches(Target.self) }, read: { store in try store.fetch(query, with: keyPath) })
+        follow(query, joining: Target.self) { store in try store.fetch(query, with: keyPath) }
+    }
+
+    /// `fetch(_:with:)` of a required reference at once, and again after each commit that
+    /// changed a model of either type (or of one the query's related conditions read), when the
+    /// answer changed.
+    public func observe<Model: SyncModel, Target: SyncModel>(
+        _ query: Query<Model>, with keyPath: KeyPath<Model, RecordReference<Target>> & Sendable
+    ) -> AsyncThrowingStream<[Joined<Model, Target>], any Error> {
+        follow(query, joining: Target.self) { store in try store.fetch(query, with: keyPath) }
+    }
+
+    /// `read` at once, and again after each commit that changed a model the query reads or one
+    /// of `Target`, when the answer changed.
+    private func follow<Model: SyncModel, Target: SyncModel>(
+        _ query: Query<Model>, joining target: Target.Type, read: @escaping @Sendable (SyncStore) throws -> [Joined<Model, Target>]
+    ) -> AsyncThrowingStream<[Joined<Model, Target>], any Error> {
+        follow(commits(), when: { query.isChanged(by: $0, joining: Target.self) }, read: read)
     }
 
     private func fetch<Model: SyncModel, Target: SyncModel>(

@@ -116,6 +116,23 @@ struct StoreAggregateTests {
         #expect(perList.map(\.key) == ["groceries"], "Eggs")
     }
 
+    /// A view's live count and groups: read at once (a view's first frame has them), then
+    /// following the commits. Breaking it: a value read only at first never becomes 5, and the
+    /// time limit ends the wait with a failure.
+    @MainActor @Test(.timeLimit(.minutes(2))) func aViewHoldsALiveCountAndLiveGroups() async throws {
+        let store = try Self.store()
+        let open = LiveValue(store, .count, of: Query<ListItem>().filter(\.done == false))
+        #expect(open.value == 4 && open.error == nil)
+        try store.save(Self.item("7", "Soap", list: "groceries", quantity: 1))
+        await StoreObservationTests.waitUntil { open.value == 5 }
+        let perList = LiveValue(store, Query<ListItem>().groupedByParent(Self.count))
+        #expect(perList.value.map { $0[Self.count] } == [1, 4, 2])
+        try store.delete(ListItem.self, recordName: "6")
+        await StoreObservationTests.waitUntil { perList.value.map { $0[Self.count] } == [4, 2] }
+        let sum = LiveValue(store, .sum(\.quantity), of: Query<ListItem>().filter(\.text == "Soap"))
+        #expect(sum.value == 1)
+    }
+
     /// Live: a count follows the commits that change it, and only those.
     @Test func aCountIsLive() async throws {
         let store = try Self.store()

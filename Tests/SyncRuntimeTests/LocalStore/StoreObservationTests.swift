@@ -1,6 +1,7 @@
 import Foundation
 import Observation
 import Testing
+import SyncCore
 @testable import SyncLocalStore
 @testable import SyncStorage
 import SyncTesting
@@ -9,7 +10,8 @@ import SyncRuntime
 /// What a screen sees of the store: the commit feed (every committed transaction, naming each
 /// record it changed and whether sync made it), the live results built on it, whoever wrote, and
 /// each record's sync status; and what it sees of the engine: its status. Every wait here follows
-/// the event it waits for; no wall-clock limit, which a busy machine would exceed.
+/// the event it waits for; no wall-clock limit, which a busy machine would exceed (a live
+/// object's test has a time limit of minutes, reached only when broken code never changes it).
 @Suite("Store and engine: what a screen sees")
 struct StoreObservationTests {
     /// Counts the reads of an observed query: `where` runs once per stored model per read.
@@ -323,11 +325,21 @@ struct StoreObservationTests {
 
     /// Waits, without sleeping, until `condition` holds: each change of what it reads of an
     /// observable object is observed as it is made (on the main actor, where the objects change).
+    /// Cancelling the task ends the wait: a test's time limit, which only a change that never
+    /// comes (broken code) reaches, then fails the test rather than leaving it hanging.
     @MainActor
     static func waitUntil(_ condition: @MainActor () -> Bool) async {
-        while !condition() {
-            await withCheckedContinuation { (resumed: CheckedContinuation<Void, Never>) in
-                withObservationTracking { _ = condition() } onChange: { resumed.resume() }
+        while !condition(), !Task.isCancelled {
+            let waiting = Locked<CheckedContinuation<Void, Never>?>(nil)
+            let wake: @Sendable () -> Void = { waiting.withLock { $0.take() }?.resume() }
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (resumed: CheckedContinuation<Void, Never>) in
+                    waiting.withLock { $0 = resumed }
+                    withObservationTracking { _ = condition() } onChange: { wake() }
+                    if Task.isCancelled { wake() }
+                }
+            } onCancel: {
+                wake()
             }
         }
     }

@@ -95,6 +95,24 @@ struct StoreRelatedTests {
         #expect(try await joined.next()?.first?.target?.title == "Arrived", "the list arrives: the row gets it")
     }
 
+    /// A view's live rows: each item with its assignee, read at once and again when the
+    /// assignee's type changes. Breaking it: following the item's type alone leaves carol's
+    /// arrival unseen (the `#require` fails before any wait, which would never end).
+    @MainActor @Test func aViewHoldsLiveRowsWithWhatTheyPointAt() async throws {
+        let store = try Self.store()
+        let glue = Query<ListItem>().filter(\.recordName == "4")
+        let carolArrives = StoreCommit(changes: [StoreChange(recordType: Member.recordType, recordName: "carol", kind: .save, author: .app)])
+        try #require(glue.isChanged(by: carolArrives, joining: Member.self))
+        let live = LiveValue(store, glue, with: \.assignee)
+        #expect(live.value.map(\.model.text) == ["Glue"] && live.value.first?.target == nil && live.error == nil)
+        try store.save(Member(recordName: "carol", displayName: "Carol", role: "editor"))
+        await StoreObservationTests.waitUntil { live.value.first?.target?.displayName == "Carol" }
+        let lists = LiveValue(store, Query<ListItem>().filter(\.recordName == "5"), with: \.parent)
+        #expect(lists.value.first?.target == nil)
+        try store.save(SharedList(recordName: "not-pulled-yet", title: "Arrived"))
+        await StoreObservationTests.waitUntil { lists.value.first?.target?.title == "Arrived" }
+    }
+
     /// Counted per group with a related filter: the open items of lists titled Groceries.
     @Test func countsWithARelatedFilter() throws {
         let store = try Self.store()

@@ -105,7 +105,7 @@ struct StoreTableTests {
         let url = Self.file()
         defer { try? FileManager.default.removeItem(at: url) }
         let store = try SyncStore(url: url)
-        #expect(SharedList.storesPlainValues && !ListItem.storesPlainValues && !Note.storesPlainValues)
+        #expect(SharedList.storesPlainValues && ListItem.storesPlainValues && !Note.storesPlainValues)
         let lists = [
             SharedList(recordName: "a", title: "Groceries", color: "green", pin: "1234", labels: ["food", "weekly"]),
             SharedList(recordName: "b", title: "Hardware", color: nil, pin: nil, labels: []),
@@ -129,6 +129,41 @@ struct StoreTableTests {
             let text = "\(error)"
             return text.contains("'b'") && text.contains("'color'") && text.contains("expected string")
         }
+    }
+
+    /// A child's parent is kept in `_parent` alone, and read back from it: nothing of a child
+    /// goes to `_extra`, so its rows are read straight from their columns and a one-field update
+    /// rewrites one column (both need `_extra` empty). A row written before, with the parent in
+    /// `_extra` too, reads the same and loses the copy when next written; a child without a
+    /// parent has none after a read. Breaking it: writing the parent to `_extra` again leaves it
+    /// filled; not reading `_parent` back (or selecting NULL in its place) loses "milk"'s parent.
+    @Test func aChildsParentIsKeptInItsColumnAlone() throws {
+        let url = Self.file()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let store = try SyncStore(url: url)
+        var milk = ListItem(recordName: "milk", parent: RecordReference(recordName: "groceries"), text: "Milk", quantity: 2,
+                            assignee: RecordReference(recordName: "bob"), tags: ["a"])
+        let orphan = ListItem(recordName: "orphan", parent: nil, text: "Loose", assignee: .unset)
+        try store.save([milk, orphan])
+        let database = try SQLiteDatabase(.file(url))
+        let extras = { try database.query("SELECT _name, _parent, _extra IS NULL FROM model_ListItem ORDER BY _name").map { "\($0.text(0)) \($0.optionalText(1) ?? "-") \($0.integer(2))" } }
+        #expect(try extras() == ["milk groceries 1", "orphan - 1"])
+        #expect(try store.fetch(ListItem.self, recordName: "milk") == milk)
+        #expect(try store.fetch(ListItem.self, recordName: "orphan") == orphan)
+        #expect(try store.fetch(Query<ListItem>().sorted(by: \.text)) == [orphan, milk].sorted { $0.text < $1.text })
+        #expect(try store.fetchAll(ListItem.self) == [milk, orphan])
+
+        // A row as a store before kept it: the parent in `_extra` as well as `_parent`.
+        var legacy = RecordFields()
+        legacy.append(RecordFieldNames.storedParent, .reference(SyncReference(recordName: "groceries", action: .none)))
+        try database.query("UPDATE model_ListItem SET _extra = ? WHERE _name = 'milk'", [.blob(FieldsCodec.encode(legacy))])
+        let reopened = try SyncStore(url: url)
+        #expect(try reopened.fetch(ListItem.self, recordName: "milk") == milk)
+        #expect(try reopened.fetch(Query<ListItem>().filter(.isChild(of: "groceries"))) == [milk])
+        milk.done = true
+        try reopened.update(milk, changing: \.done)
+        #expect(try extras() == ["milk groceries 1", "orphan - 1"], "the copy in _extra goes with the next write")
+        #expect(try reopened.fetch(ListItem.self, recordName: "milk") == milk)
     }
 
     /// The push reads the records its saves upload a type at a time (`uploadRecords`, one

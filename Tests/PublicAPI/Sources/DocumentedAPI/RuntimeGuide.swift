@@ -364,6 +364,18 @@ func screens(store: SyncStore, engine: SyncEngine, groceries: Checklist) -> (Liv
     return (list, detail, badge, line)
 }
 
+/// "Screens": a list's count of open items, every list with its count, and items with their list.
+@MainActor
+func figureScreens(store: SyncStore) -> (LiveValue<Int>, LiveValue<[AggregateGroup<ChecklistItem, String?>]>, LiveValue<[Joined<ChecklistItem, Checklist>]>) {
+    let open = Query<ChecklistItem>().filter(\.done == false)
+    let count = Aggregate<ChecklistItem, Int>.count
+    let badge = LiveValue(store, count, of: open)
+    let perList = LiveValue(store, open.groupedByParent(count))
+    let rows = LiveValue(store, open.sorted(by: \.text).limit(50), with: \.parent)
+    print(badge.value, perList.value.map { "\($0.key ?? "no list"): \($0[count])" }, rows.value.map { $0.target?.title ?? "not pulled yet" })
+    return (badge, perList, rows)
+}
+
 /// "The local store": the columns of fields the schema dropped, let go once no longer needed.
 func letDroppedFieldsGo(_ store: SyncStore) throws {
     let dropped: [String] = try store.discardDroppedFields(of: Note.self)
