@@ -38,6 +38,40 @@ struct FieldTypeContractTests {
         return data
     }
 
+    /// Whether values of a type compare, and how, is one fact (`ScalarTypeFacts.order`): the
+    /// Swift types a query can sort and compare by (`QueryComparable`) are those of the types
+    /// that have an order, and no other; each order is one its stored column keeps (text by its
+    /// bytes, numbers as numbers: a type kept as text but ordered as a number would sort "10"
+    /// before "9"); `max`/`min` merge only ordered values. Breaking it: a type given an order
+    /// without its Swift type made comparable (or the reverse), as `url`, `uuid` and `enum` were.
+    @Test func theComparableSwiftTypesAreThoseOfTheOrderedTypes() {
+        for type in ScalarType.allCases {
+            let swift: Any.Type = switch type {
+            case .string: String.self
+            case .int: Int64.self
+            case .double: Double.self
+            case .bool: Bool.self
+            case .date: Foundation.Date.self
+            case .data: Foundation.Data.self
+            case .asset: AssetReference.self
+            case .location: SyncLocation.self
+            case .url: URL.self
+            case .uuid: UUID.self
+            case .enum: GeneratedCoverage.Data.TypeValue.self
+            }
+            #expect((swift is any QueryComparable.Type) == (type.facts.order != nil), "\(type)")
+            let keptBy: Set<ScalarTypeFacts.StoredForm> = switch type.facts.order {
+            case .utf8?: [.text]
+            case .numeric?: [.integer, .real]
+            case .chronological?: [.date]
+            case nil: Set([ScalarTypeFacts.StoredForm.text, .integer, .real, .bytes, .date, .encoded])
+            }
+            #expect(keptBy.contains(type.facts.storedForm), "\(type) is ordered as its column keeps it")
+            #expect(!type.facts.mergesByExtreme || type.facts.order != nil, "\(type)")
+            #expect(type.facts.isSortable == (type.facts.order != nil), "\(type)")
+        }
+    }
+
     @Test func theCoverageSchemaHasAFieldOfEveryType() {
         for scalar in ScalarType.allCases {
             #expect(Self.coveredTypes.contains(.scalar(scalar)), "Coverage.yaml has no field of type \(scalar.rawValue)")

@@ -1,9 +1,10 @@
 import Foundation
 
-/// The one order a query puts field values in, wherever it runs: strings by their UTF-8 bytes
-/// (what SQLite's default collation does), numbers by value (an integer and a double compare as
-/// numbers), dates by time, bytes byte by byte. Values of different kinds, locations, assets and
-/// lists only equal themselves.
+/// The one order field values are put in, wherever they are compared (a query in SQL or in
+/// Swift, a group's order, `merge: max`/`min`), as each type's `ScalarTypeFacts.order` says:
+/// strings by their UTF-8 bytes (what SQLite's default collation does), numbers by value (an
+/// integer and a double compare as numbers; a NaN has no place), dates by time, bytes byte by
+/// byte. Values of different kinds, locations, assets and lists only equal themselves.
 package enum QueryValueOrder {
     /// As `compare`, for a field that may hold no value: no value before every value (a sort key,
     /// ascending; a group's key), two that cannot be ordered as equal.
@@ -54,7 +55,9 @@ package enum QueryValueOrder {
     }
 }
 
-/// A field type a query can order by and compare with `<`, `<=`, `>`, `>=`.
+/// A field type a query can order by and compare with `<`, `<=`, `>`, `>=`, and take the
+/// `minimum` and `maximum` of: the Swift type of each schema type that has an order (its
+/// facts' `order`; a test holds the two lists together), compared by that order.
 public protocol QueryComparable: SyncFieldConvertible {}
 
 extension String: QueryComparable {}
@@ -62,3 +65,7 @@ extension Int64: QueryComparable {}
 extension Double: QueryComparable {}
 extension Date: QueryComparable {}
 extension Bool: QueryComparable {}
+/// By its absolute string's UTF-8 bytes, as it is stored.
+extension URL: QueryComparable {}
+/// By its lowercase string's UTF-8 bytes, as it is stored.
+extension UUID: QueryComparable {}

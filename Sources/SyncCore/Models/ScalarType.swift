@@ -36,28 +36,28 @@ public enum ScalarType: String, CaseIterable, Hashable, Sendable {
         case .string:
             ScalarTypeFacts(
                 swiftType: "Swift.String", zeroValue: "\"\"", cloudKitType: "STRING", storedForm: .text,
-                defaultLiteral: .text, isSortable: true, isSearchable: true, isKeyComparable: true,
+                defaultLiteral: .text, order: .utf8, isSearchable: true, isKeyComparable: true,
                 documentation: "Text: a Swift String, a STRING in CloudKit.")
         case .int:
             ScalarTypeFacts(
                 swiftType: "Swift.Int64", zeroValue: "0", cloudKitType: "INT64", storedForm: .integer,
-                defaultLiteral: .integer, isSortable: true, isKeyComparable: true, mergesByExtreme: true, article: "an",
+                defaultLiteral: .integer, order: .numeric, isKeyComparable: true, mergesByExtreme: true, article: "an",
                 documentation: "A 64-bit signed integer: Int64, INT64 in CloudKit.")
         case .double:
             ScalarTypeFacts(
                 swiftType: "Swift.Double", zeroValue: "0", cloudKitType: "DOUBLE", storedForm: .real,
-                defaultLiteral: .number, isSortable: true, mergesByExtreme: true,
+                defaultLiteral: .number, order: .numeric, mergesByExtreme: true,
                 documentation: "A Double, DOUBLE in CloudKit.")
         case .bool:
             ScalarTypeFacts(
                 swiftType: "Swift.Bool", zeroValue: "false", cloudKitType: "INT64", storedForm: .integer,
-                defaultLiteral: .boolean, isSortable: true, isKeyComparable: true,
+                defaultLiteral: .boolean, order: .numeric, isKeyComparable: true,
                 narrowing: "a number other than 0 and 1 reads as true, and is saved back as 1",
                 documentation: "A Bool, kept as INT64 0 or 1 in CloudKit.")
         case .date:
             ScalarTypeFacts(
                 swiftType: "Foundation.Date", zeroValue: "Foundation.Date(timeIntervalSince1970: 0)", cloudKitType: "TIMESTAMP",
-                storedForm: .date, defaultLiteral: .moment, isSortable: true, isKeyComparable: true, mergesByExtreme: true,
+                storedForm: .date, defaultLiteral: .moment, order: .chronological, isKeyComparable: true, mergesByExtreme: true,
                 documentation: "A Date, TIMESTAMP in CloudKit.")
         case .data:
             ScalarTypeFacts(
@@ -77,7 +77,7 @@ public enum ScalarType: String, CaseIterable, Hashable, Sendable {
             // No zero: a required url is given by the caller, as a required reference is.
             ScalarTypeFacts(
                 swiftType: "Foundation.URL", zeroValue: nil, unsetValue: "Foundation.URL.unsetField", cloudKitType: "STRING",
-                storedForm: .text, isSortable: true, isKeyComparable: true,
+                storedForm: .text, order: .utf8, isKeyComparable: true,
                 narrowing: "a string that is no URL cannot be read: its record is set aside as unreadable",
                 documentation: "A URL: Foundation.URL, its absolute string (a STRING) in CloudKit.")
         case .uuid:
@@ -86,14 +86,14 @@ public enum ScalarType: String, CaseIterable, Hashable, Sendable {
             ScalarTypeFacts(
                 swiftType: "Foundation.UUID", zeroValue: "Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))",
                 cloudKitType: "STRING", storedForm: .text,
-                isSortable: true, isKeyComparable: true,
+                order: .utf8, isKeyComparable: true,
                 narrowing: "a string that is no UUID cannot be read: its record is set aside as unreadable",
                 documentation: "A UUID: Foundation.UUID, its lowercase string (a STRING) in CloudKit.")
         case .enum:
             // Its Swift type is generated for each field (ScalarTypeFacts.swiftType nil), and
             // starts at the first of the field's cases.
             ScalarTypeFacts(
-                swiftType: nil, zeroValue: nil, cloudKitType: "STRING", storedForm: .text, defaultLiteral: .caseName, isSortable: true,
+                swiftType: nil, zeroValue: nil, cloudKitType: "STRING", storedForm: .text, defaultLiteral: .caseName, order: .utf8,
                 isKeyComparable: true, article: "an",
                 documentation: "One of the names 'cases' lists: a Swift enum, the case's name (a STRING) in CloudKit.")
         }
@@ -122,8 +122,13 @@ package struct ScalarTypeFacts: Sendable {
     package var isAlwaysOptional: Bool
     /// A list may hold it.
     package var isListElement: Bool
-    /// CloudKit can sort query results by it (`index: sortable`).
-    package var isSortable: Bool
+    /// How two of its values compare, wherever they are compared (a query's sort and range, a
+    /// group's order, `min` and `max` of a query, `merge: max`/`min`): nil, they do not. One
+    /// order, which `QueryValueOrder` applies to the values as they are stored (`storedForm`:
+    /// `utf8` is kept as text, `numeric` as an integer or a real, `chronological` as a date).
+    package var order: Order?
+    /// CloudKit can sort query results by it (`index: sortable`): a type that has an order.
+    package var isSortable: Bool { order != nil }
     /// CloudKit can search its words (`index: searchable`), alone or in a list.
     package var isSearchable: Bool
     /// A `unique` key may hold it: its values compare exactly on every device.
@@ -142,7 +147,7 @@ package struct ScalarTypeFacts: Sendable {
     init(
         swiftType: String?, zeroValue: String?, unsetValue: String? = nil, cloudKitType: String, storedForm: StoredForm,
         defaultLiteral: DefaultLiteral? = nil,
-        isAlwaysOptional: Bool = false, isListElement: Bool = true, isSortable: Bool = false, isSearchable: Bool = false,
+        isAlwaysOptional: Bool = false, isListElement: Bool = true, order: Order? = nil, isSearchable: Bool = false,
         isKeyComparable: Bool = false, mergesByExtreme: Bool = false, narrowing: String? = nil, article: String = "a", documentation: String
     ) {
         self.swiftType = swiftType
@@ -153,7 +158,7 @@ package struct ScalarTypeFacts: Sendable {
         self.defaultLiteral = defaultLiteral
         self.isAlwaysOptional = isAlwaysOptional
         self.isListElement = isListElement
-        self.isSortable = isSortable
+        self.order = order
         self.isSearchable = isSearchable
         self.isKeyComparable = isKeyComparable
         self.mergesByExtreme = mergesByExtreme
@@ -176,6 +181,17 @@ package struct ScalarTypeFacts: Sendable {
         case moment
         /// One of the field's case names.
         case caseName
+    }
+
+    /// How values of a type are ordered.
+    package enum Order: Sendable, Hashable {
+        /// Text, by its UTF-8 bytes: SQLite's default collation, and the order of a URL's absolute
+        /// string, a UUID's lowercase string, an enum case's name.
+        case utf8
+        /// Numbers by value (an integer and a real compare as numbers; false before true).
+        case numeric
+        /// Moments by time.
+        case chronological
     }
 
     /// How the store keeps a value in its model's table. The words are on disk (the table's

@@ -176,16 +176,23 @@ package enum RecordMerge {
         return .list(result)
     }
 
-    /// The larger (or smaller) of two numbers or dates; a side without a value yields to the other.
+    /// The larger (or smaller) of two values, by their type's one order (`QueryValueOrder`, which
+    /// queries sort by too); a side without a value yields to the other, and so does one that
+    /// has no place in the order (a NaN). The same whichever side is this device's: both devices
+    /// that merge the two keep the same value.
     static func extreme(_ mine: SyncFieldValue?, _ theirs: SyncFieldValue?, larger: Bool) -> SyncFieldValue? {
         guard let mine, let theirs else { return mine ?? theirs }
-        let mineIsLess: Bool
-        switch (mine, theirs) {
-        case (.int64(let a), .int64(let b)): mineIsLess = a < b
-        case (.double(let a), .double(let b)): mineIsLess = a < b
-        case (.date(let a), .date(let b)): mineIsLess = a < b
-        default: return theirs
+        let (mineIsOrdered, theirsIsOrdered) = (QueryValueOrder.compare(mine, mine) != nil, QueryValueOrder.compare(theirs, theirs) != nil)
+        if mineIsOrdered != theirsIsOrdered { return mineIsOrdered ? mine : theirs }
+        guard mineIsOrdered, let order = QueryValueOrder.compare(mine, theirs), order != 0 else {
+            return either(mine, theirs)
         }
-        return mineIsLess == larger ? theirs : mine
+        return (order < 0) == larger ? theirs : mine
+    }
+
+    /// One of two values the order cannot tell apart (`1` and `1.0`, `0.0` and `-0.0`, two NaNs),
+    /// chosen by what they are rather than by which side holds which.
+    private static func either(_ one: SyncFieldValue, _ other: SyncFieldValue) -> SyncFieldValue {
+        String(describing: one) >= String(describing: other) ? one : other
     }
 }

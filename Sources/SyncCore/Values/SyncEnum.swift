@@ -2,7 +2,9 @@
 /// `cases` lists, and `unknown` for any other name, which a newer version of the app may have
 /// written. Such a value is kept as it came and written back unchanged, never a decoding error
 /// and never reset to a known case. A value travels and is stored as its name (`rawValue`).
-public protocol SyncEnum: SyncFieldConvertible, RawRepresentable, Hashable, Sendable where RawValue == String {
+///
+/// A query orders and compares its values by name (`QueryComparable`), as it stores them.
+public protocol SyncEnum: QueryComparable, RawRepresentable, Hashable, Sendable where RawValue == String {
     /// The case of this name, or `unknown` holding it.
     init(rawValue: String)
 }

@@ -209,7 +209,9 @@ public actor SyncEngine {
         try recoverOnce()
         let account: PassAccount
         switch try await AccountPhase(context: context).check() {
-        case .signedIn(let user):
+        case .signedIn(let user, let switched):
+            // Entries parked while a model held one asset come back naming no field.
+            if switched { try AssetPhase(context: context).nameFieldsOfEarlierEntries() }
             account = PassAccount(user: user, cloud: context.cloud)
         case .unavailable(let status):
             // Public catalogs need no account.
@@ -234,8 +236,9 @@ public actor SyncEngine {
         }
         if options.push {
             // Before the push, so the merges go up in this pass, after the copies they retired.
-            try NaturalKeyMerge(context: context).mergeDuplicates()
-            try await RetirementPhase(context: context).retireMergedCopies(as: account)
+            let retirement = RetirementPhase(context: context)
+            try retirement.mergeDuplicates()
+            try await retirement.retireMergedCopies(as: account)
             try Self.throwFirstFailure(of: try await push.execute())
         }
         // After the push: an asset's record is in the cloud before its contents are uploaded.

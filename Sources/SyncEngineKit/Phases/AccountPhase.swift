@@ -15,8 +15,9 @@ struct AccountPhase {
 
     /// What the account check found.
     enum Check {
-        /// The account to sync for.
-        case signedIn(String)
+        /// The account to sync for; `switched` when the store just became its (its parked
+        /// entries back, for the asset phase to name their fields: ``EarlierAssetEntries``).
+        case signedIn(String, switched: Bool)
         /// No usable account; only public catalogs can be read.
         case unavailable(AccountStatus)
     }
@@ -38,7 +39,7 @@ struct AccountPhase {
         if known != user {
             try switchAccount(from: known, to: user)
         }
-        return .signedIn(user)
+        return .signedIn(user, switched: known != user)
     }
 
     /// The store goes from `old`'s data to `new`'s: `old`'s unpushed changes are parked and the
@@ -62,8 +63,6 @@ struct AccountPhase {
             if old != nil { try moveFile { try files.removeAll() } }
             if let new {
                 for entry in restored?.assets ?? [] { try moveFile { try files.unpark(entry.key, suffix: entry.suffix, for: new) } }
-                // Entries parked while a model held one asset come back naming no field.
-                try EarlierAssetEntries(context: context).nameTheirFields(files)
             }
         }
         if let change = AccountChange(from: old, to: new) { context.events.publish(.accountChanged(change)) }

@@ -17,6 +17,16 @@ struct RetirementPhase {
     /// The merges the copies go into, once their marks land.
     private var naturalKeys: NaturalKeyMerge { NaturalKeyMerge(context: context) }
 
+    /// Merges the records that share a natural key (``NaturalKeyMerge``), in one transaction,
+    /// and announces each merge once it commits: what the pass does before the push, so the
+    /// merges go up in it, after the copies they retire.
+    func mergeDuplicates() throws(SyncError) {
+        let merged = try context.transaction { try naturalKeys.mergeDuplicates(in: $0) }
+        for (survivor, losers) in merged {
+            context.events.publish(.duplicatesMerged(survivor, merged: losers))
+        }
+    }
+
     /// How many rounds `retireMergedCopies` makes in a pass: each conflict takes the newer
     /// version and tries again; what is left waits for the next pass.
     static let retirementRounds = 3

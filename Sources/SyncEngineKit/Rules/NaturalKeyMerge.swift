@@ -11,7 +11,7 @@ import SyncPorts
 /// an ancestor (each field by its own `merge`, else the model's policy: the later writer's value,
 /// a union of lists, the larger number); the records that reference a copy, and its children,
 /// are moved to the survivor; then the copy goes. Every change goes up as the app's, so the
-/// cloud and the other devices agree. It runs after a pull, in one transaction, on the records
+/// cloud and the other devices agree. It runs after a pull, in the caller's transaction, on the records
 /// the store marked for a check (those pulled, and a table's when a key is new to it): a pass
 /// with nothing pulled reads one empty table. Only zones of the user's own are merged here: a
 /// shared zone's copies are merged by its owner's devices (a participant may not be allowed to
@@ -37,54 +37,52 @@ struct NaturalKeyMerge {
     /// it again, and each round leaves fewer records; what is left waits for the next pass.
     static let maximumRounds = 100
 
-    func mergeDuplicates() throws(SyncError) {
+    /// Merges the records marked for a check that share a key with another, in the caller's
+    /// transaction; returns each survivor with the copies merged into it, for the caller to
+    /// announce once the transaction commits.
+    func mergeDuplicates(in store: any Topics) throws -> [(survivor: RecordKey, merged: [String])] {
         let keyed = context.registry.types.filter { !$0.uniqueKeys.isEmpty }
-        guard !keyed.isEmpty else { return }
-        let merged = try context.transaction { store in
-            // A key the schema added since this store last met the model marks what it holds.
-            for type in keyed { try store.prepareTable(for: type) }
-            var merged: [(RecordKey, [String])] = []
-            for _ in 0..<Self.maximumRounds {
-                let pending = try store.naturalKeyChecks()
-                guard !pending.isEmpty else { break }
-                try store.clearNaturalKeyChecks(pending)
-                for key in pending {
-                    guard let type = context.registry.type(forRecordType: key.recordType), !type.uniqueKeys.isEmpty else { continue }
-                    if let settled = try settleMarked(key.recordName, of: type, store: store) {
-                        if case .merged(let survivor) = settled { merged.append((RecordKey(key.recordType, survivor), [key.recordName])) }
-                        continue
-                    }
-                    guard let found = try store.duplicates(of: key.recordName, type: type), found.owner == SyncConstants.currentUserOwnerName else { continue }
-                    for group in found.groups {
-                        // A group an earlier merge of this round already settled is gone by now.
-                        let stored = try group.filter { try store.isStored(type: type, recordName: $0) }
-                        guard stored.count > 1, let survivor = stored.min() else { continue }
-                        var now: [String] = []
-                        for loser in stored where loser != survivor {
-                            let id = RecordID(recordName: loser, zoneID: context.zone(scopes: type.syncScopes, ownerName: found.owner))
-                            if try store.isRetiring(type: type, recordName: loser) { continue }
-                            if let settled = try settleMarked(loser, of: type, store: store) {
-                                if case .merged(let marked) = settled { merged.append((RecordKey(key.recordType, marked), [loser])) }
-                                continue
-                            }
-                            if try store.serverRecord(id) == nil, try store.sentVersions(id).isEmpty {
-                                // The cloud never had it (nor a save of it whose reply this
-                                // device never read): nobody else can have merged it.
-                                try complete(loser, of: type, into: survivor, ancestor: nil, store: store)
-                                now.append(loser)
-                            } else {
-                                try store.noteMergedAway(type: type, name: loser, into: survivor, retiring: true)
-                            }
+        guard !keyed.isEmpty else { return [] }
+        // A key the schema added since this store last met the model marks what it holds.
+        for type in keyed { try store.prepareTable(for: type) }
+        var merged: [(survivor: RecordKey, merged: [String])] = []
+        for _ in 0..<Self.maximumRounds {
+            let pending = try store.naturalKeyChecks()
+            guard !pending.isEmpty else { break }
+            try store.clearNaturalKeyChecks(pending)
+            for key in pending {
+                guard let type = context.registry.type(forRecordType: key.recordType), !type.uniqueKeys.isEmpty else { continue }
+                if let settled = try settleMarked(key.recordName, of: type, store: store) {
+                    if case .merged(let survivor) = settled { merged.append((RecordKey(key.recordType, survivor), [key.recordName])) }
+                    continue
+                }
+                guard let found = try store.duplicates(of: key.recordName, type: type), found.owner == SyncConstants.currentUserOwnerName else { continue }
+                for group in found.groups {
+                    // A group an earlier merge of this round already settled is gone by now.
+                    let stored = try group.filter { try store.isStored(type: type, recordName: $0) }
+                    guard stored.count > 1, let survivor = stored.min() else { continue }
+                    var now: [String] = []
+                    for loser in stored where loser != survivor {
+                        let id = RecordID(recordName: loser, zoneID: context.zone(scopes: type.syncScopes, ownerName: found.owner))
+                        if try store.isRetiring(type: type, recordName: loser) { continue }
+                        if let settled = try settleMarked(loser, of: type, store: store) {
+                            if case .merged(let marked) = settled { merged.append((RecordKey(key.recordType, marked), [loser])) }
+                            continue
                         }
-                        if !now.isEmpty { merged.append((RecordKey(key.recordType, survivor), now)) }
+                        if try store.serverRecord(id) == nil, try store.sentVersions(id).isEmpty {
+                            // The cloud never had it (nor a save of it whose reply this
+                            // device never read): nobody else can have merged it.
+                            try complete(loser, of: type, into: survivor, ancestor: nil, store: store)
+                            now.append(loser)
+                        } else {
+                            try store.noteMergedAway(type: type, name: loser, into: survivor, retiring: true)
+                        }
                     }
+                    if !now.isEmpty { merged.append((RecordKey(key.recordType, survivor), now)) }
                 }
             }
-            return merged
         }
-        for (survivor, losers) in merged {
-            context.events.publish(.duplicatesMerged(survivor, merged: losers))
-        }
+        return merged
     }
 
     /// A stored copy whose known version is marked merged (by another device, or this one's mark

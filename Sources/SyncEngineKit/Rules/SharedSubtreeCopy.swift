@@ -22,7 +22,7 @@ import SyncPorts
 ///   leave runs again, and so are the originals' files).
 struct SharedSubtreeCopy {
     /// The store topics a copy reads and writes.
-    typealias Topics = StoredModels & AssetEntries
+    typealias Topics = StoredModels & AssetEntries & EngineState
 
     let context: SyncContext
 
@@ -33,18 +33,17 @@ struct SharedSubtreeCopy {
         var copy: String
     }
 
-    /// Copies `root`'s subtree into the user's zone, or finds the copy an interrupted leave made.
-    /// The root's copy comes first.
-    func copy<Root: ShareableModel>(_ root: Root) throws(SyncError) -> [Copied] {
+    /// Copies `root`'s subtree into the user's zone, or finds the copy an interrupted leave made,
+    /// in the caller's transaction (the copies and the note of them commit together). The root's
+    /// copy comes first.
+    func copy<Root: ShareableModel>(_ root: Root, in store: any Topics) throws -> [Copied] {
         let key = SyncStateKeys.copyOfLeftShare(root: root.recordName, ownerName: root.ownerName)
-        return try context.transaction { store -> [Copied] in
-            if let copied = try Self.remembered(key, in: store) { return copied }
-            let subtree = try records(under: root.recordName, type: Root.self, in: store)
-            try refuseAssetsNotOnDevice(subtree, in: store)
-            let copied = try save(subtree, in: store)
-            try store.setState(key, String(decoding: try JSONEncoder().encode(copied), as: UTF8.self))
-            return copied
-        }
+        if let copied = try Self.remembered(key, in: store) { return copied }
+        let subtree = try records(under: root.recordName, type: Root.self, in: store)
+        try refuseAssetsNotOnDevice(subtree, in: store)
+        let copied = try save(subtree, in: store)
+        try store.setState(key, String(decoding: try JSONEncoder().encode(copied), as: UTF8.self))
+        return copied
     }
 
     /// The assets whose files go with the copies: each original's, to its new record (a record

@@ -42,9 +42,9 @@ struct AggregateRun<Model: SyncModel, Key: Hashable & Sendable> {
         var keyKind: ModelTable.Kind?
         switch grouped.grouping {
         case .all: break
-        case .parent: (key, keyKind) = ("_parent", .text)
+        case .parent: (key, keyKind) = ("_parent", .form(.text))
         case .field(let field):
-            guard let column = QuerySQL.column(field, of: Model.self, in: table), column.kind != .encoded else { return nil }
+            guard let column = QuerySQL.column(field, of: Model.self, in: table), column.kind != .form(.encoded) else { return nil }
             (key, keyKind) = (column.sql, column.kind)
         }
         var order: [String] = grouped.order.map { order, direction in
@@ -71,10 +71,10 @@ struct AggregateRun<Model: SyncModel, Key: Hashable & Sendable> {
     /// A figure in SQL, and the kind its result reads as (nil: a number as SQLite computed it).
     private func figureSQL(_ function: AggregateFunction, _ field: QueryPredicate<Model>.Field?) -> (String, ModelTable.Kind?)? {
         guard let field else { return ("COUNT(*)", nil) }
-        guard let column = QuerySQL.column(field, of: Model.self, in: table), column.kind != .encoded, column.kind != .bytes else { return nil }
+        guard let column = QuerySQL.column(field, of: Model.self, in: table), column.kind != .form(.encoded), column.kind != .form(.bytes) else { return nil }
         switch function {
         case .count: return ("COUNT(*)", nil)
-        case .sum: return (column.kind == .integer ? "SUM(\(column.sql))" : "TOTAL(\(column.sql))", nil)
+        case .sum: return (column.kind == .form(.integer) ? "SUM(\(column.sql))" : "TOTAL(\(column.sql))", nil)
         case .average: return ("AVG(\(column.sql))", nil)
         case .minimum: return ("MIN(\(column.sql))", column.kind)
         case .maximum: return ("MAX(\(column.sql))", column.kind)

@@ -16,84 +16,65 @@ import SyncStorage
 /// one for each of its names, columns and SQL texts. It never changes once made (`adding`
 /// makes another).
 final class ModelTable: Sendable, Hashable {
-    /// How a column keeps its values.
+    /// How a column keeps its values: a scalar type's stored form (its facts'), or a reference.
     enum Kind: Sendable, Hashable {
-        case text, integer, real, bytes
-        /// Seconds since 2001 (`timeIntervalSinceReferenceDate`), as `Date` keeps them: exact.
-        case date
+        typealias Form = ScalarTypeFacts.StoredForm
+
+        /// As the type's facts keep it (`ScalarTypeFacts.StoredForm`): text, an integer, a real,
+        /// bytes, a date (seconds since 2001, as `Date` keeps them: exact), or the store's binary
+        /// form for a location, a list or an asset (or any value, for a field the schema dropped
+        /// whose values were not all of one kind).
+        case form(Form)
         /// The target's record name; the action is the field's.
         case reference(ReferenceAction)
-        /// A location, a list or an asset (or any value, for a field the schema dropped whose
-        /// values were not all of one kind), in the store's binary form (`FieldsCodec`).
-        case encoded
 
         /// The kind a value of a field no schema describes any more is kept in.
         init(of value: SyncFieldValue) {
             switch value {
-            case .string: self = .text
-            case .int64: self = .integer
-            case .double: self = .real
-            case .date: self = .date
-            case .bytes: self = .bytes
+            case .string: self = .form(.text)
+            case .int64: self = .form(.integer)
+            case .double: self = .form(.real)
+            case .date: self = .form(.date)
+            case .bytes: self = .form(.bytes)
             case .reference(let reference): self = .reference(reference.action)
-            case .location, .asset, .list: self = .encoded
+            case .location, .asset, .list: self = .form(.encoded)
             }
         }
 
         /// The kind a field of the type is kept in: a scalar type's as its facts say.
         init(_ type: FieldDescriptor.ValueType) {
             switch type {
-            case .scalar(let scalar): self.init(scalar.facts.storedForm)
+            case .scalar(let scalar): self = .form(scalar.facts.storedForm)
             case .reference(_, let action): self = .reference(action)
-            case .list: self = .encoded
+            case .list: self = .form(.encoded)
             }
         }
 
-        init(_ form: ScalarTypeFacts.StoredForm) {
-            switch form {
-            case .text: self = .text
-            case .integer: self = .integer
-            case .real: self = .real
-            case .bytes: self = .bytes
-            case .date: self = .date
-            case .encoded: self = .encoded
-            }
-        }
-
-        /// How the catalog spells it.
+        /// How the catalog spells it: a form's word, or the reference's.
         var storedValue: String {
             switch self {
-            case .text: "text"
-            case .integer: "integer"
-            case .real: "real"
-            case .bytes: "bytes"
-            case .date: "date"
+            case .form(let form): form.rawValue
             case .reference(let action): "reference." + (action == .deleteSelf ? "deleteSelf" : "none")
-            case .encoded: "encoded"
             }
         }
 
         init?(storedValue: String) {
             switch storedValue {
-            case "text": self = .text
-            case "integer": self = .integer
-            case "real": self = .real
-            case "bytes": self = .bytes
-            case "date": self = .date
             case "reference.none": self = .reference(.none)
             case "reference.deleteSelf": self = .reference(.deleteSelf)
-            case "encoded": self = .encoded
-            default: return nil
+            default:
+                guard let form = Form(rawValue: storedValue) else { return nil }
+                self = .form(form)
             }
         }
 
         /// The column's declared SQL type.
         var sqlType: String {
             switch self {
-            case .text, .reference: "TEXT"
-            case .integer: "INTEGER"
-            case .real, .date: "REAL"
-            case .bytes, .encoded: "BLOB"
+            case .form(.text), .reference: "TEXT"
+            case .form(.integer): "INTEGER"
+            case .form(.real), .form(.date): "REAL"
+            case .form(.bytes), .form(.encoded): "BLOB"
             }
         }
 
@@ -101,13 +82,13 @@ final class ModelTable: Sendable, Hashable {
         /// (it is kept in `_extra` then: nothing is lost).
         func column(_ value: SyncFieldValue) -> SQLiteValue? {
             switch (self, value) {
-            case (.text, .string(let text)): .text(text)
-            case (.integer, .int64(let number)): .integer(number)
-            case (.real, .double(let number)): .real(number)
-            case (.date, .date(let date)): .real(date.timeIntervalSinceReferenceDate)
-            case (.bytes, .bytes(let data)): .blob(data)
+            case (.form(.text), .string(let text)): .text(text)
+            case (.form(.integer), .int64(let number)): .integer(number)
+            case (.form(.real), .double(let number)): .real(number)
+            case (.form(.date), .date(let date)): .real(date.timeIntervalSinceReferenceDate)
+            case (.form(.bytes), .bytes(let data)): .blob(data)
             case (.reference(let action), .reference(let reference)) where reference.action == action: .text(reference.recordName)
-            case (.encoded, _): .blob(Self.encode(value))
+            case (.form(.encoded), _): .blob(Self.encode(value))
             default: nil
             }
         }
@@ -118,8 +99,8 @@ final class ModelTable: Sendable, Hashable {
         /// keeps what queries compare (`-0.0 == 0`, and a NaN equals nothing).
         func columnAlters(_ value: SyncFieldValue) -> Bool {
             switch (self, value) {
-            case (.real, .double(let number)): Self.realAlters(number)
-            case (.date, .date(let date)): Self.realAlters(date.timeIntervalSinceReferenceDate)
+            case (.form(.real), .double(let number)): Self.realAlters(number)
+            case (.form(.date), .date(let date)): Self.realAlters(date.timeIntervalSinceReferenceDate)
             default: false
             }
         }
@@ -133,13 +114,13 @@ final class ModelTable: Sendable, Hashable {
             let stored = row.value(column)
             if case .null = stored { return nil }
             switch self {
-            case .text: return .string(stored.text)
-            case .integer: return .int64(stored.integer)
-            case .real: return .double(stored.real)
-            case .date: return .date(Date(timeIntervalSinceReferenceDate: stored.real))
-            case .bytes: return .bytes(stored.blob)
+            case .form(.text): return .string(stored.text)
+            case .form(.integer): return .int64(stored.integer)
+            case .form(.real): return .double(stored.real)
+            case .form(.date): return .date(Date(timeIntervalSinceReferenceDate: stored.real))
+            case .form(.bytes): return .bytes(stored.blob)
             case .reference(let action): return .reference(SyncReference(recordName: stored.text, action: action))
-            case .encoded: return try FieldsCodec.decode(stored.blob)[""]
+            case .form(.encoded): return try FieldsCodec.decode(stored.blob)[""]
             }
         }
 

@@ -51,7 +51,7 @@ enum ModelTables {
         guard try !database.query("SELECT 1 FROM model_tables WHERE type = ?", [.text(recordType)]).isEmpty else { return nil }
         let columns = try database.query("SELECT name, kind FROM model_columns WHERE type = ? ORDER BY position", [.text(recordType)]).map { row in
             // A kind this version does not know (a later one wrote it) is read as its binary form.
-            ModelTable.Column(name: row.text(0), kind: ModelTable.Kind(storedValue: row.text(1)) ?? .encoded)
+            ModelTable.Column(name: row.text(0), kind: ModelTable.Kind(storedValue: row.text(1)) ?? .form(.encoded))
         }
         return ModelTable(recordType: recordType, columns: columns)
     }
@@ -128,7 +128,7 @@ enum ModelTables {
             let extra = try FieldsCodec.decode(row.blob(4))
             for (key, value) in extra where !owned.contains(key) {
                 let kind = ModelTable.Kind(of: value)
-                foreign[key] = foreign[key].map { $0 == kind ? kind : .encoded } ?? kind
+                foreign[key] = foreign[key].map { $0 == kind ? kind : .form(.encoded) } ?? kind
             }
             if extra.names.contains(where: { names.contains($0) || !owned.contains($0) }) { moves.append((stored, extra)) }
         }

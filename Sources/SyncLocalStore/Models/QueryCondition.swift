@@ -46,13 +46,13 @@ struct QueryCondition<Model: SyncModel> {
             let test: String
             switch column.kind {
             case .reference: test = "\(column.sql) = ?"
-            case .encoded: test = "\(SQLiteDatabase.listReferencesFunction)(\(column.sql), ?)"
+            case .form(.encoded): test = "\(SQLiteDatabase.listReferencesFunction)(\(column.sql), ?)"
             default: return nil
             }
             arguments.append(.text(recordName))
             return guarded(test, exact: exact)
         case .holds(let field, let element):
-            guard let column = column(field), column.kind == .encoded else { return nil }
+            guard let column = column(field), column.kind == .form(.encoded) else { return nil }
             arguments.append(SQLiteDatabase.listElement(element))
             return guarded("\(SQLiteDatabase.listHoldsFunction)(\(column.sql), ?)", exact: exact)
         case .isChild(let parent):
@@ -118,13 +118,13 @@ struct QueryCondition<Model: SyncModel> {
     /// The field's column as SQL; nil when it has none, or cannot be ordered and must be (a
     /// value kept in binary form).
     private func columnSQL(_ field: QueryPredicate<Model>.Field, orderable: Bool = false) -> String? {
-        guard let column = column(field), !(orderable && column.kind == .encoded) else { return nil }
+        guard let column = column(field), !(orderable && column.kind == .form(.encoded)) else { return nil }
         return column.sql
     }
 
     /// The field's column as SQL when it holds text.
     private func textColumn(_ field: QueryPredicate<Model>.Field) -> String? {
-        guard let column = column(field), column.kind == .text else { return nil }
+        guard let column = column(field), column.kind == .form(.text) else { return nil }
         return column.sql
     }
 
@@ -133,8 +133,8 @@ struct QueryCondition<Model: SyncModel> {
     private func value(_ field: QueryPredicate<Model>.Field, _ value: SyncFieldValue) -> SQLiteValue? {
         guard let column = column(field) else { return nil }
         switch (column.kind, value) {
-        case (.real, .int64(let number)): return .real(Double(number))
-        case (.integer, .double(let number)): return .real(number)
+        case (.form(.real), .int64(let number)): return .real(Double(number))
+        case (.form(.integer), .double(let number)): return .real(number)
         case (.reference(_), .string(let name)): return .text(name)
         case (.reference(_), .reference(let reference)): return .text(reference.recordName)
         default: return column.kind.column(value)
@@ -156,7 +156,7 @@ extension QueryCondition: RelatedConditionWriter {
             guard let name = Owner.fieldName(for: field.keyPath), let found = table.column(named: name) else { return nil }
             switch found.kind {
             case .reference: column = found.sql
-            case .encoded: (column, isList) = (found.sql, true)
+            case .form(.encoded): (column, isList) = (found.sql, true)
             default: return nil
             }
         }
@@ -185,7 +185,7 @@ extension QueryCondition: RelatedConditionWriter {
             guard let name = Other.fieldName(for: keyPath), let found = others.column(named: name) else { return nil }
             switch found.kind {
             case .reference: condition = "_related.\(found.sql) = \(table.sqlName)._name"
-            case .encoded: condition = "\(SQLiteDatabase.listReferencesFunction)(_related.\(found.sql), \(table.sqlName)._name)"
+            case .form(.encoded): condition = "\(SQLiteDatabase.listReferencesFunction)(_related.\(found.sql), \(table.sqlName)._name)"
             default: return nil
             }
         }

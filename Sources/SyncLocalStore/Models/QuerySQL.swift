@@ -45,7 +45,7 @@ struct QuerySQL {
         }
         var keys: [String] = []
         for key in query.sortKeys {
-            guard let column = Self.column(key.field, of: Model.self, in: table), column.kind != .encoded else { return nil }
+            guard let column = Self.column(key.field, of: Model.self, in: table), column.kind != .form(.encoded) else { return nil }
             keys.append("\(column.sql) \(key.direction == .ascending ? "ASC" : "DESC")")
         }
         if !join.isEmpty { keys.append("_rank ASC") }
@@ -70,8 +70,8 @@ struct QuerySQL {
         // key paths differ): a model made with marked ones says which a key path reads.
         let probe = Model(emptyRecordNamed: "\u{1}name", ownerName: "\u{1}owner")
         switch probe[keyPath: field.keyPath as AnyKeyPath] as? String {
-        case "\u{1}name": return ModelTable.Column(name: "_name", kind: .text)
-        case "\u{1}owner": return ModelTable.Column(name: "_owner", kind: .text)
+        case "\u{1}name": return ModelTable.Column(name: "_name", kind: .form(.text))
+        case "\u{1}owner": return ModelTable.Column(name: "_owner", kind: .form(.text))
         default: return nil
         }
     }

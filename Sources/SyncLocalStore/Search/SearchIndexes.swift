@@ -32,7 +32,7 @@ enum SearchIndexes {
     static func ensure<Model: SyncModel>(_ type: Model.Type, table: ModelTable, _ database: SQLiteDatabase) throws {
         // A SQLite without FTS5 keeps no index: a search then runs in Swift over the rows.
         guard database.canSearch else { return }
-        let columns = Model.searchableFields.compactMap { table.column(named: $0.name) }.filter { $0.kind == .text || $0.kind == .encoded }
+        let columns = Model.searchableFields.compactMap { table.column(named: $0.name) }.filter { $0.kind == .form(.text) || $0.kind == .form(.encoded) }
         let stored = try database.query("SELECT fields, folding FROM search_indexes WHERE type = ?", [.text(table.recordType)]).first
         let fields = columns.map(\.name).joined(separator: ",")
         if let stored, stored.text(0) == fields, stored.text(1) == folding { return }
@@ -119,7 +119,7 @@ enum SearchIndexes {
     /// form) through `syncgen_search_text`. `row`: `new` or `old` in a trigger, nil in a select.
     private static func text(_ column: ModelTable.Column, of row: String?) -> String {
         let value = (row.map { $0 + "." } ?? "") + ModelTable.quoted(column.name)
-        return column.kind == .text ? value : "\(SQLiteDatabase.searchTextFunction)(\(value))"
+        return column.kind == .form(.text) ? value : "\(SQLiteDatabase.searchTextFunction)(\(value))"
     }
 
     private static func triggerName(_ recordType: String, _ kind: String) -> String {

@@ -128,6 +128,22 @@ struct StoreQueryTests {
         #expect(try Self.names(store, Query<ListItem>().limit(0)) == [])
     }
 
+    /// An enum field sorts, compares and has a minimum and maximum by its case's name (the
+    /// order its column keeps, `ScalarTypeFacts.order`), in SQL and in Swift alike; a name this
+    /// version does not know takes its place among them. Breaking it: `SyncEnum` no longer
+    /// `QueryComparable`, and this does not compile.
+    @Test func anEnumOrdersByItsCaseName() throws {
+        let store = try SyncStore(url: nil)
+        let priorities: [(String, ListItem.Priority)] = [("u", .urgent), ("l", .low), ("c", .unknown("critical")), ("n", .normal)]
+        try store.save(priorities.map { ListItem(recordName: $0.0, text: $0.0, priority: $0.1, assignee: .unset) })
+        let sorted = Query<ListItem>().sorted(by: \.priority)
+        #expect(try Self.names(store, sorted) == ["c", "l", "n", "u"])
+        #expect(try Self.names(store, sorted.filter(\.isDairy == false)) == ["c", "l", "n", "u"], "in Swift")
+        #expect(try Self.names(store, sorted.filter(\.priority > .low)) == ["n", "u"])
+        #expect(try store.aggregate(.maximum(\ListItem.priority)) == .urgent)
+        #expect(try store.aggregate(.minimum(\ListItem.priority)) == .unknown("critical"))
+    }
+
     /// A live query of a `Query` follows the store like one of closures.
     @Test func aQueryIsObservedAndLive() async throws {
         let store = try Self.store()

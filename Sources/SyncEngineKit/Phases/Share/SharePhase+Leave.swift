@@ -28,7 +28,7 @@ extension SharePhase {
     /// Copies the subtree of a share being left into the user's zone, with the asset files of
     /// its records (``SharedSubtreeCopy``); returns the copy of the root.
     private func keepACopy<Root: ShareableModel>(of root: Root) throws(SyncError) -> Root? {
-        let copied = try SharedSubtreeCopy(context: context).copy(root)
+        let copied = try context.transaction { try SharedSubtreeCopy(context: context).copy(root, in: $0) }
         try copyFiles(of: copied)
         guard let rootCopy = copied.first?.copy else { return nil }
         return try context.appWrite { try $0.fetch(Root.self, recordName: rootCopy) }
