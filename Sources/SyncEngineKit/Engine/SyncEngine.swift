@@ -13,18 +13,18 @@ import SyncPorts
 /// clock. Status comes as structured events.
 public actor SyncEngine {
     nonisolated let context: SyncContext
-    private nonisolated let statusHub = StatusHub()
+    nonisolated let statusHub = StatusHub()
     private nonisolated let trouble = TroubleLog()
     /// Whether the network is there: a running engine passes as soon as it comes back.
-    private nonisolated let reachability: (any NetworkReachability)?
+    nonisolated let reachability: (any NetworkReachability)?
     /// The account setup last succeeded for: a new account is set up again.
     private var setUpFor: String?
     /// Whether the previous run's interrupted transfers have been taken up.
     private var recovered = false
     /// Passes failed in a row: how long the next retry waits.
-    private var failuresInARow = 0
-    private var background: [Task<Void, Never>] = []
-    private var scheduledPass: Task<Void, Never>?
+    var failuresInARow = 0
+    var background: [Task<Void, Never>] = []
+    var scheduledPass: Task<Void, Never>?
 
     /// Whether a pass is running (or about to).
     private var passInFlight = false
@@ -287,143 +287,5 @@ public actor SyncEngine {
         let account = try storeAccount()
         guard account.isSignedIn else { throw .cloud(CloudError(.notAuthenticated, "no account has synced on this device yet")) }
         return account
-    }
-
-    // MARK: - Recovery
-
-    /// Carries out what the policy decided for a failed pass: a retry after the wait the policy
-    /// gives (never at once twice in a row), or none when only a change can help.
-    private func handle(_ error: SyncError, _ action: RecoveryAction) {
-        let delay = RecoveryPolicy.retryDelay(after: action, failuresBefore: failuresInARow)
-        failuresInARow += 1
-        guard let delay else {
-            context.events.publish(.error(error))
-            return
-        }
-        if action == .waitForNetwork {
-            context.events.publish(.waitingForNetwork(retryAfter: delay))
-        } else {
-            context.events.publish(.retryScheduled(after: delay, reason: error))
-        }
-        schedulePass(after: delay)
-    }
-
-    private func schedulePass(after seconds: TimeInterval) {
-        guard !background.isEmpty else { return }
-        scheduledPass?.cancel()
-        let deadline = context.clock.now + seconds
-        let clock = context.clock
-        scheduledPass = Task { [weak self] in
-            do { try await clock.sleep(until: deadline) } catch { return }
-            await self?.requestPass()
-        }
-    }
-
-    // MARK: - Running by itself
-
-    /// Syncs now, then whenever the app writes (after the writes settle), a subscription fires,
-    /// or a retry is due. Calling it again does nothing.
-    public func start() {
-        guard background.isEmpty else { return }
-        let localChanges = context.store.changes()
-        let debounce = context.configuration.debounce
-        let clock = context.clock
-        background.append(Task { [weak self] in
-            for await _ in localChanges {
-                do { try await clock.sleep(until: clock.now + debounce) } catch { return }
-                await self?.requestPass()
-            }
-        })
-        let notifications = context.cloud.notifications()
-        background.append(Task { [weak self] in
-            for await notification in notifications {
-                await self?.heard(notification)
-                await self?.requestPass()
-            }
-        })
-        // A pass checks the account first: a switch is handled there.
-        let accountChanges = context.cloud.accountChanges()
-        background.append(Task { [weak self] in
-            for await _ in accountChanges {
-                await self?.requestPass()
-            }
-        })
-        if let paths = reachability?.availability() {
-            background.append(Task { [weak self] in
-                var wasAvailable = true
-                for await available in paths {
-                    if available { await self?.networkIsThere(cameBack: !wasAvailable) }
-                    wasAvailable = available
-                }
-            })
-        }
-        requestPass()
-    }
-
-    /// A path to the network exists: a pass waiting for it (a retry scheduled after the network
-    /// went, or a path that was gone) runs now rather than when its wait ends.
-    private func networkIsThere(cameBack: Bool) {
-        guard cameBack || statusHub.status.isOffline else { return }
-        context.log(.notice, .pass, "the network is there: passing now")
-        scheduledPass?.cancel()
-        scheduledPass = nil
-        requestPass()
-    }
-
-    // MARK: - Pushes the app receives
-
-    /// Handles a push the app received (on Apple platforms, the `userInfo` of
-    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`): when it is one of
-    /// the engine's subscriptions, a pass runs, and the result says whether it brought changes
-    /// in. Hand the result to the system (`.newData` or `.noData`; `.notForSync` is the app's own
-    /// push to handle). It never reports a failure: a failed pass is retried by the engine.
-    public nonisolated func handleRemoteNotification(_ userInfo: [AnyHashable: Any]) async -> RemoteNotificationResult {
-        guard let payload = RemoteNotificationPayload(userInfo: userInfo) else { return .notForSync }
-        return await handleRemoteNotification(payload)
-    }
-
-    /// `handleRemoteNotification(_:)` for a payload already taken out of its dictionary.
-    public func handleRemoteNotification(_ payload: RemoteNotificationPayload) async -> RemoteNotificationResult {
-        guard let notification = context.cloud.notification(fromRemotePayload: payload),
-            notification.subscriptionID.hasPrefix(context.configuration.subscriptionPrefix)
-        else { return .notForSync }
-        heard(notification)
-        let before = context.events.pulledChanges
-        await sync()
-        return context.events.pulledChanges > before ? .newData : .noData
-    }
-
-    /// A public catalog's query subscription fired: the next pass refreshes that catalog. The
-    /// request is kept in the store, so a relaunch before that pass keeps it too; a store that
-    /// cannot be written reports it, and the catalog waits for its maximum age.
-    private func heard(_ notification: CloudNotification) {
-        let types = CatalogRefresh.types(notifiedBy: notification, prefix: context.configuration.subscriptionPrefix, among: context.registry.catalogRecordTypes)
-        requestCatalogRefresh(types)
-    }
-
-    private func requestCatalogRefresh(_ types: [String]) {
-        guard !types.isEmpty else { return }
-        do {
-            try context.transaction { try CatalogRefresh.request(types, in: $0) }
-        } catch {
-            context.events.publish(.error(error))
-        }
-    }
-
-    /// Queries every public catalog again in a pass, now (a pull-to-refresh). Otherwise a pass
-    /// queries a catalog when its subscription fires, when it was never synced to its end, or
-    /// when it is older than ``SyncConfiguration/catalogMaximumAge``; a private write never does.
-    @discardableResult
-    public func refreshCatalogs() async -> PassResult {
-        requestCatalogRefresh(context.registry.catalogRecordTypes)
-        return await sync()
-    }
-
-    /// Stops the passes `start()` runs (and any retry it scheduled); `sync()` still runs one on request.
-    public func stop() {
-        for task in background { task.cancel() }
-        background = []
-        scheduledPass?.cancel()
-        scheduledPass = nil
     }
 }

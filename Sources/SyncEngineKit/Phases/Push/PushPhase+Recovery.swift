@@ -20,20 +20,7 @@ extension PushPhase {
         case .retryWithBatch:
             return item
         case .skipItem where scope == .public:
-            // Another user's public record: not ours to change. In a catalog this device mirrors,
-            // forgetting the server's version and asking for the catalog makes the next pass
-            // restore it here; a kept result of a server query, which no pass reads, is put back
-            // at once as it was kept (or forgotten, when that version is not known).
-            if context.registry.isMirrored(item.type) {
-                try store.removeServerRecord(item.id)
-                try CatalogRefresh.request([item.type.recordType], in: store)
-            } else if let kept = try store.serverRecord(item.id) {
-                try CloudVersionArrival(context: context).replace(kept, as: item.type, in: store)
-            } else {
-                try PublicCopies.forget(type: item.type, recordName: item.id.recordName, in: store)
-            }
-            outcome.reverted.insert(item.id)
-            try LostChanges(context: context).announce(.changeReverted(failedChange(item, error)), in: store)
+            try revertPublic(item, error, in: store, outcome: &outcome)
             return nil
         case .skipItem where scope == .shared:
             if case .delete = item.operation, let share = try store.serverRecord(item.id)?.shareRecordName {
@@ -49,12 +36,7 @@ extension PushPhase {
             try setAside(item, error, in: store, outcome: &outcome)
             return nil
         case .recreateZone where scope == .private:
-            // The zone is gone with every record in it: all of them go up again, queued now, and
-            // this one is sent again as soon as the zone exists (without the void change tag).
-            if !followUps.contains(where: { if case .recreateZone(item.id.zoneID) = $0 { true } else { false } }) {
-                try ZoneRebuild.queueEverything(of: item.id.zoneID, registry: context.registry, in: store)
-                followUps.append(.recreateZone(item.id.zoneID))
-            }
+            try queueTheZoneAgain(of: item, in: store, followUps: &followUps)
             return item
         case .recreateZone:
             // A shared zone that is gone: the share ended; the next pull removes its copy.
@@ -72,6 +54,32 @@ extension PushPhase {
             outcome.failures[item.id] = error
             return nil
         }
+    }
+
+    /// Another user's public record: not ours to change. In a catalog this device mirrors,
+    /// forgetting the server's version and asking for the catalog makes the next pass restore it
+    /// here; a kept result of a server query, which no pass reads, is put back at once as it was
+    /// kept (or forgotten, when that version is not known).
+    private func revertPublic(_ item: PushItem, _ error: CloudError, in store: any Topics, outcome: inout Outcome) throws {
+        if context.registry.isMirrored(item.type) {
+            try store.removeServerRecord(item.id)
+            try CatalogRefresh.request([item.type.recordType], in: store)
+        } else if let kept = try store.serverRecord(item.id) {
+            try CloudVersionArrival(context: context).replace(kept, as: item.type, in: store)
+        } else {
+            try PublicCopies.forget(type: item.type, recordName: item.id.recordName, in: store)
+        }
+        outcome.reverted.insert(item.id)
+        try LostChanges(context: context).announce(.changeReverted(failedChange(item, error)), in: store)
+    }
+
+    /// The item's private zone is gone with every record in it: all of them go up again, queued
+    /// now (once per zone), and the item is sent again as soon as the zone exists (without the
+    /// void change tag).
+    private func queueTheZoneAgain(of item: PushItem, in store: any Topics, followUps: inout [FollowUp]) throws {
+        guard !followUps.contains(where: { if case .recreateZone(item.id.zoneID) = $0 { true } else { false } }) else { return }
+        try ZoneRebuild.queueEverything(of: item.id.zoneID, registry: context.registry, in: store)
+        followUps.append(.recreateZone(item.id.zoneID))
     }
 
     /// A conflict: the server's version merged into the store as it is now (an edit the app made

@@ -1,0 +1,289 @@
+import Foundation
+import SyncCore
+import SyncPorts
+
+// The private and shared databases: each database's zones through their change feeds, a page a
+// transaction; a zone gone, a shared root gone.
+extension PullPhase {
+    func pullDatabase(_ scope: DatabaseScope, state: inout PullState) async throws(SyncError) {
+        context.events.publish(.pullStarted(scope))
+        let key = SyncStateKeys.databaseToken(scope)
+        var token = try context.transaction { try $0.state(key) }.map(ChangeToken.init(storedValue:))
+        // Fetched from scratch, the database lists the zones there are, not those that went: a
+        // zone this device follows that the whole listing leaves out is gone.
+        var listed: Set<ZoneID>? = token == nil ? [] : nil
+        var recovered = false
+        var leftOut = false
+        while true {
+            let changes: DatabaseChanges
+            do {
+                changes = try await context.cloud.fetchDatabaseChanges(in: scope, since: token)
+            } catch .cloud(let error) where error.code == .changeTokenExpired && !recovered {
+                recovered = true
+                token = nil
+                listed = []
+                continue
+            }
+            try await account.verify()
+            for (zone, reason) in changes.deletedZones.sorted(by: { $0.key.description < $1.key.description }) {
+                state.rebuild(try zoneWentAway(zone, reason: reason, scope: scope))
+            }
+            listed?.formUnion(changes.changedZones)
+            listed?.formUnion(changes.deletedZones.keys)
+            for zone in changes.changedZones {
+                guard options.zones?.contains(zone) ?? true else {
+                    leftOut = true
+                    continue
+                }
+                try await pullZone(zone, scope: scope, state: &state)
+            }
+            token = changes.newToken
+            // A zone left out keeps its place: the next pass is told of it again. A listing from
+            // scratch is kept only whole: cut off, the next pass lists again from scratch.
+            if !leftOut && (listed == nil || !changes.moreComing) { try context.transaction { try $0.setState(key, changes.newToken.storedValue) } }
+            if !changes.moreComing { break }
+        }
+        if let listed, !leftOut {
+            for zone in try context.transaction({ try Self.followedZones(in: scope, in: $0) }) where !listed.contains(zone) {
+                try await account.verify()
+                state.rebuild(try zoneWentAway(zone, reason: .deleted, scope: scope))
+            }
+        }
+        context.events.publish(.pullCompleted(scope))
+    }
+
+    /// The zones of a database this device follows: those it keeps a change token of.
+    static func followedZones(in scope: DatabaseScope, in store: any Topics) throws -> [ZoneID] {
+        try store.stateKeys(prefix: SyncStateKeys.zoneTokenPrefix).compactMap { key in
+            guard let (zone, keyScope) = SyncStateKeys.zone(inKey: key, after: SyncStateKeys.zoneTokenPrefix), keyScope == scope else { return nil }
+            return zone
+        }.sorted { $0.description < $1.description }
+    }
+
+    func pullZone(_ zone: ZoneID, scope: DatabaseScope, state: inout PullState) async throws(SyncError) {
+        let key = SyncStateKeys.zoneToken(zone, scope)
+        var (token, listing) = try context.transaction { store in
+            (try store.state(key).map(ChangeToken.init(storedValue:)), try ZoneRefetch.listing(of: zone, scope: scope, in: store))
+        }
+        var recovered = false
+        var shareDeleted = false
+        while true {
+            let page: ZoneChanges
+            do {
+                page = try await context.cloud.fetchZoneChanges(
+                    in: zone, scope: scope, since: token, resultsLimit: context.configuration.zoneChangesPageSize,
+                    desiredKeys: context.registry.keysWithoutAssetContents)
+            } catch .cloud(let error) where error.code == .changeTokenExpired && !recovered {
+                // The server forgot the zone's history: fetched again from scratch, and what it
+                // no longer lists is reconciled at the end. The listing begins with the first
+                // page it keeps (below), never before: an answer the pass cannot keep (the
+                // account changed under it) leaves the kept token as it was.
+                recovered = true
+                token = nil
+                listing = nil
+                continue
+            } catch .cloud(let error) where scope == .shared && (error.code == .permissionFailure || error.code == .zoneNotFound) {
+                // No longer allowed in: this user has left the share, or was removed from it.
+                try await account.verify()
+                state.rebuild(try zoneWentAway(zone, reason: .deleted, scope: scope))
+                return
+            } catch .cloud(let error) where error.code == .userDeletedZone || error.code == .zoneNotFound {
+                try await account.verify()
+                let reason: ZoneDeletionReason = error.code == .userDeletedZone ? .purged : error.userDidResetEncryptedData ? .encryptedDataReset : .deleted
+                state.rebuild(try zoneWentAway(zone, reason: reason, scope: scope))
+                return
+            }
+            try await account.verify()
+            let known = listing
+            listing = try applyingPulled(page.changedRecords, state: &state) { store, state, unreadable in
+                try land(page, of: zone, scope: scope, fromScratch: token == nil, listing: known, skipping: unreadable, in: store, state: &state)
+            }
+            if page.deletedRecords.contains(where: { $0.recordType == ShareRecord.recordType }) { shareDeleted = true }
+            context.events.publish(.pullProgress(scope: scope, zone: zone, records: page.changedRecords.count, deletions: page.deletedRecords.count))
+            token = page.newToken
+            if !page.moreComing { break }
+        }
+        if scope == .shared && shareDeleted {
+            try await recheckSharedRoots(in: zone)
+        }
+    }
+
+    /// One page of a zone's changes, applied in the caller's transaction: its records (merged
+    /// into models the app changed), its shares, its deletions, what it could not deliver, the
+    /// listing of a fetch from scratch, and the zone's new token, together. Returns the listing.
+    func land(
+        _ page: ZoneChanges, of zone: ZoneID, scope: DatabaseScope, fromScratch: Bool, listing known: Int64?, skipping unreadable: Set<RecordID>,
+        in store: any Topics, state: inout PullState
+    ) throws -> Int64? {
+        // A fetch from scratch is a listing, begun with its first page, in the
+        // transaction that keeps the page's token.
+        let listing = fromScratch && known == nil ? try ZoneRefetch.begin(zone, scope: scope, in: store) : known
+        try state.localChanges.refresh(in: store)
+        // A record deleted and saved again within the page exists: its save is the later.
+        let saved = Set(page.changedRecords.map { RecordKey($0.recordType, $0.id.recordName) })
+        var reads = try PulledPageReads(page.changedRecords, registry: context.registry, in: store)
+        for record in page.changedRecords where !unreadable.contains(record.id) {
+            try apply(record, scope: scope, in: store, state: &state, reads: &reads)
+        }
+        // Kept as the cloud has them: who takes part, and what this user may do.
+        for share in page.changedShares { try store.keepShare(share) }
+        let deletedInPage = Set(page.deletedRecords.map { RecordKey($0.recordType, $0.id.recordName) })
+        for deleted in page.deletedRecords {
+            try forgetUnreadable(deleted.id, state: &state, in: store)
+            if deleted.recordType == ShareRecord.recordType {
+                // A weak signal: the share may only have been replaced. Checked below.
+                if !page.changedShares.contains(where: { $0.id == deleted.id }) { try store.forgetShare(deleted.id) }
+                continue
+            }
+            if saved.contains(RecordKey(deleted.recordType, deleted.id.recordName)) { continue }
+            try removeLocally(deleted.id, recordType: deleted.recordType, scope: scope, deletedInPage: deletedInPage, in: store)
+        }
+        // The page holds without what it could not deliver: the token moves on, and
+        // those records are fetched again by name.
+        try noteUnreadable(page.unreadableRecords, state: &state, in: store)
+        if let listing {
+            try ZoneRefetch.noteListed(page, in: zone, listing: listing, in: store)
+            if !page.moreComing {
+                let gone = try ZoneRefetch.end(zone, scope: scope, listing: listing, in: store)
+                let goneKeys = Set(gone.map { RecordKey($0.recordType, $0.id.recordName) })
+                for (id, recordType) in gone {
+                    try removeLocally(id, recordType: recordType, scope: scope, deletedInPage: goneKeys, in: store)
+                }
+            }
+        }
+        try store.setState(SyncStateKeys.zoneToken(zone, scope), page.newToken.storedValue)
+        try store.setState(SyncStateKeys.zonePulled(zone, scope), String(context.clock.now.timeIntervalSince1970))
+        return listing
+    }
+
+    /// Applies a pulled record through ``CloudVersionArrival`` (merged into a model the app changed),
+    /// unless this device already has that version.
+    func apply(_ record: SyncRecord, scope: DatabaseScope, in store: any Topics, state: inout PullState) throws {
+        var reads = PulledPageReads()
+        try apply(record, scope: scope, in: store, state: &state, reads: &reads)
+    }
+
+    func apply(_ record: SyncRecord, scope: DatabaseScope, in store: any Topics, state: inout PullState, reads: inout PulledPageReads) throws {
+        try forgetUnreadable(record.id, state: &state, in: store)
+        guard let type = context.registry.type(forRecordType: record.recordType) else { return }
+        // A version this device already has (it pushed it): nothing to apply.
+        if try reads.holdsThisVersion(record) ?? CloudVersionArrival.holds(record, type: type, in: store) { return }
+        let isLocalChange = state.localChanges.contains(record.recordType, record.id.recordName)
+        let isStored = reads.isStored(record)
+        reads.noteApplied(record)
+        let applied = try CloudVersionArrival(context: context).apply(record, as: type, in: store, isLocalChange: isLocalChange, isStored: isStored)
+        for target in applied.missingTargets {
+            state.missing[RecordID(recordName: target.recordName, zoneID: record.id.zoneID)] = MissingTarget(scope: scope, recordType: target.recordType)
+        }
+        // Under a parent the user deleted here, in their own zone: it follows its parent.
+        guard scope == .private, let parent = applied.record?.parentRecordName, let parentType = context.registry.parentType(of: type),
+            applied.missingTargets.contains(RecordKey(parentType.recordType, parent))
+        else { return }
+        if state.localChanges.contains(parentType.recordType, parent) {
+            try ParentChain(context: context).follow(deletedParent: parent, type: type, recordName: record.id.recordName, in: store)
+        } else {
+            state.orphans[RecordID(recordName: parent, zoneID: record.id.zoneID), default: []].append(RecordKey(type.recordType, record.id.recordName))
+        }
+    }
+
+    /// A record deleted in the cloud goes here too, with the records under it: a deletion wins
+    /// over a local change, and a change set aside for it is void, and the copies a move of it
+    /// made here left in other zones go too. A record deleted from a zone it has moved out of
+    /// stays: its copy is in the zone it moved to.
+    func removeLocally(_ id: RecordID, recordType: String, scope: DatabaseScope, deletedInPage: Set<RecordKey>, in store: any Topics) throws {
+        guard let type = context.registry.type(forRecordType: recordType) else { return }
+        // A duplicate another device merged away: what this device changed of it and the cloud
+        // never saw (waiting, or refused as deleted) goes to the survivor.
+        let folded = try !type.uniqueKeys.isEmpty
+            && NaturalKeyMerge(context: context).foldDeletedDuplicate(id, type: type, ancestor: try store.serverRecord(id), store: store)
+        try store.removeServerRecord(id)
+        let stored = try store.parentAndOwner(type: type, recordName: id.recordName)
+        if let stored, context.zone(scopes: type.syncScopes, ownerName: stored.owner) != id.zoneID {
+            return
+        }
+        // Where the record belongs by its parent chain: a copy in any other zone is one a move
+        // of it left.
+        let home = try stored.map { try ParentChain(context: context).owner(under: $0.parent, type: type, in: store) ?? $0.owner }
+        let key = RecordKey(recordType, id.recordName)
+        let changedHere = try store.hasLocalChange(recordType: recordType, recordName: id.recordName)
+        try store.removeFailedChange(recordType: recordType, recordName: id.recordName)
+        let removed = try store.deletePulled(type: type, recordName: id.recordName)
+        if let home, changedHere {
+            try ParentChain(context: context).deleteCopiesLeftByMove(of: key, outside: home, in: store)
+        }
+        // A strong signal when it is a shared root: the owner deleted it, and its subtree went
+        // with it. The share's end names what this device had changed there.
+        let endsShare = scope == .shared && type is any ShareableModel.Type
+        let changed = try ParentChain(context: context).settle(
+            subtree: removed.filter { $0 != key }, under: id.recordName, in: id.zoneID, deletedAlready: deletedInPage, announcing: !endsShare, in: store)
+        if endsShare {
+            try LostChanges(context: context).announce(.shareEnded(id.zoneID, rootRecordName: id.recordName, lostChanges: (changedHere ? [key] : []) + changed), in: store)
+        } else if changedHere && !folded {
+            try LostChanges(context: context).announce(.changeLostToDeletion(key), in: store)
+        }
+    }
+
+    /// After a share record was deleted: each local shared root of the zone is read back; only a
+    /// root that is gone, or no longer readable, ends. A failed check keeps the data.
+    func recheckSharedRoots(in zone: ZoneID) async throws(SyncError) {
+        for type in context.registry.sharedTypes where type is any ShareableModel.Type {
+            let roots = try context.transaction { try $0.recordNames(type: type, ownerName: zone.ownerName) }
+            guard !roots.isEmpty else { continue }
+            let ids = roots.map { RecordID(recordName: $0, zoneID: zone) }
+            let found: [RecordID: Result<SyncRecord, CloudError>]
+            do {
+                found = try await context.cloud.fetchRecords(ids, desiredKeys: [], in: .shared)
+            } catch .cloud(let error) where error.code == .permissionFailure {
+                try await account.verify()
+                _ = try zoneWentAway(zone, reason: .deleted, scope: .shared)
+                return
+            } catch {
+                return
+            }
+            try await account.verify()
+            try context.transaction { store in
+                for id in ids {
+                    guard case .failure(let error) = found[id], error.code == .unknownItem || error.code == .permissionFailure else { continue }
+                    let lost = try ParentChain(context: context).removeSharedSubtree(root: id.recordName, type: type, zone: zone, in: store)
+                    try LostChanges(context: context).announce(.shareEnded(zone, rootRecordName: id.recordName, lostChanges: lost), in: store)
+                }
+            }
+        }
+    }
+
+    /// A zone left a database; what the server knew of it is forgotten, in one transaction.
+    ///
+    /// - A shared zone's local copy goes (that zone's only: never the user's own data).
+    /// - A private zone keeps its local data. Deleted by another client or reset with the user's
+    ///   encrypted data, its records are queued to go up again (``ZoneRebuild``) in that same
+    ///   transaction. Purged by the user in Settings, nothing of it is uploaded until the app
+    ///   decides (``SyncEngine``'s `uploadAgainAfterUserDeletedZone` or
+    ///   `removeLocalDataOfUserDeletedZone`).
+    /// Returns the private zone to create again, if any.
+    func zoneWentAway(_ zone: ZoneID, reason: ZoneDeletionReason, scope: DatabaseScope) throws(SyncError) -> ZoneID? {
+        try context.transaction { store in
+            try ZoneServerState.forget(zone, scope: scope, in: store)
+            guard scope == .shared else {
+                if reason == .purged {
+                    try store.setState(SyncStateKeys.userDeletedZone(zone), "1")
+                } else {
+                    try ZoneRebuild.queueEverything(of: zone, registry: context.registry, in: store)
+                }
+                return
+            }
+            let lost = try ParentChain(context: context).removeSharedZone(zone, in: store)
+            try LostChanges(context: context).announce(.shareEnded(zone, rootRecordName: nil, lostChanges: lost), in: store)
+        }
+        guard scope == .private else { return nil }
+        switch reason {
+        case .purged:
+            context.events.publish(.userDeletedZone(zone))
+            return nil
+        case .encryptedDataReset:
+            context.events.publish(.encryptedDataReset(zone))
+            return zone
+        case .deleted:
+            return zone
+        }
+    }
+}
