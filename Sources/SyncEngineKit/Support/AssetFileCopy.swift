@@ -3,7 +3,8 @@ import SyncPorts
 
 /// One asset's file given to another record: a draft's to its public projection (publishing), an
 /// original's to its copy (leaving a share with a copy kept). The copy is a file of its own, which
-/// the next pass uploads with its record.
+/// the next pass uploads with its record. Support, not a rule: the file is copied between the
+/// transactions that read and write its entries, for the two phases that copy files.
 struct AssetFileCopy {
     let context: SyncContext
 
