@@ -152,7 +152,7 @@ struct AssetPhase {
             case .failure(let error):
                 return .failure(error)
             case nil:
-                return .failure(CloudError(.serviceUnavailable, "no result for the asset of \(entry.key)"))
+                return .failure(CloudError.noResult(for: "the asset of \(entry.key)"))
             }
         }
         return .failure(CloudError(.serverRecordChanged, "the record of \(entry.key) kept changing on the server"))
@@ -232,7 +232,7 @@ struct AssetPhase {
         case .failure(let error):
             return .failure(.cloud(error))
         case nil:
-            return .failure(.cloud(CloudError(.serviceUnavailable, "no result for the asset of \(entry.key)")))
+            return .failure(.cloud(CloudError.noResult(for: "the asset of \(entry.key)")))
         }
     }
 

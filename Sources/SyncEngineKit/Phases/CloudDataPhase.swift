@@ -100,7 +100,7 @@ struct CloudDataPhase {
                 case .success: deleted += 1
                 case .failure(let error) where error.code == .unknownItem: continue
                 case .failure(let error): throw .cloud(error)
-                case nil: throw .cloud(CloudError(.serviceUnavailable, "no result for \(id)"))
+                case nil: throw .cloud(CloudError.noResult(for: id))
                 }
             }
         }

@@ -37,7 +37,7 @@ struct FailedChangesPhase {
         case .success(let record): cloudVersion = record
         case .failure(let error) where error.code == .unknownItem: cloudVersion = nil
         case .failure(let error): throw .cloud(error)
-        case nil: throw .cloud(CloudError(.serviceUnavailable, "no result for \(id)"))
+        case nil: throw .cloud(CloudError.noResult(for: id))
         }
         try context.transaction { store in
             try store.removeFailedChange(recordType: type.recordType, recordName: recordName)

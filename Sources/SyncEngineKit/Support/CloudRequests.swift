@@ -169,3 +169,12 @@ extension ServerVersions {
         try forgetSent(uploads: refused)
     }
 }
+
+extension CloudError {
+    /// A reply that says nothing of one of the request's items (`item`: a record, an asset, a
+    /// person looked up): the answer is incomplete, so the item is taken as not done, and asked
+    /// again as after a server that was unavailable. The one spelling every phase uses.
+    static func noResult(for item: some CustomStringConvertible) -> CloudError {
+        CloudError(.serviceUnavailable, "no result for \(item)")
+    }
+}

@@ -89,7 +89,7 @@ extension PullPhase {
                         let failed = try UnreadableRecords.fetchFailed(record, error, in: store)
                         if failed.isSetAside { setAside.append(failed) }
                     case nil:
-                        let failed = try UnreadableRecords.fetchFailed(record, CloudError(.serviceUnavailable, "no result for \(record.id)"), in: store)
+                        let failed = try UnreadableRecords.fetchFailed(record, CloudError.noResult(for: record.id), in: store)
                         if failed.isSetAside { setAside.append(failed) }
                     }
                 }

@@ -210,7 +210,7 @@ extension PushPhase {
                     continue
                 case .failure(let failure):
                     error = failure
-                case nil: error = CloudError(.serviceUnavailable, "no result for \(item.id)")
+                case nil: error = CloudError.noResult(for: item.id)
                 }
             case .delete:
                 switch result.deletedRecords[item.id] {
@@ -220,7 +220,7 @@ extension PushPhase {
                     outcome.deleted += 1
                     continue
                 case .failure(let failure): error = failure
-                case nil: error = CloudError(.serviceUnavailable, "no result for \(item.id)")
+                case nil: error = CloudError.noResult(for: item.id)
                 }
             }
             if let again = try recover(item, from: error, scope: scope, in: store, outcome: &outcome, followUps: &followUps) {

@@ -30,7 +30,7 @@ extension SharePhase {
             try context.transaction { try $0.forgetShare(subject.id) }
             return nil
         case .failure(let error): throw .cloud(error)
-        case nil: throw .cloud(CloudError(.serviceUnavailable, "no result for \(subject)"))
+        case nil: throw .cloud(CloudError.noResult(for: subject))
         }
     }
 
@@ -87,7 +87,7 @@ extension SharePhase {
             case .success(let saved): return try keep(saved)
             case .failure(let error) where error.code == .serverRecordChanged && attempt == 0: continue
             case .failure(let error): throw .cloud(error)
-            case nil: throw .cloud(CloudError(.serviceUnavailable, "no result for \(subject)"))
+            case nil: throw .cloud(CloudError.noResult(for: subject))
             }
         }
         throw .cloud(CloudError(.serverRecordChanged, "\(subject) keeps changing"))
@@ -133,7 +133,7 @@ extension SharePhase {
             case .failure(let error):
                 throw .cloud(CloudError(error.code, "\(invitation.lookup) could not be found: \(error.message)", retryAfter: error.retryAfter))
             case nil:
-                throw .cloud(CloudError(.serviceUnavailable, "no answer for \(invitation.lookup)"))
+                throw .cloud(CloudError.noResult(for: invitation.lookup))
             }
         }
         return participants

@@ -92,7 +92,7 @@ struct SharePhase {
         switch try await context.cloud.modify(ModifyRequest(sharesToSave: [share]), in: .private).savedShares[share.id] {
         case .success(let saved): return try keep(saved)
         case .failure(let error): throw .cloud(error)
-        case nil: throw .cloud(CloudError(.serviceUnavailable, "no result for \(subject)"))
+        case nil: throw .cloud(CloudError.noResult(for: subject))
         }
     }
 
