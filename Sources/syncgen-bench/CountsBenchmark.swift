@@ -54,12 +54,7 @@ enum CountsBenchmark {
                     }
                 } / Double(repeats))
             }
-            let (grouping, sqlite) = (Measurement.median(typed), Measurement.median(direct))
-            print("  C API's GROUP BY            \(Measurement.milliseconds(sqlite))")
-            print("  store.fetch(groupedByParent) \(Measurement.milliseconds(grouping))   \(String(format: "%.2f", grouping / sqlite))x the C API")
-            let met = grouping / sqlite <= within
-            print("  target: within \(within)x the C API: \(Measurement.verdict(met))")
-            return met
+            return Measurement.besideTheCAPI("store.fetch(groupedByParent)", typed, cAPI: "C API's GROUP BY", direct, within: within)
         } catch {
             print("  failed: \(error)")
             return false

@@ -96,6 +96,19 @@ enum Measurement {
         return met
     }
 
+    /// The medians of a typed read's runs and of the C API's running the same SQL, a line each
+    /// (the C API's first, then the typed read's with its ratio), and the target's line: whether
+    /// the typed read is within `within` times the C API. What the issue-58 groups print.
+    static func besideTheCAPI(_ label: String, _ typed: [Double], cAPI cLabel: String, _ direct: [Double], within: Double) -> Bool {
+        let (typed, direct) = (median(typed), median(direct))
+        func column(_ text: String) -> String { text.padding(toLength: max(28, text.count + 1), withPad: " ", startingAt: 0) }
+        print("  \(column(cLabel))\(milliseconds(direct))")
+        print("  \(column(label))\(milliseconds(typed))   \(String(format: "%.2f", typed / direct))x the C API")
+        let met = typed / direct <= within
+        print("  target: within \(within)x the C API: \(verdict(met))")
+        return met
+    }
+
     /// "met" or "MISSED", for a target line.
     static func verdict(_ met: Bool) -> String { met ? "met" : "MISSED" }
 

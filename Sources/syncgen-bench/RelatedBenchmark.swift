@@ -34,12 +34,7 @@ enum RelatedBenchmark {
                     precondition(rows == CountsBenchmark.itemCount)
                 })
             }
-            let (joined, sqlite) = (Measurement.median(typed), Measurement.median(direct))
-            print("  C API's join                \(Measurement.milliseconds(sqlite))")
-            print("  store.fetch(_:with:)        \(Measurement.milliseconds(joined))   \(String(format: "%.2f", joined / sqlite))x the C API")
-            let met = joined / sqlite <= within
-            print("  target: within \(within)x the C API: \(Measurement.verdict(met))")
-            return met
+            return Measurement.besideTheCAPI("store.fetch(_:with:)", typed, cAPI: "C API's join", direct, within: within)
         } catch {
             print("  failed: \(error)")
             return false

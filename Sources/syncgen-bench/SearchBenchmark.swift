@@ -107,12 +107,7 @@ enum SearchBenchmark {
                 }
             } / Double(repeats))
         }
-        let (searched, sqlite) = (Measurement.median(typed), Measurement.median(direct))
-        print("  C API's FTS5, 20 best       \(Measurement.milliseconds(sqlite))")
-        print("  store.fetch(matching)       \(Measurement.milliseconds(searched))   \(String(format: "%.2f", searched / sqlite))x the C API")
-        let met = searched / sqlite <= searchWithin
-        print("  target: within \(searchWithin)x the C API: \(Measurement.verdict(met))")
-        return met
+        return Measurement.besideTheCAPI("store.fetch(matching)", typed, cAPI: "C API's FTS5, 20 best", direct, within: searchWithin)
     }
 
     /// Saves of new articles, the index kept, beside C's three inserts per article.
