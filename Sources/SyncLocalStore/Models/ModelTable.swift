@@ -88,7 +88,7 @@ final class ModelTable: Sendable, Hashable {
             case (.form(.date), .date(let date)): .real(date.timeIntervalSinceReferenceDate)
             case (.form(.bytes), .bytes(let data)): .blob(data)
             case (.reference(let action), .reference(let reference)) where reference.action == action: .text(reference.recordName)
-            case (.form(.encoded), _): .blob(Self.encode(value))
+            case (.form(.encoded), _): .blob(FieldsCodec.encode(value: value))
             default: nil
             }
         }
@@ -120,14 +120,8 @@ final class ModelTable: Sendable, Hashable {
             case .form(.date): return .date(Date(timeIntervalSinceReferenceDate: stored.real))
             case .form(.bytes): return .bytes(stored.blob)
             case .reference(let action): return .reference(SyncReference(recordName: stored.text, action: action))
-            case .form(.encoded): return try FieldsCodec.decode(stored.blob)[""]
+            case .form(.encoded): return try FieldsCodec.decodeValue(stored.blob)
             }
-        }
-
-        private static func encode(_ value: SyncFieldValue) -> Data {
-            var fields = RecordFields()
-            fields.append("", value)
-            return FieldsCodec.encode(fields)
         }
     }
 

@@ -37,6 +37,20 @@ package enum FieldsCodec {
         return fields
     }
 
+    /// One value alone, under the empty name: how a column of a list, a location or an asset
+    /// (or a dropped field's mixed values) keeps it, and how the store's SQL functions take a
+    /// value to compare with one.
+    package static func encode(value: SyncFieldValue) -> Data {
+        var fields = RecordFields()
+        fields.append("", value)
+        return encode(fields)
+    }
+
+    /// The value `encode(value:)` wrote; nil when the data holds none under the empty name.
+    package static func decodeValue(_ data: Data) throws(DecodingError) -> SyncFieldValue? {
+        try decode(data)[""]
+    }
+
     /// Writes into an array, made `Data` once at the end: appending to `Data` byte by byte
     /// costs several times as much.
     private struct Writer {

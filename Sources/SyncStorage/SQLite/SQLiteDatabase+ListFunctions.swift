@@ -15,11 +15,9 @@ extension SQLiteDatabase {
     package static let listHoldsFunction = "syncgen_list_holds"
     package static let listReferencesFunction = "syncgen_list_references"
 
-    /// One value in the form `syncgen_list_holds` takes it.
+    /// One value in the form `syncgen_list_holds` takes it: as a list column keeps one.
     package static func listElement(_ value: SyncFieldValue) -> SQLiteValue {
-        var fields = RecordFields()
-        fields.append("", value)
-        return .blob(FieldsCodec.encode(fields))
+        .blob(FieldsCodec.encode(value: value))
     }
 
     func installListFunctions() throws(SQLiteError) {
@@ -30,32 +28,28 @@ extension SQLiteDatabase {
     }
 }
 
+/// The value an argument keeps in the store's binary form (a list column, or a
+/// `listElement`); nil for NULL or anything else.
+func encodedValue(_ argument: OpaquePointer?) -> SyncFieldValue? {
+    guard let argument, case .blob(let data) = SQLiteValue(reading: argument) else { return nil }
+    return try? FieldsCodec.decodeValue(data)
+}
+
 /// The list a column's value holds, or nil for NULL or a value that is not a list.
-private func list(_ argument: OpaquePointer?) -> [SyncFieldValue]? {
-    guard let argument, sqlite3_value_type(argument) == SQLITE_BLOB else { return nil }
-    let count = Int(sqlite3_value_bytes(argument))
-    let data = sqlite3_value_blob(argument).map { Data(bytes: $0, count: count) } ?? Data()
-    guard let fields = try? FieldsCodec.decode(data), case .list(let items)? = fields.first(where: { _ in true })?.value else { return nil }
+func encodedList(_ argument: OpaquePointer?) -> [SyncFieldValue]? {
+    guard case .list(let items)? = encodedValue(argument) else { return nil }
     return items
 }
 
 private let listHolds: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { context, _, arguments in
-    guard let items = list(arguments?[0]), let element = list(elementOf: arguments?[1]) else { return sqlite3_result_null(context) }
+    guard let items = encodedList(arguments?[0]), let element = encodedValue(arguments?[1]) else { return sqlite3_result_null(context) }
     sqlite3_result_int(context, items.contains { QueryValueOrder.compare($0, element) == 0 } ? 1 : 0)
 }
 
-/// The one value a `syncgen_list_holds` argument holds.
-private func list(elementOf argument: OpaquePointer?) -> SyncFieldValue? {
-    guard let argument, sqlite3_value_type(argument) == SQLITE_BLOB else { return nil }
-    let count = Int(sqlite3_value_bytes(argument))
-    let data = sqlite3_value_blob(argument).map { Data(bytes: $0, count: count) } ?? Data()
-    return (try? FieldsCodec.decode(data))?.first(where: { _ in true })?.value
-}
-
 private let listReferences: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { context, _, arguments in
-    guard let items = list(arguments?[0]), let argument = arguments?[1], sqlite3_value_type(argument) == SQLITE_TEXT else { return sqlite3_result_null(context) }
-    let count = Int(sqlite3_value_bytes(argument))
-    let name = sqlite3_value_text(argument).map { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) } ?? ""
+    guard let items = encodedList(arguments?[0]), let argument = arguments?[1], case .text(let name) = SQLiteValue(reading: argument) else {
+        return sqlite3_result_null(context)
+    }
     let holds = items.contains { item in
         switch item {
         case .reference(let reference): reference.recordName == name

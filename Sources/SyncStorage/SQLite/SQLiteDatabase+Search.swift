@@ -78,11 +78,7 @@ private let searchTextOfValue: @convention(c) (OpaquePointer?, Int32, UnsafeMuta
     case SQLITE_TEXT:
         sqlite3_result_value(context, argument)
     case SQLITE_BLOB:
-        let count = Int(sqlite3_value_bytes(argument))
-        let data = sqlite3_value_blob(argument).map { Data(bytes: $0, count: count) } ?? Data()
-        guard let fields = try? FieldsCodec.decode(data), let value = fields.first(where: { _ in true })?.value, case .list(let items) = value else {
-            return sqlite3_result_null(context)
-        }
+        guard let items = encodedList(argument) else { return sqlite3_result_null(context) }
         var text = items.compactMap { item -> String? in if case .string(let string) = item { string } else { nil } }.joined(separator: "\n")
         // By its length: a string may hold a NUL.
         text.withUTF8 { bytes in

@@ -94,6 +94,33 @@ package enum SQLiteValue: Sendable, Hashable {
     }
 }
 
+extension SQLiteValue {
+    /// An `sqlite3_value` read out: a column of a row, or an argument of one of the store's SQL
+    /// functions.
+    init(reading value: OpaquePointer) {
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER:
+            self = .integer(sqlite3_value_int64(value))
+        case SQLITE_FLOAT:
+            self = .real(sqlite3_value_double(value))
+        case SQLITE_TEXT:
+            // By its byte count: a NUL inside the text is part of it.
+            let text = sqlite3_value_text(value)
+            let length = Int(sqlite3_value_bytes(value))
+            self = .text(text.map { String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self) } ?? "")
+        case SQLITE_BLOB:
+            let length = Int(sqlite3_value_bytes(value))
+            guard length > 0, let bytes = sqlite3_value_blob(value) else {
+                self = .blob(Data())
+                return
+            }
+            self = .blob(Data(bytes: bytes, count: length))
+        default:
+            self = .null
+        }
+    }
+}
+
 /// One SQLite connection: the only place that calls the SQLite C API.
 ///
 /// Not thread-safe by itself: its owner serialises access (LocalCloud and the local store each keep
@@ -408,23 +435,7 @@ package struct SQLiteRow: @unchecked Sendable {  // a statement's row never leav
     /// lock), and the value is read before the statement steps again.
     private static func value(_ statement: OpaquePointer, _ column: Int32) -> SQLiteValue {
         guard let value = sqlite3_column_value(statement, column) else { return .null }
-        switch sqlite3_value_type(value) {
-        case SQLITE_INTEGER:
-            return .integer(sqlite3_value_int64(value))
-        case SQLITE_FLOAT:
-            return .real(sqlite3_value_double(value))
-        case SQLITE_TEXT:
-            // By its byte count: a NUL inside the text is part of it.
-            let text = sqlite3_value_text(value)
-            let length = Int(sqlite3_value_bytes(value))
-            return .text(text.map { String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self) } ?? "")
-        case SQLITE_BLOB:
-            let length = Int(sqlite3_value_bytes(value))
-            guard length > 0, let bytes = sqlite3_value_blob(value) else { return .blob(Data()) }
-            return .blob(Data(bytes: bytes, count: length))
-        default:
-            return .null
-        }
+        return SQLiteValue(reading: value)
     }
 
     /// The column's value as SQLite holds it: one read of its type, where a test for NULL and then
