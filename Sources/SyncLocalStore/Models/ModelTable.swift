@@ -271,6 +271,20 @@ final class ModelTable: Sendable, Hashable {
         return columnIndex[key]
     }
 
+    /// Where a reference a model of this table holds is kept: the parent in `_parent`, a
+    /// reference field in its column, a list of references in its column (`isList`); nil for a
+    /// key path that is none of them. What joins and related conditions compare record names
+    /// with.
+    func referenceColumn<Model: SyncModel>(_ keyPath: AnyKeyPath, of model: Model.Type) -> (sql: String, isList: Bool)? {
+        if Model.isParent(keyPath) { return ("_parent", false) }
+        guard let name = Model.fieldName(for: keyPath), let column = column(named: name) else { return nil }
+        switch column.kind {
+        case .reference: return (column.sql, false)
+        case .form(.encoded): return (column.sql, true)
+        default: return nil
+        }
+    }
+
     /// Whether the stored field `key` is the parent reference that `_parent` holds as it is
     /// (`parent`, no action), so that `_extra` need not: the parent field reads back from
     /// `_parent` (`record`, and `StoreReader`'s columns).

@@ -148,18 +148,7 @@ extension QueryCondition: RelatedConditionWriter {
     /// `column IN (SELECT _name FROM target WHERE ...)`: a reference, or the parent, pointing at
     /// a record the target's condition keeps; for a list of references, whether one of them does.
     mutating func referenced<Owner: SyncModel, Target: SyncModel>(_ field: QueryPredicate<Owner>.Field, of model: Owner.Type, by target: QueryPredicate<Target>) -> String? {
-        let column: String
-        var isList = false
-        if Owner.isParent(field.keyPath) {
-            column = "_parent"
-        } else {
-            guard let name = Owner.fieldName(for: field.keyPath), let found = table.column(named: name) else { return nil }
-            switch found.kind {
-            case .reference: column = found.sql
-            case .form(.encoded): (column, isList) = (found.sql, true)
-            default: return nil
-            }
-        }
+        guard let (column, isList) = table.referenceColumn(field.keyPath, of: Owner.self) else { return nil }
         // No record of the type is stored: no reference points at one.
         guard let targets = tables(Target.recordType) else { return "0" }
         var inner = QueryCondition<Target>(table: targets, tables: tables, arguments: arguments)
@@ -178,17 +167,10 @@ extension QueryCondition: RelatedConditionWriter {
         _ model: Owner.Type, from other: Other.Type, through keyPath: AnyKeyPath, where predicate: QueryPredicate<Other>?, atLeast count: Int
     ) -> String? {
         guard let others = tables(Other.recordType) else { return "0" }
-        var condition: String
-        if Other.isParent(keyPath) {
-            condition = "_related._parent = \(table.sqlName)._name"
-        } else {
-            guard let name = Other.fieldName(for: keyPath), let found = others.column(named: name) else { return nil }
-            switch found.kind {
-            case .reference: condition = "_related.\(found.sql) = \(table.sqlName)._name"
-            case .form(.encoded): condition = "\(SQLiteDatabase.listReferencesFunction)(_related.\(found.sql), \(table.sqlName)._name)"
-            default: return nil
-            }
-        }
+        guard let (column, isList) = others.referenceColumn(keyPath, of: Other.self) else { return nil }
+        var condition = isList
+            ? "\(SQLiteDatabase.listReferencesFunction)(_related.\(column), \(table.sqlName)._name)"
+            : "_related.\(column) = \(table.sqlName)._name"
         if let predicate {
             var inner = QueryCondition<Other>(table: others, tables: tables, arguments: arguments)
             guard let other = inner.sql(predicate.node, exact: false) else { return nil }

@@ -65,14 +65,8 @@ extension SyncStore {
         _ query: Query<Model>, with keyPath: AnyKeyPath, targetName: @escaping (Model) -> String?
     ) throws -> [Joined<Model, Target>] {
         guard let table = try tableToRead(Model.self) else { return [] }
-        let column: String
-        if Model.isParent(keyPath) {
-            column = "_parent"
-        } else {
-            guard let name = Model.fieldName(for: keyPath), let found = table.column(named: name) else {
-                throw LocalStoreError(.other, "\(Model.recordType): the key path given to fetch(_:with:) is not one of its references")
-            }
-            column = found.sql
+        guard let (column, isList) = table.referenceColumn(keyPath, of: Model.self), !isList else {
+            throw LocalStoreError(.other, "\(Model.recordType): the key path given to fetch(_:with:) is not one of its references")
         }
         return try runningSearch(query) { database in
             try JoinedRun<Model, Target>(query: query, database: database, table: table, column: column, targetName: targetName).rows()
