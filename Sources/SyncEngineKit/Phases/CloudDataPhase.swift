@@ -36,12 +36,7 @@ struct CloudDataPhase {
             try await account.verify()
             try await context.cloud.saveZones([zone])
             try context.transaction { store in
-                for type in context.registry.zonedTypes {
-                    for name in try store.recordNames(type: type, ownerName: zone.ownerName) {
-                        try store.deletePulled(type: type, recordName: name)
-                        try store.removeFailedChange(recordType: type.recordType, recordName: name)
-                    }
-                }
+                try ParentChain(context: context).removeCopy(of: zone, types: context.registry.zonedTypes, in: store)
                 try store.setState(SyncStateKeys.userDeletedZone(zone), nil)
             }
         }

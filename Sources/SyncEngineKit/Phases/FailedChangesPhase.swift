@@ -39,14 +39,6 @@ struct FailedChangesPhase {
         case .failure(let error): throw .cloud(error)
         case nil: throw .cloud(CloudError.noResult(for: id))
         }
-        try context.transaction { store in
-            try store.removeFailedChange(recordType: type.recordType, recordName: recordName)
-            guard let cloudVersion else {
-                try store.removeServerRecord(id)
-                try store.deletePulled(type: type, recordName: recordName)
-                return
-            }
-            try CloudVersionArrival(context: context).replace(cloudVersion, as: type, in: store)
-        }
+        try context.transaction { try ChangeGivenUp(context: context).takeCloudState(cloudVersion, of: id, type: type, in: $0) }
     }
 }

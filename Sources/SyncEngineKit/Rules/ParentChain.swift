@@ -89,12 +89,14 @@ struct ParentChain {
         }
     }
 
-    /// Deletes everything of a shared zone here (the owner's records, each with its subtree): the
-    /// zone left the shared database, or this user left its zone-wide share. Returns the records
-    /// the app had changed there and the cloud never received: those changes are gone too.
-    func removeSharedZone(_ zone: ZoneID, in store: any Topics) throws -> [RecordKey] {
+    /// Deletes this device's copy of a zone (its owner's records of `types`, each with its
+    /// subtree): a shared zone left the shared database or this user left its zone-wide share, or
+    /// the user purged a private zone and the app chose to remove its data here too. Returns the
+    /// records the app had changed there and the cloud never received: those changes are gone too.
+    @discardableResult
+    func removeCopy(of zone: ZoneID, types: [any SyncModel.Type], in store: any Topics) throws -> [RecordKey] {
         var lost: [RecordKey] = []
-        for type in context.registry.sharedTypes {
+        for type in types {
             for name in try store.recordNames(type: type, ownerName: zone.ownerName) {
                 for key in try store.deletePulled(type: type, recordName: name) {
                     if try store.hasLocalChange(recordType: key.recordType, recordName: key.recordName) { lost.append(key) }

@@ -33,6 +33,23 @@ struct PublicCopies {
         try store.forgetKept(recordType: type.recordType, recordNames: evicted)
     }
 
+    /// A change of another user's public record, refused (not this user's to make), given up for
+    /// the cloud's state. In a catalog this device mirrors, the server's version is forgotten and
+    /// the catalog asked for: the next pass restores the record. A kept result of a server query,
+    /// which no pass reads, is put back at once as it was kept, or forgotten when that version is
+    /// not known.
+    func restore(_ type: any SyncModel.Type, recordName: String, in store: any CloudVersionArrival.Topics & EngineState) throws {
+        let id = RecordID(recordName: recordName, zoneID: SyncConstants.publicZone)
+        if context.registry.isMirrored(type) {
+            try store.removeServerRecord(id)
+            try CatalogRefresh.request([type.recordType], in: store)
+        } else if let kept = try store.serverRecord(id) {
+            try CloudVersionArrival(context: context).replace(kept, as: type, in: store)
+        } else {
+            try Self.forget(type: type, recordName: recordName, in: store)
+        }
+    }
+
     /// Forgets this device's copy of a public record, as a deletion the cloud made.
     static func forget(type: any SyncModel.Type, recordName: String, in store: any StoredModels & ServerVersions) throws {
         try store.removeServerRecord(RecordID(recordName: recordName, zoneID: SyncConstants.publicZone))

@@ -136,7 +136,7 @@ extension PullPhase {
                 continue
             }
             if saved.contains(RecordKey(deleted.recordType, deleted.id.recordName)) { continue }
-            try removeLocally(deleted.id, recordType: deleted.recordType, scope: scope, deletedInPage: deletedInPage, in: store)
+            try arriveDeleted(deleted.id, recordType: deleted.recordType, alongside: deletedInPage, in: store)
         }
         // The page holds without what it could not deliver: the token moves on, and
         // those records are fetched again by name.
@@ -147,7 +147,7 @@ extension PullPhase {
                 let gone = try ZoneRefetch.end(zone, scope: scope, listing: listing, in: store)
                 let goneKeys = Set(gone.map { RecordKey($0.recordType, $0.id.recordName) })
                 for (id, recordType) in gone {
-                    try removeLocally(id, recordType: recordType, scope: scope, deletedInPage: goneKeys, in: store)
+                    try arriveDeleted(id, recordType: recordType, alongside: goneKeys, in: store)
                 }
             }
         }
@@ -186,41 +186,11 @@ extension PullPhase {
         }
     }
 
-    /// A record deleted in the cloud goes here too, with the records under it: a deletion wins
-    /// over a local change, and a change set aside for it is void, and the copies a move of it
-    /// made here left in other zones go too. A record deleted from a zone it has moved out of
-    /// stays: its copy is in the zone it moved to.
-    func removeLocally(_ id: RecordID, recordType: String, scope: DatabaseScope, deletedInPage: Set<RecordKey>, in store: any Topics) throws {
+    /// A record the page deleted, or the listing no longer holds: its deletion arrives
+    /// (``CloudDeletionArrival``), for a type this app syncs.
+    private func arriveDeleted(_ id: RecordID, recordType: String, alongside: Set<RecordKey>, in store: any Topics) throws {
         guard let type = context.registry.type(forRecordType: recordType) else { return }
-        // A duplicate another device merged away: what this device changed of it and the cloud
-        // never saw (waiting, or refused as deleted) goes to the survivor.
-        let folded = try !type.uniqueKeys.isEmpty
-            && NaturalKeyMerge(context: context).foldDeletedDuplicate(id, type: type, ancestor: try store.serverRecord(id), store: store)
-        try store.removeServerRecord(id)
-        let stored = try store.parentAndOwner(type: type, recordName: id.recordName)
-        if let stored, context.zone(scopes: type.syncScopes, ownerName: stored.owner) != id.zoneID {
-            return
-        }
-        // Where the record belongs by its parent chain: a copy in any other zone is one a move
-        // of it left.
-        let home = try stored.map { try ParentChain(context: context).owner(under: $0.parent, type: type, in: store) ?? $0.owner }
-        let key = RecordKey(recordType, id.recordName)
-        let changedHere = try store.hasLocalChange(recordType: recordType, recordName: id.recordName)
-        try store.removeFailedChange(recordType: recordType, recordName: id.recordName)
-        let removed = try store.deletePulled(type: type, recordName: id.recordName)
-        if let home, changedHere {
-            try ParentChain(context: context).deleteCopiesLeftByMove(of: key, outside: home, in: store)
-        }
-        // A strong signal when it is a shared root: the owner deleted it, and its subtree went
-        // with it. The share's end names what this device had changed there.
-        let endsShare = scope == .shared && type is any ShareableModel.Type
-        let changed = try ParentChain(context: context).settle(
-            subtree: removed.filter { $0 != key }, under: id.recordName, in: id.zoneID, deletedAlready: deletedInPage, announcing: !endsShare, in: store)
-        if endsShare {
-            try LostChanges(context: context).announce(.shareEnded(id.zoneID, rootRecordName: id.recordName, lostChanges: (changedHere ? [key] : []) + changed), in: store)
-        } else if changedHere && !folded {
-            try LostChanges(context: context).announce(.changeLostToDeletion(key), in: store)
-        }
+        try CloudDeletionArrival(context: context).arrive(id, type: type, from: .pull(alongside: alongside), in: store)
     }
 
     /// After a share record was deleted: each local shared root of the zone is read back; only a
@@ -271,7 +241,7 @@ extension PullPhase {
                 }
                 return
             }
-            let lost = try ParentChain(context: context).removeSharedZone(zone, in: store)
+            let lost = try ParentChain(context: context).removeCopy(of: zone, types: context.registry.sharedTypes, in: store)
             try LostChanges(context: context).announce(.shareEnded(zone, rootRecordName: nil, lostChanges: lost), in: store)
         }
         guard scope == .private else { return nil }

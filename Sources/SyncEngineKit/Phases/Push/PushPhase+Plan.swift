@@ -32,7 +32,7 @@ extension PushPhase {
             }
             if item.id.scope == .private && userDeleted.contains(SyncStateKeys.userDeletedZone(item.id.zoneID)) { continue }
             if item.id.scope == .shared, case .delete = item.operation, try isUnderDeletedSharedRoot(item.id, in: store) {
-                try store.removeServerRecord(item.id)
+                try CloudDeletionArrival(context: context).confirm(item.id, in: store)
                 continue
             }
             if latest.updateValue(item, forKey: item.id) == nil { order.append(item.id) }

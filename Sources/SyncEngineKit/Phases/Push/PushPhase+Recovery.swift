@@ -14,8 +14,14 @@ extension PushPhase {
         switch RecoveryPolicy.itemAction(for: error) {
         case .mergeAndRetry:
             return try merge(item, conflictingWith: error, in: store, outcome: &outcome)
+        case .treatAsDone where item.record == nil:
+            // A deletion of a record gone already: done, as though it landed.
+            try CloudDeletionArrival(context: context).confirm(item.id, in: store)
+            try store.removeFailedChange(recordType: item.type.recordType, recordName: item.id.recordName)
+            return nil
         case .treatAsDone:
-            try settleGone(item, in: store)
+            // Deleted on the server while edited here: the deletion wins everywhere.
+            try CloudDeletionArrival(context: context).arrive(item.id, type: item.type, from: .push, in: store)
             return nil
         case .retryWithBatch:
             return item
@@ -56,19 +62,10 @@ extension PushPhase {
         }
     }
 
-    /// Another user's public record: not ours to change. In a catalog this device mirrors,
-    /// forgetting the server's version and asking for the catalog makes the next pass restore it
-    /// here; a kept result of a server query, which no pass reads, is put back at once as it was
-    /// kept (or forgotten, when that version is not known).
+    /// Another user's public record: not ours to change. The record goes back to the cloud's state
+    /// (``PublicCopies/restore(_:recordName:in:)``), and the app hears its change was reverted.
     private func revertPublic(_ item: PushItem, _ error: CloudError, in store: any Topics, outcome: inout Outcome) throws {
-        if context.registry.isMirrored(item.type) {
-            try store.removeServerRecord(item.id)
-            try CatalogRefresh.request([item.type.recordType], in: store)
-        } else if let kept = try store.serverRecord(item.id) {
-            try CloudVersionArrival(context: context).replace(kept, as: item.type, in: store)
-        } else {
-            try PublicCopies.forget(type: item.type, recordName: item.id.recordName, in: store)
-        }
+        try PublicCopies(context: context).restore(item.type, recordName: item.id.recordName, in: store)
         outcome.reverted.insert(item.id)
         try LostChanges(context: context).announce(.changeReverted(failedChange(item, error)), in: store)
     }
@@ -117,30 +114,6 @@ extension PushPhase {
         return again
     }
 
-    /// The record is gone from the cloud: what that means for the change, whose work is done.
-    private func settleGone(_ item: PushItem, in store: any Topics) throws {
-        let keyed = !item.type.uniqueKeys.isEmpty
-        let folded = try keyed && item.record != nil
-            && NaturalKeyMerge(context: context).foldDeletedDuplicate(item.id, type: item.type, ancestor: try store.serverRecord(item.id), store: store)
-        if keyed && item.record != nil && !folded {
-            // Gone from the cloud, perhaps merged into a record this device has not heard of
-            // yet: the pull that brings the deletion decides, and this change goes to the
-            // survivor, or away with a deletion a user made (and the app hears of it then).
-            return
-        }
-        try store.removeServerRecord(item.id)
-        try store.removeFailedChange(recordType: item.type.recordType, recordName: item.id.recordName)
-        if case .save = item.operation {
-            // Deleted on the server while edited here: the deletion wins everywhere, and the
-            // records under it follow.
-            let removed = try store.deletePulled(type: item.type, recordName: item.id.recordName)
-            let key = RecordKey(item.type.recordType, item.id.recordName)
-            try ParentChain(context: context).settle(subtree: removed.filter { $0 != key }, under: item.id.recordName, in: item.id.zoneID, deletedAlready: [], in: store)
-            // A copy folded into its survivor lost nothing; any other change went with the record.
-            if !folded { try LostChanges(context: context).announce(.changeLostToDeletion(key), in: store) }
-        }
-    }
-
     /// A moved record's save landed: the model takes its new owner, and the copies left in other
     /// zones go.
     func landMove(_ item: PushItem, in store: any StoredModels & StoreHistory) throws {
@@ -173,17 +146,13 @@ extension PushPhase {
     /// of the copy a move left undoes the move: the record comes back, its new copy goes.
     func revert(_ item: PushItem, _ error: CloudError, in store: any Topics, outcome: inout Outcome) throws {
         let name = item.id.recordName
-        try store.removeFailedChange(recordType: item.type.recordType, recordName: name)
         if case .delete = item.operation, let stored = try store.parentAndOwner(type: item.type, recordName: name),
             context.zone(scopes: item.type.syncScopes, ownerName: stored.owner) != item.id.zoneID
         {
             try store.queueDeletion(recordType: item.type.recordType, recordName: name, ownerName: stored.owner)
         }
-        if let known = try store.serverRecord(item.id) ?? item.leaves.first.flatMap({ try store.serverRecord($0) }) {
-            try CloudVersionArrival(context: context).replace(known, as: item.type, in: store)
-        } else {
-            try store.deletePulled(type: item.type, recordName: name)
-        }
+        let known = try store.serverRecord(item.id) ?? item.leaves.first.flatMap { try store.serverRecord($0) }
+        try ChangeGivenUp(context: context).takeCloudState(known, of: item.id, type: item.type, in: store)
         outcome.reverted.insert(item.id)
         try LostChanges(context: context).announce(.changeReverted(failedChange(item, error)), in: store)
     }

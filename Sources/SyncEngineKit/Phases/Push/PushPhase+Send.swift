@@ -215,7 +215,7 @@ extension PushPhase {
             case .delete:
                 switch result.deletedRecords[item.id] {
                 case .success:
-                    try store.removeServerRecord(item.id)
+                    try CloudDeletionArrival(context: context).confirm(item.id, in: store)
                     try landed(item)
                     outcome.deleted += 1
                     continue

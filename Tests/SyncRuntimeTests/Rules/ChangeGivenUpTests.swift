@@ -1,0 +1,28 @@
+import Foundation
+@testable import SyncEngineKit
+import SyncCore
+import Testing
+
+/// ``ChangeGivenUp`` on its own: a change set aside, given up, takes the cloud's state, its
+/// version or its absence, and is no longer set aside.
+@Suite("Rule: a change given up")
+struct ChangeGivenUpTests {
+    /// Breaking it: leaving the change set aside keeps it in `failedChanges()`; writing nothing
+    /// keeps the edit the app gave up.
+    @Test func theModelTakesTheCloudsVersionOrGoes() throws {
+        for inCloud in [true, false] {
+            let bench = try RuleBench(models: [Note.self])
+            let cloudVersion = Note(recordName: "n", title: "Cloud").makeRecord(syncZoneName: bench.context.syncZone.zoneName)
+            try bench.store.save(Note(recordName: "n", title: "Mine"))
+            try bench.transaction { store in
+                try store.setAside(FailedChange(
+                    recordType: "Note", recordName: "n", ownerName: SyncConstants.currentUserOwnerName, kind: .save,
+                    error: CloudError(.permissionFailure), failedAt: bench.clock.now))
+                try ChangeGivenUp(context: bench.context).takeCloudState(inCloud ? cloudVersion : nil, of: cloudVersion.id, type: Note.self, in: store)
+            }
+            #expect(try bench.store.fetch(Note.self, recordName: "n")?.title == (inCloud ? "Cloud" : nil))
+            #expect(try bench.transaction { try $0.failedChanges() }.isEmpty)
+            #expect(try bench.transaction { try $0.lostChanges() }.isEmpty, "the app gave it up: nothing to tell")
+        }
+    }
+}
