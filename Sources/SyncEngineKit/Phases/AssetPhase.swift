@@ -128,34 +128,28 @@ struct AssetPhase {
     private func save(
         _ contents: SyncAsset, of entry: AssetCacheEntry, under keys: AssetRecordKeys, onto server: SyncRecord, in scope: DatabaseScope, as account: PassAccount
     ) async throws(SyncError) -> Result<Void, CloudError> {
-        var base = server
-        for attempt in 0..<2 {
+        try await RecoveryPolicy.savingAgainOnConflict("the asset of \(entry.key)") { (conflict: CloudError?) async throws(SyncError) -> Result<SyncRecord, CloudError>? in
+            var record = server
+            if let conflict {
+                // Only the server's version the conflict brought can be saved onto.
+                guard let newer = conflict.serverRecord else { return .failure(conflict) }
+                record = newer
+            }
             try await account.verify()
-            var record = base
             record.fields[keys.contents] = .asset(contents)
             record.fields[keys.suffix] = .string(entry.suffix)
             record.fields[keys.size] = .int64(entry.byteSize)
             if !entry.digest.isEmpty { record.fields[keys.digest] = .string(entry.digest) }
             let result = try await context.cloud.modify(ModifyRequest(recordsToSave: [record]), in: scope)
-            switch result.savedRecords[record.id] {
-            case .success(let saved):
-                // The known server version is a merge's ancestor: it must be one the local model
-                // reflects. Saved onto the version this device knew, it is; saved onto a newer one
-                // (after a conflict), the model has not seen that version's changes yet, and the
-                // next push or pull merges them in against the version it knew.
-                if attempt == 0 {
-                    try context.transaction { try $0.setServerRecord(saved) }
-                }
-                return .success(())
-            case .failure(let error) where error.code == .serverRecordChanged && attempt == 0 && error.serverRecord != nil:
-                base = error.serverRecord!
-            case .failure(let error):
-                return .failure(error)
-            case nil:
-                return .failure(CloudError.noResult(for: "the asset of \(entry.key)"))
+            // The known server version is a merge's ancestor: it must be one the local model
+            // reflects. Saved onto the version this device knew, it is; saved onto a newer one
+            // (after a conflict), the model has not seen that version's changes yet, and the
+            // next push or pull merges them in against the version it knew.
+            if conflict == nil, case .success(let saved)? = result.savedRecords[record.id] {
+                try context.transaction { try $0.setServerRecord(saved) }
             }
-        }
-        return .failure(CloudError(.serverRecordChanged, "the record of \(entry.key) kept changing on the server"))
+            return result.savedRecords[record.id]
+        }.map { _ in () }
     }
 
     private func download(_ files: any AssetFileStoring, as account: PassAccount) async throws(SyncError) {
@@ -192,7 +186,7 @@ struct AssetPhase {
             case .success(let cached):
                 if cached.suffix != entry.suffix { try? files.removeFile(for: entry.key, suffix: entry.suffix) }
                 try finish(cached)
-            case .failure(.cloud(let error)) where error.code == .assetNotAvailable:
+            case .failure(.cloud(let error)) where RecoveryPolicy.isNotAvailableYet(error):
                 try standAgain(&entry)
                 notAvailable = error
             case .failure(let error):

@@ -55,7 +55,9 @@ struct CloudDataPhase {
             let page: ZoneChanges
             do {
                 page = try await context.cloud.fetchZoneChanges(in: zone, scope: .private, since: token, resultsLimit: nil, desiredKeys: [])
-            } catch .cloud(let error) where error.code == .zoneNotFound || error.code == .userDeletedZone {
+            } catch .cloud(let error) {
+                // A zone that is gone holds nothing to delete.
+                guard case .zoneGone = RecoveryPolicy.readFailure(error, zoneIn: .private) else { throw .cloud(error) }
                 break
             }
             deleted += try await delete(page.changedShares.map(\.id) + page.changedRecords.map(\.id), in: .private)
@@ -91,11 +93,10 @@ struct CloudDataPhase {
             try await account.verify()
             let result = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: chunk), in: scope)
             for id in chunk {
-                switch result.deletedRecords[id] {
-                case .success: deleted += 1
-                case .failure(let error) where error.code == .unknownItem: continue
-                case .failure(let error): throw .cloud(error)
-                case nil: throw .cloud(CloudError.noResult(for: id))
+                switch RecoveryPolicy.answer(result.deletedRecords[id], for: id) {
+                case .done: deleted += 1
+                case .gone: continue
+                case let other: throw .cloud(other.failure!)
                 }
             }
         }

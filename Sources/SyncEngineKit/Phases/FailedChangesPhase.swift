@@ -33,11 +33,10 @@ struct FailedChangesPhase {
         let id = RecordID(recordName: recordName, zoneID: context.zone(scopes: type.syncScopes, ownerName: failed.ownerName))
         let found = try await context.cloud.fetchRecords([id], desiredKeys: context.registry.keysWithoutAssetContents, in: id.scope)
         let cloudVersion: SyncRecord?
-        switch found[id] {
-        case .success(let record): cloudVersion = record
-        case .failure(let error) where error.code == .unknownItem: cloudVersion = nil
-        case .failure(let error): throw .cloud(error)
-        case nil: throw .cloud(CloudError.noResult(for: id))
+        switch RecoveryPolicy.answer(found[id], for: id) {
+        case .done(let record): cloudVersion = record
+        case .gone: cloudVersion = nil
+        case let other: throw .cloud(other.failure!)
         }
         try context.transaction { try ChangeGivenUp(context: context).takeCloudState(cloudVersion, of: id, type: type, in: $0) }
     }

@@ -164,9 +164,9 @@ struct RetirementPhase {
                 landed.append(mark.id.recordName)
             }
             return landed.isEmpty ? nil : (RecordKey(type.recordType, survivor), landed)
-        case .failure(let error)? where error.code == .serverRecordChanged:
+        case .failure(let error)? where RecoveryPolicy.answer(to: error).isConflict:
             if let server = error.serverRecord { _ = try CloudVersionArrival(context: context).apply(server, as: type, in: store) }
-        case .failure(let error)? where error.code == .unknownItem:
+        case .failure(let error)? where RecoveryPolicy.answer(to: error).isGone:
             // Deleted elsewhere: the pull brings the deletion, and the copies are merged with
             // what is left of their key, if anything.
             for mark in retirement.marks { try store.forgetRetirement(recordType: type.recordType, recordName: mark.id.recordName) }
@@ -176,8 +176,8 @@ struct RetirementPhase {
         }
         for mark in retirement.marks {
             guard case .failure(let error)? = result.savedRecords[mark.id] else { continue }
-            switch error.code {
-            case .serverRecordChanged:
+            switch RecoveryPolicy.answer(to: error) {
+            case .conflict:
                 guard let server = error.serverRecord else { continue }
                 _ = try CloudVersionArrival(context: context).apply(server, as: type, in: store)
                 if server.mergedInto != nil {
@@ -185,7 +185,7 @@ struct RetirementPhase {
                     // survivor holds it, and the next pull brings that survivor.
                     try store.forgetRetirement(recordType: type.recordType, recordName: mark.id.recordName)
                 }
-            case .unknownItem:
+            case .gone:
                 try store.forgetRetirement(recordType: type.recordType, recordName: mark.id.recordName)
             default:
                 // Held back by another item of the request, or a failure tried again in the

@@ -65,7 +65,7 @@ struct CloudRequests: Sendable {
     private func fetchHalving(_ ids: [RecordID], desiredKeys: [String]?, in scope: DatabaseScope) async throws(SyncError) -> [RecordID: Result<SyncRecord, CloudError>] {
         do {
             return try await request("fetch \(SyncEvent.count(ids.count, "record")) in \(scope)") { () async throws(CloudError) in try await gateway.fetchRecords(ids, desiredKeys: desiredKeys, in: scope) }
-        } catch .cloud(let error) where error.code == .limitExceeded {
+        } catch .cloud(let error) where RecoveryPolicy.action(for: error) == .splitBatch {
             guard ids.count > 1 else { return [ids[0]: .failure(error)] }
             let half = ids.count / 2
             var results = try await fetchHalving(Array(ids[..<half]), desiredKeys: desiredKeys, in: scope)
@@ -152,8 +152,8 @@ extension ModifyResult {
         for save in request.recordsToSave {
             switch savedRecords[save.id] {
             case .success?: settled.append(save.id)
-            case .failure(let error)? where error.code == .serverRecordChanged: settled.append(save.id)
-            case .failure(let error)? where error.code != .serverResponseLost: refused.append(save)
+            case .failure(let error)? where RecoveryPolicy.answer(to: error).isConflict: settled.append(save.id)
+            case .failure(let error)? where !RecoveryPolicy.mayHaveLanded(error): refused.append(save)
             case .failure?, nil: continue
             }
         }
@@ -176,5 +176,13 @@ extension CloudError {
     /// again as after a server that was unavailable. The one spelling every phase uses.
     static func noResult(for item: some CustomStringConvertible) -> CloudError {
         CloudError(.serviceUnavailable, "no result for \(item)")
+    }
+
+    /// The same error, its message led by what it meant to the caller (the person an invitation
+    /// names could not be found): what the app shows says which one.
+    func explained(_ meaning: String) -> CloudError {
+        var error = self
+        error.message = message.isEmpty ? meaning : "\(meaning): \(message)"
+        return error
     }
 }

@@ -19,7 +19,7 @@ struct PassAccount: Sendable {
         let current: String
         do {
             current = try await cloud.userRecordName()
-        } catch .cloud(let error) where error.code == .notAuthenticated {
+        } catch .cloud(let error) where RecoveryPolicy.saysSignedOut(error) {
             throw Self.changed
         }
         guard current == user else { throw Self.changed }

@@ -87,7 +87,8 @@ extension PullPhase {
                 }
                 for name in names where !state.localChanges.contains(type.recordType, name) {
                     // Gone only when the cloud says so: a fetch that failed otherwise keeps it.
-                    guard case .failure(let error)? = found[RecordID(recordName: name, zoneID: SyncConstants.publicZone)], error.code == .unknownItem else { continue }
+                    let id = RecordID(recordName: name, zoneID: SyncConstants.publicZone)
+                    guard RecoveryPolicy.answer(found[id], for: id).isGone else { continue }
                     try PublicCopies.forget(type: type, recordName: name, in: store)
                     deleted += 1
                 }

@@ -27,10 +27,10 @@ extension PullPhase {
                 try applyingPulled(targets, state: &state) { store, state, unreadable in
                     try state.localChanges.refresh(in: store)
                     for id in ids where !unreadable.contains(id) {
-                        switch found[id] {
-                        case .success(let record):
+                        switch RecoveryPolicy.answer(found[id], for: id) {
+                        case .done(let record):
                             try apply(record, scope: scope, in: store, state: &state)
-                        case .failure(let error) where error.code == .unknownItem && state.orphans[id] != nil:
+                        case .gone where state.orphans[id] != nil:
                             try followGoneParent(id, state: &state, in: store)
                         default:
                             state.missing[id] = wanted[id]

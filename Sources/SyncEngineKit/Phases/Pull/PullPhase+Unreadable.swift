@@ -80,16 +80,13 @@ extension PullPhase {
             try applyingPulled(versions, state: &state) { store, state, unreadable in
                 try state.localChanges.refresh(in: store)
                 for record in records where !unreadable.contains(record.id) {
-                    switch found[record.id] {
-                    case .success(let version):
+                    switch RecoveryPolicy.answer(found[record.id], for: record.id) {
+                    case .done(let version):
                         try apply(version, scope: scope, in: store, state: &state)
-                    case .failure(let error) where error.code == .unknownItem:
+                    case .gone:
                         try forgetUnreadable(record.id, state: &state, in: store)
-                    case .failure(let error):
+                    case .conflict(let error), .notAllowed(let error), .zoneGone(let error), .failed(let error):
                         let failed = try UnreadableRecords.fetchFailed(record, error, in: store)
-                        if failed.isSetAside { setAside.append(failed) }
-                    case nil:
-                        let failed = try UnreadableRecords.fetchFailed(record, CloudError.noResult(for: record.id), in: store)
                         if failed.isSetAside { setAside.append(failed) }
                     }
                 }

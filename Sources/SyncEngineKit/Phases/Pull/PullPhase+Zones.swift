@@ -18,7 +18,7 @@ extension PullPhase {
             let changes: DatabaseChanges
             do {
                 changes = try await context.cloud.fetchDatabaseChanges(in: scope, since: token)
-            } catch .cloud(let error) where error.code == .changeTokenExpired && !recovered {
+            } catch .cloud(let error) where !recovered && RecoveryPolicy.readFailure(error, zoneIn: nil) == .startOver {
                 recovered = true
                 token = nil
                 listed = []
@@ -73,25 +73,24 @@ extension PullPhase {
                 page = try await context.cloud.fetchZoneChanges(
                     in: zone, scope: scope, since: token, resultsLimit: context.configuration.zoneChangesPageSize,
                     desiredKeys: context.registry.keysWithoutAssetContents)
-            } catch .cloud(let error) where error.code == .changeTokenExpired && !recovered {
-                // The server forgot the zone's history: fetched again from scratch, and what it
-                // no longer lists is reconciled at the end. The listing begins with the first
-                // page it keeps (below), never before: an answer the pass cannot keep (the
-                // account changed under it) leaves the kept token as it was.
-                recovered = true
-                token = nil
-                listing = nil
-                continue
-            } catch .cloud(let error) where scope == .shared && (error.code == .permissionFailure || error.code == .zoneNotFound) {
-                // No longer allowed in: this user has left the share, or was removed from it.
-                try await account.verify()
-                state.rebuild(try zoneWentAway(zone, reason: .deleted, scope: scope))
-                return
-            } catch .cloud(let error) where error.code == .userDeletedZone || error.code == .zoneNotFound {
-                try await account.verify()
-                let reason: ZoneDeletionReason = error.code == .userDeletedZone ? .purged : error.userDidResetEncryptedData ? .encryptedDataReset : .deleted
-                state.rebuild(try zoneWentAway(zone, reason: reason, scope: scope))
-                return
+            } catch .cloud(let error) {
+                switch RecoveryPolicy.readFailure(error, zoneIn: scope) {
+                case .startOver where !recovered:
+                    // The server forgot the zone's history: fetched again from scratch, and what
+                    // it no longer lists is reconciled at the end. The listing begins with the
+                    // first page it keeps (below), never before: an answer the pass cannot keep
+                    // (the account changed under it) leaves the kept token as it was.
+                    recovered = true
+                    token = nil
+                    listing = nil
+                    continue
+                case .zoneGone(let reason):
+                    try await account.verify()
+                    state.rebuild(try zoneWentAway(zone, reason: reason, scope: scope))
+                    return
+                case .startOver, .fail:
+                    throw .cloud(error)
+                }
             }
             try await account.verify()
             let known = listing
@@ -203,7 +202,8 @@ extension PullPhase {
             let found: [RecordID: Result<SyncRecord, CloudError>]
             do {
                 found = try await context.cloud.fetchRecords(ids, desiredKeys: [], in: .shared)
-            } catch .cloud(let error) where error.code == .permissionFailure {
+            } catch .cloud(let error) where RecoveryPolicy.readFailure(error, zoneIn: .shared) == .zoneGone(.deleted) {
+                // No longer allowed in: the zone is gone for this user.
                 try await account.verify()
                 _ = try zoneWentAway(zone, reason: .deleted, scope: .shared)
                 return
@@ -213,7 +213,10 @@ extension PullPhase {
             try await account.verify()
             try context.transaction { store in
                 for id in ids {
-                    guard case .failure(let error) = found[id], error.code == .unknownItem || error.code == .permissionFailure else { continue }
+                    switch RecoveryPolicy.answer(found[id], for: id) {
+                    case .gone, .notAllowed: break
+                    default: continue
+                    }
                     let lost = try ParentChain(context: context).removeSharedSubtree(root: id.recordName, type: type, zone: zone, in: store)
                     try LostChanges(context: context).announce(.shareEnded(zone, rootRecordName: id.recordName, lostChanges: lost), in: store)
                 }

@@ -151,7 +151,7 @@ extension PushPhase {
                 do {
                     let found = try await context.cloud.fetchRecords(ids, desiredKeys: [], in: scope)
                     for id in ids {
-                        if case .failure(let error) = found[id], error.code == .unknownItem { missing.append(id) }
+                        if RecoveryPolicy.answer(found[id], for: id).isGone { missing.append(id) }
                     }
                 } catch {
                     continue

@@ -143,28 +143,30 @@ extension PushPhase {
     ) async throws(SyncError) -> ModifyResult? {
         do {
             return try await context.cloud.modify(request, in: scope)
-        } catch .cloud(let error) where error.code == .serverResponseLost {
-            // Applied or not, nobody can say: each save stays kept as sent, until a version of
-            // its record says whether it descends from it.
-            throw .cloud(error)
-        } catch .cloud(let error) where error.code == .networkUnavailable {
-            // Never sent: none of these uploads can be in the cloud (an earlier one kept of a
-            // record may be, and stays).
-            try context.transaction { try $0.forgetSent(uploads: request.recordsToSave) }
-            throw .cloud(error)
-        } catch .cloud(let error) where error.code == .limitExceeded || error.code == .invalidArguments {
-            // Refused whole: nothing of it was applied.
-            try context.transaction { try $0.forgetSent(uploads: request.recordsToSave) }
-            try await sendApart(chunk, refusedWith: error, scope: scope, outcome: &outcome, attempt: attempt)
-            return nil
-        } catch .cloud(let error) where error.itemErrors.isEmpty && (error.code == .partialFailure || error.code == .batchRequestFailed) {
-            // Items failed, and the error names none (Apple's async `modifyRecords` promises no
-            // map of them): sent again whole, the chunk would fail on every pass. Halved, each
-            // part settles its own items, and one failing alone is set aside. What was kept as
-            // sent stays until a version of its record says whether it landed (a request that was
-            // not atomic may have been applied in part).
-            try await sendApart(chunk, refusedWith: error, scope: scope, outcome: &outcome, attempt: attempt)
-            return nil
+        } catch .cloud(let error) {
+            switch RecoveryPolicy.modifyFailure(error) {
+            case .replyLost, .fail:
+                // Lost: applied or not, nobody can say, so each save stays kept as sent, until a
+                // version of its record says whether it descends from it.
+                throw .cloud(error)
+            case .neverSent:
+                // None of these uploads can be in the cloud (an earlier one kept of a record may
+                // be, and stays).
+                try context.transaction { try $0.forgetSent(uploads: request.recordsToSave) }
+                throw .cloud(error)
+            case .refusedWhole:
+                // Nothing of it was applied.
+                try context.transaction { try $0.forgetSent(uploads: request.recordsToSave) }
+                try await sendApart(chunk, refusedWith: error, scope: scope, outcome: &outcome, attempt: attempt)
+                return nil
+            case .itemsUnnamed:
+                // Sent again whole, the chunk would fail on every pass. Halved, each part settles
+                // its own items, and one failing alone is set aside. What was kept as sent stays
+                // until a version of its record says whether it landed (a request that was not
+                // atomic may have been applied in part).
+                try await sendApart(chunk, refusedWith: error, scope: scope, outcome: &outcome, attempt: attempt)
+                return nil
+            }
         }
     }
 
@@ -241,7 +243,8 @@ extension PushPhase {
             switch followUp {
             case .leaveShare(let item, let shareID):
                 let left = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: [shareID]), in: .shared)
-                if let error = left.itemErrors[shareID], error.code != .unknownItem {
+                // A share gone already is left.
+                if let error = left.itemErrors[shareID], !RecoveryPolicy.answer(to: error).isGone {
                     try context.transaction { try setAside(item, error, in: $0, outcome: &outcome) }
                 }
             case .recreateZone(let zone):

@@ -10,7 +10,7 @@ extension SharePhase {
         let metadata: ShareMetadata
         do {
             metadata = try await context.cloud.shareMetadata(for: url)
-        } catch .cloud(let error) where error.code == .unknownItem {
+        } catch .cloud(let error) where RecoveryPolicy.answer(to: error).isGone {
             throw Self.shareGone(error)
         }
         try await accept(metadata)
@@ -42,7 +42,7 @@ extension SharePhase {
             } catch .cloud(let error) where RecoveryPolicy.isTransient(error) {
                 try remember(metadata)
                 throw .cloud(error)
-            } catch .cloud(let error) where error.code == .unknownItem {
+            } catch .cloud(let error) where RecoveryPolicy.answer(to: error).isGone {
                 // The share went between the link's lookup and its acceptance.
                 throw Self.shareGone(error)
             }

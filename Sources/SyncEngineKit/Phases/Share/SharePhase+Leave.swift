@@ -74,14 +74,13 @@ extension SharePhase {
         do throws(SyncError) {
             let result = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: [id]), in: .shared)
             if let error = result.itemErrors[id] { throw .cloud(error) }
-        } catch .cloud(let error) where Self.saysTheUserIsOut(error) {
-            return
+        } catch .cloud(let error) {
+            // What deleting a share in the shared database answers a user who is no longer in
+            // it: the share is gone, or their access to its zone ended.
+            switch RecoveryPolicy.answer(to: error) {
+            case .gone, .notAllowed, .zoneGone: return
+            default: throw .cloud(error)
+            }
         }
-    }
-
-    /// What deleting a share in the shared database answers a user who is no longer in it: the
-    /// share is gone, or their access to its zone ended.
-    private static func saysTheUserIsOut(_ error: CloudError) -> Bool {
-        [.unknownItem, .zoneNotFound, .permissionFailure].contains(error.code)
     }
 }

@@ -20,17 +20,16 @@ extension SharePhase {
 
     /// The share as the cloud has it now; nil when there is none.
     func currentShare(of subject: ShareSubject) async throws(SyncError) -> ShareRecord? {
-        switch try await context.cloud.fetchShares([subject.id], in: .private)[subject.id] {
-        case .success(var share):
+        switch RecoveryPolicy.answer(try await context.cloud.fetchShares([subject.id], in: .private)[subject.id], for: subject) {
+        case .done(var share):
             // CloudKit does not say which root a fetched share is for (the root names its share,
             // not the other way round): the subject says.
             if share.rootRecordName == nil { share.rootRecordName = subject.rootRecordName }
             return try keep(share)
-        case .failure(let error) where error.code == .unknownItem:
+        case .gone:
             try context.transaction { try $0.forgetShare(subject.id) }
             return nil
-        case .failure(let error): throw .cloud(error)
-        case nil: throw .cloud(CloudError.noResult(for: subject))
+        case let other: throw .cloud(other.failure!)
         }
     }
 
@@ -75,28 +74,23 @@ extension SharePhase {
     /// fetched. A save that meets a newer version (someone accepted, another device of the owner
     /// changed the share) fetches again and makes the change on that, once more.
     private func change(_ subject: ShareSubject, _ change: (inout ShareRecord) throws(SyncError) -> Void) async throws(SyncError) -> ShareRecord {
-        for attempt in 0..<2 {
+        let saved = try await RecoveryPolicy.savingAgainOnConflict(subject) { (_: CloudError?) async throws(SyncError) -> Result<ShareRecord, CloudError>? in
             guard let current = try await currentShare(of: subject) else {
                 throw .cloud(CloudError(.unknownItem, "\(subject) does not exist"))
             }
             var share = current
             try change(&share)
             if let problem = ShareLinkRule.problem(saving: share, over: current) { throw .cloud(CloudError(.invalidArguments, problem)) }
-            let result = try await context.cloud.modify(ModifyRequest(sharesToSave: [share]), in: .private)
-            switch result.savedShares[subject.id] {
-            case .success(let saved): return try keep(saved)
-            case .failure(let error) where error.code == .serverRecordChanged && attempt == 0: continue
-            case .failure(let error): throw .cloud(error)
-            case nil: throw .cloud(CloudError.noResult(for: subject))
-            }
+            return try await context.cloud.modify(ModifyRequest(sharesToSave: [share]), in: .private).savedShares[subject.id]
         }
-        throw .cloud(CloudError(.serverRecordChanged, "\(subject) keeps changing"))
+        return try keep(try saved.value())
     }
 
     /// Stops sharing: the share is deleted by its ID, never looked for.
     func stopSharing(_ subject: ShareSubject) async throws(SyncError) {
         let result = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: [subject.id]), in: .private)
-        if let error = result.itemErrors[subject.id], error.code != .unknownItem { throw .cloud(error) }
+        // A share gone already is stopped.
+        if let error = result.itemErrors[subject.id], !RecoveryPolicy.answer(to: error).isGone { throw .cloud(error) }
         try context.transaction { store in
             try store.forgetShare(subject.id)
             guard let root = subject.rootRecordName, var server = try store.serverRecord(RecordID(recordName: root, zoneID: subject.id.zoneID)) else { return }
@@ -131,7 +125,7 @@ extension SharePhase {
                 participant.permission = invitation.permission
                 participants.append(participant)
             case .failure(let error):
-                throw .cloud(CloudError(error.code, "\(invitation.lookup) could not be found: \(error.message)", retryAfter: error.retryAfter))
+                throw .cloud(error.explained("\(invitation.lookup) could not be found"))
             case nil:
                 throw .cloud(CloudError.noResult(for: invitation.lookup))
             }

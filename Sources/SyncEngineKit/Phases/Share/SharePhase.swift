@@ -33,7 +33,7 @@ struct SharePhase {
         var sentRoot = base.map(Self.unchanged) ?? local
         for attempt in 0..<2 {
             let result = try await context.cloud.modify(ModifyRequest(recordsToSave: [sentRoot], sharesToSave: [share]), in: .private)
-            if case .failure(let error) = result.savedRecords[sentRoot.id], error.code == .serverRecordChanged, let server = error.serverRecord, attempt == 0 {
+            if attempt == 0, case .conflict(let error) = RecoveryPolicy.answer(result.savedRecords[sentRoot.id], for: sentRoot.id), let server = error.serverRecord {
                 // The root changed on the server since this device last saw it (a child saved
                 // under it is enough): go again with the server's tag, still changing nothing.
                 sentRoot = Self.unchanged(server)
@@ -42,8 +42,7 @@ struct SharePhase {
             if let failure = result.partialFailure {
                 // The zone commits atomically: the item that failed has its own error, its
                 // sibling only `batchRequestFailed`. The app hears the cause.
-                let cause = failure.itemErrors[share.id] ?? failure.itemErrors.values.first { $0.code != .batchRequestFailed }
-                throw .cloud(cause ?? failure)
+                throw .cloud(RecoveryPolicy.cause(of: failure, naming: share.id) ?? failure)
             }
             let savedRoot = try result.savedRecords[sentRoot.id]!.value()
             let savedShare = try result.savedShares[share.id]!.value()
