@@ -35,10 +35,10 @@ extension PullPhase {
                 try applyingPulled(page.records, state: &state) { store, state, unreadable in
                     try state.localChanges.refresh(in: store)
                     for record in page.records where !unreadable.contains(record.id) {
-                        try apply(record, scope: .public, in: store, state: &state)
+                        try PulledPageLanding(context: context).apply(record, scope: .public, state: &state, in: store)
                     }
                     // A record the page could not deliver exists: its local copy stays.
-                    try noteUnreadable(page.unreadableRecords, state: &state, in: store)
+                    try state.noteUnreadable(page.unreadableRecords, at: context.clock.now, in: store)
                     try store.noteCatalogReceived(
                         recordType: type.recordType, recordNames: page.records.map(\.id.recordName) + page.unreadableRecords.keys.map(\.recordName))
                 }
@@ -83,7 +83,7 @@ extension PullPhase {
             try applyingPulled(records, state: &state) { store, state, unreadable in
                 try state.localChanges.refresh(in: store)
                 for record in records where !unreadable.contains(record.id) {
-                    try apply(record, scope: .public, in: store, state: &state)
+                    try PulledPageLanding(context: context).apply(record, scope: .public, state: &state, in: store)
                 }
                 for name in names where !state.localChanges.contains(type.recordType, name) {
                     // Gone only when the cloud says so: a fetch that failed otherwise keeps it.

@@ -29,7 +29,7 @@ extension PullPhase {
                     for id in ids where !unreadable.contains(id) {
                         switch RecoveryPolicy.answer(found[id], for: id) {
                         case .done(let record):
-                            try apply(record, scope: scope, in: store, state: &state)
+                            try PulledPageLanding(context: context).apply(record, scope: scope, state: &state, in: store)
                         case .gone where state.orphans[id] != nil:
                             try followGoneParent(id, state: &state, in: store)
                         default:
@@ -58,7 +58,7 @@ extension PullPhase {
         }
     }
 
-    func stillMissing(_ missing: [RecordID: MissingTarget]) throws(SyncError) -> [RecordID: MissingTarget] {
+    func stillMissing(_ missing: [RecordID: PullState.MissingTarget]) throws(SyncError) -> [RecordID: PullState.MissingTarget] {
         try context.transaction { store in
             try missing.filter { try !store.isStored(RecordKey($0.value.recordType, $0.key.recordName)) }
         }

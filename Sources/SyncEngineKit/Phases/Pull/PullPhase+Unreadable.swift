@@ -46,18 +46,6 @@ extension PullPhase {
         return found
     }
 
-    func noteUnreadable(_ records: [RecordID: CloudError], state: inout PullState, in store: any Topics) throws {
-        for (id, error) in records.sorted(by: { $0.key.recordName < $1.key.recordName }) {
-            try UnreadableRecords.note(id, error, at: context.clock.now, in: store)
-            state.unreadable.insert(id)
-        }
-    }
-
-    func forgetUnreadable(_ id: RecordID, state: inout PullState, in store: any Topics) throws {
-        guard state.unreadable.remove(id) != nil else { return }
-        try UnreadableRecords.forget(id, in: store)
-    }
-
     /// Fetches by name the records pages could not deliver and are not set aside, in one request
     /// per database (chunked under the item limit): each that arrives is applied as a pulled
     /// record, one that is gone is forgotten, one that fails again is counted, and set aside once
@@ -82,9 +70,9 @@ extension PullPhase {
                 for record in records where !unreadable.contains(record.id) {
                     switch RecoveryPolicy.answer(found[record.id], for: record.id) {
                     case .done(let version):
-                        try apply(version, scope: scope, in: store, state: &state)
+                        try PulledPageLanding(context: context).apply(version, scope: scope, state: &state, in: store)
                     case .gone:
-                        try forgetUnreadable(record.id, state: &state, in: store)
+                        try state.forgetUnreadable(record.id, in: store)
                     case .conflict(let error), .notAllowed(let error), .zoneGone(let error), .failed(let error):
                         let failed = try UnreadableRecords.fetchFailed(record, error, in: store)
                         if failed.isSetAside { setAside.append(failed) }

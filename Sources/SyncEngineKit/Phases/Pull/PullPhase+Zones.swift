@@ -95,7 +95,8 @@ extension PullPhase {
             try await account.verify()
             let known = listing
             listing = try applyingPulled(page.changedRecords, state: &state) { store, state, unreadable in
-                try land(page, of: zone, scope: scope, fromScratch: token == nil, listing: known, skipping: unreadable, in: store, state: &state)
+                try PulledPageLanding(context: context).land(
+                    page, of: zone, scope: scope, fromScratch: token == nil, listing: known, skipping: unreadable, state: &state, in: store)
             }
             if page.deletedRecords.contains(where: { $0.recordType == ShareRecord.recordType }) { shareDeleted = true }
             context.events.publish(.pullProgress(scope: scope, zone: zone, records: page.changedRecords.count, deletions: page.deletedRecords.count))
@@ -105,91 +106,6 @@ extension PullPhase {
         if scope == .shared && shareDeleted {
             try await recheckSharedRoots(in: zone)
         }
-    }
-
-    /// One page of a zone's changes, applied in the caller's transaction: its records (merged
-    /// into models the app changed), its shares, its deletions, what it could not deliver, the
-    /// listing of a fetch from scratch, and the zone's new token, together. Returns the listing.
-    func land(
-        _ page: ZoneChanges, of zone: ZoneID, scope: DatabaseScope, fromScratch: Bool, listing known: Int64?, skipping unreadable: Set<RecordID>,
-        in store: any Topics, state: inout PullState
-    ) throws -> Int64? {
-        // A fetch from scratch is a listing, begun with its first page, in the
-        // transaction that keeps the page's token.
-        let listing = fromScratch && known == nil ? try ZoneRefetch.begin(zone, scope: scope, in: store) : known
-        try state.localChanges.refresh(in: store)
-        // A record deleted and saved again within the page exists: its save is the later.
-        let saved = Set(page.changedRecords.map { RecordKey($0.recordType, $0.id.recordName) })
-        var reads = try PulledPageReads(page.changedRecords, registry: context.registry, in: store)
-        for record in page.changedRecords where !unreadable.contains(record.id) {
-            try apply(record, scope: scope, in: store, state: &state, reads: &reads)
-        }
-        // Kept as the cloud has them: who takes part, and what this user may do.
-        for share in page.changedShares { try store.keepShare(share) }
-        let deletedInPage = Set(page.deletedRecords.map { RecordKey($0.recordType, $0.id.recordName) })
-        for deleted in page.deletedRecords {
-            try forgetUnreadable(deleted.id, state: &state, in: store)
-            if deleted.recordType == ShareRecord.recordType {
-                // A weak signal: the share may only have been replaced. Checked below.
-                if !page.changedShares.contains(where: { $0.id == deleted.id }) { try store.forgetShare(deleted.id) }
-                continue
-            }
-            if saved.contains(RecordKey(deleted.recordType, deleted.id.recordName)) { continue }
-            try arriveDeleted(deleted.id, recordType: deleted.recordType, alongside: deletedInPage, in: store)
-        }
-        // The page holds without what it could not deliver: the token moves on, and
-        // those records are fetched again by name.
-        try noteUnreadable(page.unreadableRecords, state: &state, in: store)
-        if let listing {
-            try ZoneRefetch.noteListed(page, in: zone, listing: listing, in: store)
-            if !page.moreComing {
-                let gone = try ZoneRefetch.end(zone, scope: scope, listing: listing, in: store)
-                let goneKeys = Set(gone.map { RecordKey($0.recordType, $0.id.recordName) })
-                for (id, recordType) in gone {
-                    try arriveDeleted(id, recordType: recordType, alongside: goneKeys, in: store)
-                }
-            }
-        }
-        try store.setState(SyncStateKeys.zoneToken(zone, scope), page.newToken.storedValue)
-        try store.setState(SyncStateKeys.zonePulled(zone, scope), String(context.clock.now.timeIntervalSince1970))
-        return listing
-    }
-
-    /// Applies a pulled record through ``CloudVersionArrival`` (merged into a model the app changed),
-    /// unless this device already has that version.
-    func apply(_ record: SyncRecord, scope: DatabaseScope, in store: any Topics, state: inout PullState) throws {
-        var reads = PulledPageReads()
-        try apply(record, scope: scope, in: store, state: &state, reads: &reads)
-    }
-
-    func apply(_ record: SyncRecord, scope: DatabaseScope, in store: any Topics, state: inout PullState, reads: inout PulledPageReads) throws {
-        try forgetUnreadable(record.id, state: &state, in: store)
-        guard let type = context.registry.type(forRecordType: record.recordType) else { return }
-        // A version this device already has (it pushed it): nothing to apply.
-        if try reads.holdsThisVersion(record) ?? CloudVersionArrival.holds(record, type: type, in: store) { return }
-        let isLocalChange = state.localChanges.contains(record.recordType, record.id.recordName)
-        let isStored = reads.isStored(record)
-        reads.noteApplied(record)
-        let applied = try CloudVersionArrival(context: context).apply(record, as: type, in: store, isLocalChange: isLocalChange, isStored: isStored)
-        for target in applied.missingTargets {
-            state.missing[RecordID(recordName: target.recordName, zoneID: record.id.zoneID)] = MissingTarget(scope: scope, recordType: target.recordType)
-        }
-        // Under a parent the user deleted here, in their own zone: it follows its parent.
-        guard scope == .private, let parent = applied.record?.parentRecordName, let parentType = context.registry.parentType(of: type),
-            applied.missingTargets.contains(RecordKey(parentType.recordType, parent))
-        else { return }
-        if state.localChanges.contains(parentType.recordType, parent) {
-            try ParentChain(context: context).follow(deletedParent: parent, type: type, recordName: record.id.recordName, in: store)
-        } else {
-            state.orphans[RecordID(recordName: parent, zoneID: record.id.zoneID), default: []].append(RecordKey(type.recordType, record.id.recordName))
-        }
-    }
-
-    /// A record the page deleted, or the listing no longer holds: its deletion arrives
-    /// (``CloudDeletionArrival``), for a type this app syncs.
-    private func arriveDeleted(_ id: RecordID, recordType: String, alongside: Set<RecordKey>, in store: any Topics) throws {
-        guard let type = context.registry.type(forRecordType: recordType) else { return }
-        try CloudDeletionArrival(context: context).arrive(id, type: type, from: .pull(alongside: alongside), in: store)
     }
 
     /// After a share record was deleted: each local shared root of the zone is read back; only a
