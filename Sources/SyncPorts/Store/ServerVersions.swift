@@ -22,7 +22,8 @@ package protocol ServerVersions: AnyObject {
     /// `uploadVersions` names the save, or does not): the version this device's edits since
     /// start from. Several per record, one per upload.
     func noteSent(_ records: [SyncRecord]) throws
-    /// The saves of a record kept as sent (`noteSent`), the last sent first.
+    /// The saves of a record kept as sent (`noteSent`), the last sent first (two sent at the
+    /// same instant in either order: each names its upload, which is what a reader matches).
     func sentVersions(_ id: RecordID) throws -> [SyncRecord]
     /// Forgets every save kept for these records of one zone: a version of each says where it
     /// stands.
