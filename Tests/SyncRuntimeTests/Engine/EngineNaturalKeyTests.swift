@@ -231,8 +231,8 @@ struct EngineNaturalKeyTests {
             #expect(try device.store.fetchAll(Chore.self).isEmpty, "\(device.name)")
             #expect(try await device.engine.failedChanges().isEmpty, "\(device.name)")
         }
-        let cloud = Array(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records.values ?? [:].values)
-        #expect(!cloud.contains { $0.recordType == "Chore" })
+        // The cloud, whole: the copy's mark, and no chore.
+        try world.expectCloud(is: "a-copy-marked-into-a-deleted-survivor")
     }
 
     /// A key with an empty or missing value is no key: households without a name, or whose
@@ -294,8 +294,9 @@ struct EngineNaturalKeyTests {
         let before = reference.merger.store.writeCommits
         await reference.merger.sync()
         let writes = reference.merger.store.writeCommits - before
-        let copy = try reference.world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["b"]
-        #expect(copy?.mergedInto == (copyInCloud ? "a" : nil), "retired: \(copyInCloud)")
+        // The cloud, whole: one home with both chores, and the copy retired into it when the
+        // cloud had it.
+        try reference.world.expectCloud(is: copyInCloud ? "a-merge-retiring-the-copy" : "a-merge-of-a-copy-the-cloud-never-had")
         for crashPoint in 0..<writes {
             let run = try await scenario()
             run.merger.store.crash(afterCommits: crashPoint)

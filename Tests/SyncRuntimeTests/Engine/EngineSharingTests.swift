@@ -221,7 +221,7 @@ struct EngineSharingTests {
     /// T4.6) fails every pass from then on.
     @Test func permissionFailureInTheSharedDatabaseIsLeaving() async throws {  // trap: T4.6
         let household = try await Household()
-        try household.bob.store.save(Note(recordName: "bobs-note", title: "mine"))
+        try household.bob.store.save(Note(recordName: "bobs-note", title: "mine", createdAt: Date(timeIntervalSince1970: 0)))
         var milk = try #require(try household.alice.store.fetch(ListItem.self, recordName: "milk"))
         milk.text = "Oat milk"
         try household.alice.store.save(milk)
@@ -232,18 +232,20 @@ struct EngineSharingTests {
         #expect(try household.bob.store.fetchAll(ListItem.self).isEmpty)
         #expect(try household.bob.store.fetchAll(SharedList.self).isEmpty)
         #expect(await events.events().contains(.shareEnded(household.aliceZoneForBob, rootRecordName: nil)))
-        #expect(try household.world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "bob")?.records["bobs-note"] != nil)
+        // The cloud, whole: Bob's own note went up; Alice's list is as she left it.
+        try household.world.expectCloud(is: "a-participant-refused-by-the-shared-database")
         await household.bob.sync()
     }
 
     @Test func stoppingTheShareRemovesItFromTheParticipant() async throws {  // trap: T8.2, T4.2
         let household = try await Household()
         // Bob has his own private note: it must survive Alice ending the share.
-        try household.bob.store.save(Note(recordName: "bobs-note", title: "mine"))
+        try household.bob.store.save(Note(recordName: "bobs-note", title: "mine", createdAt: Date(timeIntervalSince1970: 0)))
         await household.bob.sync()
         let root = try #require(try household.alice.store.fetch(SharedList.self, recordName: "groceries"))
         try await household.alice.engine.stopSharing(root)
-        #expect(try household.world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.shares.isEmpty == true)
+        // The cloud, whole: no share in Alice's zone, her list and Bob's note where they were.
+        try household.world.expectCloud(is: "a-share-stopped")
         await household.bob.sync()
         #expect(try household.bob.store.fetchAll(SharedList.self).isEmpty)
         #expect(try household.bob.store.fetchAll(ListItem.self).isEmpty)
@@ -271,8 +273,9 @@ struct EngineSharingTests {
         let groceries = try #require(try household.bob.store.fetch(SharedList.self, recordName: "groceries"))
         try await household.bob.engine.deleteSharedRoot(groceries)
         #expect(try household.bob.store.fetch(SharedList.self, recordName: "groceries") == nil)
-        // Alice's list is intact, and Bob's queue is not blocked by a delete he may not make.
-        #expect(try household.world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["groceries"] != nil)
+        // Alice's list is intact (the cloud, whole), and Bob's queue is not blocked by a delete he
+        // may not make.
+        try household.world.expectCloud(is: "someone-elses-root-deleted-as-leaving")
         await household.bob.sync()
         #expect(try !household.bob.store.hasUnpushedChanges())
     }
@@ -293,12 +296,12 @@ struct EngineSharingTests {
         milk.text = "Oat milk"
         try bob.store.save(milk)
         try bob.store.save(ListItem(recordName: "eggs", parent: RecordReference(recordName: "groceries"), text: "Eggs", assignee: .unset))
-        try bob.store.save(Note(recordName: "bobs-note", title: "mine"))
+        try bob.store.save(Note(recordName: "bobs-note", title: "mine", createdAt: Date(timeIntervalSince1970: 0)))
         #expect(await bob.engine.sync() == .completed)
         // His own note went up; the refused changes are the cloud's again, nothing set aside.
-        #expect(try household.world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "bob")?.records["bobs-note"] != nil)
         #expect(try !bob.store.hasUnpushedChanges())
         #expect(try await bob.engine.failedChanges().isEmpty)
+        try household.world.expectCloud(is: "a-read-only-participants-changes-refused")
         #expect(try bob.store.fetch(ListItem.self, recordName: "milk")?.text == "Milk")
         #expect(try bob.store.fetch(ListItem.self, recordName: "eggs") == nil)
         func reverted() async -> [FailedChange] {
@@ -320,8 +323,8 @@ struct EngineSharingTests {
             #expect(try bob.store.fetch(ListItem.self, recordName: "eggs") == nil)
         }
         #expect(await reverted().count == 2)
-        let zone = try household.world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")
-        #expect(zone?.records["milk"]?.fields["text"] == .string("Milk") && zone?.records["eggs"] == nil)
+        // Alice's edits, and never Bob's refused ones.
+        try household.world.expectCloud(is: "a-read-only-participants-changes-refused-then-hers")
     }
 
     @Test func aNewDeviceOfTheOwnerKnowsTheRootIsShared() async throws {  // trap: T8.8
@@ -333,7 +336,7 @@ struct EngineSharingTests {
         // So it can stop the share by its ID.
         let root = try #require(try tablet.store.fetch(SharedList.self, recordName: "groceries"))
         try await tablet.engine.stopSharing(root)
-        #expect(try household.world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.shares.isEmpty == true)
+        try household.world.expectCloud(is: "a-share-stopped-by-a-new-device")
     }
 
     @Test func anAcceptanceOfflineIsCompletedLater() async throws {  // trap: T9.2
@@ -367,7 +370,8 @@ struct EngineSharingTests {
         for _ in 0..<8 {
             await #expect { _ = try await alice.engine.share(root, inviting: everyone) } throws: { ($0 as? SyncError)?.cloudError?.code == .tooManyParticipants }
         }
-        #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.shares.isEmpty == true)
+        // No share, and the root as it was.
+        try world.expectCloud(is: "a-share-refused")
     }
 
     /// Sharing a root the server changed since this device saw it (a child saved under it moves
@@ -391,8 +395,8 @@ struct EngineSharingTests {
         let root = try #require(try phone.store.fetch(SharedList.self, recordName: "groceries"))
         let share = try await phone.engine.share(root, inviting: [ShareInvitation(.userRecordName("_bob"), permission: .readWrite)])
         #expect(share.rootRecordName == "groceries")
-        let zone = try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")
-        #expect(zone?.records["groceries"]?.fields["title"] == .string("Weekly groceries"))
+        // The rename kept, beside the share.
+        try world.expectCloud(is: "a-root-renamed-elsewhere-then-shared")
         await phone.sync()
         #expect(try phone.store.fetch(SharedList.self, recordName: "groceries")?.title == "Weekly groceries")
         #expect(try !phone.store.hasUnpushedChanges())
