@@ -25,6 +25,9 @@ public protocol SyncModel: Sendable, Hashable, Identifiable where ID == String {
     /// How a field both sides changed is settled, when the field says nothing else (the schema's
     /// `merge:` on the model); nil leaves it to `SyncConfiguration`. Nil by default.
     static var conflictPolicy: ConflictPolicy? { get }
+    /// The zone the model's private and shared records live in (the schema's `zone:`); nil for
+    /// the app's sync zone (`SyncConfiguration.syncZoneName`). Nil by default.
+    static var zoneName: String? { get }
 
     /// The record's name: the same on every device and in the cloud.
     var recordName: String { get set }
@@ -82,14 +85,18 @@ extension SyncModel {
     /// No policy of the model's own: the configuration's applies.
     public static var conflictPolicy: ConflictPolicy? { nil }
 
+    /// No zone of the model's own: its records live in the app's sync zone.
+    public static var zoneName: String? { nil }
+
     /// The database this record lives in, by the one routing rule (`DatabaseScope.resolve`).
     public var resolvedScope: DatabaseScope {
         DatabaseScope.resolve(scopes: Self.syncScopes, ownerName: ownerName)
     }
 
-    /// The zone this record lives in, by the one routing rule (`ZoneID.routing`).
+    /// The zone this record lives in, by the one routing rule (`ZoneID.routing`):
+    /// `syncZoneName` is the app's sync zone, where a model without a zone of its own lives.
     public func zoneID(syncZoneName: String = SyncConstants.defaultSyncZoneName) -> ZoneID {
-        ZoneID.routing(scopes: Self.syncScopes, ownerName: ownerName, syncZoneName: syncZoneName)
+        ZoneID.routing(scopes: Self.syncScopes, zoneName: Self.zoneName, ownerName: ownerName, syncZoneName: syncZoneName)
     }
 
     /// The record this model uploads: its encoded fields in its own zone, with its parent, and

@@ -20,16 +20,17 @@ public struct ZoneID: Hashable, Sendable, Codable, CustomStringConvertible {
     /// single atomic transaction").
     public var isCustom: Bool { zoneName != SyncConstants.publicZoneName }
 
-    /// The zone a record lives in: the public zone for public records, otherwise the sync zone of
-    /// the record's owner. Saves and deletions both route through here, so a record is always
-    /// deleted from the database it was pushed to.
+    /// The zone a record lives in: the public zone for public records, otherwise the record's
+    /// owner's zone of the model's name (`zoneName`, the schema's `zone:`), or of the app's sync
+    /// zone (`syncZoneName`) for a model without one. Saves and deletions both route through here,
+    /// so a record is always deleted from the zone it was pushed to.
     public static func routing(
-        scopes: Set<DatabaseScope>, ownerName: String, syncZoneName: String = SyncConstants.defaultSyncZoneName
+        scopes: Set<DatabaseScope>, zoneName: String? = nil, ownerName: String, syncZoneName: String = SyncConstants.defaultSyncZoneName
     ) -> ZoneID {
         if DatabaseScope.resolve(scopes: scopes, ownerName: ownerName) == .public {
             return SyncConstants.publicZone
         }
-        return ZoneID(zoneName: syncZoneName, ownerName: ownerName.isEmpty ? SyncConstants.currentUserOwnerName : ownerName)
+        return ZoneID(zoneName: zoneName ?? syncZoneName, ownerName: ownerName.isEmpty ? SyncConstants.currentUserOwnerName : ownerName)
     }
 
     public var description: String { "\(zoneName)/\(ownerName)" }

@@ -257,7 +257,7 @@ struct AssetPhase {
             try context.transaction { try AssetMarkers(context: context).forget(entry, in: $0) }
             return nil
         }
-        let zone = context.zone(scopes: type.syncScopes, ownerName: owner)
+        let zone = context.zone(of: type, ownerName: owner)
         return (RecordID(recordName: entry.key.recordName, zoneID: zone), DatabaseScope.forZone(zone), keys)
     }
 

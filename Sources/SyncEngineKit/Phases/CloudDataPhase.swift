@@ -24,7 +24,7 @@ struct CloudDataPhase {
             try await context.cloud.saveZones([zone])
             try context.transaction { store in
                 try store.setState(SyncStateKeys.userDeletedZone(zone), nil)
-                try ZoneRebuild.queueEverything(of: zone, registry: context.registry, in: store)
+                try ZoneRebuild.queueEverything(of: zone, types: context.zonedTypes(in: zone), in: store)
             }
         }
     }
@@ -36,21 +36,16 @@ struct CloudDataPhase {
             try await account.verify()
             try await context.cloud.saveZones([zone])
             try context.transaction { store in
-                try ParentChain(context: context).removeCopy(of: zone, types: context.registry.zonedTypes, in: store)
+                try ParentChain(context: context).removeCopy(of: zone, types: context.zonedTypes(in: zone), in: store)
                 try store.setState(SyncStateKeys.userDeletedZone(zone), nil)
             }
         }
     }
 
-    /// Deletes every record of the user's sync zone (its shares with it) and every public record
-    /// the user created. Record by record, not the zone: the user's other devices then see
-    /// ordinary deletions and drop their copies (a deleted zone would be rebuilt and uploaded
-    /// again by them, as a zone another client deleted by mistake is). The next pass brings the
-    /// deletions here too. Returns how many records were deleted.
-    func deleteAll() async throws(SyncError) -> Int {
+    /// Deletes every record and share of one of the user's zones, read from its change feed.
+    private func deleteEverything(in zone: ZoneID) async throws(SyncError) -> Int {
         var deleted = 0
         var token: ChangeToken?
-        let zone = context.syncZone
         while true {
             let page: ZoneChanges
             do {
@@ -63,6 +58,19 @@ struct CloudDataPhase {
             deleted += try await delete(page.changedShares.map(\.id) + page.changedRecords.map(\.id), in: .private)
             token = page.newToken
             if !page.moreComing { break }
+        }
+        return deleted
+    }
+
+    /// Deletes every record of the user's own zones (their shares with them) and every public
+    /// record the user created. Record by record, not the zone: the user's other devices then see
+    /// ordinary deletions and drop their copies (a deleted zone would be rebuilt and uploaded
+    /// again by them, as a zone another client deleted by mistake is). The next pass brings the
+    /// deletions here too. Returns how many records were deleted.
+    func deleteAll() async throws(SyncError) -> Int {
+        var deleted = 0
+        for zone in context.ownZones {
+            deleted += try await deleteEverything(in: zone)
         }
         let user = account.user
         let published = try context.transaction { store in

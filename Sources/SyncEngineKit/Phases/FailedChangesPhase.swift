@@ -30,7 +30,7 @@ struct FailedChangesPhase {
     /// accepted).
     func revert(_ type: any SyncModel.Type, recordName: String) async throws(SyncError) {
         guard let failed = try change(recordType: type.recordType, recordName: recordName) else { return }
-        let id = RecordID(recordName: recordName, zoneID: context.zone(scopes: type.syncScopes, ownerName: failed.ownerName))
+        let id = RecordID(recordName: recordName, zoneID: context.zone(of: type, ownerName: failed.ownerName))
         let found = try await context.cloud.fetchRecords([id], desiredKeys: context.registry.keysWithoutAssetContents, in: id.scope)
         let cloudVersion: SyncRecord?
         switch RecoveryPolicy.answer(found[id], for: id) {

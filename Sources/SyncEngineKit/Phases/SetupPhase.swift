@@ -10,7 +10,7 @@ struct SetupPhase {
     let context: SyncContext
 
     func execute() async throws(SyncError) {
-        try await context.cloud.saveZones([context.syncZone])
+        try await context.cloud.saveZones(context.ownZones)
         let prefix = context.configuration.subscriptionPrefix
         try await context.cloud.saveSubscription(.database(id: "\(prefix)-private", scope: .private))
         try await context.cloud.saveSubscription(.database(id: "\(prefix)-shared", scope: .shared))

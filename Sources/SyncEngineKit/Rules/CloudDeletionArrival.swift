@@ -46,7 +46,7 @@ struct CloudDeletionArrival {
             && NaturalKeyMerge(context: context).foldDeletedDuplicate(id, type: type, ancestor: try store.serverRecord(id), store: store)
         if source == .push && stored != nil && !type.uniqueKeys.isEmpty && !folded { return false }
         try store.removeServerRecord(id)
-        if let stored, source != .givenUp, context.zone(scopes: type.syncScopes, ownerName: stored.owner) != id.zoneID { return true }
+        if let stored, source != .givenUp, context.zone(of: type, ownerName: stored.owner) != id.zoneID { return true }
         // Only a model still stored holds a change the deletion can drop: a deletion made here
         // is no change lost to the cloud's.
         let changedHere = try stored != nil && source != .givenUp && store.hasLocalChange(recordType: type.recordType, recordName: name)

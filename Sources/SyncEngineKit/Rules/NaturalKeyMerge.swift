@@ -63,7 +63,7 @@ struct NaturalKeyMerge {
                     guard stored.count > 1, let survivor = stored.min() else { continue }
                     var now: [String] = []
                     for loser in stored where loser != survivor {
-                        let id = RecordID(recordName: loser, zoneID: context.zone(scopes: type.syncScopes, ownerName: found.owner))
+                        let id = RecordID(recordName: loser, zoneID: context.zone(of: type, ownerName: found.owner))
                         if try store.isRetiring(type: type, recordName: loser) { continue }
                         if let settled = try settleMarked(loser, of: type, store: store) {
                             if case .merged(let marked) = settled { merged.append((RecordKey(key.recordType, marked), [loser])) }
@@ -93,7 +93,7 @@ struct NaturalKeyMerge {
     /// with it, and the records under it. Nil when `name` is no such copy.
     func settleMarked(_ name: String, of type: any SyncModel.Type, store: any Topics) throws -> MarkedCopy? {
         guard let owner = try store.parentAndOwner(type: type, recordName: name)?.owner else { return nil }
-        let zone = context.zone(scopes: type.syncScopes, ownerName: owner)
+        let zone = context.zone(of: type, ownerName: owner)
         guard let known = try store.serverRecord(RecordID(recordName: name, zoneID: zone)), let mark = known.mergedInto else { return nil }
         try store.forgetRetirement(recordType: type.recordType, recordName: name)
         if let survivor = try resolvedSurvivor(mark, of: type, in: zone, store: store), survivor != name {

@@ -12,10 +12,11 @@ import SyncPorts
 /// end. (Kept only in memory, a pass that failed after the loss was learned forgot the zone, and
 /// records nobody edited again never went back up.)
 enum ZoneRebuild {
-    static func queueEverything(of zone: ZoneID, registry: ModelRegistry, in store: any StoredModels & ServerVersions & StoreHistory & EngineState) throws {
+    /// `types`: the models whose records live in `zone` (`SyncContext.zonedTypes(in:)`).
+    static func queueEverything(of zone: ZoneID, types: [any SyncModel.Type], in store: any StoredModels & ServerVersions & StoreHistory & EngineState) throws {
         try store.setState(SyncStateKeys.zoneToken(zone, .private), nil)
         for id in try store.serverRecordIDs(inZone: zone) { try store.removeServerRecord(id) }
-        for type in registry.zonedTypes {
+        for type in types {
             for name in try store.recordNames(type: type, ownerName: zone.ownerName) {
                 try store.requeue(recordType: type.recordType, recordName: name, ownerName: zone.ownerName)
             }

@@ -33,9 +33,27 @@ struct SyncContext: Sendable {
 
     var syncZone: ZoneID { ZoneID(zoneName: configuration.syncZoneName) }
 
-    /// The zone a model with these scopes and owner lives in: the one routing rule.
-    func zone(scopes: Set<DatabaseScope>, ownerName: String) -> ZoneID {
-        ZoneID.routing(scopes: scopes, ownerName: ownerName, syncZoneName: configuration.syncZoneName)
+    /// The zone a record of `type` owned by `ownerName` lives in: the one routing rule.
+    func zone(of type: any SyncModel.Type, ownerName: String) -> ZoneID {
+        ZoneID.routing(scopes: type.syncScopes, zoneName: type.zoneName, ownerName: ownerName, syncZoneName: configuration.syncZoneName)
+    }
+
+    /// The user's own zones: the sync zone, and each zone a model names (`SyncModel.zoneName`),
+    /// in name order after the sync zone.
+    var ownZones: [ZoneID] {
+        let named = Set(registry.zonedTypes.compactMap { $0.zoneName }).subtracting([configuration.syncZoneName])
+        return [syncZone] + named.sorted().map { ZoneID(zoneName: $0) }
+    }
+
+    /// The models whose private or shared records live in `zone` (by its name: the same for
+    /// every owner).
+    func zonedTypes(in zone: ZoneID) -> [any SyncModel.Type] {
+        registry.zonedTypes.filter { ($0.zoneName ?? configuration.syncZoneName) == zone.zoneName }
+    }
+
+    /// The models whose records may be shared in `zone`.
+    func sharedTypes(in zone: ZoneID) -> [any SyncModel.Type] {
+        registry.sharedTypes.filter { ($0.zoneName ?? configuration.syncZoneName) == zone.zoneName }
     }
 
     /// Runs `body` in one transaction of the local store.

@@ -28,7 +28,7 @@ struct ZoneRebuildTests {
             try store.setState(SyncStateKeys.zoneToken(Self.zone, .private), "token")
         }
         #expect(try bench.transaction { try $0.recordsWithLocalChanges().records }.isEmpty, "synced")
-        try bench.transaction { try ZoneRebuild.queueEverything(of: Self.zone, registry: bench.context.registry, in: $0) }
+        try bench.transaction { try ZoneRebuild.queueEverything(of: Self.zone, types: bench.context.zonedTypes(in: Self.zone), in: $0) }
         let (waiting, versions, token) = try bench.transaction { store in
             (try store.recordsWithLocalChanges().records, try store.serverRecordIDs(inZone: Self.zone), try store.state(SyncStateKeys.zoneToken(Self.zone, .private)))
         }

@@ -111,7 +111,7 @@ extension PullPhase {
     /// After a share record was deleted: each local shared root of the zone is read back; only a
     /// root that is gone, or no longer readable, ends. A failed check keeps the data.
     func recheckSharedRoots(in zone: ZoneID) async throws(SyncError) {
-        for type in context.registry.sharedTypes where type is any ShareableModel.Type {
+        for type in context.sharedTypes(in: zone) where type is any ShareableModel.Type {
             let roots = try context.transaction { try $0.recordNames(type: type, ownerName: zone.ownerName) }
             guard !roots.isEmpty else { continue }
             let ids = roots.map { RecordID(recordName: $0, zoneID: zone) }
@@ -156,11 +156,11 @@ extension PullPhase {
                 if reason == .purged {
                     try store.setState(SyncStateKeys.userDeletedZone(zone), "1")
                 } else {
-                    try ZoneRebuild.queueEverything(of: zone, registry: context.registry, in: store)
+                    try ZoneRebuild.queueEverything(of: zone, types: context.zonedTypes(in: zone), in: store)
                 }
                 return
             }
-            let lost = try ParentChain(context: context).removeCopy(of: zone, types: context.registry.sharedTypes, in: store)
+            let lost = try ParentChain(context: context).removeCopy(of: zone, types: context.sharedTypes(in: zone), in: store)
             try LostChanges(context: context).announce(.shareEnded(zone, rootRecordName: nil, lostChanges: lost), in: store)
         }
         guard scope == .private else { return nil }

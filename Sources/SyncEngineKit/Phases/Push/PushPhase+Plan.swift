@@ -27,7 +27,7 @@ extension PushPhase {
                 item = PushItem(id: record.id, type: type, operation: .save(record))
             case .delete:
                 // Routed by the same rule as saves, from the values the tombstone kept.
-                let zone = context.zone(scopes: type.syncScopes, ownerName: change.ownerName)
+                let zone = context.zone(of: type, ownerName: change.ownerName)
                 item = PushItem(id: RecordID(recordName: change.recordName, zoneID: zone), type: type, operation: .delete)
             }
             if item.id.scope == .private && userDeleted.contains(SyncStateKeys.userDeletedZone(item.id.zoneID)) { continue }
@@ -104,7 +104,7 @@ extension PushPhase {
                 }
                 if let owner = try chain.owner(under: record.parentRecordName, type: type, in: store), owner != record.id.zoneID.ownerName {
                     let from = record.id
-                    record.id = RecordID(recordName: from.recordName, zoneID: context.zone(scopes: type.syncScopes, ownerName: owner))
+                    record.id = RecordID(recordName: from.recordName, zoneID: context.zone(of: type, ownerName: owner))
                     placed[index].id = record.id
                     placed[index].operation = .save(record)
                     placed[index].isMove = true

@@ -75,7 +75,7 @@ extension PushPhase {
     /// void change tag).
     private func queueTheZoneAgain(of item: PushItem, in store: any Topics, followUps: inout [FollowUp]) throws {
         guard !followUps.contains(where: { if case .recreateZone(item.id.zoneID) = $0 { true } else { false } }) else { return }
-        try ZoneRebuild.queueEverything(of: item.id.zoneID, registry: context.registry, in: store)
+        try ZoneRebuild.queueEverything(of: item.id.zoneID, types: context.zonedTypes(in: item.id.zoneID), in: store)
         followUps.append(.recreateZone(item.id.zoneID))
     }
 
@@ -147,7 +147,7 @@ extension PushPhase {
     func revert(_ item: PushItem, _ error: CloudError, in store: any Topics, outcome: inout Outcome) throws {
         let name = item.id.recordName
         if case .delete = item.operation, let stored = try store.parentAndOwner(type: item.type, recordName: name),
-            context.zone(scopes: item.type.syncScopes, ownerName: stored.owner) != item.id.zoneID
+            context.zone(of: item.type, ownerName: stored.owner) != item.id.zoneID
         {
             try store.queueDeletion(recordType: item.type.recordType, recordName: name, ownerName: stored.owner)
         }

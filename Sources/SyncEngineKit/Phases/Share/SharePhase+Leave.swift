@@ -63,7 +63,7 @@ extension SharePhase {
         try await deleteInSharedDatabase(share.id)
         try context.transaction { store in
             try ZoneServerState.forget(share.id.zoneID, scope: .shared, in: store)
-            let lost = try ParentChain(context: context).removeCopy(of: share.id.zoneID, types: context.registry.sharedTypes, in: store)
+            let lost = try ParentChain(context: context).removeCopy(of: share.id.zoneID, types: context.sharedTypes(in: share.id.zoneID), in: store)
             if !lost.isEmpty { try LostChanges(context: context).announce(.shareEnded(share.id.zoneID, rootRecordName: nil, lostChanges: lost), in: store) }
         }
     }

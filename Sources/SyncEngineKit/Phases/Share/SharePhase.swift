@@ -80,7 +80,7 @@ struct SharePhase {
     /// share hands participants every record of the zone, and a model the schema keeps private
     /// would go with them.
     func shareZone(title: String, participants: [ShareParticipant], publicPermission: SharePermission) async throws(SyncError) -> ShareRecord {
-        let privateOnly = context.registry.zonedTypes.filter { !$0.syncScopes.contains(.shared) }.map { $0.recordType }
+        let privateOnly = context.zonedTypes(in: zoneSubject.id.zoneID).filter { !$0.syncScopes.contains(.shared) }.map { $0.recordType }
         guard privateOnly.isEmpty else {
             throw .cloud(CloudError(.invalidArguments, "a zone-wide share hands participants every record of the zone, and \(privateOnly.joined(separator: ", ")) may only be private (scopes without shared): share roots instead"))
         }

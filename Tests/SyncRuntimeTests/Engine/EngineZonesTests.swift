@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@_spi(SyncgenGenerated) import SyncCore
+@testable import SyncEngineKit
+@testable import SyncLocalStore
+import SyncRuntime
+@testable import SyncLocalCloud
+
+/// Several zones in the user's private database: a model that names its zone
+/// (`SyncModel.zoneName`) lives there, every other model in the app's sync zone. The household's
+/// lists are in the sync zone, shared whole; each person's diary is in a "Personal" zone of their
+/// own, which no share reaches.
+@Suite("Engine: several zones")
+struct EngineZonesTests {
+    static let models: [any SyncModel.Type] = [SharedList.self, Member.self, ListItem.self, Diary.self]
+    static let personal = ZoneID(zoneName: Diary.zoneName!)
+
+    /// Each record goes to its model's zone, and another device of the account reads both.
+    /// Breaking it (the routing rule reading the sync zone only): the diary lands in the sync
+    /// zone, and the golden shows it there.
+    @Test func eachModelSyncsInItsOwnZone() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice", models: Self.models)
+        let laptop = try world.device("alice-laptop", account: "alice", models: Self.models)
+        try phone.store.save(SharedList(recordName: "groceries", title: "Groceries"))
+        try phone.store.save(Diary(recordName: "monday", text: "Slept well"))
+        await phone.sync()
+        try world.expectCloud(is: "two-zones-one-of-them-personal")
+        await laptop.sync()
+        #expect(try laptop.store.fetch(Diary.self, recordName: "monday")?.text == "Slept well")
+        #expect(try laptop.store.fetch(SharedList.self, recordName: "groceries") != nil)
+        var edited = try #require(try laptop.store.fetch(Diary.self, recordName: "monday"))
+        edited.text = "Slept badly"
+        try laptop.store.save(edited)
+        await laptop.sync()
+        await phone.sync()
+        #expect(try phone.store.fetch(Diary.self, recordName: "monday")?.text == "Slept badly")
+    }
+
+    /// The household zone is shared whole while the diary's zone stays Alice's: Bob receives the
+    /// lists and never the diary. Breaking it (the zone share's check reading every zoned model):
+    /// sharing fails, naming Diary, though no diary is in the shared zone.
+    @Test func theSyncZoneIsSharedWholeAndThePersonalZoneStaysApart() async throws {
+        let world = try SyncWorld()
+        let alice = try world.device("alice-phone", account: "alice", models: Self.models)
+        let bob = try world.device("bob-phone", account: "bob", models: Self.models)
+        try alice.store.save(SharedList(recordName: "groceries", title: "Groceries"))
+        try alice.store.save(Diary(recordName: "monday", text: "Private"))
+        await alice.sync()
+        await bob.sync()
+        let share = try await alice.engine.shareZone(title: "Home", inviting: [ShareInvitation(.userRecordName("_bob"), permission: .readWrite)])
+        try await bob.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
+        await bob.sync()
+        #expect(try bob.store.fetch(SharedList.self, recordName: "groceries") != nil)
+        #expect(try bob.store.fetchAll(Diary.self).isEmpty)
+        try alice.store.save(SharedList(recordName: "chores", title: "Chores"))
+        await alice.sync()
+        await bob.sync()
+        #expect(try bob.store.fetchAll(SharedList.self).map(\.recordName) == ["chores", "groceries"])
+    }
+
+    /// Another client deletes the personal zone: the next pass creates it again and uploads the
+    /// diary, and the household zone syncs on in the same pass. Breaking it (a rebuild that
+    /// queues every model of the account): the lists are uploaded again too, and the rebuild
+    /// queues records of the sync zone under the personal zone's name.
+    @Test func aZoneDeletedElsewhereIsRebuiltWhileTheOtherSyncsOn() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice", models: Self.models)
+        try phone.store.save(SharedList(recordName: "groceries", title: "Groceries"))
+        try phone.store.save(Diary(recordName: "monday", text: "Slept well"))
+        await phone.sync()
+        let other = try world.cloud.device("script", account: "alice")
+        try await other.deleteZones([Self.personal])
+        try phone.store.save(SharedList(recordName: "chores", title: "Chores"))
+        let before = phone.gateway.modifies.count
+        await phone.sync()
+        await phone.sync()
+        try world.expectCloud(is: "a-personal-zone-rebuilt-beside-the-household")
+        let saved = phone.gateway.modifies.dropFirst(before).flatMap(\.request.recordsToSave).map(\.id.recordName)
+        #expect(saved.sorted() == ["chores", "monday"], "only the rebuilt zone's records and the new list: \(saved)")
+    }
+}
+
+/// A diary entry, written by hand as syncgen writes a model with `zone: Personal`: private only,
+/// in a zone of its own.
+struct Diary: Sendable, Hashable {
+    var recordName: String
+    var ownerName: String = SyncConstants.currentUserOwnerName
+    var text: String = ""
+}
+
+extension Diary: SyncModel {
+    static let recordType = "Diary"
+    static let syncScopes: Set<DatabaseScope> = [.private]
+    static let zoneName: String? = "Personal"
+    static let parentRecordType: String? = nil
+    static var childTypes: [any SyncModel.Type] { [] }
+    static let _syncFields = ModelFields<Self>(
+        [.field("text", \Self.text)],
+        tombstone: [TombstoneKeyPath("recordName", \Self.recordName), TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { Self(recordName: $0, ownerName: $1) })
+
+    var parentRecordName: String? { nil }
+}
