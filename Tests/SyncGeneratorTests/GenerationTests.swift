@@ -38,6 +38,16 @@ struct GenerationTests {
         #expect(!swift.contains("public "))
     }
 
+    /// A model's `zone` becomes its `zoneName`, which the runtime's one routing rule reads; a
+    /// model without one declares none, and the protocol's default (the app's sync zone) holds.
+    /// Breaking it (the key parsed, the declaration left out): the diary's records go to the
+    /// sync zone, beside the household a zone share hands to everyone.
+    @Test func aModelsZoneIsItsZoneName() throws {
+        let swift = try generated("models:\n  Diary:\n    zone: Personal\n    fields:\n      text: string\n  Note:\n    fields:\n      title: string\n")
+        #expect(swift.contains(#"static let zoneName: Swift.String? = "Personal""#))
+        #expect(swift.components(separatedBy: "zoneName").count == 2, "only the diary declares one")
+    }
+
     @Test func publicAccessMarksEveryDeclaration() throws {
         let swift = try generated("models:\n  Note:\n    fields:\n      title: string\n", access: .public)
         #expect(swift.contains("public struct Note"))

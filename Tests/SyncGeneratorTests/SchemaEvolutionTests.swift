@@ -36,6 +36,11 @@ private let baseFields = "      title: string\n      size: int"
 let evolutionCases: [EvolutionCase] = [
     // Breaking changes.
     EvolutionCase(
+        "a model moved to another zone",
+        old: note("      title: string"),
+        new: "models:\n  Note:\n    zone: Personal\n    fields:\n      title: string\n",
+        expected: ["New.yaml:2:3 SG1511 error", "Old.yaml:2:3 SG1511 note"]),
+    EvolutionCase(
         "a model removed",
         old: note("      title: string") + "  Tag:\n    fields:\n      name: string\n",
         new: note("      title: string"),

@@ -66,6 +66,7 @@ let failingCases: [FailingCase] = [
     FailingCase(.invalidFieldName, field("      _x: string"), Finding(.invalidFieldName, line: 4, column: 7)),
     // The parent's field would be what `[Item.self]` means inside the generated `List`.
     FailingCase(.childNameHiddenInParent, "models:\n  List:\n    fields:\n      Item: string\n  Item:\n    parent: List\n    fields: {}\n", Finding(.childNameHiddenInParent, line: 5, column: 3)),
+    FailingCase(.invalidZoneName, model("    zone: _Personal"), Finding(.invalidZoneName, line: 3, column: 11)),
     // A lower-case child could be hidden by a member every model has (`recordType`).
     FailingCase(.childNameHiddenInParent, "models:\n  List:\n    fields: {}\n  recordType:\n    recordType: Entry\n    parent: List\n    fields: {}\n", Finding(.modelNameNotCapitalized, .warning, line: 4, column: 3), Finding(.childNameHiddenInParent, line: 4, column: 3)),
     FailingCase(.reservedFieldName, field("      Type: string"), Finding(.reservedFieldName, line: 4, column: 7)),
@@ -120,6 +121,7 @@ let failingCases: [FailingCase] = [
     FailingCase(.invalidEnumCase, field("      x: { type: enum, cases: [a, unknown] }"), Finding(.invalidEnumCase, line: 4, column: 35)),
     FailingCase(.invalidEnumCase, field("      x: { type: enum, cases: [a, b, a] }"), Finding(.invalidEnumCase, line: 4, column: 38)),
     FailingCase(.casesOnNonEnum, field("      x: { type: string, cases: [a] }"), Finding(.casesOnNonEnum, line: 4, column: 33)),
+    FailingCase(.referenceAcrossZones, "models:\n  B:\n    fields: {}\n  A:\n    zone: Personal\n    fields:\n      b: { type: reference, to: B }\n", Finding(.referenceAcrossZones, line: 7, column: 33)),
     FailingCase(.defaultTypeMismatch, field("      x: { type: enum, cases: [a, b], default: c }"), Finding(.defaultTypeMismatch, line: 4, column: 48)),
     FailingCase(.defaultNotSupported, field("      x: { type: list, of: uuid, merge: union, default: [] }"), Finding(.defaultNotSupported, line: 4, column: 57)),
     FailingCase(.referenceAcrossDatabases, "models:\n  P:\n    scopes: [public]\n    fields: {}\n  A:\n    fields:\n      x: { type: reference, to: P }\n", Finding(.referenceAcrossDatabases, line: 7, column: 33)),
@@ -136,6 +138,7 @@ let failingCases: [FailingCase] = [
     FailingCase(.parentScopeMismatch, "models:\n  Root:\n    scopes: [private, shared]\n    fields: {}\n  Child:\n    parent: Root\n    fields: {}\n", Finding(.parentScopeMismatch, line: 6, column: 13)),
     FailingCase(.publicParent, "models:\n  Pub:\n    scopes: [public]\n    fields: {}\n  Child:\n    parent: Pub\n    fields: {}\n", Finding(.publicParent, line: 6, column: 13)),
     FailingCase(.parentCycle, "models:\n  A:\n    parent: B\n    fields: {}\n  B:\n    parent: A\n    fields: {}\n", Finding(.parentCycle, line: 3, column: 13)),
+    FailingCase(.childZoneMismatch, "models:\n  Root:\n    zone: Personal\n    fields: {}\n  Child:\n    parent: Root\n    fields: {}\n", Finding(.childZoneMismatch, line: 6, column: 13)),
     // Rule 9: publishing.
     FailingCase(.unknownProjection, model("    publishAs: Nope"), Finding(.unknownProjection, line: 3, column: 16)),
     FailingCase(.projectionNotPublic, "models:\n  Draft:\n    publishAs: Other\n    fields: {}\n  Other:\n    fields: {}\n", Finding(.projectionNotPublic, line: 3, column: 16)),
@@ -171,6 +174,7 @@ let failingCases: [FailingCase] = [
     // Rule 14: public models.
     FailingCase(.publicShareable, "models:\n  P:\n    scopes: [public]\n    shareable: true\n    fields: {}\n", Finding(.publicShareable, line: 4, column: 16)),
     FailingCase(.publicWithParent, "models:\n  R:\n    fields: {}\n  P:\n    scopes: [public]\n    parent: R\n    fields: {}\n", Finding(.publicWithParent, line: 6, column: 13)),
+    FailingCase(.publicModelZone, model("    scopes: [public]\n    zone: Recipes"), Finding(.publicModelZone, line: 4, column: 11)),
     // Rule 16: natural keys and merges.
     FailingCase(.unknownKeyField, model("    unique: [title, colour]", fields: "    fields:\n      title: string\n      color: string"), Finding(.unknownKeyField, line: 3, column: 21)),
     FailingCase(.unknownKeyField, model("    unique: [[]]", fields: "    fields:\n      title: string"), Finding(.unknownKeyField, line: 3, column: 14)),

@@ -23,6 +23,30 @@ package enum CloudKitNaming {
     }
 }
 
+extension CloudKitNaming {
+    /// Longest zone name CloudKit accepts.
+    package static let maxZoneNameLength = CloudKitLimits.maxNameLength
+    /// The zone names `zoneNameProblem(with:)` allows, as a regular expression (for the JSON
+    /// Schema; the length limit is separate).
+    package static let zoneNamePattern = #"^(?!_)[\u0000-\u007F]+$"#
+
+    /// Why `name` is not a zone name CloudKit accepts, or nil when it is. Apple
+    /// (`CKRecordZone.init(zoneName:)`): "Zone names inside a user's private database are unique,
+    /// consist of up to 255 ASCII characters, and don't start with an underscore"; an empty name
+    /// throws. The underscore also keeps out the database's own `_defaultZone`.
+    package static func zoneNameProblem(with name: String) -> String? {
+        guard let first = name.unicodeScalars.first else { return "it is empty" }
+        if first == "_" { return "it starts with an underscore, which CloudKit keeps for its own zones (such as _defaultZone)" }
+        if let bad = name.unicodeScalars.first(where: { !$0.isASCII }) {
+            return "it may hold only ASCII characters, not '\(Character(bad))'"
+        }
+        if name.utf8.count > maxZoneNameLength {
+            return "it is \(name.utf8.count) characters long; CloudKit allows at most \(maxZoneNameLength)"
+        }
+        return nil
+    }
+}
+
 extension Unicode.Scalar {
     package var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
     package var isASCIIDigit: Bool { ("0"..."9").contains(self) }

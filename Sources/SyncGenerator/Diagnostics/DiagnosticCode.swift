@@ -26,6 +26,7 @@ package enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparabl
     case invalidRecordTypeName = "SG0303"
     case invalidFieldName = "SG0304"
     case childNameHiddenInParent = "SG0305"
+    case invalidZoneName = "SG0306"
     // Rule 4: reserved names.
     case reservedFieldName = "SG0401"
     case reservedRecordTypeName = "SG0402"
@@ -53,6 +54,7 @@ package enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparabl
     case missingEnumCases = "SG0617"
     case invalidEnumCase = "SG0618"
     case casesOnNonEnum = "SG0619"
+    case referenceAcrossZones = "SG0620"
     // Rule 7: scopes.
     case invalidScopeSet = "SG0701"
     case privateAndPublicScopes = "SG0702"
@@ -64,6 +66,7 @@ package enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparabl
     case parentScopeMismatch = "SG0803"
     case publicParent = "SG0804"
     case parentCycle = "SG0805"
+    case childZoneMismatch = "SG0806"
     // Rule 9: publishing.
     case unknownProjection = "SG0901"
     case projectionNotPublic = "SG0902"
@@ -96,6 +99,7 @@ package enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparabl
     // Rule 14: public models.
     case publicShareable = "SG1401"
     case publicWithParent = "SG1402"
+    case publicModelZone = "SG1403"
     // Schema evolution (against a baseline: CloudKit's production schema only grows).
     case recordTypeRemoved = "SG1501"
     case fieldRemoved = "SG1502"
@@ -107,6 +111,7 @@ package enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparabl
     case enumCaseRemoved = "SG1508"
     case fieldNarrowed = "SG1509"
     case assetKeysMoved = "SG1510"
+    case zoneChanged = "SG1511"
     // Rule 16: natural keys and merges.
     case unknownKeyField = "SG1601"
     case keyFieldNotShared = "SG1602"
@@ -151,6 +156,7 @@ package enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparabl
         case .invalidRecordTypeName: .invalidRecordTypeName
         case .invalidFieldName: .invalidFieldName
         case .childNameHiddenInParent: .childNameHiddenInParent
+        case .invalidZoneName: .invalidZoneName
         case .reservedFieldName: .reservedFieldName
         case .reservedRecordTypeName: .reservedRecordTypeName
         case .duplicateModel: .duplicateModel
@@ -174,6 +180,7 @@ package enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparabl
         case .missingEnumCases: .missingEnumCases
         case .invalidEnumCase: .invalidEnumCase
         case .casesOnNonEnum: .casesOnNonEnum
+        case .referenceAcrossZones: .referenceAcrossZones
         case .invalidScopeSet: .invalidScopeSet
         case .privateAndPublicScopes: .privateAndPublicScopes
         case .unknownScope: .unknownScope
@@ -183,6 +190,7 @@ package enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparabl
         case .parentScopeMismatch: .parentScopeMismatch
         case .publicParent: .publicParent
         case .parentCycle: .parentCycle
+        case .childZoneMismatch: .childZoneMismatch
         case .unknownProjection: .unknownProjection
         case .projectionNotPublic: .projectionNotPublic
         case .projectionIsDraft: .projectionIsDraft
@@ -209,6 +217,7 @@ package enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparabl
         case .unknownIndex: .unknownIndex
         case .publicShareable: .publicShareable
         case .publicWithParent: .publicWithParent
+        case .publicModelZone: .publicModelZone
         case .recordTypeRemoved: .recordTypeRemoved
         case .fieldRemoved: .fieldRemoved
         case .fieldTypeChanged: .fieldTypeChanged
@@ -219,6 +228,7 @@ package enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparabl
         case .enumCaseRemoved: .enumCaseRemoved
         case .fieldNarrowed: .fieldNarrowed
         case .assetKeysMoved: .assetKeysMoved
+        case .zoneChanged: .zoneChanged
         case .unknownKeyField: .unknownKeyField
         case .keyFieldNotShared: .keyFieldNotShared
         case .keyFieldNotComparable: .keyFieldNotComparable

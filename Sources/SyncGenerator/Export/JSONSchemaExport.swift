@@ -76,6 +76,11 @@ package enum JSONSchemaExport {
             "description": .string(doc("parent", .model)),
             "type": "string", "pattern": .string(SwiftNaming.typeNamePattern),
         ],
+        "zone": [
+            "description": .string(doc("zone", .model)),
+            "type": "string", "pattern": .string(CloudKitNaming.zoneNamePattern),
+            "maxLength": .int(Int64(CloudKitNaming.maxZoneNameLength)),
+        ],
         "publishAs": [
             "description": .string(doc("publishAs", .model)),
             "type": "string", "pattern": .string(SwiftNaming.typeNamePattern),

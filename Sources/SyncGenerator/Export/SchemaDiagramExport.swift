@@ -170,6 +170,7 @@ struct SchemaDiagram {
     private static func node(_ model: Model) -> Node {
         var notes: [String] = []
         if model.recordType != model.name { notes.append("record type \(model.recordType)") }
+        if let zone = model.zone { notes.append("zone \(zone)") }
         if model.isShareable { notes.append("share root") }
         if let catalog = model.catalog {
             notes.append(catalog.isGoverned ? "catalog, governed (starts \(catalog.initialState.rawValue))" : "catalog")

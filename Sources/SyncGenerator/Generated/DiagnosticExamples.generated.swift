@@ -285,6 +285,22 @@ extension DiagnosticCode {
                     parent: List
                     fields: {}
                 """#)
+        case .invalidZoneName:
+            DiagnosticExamples(
+                failing: #"""
+                models:
+                  Diary:
+                    zone: _Personal
+                    fields:
+                      text: string
+                """#,
+                fixed: #"""
+                models:
+                  Diary:
+                    zone: Personal
+                    fields:
+                      text: string
+                """#)
         case .reservedFieldName:
             DiagnosticExamples(
                 failing: #"""
@@ -653,6 +669,29 @@ extension DiagnosticCode {
                     fields:
                       status: { type: enum, cases: [todo, done] }
                 """#)
+        case .referenceAcrossZones:
+            DiagnosticExamples(
+                failing: #"""
+                models:
+                  Member:
+                    fields:
+                      name: string
+                  Diary:
+                    zone: Personal
+                    fields:
+                      author: { type: reference, to: Member }
+                """#,
+                fixed: #"""
+                models:
+                  Member:
+                    zone: Personal
+                    fields:
+                      name: string
+                  Diary:
+                    zone: Personal
+                    fields:
+                      author: { type: reference, to: Member }
+                """#)
         case .invalidScopeSet:
             DiagnosticExamples(
                 failing: #"""
@@ -803,6 +842,31 @@ extension DiagnosticCode {
                   B:
                     parent: A
                     fields: {}
+                """#)
+        case .childZoneMismatch:
+            DiagnosticExamples(
+                failing: #"""
+                models:
+                  Journal:
+                    zone: Personal
+                    fields:
+                      title: string
+                  Entry:
+                    parent: Journal
+                    fields:
+                      text: string
+                """#,
+                fixed: #"""
+                models:
+                  Journal:
+                    zone: Personal
+                    fields:
+                      title: string
+                  Entry:
+                    parent: Journal
+                    zone: Personal
+                    fields:
+                      text: string
                 """#)
         case .unknownProjection:
             DiagnosticExamples(
@@ -1297,6 +1361,23 @@ extension DiagnosticCode {
                     scopes: [public]
                     fields: {}
                 """#)
+        case .publicModelZone:
+            DiagnosticExamples(
+                failing: #"""
+                models:
+                  Recipe:
+                    scopes: [public]
+                    zone: Recipes
+                    fields:
+                      title: string
+                """#,
+                fixed: #"""
+                models:
+                  Recipe:
+                    scopes: [public]
+                    fields:
+                      title: string
+                """#)
         case .recordTypeRemoved:
             DiagnosticExamples(
                 baseline: #"""
@@ -1538,6 +1619,31 @@ extension DiagnosticCode {
                     fields:
                       cover: asset
                       thumbnail: asset
+                """#)
+        case .zoneChanged:
+            DiagnosticExamples(
+                baseline: #"""
+                models:
+                  Diary:
+                    fields:
+                      text: string
+                """#,
+                failing: #"""
+                models:
+                  Diary:
+                    zone: Personal
+                    fields:
+                      text: string
+                """#,
+                fixed: #"""
+                models:
+                  Diary:
+                    fields:
+                      text: string
+                  Note:
+                    zone: Personal
+                    fields:
+                      text: string
                 """#)
         case .unknownKeyField:
             DiagnosticExamples(

@@ -134,6 +134,10 @@ struct ModelGenerator {
             body.line("\(access)static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [\(model.scopes.scopes.map { ".\($0.rawValue)" }.joined(separator: ", "))]")
             let parentType = model.parent.flatMap { context.schema.model(named: $0)?.recordType }.map(QuotedText.swift) ?? "nil"
             body.line("\(access)static let parentRecordType: Swift.String? = \(parentType)")
+            if let zone = model.zone {
+                body.documentation("The zone this model's records live in, rather than the app's sync zone.")
+                body.line("\(access)static let zoneName: Swift.String? = \(QuotedText.swift(zone))")
+            }
             let children = context.schema.childNames(of: model.name)
             if !children.isEmpty {
                 body.documentation("Deleting a `\(name)` deletes the \(children.map { "`\($0)`" }.joined(separator: " and ")) records under it too.")

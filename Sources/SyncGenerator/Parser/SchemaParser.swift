@@ -73,6 +73,7 @@ private struct Parser {
         model.scopes = reader["scopes"].flatMap { words($0, in: context) }
         model.shareable = reader["shareable"].flatMap { bool($0, in: context) }
         model.parent = reader["parent"].flatMap { text($0, in: context) }
+        model.zone = reader["zone"].flatMap { text($0, in: context) }
         model.publishAs = reader["publishAs"].flatMap { text($0, in: context) }
         model.catalog = reader["catalog"].flatMap { parseCatalog($0, model: name.value) }
         model.unique = reader["unique"].map { parseUnique($0, in: context) } ?? []

@@ -75,6 +75,9 @@ package struct Model: Sendable, Equatable {
     package var isShareable: Bool
     /// The model whose records are this model's CKRecord.parent.
     package var parent: String?
+    /// The zone the model's private and shared records live in; nil for the app's sync zone
+    /// (`SyncConfiguration.syncZoneName`).
+    package var zone: String?
     /// The public model this draft projects into.
     package var publishAs: String?
     /// Set on every public model: public records are read through catalog queries.
@@ -89,7 +92,7 @@ package struct Model: Sendable, Equatable {
     package var location: SourceLocation
 
     package init(
-        name: String, recordType: String, scopes: ScopeSet, isShareable: Bool, parent: String?,
+        name: String, recordType: String, scopes: ScopeSet, isShareable: Bool, parent: String?, zone: String? = nil,
         publishAs: String?, catalog: Catalog?, uniqueKeys: [[String]] = [], mergePolicy: MergePolicyName? = nil,
         fields: [Field], location: SourceLocation
     ) {
@@ -98,6 +101,7 @@ package struct Model: Sendable, Equatable {
         self.scopes = scopes
         self.isShareable = isShareable
         self.parent = parent
+        self.zone = zone
         self.publishAs = publishAs
         self.catalog = catalog
         self.uniqueKeys = uniqueKeys

@@ -21,6 +21,8 @@ package struct ModelDeclaration: Sendable, Equatable {
     package var scopes: Located<[Located<String>]>?
     package var shareable: Located<Bool>?
     package var parent: Located<String>?
+    /// The zone the model's private and shared records live in; none for the app's sync zone.
+    package var zone: Located<String>?
     package var publishAs: Located<String>?
     package var catalog: CatalogDeclaration?
     /// The `unique` keys, each a list of field names (`unique: [a, b]` is one key of two fields).
@@ -32,7 +34,7 @@ package struct ModelDeclaration: Sendable, Equatable {
     package init(
         name: Located<String>, recordType: Located<String>? = nil,
         scopes: Located<[Located<String>]>? = nil, shareable: Located<Bool>? = nil,
-        parent: Located<String>? = nil, publishAs: Located<String>? = nil,
+        parent: Located<String>? = nil, zone: Located<String>? = nil, publishAs: Located<String>? = nil,
         catalog: CatalogDeclaration? = nil, unique: [Located<[Located<String>]>] = [],
         merge: Located<String>? = nil, fields: [FieldDeclaration] = []
     ) {
@@ -41,6 +43,7 @@ package struct ModelDeclaration: Sendable, Equatable {
         self.scopes = scopes
         self.shareable = shareable
         self.parent = parent
+        self.zone = zone
         self.publishAs = publishAs
         self.catalog = catalog
         self.unique = unique

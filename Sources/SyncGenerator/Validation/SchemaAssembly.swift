@@ -31,7 +31,7 @@ extension ValidationContext {
             resolved.append(Model(
                 name: model.name.value, recordType: (model.recordType ?? model.name).value,
                 scopes: modelScopes, isShareable: model.shareable?.value ?? false,
-                parent: model.parent?.value, publishAs: model.publishAs?.value, catalog: catalogs[id],
+                parent: model.parent?.value, zone: model.zone?.value, publishAs: model.publishAs?.value, catalog: catalogs[id],
                 uniqueKeys: uniqueKeys[id] ?? [], mergePolicy: modelMergePolicies[id],
                 fields: fields, location: model.name.location))
         }

@@ -21,6 +21,7 @@ package enum SchemaValidator {
         context.checkFieldOptions()
         context.checkConvergence()
         context.checkSharing()
+        context.checkZones()
         context.checkPublicModels()
         context.checkPublishing()
         context.resolveCatalogs()

@@ -32,6 +32,7 @@ extension SchemaVocabulary {
             case "scopes": "Where records live: [private] (default), [private, shared] or [public]."
             case "shareable": "The model may be the root of a CKShare; needs 'shared' in scopes."
             case "parent": "The model whose records are this model's CKRecord.parent (share hierarchy)."
+            case "zone": "The zone this model's private and shared records live in (default: the app's sync zone). A child lives in its parent's zone; a reference stays in its zone."
             case "publishAs": "The public model this private draft publishes into, under the same recordName."
             case "catalog": "How a [public] model is read: desiredKeys, initialState, governed."
             case "unique": "Natural keys: a list of field names (one key), or a list of such lists (several keys). Records of one zone equal on a key converge to one."

@@ -11,7 +11,7 @@ package enum SchemaVocabulary {
     /// Top-level keys starting with this are ignored, so a file can define anchors under them
     /// (`x-text: &text { type: string, optional: true }`) and alias them in fields.
     package static let extensionKeyPrefix = "x-"
-    package static let modelKeys = ["recordType", "scopes", "shareable", "parent", "publishAs", "catalog", "unique", "merge", "fields"]
+    package static let modelKeys = ["recordType", "scopes", "shareable", "parent", "zone", "publishAs", "catalog", "unique", "merge", "fields"]
     package static let fieldKeys = [
         "type", "optional", "default", "to", "onDelete", "of", "cases", "encrypted", "localOnly", "serverOwned", "index", "merge",
     ]

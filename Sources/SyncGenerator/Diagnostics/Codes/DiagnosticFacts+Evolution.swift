@@ -59,4 +59,10 @@ extension DiagnosticFacts {
         summary: "an asset field now travels under record keys another field (or no field) used",
         protects: "Files of deployed records read as another field's: the first asset field travels under `assetData` and its markers, each further one under its own name (`thumbnailAssetData`), so reordering asset fields, or adding one before the first, moves the keys.",
         fact: "A model's first asset field keeps the keys records carried while a model could hold one asset; a field's keys come from its place among the model's asset fields. Add asset fields after the others, and never reorder them.")
+
+    static let zoneChanged = DiagnosticFacts(
+        .error,
+        summary: "a deployed model moved to another zone",
+        protects: "A model whose deployed records stay in the zone it left: devices would stop seeing them, and edits would make second copies.",
+        fact: "A record lives in the zone it was saved in; a schema change moves no record.")
 }

@@ -29,4 +29,10 @@ extension DiagnosticFacts {
         summary: "a child model is named like a member of its parent (a field, or a lower-case name)",
         protects: "Generated code that cannot name a child model: the parent lists its children (`childTypes`) inside its own code, where its field of the same name stands for the child.",
         fact: "Inside a Swift type, a member hides a type of the same name.")
+
+    static let invalidZoneName = DiagnosticFacts(
+        .error,
+        summary: "a zone name CloudKit refuses",
+        protects: "A zone the app could never create: every record of the model would fail to save.",
+        fact: "Zone names are up to 255 ASCII characters and do not start with an underscore (`_defaultZone` is the database's own).")
 }

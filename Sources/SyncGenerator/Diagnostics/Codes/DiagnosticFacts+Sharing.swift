@@ -29,4 +29,10 @@ extension DiagnosticFacts {
         summary: "parent chains form a cycle",
         protects: "Parents that are each other's ancestors: no record could be uploaded first.",
         fact: "A child is uploaded after its parent; a chain of parents must end.")
+
+    static let childZoneMismatch = DiagnosticFacts(
+        .error,
+        summary: "a child's zone differs from its parent's",
+        protects: "A child CloudKit refuses: a record's parent must be in the record's own zone.",
+        fact: "A child lives in its parent's zone (CKRecord.parent); give it its parent's `zone`, or none for both.")
 }

@@ -107,4 +107,10 @@ extension DiagnosticFacts {
         summary: "`cases` on a field that is not an enum",
         protects: "Cases that do nothing, on a field meant to be an enum.",
         fact: "Only an enum, or a list of enums, has cases.")
+
+    static let referenceAcrossZones = DiagnosticFacts(
+        .error,
+        summary: "a reference to a model of another zone",
+        protects: "A reference CloudKit refuses: the record holding it could never be saved.",
+        fact: "A reference points at a record of its own zone; models that reference each other live in one zone.")
 }
