@@ -44,6 +44,14 @@ public struct LocalCloudDevice: CloudGateway {
                     saved[zone] = .failure(CloudError(.badDatabase, "zones are created in their owner's private database only, never in the shared database"))
                     continue
                 }
+                // Apple, `CKRecordZone.init(zoneName:)`: zone names "consist of up to 255 ASCII
+                // characters, and don't start with an underscore". Apple names no error for a
+                // name that breaks this (the empty one throws an exception before any request);
+                // the harsher answer is the default: the zone is refused.
+                if let problem = CloudKitNaming.zoneNameProblem(with: zone.zoneName) {
+                    saved[zone] = .failure(CloudError(.invalidArguments, "zone name '\(zone.zoneName)' is not one CloudKit accepts: \(problem)"))
+                    continue
+                }
                 try server.createZoneIfNeeded(StoredZone(owner: user, name: zone.zoneName))
                 saved[zone] = .success(())
             }

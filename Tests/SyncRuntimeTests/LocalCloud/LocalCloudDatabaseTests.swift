@@ -180,4 +180,20 @@ struct LocalCloudDatabaseTests {
         try await phone.save([edited])
         #expect(try cloud.counters()["notifications.laptop"] == 2)
     }
+
+    /// Apple, `CKRecordZone.init(zoneName:)`: "Zone names inside a user's private database are
+    /// unique, consist of up to 255 ASCII characters, and don't start with an underscore." A name
+    /// that breaks this is refused (`invalidArguments`: Apple names no code, the harsher answer is
+    /// the default), and the zone is not created; a valid zone in the same request is.
+    @Test(arguments: CloudMode.allCases)
+    func aZoneNameCloudKitRefusesIsNotCreated(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try harness.device("phone", "alice")
+        for name in ["_defaultZone", "_Personal", "Caf\u{E9}", String(repeating: "z", count: 256)] {
+            #expect(await cloudError { try await phone.saveZones([ZoneID(zoneName: name)]) }?.code == .invalidArguments, "\(name.prefix(20))")
+        }
+        try await phone.saveZones([ZoneID(zoneName: "Personal")])
+        let zones = try harness.cloud.snapshot().zones.filter { $0.owner == "_alice" }.map(\.name)
+        #expect(zones == ["Personal"])
+    }
 }
