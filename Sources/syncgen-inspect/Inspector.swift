@@ -131,7 +131,8 @@ struct Inspector {
         var lines = ["store \(file) (read only)", "account: \(diagnostics.account ?? "none signed in")"]
         lines.append("zones:")
         for zone in diagnostics.zones {
-            lines.append("  \(zone.scope) \(zone.zoneName)/\(zone.ownerName): \(zone.hasToken ? "token kept" : "no token"), last pulled \(zone.lastPulledAt?.formatted(.iso8601) ?? "never")")
+            lines.append("  \(zone.scope) \(zone.zoneName)/\(zone.ownerName): \(zone.hasToken ? "token kept" : "no token"), last pulled \(zone.lastPulledAt?.formatted(.iso8601) ?? "never")"
+                + (zone.hasUnfetchedChanges ? ", changes not fetched yet" : ""))
         }
         let pending = diagnostics.pendingChanges.sorted { $0.key < $1.key }
         lines.append("pending changes: " + (pending.isEmpty ? "none" : pending.map { "\($0.value) \($0.key)" }.joined(separator: ", ")))

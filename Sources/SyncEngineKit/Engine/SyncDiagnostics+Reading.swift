@@ -55,6 +55,10 @@ extension SyncDiagnostics {
             let pulledAt = try store.state(key).flatMap(TimeInterval.init).map(Date.init(timeIntervalSince1970:))
             zones["\(scope.rawValue) \(zone)", default: Zone(scope: scope, zoneName: zone.zoneName, ownerName: zone.ownerName, hasToken: false)].lastPulledAt = pulledAt
         }
+        for key in try store.stateKeys(prefix: SyncStateKeys.zoneUnfetchedPrefix) {
+            guard let (zone, scope) = SyncStateKeys.zone(inKey: key, after: SyncStateKeys.zoneUnfetchedPrefix) else { continue }
+            zones["\(scope.rawValue) \(zone)", default: Zone(scope: scope, zoneName: zone.zoneName, ownerName: zone.ownerName, hasToken: false)].hasUnfetchedChanges = true
+        }
         return zones.sorted { $0.key < $1.key }.map(\.value)
     }
 

@@ -61,6 +61,7 @@ struct PulledPageLanding {
         }
         try store.setState(SyncStateKeys.zoneToken(zone, scope), page.newToken.storedValue)
         try store.setState(SyncStateKeys.zonePulled(zone, scope), String(context.clock.now.timeIntervalSince1970))
+        if !page.moreComing { try store.setState(SyncStateKeys.zoneUnfetched(zone, scope), nil) }
         return listing
     }
 

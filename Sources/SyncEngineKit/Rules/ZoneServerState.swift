@@ -11,6 +11,7 @@ enum ZoneServerState {
     static func forget(_ zone: ZoneID, scope: DatabaseScope, in store: any Topics) throws {
         try store.setState(SyncStateKeys.zoneToken(zone, scope), nil)
         try store.setState(SyncStateKeys.zonePulled(zone, scope), nil)
+        try store.setState(SyncStateKeys.zoneUnfetched(zone, scope), nil)
         try ZoneRefetch.forget(zone, scope: scope, in: store)
         try UnreadableRecords.forget(zone: zone, in: store)
         for id in try store.serverRecordIDs(inZone: zone) { try store.removeServerRecord(id) }

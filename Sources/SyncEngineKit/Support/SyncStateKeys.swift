@@ -28,6 +28,15 @@ enum SyncStateKeys {
 
     static let zonePulledPrefix = "pulled.zone."
 
+    /// A zone the database's change feed said changed, whose changes this device has not fetched
+    /// to their end yet (CKSyncEngine's `zoneIDsWithUnfetchedServerChanges`): set when the feed
+    /// lists it, cleared by the transaction that lands its last page, or when the zone goes.
+    static func zoneUnfetched(_ zone: ZoneID, _ scope: DatabaseScope) -> String {
+        zoneUnfetchedPrefix + zoneSuffix(zone, scope)
+    }
+
+    static let zoneUnfetchedPrefix = "unfetched.zone."
+
     /// The fetch from scratch of one zone under way (`ServerVersions.markListed`'s listing), kept
     /// until its last page: a fetch cut off goes on from its last page's token, still listing.
     static func zoneRefetch(_ zone: ZoneID, _ scope: DatabaseScope) -> String {

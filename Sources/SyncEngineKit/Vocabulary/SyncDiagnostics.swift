@@ -48,6 +48,10 @@ public struct SyncDiagnostics: Sendable, Hashable, Codable {
         public var hasToken: Bool
         /// When a page of it was last applied; nil before the first since this was recorded.
         public var lastPulledAt: Date?
+        /// The server said it changed, and this device has not fetched those changes to their
+        /// end yet (a pass left it out, or stopped before its last page): CloudKit's
+        /// `zoneIDsWithUnfetchedServerChanges`.
+        public var hasUnfetchedChanges = false
     }
 
     /// A change set aside.

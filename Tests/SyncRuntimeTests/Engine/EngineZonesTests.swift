@@ -79,6 +79,30 @@ struct EngineZonesTests {
         let saved = phone.gateway.modifies.dropFirst(before).flatMap(\.request.recordsToSave).map(\.id.recordName)
         #expect(saved.sorted() == ["chores", "monday"], "only the rebuilt zone's records and the new list: \(saved)")
     }
+
+    /// A pass that reads only the household zone leaves the personal zone's changes for later:
+    /// the diagnostics list it as unfetched (CloudKit's `zoneIDsWithUnfetchedServerChanges`) until
+    /// a pass fetches it to its end. Breaking it (the mark never set, or never cleared): the
+    /// laptop shows no zone waiting, or one that waits forever.
+    @Test func aZoneAPassLeftOutIsListedAsUnfetchedUntilFetched() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice", models: Self.models)
+        let laptop = try world.device("alice-laptop", account: "alice", models: Self.models)
+        await laptop.sync()
+        try phone.store.save(SharedList(recordName: "groceries", title: "Groceries"))
+        try phone.store.save(Diary(recordName: "monday", text: "Slept well"))
+        await phone.sync()
+        func unfetched() throws -> [String] {
+            try laptop.engine.diagnostics().zones.filter(\.hasUnfetchedChanges).map(\.zoneName)
+        }
+        #expect(await laptop.engine.sync(SyncOptions(zones: [ZoneID(zoneName: SyncConstants.defaultSyncZoneName)])) == .completed)
+        #expect(try laptop.store.fetch(SharedList.self, recordName: "groceries") != nil)
+        #expect(try laptop.store.fetch(Diary.self, recordName: "monday") == nil)
+        #expect(try unfetched() == ["Personal"])
+        await laptop.sync()
+        #expect(try laptop.store.fetch(Diary.self, recordName: "monday") != nil)
+        #expect(try unfetched().isEmpty)
+    }
 }
 
 /// A diary entry, written by hand as syncgen writes a model with `zone: Personal`: private only,

@@ -30,6 +30,11 @@ extension PullPhase {
             }
             listed?.formUnion(changes.changedZones)
             listed?.formUnion(changes.deletedZones.keys)
+            // Each zone the feed says changed is unfetched until its last page lands, whether
+            // this pass reads it or leaves it out.
+            try context.transaction { store in
+                for zone in changes.changedZones { try store.setState(SyncStateKeys.zoneUnfetched(zone, scope), "1") }
+            }
             for zone in changes.changedZones {
                 guard options.zones?.contains(zone) ?? true else {
                     leftOut = true
