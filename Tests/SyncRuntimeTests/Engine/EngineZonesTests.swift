@@ -9,7 +9,8 @@ import SyncRuntime
 /// Several zones in the user's private database: a model that names its zone
 /// (`SyncModel.zoneName`) lives there, every other model in the app's sync zone. The household's
 /// lists are in the sync zone, shared whole; each person's diary is in a "Personal" zone of their
-/// own, which no share reaches.
+/// own, which no share reaches. Each test runs through LocalCloud's port and through the CloudKit
+/// gateway over the stand-in.
 @Suite("Engine: several zones")
 struct EngineZonesTests {
     static let models: [any SyncModel.Type] = [SharedList.self, Member.self, ListItem.self, Diary.self]
@@ -18,8 +19,9 @@ struct EngineZonesTests {
     /// Each record goes to its model's zone, and another device of the account reads both.
     /// Breaking it (the routing rule reading the sync zone only): the diary lands in the sync
     /// zone, and the golden shows it there.
-    @Test func eachModelSyncsInItsOwnZone() async throws {
-        let world = try SyncWorld()
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func eachModelSyncsInItsOwnZone(throughCloudKit: Bool) async throws {
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
         let phone = try world.device("alice-phone", account: "alice", models: Self.models)
         let laptop = try world.device("alice-laptop", account: "alice", models: Self.models)
         try phone.store.save(SharedList(recordName: "groceries", title: "Groceries"))
@@ -40,8 +42,9 @@ struct EngineZonesTests {
     /// The household zone is shared whole while the diary's zone stays Alice's: Bob receives the
     /// lists and never the diary. Breaking it (the zone share's check reading every zoned model):
     /// sharing fails, naming Diary, though no diary is in the shared zone.
-    @Test func theSyncZoneIsSharedWholeAndThePersonalZoneStaysApart() async throws {
-        let world = try SyncWorld()
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func theSyncZoneIsSharedWholeAndThePersonalZoneStaysApart(throughCloudKit: Bool) async throws {
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
         let alice = try world.device("alice-phone", account: "alice", models: Self.models)
         let bob = try world.device("bob-phone", account: "bob", models: Self.models)
         try alice.store.save(SharedList(recordName: "groceries", title: "Groceries"))
@@ -63,8 +66,9 @@ struct EngineZonesTests {
     /// diary, and the household zone syncs on in the same pass. Breaking it (a rebuild that
     /// queues every model of the account): the lists are uploaded again too, and the rebuild
     /// queues records of the sync zone under the personal zone's name.
-    @Test func aZoneDeletedElsewhereIsRebuiltWhileTheOtherSyncsOn() async throws {
-        let world = try SyncWorld()
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aZoneDeletedElsewhereIsRebuiltWhileTheOtherSyncsOn(throughCloudKit: Bool) async throws {
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
         let phone = try world.device("alice-phone", account: "alice", models: Self.models)
         try phone.store.save(SharedList(recordName: "groceries", title: "Groceries"))
         try phone.store.save(Diary(recordName: "monday", text: "Slept well"))
@@ -84,8 +88,9 @@ struct EngineZonesTests {
     /// the diagnostics list it as unfetched (CloudKit's `zoneIDsWithUnfetchedServerChanges`) until
     /// a pass fetches it to its end. Breaking it (the mark never set, or never cleared): the
     /// laptop shows no zone waiting, or one that waits forever.
-    @Test func aZoneAPassLeftOutIsListedAsUnfetchedUntilFetched() async throws {
-        let world = try SyncWorld()
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aZoneAPassLeftOutIsListedAsUnfetchedUntilFetched(throughCloudKit: Bool) async throws {
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
         let phone = try world.device("alice-phone", account: "alice", models: Self.models)
         let laptop = try world.device("alice-laptop", account: "alice", models: Self.models)
         await laptop.sync()
