@@ -24,24 +24,26 @@ extension SyncEngine {
         return try await shares.share(root, title: title, participants: try await shares.participants(for: invitations), publicPermission: publicPermission)
     }
 
-    /// Shares the user's whole zone with `participants`: every record in it, and every record
-    /// saved there later, with no further call (a household of many lists). Returns the saved
-    /// share; manage it with the calls that take a `ShareRecord`. A zone that holds a root's share
-    /// cannot be shared whole (`alreadyShared`), and every model that can live in the zone must
-    /// allow the shared database (`invalidArguments` names the ones that do not).
+    /// Shares one of the user's zones whole with `participants`: every record in it, and every
+    /// record saved there later, with no further call (a household of many lists). `zone`: a zone
+    /// the schema's models name (`zone:`), or nil for the app's sync zone; the user's other zones
+    /// stay theirs. Returns the saved share; manage it with the calls that take a `ShareRecord`.
+    /// A zone that holds a root's share cannot be shared whole (`alreadyShared`), every model
+    /// that lives in the zone must allow the shared database (`invalidArguments` names the ones
+    /// that do not), and a zone no model lives in is `invalidArguments`.
     public func shareZone(
-        title: String, with participants: [ShareParticipant] = [], publicPermission: SharePermission = .none
+        title: String, with participants: [ShareParticipant] = [], publicPermission: SharePermission = .none, zone: String? = nil
     ) async throws(SyncError) -> ShareRecord {
-        try await SharePhase(context: context).shareZone(title: title, participants: participants, publicPermission: publicPermission)
+        try await SharePhase(context: context).shareZone(zone, title: title, participants: participants, publicPermission: publicPermission)
     }
 
-    /// Shares the user's whole zone with the people `invitations` name, looked up in the cloud
-    /// first, as `shareZone(title:with:)` does.
+    /// Shares one of the user's zones whole with the people `invitations` name, looked up in the
+    /// cloud first, as `shareZone(title:with:publicPermission:zone:)` does.
     public func shareZone(
-        title: String, inviting invitations: [ShareInvitation], publicPermission: SharePermission = .none
+        title: String, inviting invitations: [ShareInvitation], publicPermission: SharePermission = .none, zone: String? = nil
     ) async throws(SyncError) -> ShareRecord {
         let shares = SharePhase(context: context)
-        return try await shares.shareZone(title: title, participants: try await shares.participants(for: invitations), publicPermission: publicPermission)
+        return try await shares.shareZone(zone, title: title, participants: try await shares.participants(for: invitations), publicPermission: publicPermission)
     }
 
     /// The root's share for the system's sharing UI, which manages its people itself: the share as
@@ -55,11 +57,11 @@ extension SyncEngine {
         return try await shares.share(root, title: title, participants: [], publicPermission: .none)
     }
 
-    /// The share of the user's whole zone as the cloud has it now; nil when the zone is not
-    /// shared whole.
-    public func zoneShare() async throws(SyncError) -> ShareRecord? {
+    /// The share of one of the user's zones, whole, as the cloud has it now (`zone`: as in
+    /// `shareZone`, nil for the sync zone); nil when the zone is not shared whole.
+    public func zoneShare(zone: String? = nil) async throws(SyncError) -> ShareRecord? {
         let shares = SharePhase(context: context)
-        return try await shares.currentShare(of: shares.zoneSubject)
+        return try await shares.currentShare(of: try shares.zoneSubject(zone))
     }
 
     /// The root's share as the cloud has it now: its participants (role, permission, whether they

@@ -108,6 +108,59 @@ struct EngineZonesTests {
         #expect(try laptop.store.fetch(Diary.self, recordName: "monday") != nil)
         #expect(try unfetched().isEmpty)
     }
+
+    /// The household lives in a zone of its own, shared whole, while the sync zone holds Alice's
+    /// private notes: the share is made (the notes' zone is not the shared one), Bob receives the
+    /// chores and never a note, and a zone no model lives in cannot be shared. Breaking it (the
+    /// zone share always made of the sync zone): the call fails, naming Note.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aZoneOtherThanTheSyncZoneIsSharedWhole(throughCloudKit: Bool) async throws {
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
+        let models: [any SyncModel.Type] = [Note.self, HouseholdChore.self]
+        let alice = try world.device("alice-phone", account: "alice", models: models)
+        let bob = try world.device("bob-phone", account: "bob", models: models)
+        try alice.store.save(Note(recordName: "secret", title: "Mine alone", createdAt: Date(timeIntervalSince1970: 0)))
+        try alice.store.save(HouseholdChore(recordName: "dishes", title: "Dishes"))
+        await alice.sync()
+        await bob.sync()
+        let refused = await #expect(throws: SyncError.self) { try await alice.engine.shareZone(title: "Nowhere", zone: "Elsewhere") }
+        #expect(refused?.cloudError?.code == .invalidArguments)
+        let share = try await alice.engine.shareZone(title: "Home", inviting: [ShareInvitation(.userRecordName("_bob"), permission: .readWrite)], zone: "Household")
+        #expect(try await alice.engine.zoneShare(zone: "Household")?.id == share.id)
+        #expect(try await alice.engine.zoneShare() == nil, "the sync zone is not shared")
+        try await bob.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
+        await bob.sync()
+        #expect(try bob.store.fetchAll(HouseholdChore.self).map(\.title) == ["Dishes"])
+        #expect(try bob.store.fetchAll(Note.self).isEmpty)
+        var chore = try #require(try bob.store.fetch(HouseholdChore.self, recordName: "dishes"))
+        chore.title = "Dishes, done"
+        try bob.store.save(chore)
+        await bob.sync()
+        await alice.sync()
+        #expect(try alice.store.fetch(HouseholdChore.self, recordName: "dishes")?.title == "Dishes, done")
+    }
+}
+
+/// A household chore, written by hand as syncgen writes a model with `zone: Household`: in a
+/// zone of its own, shareable with the whole zone.
+struct HouseholdChore: Sendable, Hashable {
+    var recordName: String
+    var ownerName: String = SyncConstants.currentUserOwnerName
+    var title: String = ""
+}
+
+extension HouseholdChore: SyncModel {
+    static let recordType = "HouseholdChore"
+    static let syncScopes: Set<DatabaseScope> = [.private, .shared]
+    static let zoneName: String? = "Household"
+    static let parentRecordType: String? = nil
+    static var childTypes: [any SyncModel.Type] { [] }
+    static let _syncFields = ModelFields<Self>(
+        [.field("title", \Self.title)],
+        tombstone: [TombstoneKeyPath("recordName", \Self.recordName), TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { Self(recordName: $0, ownerName: $1) })
+
+    var parentRecordName: String? { nil }
 }
 
 /// A diary entry, written by hand as syncgen writes a model with `zone: Personal`: private only,

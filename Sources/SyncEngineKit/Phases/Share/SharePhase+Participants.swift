@@ -107,9 +107,14 @@ extension SharePhase {
         return ShareSubject(id: RecordID(recordName: name, zoneID: rootID.zoneID), rootRecordName: root.recordName)
     }
 
-    /// The share of the user's whole zone.
-    var zoneSubject: ShareSubject {
-        ShareSubject(id: RecordID(recordName: ShareRecord.zoneWideRecordName, zoneID: ZoneID(zoneName: context.configuration.syncZoneName, ownerName: SyncConstants.currentUserOwnerName)), rootRecordName: nil)
+    /// The share of one of the user's zones, whole: `zoneName`'s (a zone a model names), or the
+    /// sync zone's when nil. A name no model lives in is refused: nothing would ever be shared.
+    func zoneSubject(_ zoneName: String?) throws(SyncError) -> ShareSubject {
+        let zone = ZoneID(zoneName: zoneName ?? context.configuration.syncZoneName, ownerName: SyncConstants.currentUserOwnerName)
+        guard context.ownZones.contains(zone) else {
+            throw .cloud(CloudError(.invalidArguments, "no model of this app lives in zone '\(zone.zoneName)'; its zones are \(context.ownZones.map(\.zoneName).joined(separator: ", "))"))
+        }
+        return ShareSubject(id: RecordID(recordName: ShareRecord.zoneWideRecordName, zoneID: zone), rootRecordName: nil)
     }
 
     /// The people invitations name, looked up in the cloud (the only way CloudKit makes

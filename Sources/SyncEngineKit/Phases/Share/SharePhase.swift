@@ -79,12 +79,12 @@ struct SharePhase {
     /// says so. Every model that can live in the zone must allow the shared database: a zone-wide
     /// share hands participants every record of the zone, and a model the schema keeps private
     /// would go with them.
-    func shareZone(title: String, participants: [ShareParticipant], publicPermission: SharePermission) async throws(SyncError) -> ShareRecord {
-        let privateOnly = context.zonedTypes(in: zoneSubject.id.zoneID).filter { !$0.syncScopes.contains(.shared) }.map { $0.recordType }
+    func shareZone(_ zoneName: String?, title: String, participants: [ShareParticipant], publicPermission: SharePermission) async throws(SyncError) -> ShareRecord {
+        let subject = try zoneSubject(zoneName)
+        let privateOnly = context.zonedTypes(in: subject.id.zoneID).filter { !$0.syncScopes.contains(.shared) }.map { $0.recordType }
         guard privateOnly.isEmpty else {
             throw .cloud(CloudError(.invalidArguments, "a zone-wide share hands participants every record of the zone, and \(privateOnly.joined(separator: ", ")) may only be private (scopes without shared): share roots instead"))
         }
-        let subject = zoneSubject
         let share = ShareRecord(id: subject.id, rootRecordName: nil, title: title, participants: participants, publicPermission: publicPermission)
         if let problem = ShareLinkRule.problem(saving: share, over: nil) { throw .cloud(CloudError(.invalidArguments, problem)) }
         try await context.cloud.saveZones([subject.id.zoneID])
