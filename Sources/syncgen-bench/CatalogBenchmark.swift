@@ -16,27 +16,31 @@ enum CatalogBenchmark {
     static func run() async -> Bool {
         print("catalog: refreshCatalogs() of a device holding the whole catalog (median of \(runs) refreshes, CPU time)")
         print("  records      engine's own          LocalCloud serving      engine / serving")
-        var engine: [Int: Double] = [:]
+        var fastest: [Int: Double] = [:]
         var worstOverServing = 0.0
         for size in sizes {
             do {
-                let (own, serving) = try await refreshes(of: size)
-                engine[size] = own
-                worstOverServing = max(worstOverServing, own / serving)
-                print(String(format: "  %7d   %9.3f s (%6.1f us a record)   %9.3f s   %9.2fx", size, own, own / Double(size) * 1e6, serving, own / serving))
+                let (engine, serving) = try await refreshes(of: size)
+                let own = engine.median
+                fastest[size] = engine.low
+                worstOverServing = max(worstOverServing, own / serving.median)
+                print(String(format: "  %7d   %9.3f s (%6.1f us a record)   %9.3f s   %9.2fx", size, own, own / Double(size) * 1e6, serving.median, own / serving.median))
             } catch {
                 print("  \(size): failed: \(error)")
                 return false
             }
         }
-        let growth = engine[sizes[1]]! / engine[sizes[0]]!
+        // The growth is that of each size's fastest refresh, as every growth target's is
+        // (`Measurement.checkGrowth`): noise only ever adds time, and a median of the small size
+        // (17 ms in CI) moved the quick ratio between 6.9x and 13.9x across runs of one build.
+        let growth = fastest[sizes[1]]! / fastest[sizes[0]]!
         if Bench.quick {
             let met = growth <= Bench.quickMaxGrowth
-            print(String(format: "  target: 10x the records, at most %.0fx the engine's time (%.1fx): %@", Bench.quickMaxGrowth, growth, Measurement.verdict(met)))
+            print(String(format: "  target: 10x the records, at most %.0fx the engine's time (%.1fx, fastest runs): %@", Bench.quickMaxGrowth, growth, Measurement.verdict(met)))
             return met
         }
         let checks = [
-            (String(format: "10x the records, at most %.0fx the engine's time (%.1fx)", maxGrowth, growth), growth <= maxGrowth),
+            (String(format: "10x the records, at most %.0fx the engine's time (%.1fx, fastest runs)", maxGrowth, growth), growth <= maxGrowth),
             (String(format: "within %.0fx LocalCloud's serving (worst %.2fx)", withinServing, worstOverServing), worstOverServing <= withinServing),
         ]
         for (text, met) in checks { print("  target: \(text): \(Measurement.verdict(met))") }
@@ -44,8 +48,8 @@ enum CatalogBenchmark {
         return checks.allSatisfy(\.1)
     }
 
-    /// The engine's own time of a refresh of `size` records and LocalCloud's time serving it.
-    private static func refreshes(of size: Int) async throws -> (engine: Double, serving: Double) {
+    /// The engine's own time of each refresh of `size` records, and LocalCloud's time serving it.
+    private static func refreshes(of size: Int) async throws -> (engine: Measurement.Timing, serving: Measurement.Timing) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -73,6 +77,6 @@ enum CatalogBenchmark {
             serving.append(gateway.seconds - servingBefore)
             engine.append(all - serving.last!)
         }
-        return (Measurement.median(engine), Measurement.median(serving))
+        return (Measurement.Timing(samples: engine), Measurement.Timing(samples: serving))
     }
 }
