@@ -41,19 +41,25 @@ struct SyncContext: Sendable {
     /// The user's own zones: the sync zone, and each zone a model names (`SyncModel.zoneName`),
     /// in name order after the sync zone.
     var ownZones: [ZoneID] {
-        let named = Set(registry.zonedTypes.compactMap { $0.zoneName }).subtracting([configuration.syncZoneName])
+        let named = Set(registry.zonedTypes.map(zoneName(of:))).subtracting([configuration.syncZoneName])
         return [syncZone] + named.sorted().map { ZoneID(zoneName: $0) }
     }
 
     /// The models whose private or shared records live in `zone` (by its name: the same for
     /// every owner).
     func zonedTypes(in zone: ZoneID) -> [any SyncModel.Type] {
-        registry.zonedTypes.filter { ($0.zoneName ?? configuration.syncZoneName) == zone.zoneName }
+        registry.zonedTypes.filter { zoneName(of: $0) == zone.zoneName }
     }
 
     /// The models whose records may be shared in `zone`.
     func sharedTypes(in zone: ZoneID) -> [any SyncModel.Type] {
-        registry.sharedTypes.filter { ($0.zoneName ?? configuration.syncZoneName) == zone.zoneName }
+        registry.sharedTypes.filter { zoneName(of: $0) == zone.zoneName }
+    }
+
+    /// The name of the zone `type`'s private and shared records live in, for any owner: the zone
+    /// `zone(of:ownerName:)` routes them to.
+    private func zoneName(of type: any SyncModel.Type) -> String {
+        zone(of: type, ownerName: SyncConstants.currentUserOwnerName).zoneName
     }
 
     /// Runs `body` in one transaction of the local store.

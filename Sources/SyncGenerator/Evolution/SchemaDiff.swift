@@ -110,11 +110,10 @@ package enum SchemaDiff {
             result.safeChanges.append(SafeChange(message: "record type '\(type)' now has scopes \(new.scopes.rawValue)", location: new.location))
         }
         if !new.scopes.isPublic && old.zone != new.zone {
-            func describe(_ zone: String?) -> String { zone.map { "zone '\($0)'" } ?? "the app's sync zone" }
             result.diagnostics.append(Diagnostic(
                 .zoneChanged,
-                "record type '\(type)' moved from \(describe(old.zone)) to \(describe(new.zone)); its deployed records stay in the old zone, and a schema change moves none: keep its zone, and declare a new model for records that are to live in the other",
-                at: new.location, notes: [.init("it lived in \(describe(old.zone)) here", at: old.location)]))
+                "record type '\(type)' moved from \(SchemaVocabulary.describeZone(old.zone)) to \(SchemaVocabulary.describeZone(new.zone)); its deployed records stay in the old zone, and a schema change moves none: keep its zone, and declare a new model for records that are to live in the other",
+                at: new.location, notes: [.init("it lived in \(SchemaVocabulary.describeZone(old.zone)) here", at: old.location)]))
         }
         compareConvergence(old, with: new, into: &result)
         // Asset keys that moved are said once, by the field that moved: not as keys gone or added.

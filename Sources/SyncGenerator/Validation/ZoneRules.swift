@@ -28,7 +28,7 @@ extension ValidationContext {
     }
 
     private func describe(zoneOf id: ModelID) -> String {
-        zoneName(of: id).map { "zone '\($0)'" } ?? "the app's sync zone"
+        SchemaVocabulary.describeZone(zoneName(of: id))
     }
 
     private mutating func checkParentZone(of id: ModelID) {

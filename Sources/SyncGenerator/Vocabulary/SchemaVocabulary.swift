@@ -11,6 +11,12 @@ package enum SchemaVocabulary {
     /// Top-level keys starting with this are ignored, so a file can define anchors under them
     /// (`x-text: &text { type: string, optional: true }`) and alias them in fields.
     package static let extensionKeyPrefix = "x-"
+    /// How a diagnostic names the zone a model's records live in: the `zone` it names, or the app's
+    /// sync zone when it names none (`SyncConfiguration.syncZoneName`, which the schema cannot know).
+    static func describeZone(_ zone: String?) -> String {
+        zone.map { "zone '\($0)'" } ?? "the app's sync zone"
+    }
+
     package static let modelKeys = ["recordType", "scopes", "shareable", "parent", "zone", "publishAs", "catalog", "unique", "merge", "fields"]
     package static let fieldKeys = [
         "type", "optional", "default", "to", "onDelete", "of", "cases", "encrypted", "localOnly", "serverOwned", "index", "merge",

@@ -88,11 +88,8 @@ struct SharePhase {
         let share = ShareRecord(id: subject.id, rootRecordName: nil, title: title, participants: participants, publicPermission: publicPermission)
         if let problem = ShareLinkRule.problem(saving: share, over: nil) { throw .cloud(CloudError(.invalidArguments, problem)) }
         try await context.cloud.saveZones([subject.id.zoneID])
-        switch try await context.cloud.modify(ModifyRequest(sharesToSave: [share]), in: .private).savedShares[share.id] {
-        case .success(let saved): return try keep(saved)
-        case .failure(let error): throw .cloud(error)
-        case nil: throw .cloud(CloudError.noResult(for: subject))
-        }
+        let saved = try await context.cloud.modify(ModifyRequest(sharesToSave: [share]), in: .private).savedShares[share.id]
+        return try keep(try RecoveryPolicy.answer(saved, for: subject).result.value())
     }
 
     /// Keeps a share the cloud just returned, so the app reads it offline and the store checks
