@@ -7,9 +7,13 @@ import SyncPorts
 extension SyncEngine {
     /// Leaves someone else's zone-wide share (`store.knownShare(of:)` gives it for any of the
     /// zone's roots): deletes it in the shared database and removes everything of that zone here.
-    /// A root's share is left with `leaveShare(root)`.
-    public func leaveShare(_ share: ShareRecord) async throws(SyncError) {
-        try await SharePhase(context: context).leave(zoneShare: share)
+    /// With `keepingACopy`, the zone's records (``ZoneShareCopy/wholeZone``) or the ones this user
+    /// created (``ZoneShareCopy/ownRecords``) are first copied into the user's own zones, as
+    /// `leaveShare(root, keepingACopy: true)` copies a root's; returns how many records were
+    /// copied. A root's share is left with `leaveShare(root)`.
+    @discardableResult
+    public func leaveShare(_ share: ShareRecord, keepingACopy: ZoneShareCopy? = nil) async throws(SyncError) -> Int {
+        try await SharePhase(context: context).leave(zoneShare: share, keeping: keepingACopy)
     }
 
     /// Accepts a share and returns once its root is stored (`SyncEvent.shareAccepted` says so);

@@ -74,6 +74,12 @@ enum SyncStateKeys {
         "\(copyOfLeftSharePrefix)\(ownerName).\(root)"
     }
 
+    /// The copy a participant is keeping of a zone-wide share they are leaving. No owner is named
+    /// "zone" (CloudKit's owner names start with an underscore), so it never meets a root's key.
+    static func copyOfLeftShare(zone: ZoneID) -> String {
+        "\(copyOfLeftSharePrefix)zone.\(zone.ownerName).\(zone.zoneName)"
+    }
+
     static let copyOfLeftSharePrefix = "leave.copy."
 
     /// When a catalog type was last refreshed to its end (seconds since 1970), as the clock read

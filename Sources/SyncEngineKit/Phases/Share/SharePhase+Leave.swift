@@ -7,14 +7,15 @@ extension SharePhase {
     /// Leaves someone else's share: deletes the share in the shared database and removes only
     /// the shared subtree locally (the owner's other shared lists in the zone stay). With
     /// `keepingACopy`, the subtree is first copied into the user's own zone
-    /// (``SharedSubtreeCopy``); returns the copy of the root.
+    /// (``LeftShareCopy``); returns the copy of the root.
     func leave<Root: ShareableModel>(_ root: Root, keepingACopy: Bool) async throws(SyncError) -> Root? {
-        let copy = keepingACopy ? try keepACopy(of: root) : nil
+        let source = LeftShareCopy.Source.subtree(root: root.recordName, type: Root.self, ownerName: root.ownerName)
+        let copy = keepingACopy ? try keepACopy(of: source) : nil
         let id = try subject(of: root).id
         try await deleteInSharedDatabase(id)
         try context.transaction { store in
             try store.forgetShare(id)
-            try SharedSubtreeCopy.forget(root: root.recordName, ownerName: root.ownerName, in: store)
+            try LeftShareCopy.forget(source, in: store)
             let lost = try ParentChain(context: context).removeSharedSubtree(root: root.recordName, type: Root.self, zone: id.zoneID, in: store)
             // The copy holds what this device had changed; without one, the changes the cloud
             // never received went, and the app hears which.
@@ -22,21 +23,21 @@ extension SharePhase {
                 try LostChanges(context: context).announce(.shareEnded(id.zoneID, rootRecordName: root.recordName, lostChanges: lost), in: store)
             }
         }
-        return copy
-    }
-
-    /// Copies the subtree of a share being left into the user's zone, with the asset files of
-    /// its records (``SharedSubtreeCopy``); returns the copy of the root.
-    private func keepACopy<Root: ShareableModel>(of root: Root) throws(SyncError) -> Root? {
-        let copied = try context.transaction { try SharedSubtreeCopy(context: context).copy(root, in: $0) }
-        try copyFiles(of: copied)
-        guard let rootCopy = copied.first?.copy else { return nil }
+        guard let rootCopy = copy?.first?.copy else { return nil }
         return try context.appWrite { try $0.fetch(Root.self, recordName: rootCopy) }
     }
 
+    /// Copies what a share being left holds into the user's zones, with the asset files of its
+    /// records (``LeftShareCopy``); returns the copies.
+    private func keepACopy(of source: LeftShareCopy.Source) throws(SyncError) -> [LeftShareCopy.Copied] {
+        let copied = try context.transaction { try LeftShareCopy(context: context).copy(source, in: $0) }
+        try copyFiles(of: copied)
+        return copied
+    }
+
     /// The originals' files, to the copies (a file already copied is left as it is).
-    private func copyFiles(of copied: [SharedSubtreeCopy.Copied]) throws(SyncError) {
-        for asset in SharedSubtreeCopy(context: context).assets(of: copied) {
+    private func copyFiles(of copied: [LeftShareCopy.Copied]) throws(SyncError) {
+        for asset in LeftShareCopy(context: context).assets(of: copied) {
             do {
                 try AssetFileCopy(context: context).copy(from: asset.original, to: asset.copy)
             } catch {
@@ -49,23 +50,32 @@ extension SharePhase {
     /// before their files were copied): copied by the pass, so each copy uploads its file even if
     /// the user never leaves again. The share is still there, and so are the originals' files.
     func copyFilesOfInterruptedLeaves() throws(SyncError) {
-        for copied in try context.transaction({ try SharedSubtreeCopy.rememberedCopies(in: $0) }) {
+        for copied in try context.transaction({ try LeftShareCopy.rememberedCopies(in: $0) }) {
             try copyFiles(of: copied)
         }
     }
 
     /// Leaves a share of someone else's whole zone: deletes it in the shared database and removes
-    /// everything of that zone here, as when the zone leaves the shared database.
-    func leave(zoneShare share: ShareRecord) async throws(SyncError) {
-        guard share.isZoneWide, share.id.zoneID.ownerName != SyncConstants.currentUserOwnerName else {
+    /// everything of that zone here, as when the zone leaves the shared database. With `keeping`,
+    /// the zone's records (or those this user created, with their ancestors) are first copied
+    /// into the user's own zones (``LeftShareCopy``); returns how many records were copied.
+    func leave(zoneShare share: ShareRecord, keeping: ZoneShareCopy?) async throws(SyncError) -> Int {
+        let zone = share.id.zoneID
+        guard share.isZoneWide, zone.ownerName != SyncConstants.currentUserOwnerName else {
             throw .cloud(CloudError(.invalidArguments, "\(ShareSubject(share)) is not a zone-wide share of someone else's: leave a root's share with leaveShare(root)"))
         }
+        let source = LeftShareCopy.Source.zone(zone, onlyOwnRecords: keeping == .ownRecords)
+        let copied = try keeping.map { _ throws(SyncError) in try keepACopy(of: source) } ?? []
         try await deleteInSharedDatabase(share.id)
         try context.transaction { store in
-            try ZoneServerState.forget(share.id.zoneID, scope: .shared, in: store)
-            let lost = try ParentChain(context: context).removeCopy(of: share.id.zoneID, types: context.sharedTypes(in: share.id.zoneID), in: store)
-            if !lost.isEmpty { try LostChanges(context: context).announce(.shareEnded(share.id.zoneID, rootRecordName: nil, lostChanges: lost), in: store) }
+            try ZoneServerState.forget(zone, scope: .shared, in: store)
+            try LeftShareCopy.forget(source, in: store)
+            // A change the copy holds is kept there; one to a record left out of it is gone.
+            let kept = Set(copied.map { RecordKey($0.recordType, $0.original) })
+            let lost = try ParentChain(context: context).removeCopy(of: zone, types: context.sharedTypes(in: zone), in: store).filter { !kept.contains($0) }
+            if !lost.isEmpty { try LostChanges(context: context).announce(.shareEnded(zone, rootRecordName: nil, lostChanges: lost), in: store) }
         }
+        return copied.count
     }
 
     /// Deletes a share in the shared database: how a participant leaves it. A share they left

@@ -3,11 +3,11 @@ import Foundation
 import SyncCore
 import Testing
 
-/// ``SharedSubtreeCopy`` on its own: the copy of a shared list and its items, made in the
+/// ``LeftShareCopy`` on its own: the copy of a shared list and its items, made in the
 /// caller's transaction, in the user's own zone under new names, parents following; remembered,
 /// so a leave resumed after a crash finds it rather than making another.
 @Suite("Rule: a left share's copy")
-struct SharedSubtreeCopyTests {
+struct LeftShareCopyTests {
     /// Breaking it: copies keeping their originals' parent names leave the items under bob's
     /// list; not remembering the copy makes a second one on the second call.
     @Test func theSubtreeIsCopiedOnceUnderNewNames() throws {
@@ -19,15 +19,16 @@ struct SharedSubtreeCopyTests {
             ListItem(recordName: "eggs", ownerName: bob, parent: RecordReference(recordName: "groceries"), text: "Eggs", assignee: .unset),
         ])
         let root = try #require(try bench.store.fetch(SharedList.self, recordName: "groceries"))
-        let rule = SharedSubtreeCopy(context: bench.context)
-        let copied = try bench.transaction { try rule.copy(root, in: $0) }
+        let rule = LeftShareCopy(context: bench.context)
+        let source = LeftShareCopy.Source.subtree(root: root.recordName, type: SharedList.self, ownerName: root.ownerName)
+        let copied = try bench.transaction { try rule.copy(source, in: $0) }
         #expect(copied.map(\.original) == ["groceries", "eggs", "milk"] || copied.map(\.original) == ["groceries", "milk", "eggs"])
         #expect(copied.allSatisfy { $0.copy != $0.original })
         let listCopy = try #require(try bench.store.fetch(SharedList.self, recordName: copied[0].copy))
         #expect(listCopy.ownerName == SyncConstants.currentUserOwnerName && listCopy.title == "Groceries")
         let items = try bench.store.fetch(Query<ListItem>().filter(.isChild(of: listCopy.recordName)).sorted(by: \.text))
         #expect(items.map(\.text) == ["Eggs", "Milk"] && items.allSatisfy { $0.ownerName == SyncConstants.currentUserOwnerName })
-        #expect(try bench.transaction { try rule.copy(root, in: $0) }.map(\.copy) == copied.map(\.copy), "remembered")
+        #expect(try bench.transaction { try rule.copy(source, in: $0) }.map(\.copy) == copied.map(\.copy), "remembered")
         #expect(try bench.store.count(Query<ListItem>()) == 4)
     }
 }
