@@ -412,24 +412,47 @@ public final class CloudKitGateway: CloudGateway {
 
     public func saveSubscription(_ subscription: CloudSubscription) async throws(CloudError) {
         let ck: CKSubscription
-        let scope: DatabaseScope
-        switch subscription {
-        case .database(let id, let databaseScope):
-            ck = CKDatabaseSubscription(subscriptionID: id)
-            scope = databaseScope
-        case .query(let id, let recordType, let databaseScope):
-            ck = CKQuerySubscription(
-                recordType: recordType, predicate: NSPredicate(value: true), subscriptionID: id,
-                options: [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion])
-            scope = databaseScope
-        }
-        // A silent push that wakes the app to sync.
+        // Every push wakes the app to sync; an app's own subscription may show an alert too.
         let info = CKSubscription.NotificationInfo()
         info.shouldSendContentAvailable = true
+        switch subscription {
+        case .database(let id, _):
+            ck = CKDatabaseSubscription(subscriptionID: id)
+        case .query(let query):
+            var options: CKQuerySubscription.Options = []
+            if query.firesOn.contains(.creation) { options.insert(.firesOnRecordCreation) }
+            if query.firesOn.contains(.update) { options.insert(.firesOnRecordUpdate) }
+            if query.firesOn.contains(.deletion) { options.insert(.firesOnRecordDeletion) }
+            if query.firesOnce { options.insert(.firesOnce) }
+            let querySubscription = try CloudKitPlatform.querySubscription(
+                id: query.id, recordType: query.recordType, conditions: query.conditions, in: query.zone, options: options)
+            querySubscription.zoneID = query.zone.map(CloudKitRecords.zoneID)
+            if let alert = query.alert {
+                info.title = alert.title
+                info.alertBody = alert.body
+                info.soundName = alert.sound
+                info.shouldBadge = alert.badge
+            }
+            ck = querySubscription
+        }
         ck.notificationInfo = info
-        let database = database(scope)
+        let database = database(subscription.scope)
         let results = try await call { try await database.modifySubscriptions(saving: [ck], deleting: []) }
         if case .failure(let error) = results.saveResults[ck.subscriptionID] { throw CloudKitErrors.cloudError(error) }
+    }
+
+    public func subscriptions(in scope: DatabaseScope) async throws(CloudError) -> [SavedSubscription] {
+        let database = database(scope)
+        return try await call { try await database.allSubscriptions() }.map { subscription in
+            guard let query = subscription as? CKQuerySubscription else { return SavedSubscription(id: subscription.subscriptionID, scope: scope) }
+            return SavedSubscription(id: query.subscriptionID, scope: scope, recordType: query.recordType, zone: query.zoneID.map(CloudKitRecords.zoneID))
+        }
+    }
+
+    public func deleteSubscription(id: String, in scope: DatabaseScope) async throws(CloudError) {
+        let database = database(scope)
+        let results = try await call { try await database.modifySubscriptions(saving: [], deleting: [id]) }
+        if case .failure(let error) = results.deleteResults[id] { throw CloudKitErrors.cloudError(error) }
     }
 
     /// Pushes reach the app, not the gateway: the app hands them to
@@ -443,7 +466,7 @@ public final class CloudKitGateway: CloudGateway {
             let id = notification.subscriptionID, let ckScope = CloudKitPlatform.scope(of: notification)
         else { return nil }
         let scope: DatabaseScope = ckScope == .shared ? .shared : ckScope == .public ? .public : .private
-        return CloudNotification(subscriptionID: id, scope: scope)
+        return CloudNotification(subscriptionID: id, scope: scope, alert: SubscriptionAlert(apnsPayload: payload.dictionary))
     }
 
     /// The system's `CKAccountChanged` notifications.

@@ -11,15 +11,31 @@ public final class CKNotificationInfo: NSObject, NSSecureCoding {
 
     /// A silent push that wakes the app to sync.
     public var shouldSendContentAvailable = false
+    /// The alert's title.
+    public var title: String?
+    /// The alert's text.
+    public var alertBody: String?
+    /// The sound the push plays.
+    public var soundName: String?
+    /// Whether the push raises the app icon's badge.
+    public var shouldBadge = false
 
     public override init() {}
 
     public func encode(with coder: NSCoder) {
         coder.encode(shouldSendContentAvailable, forKey: "contentAvailable")
+        coder.encode(shouldBadge, forKey: "badge")
+        for (key, value) in [("title", title), ("alertBody", alertBody), ("soundName", soundName)] {
+            if let value { coder.encode(value as NSString, forKey: key) }
+        }
     }
 
     public init?(coder: NSCoder) {
         shouldSendContentAvailable = coder.decodeBool(forKey: "contentAvailable")
+        shouldBadge = coder.decodeBool(forKey: "badge")
+        title = coder.decodeObject(of: NSString.self, forKey: "title") as String?
+        alertBody = coder.decodeObject(of: NSString.self, forKey: "alertBody") as String?
+        soundName = coder.decodeObject(of: NSString.self, forKey: "soundName") as String?
     }
 }
 
@@ -43,7 +59,10 @@ public final class CKDatabaseSubscription: CKSubscription {
     }
 }
 
-/// Changes to records of one type (Apple, `CKQuerySubscription`).
+/// Changes to records of one type that match a predicate (Apple, `CKQuerySubscription`).
+/// CloudKit reads its predicate; Foundation on Linux cannot build a format predicate, so the
+/// stand-in's subscription also carries the conditions as values (`conditions`), set by the
+/// gateway's one platform file, as its `CKQuery` does.
 public final class CKQuerySubscription: CKSubscription {
     /// When it fires (Apple, `CKQuerySubscription.Options`).
     public struct Options: OptionSet, Sendable {
@@ -61,11 +80,25 @@ public final class CKQuerySubscription: CKSubscription {
     let queriedType: CKRecord.RecordType
     public let predicate: NSPredicate
     public let querySubscriptionOptions: CKQuerySubscription.Options
+    /// The zone it watches; nil: the whole database.
+    public var zoneID: CKRecordZone.ID?
+    /// The conditions a record meets, all of them: what the predicate says here.
+    package let conditions: [FieldCondition]
 
     public init(recordType: CKRecord.RecordType, predicate: NSPredicate, subscriptionID: CKSubscription.ID, options querySubscriptionOptions: CKQuerySubscription.Options) {
         queriedType = recordType
         self.predicate = predicate
         self.querySubscriptionOptions = querySubscriptionOptions
+        conditions = []
+        super.init(subscriptionID: subscriptionID)
+    }
+
+    /// The stand-in's subscription: its conditions as values.
+    package init(recordType: CKRecord.RecordType, conditions: [FieldCondition], subscriptionID: CKSubscription.ID, options querySubscriptionOptions: CKQuerySubscription.Options) {
+        queriedType = recordType
+        predicate = NSPredicate(value: true)
+        self.querySubscriptionOptions = querySubscriptionOptions
+        self.conditions = conditions
         super.init(subscriptionID: subscriptionID)
     }
 }
@@ -97,15 +130,9 @@ extension CKDatabase {
         saving subscriptionsToSave: [CKSubscription], deleting subscriptionIDsToDelete: [CKSubscription.ID]
     ) async throws -> (saveResults: [CKSubscription.ID: Result<CKSubscription, any Error>], deleteResults: [CKSubscription.ID: Result<Void, any Error>]) {
         // Apple's async answer: each subscription's result; a request that fails as a whole throws.
-        let ports = subscriptionsToSave.map { subscription -> CloudSubscription in
-            if let query = subscription as? CKQuerySubscription {
-                return .query(id: query.subscriptionID, recordType: query.queriedType, scope: scope)
-            }
-            return .database(id: subscription.subscriptionID, scope: scope)
-        }
         let outcomes: [String: Result<Void, CloudError>]
         do {
-            outcomes = try await device.saveSubscriptions(ports)
+            outcomes = try await device.saveSubscriptions(subscriptionsToSave.map(port))
         } catch {
             throw StandInErrors.ckError(error)
         }
@@ -113,11 +140,47 @@ extension CKDatabase {
         for subscription in subscriptionsToSave {
             saved[subscription.subscriptionID] = outcomes[subscription.subscriptionID].map { $0.map { subscription }.mapError { StandInErrors.ckError($0) } }
         }
-        // LocalCloud keeps a subscription for good, and the gateway never deletes one.
-        guard subscriptionIDsToDelete.isEmpty else {
-            throw CKError(.invalidArguments, userInfo: [NSLocalizedDescriptionKey: "the stand-in deletes no subscription"])
+        var deleted: [CKSubscription.ID: Result<Void, any Error>] = [:]
+        for id in subscriptionIDsToDelete {
+            do {
+                try await device.deleteSubscription(id: id, in: scope)
+                deleted[id] = .success(())
+            } catch {
+                deleted[id] = .failure(StandInErrors.ckError(error))
+            }
         }
-        return (saved, [:])
+        return (saved, deleted)
+    }
+
+    /// Every subscription of the user in this database (Apple, `allSubscriptions()`).
+    public func allSubscriptions() async throws -> [CKSubscription] {
+        let saved: [SavedSubscription]
+        do {
+            saved = try await device.subscriptions(in: scope)
+        } catch {
+            throw StandInErrors.ckError(error)
+        }
+        return saved.map { subscription -> CKSubscription in
+            guard let recordType = subscription.recordType else { return CKDatabaseSubscription(subscriptionID: subscription.id) }
+            let query = CKQuerySubscription(recordType: recordType, conditions: [], subscriptionID: subscription.id, options: [])
+            query.zoneID = subscription.zone.map(StandInRecords.zoneID)
+            return query
+        }
+    }
+
+    /// The subscription as LocalCloud takes it.
+    private func port(_ subscription: CKSubscription) -> CloudSubscription {
+        guard let query = subscription as? CKQuerySubscription else { return .database(id: subscription.subscriptionID, scope: scope) }
+        let options = query.querySubscriptionOptions
+        var firesOn: Set<RecordChangeKind> = []
+        if options.contains(.firesOnRecordCreation) { firesOn.insert(.creation) }
+        if options.contains(.firesOnRecordUpdate) { firesOn.insert(.update) }
+        if options.contains(.firesOnRecordDeletion) { firesOn.insert(.deletion) }
+        let info = query.notificationInfo
+        let alert = info?.alertBody.map { SubscriptionAlert(title: info?.title, body: $0, sound: info?.soundName, badge: info?.shouldBadge ?? false) }
+        return .query(QuerySubscription(
+            id: query.subscriptionID, recordType: query.queriedType, scope: scope, zone: query.zoneID.map(StandInRecords.zoneID),
+            conditions: query.conditions, firesOn: firesOn, firesOnce: options.contains(.firesOnce), alert: alert))
     }
 }
 #endif

@@ -157,8 +157,10 @@ public final class LocalCloud: Sendable {
     /// A push as Apple's push service would hand it to the app for one of LocalCloud's
     /// notifications: what an app's delegate passes to `SyncEngine.handleRemoteNotification`. The
     /// shape follows CloudKit's (a `ck` dictionary beside `aps`); only LocalCloud reads it.
+    /// An alert is APNs' (`aps.alert`, `aps.sound`, `aps.badge`).
     public func remotePayload(for notification: CloudNotification) -> [AnyHashable: Any] {
-        ["aps": ["content-available": 1], "ck": ["sid": notification.subscriptionID, "dbs": notification.scope.rawValue]]
+        let aps = (notification.alert?.apnsEntries ?? [:]).merging(["content-available": 1]) { first, _ in first }
+        return ["aps": aps, "ck": ["sid": notification.subscriptionID, "dbs": notification.scope.rawValue]]
     }
 
     /// The pushes a device received since the last call, oldest first: what an app's delegate

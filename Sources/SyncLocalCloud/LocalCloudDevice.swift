@@ -64,7 +64,7 @@ public struct LocalCloudDevice: CloudGateway {
                 }
                 let start = try server.store.currentSequence()
                 try server.removeZone(stored, reason: .deleted)
-                try server.notify(changedZones: [stored], recordTypes: [], scope: .private, origin: caller, requestStart: start)
+                try server.notify(changedZones: [stored], changes: [], scope: .private, origin: caller, requestStart: start)
                 deleted[zone] = .success(())
             }
             return (saved, deleted)
@@ -81,8 +81,8 @@ public struct LocalCloudDevice: CloudGateway {
     public func modify(_ request: ModifyRequest, in scope: DatabaseScope) async throws(CloudError) -> ModifyResult {
         try cloud.perform(.modify, device: name) { server, caller in
             let start = try server.store.currentSequence()
-            let (result, zones, types) = try server.modify(request, scope: scope, caller: caller)
-            try server.notify(changedZones: zones, recordTypes: types, scope: scope, origin: caller, requestStart: start)
+            let (result, zones, changes) = try server.modify(request, scope: scope, caller: caller)
+            try server.notify(changedZones: zones, changes: changes, scope: scope, origin: caller, requestStart: start)
             return result
         }
     }
@@ -140,7 +140,7 @@ public struct LocalCloudDevice: CloudGateway {
         try cloud.perform(.acceptShare, device: name) { server, caller in
             let start = try server.store.currentSequence()
             let zone = try server.acceptShare(metadata, caller: caller)
-            try server.notify(changedZones: [zone], recordTypes: [], scope: .shared, origin: caller, requestStart: start)
+            try server.notify(changedZones: [zone], changes: [], scope: .shared, origin: caller, requestStart: start)
         }
     }
 
@@ -166,6 +166,14 @@ public struct LocalCloudDevice: CloudGateway {
         }
     }
 
+    public func subscriptions(in scope: DatabaseScope) async throws(CloudError) -> [SavedSubscription] {
+        try cloud.perform(.saveSubscription, device: name) { server, caller in try server.subscriptions(of: caller, in: scope) }
+    }
+
+    public func deleteSubscription(id: String, in scope: DatabaseScope) async throws(CloudError) {
+        try cloud.perform(.saveSubscription, device: name) { server, caller in try server.deleteSubscription(id: id, in: scope, caller: caller) }
+    }
+
     public func notifications() -> AsyncStream<CloudNotification> {
         let (stream, continuation) = AsyncStream<CloudNotification>.makeStream()
         let id = cloud.addStream(continuation, device: name)
@@ -178,7 +186,7 @@ public struct LocalCloudDevice: CloudGateway {
         guard let ck = payload.dictionary["ck"] as? [String: Any], let id = ck["sid"] as? String,
             let scope = (ck["dbs"] as? String).flatMap(DatabaseScope.init(rawValue:))
         else { return nil }
-        return CloudNotification(subscriptionID: id, scope: scope)
+        return CloudNotification(subscriptionID: id, scope: scope, alert: SubscriptionAlert(apnsPayload: payload.dictionary))
     }
 
     /// Calls `observer` at once, on the changing thread, whenever this device's account changes:

@@ -5,14 +5,14 @@ import SyncStorage
 
 extension LocalCloudServer {
     /// Saves and deletes records and shares: every rule of a CloudKit modify request. Returns each
-    /// item's outcome, the zones that changed and the types of the records saved or deleted (what
+    /// item's outcome, the zones that changed and the records created, changed or deleted (what
     /// subscriptions fire on). Throws only for the request as a whole.
-    func modify(_ request: ModifyRequest, scope: DatabaseScope, caller: Caller) throws -> (ModifyResult, [StoredZone], Set<String>) {
+    func modify(_ request: ModifyRequest, scope: DatabaseScope, caller: Caller) throws -> (ModifyResult, [StoredZone], [RecordChange]) {
         let user = try signedIn(caller)
         try checkRequestLimits(request)
         var result = ModifyResult()
         var changedZones: [StoredZone] = []
-        var changedTypes: Set<String> = []
+        var changes: [RecordChange] = []
         for part in request.zoneParts {
             let zoneID = part.itemIDs[0].zoneID
             let zone: StoredZone
@@ -34,11 +34,11 @@ extension LocalCloudServer {
                 continue
             }
             for (id, error) in errors { record(id, error, in: part, into: &result) }
-            if try writer.apply(skipping: Set(errors.keys), into: &result, types: &changedTypes) {
+            if try writer.apply(skipping: Set(errors.keys), into: &result, changes: &changes) {
                 changedZones.append(zone)
             }
         }
-        return (result, changedZones, changedTypes)
+        return (result, changedZones, changes)
     }
 
     // MARK: - Whole-request rules
@@ -344,14 +344,14 @@ private struct ZoneWriter {
 
     // MARK: - Writes
 
-    /// Writes every item not in `failed`, adding the types of the records saved or deleted to
-    /// `types`; true when anything changed.
-    func apply(skipping failed: Set<RecordID>, into result: inout ModifyResult, types: inout Set<String>) throws -> Bool {
+    /// Writes every item not in `failed`, adding the records saved or deleted to `changes`; true
+    /// when anything changed.
+    func apply(skipping failed: Set<RecordID>, into result: inout ModifyResult, changes: inout [RecordChange]) throws -> Bool {
         var lastSeq: Int64?
         for record in request.recordsToSave where !failed.contains(record.id) {
-            let saved = try save(record)
+            let (saved, change) = try save(record)
             result.savedRecords[record.id] = .success(saved)
-            types.insert(record.recordType)
+            changes.append(change)
             lastSeq = Int64(saved.changeTag ?? "")
         }
         for share in request.sharesToSave where !failed.contains(share.id) {
@@ -360,7 +360,7 @@ private struct ZoneWriter {
             lastSeq = Int64(saved.changeTag ?? "")
         }
         for id in request.recordIDsToDelete where !failed.contains(id) {
-            if let seq = try delete(id.recordName, types: &types) { lastSeq = seq }
+            if let seq = try delete(id.recordName, changes: &changes) { lastSeq = seq }
             result.deletedRecords[id] = .success(())
         }
         guard let lastSeq else { return false }
@@ -390,7 +390,8 @@ private struct ZoneWriter {
         return (fields, encrypted)
     }
 
-    private func save(_ record: SyncRecord) throws -> SyncRecord {
+    /// Saves a record; returns it as the server holds it, and the change as subscriptions see it.
+    private func save(_ record: SyncRecord) throws -> (SyncRecord, RecordChange) {
         let seq = try server.store.nextSequence()
         let now = server.clock.now
         let existing = try server.record(named: record.id.recordName, in: zone).flatMap { $0.deleted ? nil : $0 }
@@ -438,7 +439,7 @@ private struct ZoneWriter {
         saved.creatorUserRecordName = LocalCloudServer.creatorName(existing?.creator ?? user, viewer: user)
         saved.creationDate = existing?.created ?? now
         saved.lastModifiedUserRecordName = SyncConstants.currentUserOwnerName
-        return saved
+        return (saved, RecordChange(zone: zone, recordName: record.id.recordName, recordType: record.recordType, kind: existing == nil ? .creation : .update, fields: fields))
     }
 
     /// Apple, `CKRecord.recordChangeTag`: "setting a record as the parent of another record can
@@ -498,7 +499,7 @@ private struct ZoneWriter {
 
     /// Deletes a record (with its deleteSelf dependants), or ends a share: stopping it when the
     /// owner deletes it, leaving it when a participant does. Returns the change's sequence number.
-    private func delete(_ name: String, types: inout Set<String>) throws -> Int64? {
+    private func delete(_ name: String, changes: inout [RecordChange]) throws -> Int64? {
         if let share = try server.share(named: name, in: zone) {
             let seq = try server.store.nextSequence()
             if scope == .shared {
@@ -517,7 +518,7 @@ private struct ZoneWriter {
         var lastSeq: Int64?
         while let next = pending.popLast() {
             guard let existing = try server.record(named: next, in: zone), !existing.deleted else { continue }
-            types.insert(existing.type)
+            changes.append(RecordChange(zone: zone, recordName: next, recordType: existing.type, kind: .deletion, fields: existing.fields))
             let seq = try server.store.nextSequence()
             try database.query(
                 "UPDATE records SET deleted = 1, fields = ?, encrypted = ?, seq = ?, modified = ?, modifier = ?, size = 0 WHERE owner = ? AND zone = ? AND name = ?",

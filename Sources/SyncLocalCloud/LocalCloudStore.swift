@@ -55,6 +55,15 @@ final class LocalCloudStore {
         DatabaseMigrator.Step("localCloud.databaseHistory") { database in
             try database.execute("CREATE TABLE IF NOT EXISTS database_history (user TEXT NOT NULL, scope TEXT NOT NULL, forgotten INTEGER NOT NULL, PRIMARY KEY (user, scope))")
         },
+        // What a query subscription watches beyond its type (its zone, its conditions, the
+        // changes that fire it, once or always) and the alert it shows; an older file's
+        // subscriptions fire on every change of their type, silently, as they did.
+        DatabaseMigrator.Step("localCloud.querySubscriptions") { database in
+            for column in ["zone TEXT", "conditions BLOB", "fires TEXT", "once INTEGER NOT NULL DEFAULT 0", "alert TEXT"] {
+                try database.addColumnIfMissing(String(column.prefix { $0 != " " }), String(column.drop { $0 != " " }.dropFirst()), to: "user_subscriptions")
+            }
+            try database.addColumnIfMissing("alert", "TEXT", to: "notifications")
+        },
     ])
 
     private static let schema = """

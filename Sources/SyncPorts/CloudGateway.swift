@@ -79,8 +79,16 @@ public protocol CloudSharing: Sendable {
 
 /// Subscriptions and the notifications they send this device. One topic of ``CloudGateway``.
 public protocol CloudNotifications: Sendable {
-    /// Registers a subscription; the cloud then notifies this device when it fires.
+    /// Registers a subscription; the cloud then notifies this device when it fires. Saving one
+    /// under an ID the user has already replaces it.
     func saveSubscription(_ subscription: CloudSubscription) async throws(CloudError)
+
+    /// The user's subscriptions in a database, every app's and engine's alike.
+    func subscriptions(in scope: DatabaseScope) async throws(CloudError) -> [SavedSubscription]
+
+    /// Deletes the user's subscription of this ID in a database; one that is not there is
+    /// `unknownItem`.
+    func deleteSubscription(id: String, in scope: DatabaseScope) async throws(CloudError)
 
     /// Notifications for this device's subscriptions. Subscribing late loses nothing that is still
     /// pending.
@@ -375,32 +383,3 @@ public struct QueryPage: Sendable, Hashable {
     }
 }
 
-/// What a user subscribes to, for every device of theirs.
-public enum CloudSubscription: Sendable, Hashable {
-    /// Any change in the user's private or shared database (CloudKit has none for the public one).
-    case database(id: String, scope: DatabaseScope)
-    /// Any change to records of one type, in the public database or the user's private one
-    /// (CloudKit has none for the shared one).
-    case query(id: String, recordType: String, scope: DatabaseScope = .public)
-
-    /// The subscription's ID: one per subscription and user, the same on every device.
-    public var id: String {
-        switch self {
-        case .database(let id, _), .query(let id, _, _): id
-        }
-    }
-}
-
-/// A subscription fired.
-public struct CloudNotification: Sendable, Hashable {
-    /// The ID of the subscription that fired.
-    public var subscriptionID: String
-    /// The database it watches.
-    public var scope: DatabaseScope
-
-    /// A notification of a subscription in a database.
-    public init(subscriptionID: String, scope: DatabaseScope) {
-        self.subscriptionID = subscriptionID
-        self.scope = scope
-    }
-}

@@ -86,6 +86,14 @@ final class TimedGateway: CloudGateway {
         try await timed { () async throws(CloudError) in try await base.saveSubscription(subscription) }
     }
 
+    func subscriptions(in scope: DatabaseScope) async throws(CloudError) -> [SavedSubscription] {
+        try await timed { () async throws(CloudError) in try await base.subscriptions(in: scope) }
+    }
+
+    func deleteSubscription(id: String, in scope: DatabaseScope) async throws(CloudError) {
+        try await timed { () async throws(CloudError) in try await base.deleteSubscription(id: id, in: scope) }
+    }
+
     func notifications() -> AsyncStream<CloudNotification> {
         base.notifications()
     }

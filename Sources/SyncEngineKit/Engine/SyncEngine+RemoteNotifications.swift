@@ -17,7 +17,7 @@ extension SyncEngine {
     /// `handleRemoteNotification(_:)` for a payload already taken out of its dictionary.
     public func handleRemoteNotification(_ payload: RemoteNotificationPayload) async -> RemoteNotificationResult {
         guard let notification = context.cloud.notification(fromRemotePayload: payload),
-            notification.subscriptionID.hasPrefix(context.configuration.subscriptionPrefix)
+            AppSubscriptions.isEngines(notification.subscriptionID, prefix: context.configuration.subscriptionPrefix)
         else { return .notForSync }
         heard(notification)
         let before = context.events.pulledChanges

@@ -1,10 +1,11 @@
 import SyncCore
 import SyncPorts
 
-/// One page of a server query over a `[public]` model (`SyncEngine.query(_:after:keeping:)`):
-/// asked of the cloud, read into models, and, when the app keeps results, written to the store
-/// as the cloud's versions in one transaction (``PublicCopies``). Outside any pass: the app asks
-/// for a page when a screen needs it.
+/// One page of a server query (`SyncEngine.query(_:after:keeping:)`): asked of the cloud, read
+/// into models, and, when the app keeps results of a `[public]` model, written to the store as the
+/// cloud's versions in one transaction (``PublicCopies``). A private model's query asks the
+/// user's zone its records live in, which this device mirrors whole: nothing more is kept.
+/// Outside any pass: the app asks for a page when a screen needs it.
 struct ServerQueryPhase {
     let context: SyncContext
 
@@ -23,10 +24,11 @@ struct ServerQueryPhase {
             // by the delisted ones the app would otherwise filter out.
             conditions.append(FieldCondition(RecordFieldNames.publicationState, .equal, [.string(PublicationState.listed.rawValue)]))
         }
+        let isPublic = Model.syncScopes.contains(.public)
         let request = RecordQuery(
-            recordType: Model.recordType, conditions: conditions, sorts: query.sorts, desiredKeys: Model.serverQueryKeys,
-            resultsLimit: query.pageSize, cursor: cursor?.cursor)
-        let page = try await context.cloud.query(request, in: .public, bounded: false)
+            recordType: Model.recordType, in: isPublic ? nil : context.zone(of: Model.self, ownerName: SyncConstants.currentUserOwnerName),
+            conditions: conditions, sorts: query.sorts, desiredKeys: Model.serverQueryKeys, resultsLimit: query.pageSize, cursor: cursor?.cursor)
+        let page = try await context.cloud.query(request, in: isPublic ? .public : .private, bounded: false)
         var models: [Model] = []
         var readable: [SyncRecord] = []
         var unreadable = page.unreadableRecords.reduce(into: [String: String]()) { $0[$1.key.recordName] = "\($1.value)" }
@@ -38,7 +40,7 @@ struct ServerQueryPhase {
                 unreadable[record.id.recordName] = "\(error)"
             }
         }
-        if let retention, !context.registry.isMirrored(Model.self) {
+        if let retention, isPublic, !context.registry.isMirrored(Model.self) {
             let copies = PublicCopies(context: context)
             try context.transaction { store in
                 try copies.keep(readable, as: Model.self, retention: retention, now: context.clock.now, in: store)

@@ -12,10 +12,10 @@ struct SetupPhase {
     func execute() async throws(SyncError) {
         try await context.cloud.saveZones(context.ownZones)
         let prefix = context.configuration.subscriptionPrefix
-        try await context.cloud.saveSubscription(.database(id: "\(prefix)-private", scope: .private))
-        try await context.cloud.saveSubscription(.database(id: "\(prefix)-shared", scope: .shared))
+        try await context.cloud.saveSubscription(.database(id: AppSubscriptions.engineID("private", prefix: prefix), scope: .private))
+        try await context.cloud.saveSubscription(.database(id: AppSubscriptions.engineID("shared", prefix: prefix), scope: .shared))
         for type in context.registry.catalogTypes {
-            try await context.cloud.saveSubscription(.query(id: CatalogRefresh.subscriptionID(for: type.recordType, prefix: prefix), recordType: type.recordType))
+            try await context.cloud.saveSubscription(.query(QuerySubscription(id: CatalogRefresh.subscriptionID(for: type.recordType, prefix: prefix), recordType: type.recordType)))
         }
     }
 }

@@ -11,7 +11,7 @@ enum CatalogRefresh {
     /// The ID of the query subscription that watches a catalog type: the one rule setup and
     /// notifications share.
     static func subscriptionID(for recordType: String, prefix: String) -> String {
-        "\(prefix)-\(recordType)"
+        AppSubscriptions.engineID(recordType, prefix: prefix)
     }
 
     /// The catalog types a notification asks to refresh: the one its subscription watches, or

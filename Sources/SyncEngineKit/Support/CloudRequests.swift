@@ -116,6 +116,14 @@ struct CloudRequests: Sendable {
         try await request("save a subscription") { () async throws(CloudError) in try await gateway.saveSubscription(subscription) }
     }
 
+    func subscriptions(in scope: DatabaseScope) async throws(SyncError) -> [SavedSubscription] {
+        try await request("list the subscriptions") { () async throws(CloudError) in try await gateway.subscriptions(in: scope) }
+    }
+
+    func deleteSubscription(id: String, in scope: DatabaseScope) async throws(SyncError) {
+        try await request("delete a subscription") { () async throws(CloudError) in try await gateway.deleteSubscription(id: id, in: scope) }
+    }
+
     func notifications() -> AsyncStream<CloudNotification> {
         gateway.notifications()
     }

@@ -36,10 +36,8 @@ struct ModelGenerator {
             printer.line()
             printCatalog(catalog, into: &printer)
         }
-        if model.scopes.isPublic {
-            printer.line()
-            printServerFields(into: &printer)
-        }
+        printer.line()
+        printServerFields(into: &printer)
         let custom = fields.filter { $0.mergePolicy == .custom }
         if !custom.isEmpty {
             printer.line()
@@ -306,7 +304,7 @@ struct ModelGenerator {
             body.line("\(access)static let serverFields = ServerFields()")
             body.documentation("What a page of a server query fetches: every field but asset contents.")
             let keys = CatalogKeys.serverQueryKeys(of: model)
-            if keys == CatalogKeys.desiredKeys(of: model) {
+            if catalog != nil, keys == CatalogKeys.desiredKeys(of: model) {
                 body.line("\(access)static var serverQueryKeys: [Swift.String] { catalogDesiredKeys }")
             } else {
                 printKeys("serverQueryKeys", keys, into: &body)

@@ -338,6 +338,89 @@ extension Data: SyncCore.SyncModel {
     }
 }
 
+// MARK: - Server queries
+
+extension Data: SyncCore.ServerQueryable {
+    /// What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.
+    public struct ServerFields: Swift.Sendable {
+        public let text = SyncCore.ServerField<Data, Swift.String, SyncCore.ServerIndexes.None>("text")
+        public let count = SyncCore.ServerField<Data, Swift.Int64, SyncCore.ServerIndexes.None>("count")
+        public let ratio = SyncCore.ServerField<Data, Swift.Double, SyncCore.ServerIndexes.None>("ratio")
+        public let tiny = SyncCore.ServerField<Data, Swift.Double, SyncCore.ServerIndexes.None>("tiny")
+        public let leapDay = SyncCore.ServerField<Data, Foundation.Date, SyncCore.ServerIndexes.None>("leapDay")
+        public let flag = SyncCore.ServerField<Data, Swift.Bool, SyncCore.ServerIndexes.None>("flag")
+        public let stamp = SyncCore.ServerField<Data, Foundation.Date, SyncCore.ServerIndexes.None>("stamp")
+        public let created = SyncCore.ServerField<Data, Foundation.Date, SyncCore.ServerIndexes.None>("created")
+        public let place = SyncCore.ServerField<Data, SyncCore.SyncLocation, SyncCore.ServerIndexes.None>("place")
+        public let maybeText = SyncCore.ServerField<Data, Swift.String, SyncCore.ServerIndexes.None>("maybeText")
+        public let maybeCount = SyncCore.ServerField<Data, Swift.Int64, SyncCore.ServerIndexes.None>("maybeCount")
+        public let maybeRatio = SyncCore.ServerField<Data, Swift.Double, SyncCore.ServerIndexes.None>("maybeRatio")
+        public let maybeFlag = SyncCore.ServerField<Data, Swift.Bool, SyncCore.ServerIndexes.None>("maybeFlag")
+        public let maybeStamp = SyncCore.ServerField<Data, Foundation.Date, SyncCore.ServerIndexes.None>("maybeStamp")
+        public let maybePlace = SyncCore.ServerField<Data, SyncCore.SyncLocation, SyncCore.ServerIndexes.None>("maybePlace")
+        public let words = SyncCore.ServerListField<Data, Swift.String, SyncCore.ServerIndexes.None>("words")
+        public let numbers = SyncCore.ServerListField<Data, Swift.Int64, SyncCore.ServerIndexes.None>("numbers")
+        public let ratios = SyncCore.ServerListField<Data, Swift.Double, SyncCore.ServerIndexes.None>("ratios")
+        public let flags = SyncCore.ServerListField<Data, Swift.Bool, SyncCore.ServerIndexes.None>("flags")
+        public let stamps = SyncCore.ServerListField<Data, Foundation.Date, SyncCore.ServerIndexes.None>("stamps")
+        public let maybeWords = SyncCore.ServerListField<Data, Swift.String, SyncCore.ServerIndexes.None>("maybeWords")
+        public let type = SyncCore.ServerField<Data, TypeValue, SyncCore.ServerIndexes.None>("type")
+        public let task = SyncCore.ServerField<Data, TaskValue, SyncCore.ServerIndexes.None>("task")
+        public let maybeState = SyncCore.ServerField<Data, MaybeState, SyncCore.ServerIndexes.None>("maybeState")
+        public let states = SyncCore.ServerListField<Data, States, SyncCore.ServerIndexes.None>("states")
+        public let `default` = SyncCore.ServerField<Data, Swift.String, SyncCore.ServerIndexes.None>("default")
+        public let `class` = SyncCore.ServerField<Data, Swift.Int64, SyncCore.ServerIndexes.None>("class")
+        public let `in` = SyncCore.ServerField<Data, Swift.Bool, SyncCore.ServerIndexes.None>("in")
+        public let secret = SyncCore.ServerField<Data, Swift.String, SyncCore.ServerIndexes.None>("secret")
+        public let views = SyncCore.ServerField<Data, Swift.Int64, SyncCore.ServerIndexes.None>("views")
+    }
+    public static let serverFields = ServerFields()
+    /// What a page of a server query fetches: every field but asset contents.
+    public static let serverQueryKeys: [Swift.String] = [
+        "text",
+        "count",
+        "ratio",
+        "tiny",
+        "leapDay",
+        "flag",
+        "stamp",
+        "created",
+        "blob",
+        "place",
+        "maybeText",
+        "maybeCount",
+        "maybeRatio",
+        "maybeFlag",
+        "maybeStamp",
+        "maybeBlob",
+        "maybePlace",
+        "words",
+        "numbers",
+        "ratios",
+        "flags",
+        "stamps",
+        "blobs",
+        "places",
+        "maybeWords",
+        "link",
+        "identifier",
+        "maybeLink",
+        "maybeIdentifier",
+        "links",
+        "identifiers",
+        "type",
+        "task",
+        "maybeState",
+        "states",
+        "default",
+        "class",
+        "in",
+        "secret",
+        "secretBytes",
+        "views",
+    ]
+}
+
 /// A record of type `TaskRecord` in [private], from Coverage.yaml.
 public struct Task: Swift.Sendable, Swift.Hashable {
     /// The record's name: the same on every device and in the cloud.
@@ -407,6 +490,31 @@ extension Task: SyncCore.SyncModel {
 /// The engine's asset calls name a file by its field's key path: `\Task.attachment`.
 extension Task: SyncCore.CacheableModel {}
 
+// MARK: - Server queries
+
+extension Task: SyncCore.ServerQueryable {
+    /// What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.
+    public struct ServerFields: Swift.Sendable {
+        public let title = SyncCore.ServerField<Task, Swift.String, SyncCore.ServerIndexes.None>("title")
+        public let data = SyncCore.ServerField<Task, SyncCore.RecordReference<Data>, SyncCore.ServerIndexes.None>("data")
+        public let maybeData = SyncCore.ServerField<Task, SyncCore.RecordReference<Data>, SyncCore.ServerIndexes.None>("maybeData")
+        public let related = SyncCore.ServerListField<Task, SyncCore.RecordReference<Task>, SyncCore.ServerIndexes.None>("related")
+        public let maybeRelated = SyncCore.ServerListField<Task, SyncCore.RecordReference<Task>, SyncCore.ServerIndexes.None>("maybeRelated")
+    }
+    public static let serverFields = ServerFields()
+    /// What a page of a server query fetches: every field but asset contents.
+    public static let serverQueryKeys: [Swift.String] = [
+        "title",
+        "data",
+        "maybeData",
+        "related",
+        "maybeRelated",
+        "assetSuffix",
+        "assetSize",
+        "assetDigest",
+    ]
+}
+
 /// A record of type `Date` in [private, shared], from Coverage.yaml.
 /// It can be the root of a share.
 public struct Date: Swift.Sendable, Swift.Hashable {
@@ -458,6 +566,18 @@ extension Date: SyncCore.ShareableModel {
     public var shareTitle: Swift.String { self.name }
 }
 
+// MARK: - Server queries
+
+extension Date: SyncCore.ServerQueryable {
+    /// What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.
+    public struct ServerFields: Swift.Sendable {
+        public let name = SyncCore.ServerField<Date, Swift.String, SyncCore.ServerIndexes.None>("name")
+    }
+    public static let serverFields = ServerFields()
+    /// What a page of a server query fetches: every field but asset contents.
+    public static let serverQueryKeys: [Swift.String] = ["name"]
+}
+
 /// A record of type `Author` in [private], from Coverage.yaml.
 /// It publishes as `PublicAuthor`.
 public struct Author: Swift.Sendable, Swift.Hashable {
@@ -504,6 +624,19 @@ extension Author: SyncCore.SyncModel {
             .field("email", \Self.email),
         ]
     }
+}
+
+// MARK: - Server queries
+
+extension Author: SyncCore.ServerQueryable {
+    /// What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.
+    public struct ServerFields: Swift.Sendable {
+        public let name = SyncCore.ServerField<Author, Swift.String, SyncCore.ServerIndexes.None>("name")
+        public let email = SyncCore.ServerField<Author, Swift.String, SyncCore.ServerIndexes.None>("email")
+    }
+    public static let serverFields = ServerFields()
+    /// What a page of a server query fetches: every field but asset contents.
+    public static let serverQueryKeys: [Swift.String] = ["name", "email"]
 }
 
 // MARK: - Publishing
@@ -742,6 +875,40 @@ extension Article: SyncCore.SyncModel {
 
 /// The engine's asset calls name a file by its field's key path: `\Article.cover`, `\Article.banner`.
 extension Article: SyncCore.CacheableModel {}
+
+// MARK: - Server queries
+
+extension Article: SyncCore.ServerQueryable {
+    /// What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.
+    public struct ServerFields: Swift.Sendable {
+        public let headline = SyncCore.ServerField<Article, Swift.String, SyncCore.ServerIndexes.None>("headline")
+        public let subtitle = SyncCore.ServerField<Article, Swift.String, SyncCore.ServerIndexes.None>("subtitle")
+        public let author = SyncCore.ServerField<Article, SyncCore.RecordReference<Author>, SyncCore.ServerIndexes.None>("author")
+        public let coauthors = SyncCore.ServerListField<Article, SyncCore.RecordReference<Author>, SyncCore.ServerIndexes.None>("coauthors")
+        public let privateNotes = SyncCore.ServerField<Article, Swift.String, SyncCore.ServerIndexes.None>("privateNotes")
+        public let status = SyncCore.ServerField<Article, Status, SyncCore.ServerIndexes.None>("status")
+        public let labels = SyncCore.ServerListField<Article, Labels, SyncCore.ServerIndexes.None>("labels")
+        public let venue = SyncCore.ServerField<Article, SyncCore.SyncLocation, SyncCore.ServerIndexes.None>("venue")
+    }
+    public static let serverFields = ServerFields()
+    /// What a page of a server query fetches: every field but asset contents.
+    public static let serverQueryKeys: [Swift.String] = [
+        "headline",
+        "subtitle",
+        "author",
+        "coauthors",
+        "privateNotes",
+        "status",
+        "labels",
+        "venue",
+        "assetSuffix",
+        "assetSize",
+        "assetDigest",
+        "bannerAssetSuffix",
+        "bannerAssetSize",
+        "bannerAssetDigest",
+    ]
+}
 
 // MARK: - Publishing
 
@@ -1003,6 +1170,17 @@ extension Empty: SyncCore.SyncModel {
         empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName) })
 }
 
+// MARK: - Server queries
+
+extension Empty: SyncCore.ServerQueryable {
+    /// What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.
+    public struct ServerFields: Swift.Sendable {
+    }
+    public static let serverFields = ServerFields()
+    /// What a page of a server query fetches: every field but asset contents.
+    public static let serverQueryKeys: [Swift.String] = []
+}
+
 /// A record of type `Collider` in [private], from Coverage.yaml.
 /// It publishes as `PublicCollider`.
 public struct Collider: Swift.Sendable, Swift.Hashable {
@@ -1170,6 +1348,79 @@ extension Collider: SyncCore.SyncModel {
 /// The engine's asset calls name a file by its field's key path: `\Collider.newValue`.
 extension Collider: SyncCore.CacheableModel {}
 
+// MARK: - Server queries
+
+extension Collider: SyncCore.ServerQueryable {
+    /// What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.
+    public struct ServerFields: Swift.Sendable {
+        public let fields = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("fields")
+        public let record = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("record")
+        public let value = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("value")
+        public let values = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("values")
+        public let encryptedValues = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("encryptedValues")
+        public let projection = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("projection")
+        public let model = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("model")
+        public let server = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("server")
+        public let local = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("local")
+        public let syncZoneName = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("syncZoneName")
+        public let zone = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("zone")
+        public let descriptor = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("descriptor")
+        public let SyncRuntime = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("SyncRuntime")
+        public let syncScopes = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("syncScopes")
+        public let syncFields = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("syncFields")
+        public let fieldTable = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("fieldTable")
+        public let tombstoneKeyPaths = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("tombstoneKeyPaths")
+        public let childTypes = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("childTypes")
+        public let parentRecordType = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("parentRecordType")
+        public let project = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("project")
+        public let encodeRemoteFields = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("encodeRemoteFields")
+        public let applyRemoteFields = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("applyRemoteFields")
+        public let encodeStoredFields = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("encodeStoredFields")
+        public let applyStoredFields = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("applyStoredFields")
+        public let makeRecord = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("makeRecord")
+        public let `init` = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("init")
+        public let hash = SyncCore.ServerField<Collider, Swift.Int64, SyncCore.ServerIndexes.None>("hash")
+        public let `inout` = SyncCore.ServerField<Collider, SyncCore.RecordReference<Collider>, SyncCore.ServerIndexes.None>("inout")
+        public let Collider = SyncCore.ServerField<Collider, Swift.String, SyncCore.ServerIndexes.None>("Collider")
+    }
+    public static let serverFields = ServerFields()
+    /// What a page of a server query fetches: every field but asset contents.
+    public static let serverQueryKeys: [Swift.String] = [
+        "fields",
+        "record",
+        "value",
+        "values",
+        "encryptedValues",
+        "projection",
+        "model",
+        "server",
+        "local",
+        "syncZoneName",
+        "zone",
+        "descriptor",
+        "SyncRuntime",
+        "syncScopes",
+        "syncFields",
+        "fieldTable",
+        "tombstoneKeyPaths",
+        "childTypes",
+        "parentRecordType",
+        "project",
+        "encodeRemoteFields",
+        "applyRemoteFields",
+        "encodeStoredFields",
+        "applyStoredFields",
+        "makeRecord",
+        "init",
+        "hash",
+        "inout",
+        "Collider",
+        "assetSuffix",
+        "assetSize",
+        "assetDigest",
+    ]
+}
+
 // MARK: - Publishing
 
 extension Collider: SyncCore.PublishableModel {
@@ -1235,6 +1486,19 @@ extension ColliderPart: SyncCore.SyncModel {
             .reference("Collider", \Self.Collider, onDelete: .none),
         ]
     }
+}
+
+// MARK: - Server queries
+
+extension ColliderPart: SyncCore.ServerQueryable {
+    /// What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.
+    public struct ServerFields: Swift.Sendable {
+        public let ColliderPart = SyncCore.ServerField<ColliderPart, Swift.String, SyncCore.ServerIndexes.None>("ColliderPart")
+        public let Collider = SyncCore.ServerField<ColliderPart, SyncCore.RecordReference<Collider>, SyncCore.ServerIndexes.None>("Collider")
+    }
+    public static let serverFields = ServerFields()
+    /// What a page of a server query fetches: every field but asset contents.
+    public static let serverQueryKeys: [Swift.String] = ["ColliderPart", "Collider"]
 }
 
 /// A record of type `PublicCollider` in [public], from Coverage.yaml.
@@ -1413,6 +1677,40 @@ extension Household: SyncCore.ShareableModel {
     public var shareTitle: Swift.String { self.name }
 }
 
+// MARK: - Server queries
+
+extension Household: SyncCore.ServerQueryable {
+    /// What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.
+    public struct ServerFields: Swift.Sendable {
+        public let name = SyncCore.ServerField<Household, Swift.String, SyncCore.ServerIndexes.None>("name")
+        public let code = SyncCore.ServerField<Household, Swift.Int64, SyncCore.ServerIndexes.None>("code")
+        public let partner = SyncCore.ServerField<Household, SyncCore.RecordReference<Household>, SyncCore.ServerIndexes.None>("partner")
+        public let tags = SyncCore.ServerListField<Household, Swift.String, SyncCore.ServerIndexes.None>("tags")
+        public let members = SyncCore.ServerListField<Household, SyncCore.RecordReference<Household>, SyncCore.ServerIndexes.None>("members")
+        public let visits = SyncCore.ServerField<Household, Swift.Int64, SyncCore.ServerIndexes.None>("visits")
+        public let since = SyncCore.ServerField<Household, Foundation.Date, SyncCore.ServerIndexes.None>("since")
+        public let score = SyncCore.ServerField<Household, Swift.Double, SyncCore.ServerIndexes.None>("score")
+        public let motto = SyncCore.ServerField<Household, Swift.String, SyncCore.ServerIndexes.None>("motto")
+        public let note = SyncCore.ServerField<Household, Swift.String, SyncCore.ServerIndexes.None>("note")
+        public let nickname = SyncCore.ServerField<Household, Swift.String, SyncCore.ServerIndexes.None>("nickname")
+    }
+    public static let serverFields = ServerFields()
+    /// What a page of a server query fetches: every field but asset contents.
+    public static let serverQueryKeys: [Swift.String] = [
+        "name",
+        "code",
+        "partner",
+        "tags",
+        "members",
+        "visits",
+        "since",
+        "score",
+        "motto",
+        "note",
+        "nickname",
+    ]
+}
+
 // MARK: - Custom merges
 
 /// The schema marks `motto` `merge: custom`: write `static func merge(_:ancestor:local:server:into:)` in an extension of `Household` to settle its conflicts.
@@ -1473,4 +1771,18 @@ extension Chore: SyncCore.SyncModel {
             .field("tags", \Self.tags, merge: .union),
         ]
     }
+}
+
+// MARK: - Server queries
+
+extension Chore: SyncCore.ServerQueryable {
+    /// What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.
+    public struct ServerFields: Swift.Sendable {
+        public let title = SyncCore.ServerField<Chore, Swift.String, SyncCore.ServerIndexes.None>("title")
+        public let assignee = SyncCore.ServerField<Chore, SyncCore.RecordReference<Household>, SyncCore.ServerIndexes.None>("assignee")
+        public let tags = SyncCore.ServerListField<Chore, Swift.String, SyncCore.ServerIndexes.None>("tags")
+    }
+    public static let serverFields = ServerFields()
+    /// What a page of a server query fetches: every field but asset contents.
+    public static let serverQueryKeys: [Swift.String] = ["title", "assignee", "tags"]
 }

@@ -113,6 +113,8 @@ final class RecordingGateway: CloudGateway, @unchecked Sendable {
         try await wrapped.participants(for: lookups)
     }
     func saveSubscription(_ subscription: CloudSubscription) async throws(CloudError) { try await wrapped.saveSubscription(subscription) }
+    func subscriptions(in scope: DatabaseScope) async throws(CloudError) -> [SavedSubscription] { try await wrapped.subscriptions(in: scope) }
+    func deleteSubscription(id: String, in scope: DatabaseScope) async throws(CloudError) { try await wrapped.deleteSubscription(id: id, in: scope) }
     func notifications() -> AsyncStream<CloudNotification> { wrapped.notifications() }
     func notification(fromRemotePayload payload: RemoteNotificationPayload) -> CloudNotification? { wrapped.notification(fromRemotePayload: payload) }
     func accountChanges() -> AsyncStream<Void> { wrapped.accountChanges() }

@@ -72,6 +72,21 @@ extension SharedList: SyncCore.ShareableModel {
     var shareTitle: Swift.String { self.title }
 }
 
+// MARK: - Server queries
+
+extension SharedList: SyncCore.ServerQueryable {
+    /// What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.
+    struct ServerFields: Swift.Sendable {
+        let title = SyncCore.ServerField<SharedList, Swift.String, SyncCore.ServerIndexes.None>("title")
+        let color = SyncCore.ServerField<SharedList, Swift.String, SyncCore.ServerIndexes.None>("color")
+        let pin = SyncCore.ServerField<SharedList, Swift.String, SyncCore.ServerIndexes.None>("pin")
+        let labels = SyncCore.ServerListField<SharedList, Swift.String, SyncCore.ServerIndexes.None>("labels")
+    }
+    static let serverFields = ServerFields()
+    /// What a page of a server query fetches: every field but asset contents.
+    static let serverQueryKeys: [Swift.String] = ["title", "color", "pin", "labels"]
+}
+
 /// A record of type `Member` in [private, shared], from Lists.yaml.
 /// Its CKRecord.parent is a `SharedList`.
 struct Member: Swift.Sendable, Swift.Hashable {
@@ -123,6 +138,19 @@ extension Member: SyncCore.SyncModel {
             .field("role", \Self.role),
         ]
     }
+}
+
+// MARK: - Server queries
+
+extension Member: SyncCore.ServerQueryable {
+    /// What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.
+    struct ServerFields: Swift.Sendable {
+        let displayName = SyncCore.ServerField<Member, Swift.String, SyncCore.ServerIndexes.None>("displayName")
+        let role = SyncCore.ServerField<Member, Swift.String, SyncCore.ServerIndexes.None>("role")
+    }
+    static let serverFields = ServerFields()
+    /// What a page of a server query fetches: every field but asset contents.
+    static let serverQueryKeys: [Swift.String] = ["displayName", "role"]
 }
 
 /// A record of type `ListItem` in [private, shared], from Lists.yaml.
@@ -238,3 +266,29 @@ extension ListItem: SyncCore.SyncModel {
 
 /// A `Query` of the model may search the words of `\ListItem.text`, `\ListItem.tags`, on the device (`matching(_:)`).
 extension ListItem: SyncCore.TextSearchable {}
+
+// MARK: - Server queries
+
+extension ListItem: SyncCore.ServerQueryable, SyncCore.ServerTextSearchable {
+    /// What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.
+    struct ServerFields: Swift.Sendable {
+        let text = SyncCore.ServerField<ListItem, Swift.String, SyncCore.ServerIndexes.Searchable>("text")
+        let done = SyncCore.ServerField<ListItem, Swift.Bool, SyncCore.ServerIndexes.None>("done")
+        let quantity = SyncCore.ServerField<ListItem, Swift.Double, SyncCore.ServerIndexes.None>("quantity")
+        let priority = SyncCore.ServerField<ListItem, Priority, SyncCore.ServerIndexes.Queryable>("priority")
+        let assignee = SyncCore.ServerField<ListItem, SyncCore.RecordReference<Member>, SyncCore.ServerIndexes.None>("assignee")
+        let tags = SyncCore.ServerListField<ListItem, Swift.String, SyncCore.ServerIndexes.Searchable>("tags")
+        let note = SyncCore.ServerField<ListItem, Swift.String, SyncCore.ServerIndexes.None>("note")
+    }
+    static let serverFields = ServerFields()
+    /// What a page of a server query fetches: every field but asset contents.
+    static let serverQueryKeys: [Swift.String] = [
+        "text",
+        "done",
+        "quantity",
+        "priority",
+        "assignee",
+        "tags",
+        "note",
+    ]
+}

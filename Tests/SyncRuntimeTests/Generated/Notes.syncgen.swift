@@ -85,6 +85,32 @@ extension Note: SyncCore.CacheableModel {}
 /// A `Query` of the model may search the words of `\Note.title`, `\Note.body`, on the device (`matching(_:)`).
 extension Note: SyncCore.TextSearchable {}
 
+// MARK: - Server queries
+
+extension Note: SyncCore.ServerQueryable, SyncCore.ServerTextSearchable {
+    /// What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.
+    struct ServerFields: Swift.Sendable {
+        let title = SyncCore.ServerField<Note, Swift.String, SyncCore.ServerIndexes.QueryableSearchable>("title")
+        let body = SyncCore.ServerField<Note, Swift.String, SyncCore.ServerIndexes.Searchable>("body")
+        let createdAt = SyncCore.ServerField<Note, Foundation.Date, SyncCore.ServerIndexes.Sortable>("createdAt")
+        let pinned = SyncCore.ServerField<Note, Swift.Bool, SyncCore.ServerIndexes.None>("pinned")
+    }
+    static let serverFields = ServerFields()
+    /// What a page of a server query fetches: every field but asset contents.
+    static let serverQueryKeys: [Swift.String] = [
+        "title",
+        "body",
+        "createdAt",
+        "pinned",
+        "assetSuffix",
+        "assetSize",
+        "assetDigest",
+        "thumbnailAssetSuffix",
+        "thumbnailAssetSize",
+        "thumbnailAssetDigest",
+    ]
+}
+
 // MARK: - Publishing
 
 extension Note: SyncCore.PublishableModel {

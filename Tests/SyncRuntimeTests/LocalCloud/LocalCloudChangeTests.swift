@@ -288,7 +288,7 @@ struct LocalCloudChangeTests {
         let stranger = try harness.device("stranger", "bob")
         // Only the phone subscribes; the subscriptions are Alice's, so her laptop hears them.
         try await phone.saveSubscription(.database(id: "private-changes", scope: .private))
-        try await phone.saveSubscription(.query(id: "posts", recordType: "Post"))
+        try await phone.saveSubscription(.query(QuerySubscription(id: "posts", recordType: "Post")))
         try await stranger.saveSubscription(.database(id: "private-changes", scope: .private))
         let laptopStream = laptop.notifications()
         var laptopNotifications = laptopStream.makeAsyncIterator()
@@ -324,8 +324,8 @@ struct LocalCloudChangeTests {
         let phone = try await harness.deviceWithZone("phone", "alice")
         let laptop = try harness.device("laptop", "alice")
         #expect(await cloudError { try await phone.saveSubscription(.database(id: "public", scope: .public)) }?.code == .badDatabase)
-        #expect(await cloudError { try await phone.saveSubscription(.query(id: "shared", recordType: "Task", scope: .shared)) }?.code == .badDatabase)
-        try await phone.saveSubscription(.query(id: "tasks", recordType: "Task", scope: .private))
+        #expect(await cloudError { try await phone.saveSubscription(.query(QuerySubscription(id: "shared", recordType: "Task", scope: .shared))) }?.code == .badDatabase)
+        try await phone.saveSubscription(.query(QuerySubscription(id: "tasks", recordType: "Task", scope: .private)))
         let stream = laptop.notifications()
         var notifications = stream.makeAsyncIterator()
         try await phone.save([record("other", type: "Other")])
@@ -346,6 +346,64 @@ struct LocalCloudChangeTests {
         _ = try await phone.delete([RecordID(recordName: "bobs-task", zoneID: myZone)])
         #expect(await notifications.next() == CloudNotification(subscriptionID: "tasks", scope: .private))
         #expect(try harness.cloud.counters()["notifications.laptop"] == before + 1)
+    }
+
+    /// Apple, `CKQuerySubscription`: it "generates push notifications when CloudKit modifies
+    /// records that match a predicate"; its `zoneID` "limits the scope of the query to only the
+    /// records in that zone"; `CKQuerySubscription.Options`: `firesOnRecordCreation`,
+    /// `firesOnRecordUpdate`, `firesOnRecordDeletion` fire for a record "that matches the
+    /// predicate", and `firesOnce` deletes the subscription after it fires once.
+    /// `CKSubscription.NotificationInfo`: the alert the push shows. LocalCloud reads a record's
+    /// match after an update and before a deletion.
+    @Test(arguments: CloudMode.allCases)
+    func aQuerySubscriptionFiresAsItsPredicateZoneAndOptionsSay(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        _ = try harness.device("laptop", "alice")
+        let alert = SubscriptionAlert(title: "Tasks", body: "An urgent task", sound: nil, badge: true)
+        try await phone.saveSubscription(.query(QuerySubscription(
+            id: "urgent", recordType: "Task", scope: .private, zone: myZone, conditions: [FieldCondition("priority", .equal, [.string("urgent")])],
+            firesOn: [.creation, .update], alert: alert)))
+        try await phone.saveSubscription(.query(QuerySubscription(id: "any-once", recordType: "Task", scope: .private, firesOn: [.deletion], firesOnce: true)))
+        func fired() throws -> [String] { harness.cloud.takePushes(for: "laptop").map(\.subscriptionID) }
+        _ = try fired()
+        try await phone.save([record("calm", type: "Task", fields: ["priority": .string("normal")])])
+        #expect(try fired().isEmpty, "a record that does not match fires nothing")
+        var urgent = try await phone.save([record("urgent", type: "Task", fields: ["priority": .string("urgent")])])[0]
+        let pushes = harness.cloud.takePushes(for: "laptop")
+        #expect(pushes == [CloudNotification(subscriptionID: "urgent", scope: .private, alert: alert)])
+        urgent.fields["title"] = .string("changed")
+        _ = try await phone.save([urgent])
+        #expect(try fired() == ["urgent"], "an update of a record that matches fires it")
+        try await phone.saveZones([ZoneID(zoneName: "Other")])
+        _ = try await phone.save([record("elsewhere", type: "Task", in: ZoneID(zoneName: "Other"), fields: ["priority": .string("urgent")])])
+        #expect(try fired().isEmpty, "a record of another zone is not watched")
+        _ = try await phone.delete([RecordID(recordName: "calm", zoneID: myZone)])
+        #expect(try fired() == ["any-once"])
+        _ = try await phone.delete([RecordID(recordName: "urgent", zoneID: myZone)])
+        #expect(try fired().isEmpty, "fired once, then gone; deletion is not among the urgent one's options")
+        #expect(try await phone.subscriptions(in: .private).map(\.id) == ["urgent"])
+    }
+
+    /// Apple, `CKDatabase.allSubscriptions()` lists the user's subscriptions of a database;
+    /// `modifySubscriptions(saving:deleting:)` deletes by ID. Apple names no code for an ID the
+    /// database does not hold: LocalCloud answers `unknownItem`. Conditions CloudKit cannot
+    /// express are refused when saved (`invalidArguments`).
+    @Test(arguments: CloudMode.allCases)
+    func subscriptionsAreListedAndDeletedByID(_ mode: CloudMode) async throws {
+        let harness = try CloudHarness(mode)
+        let phone = try await harness.deviceWithZone("phone", "alice")
+        try await phone.saveSubscription(.database(id: "db", scope: .private))
+        try await phone.saveSubscription(.query(QuerySubscription(id: "tasks", recordType: "Task", scope: .private, zone: myZone)))
+        #expect(try await phone.subscriptions(in: .private) == [
+            SavedSubscription(id: "db", scope: .private), SavedSubscription(id: "tasks", scope: .private, recordType: "Task", zone: myZone),
+        ])
+        #expect(try await phone.subscriptions(in: .public).isEmpty)
+        try await phone.deleteSubscription(id: "tasks", in: .private)
+        #expect(await cloudError { try await phone.deleteSubscription(id: "tasks", in: .private) }?.code == .unknownItem)
+        #expect(try await phone.subscriptions(in: .private).map(\.id) == ["db"])
+        let bad = QuerySubscription(id: "bad", recordType: "Task", scope: .private, conditions: [FieldCondition("when", .withinDistance, [.string("here")])])
+        #expect(await cloudError { try await phone.saveSubscription(.query(bad)) }?.code == .invalidArguments)
     }
 
     /// Apple, `CKRecordZone.defaultRecordZone()`: the default zone "does not have any special
