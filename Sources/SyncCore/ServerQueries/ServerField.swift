@@ -32,8 +32,8 @@ protocol NamedServerField {
 extension ServerField: NamedServerField {}
 extension ServerListField: NamedServerField {}
 
-/// A model CloudKit can search on the server: a `[public]` model, whose generated `ServerFields`
-/// list the fields a server query may name, with their indexes.
+/// A model CloudKit can search on the server (every generated model): its generated
+/// `ServerFields` list the fields a server query may name, with their indexes.
 public protocol ServerQueryable: SyncModel {
     /// The fields a server query may name, each a `ServerField` carrying its indexes.
     associatedtype ServerFields: Sendable

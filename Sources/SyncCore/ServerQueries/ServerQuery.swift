@@ -1,5 +1,6 @@
-/// A query the cloud answers over a `[public]` model's records, a page at a time: the device holds
-/// the page it shows, never the rest. Conditions (`filter`) need fields the schema marks
+/// A query the cloud answers over a model's records, a page at a time: the device holds the page
+/// it shows, never the rest. A `[public]` model's records are read in the public database; any
+/// other's in the user's zone its records live in. Conditions (`filter`) need fields the schema marks
 /// `queryable`, sorts (`sorted(by:)`) fields marked `sortable`; a query on a field without the
 /// index does not compile, and the `.ckdb` export declares exactly the schema's indexes, so a
 /// query that compiles is one the deployed schema answers.

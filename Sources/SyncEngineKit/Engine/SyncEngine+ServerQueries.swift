@@ -2,8 +2,9 @@ import SyncCore
 import SyncPorts
 
 extension SyncEngine {
-    /// One page of a query the cloud answers over a `[public]` model (`ServerQuery`), from its
-    /// first page or after `cursor`: the device holds the page, never the rest. A page fetches
+    /// One page of a query the cloud answers (`ServerQuery`), from its first page or after
+    /// `cursor`: the device holds the page, never the rest. A `[public]` model is asked of the
+    /// public database; any other of the user's zone its records live in. A page fetches
     /// every field but asset contents. A page may hold fewer models than the query's limit, and
     /// still have a next: the cloud chooses a page's size, and the records it answers beyond a
     /// distance condition's radius (CloudKit's location index is coarser than 10 km) are left out.
@@ -13,9 +14,9 @@ extension SyncEngine {
     /// cloud's versions (a record this device changed is merged, as a pull merges it), where the
     /// app reads and observes them like any other: a screen shows its last answer offline. The
     /// type's kept records beyond `keeping`'s count or age are then evicted, but never one this
-    /// page brought or one with a change still to go up. A catalog this device mirrors
-    /// (`SyncConfiguration.mirroredCatalogs`) is in the store whole already: its pages keep
-    /// nothing more. Without `keeping`, nothing is written.
+    /// page brought or one with a change still to go up. A catalog or zone this device mirrors
+    /// (`SyncConfiguration.mirroredCatalogs`, `mirroredZones`) is in the store whole already: its
+    /// pages keep nothing more. Without `keeping`, nothing is written.
     ///
     /// Throws a `ServerQueryError` whose `recovery` says what to do: ask for the same page again
     /// (after a wait, or when the network is back), start the query over (the cloud no longer
@@ -29,5 +30,20 @@ extension SyncEngine {
         } catch {
             throw ServerQueryError(error, recovery: RecoveryPolicy.queryRecovery(for: error, continuing: cursor != nil))
         }
+    }
+}
+
+extension SyncEngine {
+    /// The record of `Model` named `recordName`, read from the cloud (a `[public]` model's from
+    /// the public database, any other's from the user's zone it lives in), or nil when the cloud
+    /// has none: how a device reads a record of a zone it does not mirror
+    /// (`SyncConfiguration.mirroredZones`), or of a catalog it does not. With `keeping`, the
+    /// record is written to the store as a server query's page is, under the same rule; a record
+    /// of a zone or catalog this device mirrors is in the store already, and nothing more is kept.
+    /// A record this version of the app cannot read throws `incompatibleVersion`.
+    public nonisolated func record<Model: ServerQueryable>(
+        _ type: Model.Type, named recordName: String, keeping retention: ResultRetention? = nil
+    ) async throws(SyncError) -> Model? {
+        try await ServerQueryPhase(context: context).record(type, named: recordName, keeping: retention)
     }
 }

@@ -86,7 +86,7 @@ struct CloudDataPhase {
                     guard let recordType = try store.serverRecord(id)?.recordType, let type = context.registry.type(forRecordType: recordType),
                         !context.registry.isMirrored(type)
                     else { continue }
-                    try PublicCopies.forget(type: type, recordName: id.recordName, in: store)
+                    try PublicCopies.forget(type: type, recordName: id.recordName, store: store)
                 }
             }
         }

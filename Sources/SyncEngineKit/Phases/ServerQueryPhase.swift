@@ -1,11 +1,12 @@
 import SyncCore
 import SyncPorts
 
-/// One page of a server query (`SyncEngine.query(_:after:keeping:)`): asked of the cloud, read
-/// into models, and, when the app keeps results of a `[public]` model, written to the store as the
-/// cloud's versions in one transaction (``PublicCopies``). A private model's query asks the
-/// user's zone its records live in, which this device mirrors whole: nothing more is kept.
-/// Outside any pass: the app asks for a page when a screen needs it.
+/// One page of a server query (`SyncEngine.query(_:after:keeping:)`), or one record read by name
+/// (`SyncEngine.record(_:named:keeping:)`): asked of the cloud, read into models, and, when the
+/// app keeps results, written to the store as the cloud's versions in one transaction
+/// (``PublicCopies``). A `[public]` model is read in the public database; any other in the user's
+/// zone its records live in. What this device mirrors whole (a catalog, a zone) is in the store
+/// already: nothing more is kept. Outside any pass: the app asks when a screen needs it.
 struct ServerQueryPhase {
     let context: SyncContext
 
@@ -24,11 +25,11 @@ struct ServerQueryPhase {
             // by the delisted ones the app would otherwise filter out.
             conditions.append(FieldCondition(RecordFieldNames.publicationState, .equal, [.string(PublicationState.listed.rawValue)]))
         }
-        let isPublic = Model.syncScopes.contains(.public)
+        let home = Self.home(of: Model.self, context: context)
         let request = RecordQuery(
-            recordType: Model.recordType, in: isPublic ? nil : context.zone(of: Model.self, ownerName: SyncConstants.currentUserOwnerName),
+            recordType: Model.recordType, in: home.scope == .public ? nil : home.zone,
             conditions: conditions, sorts: query.sorts, desiredKeys: Model.serverQueryKeys, resultsLimit: query.pageSize, cursor: cursor?.cursor)
-        let page = try await context.cloud.query(request, in: isPublic ? .public : .private, bounded: false)
+        let page = try await context.cloud.query(request, in: home.scope, bounded: false)
         var models: [Model] = []
         var readable: [SyncRecord] = []
         var unreadable = page.unreadableRecords.reduce(into: [String: String]()) { $0[$1.key.recordName] = "\($1.value)" }
@@ -40,12 +41,51 @@ struct ServerQueryPhase {
                 unreadable[record.id.recordName] = "\(error)"
             }
         }
-        if let retention, isPublic, !context.registry.isMirrored(Model.self) {
-            let copies = PublicCopies(context: context)
-            try context.transaction { store in
-                try copies.keep(readable, as: Model.self, retention: retention, now: context.clock.now, in: store)
-            }
-        }
+        try keep(readable, as: Model.self, retention: retention)
         return ServerQueryPage(models: models, next: page.cursor.map { ServerQueryCursor(recordType: Model.recordType, cursor: $0) }, unreadable: unreadable)
+    }
+
+    /// The record of `Model` named `recordName` as the cloud has it, or nil when it has none; kept
+    /// by `retention` when given.
+    func record<Model: ServerQueryable>(_ type: Model.Type, named recordName: String, keeping retention: ResultRetention?) async throws(SyncError) -> Model? {
+        let home = Self.home(of: type, context: context)
+        let id = RecordID(recordName: recordName, zoneID: home.zone)
+        let found = try await context.cloud.fetchRecords([id], desiredKeys: Model.serverQueryKeys, in: home.scope)
+        switch RecoveryPolicy.answer(found[id], for: id) {
+        case .done(let record):
+            let model: Model
+            do {
+                model = try Model(record: record)
+            } catch {
+                // What a pull sets aside as unreadable: most likely written by a newer version.
+                throw .cloud(CloudError(.incompatibleVersion, "record \(recordName) cannot be read as \(Model.recordType): \(error)"))
+            }
+            try keep([record], as: type, retention: retention)
+            return model
+        case .gone:
+            return nil
+        case .conflict(let error), .notAllowed(let error), .zoneGone(let error), .failed(let error):
+            throw .cloud(error)
+        }
+    }
+
+    /// Where the cloud holds the records of `type` this device reads: the public database, or the
+    /// user's zone of the model in their private one.
+    private static func home(of type: any SyncModel.Type, context: SyncContext) -> (scope: DatabaseScope, zone: ZoneID) {
+        type.syncScopes.contains(.public)
+            ? (.public, SyncConstants.publicZone)
+            : (.private, context.zone(of: type, ownerName: SyncConstants.currentUserOwnerName))
+    }
+
+    /// Writes `records` to the store as the app asked (`retention`), unless this device mirrors
+    /// them whole already: a catalog it mirrors, a zone of the user's it mirrors.
+    private func keep(_ records: [SyncRecord], as type: any SyncModel.Type, retention: ResultRetention?) throws(SyncError) {
+        let home = Self.home(of: type, context: context)
+        let mirrored = home.scope == .public ? context.registry.isMirrored(type) : context.mirrors(home.zone, in: .private)
+        guard let retention, !mirrored else { return }
+        let copies = PublicCopies(context: context)
+        try context.transaction { store in
+            try copies.keep(records, as: type, from: home.zone, retention: retention, now: context.clock.now, in: store)
+        }
     }
 }

@@ -2,10 +2,11 @@ import Foundation
 import SyncCore
 import SyncPorts
 
-/// This device's copies of public records: a server query's page kept (over a catalog the device
-/// does not mirror), evicted by the app's `ResultRetention`, or forgotten when a mirrored
-/// catalog no longer has them. A copy is forgotten as the cloud's deletion is applied, by sync:
-/// nothing goes up, and its known server version goes with it.
+/// This device's copies of records it does not mirror: a server query's page, or a record read by
+/// name, kept (of a catalog, or a zone of the user's, the device does not mirror), evicted by the
+/// app's `ResultRetention`; and public records forgotten when a mirrored catalog no longer has
+/// them. A copy is forgotten as the cloud's deletion is applied, by sync: nothing goes up, and
+/// its known server version goes with it.
 struct PublicCopies {
     typealias Topics = CloudVersionArrival.Topics & KeptResults
 
@@ -15,7 +16,7 @@ struct PublicCopies {
     /// version arriving (a record this device changed is merged, not overwritten), dated `now`;
     /// then evicts the type's kept copies beyond `retention`, but never one of this page or one
     /// with a change of this device's still to go up.
-    func keep(_ records: [SyncRecord], as type: any SyncModel.Type, retention: ResultRetention, now: Date, in store: any Topics) throws {
+    func keep(_ records: [SyncRecord], as type: any SyncModel.Type, from zone: ZoneID, retention: ResultRetention, now: Date, in store: any Topics) throws {
         for record in records where try !CloudVersionArrival.holds(record, type: type, in: store) {
             _ = try CloudVersionArrival(context: context).apply(record, as: type, in: store)
         }
@@ -27,7 +28,7 @@ struct PublicCopies {
         var evicted: [String] = []
         for name in candidates where !keptNow.contains(name) {
             guard try !store.hasLocalChange(recordType: type.recordType, recordName: name) else { continue }
-            try Self.forget(type: type, recordName: name, in: store)
+            try Self.forget(type: type, recordName: name, in: zone, store: store)
             evicted.append(name)
         }
         try store.forgetKept(recordType: type.recordType, recordNames: evicted)
@@ -46,13 +47,14 @@ struct PublicCopies {
         } else if let kept = try store.serverRecord(id) {
             try CloudVersionArrival(context: context).replace(kept, as: type, in: store)
         } else {
-            try Self.forget(type: type, recordName: recordName, in: store)
+            try Self.forget(type: type, recordName: recordName, store: store)
         }
     }
 
-    /// Forgets this device's copy of a public record, as a deletion the cloud made.
-    static func forget(type: any SyncModel.Type, recordName: String, in store: any StoredModels & ServerVersions) throws {
-        try store.removeServerRecord(RecordID(recordName: recordName, zoneID: SyncConstants.publicZone))
+    /// Forgets this device's copy of a record (a public one by default), as a deletion the cloud
+    /// made.
+    static func forget(type: any SyncModel.Type, recordName: String, in zone: ZoneID = SyncConstants.publicZone, store: any StoredModels & ServerVersions) throws {
+        try store.removeServerRecord(RecordID(recordName: recordName, zoneID: zone))
         _ = try store.deletePulled(type: type, recordName: recordName)
     }
 }

@@ -45,6 +45,17 @@ struct SyncContext: Sendable {
         return [syncZone] + named.sorted().map { ZoneID(zoneName: $0) }
     }
 
+    /// Whether this device mirrors `zone` of a database: every shared zone, and each of the user's
+    /// private zones the configuration names (`SyncConfiguration.mirroredZones`; nil: all).
+    func mirrors(_ zone: ZoneID, in scope: DatabaseScope) -> Bool {
+        scope != .private || (configuration.mirroredZones?.contains(zone.zoneName) ?? true)
+    }
+
+    /// The user's own zones this device mirrors.
+    var mirroredOwnZones: [ZoneID] {
+        ownZones.filter { mirrors($0, in: .private) }
+    }
+
     /// The models whose private or shared records live in `zone` (by its name: the same for
     /// every owner).
     func zonedTypes(in zone: ZoneID) -> [any SyncModel.Type] {

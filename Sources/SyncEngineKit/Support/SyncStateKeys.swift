@@ -69,6 +69,10 @@ enum SyncStateKeys {
         "\(pendingAcceptancePrefix)\(metadata.ownerName).\(metadata.shareID.zoneID.zoneName).\(metadata.shareID.recordName)"
     }
 
+    /// The names of the user's zones this device mirrored after its last pass began
+    /// (`ZoneMirroring`); none kept: every zone.
+    static let mirroredZones = "mirrored.zones"
+
     /// The copy a participant is keeping of a share they are leaving, while the leave is not done.
     static func copyOfLeftShare(root: String, ownerName: String) -> String {
         "\(copyOfLeftSharePrefix)\(ownerName).\(root)"

@@ -36,6 +36,13 @@ public struct SyncConfiguration: Sendable {
     /// to keep. Whether a catalog is too large to mirror depends on the device (a watch may query
     /// what a Mac mirrors), so it is configuration, not schema.
     public var mirroredCatalogs: Set<String>?
+    /// The zones of the user's private database this device mirrors, by name (the sync zone's
+    /// and those the schema's `zone:` names); nil: every one. A zone left out is never pulled
+    /// here: the device reads its records on demand (`SyncEngine.query`, `SyncEngine.record`),
+    /// keeping what the app asks to keep, and still pushes what it saves there. A zone dropped
+    /// from the set is forgotten on this device (never deleted in the cloud); one added is pulled
+    /// from its start. Zones others share with the user are always mirrored.
+    public var mirroredZones: Set<String>?
     /// How many settled conflicts the store keeps, and for how long (`RecordConflict`).
     public var conflictRetention: ConflictRetention
     /// Where the engine's log goes: `os.Logger` on Apple platforms by default
@@ -49,7 +56,7 @@ public struct SyncConfiguration: Sendable {
         defaultConflictPolicy: ConflictPolicy = .lastWriterWins, zoneChangesPageSize: Int? = nil,
         maxRequestBytes: Int = CloudKitLimits.maxRequestBytes, debounce: TimeInterval = 0.5, subscriptionPrefix: String = "syncgen",
         uploadEverythingOnSetup: Bool = false, assetCacheRoot: URL? = nil, assetCacheLimit: Int64 = 512 * 1024 * 1024,
-        catalogMaximumAge: TimeInterval? = 3600, mirroredCatalogs: Set<String>? = nil, conflictRetention: ConflictRetention = ConflictRetention(),
+        catalogMaximumAge: TimeInterval? = 3600, mirroredCatalogs: Set<String>? = nil, mirroredZones: Set<String>? = nil, conflictRetention: ConflictRetention = ConflictRetention(),
         logHandler: (any SyncLogHandler)? = SyncLog.platformDefault
     ) {
         self.syncZoneName = syncZoneName
@@ -64,6 +71,7 @@ public struct SyncConfiguration: Sendable {
         self.assetCacheLimit = assetCacheLimit
         self.catalogMaximumAge = catalogMaximumAge
         self.mirroredCatalogs = mirroredCatalogs
+        self.mirroredZones = mirroredZones
         self.conflictRetention = conflictRetention
         self.logHandler = logHandler
     }
@@ -86,6 +94,7 @@ public struct SyncConfiguration: Sendable {
             "assetCacheLimit": "\(assetCacheLimit)",
             "catalogMaximumAge": catalogMaximumAge.map { "\($0)" } ?? "none",
             "mirroredCatalogs": mirroredCatalogs.map { $0.sorted().joined(separator: ", ") } ?? "all",
+            "mirroredZones": mirroredZones.map { $0.sorted().joined(separator: ", ") } ?? "all",
             "conflictRetention": "\(conflictRetention.maximumCount) conflicts, \(conflictRetention.maximumAge.map { "\($0) s" } ?? "no age limit")",
             "logHandler": logHandler.map { "\(type(of: $0))" } ?? "none",
         ]

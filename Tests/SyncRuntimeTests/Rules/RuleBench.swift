@@ -14,11 +14,11 @@ struct RuleBench {
     let context: SyncContext
     let clock = ManualClock()
 
-    init(models: [any SyncModel.Type], configuration: SyncConfiguration = SyncConfiguration(), assetFiles: (any AssetFileStoring)? = nil) throws {
-        store = try SyncStore(url: nil)
+    init(models: [any SyncModel.Type], configuration: SyncConfiguration = SyncConfiguration(), assetFiles: (any AssetFileStoring)? = nil, store: SyncStore? = nil) throws {
+        self.store = try store ?? SyncStore(url: nil)
         let cloud = try LocalCloud.inMemory(clock: clock).device("bench", account: "alice")
         context = SyncContext(
-            gateway: cloud, store: store, registry: ModelRegistry(models), events: EventHub(), clock: clock, configuration: configuration,
+            gateway: cloud, store: self.store, registry: ModelRegistry(models), events: EventHub(), clock: clock, configuration: configuration,
             assetFiles: assetFiles.map { .success($0) } ?? .failure(.noCacheFolder("a rule's bench has no files")))
     }
 

@@ -89,7 +89,7 @@ extension PullPhase {
                     // Gone only when the cloud says so: a fetch that failed otherwise keeps it.
                     let id = RecordID(recordName: name, zoneID: SyncConstants.publicZone)
                     guard RecoveryPolicy.answer(found[id], for: id).isGone else { continue }
-                    try PublicCopies.forget(type: type, recordName: name, in: store)
+                    try PublicCopies.forget(type: type, recordName: name, store: store)
                     deleted += 1
                 }
                 if done { try finish(store) }

@@ -14,6 +14,7 @@ extension PullPhase {
         var listed: Set<ZoneID>? = token == nil ? [] : nil
         var recovered = false
         var leftOut = false
+        var pulled: Set<ZoneID> = []
         while true {
             let changes: DatabaseChanges
             do {
@@ -25,22 +26,25 @@ extension PullPhase {
                 continue
             }
             try await account.verify()
-            for (zone, reason) in changes.deletedZones.sorted(by: { $0.key.description < $1.key.description }) {
+            // A zone this device does not mirror is none of its business, gone or changed.
+            for (zone, reason) in changes.deletedZones.sorted(by: { $0.key.description < $1.key.description }) where context.mirrors(zone, in: scope) {
                 state.rebuild(try zoneWentAway(zone, reason: reason, scope: scope))
             }
             listed?.formUnion(changes.changedZones)
             listed?.formUnion(changes.deletedZones.keys)
             // Each zone the feed says changed is unfetched until its last page lands, whether
             // this pass reads it or leaves it out.
+            let mirrored = changes.changedZones.filter { context.mirrors($0, in: scope) }
             try context.transaction { store in
-                for zone in changes.changedZones { try store.setState(SyncStateKeys.zoneUnfetched(zone, scope), "1") }
+                for zone in mirrored { try store.setState(SyncStateKeys.zoneUnfetched(zone, scope), "1") }
             }
-            for zone in changes.changedZones {
+            for zone in mirrored {
                 guard options.zones?.contains(zone) ?? true else {
                     leftOut = true
                     continue
                 }
                 try await pullZone(zone, scope: scope, state: &state)
+                pulled.insert(zone)
             }
             token = changes.newToken
             // A zone left out keeps its place: the next pass is told of it again. A listing from
@@ -54,7 +58,19 @@ extension PullPhase {
                 state.rebuild(try zoneWentAway(zone, reason: .deleted, scope: scope))
             }
         }
+        if scope == .private { try await pullZonesStillUnfetched(besides: pulled, state: &state) }
         context.events.publish(.pullCompleted(scope))
+    }
+
+    /// A zone this device began to mirror is read from its start, though the feed names it only
+    /// when it changes: each mirrored zone still marked unfetched that this pull did not read.
+    private func pullZonesStillUnfetched(besides pulled: Set<ZoneID>, state: inout PullState) async throws(SyncError) {
+        let waiting = try context.transaction { store in
+            try context.mirroredOwnZones.filter { try store.state(SyncStateKeys.zoneUnfetched($0, .private)) != nil }
+        }
+        for zone in waiting where !pulled.contains(zone) && (options.zones?.contains(zone) ?? true) {
+            try await pullZone(zone, scope: .private, state: &state)
+        }
     }
 
     /// The zones of a database this device follows: those it keeps a change token of.

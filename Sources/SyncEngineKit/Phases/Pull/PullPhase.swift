@@ -36,6 +36,7 @@ struct PullPhase {
             PullState(localChanges: try PullState.LocalChanges(in: store), unreadable: Set(try UnreadableRecords.all(in: store).map(\.id)))
         }
         if account.isSignedIn {
+            _ = try context.transaction { try ZoneMirroring(context: context).settle(in: $0) }
             for scope in [DatabaseScope.private, .shared] {
                 try await pullDatabase(scope, state: &pulled)
             }
