@@ -206,7 +206,7 @@ struct ValidSchemaTests {
     @Test func exampleSchemasValidateClean() throws {
         let result = SchemaPipeline().validate(try schemaSources("Examples/Notes/Sources/NotesDemo/Schema"))
         #expect(result.diagnostics.isEmpty, "\(result.rendered)")
-        #expect(result.schema?.models.count == 5)
+        #expect(result.schema?.models.count == 6)
     }
 
     /// The contract's example, as it is: valid, with one note (its `tags` list says no `merge`).

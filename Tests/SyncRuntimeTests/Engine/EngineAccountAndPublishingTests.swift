@@ -181,7 +181,8 @@ struct EngineAccountAndPublishingTests {
         let early = phone.recordEvents()
         await phone.sync()
         let events = await early.events()
-        let pages = events.filter { if case .pullProgress(.private, _, _, _) = $0 { true } else { false } }
+        // The notes' zone, five notes two a page (the journal's zone, empty, is a page of its own).
+        let pages = events.filter { if case .pullProgress(.private, let zone, _, _) = $0 { zone.zoneName == SyncConstants.defaultSyncZoneName } else { false } }
         #expect(pages.count == 3)
         // A fresh store's first pass: the account signs in (naming the user), then setup.
         #expect(Array(events.prefix(2)) == [.accountChanged(.signedIn("_alice")), .setupCompleted])

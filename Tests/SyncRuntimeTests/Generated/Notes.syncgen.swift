@@ -231,3 +231,65 @@ extension PublishedNote: SyncCore.ServerQueryable, SyncCore.ServerTextSearchable
     /// What a page of a server query fetches: every field but asset contents.
     static var serverQueryKeys: [Swift.String] { catalogDesiredKeys }
 }
+
+/// A record of type `JournalEntry` in [private], from Notes.yaml.
+struct JournalEntry: Swift.Sendable, Swift.Hashable {
+    /// The record's name: the same on every device and in the cloud.
+    var recordName: Swift.String
+    /// The owner of the zone the record lives in.
+    var ownerName: Swift.String
+    var text: Swift.String
+    var writtenAt: Foundation.Date
+
+    init(
+        recordName: Swift.String = Foundation.UUID().uuidString,
+        ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
+        text: Swift.String = "",
+        writtenAt: Foundation.Date = Foundation.Date()
+    ) {
+        self.recordName = recordName
+        self.ownerName = ownerName
+        self.text = text
+        self.writtenAt = writtenAt
+    }
+}
+
+// MARK: - Sync bridge
+
+extension JournalEntry: SyncCore.SyncModel {
+    static let recordType: Swift.String = "JournalEntry"
+    static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private]
+    static let parentRecordType: Swift.String? = nil
+    /// The zone this model's records live in, rather than the app's sync zone.
+    static let zoneName: Swift.String? = "Personal"
+    static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+
+    var parentRecordName: Swift.String? { nil }
+
+    /// The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), the values a deleted record keeps, declared on `JournalEntry` itself so each key path is the concrete type's own, and the empty record a pulled one is decoded into.
+    static let _syncFields = SyncCore.ModelFields<Self>(
+        fieldTable(),
+        tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName) })
+
+    /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
+    private static func fieldTable() -> [SyncCore.ModelField<Self>] {
+        [
+            .field("text", \Self.text),
+            .field("writtenAt", \Self.writtenAt, .indexed),
+        ]
+    }
+}
+
+// MARK: - Server queries
+
+extension JournalEntry: SyncCore.ServerQueryable {
+    /// What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.
+    struct ServerFields: Swift.Sendable {
+        let text = SyncCore.ServerField<JournalEntry, Swift.String, SyncCore.ServerIndexes.None>("text")
+        let writtenAt = SyncCore.ServerField<JournalEntry, Foundation.Date, SyncCore.ServerIndexes.Sortable>("writtenAt")
+    }
+    static let serverFields = ServerFields()
+    /// What a page of a server query fetches: every field but asset contents.
+    static let serverQueryKeys: [Swift.String] = ["text", "writtenAt"]
+}

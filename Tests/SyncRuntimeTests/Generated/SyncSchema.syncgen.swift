@@ -12,6 +12,7 @@ enum SyncSchema: SyncCore.SyncSchemaDefinition {
             ListItem.self,
             Note.self,
             PublishedNote.self,
+            JournalEntry.self,
         ]
     }
 
@@ -20,6 +21,7 @@ enum SyncSchema: SyncCore.SyncSchemaDefinition {
         "ListItem": ["priority": ["QUERYABLE"], "tags": ["SEARCHABLE"], "text": ["SEARCHABLE"]],
         "Note": ["body": ["SEARCHABLE"], "createdAt": ["SORTABLE"], "title": ["QUERYABLE", "SEARCHABLE"]],
         "PublishedNote": ["___recordID": ["QUERYABLE"], "createdAt": ["SORTABLE"], "publicationState": ["QUERYABLE"], "publishedAt": ["SORTABLE"], "reviewState": ["QUERYABLE"], "title": ["QUERYABLE", "SEARCHABLE"]],
+        "JournalEntry": ["writtenAt": ["SORTABLE"]],
     ]
 }
 

@@ -12,13 +12,15 @@ import Darwin
 /// sync over one LocalCloud file; then every device must hold every write it acknowledged.
 ///
 /// Three devices of two accounts each run `notes-demo soak-worker`: a loop of saves, edits and
-/// deletions of the device's own notes, and sync passes. A worker prints `ACK` once a write has
+/// deletions of the device's own notes (in the sync zone) and journal entries (in the "Personal"
+/// zone), and sync passes: every pass pulls and pushes two zones. A worker prints `ACK` once a write has
 /// returned: that write was promised to the user. The driver kills a random worker after a
 /// random number of acknowledgements and starts it again on the same store file, `--kills`
 /// times; then each device settles (a few passes) and reports its notes. Every note must be on
 /// every device of its account and in the cloud as its last acknowledged write left it (or a
 /// later write the kill cut off between committing and acknowledging); nothing acknowledged as
-/// deleted may come back; no note may be in the other account's zone.
+/// deleted may come back; no record may be in another zone than its model's, or in the other
+/// account's.
 struct Soak {
     static let help = """
         USAGE: notes-demo soak [--kills N] [--seed S] [--keep DIR]
@@ -261,8 +263,13 @@ struct Soak {
         let snapshot = try cloud.snapshot()
         var problems: [String] = []
         for account in Set(Self.devices.map(\.account)).sorted() {
-            let zone = (snapshot.zone(SyncConstants.defaultSyncZoneName, ofAccount: account)?.records ?? [:]).values.reduce(into: [String: String]()) { titles, record in
-                if record.recordType == Note.recordType, case .string(let title) = record.fields["title"] { titles[record.id.recordName] = title }
+            // The notes of the sync zone and the journal of the Personal zone, each read where its
+            // model lives: a record in the other zone is missing from this.
+            var zone: [String: String] = [:]
+            for (zoneName, recordType, field) in [(SyncConstants.defaultSyncZoneName, Note.recordType, "title"), (JournalEntry.zoneName!, JournalEntry.recordType, "text")] {
+                for record in (snapshot.zone(zoneName, ofAccount: account)?.records ?? [:]).values where record.recordType == recordType {
+                    if case .string(let value) = record.fields[field] { zone[record.id.recordName] = value }
+                }
             }
             for device in Self.devices where device.account == account {
                 if notes[device.name] != zone { problems.append("\(device.name) holds \(notes[device.name]?.count ?? 0) notes, \(account)'s zone \(zone.count), and they differ") }
@@ -342,20 +349,22 @@ struct SoakWorker {
         guard options.settle else { try await writeAndSync(device) }
         for _ in 0..<3 { _ = await device.engine.sync() }
         for note in try device.store.fetchAll(Note.self) { print("NOTE \(note.recordName) \(note.title)") }
+        for entry in try device.store.fetchAll(JournalEntry.self) { print("NOTE \(entry.recordName) \(entry.text)") }
         return 0
     }
 
-    /// Saves, edits, deletes and syncs until killed. The device's own notes only, so each note
-    /// has one writer and one last value.
+    /// Saves, edits, deletes and syncs until killed. The device's own notes and journal entries
+    /// only, so each record has one writer and one last value.
     private func writeAndSync(_ device: Device) async throws -> Never {
         var random = options.randomness()
         let (name, run) = (options.name, options.run)
         let prefix = "\(account)-\(name)-"
+        let journalPrefix = "journal-\(prefix)"
         var step = 0
         while true {
             step += 1
             let value = "r\(run)s\(step)"
-            switch Int.random(in: 0..<10, using: &random) {
+            switch Int.random(in: 0..<13, using: &random) {
             case 0, 1, 2, 3:
                 let note = Note(recordName: "\(prefix)\(run)-\(step)", title: value)
                 try promise("save \(note.recordName) \(value)") { try device.store.save(note) }
@@ -367,6 +376,18 @@ struct SoakWorker {
             case 6:
                 if let note = try device.store.fetchAll(Note.self).filter({ $0.recordName.hasPrefix(prefix) }).randomElement(using: &random) {
                     try promise("delete \(note.recordName)") { try device.store.delete(note) }
+                }
+            case 7, 8:
+                let entry = JournalEntry(recordName: "\(journalPrefix)\(run)-\(step)", text: value)
+                try promise("save \(entry.recordName) \(value)") { try device.store.save(entry) }
+            case 9:
+                if var entry = try device.store.fetchAll(JournalEntry.self).filter({ $0.recordName.hasPrefix(journalPrefix) }).randomElement(using: &random) {
+                    entry.text = value
+                    try promise("save \(entry.recordName) \(value)") { try device.store.save(entry) }
+                }
+            case 10:
+                if let entry = try device.store.fetchAll(JournalEntry.self).filter({ $0.recordName.hasPrefix(journalPrefix) }).randomElement(using: &random) {
+                    try promise("delete \(entry.recordName)") { try device.store.delete(entry) }
                 }
             default:
                 _ = await device.engine.sync()

@@ -188,7 +188,16 @@ struct Story {
         say("each list with its open items: Alice's phone \(perList(alicePhone)), Bob's phone \(perList(bobPhone))")
         expect(perList(alicePhone) == perList(bobPhone) && perList(alicePhone).count == 1, "Alice and Bob should count the same open items in the one list")
 
-        step(7, "Alice sees who shares the list and who added what, and removes Bob")
+        step(7, "Alice keeps a journal in a zone of her own, beside the list she shares")
+        try alicePhone.store.save(JournalEntry(recordName: "journal-monday", text: "Bob joined the groceries"))
+        for device in [alicePhone, aliceLaptop, bobPhone] { await device.sync() }
+        let journal = { (device: Device) in (try? device.store.fetchAll(JournalEntry.self).map(\.text)) ?? [] }
+        let personal = try cloud.snapshot().zone(JournalEntry.zoneName!, ofAccount: "alice")?.records.values.map(\.recordType) ?? []
+        say("her laptop reads \(journal(aliceLaptop)); Bob, who shares her list, reads \(journal(bobPhone)); in the cloud the entry is in her \"\(JournalEntry.zoneName!)\" zone (\(personal)), apart from the list's")
+        expect(journal(aliceLaptop) == ["Bob joined the groceries"] && journal(bobPhone).isEmpty && personal == ["JournalEntry"],
+            "Alice's journal should reach her laptop only, in her Personal zone")
+
+        step(8, "Alice sees who shares the list and who added what, and removes Bob")
         let people = { (share: ShareRecord?) in
             share?.participants.filter { $0.role != .owner }.map { "\($0.userRecordName ?? "?") (\($0.permission.rawValue), \($0.acceptanceStatus.rawValue))" } ?? []
         }
