@@ -115,6 +115,21 @@ extension RecoveryPolicy {
         }
     }
 
+    /// Whether a failed read of one zone leaves the pull's other zones to be read: a failure of
+    /// that zone's own (it is busy, its request was refused, the server failed on it) does, and
+    /// the pass reports it after the others; one of the network, the account, the service or the
+    /// store does not, since every zone would meet it.
+    static func sparesOtherZones(_ error: SyncError) -> Bool {
+        guard case .cloud(let error) = error else { return false }
+        switch error.code {
+        case .networkUnavailable, .networkFailure, .notAuthenticated, .serviceUnavailable, .requestRateLimited,
+             .accountTemporarilyUnavailable, .managedAccountRestricted, .badContainer, .missingEntitlement, .operationCancelled:
+            return false
+        default:
+            return true
+        }
+    }
+
     /// A push's modify request that failed whole, before any item's answer was read.
     enum ModifyFailure: Equatable {
         /// The request may have been applied, its reply lost (`serverResponseLost`).

@@ -84,6 +84,32 @@ struct EngineZonesTests {
         #expect(saved.sorted() == ["chores", "monday"], "only the rebuilt zone's records and the new list: \(saved)")
     }
 
+    /// The personal zone's read fails on its own (the server failed on it): the pass reads the
+    /// household zone all the same and reports the failure; the personal zone stays unfetched,
+    /// and the next pass reads it. Breaking it (a zone's failure ending the pull): the list does
+    /// not reach the laptop while the personal zone fails (the feed names that zone first).
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aZoneThatFailsToBeReadStopsNoOtherZone(throughCloudKit: Bool) async throws {
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
+        let phone = try world.device("alice-phone", account: "alice", models: Self.models)
+        let laptop = try world.device("alice-laptop", account: "alice", models: Self.models)
+        await laptop.sync()
+        try phone.store.save(Diary(recordName: "monday", text: "Slept well"))
+        try phone.store.save(SharedList(recordName: "groceries", title: "Groceries"))
+        await phone.sync()
+        laptop.gateway.hooks.withLock {
+            $0.zoneFailure = { $0 == Self.personal ? CloudError(.internalError, "the server failed on this zone") : nil }
+        }
+        let failed = await laptop.engine.sync()
+        #expect(failed != .completed)
+        #expect(try laptop.store.fetch(SharedList.self, recordName: "groceries") != nil, "the household zone was read")
+        #expect(try laptop.store.fetch(Diary.self, recordName: "monday") == nil)
+        #expect(try laptop.engine.diagnostics().zones.filter(\.hasUnfetchedChanges).map(\.zoneName) == ["Personal"])
+        laptop.gateway.hooks.withLock { $0.zoneFailure = nil }
+        #expect(await laptop.engine.sync() == .completed)
+        #expect(try laptop.store.fetch(Diary.self, recordName: "monday")?.text == "Slept well")
+    }
+
     /// A pass that reads only the household zone leaves the personal zone's changes for later:
     /// the diagnostics list it as unfetched (CloudKit's `zoneIDsWithUnfetchedServerChanges`) until
     /// a pass fetches it to its end. Breaking it (the mark never set, or never cleared): the

@@ -22,6 +22,8 @@ final class RecordingGateway: CloudGateway, @unchecked Sendable {
         var modifyResult: (@Sendable (ModifyRequest, ModifyResult) -> ModifyResult)?
         /// Rewrites a page of zone changes.
         var zoneChanges: (@Sendable (ZoneChanges) -> ZoneChanges)?
+        /// The error a read of a zone's changes fails with, if any: a failure of that zone alone.
+        var zoneFailure: (@Sendable (ZoneID) -> CloudError?)?
     }
 
     let hooks = Locked(Hooks())
@@ -86,6 +88,7 @@ final class RecordingGateway: CloudGateway, @unchecked Sendable {
         in zone: ZoneID, scope: DatabaseScope, since token: ChangeToken?, resultsLimit: Int?, desiredKeys: [String]?
     ) async throws(CloudError) -> ZoneChanges {
         try await send(.fetchZoneChanges) { () async throws(CloudError) in
+            if let error = hooks.withLock({ $0.zoneFailure }).flatMap({ $0(zone) }) { throw error }
             let page = try await wrapped.fetchZoneChanges(in: zone, scope: scope, since: token, resultsLimit: resultsLimit, desiredKeys: desiredKeys)
             return hooks.withLock { $0.zoneChanges }.map { $0(page) } ?? page
         }

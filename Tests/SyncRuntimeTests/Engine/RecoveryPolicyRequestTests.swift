@@ -56,6 +56,20 @@ struct RecoveryPolicyRequestTests {
 
     /// Breaking it: a lost reply read as never sent forgets the saves kept as sent, and a later
     /// merge starts from a version older than the one that landed (trap T21.22).
+    /// A zone's own failure spares the pull's other zones; the network's, the account's, the
+    /// service's and the store's do not (every zone would meet them). Breaking it (a network
+    /// failure counted as the zone's): a pass offline asks for every zone, one failure each.
+    @Test func aZonesOwnFailureSparesTheOtherZones() {
+        let everyZones: Set<CloudErrorCode> = [
+            .networkUnavailable, .networkFailure, .notAuthenticated, .serviceUnavailable, .requestRateLimited,
+            .accountTemporarilyUnavailable, .managedAccountRestricted, .badContainer, .missingEntitlement, .operationCancelled,
+        ]
+        for code in CloudErrorCode.allCases {
+            #expect(RecoveryPolicy.sparesOtherZones(.cloud(CloudError(code))) == !everyZones.contains(code), "\(code)")
+        }
+        #expect(!RecoveryPolicy.sparesOtherZones(.localStore(LocalStoreError(.busy, "busy"))))
+    }
+
     @Test func aPushRequestFailingWholeIsSentAgainInHalvesOnlyWhenThatCanHelp() {
         let expected: [CloudErrorCode: RecoveryPolicy.ModifyFailure] = [
             .serverResponseLost: .replyLost, .networkUnavailable: .neverSent, .limitExceeded: .refusedWhole,

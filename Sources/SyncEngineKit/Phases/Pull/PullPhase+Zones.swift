@@ -14,7 +14,8 @@ extension PullPhase {
         var listed: Set<ZoneID>? = token == nil ? [] : nil
         var recovered = false
         var leftOut = false
-        var pulled: Set<ZoneID> = []
+        var attempted: Set<ZoneID> = []
+        var zoneFailure: SyncError?
         while true {
             let changes: DatabaseChanges
             do {
@@ -32,19 +33,8 @@ extension PullPhase {
             }
             listed?.formUnion(changes.changedZones)
             listed?.formUnion(changes.deletedZones.keys)
-            // Each zone the feed says changed is unfetched until its last page lands, whether
-            // this pass reads it or leaves it out.
-            let mirrored = changes.changedZones.filter { context.mirrors($0, in: scope) }
-            try context.transaction { store in
-                for zone in mirrored { try store.setState(SyncStateKeys.zoneUnfetched(zone, scope), "1") }
-            }
-            for zone in mirrored {
-                guard options.zones?.contains(zone) ?? true else {
-                    leftOut = true
-                    continue
-                }
-                try await pullZone(zone, scope: scope, state: &state)
-                pulled.insert(zone)
+            if try await pullChangedZones(changes.changedZones, scope: scope, state: &state, attempted: &attempted, failure: &zoneFailure) {
+                leftOut = true
             }
             token = changes.newToken
             // A zone left out keeps its place: the next pass is told of it again. A listing from
@@ -58,17 +48,46 @@ extension PullPhase {
                 state.rebuild(try zoneWentAway(zone, reason: .deleted, scope: scope))
             }
         }
-        if scope == .private { try await pullZonesStillUnfetched(besides: pulled, state: &state) }
+        if scope == .private { try await pullZonesStillUnfetched(besides: attempted, state: &state) }
+        if let zoneFailure { throw zoneFailure }
         context.events.publish(.pullCompleted(scope))
+    }
+
+    /// Reads each zone the feed says changed that this device mirrors; returns whether it left
+    /// one out (the pass's options, or its own failure, which `failure` keeps: the other zones
+    /// are read, and the pass reports it after them). Each is unfetched until its last page
+    /// lands, whether this pass reads it or leaves it out.
+    private func pullChangedZones(
+        _ changed: [ZoneID], scope: DatabaseScope, state: inout PullState, attempted: inout Set<ZoneID>, failure: inout SyncError?
+    ) async throws(SyncError) -> Bool {
+        let mirrored = changed.filter { context.mirrors($0, in: scope) }
+        try context.transaction { store in
+            for zone in mirrored { try store.setState(SyncStateKeys.zoneUnfetched(zone, scope), "1") }
+        }
+        var leftOut = false
+        for zone in mirrored {
+            guard options.zones?.contains(zone) ?? true else {
+                leftOut = true
+                continue
+            }
+            attempted.insert(zone)
+            do throws(SyncError) {
+                try await pullZone(zone, scope: scope, state: &state)
+            } catch where RecoveryPolicy.sparesOtherZones(error) {
+                failure = failure ?? error
+                leftOut = true
+            }
+        }
+        return leftOut
     }
 
     /// A zone this device began to mirror is read from its start, though the feed names it only
     /// when it changes: each mirrored zone still marked unfetched that this pull did not read.
-    private func pullZonesStillUnfetched(besides pulled: Set<ZoneID>, state: inout PullState) async throws(SyncError) {
+    private func pullZonesStillUnfetched(besides attempted: Set<ZoneID>, state: inout PullState) async throws(SyncError) {
         let waiting = try context.transaction { store in
             try context.mirroredOwnZones.filter { try store.state(SyncStateKeys.zoneUnfetched($0, .private)) != nil }
         }
-        for zone in waiting where !pulled.contains(zone) && (options.zones?.contains(zone) ?? true) {
+        for zone in waiting where !attempted.contains(zone) && (options.zones?.contains(zone) ?? true) {
             try await pullZone(zone, scope: .private, state: &state)
         }
     }
