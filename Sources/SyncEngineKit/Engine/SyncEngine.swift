@@ -226,8 +226,10 @@ public actor SyncEngine {
         }
         try await completePendingAcceptances()
         let push = PushPhase(context: context, account: account)
+        var zoneFailure: SyncError?
         if options.pull {
             let pulled = try await PullPhase(context: context, account: account, options: options).execute()
+            zoneFailure = pulled.zoneFailure
             for zone in pulled.zonesToRebuild {
                 // Its records are queued already; a zone the push still finds missing is created then.
                 try await account.verify()
@@ -246,6 +248,8 @@ public actor SyncEngine {
             try SharePhase(context: context).copyFilesOfInterruptedLeaves()
             try await AssetPhase(context: context).transfer(as: account)
         }
+        // A zone that could not be read stopped no other zone, nor the push: reported last.
+        if let zoneFailure { throw zoneFailure }
     }
 
     private func setUp(_ account: PassAccount) async throws(SyncError) {

@@ -85,9 +85,11 @@ struct EngineZonesTests {
     }
 
     /// The personal zone's read fails on its own (the server failed on it): the pass reads the
-    /// household zone all the same and reports the failure; the personal zone stays unfetched,
-    /// and the next pass reads it. Breaking it (a zone's failure ending the pull): the list does
-    /// not reach the laptop while the personal zone fails (the feed names that zone first).
+    /// household zone all the same, pushes the laptop's new list, and reports the failure last;
+    /// the personal zone stays unfetched, and the next pass reads it. Breaking it (a zone's
+    /// failure ending the pull): the list does not reach the laptop while the personal zone fails
+    /// (the feed names that zone first); (ending the pass before its push): "chores" never
+    /// reaches the phone.
     @Test(arguments: SyncWorld.cloudKitPaths)
     func aZoneThatFailsToBeReadStopsNoOtherZone(throughCloudKit: Bool) async throws {
         let world = try SyncWorld(throughCloudKit: throughCloudKit)
@@ -100,9 +102,12 @@ struct EngineZonesTests {
         laptop.gateway.hooks.withLock {
             $0.zoneFailure = { $0 == Self.personal ? CloudError(.internalError, "the server failed on this zone") : nil }
         }
+        try laptop.store.save(SharedList(recordName: "chores", title: "Chores"))
         let failed = await laptop.engine.sync()
         #expect(failed != .completed)
         #expect(try laptop.store.fetch(SharedList.self, recordName: "groceries") != nil, "the household zone was read")
+        await phone.sync()
+        #expect(try phone.store.fetch(SharedList.self, recordName: "chores") != nil, "the laptop's push went up")
         #expect(try laptop.store.fetch(Diary.self, recordName: "monday") == nil)
         #expect(try laptop.engine.diagnostics().zones.filter(\.hasUnfetchedChanges).map(\.zoneName) == ["Personal"])
         laptop.gateway.hooks.withLock { $0.zoneFailure = nil }

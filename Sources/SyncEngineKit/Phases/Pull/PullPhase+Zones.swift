@@ -5,7 +5,10 @@ import SyncPorts
 // The private and shared databases: each database's zones through their change feeds, a page a
 // transaction; a zone gone, a shared root gone.
 extension PullPhase {
-    func pullDatabase(_ scope: DatabaseScope, state: inout PullState) async throws(SyncError) {
+    /// Reads a database's changed zones. Returns the failure of a zone that failed on its own
+    /// (`RecoveryPolicy.sparesOtherZones`): the other zones were read, and the caller reads the
+    /// other database before it reports it.
+    func pullDatabase(_ scope: DatabaseScope, state: inout PullState) async throws(SyncError) -> SyncError? {
         context.events.publish(.pullStarted(scope))
         let key = SyncStateKeys.databaseToken(scope)
         var token = try context.transaction { try $0.state(key) }.map(ChangeToken.init(storedValue:))
@@ -49,8 +52,8 @@ extension PullPhase {
             }
         }
         if scope == .private { try await pullZonesStillUnfetched(besides: attempted, state: &state) }
-        if let zoneFailure { throw zoneFailure }
-        context.events.publish(.pullCompleted(scope))
+        if zoneFailure == nil { context.events.publish(.pullCompleted(scope)) }
+        return zoneFailure
     }
 
     /// Reads each zone the feed says changed that this device mirrors; returns whether it left

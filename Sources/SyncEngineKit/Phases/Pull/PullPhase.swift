@@ -28,6 +28,9 @@ struct PullPhase {
         /// Private zones gone from the cloud (deleted by another client, or reset with the user's
         /// encrypted data), their records already queued to go up again: created before the push.
         var zonesToRebuild: [ZoneID] = []
+        /// A zone that failed to be read on its own (`RecoveryPolicy.sparesOtherZones`): it
+        /// stopped nothing else, and the pass reports it once the rest is done.
+        var zoneFailure: SyncError?
     }
 
     /// Pulls everything the pass's account may read. Signed out, only the public catalogs.
@@ -35,15 +38,16 @@ struct PullPhase {
         var pulled = try context.transaction { store in
             PullState(localChanges: try PullState.LocalChanges(in: store), unreadable: Set(try UnreadableRecords.all(in: store).map(\.id)))
         }
+        var zoneFailure: SyncError?
         if account.isSignedIn {
             _ = try context.transaction { try ZoneMirroring(context: context).settle(in: $0) }
             for scope in [DatabaseScope.private, .shared] {
-                try await pullDatabase(scope, state: &pulled)
+                zoneFailure = try await pullDatabase(scope, state: &pulled) ?? zoneFailure
             }
         }
         try await pullCatalogs(state: &pulled)
         try await fetchUnreadableAgain(state: &pulled)
         try await repairReferences(state: &pulled)
-        return Outcome(zonesToRebuild: pulled.zonesToRebuild)
+        return Outcome(zonesToRebuild: pulled.zonesToRebuild, zoneFailure: zoneFailure)
     }
 }
