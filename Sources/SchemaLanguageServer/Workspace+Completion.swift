@@ -43,8 +43,18 @@ extension Workspace {
         func modelNames() -> [Item] {
             models().map { Item(label: $0.name.value, kind: ItemKind.model, documentation: "model in \(scopesText($0))") }
         }
+        // The zones the other models name: a household's models share one.
+        func zoneNames() -> [Item] {
+            let named = Dictionary(grouping: models().filter { $0.name.value != context.path[1] }.compactMap { model in
+                model.zone.map { (zone: $0.value, model: model.name.value) }
+            }, by: \.zone)
+            return named.keys.sorted().map { zone in
+                Item(label: zone, kind: ItemKind.value, documentation: "the zone of \(named[zone]!.map(\.model).sorted().joined(separator: ", "))")
+            }
+        }
         switch (level, key) {
         case (.model?, "scopes"): return words(ScopeName.allCases)
+        case (.model?, "zone"): return zoneNames()
         case (.model?, "parent"), (.model?, "publishAs"), (.field?, "to"): return modelNames()
         case (.model?, "merge"): return words(MergePolicyName.allCases.filter(\.isModelPolicy))
         case (.field?, "merge"): return words(MergePolicyName.allCases)

@@ -246,6 +246,29 @@ struct LanguageServerTests {
         #expect(word?["documentation"]?.string == FieldKind.scalar(.string).documentation)
     }
 
+    /// A model's `zone:` is completed with the zones the other models name (never the model's
+    /// own half-typed value). Breaking it: no zone is offered.
+    @Test func completionOffersTheZonesOtherModelsName() {
+        let text = """
+            models:
+              Chore:
+                zone: Household
+                fields: {}
+              Diary:
+                zone: Personal
+                fields: {}
+              Budget:
+                zone: Ho
+                fields: {}
+
+            """
+        let client = Client([notes: text])
+        client.open(notes, text)
+        let items = client.request("textDocument/completion", client.place(notes, 8, 12))["result"]?["items"]?.array ?? []
+        #expect(items.compactMap { $0["label"]?.string } == ["Household"])
+        #expect(items.first?["documentation"]?.string == "the zone of Chore")
+    }
+
     @Test func hoverTellsWhatAModelAndAFieldResolveToAndExplainsADiagnostic() throws {
         let text = """
             models:
