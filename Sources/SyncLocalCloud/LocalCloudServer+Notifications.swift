@@ -92,9 +92,15 @@ extension LocalCloudServer {
         }
         // Query subscriptions: the public database's, anyone's; a private zone's, its owner's,
         // whoever writes in it.
+        // Each type's subscriptions (and, in a private database, each owner's) are read once a
+        // request, not once a record.
+        let watched: DatabaseScope = scope == .public ? .public : .private
+        var watching: [String: [QuerySubscriptionWatch]] = [:]
         for change in changes {
-            let watched: DatabaseScope = scope == .public ? .public : .private
-            for subscription in try querySubscriptions(firedBy: change, in: watched) {
+            let owner = watched == .private ? change.zone.owner : nil
+            let key = "\(change.recordType)\n\(owner ?? "")"
+            if watching[key] == nil { watching[key] = try querySubscriptions(of: change.recordType, owner: owner, in: watched) }
+            for subscription in watching[key]! where subscription.isFired(by: change) {
                 try queue(subscription.id, of: subscription.user, in: watched, alert: subscription.alert)
                 if subscription.once {
                     try database.query("DELETE FROM user_subscriptions WHERE user = ? AND scope = ? AND id = ?", [.text(subscription.user), .text(watched.rawValue), .text(subscription.id)])
@@ -119,22 +125,21 @@ extension LocalCloudServer {
         try database.query("SELECT id FROM user_subscriptions WHERE user = ? AND scope = ? AND record_type IS NULL", [.text(user), .text(scope.rawValue)]).map { $0.text(0) }
     }
 
-    /// The query subscriptions a change fires (Apple, `CKQuerySubscription.Options`): of its type,
-    /// in its zone or the whole database, that fire on its kind of change, whose conditions the
-    /// record meets (once changed, or before it was deleted).
-    private func querySubscriptions(firedBy change: RecordChange, in scope: DatabaseScope) throws -> [(user: String, id: String, once: Bool, alert: String?)] {
+    /// The query subscriptions of a type in a database (in a private one, its owner's), each
+    /// ready to test changes against.
+    private func querySubscriptions(of recordType: String, owner: String?, in scope: DatabaseScope) throws -> [QuerySubscriptionWatch] {
         var sql = "SELECT user, id, zone, conditions, fires, once, alert FROM user_subscriptions WHERE scope = ? AND record_type = ?"
-        var arguments: [SQLiteValue] = [.text(scope.rawValue), .text(change.recordType)]
-        if scope == .private {
+        var arguments: [SQLiteValue] = [.text(scope.rawValue), .text(recordType)]
+        if let owner {
             sql += " AND user = ?"
-            arguments.append(.text(change.zone.owner))
+            arguments.append(.text(owner))
         }
-        return try database.query(sql, arguments).compactMap { row in
-            if let zone = row.optionalText(2), zone != change.zone.name { return nil }
-            if let fires = row.optionalText(4), !fires.split(separator: ",").contains(Substring(change.kind.rawValue)) { return nil }
-            let conditions = row.isNull(3) ? [] : try SubscriptionConditions.decode(row.blob(3))
-            guard RecordMatcher(conditions, deployed: nil, locationResolution: 0).matches(change.fields) else { return nil }
-            return (row.text(0), row.text(1), row.integer(5) != 0, row.optionalText(6))
+        return try database.query(sql, arguments).map { row in
+            QuerySubscriptionWatch(
+                user: row.text(0), id: row.text(1), zone: row.optionalText(2),
+                firesOn: row.optionalText(4).map { Set($0.split(separator: ",").map(String.init)) },
+                matcher: RecordMatcher(row.isNull(3) ? [] : try SubscriptionConditions.decode(row.blob(3)), deployed: nil, locationResolution: 0),
+                once: row.integer(5) != 0, alert: row.optionalText(6))
         }
     }
 
@@ -145,6 +150,28 @@ extension LocalCloudServer {
             let alert = $0.optionalText(3).flatMap { try? JSONDecoder().decode(SubscriptionAlert.self, from: Data($0.utf8)) }
             return CloudNotification(subscriptionID: $0.text(0), scope: DatabaseScope(rawValue: $0.text(1)) ?? .private, alert: alert)
         }
+    }
+}
+
+/// A saved query subscription, as a request's changes are tested against it.
+struct QuerySubscriptionWatch {
+    var user: String
+    var id: String
+    /// The zone it watches; nil: the whole database.
+    var zone: String?
+    /// The kinds of change it fires on (`RecordChangeKind` raw values); nil: every kind.
+    var firesOn: Set<String>?
+    var matcher: RecordMatcher
+    var once: Bool
+    /// The alert it shows, as the LocalCloud file keeps it (JSON).
+    var alert: String?
+
+    /// Whether `change` fires it (Apple, `CKQuerySubscription.Options`): in its zone, of a kind
+    /// it fires on, the record meeting its conditions (once changed, or before it was deleted).
+    func isFired(by change: RecordChange) -> Bool {
+        (zone.map { $0 == change.zone.name } ?? true)
+            && (firesOn?.contains(change.kind.rawValue) ?? true)
+            && matcher.matches(change.fields)
     }
 }
 

@@ -85,7 +85,7 @@ struct RetirementPhase {
         let device = try UploadDevice.id(in: store)
         for (recordType, name, survivor) in try store.retirements() {
             guard let type = context.registry.type(forRecordType: recordType) else { continue }
-            let zone = context.zone(of: type, ownerName: SyncConstants.currentUserOwnerName)
+            let zone = context.ownZone(of: type)
             let key = "\(recordType)\u{0}\(survivor)"
             if bySurvivor[key] == nil {
                 guard let record = try store.uploadRecord(type: type, recordName: survivor, syncZoneName: zoneName) else {

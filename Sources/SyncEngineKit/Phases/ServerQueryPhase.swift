@@ -25,11 +25,11 @@ struct ServerQueryPhase {
             // by the delisted ones the app would otherwise filter out.
             conditions.append(FieldCondition(RecordFieldNames.publicationState, .equal, [.string(PublicationState.listed.rawValue)]))
         }
-        let home = Self.home(of: Model.self, context: context)
+        let zone = context.ownZone(of: Model.self)
         let request = RecordQuery(
-            recordType: Model.recordType, in: home.scope == .public ? nil : home.zone,
+            recordType: Model.recordType, in: zone.scope == .public ? nil : zone,
             conditions: conditions, sorts: query.sorts, desiredKeys: Model.serverQueryKeys, resultsLimit: query.pageSize, cursor: cursor?.cursor)
-        let page = try await context.cloud.query(request, in: home.scope, bounded: false)
+        let page = try await context.cloud.query(request, in: zone.scope, bounded: false)
         var models: [Model] = []
         var readable: [SyncRecord] = []
         var unreadable = page.unreadableRecords.reduce(into: [String: String]()) { $0[$1.key.recordName] = "\($1.value)" }
@@ -48,9 +48,8 @@ struct ServerQueryPhase {
     /// The record of `Model` named `recordName` as the cloud has it, or nil when it has none; kept
     /// by `retention` when given.
     func record<Model: ServerQueryable>(_ type: Model.Type, named recordName: String, keeping retention: ResultRetention?) async throws(SyncError) -> Model? {
-        let home = Self.home(of: type, context: context)
-        let id = RecordID(recordName: recordName, zoneID: home.zone)
-        let found = try await context.cloud.fetchRecords([id], desiredKeys: Model.serverQueryKeys, in: home.scope)
+        let id = RecordID(recordName: recordName, zoneID: context.ownZone(of: type))
+        let found = try await context.cloud.fetchRecords([id], desiredKeys: Model.serverQueryKeys, in: id.scope)
         switch RecoveryPolicy.answer(found[id], for: id) {
         case .done(let record):
             let model: Model
@@ -69,23 +68,15 @@ struct ServerQueryPhase {
         }
     }
 
-    /// Where the cloud holds the records of `type` this device reads: the public database, or the
-    /// user's zone of the model in their private one.
-    private static func home(of type: any SyncModel.Type, context: SyncContext) -> (scope: DatabaseScope, zone: ZoneID) {
-        type.syncScopes.contains(.public)
-            ? (.public, SyncConstants.publicZone)
-            : (.private, context.zone(of: type, ownerName: SyncConstants.currentUserOwnerName))
-    }
-
     /// Writes `records` to the store as the app asked (`retention`), unless this device mirrors
     /// them whole already: a catalog it mirrors, a zone of the user's it mirrors.
     private func keep(_ records: [SyncRecord], as type: any SyncModel.Type, retention: ResultRetention?) throws(SyncError) {
-        let home = Self.home(of: type, context: context)
-        let mirrored = home.scope == .public ? context.registry.isMirrored(type) : context.mirrors(home.zone, in: .private)
+        let zone = context.ownZone(of: type)
+        let mirrored = zone.scope == .public ? context.registry.isMirrored(type) : context.mirrors(zone, in: .private)
         guard let retention, !mirrored else { return }
         let copies = PublicCopies(context: context)
         try context.transaction { store in
-            try copies.keep(records, as: type, from: home.zone, retention: retention, now: context.clock.now, in: store)
+            try copies.keep(records, as: type, from: zone, retention: retention, now: context.clock.now, in: store)
         }
     }
 }

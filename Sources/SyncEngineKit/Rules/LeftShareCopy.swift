@@ -134,14 +134,15 @@ struct LeftShareCopy {
     private func records(of zone: ZoneID, in store: any Topics) throws -> [Original] {
         let types = context.sharedTypes(in: zone)
         let recordTypes = Set(types.map { $0.recordType })
+        let stored = try types.map { type in (type: type, names: try store.recordNames(type: type, ownerName: zone.ownerName)) }
         var roots: [(type: any SyncModel.Type, name: String)] = []
-        for type in types where type.parentRecordType.map({ !recordTypes.contains($0) }) ?? true {
-            roots += try store.recordNames(type: type, ownerName: zone.ownerName).map { (type, $0) }
+        for (type, names) in stored where type.parentRecordType.map({ !recordTypes.contains($0) }) ?? true {
+            roots += names.map { (type, $0) }
         }
         var records = try records(under: roots, in: store)
         var seen = Set(records.map { RecordKey($0.type.recordType, $0.name) })
-        for type in types {
-            for name in try store.recordNames(type: type, ownerName: zone.ownerName) where seen.insert(RecordKey(type.recordType, name)).inserted {
+        for (type, names) in stored {
+            for name in names where seen.insert(RecordKey(type.recordType, name)).inserted {
                 records.append(Original(type: type, name: name, parent: nil))
             }
         }

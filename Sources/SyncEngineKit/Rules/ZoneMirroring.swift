@@ -29,7 +29,8 @@ struct ZoneMirroring {
     func settle(in store: any Topics) throws -> Change {
         let own = context.ownZones
         let now = Set(context.mirroredOwnZones.map(\.zoneName))
-        let before = try store.state(SyncStateKeys.mirroredZones).map { Set($0.split(separator: "\n").map(String.init)) } ?? Set(own.map(\.zoneName))
+        let kept = try store.state(SyncStateKeys.mirroredZones)
+        let before = kept.map { Set($0.split(separator: "\n").map(String.init)) } ?? Set(own.map(\.zoneName))
         var change = Change()
         for zone in own {
             switch (before.contains(zone.zoneName), now.contains(zone.zoneName)) {
@@ -43,7 +44,9 @@ struct ZoneMirroring {
                 continue
             }
         }
-        try store.setState(SyncStateKeys.mirroredZones, now.sorted().joined(separator: "\n"))
+        // Written only when it changed: a pass that changes nothing writes nothing here.
+        let written = now.sorted().joined(separator: "\n")
+        if kept != written { try store.setState(SyncStateKeys.mirroredZones, written) }
         return change
     }
 

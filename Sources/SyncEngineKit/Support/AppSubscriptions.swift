@@ -33,10 +33,9 @@ enum AppSubscriptions {
     static func subscription<Model: ServerQueryable>(
         _ id: String, to type: Model.Type, conditions: [FieldCondition], firesOn: Set<RecordChangeKind>, once: Bool, alert: SubscriptionAlert?, context: SyncContext
     ) -> QuerySubscription {
-        let isPublic = Model.syncScopes.contains(.public)
+        let zone = context.ownZone(of: Model.self)
         return QuerySubscription(
-            id: id, recordType: Model.recordType, scope: isPublic ? .public : .private,
-            zone: isPublic ? nil : context.zone(of: Model.self, ownerName: SyncConstants.currentUserOwnerName),
+            id: id, recordType: Model.recordType, scope: zone.scope, zone: zone.scope == .public ? nil : zone,
             conditions: conditions, firesOn: firesOn, firesOnce: once, alert: alert)
     }
 }

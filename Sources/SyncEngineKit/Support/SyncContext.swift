@@ -67,10 +67,15 @@ struct SyncContext: Sendable {
         registry.sharedTypes.filter { zoneName(of: $0) == zone.zoneName }
     }
 
-    /// The name of the zone `type`'s private and shared records live in, for any owner: the zone
-    /// `zone(of:ownerName:)` routes them to.
+    /// The zone the user's own records of `type` live in (its `scope` says which database): the
+    /// public database's for a `[public]` model, else the user's zone of the model.
+    func ownZone(of type: any SyncModel.Type) -> ZoneID {
+        zone(of: type, ownerName: SyncConstants.currentUserOwnerName)
+    }
+
+    /// The name of the zone `type`'s private and shared records live in, for any owner.
     private func zoneName(of type: any SyncModel.Type) -> String {
-        zone(of: type, ownerName: SyncConstants.currentUserOwnerName).zoneName
+        ownZone(of: type).zoneName
     }
 
     /// Runs `body` in one transaction of the local store.
