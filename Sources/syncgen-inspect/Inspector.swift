@@ -132,7 +132,7 @@ struct Inspector {
         lines.append("zones:")
         for zone in diagnostics.zones {
             lines.append("  \(zone.scope) \(zone.zoneName)/\(zone.ownerName): \(zone.hasToken ? "token kept" : "no token"), last pulled \(zone.lastPulledAt?.formatted(.iso8601) ?? "never")"
-                + (zone.hasUnfetchedChanges ? ", changes not fetched yet" : ""))
+                + (zone.hasUnfetchedChanges ? ", changes not fetched yet" : "") + (zone.movedInto.map { ", its records moved into \($0)" } ?? ""))
         }
         let pending = diagnostics.pendingChanges.sorted { $0.key < $1.key }
         lines.append("pending changes: " + (pending.isEmpty ? "none" : pending.map { "\($0.value) \($0.key)" }.joined(separator: ", ")))

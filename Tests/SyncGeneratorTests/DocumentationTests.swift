@@ -32,7 +32,7 @@ struct DocumentationTests {
         let text = try reference()
         let generatorNames = ReservedNames.swiftTypeNames + ReservedNames.moduleNames + ReservedNames.modelMemberTypes
             + [ReservedNames.schemaListMember, SwiftNaming.schemaTypeName] + SwiftNaming.typePositionKeywords.sorted()
-        for name in RecordFieldNames.cloudKitSystemFields + RecordFieldNames.runtimeFields + RecordFieldNames.modelMembers + RecordFieldNames.cloudKitRecordTypes + generatorNames {
+        for name in RecordFieldNames.cloudKitSystemFields + RecordFieldNames.runtimeFields + RecordFieldNames.modelMembers + RecordFieldNames.reservedRecordTypes + generatorNames {
             #expect(text.contains("`\(name)`"), "docs/SchemaReference.md does not list reserved name `\(name)`")
         }
     }

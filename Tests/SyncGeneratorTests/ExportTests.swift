@@ -168,6 +168,20 @@ struct CloudKitSchemaExportTests {
                     GRANT READ TO "_world"
                 );
 
+                RECORD TYPE SyncgenZoneMove (
+                    "___createTime" TIMESTAMP,
+                    "___createdBy"  REFERENCE,
+                    "___etag"       STRING,
+                    "___modTime"    TIMESTAMP,
+                    "___modifiedBy" REFERENCE,
+                    "___recordID"   REFERENCE,
+                    syncgenZoneFrom STRING,
+                    syncgenZoneInto STRING,
+                    GRANT WRITE TO "_creator",
+                    GRANT CREATE TO "_icloud",
+                    GRANT READ TO "_world"
+                );
+
                 RECORD TYPE Users (
                     "___createTime" TIMESTAMP,
                     "___createdBy"  REFERENCE,
@@ -181,6 +195,16 @@ struct CloudKitSchemaExportTests {
                 );
 
             """)
+    }
+
+    /// The marker a zone move saves (`SyncgenZoneMove`) is declared when a model lives in a
+    /// private zone, and only then: production CloudKit refuses a record of a type it has not
+    /// deployed, and a public-only app never moves a zone.
+    @Test func aZoneMoveMarkerIsDeclaredWhenAModelLivesInAPrivateZone() throws {
+        let publicOnly = CloudKitSchemaExport.ckdb(try schema([SchemaSource(path: "A.yaml", text: "models:\n  Listing:\n    scopes: [public]\n    fields:\n      title: string\n")]))
+        let withPrivate = CloudKitSchemaExport.ckdb(try schema([SchemaSource(path: "A.yaml", text: "models:\n  Diary:\n    fields:\n      text: string\n")]))
+        #expect(!publicOnly.contains("SyncgenZoneMove"))
+        #expect(withPrivate.contains("    RECORD TYPE SyncgenZoneMove (\n"))
     }
 
     // trap: T20.8 (a public catalog queried without the recordName index returns nothing)

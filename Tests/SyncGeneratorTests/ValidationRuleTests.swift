@@ -85,6 +85,7 @@ let failingCases: [FailingCase] = [
     FailingCase(.reservedFieldName, field("      shareTitle: string"), Finding(.reservedFieldName, line: 4, column: 7)),
     FailingCase(.reservedFieldName, field("      id: string"), Finding(.reservedFieldName, line: 4, column: 7)),
     FailingCase(.reservedRecordTypeName, "models:\n  Users:\n    fields: {}\n", Finding(.reservedRecordTypeName, line: 2, column: 3)),
+    FailingCase(.reservedRecordTypeName, "models:\n  SyncgenZoneMove:\n    fields: {}\n", Finding(.reservedRecordTypeName, line: 2, column: 3)),
     // Rule 5: duplicates.
     FailingCase(.duplicateModel, "models:\n  A:\n    fields: {}\n  A:\n    fields: {}\n", Finding(.duplicateModel, line: 4, column: 3)),
     FailingCase(.duplicateRecordType, "models:\n  A:\n    fields: {}\n  B:\n    recordType: A\n    fields: {}\n", Finding(.duplicateRecordType, line: 5, column: 17)),

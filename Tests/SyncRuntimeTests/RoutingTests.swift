@@ -53,6 +53,20 @@ struct RoutingTests {
         #expect(draft.id.scope == .private && projection.id.scope == .public)
     }
 
+    /// A zone moved at run time routes its models to the last zone of its moves, for its own
+    /// owner only; the public zone never moves. Breaking it (`resolve` following one move only):
+    /// a zone moved twice routes to the zone in between.
+    @Test func aMovedZoneRoutesToTheLastZoneOfItsMoves() {
+        let personal = ZoneID(zoneName: "Personal", ownerName: me)
+        let routes = ZoneRoutes(syncZoneName: "Main", moves: [personal: "Household", ZoneID(zoneName: "Household", ownerName: me): "Family"])
+        #expect(routes.resolve(personal) == ZoneID(zoneName: "Family", ownerName: me))
+        #expect(routes.zone(scopes: [.private], zoneName: "Personal", ownerName: me).zoneName == "Family")
+        #expect(routes.zone(scopes: [.private, .shared], zoneName: "Personal", ownerName: "_bob") == ZoneID(zoneName: "Personal", ownerName: "_bob"))
+        #expect(routes.zone(scopes: [.private], zoneName: nil, ownerName: me).zoneName == "Main")
+        #expect(routes.zone(scopes: [.public], zoneName: nil, ownerName: me) == SyncConstants.publicZone)
+        #expect(routes.hasMoved(personal) && !routes.hasMoved(ZoneID(zoneName: "Family", ownerName: me)))
+    }
+
     @Test func schemaWordsMatchTheRuntimesScopes() {
         #expect(DatabaseScope.allCases.map(\.rawValue) == ["private", "shared", "public"])
     }

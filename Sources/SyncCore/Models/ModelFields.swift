@@ -470,10 +470,10 @@ extension SyncModel {
 
     /// The record to upload, from the table (see `SyncModel.makeRecord`).
     @inlinable
-    @_spi(SyncgenGenerated) public func encodeRecord(syncZoneName: String) -> SyncRecord {
+    @_spi(SyncgenGenerated) public func encodeRecord(in zone: ZoneID) -> SyncRecord {
         SyncRecord(
             recordType: Self.recordType,
-            id: RecordID(recordName: recordName, zoneID: zoneID(syncZoneName: syncZoneName)),
+            id: RecordID(recordName: recordName, zoneID: zone),
             upload: encodeRemoteFields(), parentRecordName: parentRecordName)
     }
 

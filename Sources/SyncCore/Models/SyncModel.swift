@@ -71,7 +71,7 @@ public protocol SyncModel: Sendable, Hashable, Identifiable where ID == String {
     ) throws
 
     /// The record this model uploads (`makeRecord`), compiled for the model's own type.
-    @_spi(SyncgenGenerated) func encodeRecord(syncZoneName: String) -> SyncRecord
+    @_spi(SyncgenGenerated) func encodeRecord(in zone: ZoneID) -> SyncRecord
 }
 
 extension SyncModel {
@@ -96,7 +96,12 @@ extension SyncModel {
     /// The zone this record lives in, by the one routing rule (`ZoneID.routing`):
     /// `syncZoneName` is the app's sync zone, where a model without a zone of its own lives.
     public func zoneID(syncZoneName: String = SyncConstants.defaultSyncZoneName) -> ZoneID {
-        ZoneID.routing(scopes: Self.syncScopes, zoneName: Self.zoneName, ownerName: ownerName, syncZoneName: syncZoneName)
+        zoneID(routes: ZoneRoutes(syncZoneName: syncZoneName))
+    }
+
+    /// The zone this record lives in, by the routing rule and the zone moves `routes` knows.
+    package func zoneID(routes: ZoneRoutes) -> ZoneID {
+        routes.zone(scopes: Self.syncScopes, zoneName: Self.zoneName, ownerName: ownerName)
     }
 
     /// The record this model uploads: its encoded fields in its own zone, with its parent, and
@@ -106,7 +111,12 @@ extension SyncModel {
     /// a key the model does not know is never among them, so a field another app version added
     /// is left as the server has it.
     public func makeRecord(syncZoneName: String = SyncConstants.defaultSyncZoneName) -> SyncRecord {
-        encodeRecord(syncZoneName: syncZoneName)
+        encodeRecord(in: zoneID(syncZoneName: syncZoneName))
+    }
+
+    /// The record this model uploads, in the zone `routes` sends it to (`zoneID(routes:)`).
+    package func makeRecord(routes: ZoneRoutes) -> SyncRecord {
+        encodeRecord(in: zoneID(routes: routes))
     }
 
     /// A model decoded from a pulled record.

@@ -11,6 +11,18 @@
     /// Record types CloudKit defines itself.
     @usableFromInline package static let cloudKitRecordTypes: [String] = ["Users", "cloudkit.share"]
 
+    /// The record type of the marker a zone move leaves in the zone it moved out of and the zone
+    /// it moved into (`ZoneRoutes`): how every device learns the move. No model may take it.
+    @usableFromInline package static let zoneMoveRecordType = "SyncgenZoneMove"
+
+    /// The fields of a zone move's marker: the name of the zone moved, and of the zone it moved
+    /// into. The pull asks for them beside the models' fields.
+    @usableFromInline package static let zoneMovedFrom = "syncgenZoneFrom"
+    @usableFromInline package static let zoneMovedInto = "syncgenZoneInto"
+
+    /// Record types CloudKit or the runtime defines: a model never takes one.
+    @usableFromInline package static let reservedRecordTypes: [String] = cloudKitRecordTypes + [zoneMoveRecordType]
+
     /// A record's name (kept on every model and in every tombstone; travels as the record ID).
     @usableFromInline package static let recordName = "recordName"
     /// The zone owner a record belongs to (kept on every model; travels as the zone, not a field).
@@ -51,7 +63,8 @@
     @usableFromInline package static let storedLifecycle = "publicationLifecycle"
 
     /// Every field name the runtime adds to records.
-    @usableFromInline package static let runtimeFields = [ownerName, clientModifiedAt, uploadVersions, mergedInto] + AssetRecordKeys.first.all + publicationLifecycleFields
+    @usableFromInline package static let runtimeFields =
+        [ownerName, clientModifiedAt, uploadVersions, mergedInto, zoneMovedFrom, zoneMovedInto] + AssetRecordKeys.first.all + publicationLifecycleFields
 
     /// Instance members generated model types get from the runtime's protocols; a schema field of
     /// that name would collide with them in Swift.

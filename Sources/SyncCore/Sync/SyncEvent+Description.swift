@@ -44,6 +44,7 @@ extension SyncEvent: CustomStringConvertible {
                 "share of the whole of \(name: zone) ended, removed here with \(Self.count(lost.count, "change")) never sent: \(name: lost.map(\.recordName).joined(separator: ", "))"
             }
         case .danglingReferences(let names): "references to records not found: \(name: names.joined(separator: ", "))"
+        case .zoneMoved(let zone, let target): "every record of \(name: zone) moved into \(name: target)"
         case .userDeletedZone(let zone): "the user deleted \(name: zone) in Settings: nothing goes up again until the app decides"
         case .encryptedDataReset(let zone): "the user reset their encrypted data: \(name: zone) is made again and uploaded from here"
         case .retryScheduled(let delay, let reason): "retrying in \(Self.seconds(delay)): \(reason.logMessage)"

@@ -68,6 +68,9 @@ public enum SyncEvent: Sendable, Hashable {
     /// The user deleted the app's data in Settings: nothing is re-uploaded until the app decides
     /// (`uploadAgainAfterUserDeletedZone()` or `removeLocalDataOfUserDeletedZone()`).
     case userDeletedZone(ZoneID)
+    /// Every record of a zone this device moved (`SyncEngine.moveZone(_:into:)`) is in the zone it
+    /// moved into, and the copies the move left are removed: the move is done.
+    case zoneMoved(ZoneID, into: ZoneID)
     /// The user reset their encrypted data: the zone was created again and its records are
     /// uploaded again from this device.
     case encryptedDataReset(ZoneID)

@@ -59,6 +59,10 @@ extension SyncDiagnostics {
             guard let (zone, scope) = SyncStateKeys.zone(inKey: key, after: SyncStateKeys.zoneUnfetchedPrefix) else { continue }
             zones["\(scope.rawValue) \(zone)", default: Zone(scope: scope, zoneName: zone.zoneName, ownerName: zone.ownerName, hasToken: false)].hasUnfetchedChanges = true
         }
+        for key in try store.stateKeys(prefix: SyncStateKeys.zoneMovedPrefix) {
+            guard let (zone, scope) = SyncStateKeys.zone(inKey: key, after: SyncStateKeys.zoneMovedPrefix) else { continue }
+            zones["\(scope.rawValue) \(zone)", default: Zone(scope: scope, zoneName: zone.zoneName, ownerName: zone.ownerName, hasToken: false)].movedInto = try store.state(key)
+        }
         return zones.sorted { $0.key < $1.key }.map(\.value)
     }
 

@@ -48,6 +48,7 @@ public actor SyncEngine {
         context.events.observe { [statusHub] event in statusHub.update { $0.applying(event) } }
         context.events.observe { [log = context.log] event in log.event(event) }
         context.events.observe { [trouble, clock] event in trouble.note(event, at: clock.now) }
+        if let moves = try? store.transaction({ try ZoneMoves.kept(in: $0) }) { context.zoneMoves.replace(with: moves) }
         let user = try? store.transaction { try $0.state(SyncStateKeys.account) }
         statusHub.update { status in
             var status = status
@@ -241,7 +242,9 @@ public actor SyncEngine {
             let retirement = RetirementPhase(context: context)
             try retirement.mergeDuplicates()
             try await retirement.retireMergedCopies(as: account)
+            try await ZoneMovePhase(context: context).prepareForPush()
             try Self.throwFirstFailure(of: try await push.execute())
+            try await ZoneMovePhase(context: context).removeCopiesLeft()
         }
         // After the push: an asset's record is in the cloud before its contents are uploaded.
         if options.transferAssets {

@@ -81,14 +81,14 @@ struct RetirementPhase {
     private func retirements(in store: any Topics) throws -> [Retirement] {
         var bySurvivor: [String: Retirement] = [:]
         var order: [String] = []
-        let zoneName = context.configuration.syncZoneName
+        let routes = context.routes
         let device = try UploadDevice.id(in: store)
         for (recordType, name, survivor) in try store.retirements() {
             guard let type = context.registry.type(forRecordType: recordType) else { continue }
             let zone = context.ownZone(of: type)
             let key = "\(recordType)\u{0}\(survivor)"
             if bySurvivor[key] == nil {
-                guard let record = try store.uploadRecord(type: type, recordName: survivor, syncZoneName: zoneName) else {
+                guard let record = try store.uploadRecord(type: type, recordName: survivor, routes: routes) else {
                     try store.forgetRetirement(recordType: recordType, recordName: name)
                     continue
                 }
@@ -115,7 +115,7 @@ struct RetirementPhase {
             bySurvivor[key]?.marks.append(mark)
             // The whole copy as this device holds it (nothing, when it merged it already and
             // only marks it again).
-            if var copy = try store.uploadRecord(type: type, recordName: name, syncZoneName: zoneName) {
+            if var copy = try store.uploadRecord(type: type, recordName: name, routes: routes) {
                 bySurvivor[key]?.survivor = naturalKeys.merged([(copy, nil)], into: retirement.survivor, type: type)
                 copy.stampUpload(upload, over: known)
                 bySurvivor[key]?.held.append(copy)

@@ -67,9 +67,9 @@ struct CloudVersionArrival {
             let missing = isStored == false ? try store.insertPulled(server, as: type) : try store.applyPulled(server, as: type)
             return Applied(record: server, missingTargets: try Self.unredirected(missing, by: naturalKeys, in: store))
         }
-        let ancestor = try Self.ancestor(of: server, in: store)
+        let ancestor = try ancestor(of: server, in: store)
         try store.setServerRecord(server)
-        guard let local = try store.uploadRecord(type: type, recordName: server.id.recordName, syncZoneName: context.configuration.syncZoneName) else {
+        guard let local = try store.uploadRecord(type: type, recordName: server.id.recordName, routes: context.routes) else {
             return Applied(record: nil)
         }
         let rules = type.mergeRules(policy: context.configuration.conflictPolicy(for: type))
@@ -92,8 +92,10 @@ struct CloudVersionArrival {
     /// not (the save landed, and the others' edits came after it: against the older version,
     /// what this device removed since, or what the others removed of the save's changes, would
     /// come back). The saves kept are forgotten: `server` settles them.
-    private static func ancestor(of server: SyncRecord, in store: any Topics) throws -> SyncRecord? {
-        let known = try store.serverRecord(server.id)
+    private func ancestor(of server: SyncRecord, in store: any Topics) throws -> SyncRecord? {
+        // A record's first version in the zone it moved into descends from its copy in the zone
+        // it moved out of (``ZoneMoves``).
+        let known = try store.serverRecord(server.id) ?? ZoneMoves(context: context).copyLeftBehind(of: server.id, in: store)
         let sent = try store.sentVersions(server.id)
         guard !sent.isEmpty else { return known }
         try store.forgetSent([server.id.recordName], in: server.id.zoneID)

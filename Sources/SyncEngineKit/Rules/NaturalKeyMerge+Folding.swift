@@ -9,7 +9,7 @@ extension NaturalKeyMerge {
     /// its fields, what points at it, its children; then the copy goes from this device, noted
     /// merged.
     func complete(_ name: String, of type: any SyncModel.Type, into survivor: String, ancestor: SyncRecord?, store: any Topics) throws {
-        if let copy = try store.uploadRecord(type: type, recordName: name, syncZoneName: context.configuration.syncZoneName) {
+        if let copy = try store.uploadRecord(type: type, recordName: name, routes: context.routes) {
             try absorb([(copy, ancestor)], into: survivor, type: type, store: store)
         }
         try moveReferencesAndChildren(of: [name], to: survivor, type: type, store: store)
@@ -30,7 +30,7 @@ extension NaturalKeyMerge {
         guard !type.uniqueKeys.isEmpty, let found = try store.duplicates(of: id.recordName, type: type),
             found.owner == SyncConstants.currentUserOwnerName,
             let survivor = found.groups.joined().filter({ $0 != id.recordName }).min(),
-            let copy = try store.uploadRecord(type: type, recordName: id.recordName, syncZoneName: context.configuration.syncZoneName)
+            let copy = try store.uploadRecord(type: type, recordName: id.recordName, routes: context.routes)
         else { return false }
         try absorb([(copy, ancestor)], into: survivor, type: type, store: store)
         try moveReferencesAndChildren(of: [id.recordName], to: survivor, type: type, store: store)
@@ -73,7 +73,7 @@ extension NaturalKeyMerge {
     /// Merges each copy into the survivor: three-way against its ancestor when one is given (what
     /// changed since), else as a conflict of every differing field.
     func absorb(_ copies: [(record: SyncRecord, ancestor: SyncRecord?)], into survivor: String, type: any SyncModel.Type, store: any Topics) throws {
-        guard let original = try store.uploadRecord(type: type, recordName: survivor, syncZoneName: context.configuration.syncZoneName) else { return }
+        guard let original = try store.uploadRecord(type: type, recordName: survivor, routes: context.routes) else { return }
         let merged = self.merged(copies, into: original, type: type)
         if merged.fields != original.fields || merged.encryptedFields != original.encryptedFields {
             try rewrite(merged, as: type, store: store)
@@ -126,7 +126,7 @@ extension NaturalKeyMerge {
         for childType in context.registry.childTypes(of: type) {
             for loser in losers {
                 for child in try store.childNames(type: childType, parentRecordName: loser) {
-                    guard var record = try store.uploadRecord(type: childType, recordName: child, syncZoneName: context.configuration.syncZoneName) else { continue }
+                    guard var record = try store.uploadRecord(type: childType, recordName: child, routes: context.routes) else { continue }
                     record.parentRecordName = survivor
                     try rewrite(record, as: childType, store: store)
                 }
@@ -137,12 +137,12 @@ extension NaturalKeyMerge {
     /// Points every reference to a loser at the survivor, in every model with a reference field
     /// to the type.
     func moveReferences(to survivor: String, from losers: [String], targetType: any SyncModel.Type, store: any Topics) throws {
-        let zone = context.configuration.syncZoneName
+        let routes = context.routes
         let doomed = Set(losers)
         for type in context.registry.types {
             for field in type.fieldDescriptors where field.type.referenceTarget == targetType.recordType {
                 for name in try store.recordsReferencing(losers, type: type, field: field.name) {
-                    guard var record = try store.uploadRecord(type: type, recordName: name, syncZoneName: zone),
+                    guard var record = try store.uploadRecord(type: type, recordName: name, routes: routes),
                         let value = record.fields[field.name]
                     else { continue }
                     record.fields[field.name] = Self.repointed(value, from: doomed, to: survivor)

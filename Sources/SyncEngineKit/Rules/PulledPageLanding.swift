@@ -27,6 +27,9 @@ struct PulledPageLanding {
         // transaction that keeps the page's token.
         let listing = fromScratch && known == nil ? try ZoneRefetch.begin(zone, scope: scope, in: store) : known
         try state.localChanges.refresh(in: store)
+        // Before the records: a zone's move is known before a record it moved, or a copy's
+        // deletion, lands (``ZoneMoves``).
+        try ZoneMoves(context: context).learn(page.changedRecords, scope: scope, in: store)
         // A record deleted and saved again within the page exists: its save is the later.
         let saved = Set(page.changedRecords.map { RecordKey($0.recordType, $0.id.recordName) })
         var reads = try PulledPageReads(page.changedRecords, registry: context.registry, in: store)
@@ -75,6 +78,12 @@ struct PulledPageLanding {
     private func apply(_ record: SyncRecord, scope: DatabaseScope, state: inout PullState, reads: inout PulledPageReads, in store: any Topics) throws {
         try state.forgetUnreadable(record.id, in: store)
         guard let type = context.registry.type(forRecordType: record.recordType) else { return }
+        // A copy left in a zone that moved away, of a record whose moved copy is known here: the
+        // moved copy is the record (an old app version may have saved into the old zone).
+        if try ZoneMoves(context: context).isLeftBehind(record, type: type, in: store) {
+            try store.setServerRecord(record)
+            return
+        }
         // A version this device already has (it pushed it): nothing to apply.
         if try reads.holdsThisVersion(record) ?? CloudVersionArrival.holds(record, type: type, in: store) { return }
         let isLocalChange = state.localChanges.contains(record.recordType, record.id.recordName)

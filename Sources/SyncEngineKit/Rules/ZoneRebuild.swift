@@ -13,9 +13,18 @@ import SyncPorts
 /// records nobody edited again never went back up.)
 enum ZoneRebuild {
     /// `types`: the models whose records live in `zone` (`SyncContext.zonedTypes(in:)`).
+    /// A zone whose records moved into another (``ZoneMoves``) holds no type's records any more,
+    /// but may hold copies of records a move has not moved yet: each goes up again, to the zone
+    /// it moved into, so none is left with no copy in the cloud.
     static func queueEverything(of zone: ZoneID, types: [any SyncModel.Type], in store: any StoredModels & ServerVersions & StoreHistory & EngineState) throws {
         try store.setState(SyncStateKeys.zoneToken(zone, .private), nil)
-        for id in try store.serverRecordIDs(inZone: zone) { try store.removeServerRecord(id) }
+        let moved = try store.state(SyncStateKeys.zoneMoved(zone, .private)) != nil
+        for id in try store.serverRecordIDs(inZone: zone) {
+            if moved, let copy = try store.serverRecord(id) {
+                try store.requeue(recordType: copy.recordType, recordName: id.recordName, ownerName: zone.ownerName)
+            }
+            try store.removeServerRecord(id)
+        }
         for type in types {
             for name in try store.recordNames(type: type, ownerName: zone.ownerName) {
                 try store.requeue(recordType: type.recordType, recordName: name, ownerName: zone.ownerName)

@@ -22,7 +22,7 @@ struct EngineLog: Sendable {
         switch event {
         case .pullProgress, .pullStarted, .pushStarted: (.debug, .changes)
         case .assetStateChanged: (.debug, .assets)
-        case .pullCompleted, .pushCompleted: (.info, .changes)
+        case .pullCompleted, .pushCompleted, .zoneMoved: (.info, .changes)
         case .setupCompleted: (.info, .account)
         case .shareAccepted: (.info, .sharing)
         case .pushFailed, .changeSetAside, .changeReverted, .recordUnreadable, .removedWithParent, .changeLostToDeletion, .danglingReferences: (.notice, .changes)

@@ -52,7 +52,9 @@ struct ModelRegistry: Sendable {
     }
 
     private static func keysWithoutAssetContents(_ types: [any SyncModel.Type]) -> [String] {
-        var keys: Set<String> = [RecordFieldNames.clientModifiedAt, RecordFieldNames.uploadVersions]
+        var keys: Set<String> = [
+            RecordFieldNames.clientModifiedAt, RecordFieldNames.uploadVersions, RecordFieldNames.zoneMovedFrom, RecordFieldNames.zoneMovedInto,
+        ]
         for type in types {
             for field in type.fieldDescriptors where !field.isLocalOnly && field.type != .scalar(.asset) {
                 keys.insert(field.name)

@@ -16,6 +16,8 @@ struct SyncContext: Sendable {
     let passLimits = PassLimits()
     /// The asset cache's files, or why there are none (no durable folder could be found).
     let assetFiles: Result<any AssetFileStoring, AssetError>
+    /// The zone moves this device has learned (``ZoneMoves``), which the routing rule follows.
+    let zoneMoves = KnownZoneMoves()
 
     init(
         gateway: any CloudGateway, store: any LocalStorePort, registry: ModelRegistry, events: EventHub, clock: any SyncClock,
@@ -33,22 +35,30 @@ struct SyncContext: Sendable {
 
     var syncZone: ZoneID { ZoneID(zoneName: configuration.syncZoneName) }
 
-    /// The zone a record of `type` owned by `ownerName` lives in: the one routing rule.
+    /// Where records go: the sync zone and the zone moves learned so far.
+    var routes: ZoneRoutes { ZoneRoutes(syncZoneName: configuration.syncZoneName, moves: zoneMoves.current) }
+
+    /// The zone a record of `type` owned by `ownerName` lives in: the one routing rule, after
+    /// the zone moves learned.
     func zone(of type: any SyncModel.Type, ownerName: String) -> ZoneID {
-        ZoneID.routing(scopes: type.syncScopes, zoneName: type.zoneName, ownerName: ownerName, syncZoneName: configuration.syncZoneName)
+        routes.zone(scopes: type.syncScopes, zoneName: type.zoneName, ownerName: ownerName)
     }
 
     /// The user's own zones: the sync zone, and each zone a model names (`SyncModel.zoneName`),
-    /// in name order after the sync zone.
+    /// in name order after the sync zone; a zone moved away is replaced by the zone it moved into.
     var ownZones: [ZoneID] {
-        let named = Set(registry.zonedTypes.map(zoneName(of:))).subtracting([configuration.syncZoneName])
-        return [syncZone] + named.sorted().map { ZoneID(zoneName: $0) }
+        let first = routes.resolve(syncZone)
+        let named = Set(registry.zonedTypes.map(zoneName(of:))).subtracting([first.zoneName])
+        return [first] + named.sorted().map { ZoneID(zoneName: $0) }
     }
 
     /// Whether this device mirrors `zone` of a database: every shared zone, and each of the user's
-    /// private zones the configuration names (`SyncConfiguration.mirroredZones`; nil: all).
+    /// private zones the configuration names (`SyncConfiguration.mirroredZones`; nil: all). A
+    /// zone named that moved away is mirrored where it moved: its records are there.
     func mirrors(_ zone: ZoneID, in scope: DatabaseScope) -> Bool {
-        scope != .private || (configuration.mirroredZones?.contains(zone.zoneName) ?? true)
+        guard scope == .private, let names = configuration.mirroredZones else { return true }
+        let routes = routes
+        return names.contains { $0 == zone.zoneName || routes.resolve(ZoneID(zoneName: $0, ownerName: zone.ownerName)) == zone }
     }
 
     /// The user's own zones this device mirrors.

@@ -69,6 +69,29 @@ enum SyncStateKeys {
         "\(pendingAcceptancePrefix)\(metadata.ownerName).\(metadata.shareID.zoneID.zoneName).\(metadata.shareID.recordName)"
     }
 
+    /// A zone whose records moved into another zone of its owner (``ZoneMoves``), by the zone and
+    /// the database this device reads it in: the value is the name of the zone it moved into.
+    static func zoneMoved(_ zone: ZoneID, _ scope: DatabaseScope) -> String {
+        zoneMovedPrefix + zoneSuffix(zone, scope)
+    }
+
+    static let zoneMovedPrefix = "moved.zone."
+
+    /// A move of one of the user's zones this device began (`SyncEngine.moveZone(_:into:)`): the
+    /// value is the target's name. Kept until every record this device holds of the zone is in the
+    /// target, so a move cut off at any point goes on at the next pass.
+    static func zoneMoveBegun(_ zone: ZoneID) -> String {
+        zoneMoveBegunPrefix + zone.zoneName
+    }
+
+    static let zoneMoveBegunPrefix = "move.begun."
+
+    /// Set once both markers of a move this device began are in the cloud, with its learned move:
+    /// what is left is moving the records.
+    static func zoneMoveMarked(_ zone: ZoneID) -> String {
+        "move.marked." + zone.zoneName
+    }
+
     /// The names of the user's zones this device mirrored after its last pass began
     /// (`ZoneMirroring`); none kept: every zone.
     static let mirroredZones = "mirrored.zones"

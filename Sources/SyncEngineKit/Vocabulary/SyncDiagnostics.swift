@@ -52,6 +52,9 @@ public struct SyncDiagnostics: Sendable, Hashable, Codable {
         /// end yet (a pass left it out, or stopped before its last page): CloudKit's
         /// `zoneIDsWithUnfetchedServerChanges`.
         public var hasUnfetchedChanges = false
+        /// The zone its records moved into (`SyncEngine.moveZone(_:into:)`), once this device
+        /// learned the move; nil for a zone that did not move.
+        public var movedInto: String?
     }
 
     /// A change set aside.

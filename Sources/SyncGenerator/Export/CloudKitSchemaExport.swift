@@ -8,7 +8,10 @@ import SyncCore
 /// local-only ones) and the runtime's own fields (``CloudKitFields``), sorted by name, with the
 /// schema's indexes. `Users` is always declared (CloudKit has it in every container) and
 /// `cloudkit.share` when a model is shareable, so the file describes the whole container and an
-/// import never reads as removing them. The output depends only on the schema: the same models in
+/// import never reads as removing them. `SyncgenZoneMove` is declared when a model lives in a
+/// private zone: the runtime saves it when an app moves a zone's records
+/// (`SyncEngine.moveZone(_:into:)`), and production CloudKit takes no record of a type it has not
+/// deployed. The output depends only on the schema: the same models in
 /// any file order print the same bytes.
 package enum CloudKitSchemaExport {
     package static func ckdb(_ schema: Schema) -> String {
@@ -21,6 +24,9 @@ package enum CloudKitSchemaExport {
         types.append(users)
         if schema.models.contains(where: \.isShareable) {
             types.append(share)
+        }
+        if schema.models.contains(where: { !$0.scopes.isPublic }) {
+            types.append(zoneMove)
         }
         var text = "DEFINE SCHEMA\n"
         for type in types.sorted(by: { $0.name < $1.name }) {
@@ -94,6 +100,14 @@ package enum CloudKitSchemaExport {
             FieldDeclaration(name: "cloudkit.thumbnailImageData", type: "BYTES"),
             FieldDeclaration(name: "cloudkit.title", type: "STRING"),
             FieldDeclaration(name: "cloudkit.type", type: "STRING"),
+        ],
+        grants: defaultGrants)
+
+    static let zoneMove = RecordTypeDeclaration(
+        name: RecordFieldNames.zoneMoveRecordType,
+        fields: systemFields(recordIDQueryable: false) + [
+            FieldDeclaration(name: RecordFieldNames.zoneMovedFrom, type: "STRING"),
+            FieldDeclaration(name: RecordFieldNames.zoneMovedInto, type: "STRING"),
         ],
         grants: defaultGrants)
 

@@ -140,8 +140,8 @@ package enum ReservedNames {
         name.prefix(1).lowercased() + name.dropFirst()
     }
 
-    /// Whether a record type name is one CloudKit reserves.
+    /// Whether a record type name is one CloudKit or the runtime reserves.
     package static func isReservedRecordType(_ name: String) -> Bool {
-        RecordFieldNames.cloudKitRecordTypes.contains(name)
+        RecordFieldNames.reservedRecordTypes.contains(name)
     }
 }

@@ -4,35 +4,35 @@ import SyncPorts
 import SyncStorage
 
 extension SQLiteStoreTransaction: StoredModels {
-    func uploadRecord(type: any SyncModel.Type, recordName: String, syncZoneName: String) throws -> SyncRecord? {
-        try uploadRecord(type, recordName: recordName, syncZoneName: syncZoneName)
+    func uploadRecord(type: any SyncModel.Type, recordName: String, routes: ZoneRoutes) throws -> SyncRecord? {
+        try uploadRecord(type, recordName: recordName, routes: routes)
     }
 
-    func uploadRecords(type: any SyncModel.Type, recordNames: [String], syncZoneName: String) throws -> [String: SyncRecord] {
-        try uploadRecords(type, recordNames: recordNames, syncZoneName: syncZoneName)
+    func uploadRecords(type: any SyncModel.Type, recordNames: [String], routes: ZoneRoutes) throws -> [String: SyncRecord] {
+        try uploadRecords(type, recordNames: recordNames, routes: routes)
     }
 
     /// The row is read once: it gives the model and the time of its last save.
-    private func uploadRecord<Model: SyncModel>(_ type: Model.Type, recordName: String, syncZoneName: String) throws -> SyncRecord? {
+    private func uploadRecord<Model: SyncModel>(_ type: Model.Type, recordName: String, routes: ZoneRoutes) throws -> SyncRecord? {
         guard let table = try changes.tables.table(named: type.recordType),
             let stored = try StoreReader(database: database, table: table).fetchWithModified(type, recordNames: [recordName]).first
         else { return nil }
-        return Self.uploadRecord(of: stored.model, modified: stored.modified, syncZoneName: syncZoneName)
+        return Self.uploadRecord(of: stored.model, modified: stored.modified, routes: routes)
     }
 
-    private func uploadRecords<Model: SyncModel>(_ type: Model.Type, recordNames: [String], syncZoneName: String) throws -> [String: SyncRecord] {
+    private func uploadRecords<Model: SyncModel>(_ type: Model.Type, recordNames: [String], routes: ZoneRoutes) throws -> [String: SyncRecord] {
         guard !recordNames.isEmpty, let table = try changes.tables.table(named: type.recordType) else { return [:] }
         var records: [String: SyncRecord] = [:]
         records.reserveCapacity(recordNames.count)
         for stored in try StoreReader(database: database, table: table).fetchWithModified(type, recordNames: recordNames) {
-            records[stored.model.recordName] = Self.uploadRecord(of: stored.model, modified: stored.modified, syncZoneName: syncZoneName)
+            records[stored.model.recordName] = Self.uploadRecord(of: stored.model, modified: stored.modified, routes: routes)
         }
         return records
     }
 
     /// The record a stored model uploads, with the time of its last save on this device.
-    private static func uploadRecord<Model: SyncModel>(of model: Model, modified: Date, syncZoneName: String) -> SyncRecord {
-        var record = model.makeRecord(syncZoneName: syncZoneName)
+    private static func uploadRecord<Model: SyncModel>(of model: Model, modified: Date, routes: ZoneRoutes) -> SyncRecord {
+        var record = model.makeRecord(routes: routes)
         record.fields[RecordFieldNames.clientModifiedAt] = .date(modified)
         return record
     }

@@ -20,6 +20,10 @@ extension SQLiteStoreTransaction: KnownShares {
         try database.query("DELETE FROM sync_shares WHERE zone_owner = ? AND zone = ?", [.text(zone.ownerName), .text(zone.zoneName)])
     }
 
+    func keepsShares(inZone zone: ZoneID) throws -> Bool {
+        try !database.query("SELECT 1 FROM sync_shares WHERE zone_owner = ? AND zone = ? LIMIT 1", [.text(zone.ownerName), .text(zone.zoneName)]).isEmpty
+    }
+
     /// Every share kept in the zones of `owner`.
     func keptShares(ownedBy owner: String) throws -> [ShareRecord] {
         try database.query("SELECT share FROM sync_shares WHERE zone_owner = ? ORDER BY zone, name", [.text(owner)]).compactMap(Self.share)

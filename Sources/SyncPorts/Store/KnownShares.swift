@@ -12,4 +12,6 @@ package protocol KnownShares: AnyObject {
     func forgetShare(_ id: RecordID) throws
     /// Forgets every share of a zone (the zone went away, or this user lost access to it).
     func forgetShares(inZone zone: ZoneID) throws
+    /// Whether a share of the zone, or of a record in it, is kept.
+    func keepsShares(inZone zone: ZoneID) throws -> Bool
 }

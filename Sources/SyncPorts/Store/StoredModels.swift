@@ -6,10 +6,10 @@ import SyncCore
 /// One topic of ``StoreTransaction``.
 package protocol StoredModels: AnyObject {
     /// A stored model, as the record it would upload (every field its type uploads), or nil.
-    func uploadRecord(type: any SyncModel.Type, recordName: String, syncZoneName: String) throws -> SyncRecord?
+    func uploadRecord(type: any SyncModel.Type, recordName: String, routes: ZoneRoutes) throws -> SyncRecord?
     /// The stored models of these names, each as `uploadRecord` gives it, by name, in one read:
     /// a name not stored has none.
-    func uploadRecords(type: any SyncModel.Type, recordNames: [String], syncZoneName: String) throws -> [String: SyncRecord]
+    func uploadRecords(type: any SyncModel.Type, recordNames: [String], routes: ZoneRoutes) throws -> [String: SyncRecord]
     /// Applies a pulled record to the stored model (created if missing), as the engine: local-only
     /// fields are kept. Returns the references (the parent included) whose targets are not stored.
     func applyPulled(_ record: SyncRecord, as type: any SyncModel.Type) throws -> [RecordKey]

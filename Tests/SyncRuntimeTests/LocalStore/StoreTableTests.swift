@@ -184,18 +184,18 @@ struct StoreTableTests {
             ListItem(recordName: "nails", parent: RecordReference(recordName: "b"), text: "Nails", assignee: .unset, tags: ["small"]),
         ])
         try store.sqliteTransaction { store in
-            let lists = try store.uploadRecords(type: SharedList.self, recordNames: ["a", "b", "gone", "a"], syncZoneName: "Zone")
+            let lists = try store.uploadRecords(type: SharedList.self, recordNames: ["a", "b", "gone", "a"], routes: ZoneRoutes(syncZoneName: "Zone"))
             #expect(Set(lists.keys) == ["a", "b"])
             for name in ["a", "b"] {
-                #expect(lists[name] == (try store.uploadRecord(type: SharedList.self, recordName: name, syncZoneName: "Zone")))
+                #expect(lists[name] == (try store.uploadRecord(type: SharedList.self, recordName: name, routes: ZoneRoutes(syncZoneName: "Zone"))))
             }
-            let items = try store.uploadRecords(type: ListItem.self, recordNames: ["nails", "milk"], syncZoneName: "Zone")
+            let items = try store.uploadRecords(type: ListItem.self, recordNames: ["nails", "milk"], routes: ZoneRoutes(syncZoneName: "Zone"))
             #expect(Set(items.keys) == ["milk", "nails"])
             for name in ["milk", "nails"] {
-                #expect(items[name] == (try store.uploadRecord(type: ListItem.self, recordName: name, syncZoneName: "Zone")))
+                #expect(items[name] == (try store.uploadRecord(type: ListItem.self, recordName: name, routes: ZoneRoutes(syncZoneName: "Zone"))))
             }
             #expect(items["milk"]?.parentRecordName == "a" && items["milk"]?.id.zoneID.zoneName == "Zone")
-            #expect(try store.uploadRecords(type: ListItem.self, recordNames: [], syncZoneName: "Zone").isEmpty)
+            #expect(try store.uploadRecords(type: ListItem.self, recordNames: [], routes: ZoneRoutes(syncZoneName: "Zone")).isEmpty)
         }
     }
 

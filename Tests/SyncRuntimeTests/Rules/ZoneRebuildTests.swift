@@ -36,6 +36,25 @@ struct ZoneRebuildTests {
         #expect(versions.isEmpty && token == nil)
     }
 
+    /// A zone whose records moved, lost in the cloud before its move ended: the copies not moved
+    /// yet go up again (to the zone it moved into, by the routing), though no model lives in the
+    /// zone any more. Breaking it (queuing by the zone's models only): "not-moved" keeps no copy
+    /// in the cloud, and nothing ever sends it again.
+    @Test func theRecordsAMovedZoneStillHeldGoUpAgain() throws {
+        let bench = try RuleBench(models: [Diary.self])
+        let personal = ZoneID(zoneName: "Personal")
+        try bench.transaction { store in
+            var record = Diary(recordName: "not-moved", text: "x").makeRecord()
+            record.id = RecordID(recordName: "not-moved", zoneID: personal)
+            _ = try store.insertPulled(record, as: Diary.self)
+            try store.setServerRecord(record)
+            try ZoneMoves(context: bench.context).learn(personal, movedInto: "Household", scope: .private, in: store)
+        }
+        #expect(bench.context.zonedTypes(in: personal).isEmpty, "no model lives in the zone that moved")
+        try bench.transaction { try ZoneRebuild.queueEverything(of: personal, types: bench.context.zonedTypes(in: personal), in: $0) }
+        #expect(try bench.transaction { try $0.recordsWithLocalChanges().records } == [RecordKey("Diary", "not-moved")])
+    }
+
     /// Breaking it: forgetting the server versions of every zone loses Bob's.
     @Test func aZoneThatGoesTakesItsServerStateAlone() throws {
         let bench = try RuleBench(models: [Note.self])

@@ -4,7 +4,7 @@ import SyncPorts
 import Testing
 
 /// `KnownShares`: a share kept as the cloud returned it, over the one of its ID, until forgotten
-/// by ID or with its zone; what the app reads offline (`SyncStore.knownShare(of:)`).
+/// by ID or with its zone, and whether a zone keeps any; what the app reads offline (`SyncStore.knownShare(of:)`).
 @Suite("Store contract: known shares")
 struct KnownSharesContract {
     @Test(arguments: StoreShape.allCases)
@@ -23,6 +23,9 @@ struct KnownSharesContract {
         share.publicPermission = .readOnly
         try contract.transaction { (store: any KnownShares) in try store.keepShare(share) }
         #expect(try contract.store.knownShare(of: root)?.publicPermission == .readOnly)
+        #expect(try contract.transaction { (store: any KnownShares) in
+            try store.keepsShares(inZone: ContractStore.zone) && !store.keepsShares(inZone: ZoneID(zoneName: "Other"))
+        }, "a zone keeps a share, another none")
         try contract.transaction { (store: any KnownShares) in try store.forgetShare(id) }
         #expect(try contract.store.knownShare(of: root) == nil)
         try contract.transaction { (store: any KnownShares) in
@@ -30,5 +33,6 @@ struct KnownSharesContract {
             try store.forgetShares(inZone: ContractStore.zone)
         }
         #expect(try contract.store.knownShare(of: root) == nil)
+        #expect(try !contract.transaction { (store: any KnownShares) in try store.keepsShares(inZone: ContractStore.zone) })
     }
 }

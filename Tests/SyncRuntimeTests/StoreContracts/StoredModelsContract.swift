@@ -13,13 +13,13 @@ struct StoredModelsContract {
     @Test(arguments: StoreShape.allCases)
     func aPulledRecordIsTheModelUntilItGoesWithItsSubtree(_ shape: StoreShape) throws {
         let contract = try ContractStore(shape)
-        let list = SharedList(recordName: "groceries", title: "Groceries").makeRecord(syncZoneName: Store.zone.zoneName)
+        let list = SharedList(recordName: "groceries", title: "Groceries").makeRecord(routes: ZoneRoutes(syncZoneName: Store.zone.zoneName))
         let item = ListItem(recordName: "milk", parent: RecordReference(recordName: "groceries"), text: "Milk", assignee: .unset)
-            .makeRecord(syncZoneName: Store.zone.zoneName)
+            .makeRecord(routes: ZoneRoutes(syncZoneName: Store.zone.zoneName))
         let (upload, placed, children, names, stored) = try contract.transaction { (store: any StoredModels) in
             _ = try store.insertPulled(list, as: SharedList.self)
             _ = try store.applyPulled(item, as: ListItem.self)
-            return (try store.uploadRecord(type: ListItem.self, recordName: "milk", syncZoneName: Store.zone.zoneName),
+            return (try store.uploadRecord(type: ListItem.self, recordName: "milk", routes: ZoneRoutes(syncZoneName: Store.zone.zoneName)),
                     try store.parentAndOwner(type: ListItem.self, recordName: "milk"),
                     try store.childNames(type: ListItem.self, parentRecordName: "groceries"),
                     try store.recordNames(type: SharedList.self, ownerName: SyncConstants.currentUserOwnerName),
@@ -42,7 +42,7 @@ struct StoredModelsContract {
             try store.setOwner("_bob", type: Note.self, recordName: "n")
             let owner = try store.parentAndOwner(type: Note.self, recordName: "n")?.owner
             let copyName = try store.saveCopy(type: Note.self, recordName: "n", as: "n-copy", ownerName: SyncConstants.currentUserOwnerName, renaming: [:])
-            return (owner, copyName, try store.uploadRecord(type: Note.self, recordName: "n-copy", syncZoneName: Store.zone.zoneName))
+            return (owner, copyName, try store.uploadRecord(type: Note.self, recordName: "n-copy", routes: ZoneRoutes(syncZoneName: Store.zone.zoneName)))
         }
         #expect(owner == "_bob" && copyName == "n-copy" && copy?.fields["title"] == .string("Shared"))
     }

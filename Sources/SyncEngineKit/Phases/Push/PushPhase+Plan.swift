@@ -48,7 +48,7 @@ extension PushPhase {
         var records: [String: [String: SyncRecord]] = [:]
         for (recordType, recordNames) in names {
             guard let type = context.registry.type(forRecordType: recordType) else { continue }
-            records[recordType] = try store.uploadRecords(type: type, recordNames: recordNames, syncZoneName: context.configuration.syncZoneName)
+            records[recordType] = try store.uploadRecords(type: type, recordNames: recordNames, routes: context.routes)
         }
         return records
     }
@@ -80,8 +80,11 @@ extension PushPhase {
     /// deletion queued for the copy a move left can be folded into the record's own later
     /// deletion (parking keeps one change per record). Public records are never rewritten.
     func place(_ items: [PushItem]) throws(SyncError) -> [PushItem] {
-        // No record that can have a parent: none moves, none leaves a copy, nothing to read.
-        guard items.contains(where: { $0.id.scope != .public && context.registry.parentType(of: $0.type) != nil }) else { return items }
+        // No record that can have a parent, and no zone moved: none moves, none leaves a copy,
+        // nothing to read.
+        let routes = context.routes
+        let placesAll = !routes.moves.isEmpty
+        guard items.contains(where: { $0.id.scope != .public && (placesAll || context.registry.parentType(of: $0.type) != nil) }) else { return items }
         return try context.transaction { store in
             let chain = ParentChain(context: context)
             var placed = items
@@ -91,7 +94,7 @@ extension PushPhase {
             while index < placed.count {
                 defer { index += 1 }
                 let type = placed[index].type
-                guard placed[index].id.scope != .public, context.registry.parentType(of: type) != nil else { continue }
+                guard placed[index].id.scope != .public, placesAll || context.registry.parentType(of: type) != nil else { continue }
                 guard case .save(var record) = placed[index].operation else {
                     let name = placed[index].id.recordName
                     // A record still stored here lives on in one zone: only this copy goes.
@@ -110,12 +113,16 @@ extension PushPhase {
                     placed[index].isMove = true
                     for childType in context.registry.childTypes(of: type) {
                         for name in try store.childNames(type: childType, parentRecordName: from.recordName) where known.insert(RecordKey(childType.recordType, name)).inserted {
-                            guard let child = try store.uploadRecord(type: childType, recordName: name, syncZoneName: context.configuration.syncZoneName) else { continue }
+                            guard let child = try store.uploadRecord(type: childType, recordName: name, routes: context.routes) else { continue }
                             placed.append(PushItem(id: child.id, type: childType, operation: .save(child)))
                         }
                     }
                 }
-                placed[index].leaves = try store.serverRecordIDs(recordType: type.recordType, recordName: record.id.recordName).filter { $0 != record.id }
+                // A copy in a zone that moved into the save's is removed by the move
+                // (`ZoneMovePhase`), by its zone: a deletion queued here is routed by owner, to
+                // the save's own zone.
+                placed[index].leaves = try store.serverRecordIDs(recordType: type.recordType, recordName: record.id.recordName)
+                    .filter { $0 != record.id && routes.resolve($0.zoneID) != record.id.zoneID }
             }
             // A save placed in a zone voids the deletion queued for that zone's copy (the record
             // moved back where an earlier move of it left a copy): CloudKit deletes without a
@@ -161,7 +168,7 @@ extension PushPhase {
             let parents = try context.transaction { store in
                 try missing.sorted(by: { $0.recordName < $1.recordName }).compactMap { id -> PushItem? in
                     guard let type = candidates[id],
-                        var parent = try store.uploadRecord(type: type, recordName: id.recordName, syncZoneName: context.configuration.syncZoneName)
+                        var parent = try store.uploadRecord(type: type, recordName: id.recordName, routes: context.routes)
                     else { return nil }
                     parent.id = id
                     return PushItem(id: id, type: type, operation: .save(parent))

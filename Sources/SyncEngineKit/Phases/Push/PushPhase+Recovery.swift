@@ -104,7 +104,7 @@ extension PushPhase {
             try setAside(item, waiting, in: store, outcome: &outcome)
             return nil
         }
-        guard let current = try store.uploadRecord(type: item.type, recordName: item.id.recordName, syncZoneName: context.configuration.syncZoneName) else {
+        guard let current = try store.uploadRecord(type: item.type, recordName: item.id.recordName, routes: context.routes) else {
             return PushItem(id: item.id, type: item.type, operation: .delete)
         }
         var record = current

@@ -113,7 +113,7 @@ struct PushPhase {
             var items: [PushItem] = []
             for type in context.registry.zonedTypes {
                 for name in try store.recordNames(type: type, ownerName: nil) {
-                    guard let record = try store.uploadRecord(type: type, recordName: name, syncZoneName: context.configuration.syncZoneName) else { continue }
+                    guard let record = try store.uploadRecord(type: type, recordName: name, routes: context.routes) else { continue }
                     items.append(PushItem(id: record.id, type: type, operation: .save(record)))
                 }
             }

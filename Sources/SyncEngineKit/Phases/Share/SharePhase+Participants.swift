@@ -102,7 +102,7 @@ extension SharePhase {
     /// The share of a root, the user's own or someone else's: the one its server version names,
     /// else the name the engine gives a root's share.
     func subject<Root: ShareableModel>(of root: Root) throws(SyncError) -> ShareSubject {
-        let rootID = root.makeRecord(syncZoneName: context.configuration.syncZoneName).id
+        let rootID = root.makeRecord(routes: context.routes).id
         let name = try context.transaction { try $0.serverRecord(rootID)?.shareRecordName } ?? Self.shareRecordName(forRoot: root.recordName)
         return ShareSubject(id: RecordID(recordName: name, zoneID: rootID.zoneID), rootRecordName: root.recordName)
     }

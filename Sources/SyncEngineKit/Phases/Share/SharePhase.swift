@@ -17,7 +17,7 @@ struct SharePhase {
             throw .cloud(CloudError(.permissionFailure, "only the owner shares a record"))
         }
         let (local, base) = try context.transaction { store -> (SyncRecord?, SyncRecord?) in
-            guard let record = try store.uploadRecord(type: Root.self, recordName: root.recordName, syncZoneName: context.configuration.syncZoneName) else { return (nil, nil) }
+            guard let record = try store.uploadRecord(type: Root.self, recordName: root.recordName, routes: context.routes) else { return (nil, nil) }
             return (record, try store.serverRecord(record.id))
         }
         guard let local else {

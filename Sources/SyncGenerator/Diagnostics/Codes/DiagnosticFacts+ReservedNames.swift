@@ -8,7 +8,7 @@ extension DiagnosticFacts {
 
     static let reservedRecordTypeName = DiagnosticFacts(
         .error,
-        summary: "a record type name is one CloudKit reserves",
-        protects: "A record type that collides with one CloudKit defines itself.",
-        fact: "`Users` is CloudKit's record type of user records, `cloudkit.share` that of shares.")
+        summary: "a record type name is one CloudKit or the runtime reserves",
+        protects: "A record type that collides with one CloudKit or the runtime defines itself.",
+        fact: "`Users` is CloudKit's record type of user records, `cloudkit.share` that of shares; the runtime marks a zone's move with `SyncgenZoneMove` records.")
 }

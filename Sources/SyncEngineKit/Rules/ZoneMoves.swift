@@ -1,0 +1,114 @@
+import Foundation
+import SyncCore
+import SyncPorts
+
+/// Every record of a zone moved into another zone of its owner at run time, as a household app
+/// moves a person's zone into the household's when they start sharing
+/// (`SyncEngine.moveZone(_:into:)`). The rules of how a move is announced and learned:
+///
+/// - A move is announced by a marker (record type `SyncgenZoneMove`, fields `syncgenZoneFrom` and
+///   `syncgenZoneInto`),
+///   saved in the zone moved out of, then in the zone moved into, before any record moves. The
+///   first marker claims the zone: it is saved only if none is there, so two devices that move one
+///   zone at once agree on one target.
+/// - A pull lands a page's markers before its records. A zone's feed gives its marker before any
+///   record the move saved into it or deleted from it, so a device learns "A now lives in B"
+///   before it meets a moved record or a copy's deletion, whichever zone it reads first: it sees
+///   a move, never a deletion and a new record.
+/// - A learned move is kept in the store's state and in memory (``KnownZoneMoves``), and the
+///   routing rule (`ZoneRoutes`) sends every save and deletion of the zone's models to the target.
+/// - A zone moves once: a zone moved away is never a target again, so moves never form a cycle and
+///   may be learned in any order.
+struct ZoneMoves {
+    let context: SyncContext
+
+    /// The name of a zone's marker in the zone moved out of: one per zone, as a zone moves once.
+    static let markerName = "syncgen.zoneMove"
+
+    /// The markers of a move of `zone` into `target`: the claim in `zone`, then the one in the
+    /// target, named after the zone it came from (a target may take in several zones).
+    static func markers(moving zone: ZoneID, into target: String) -> (claim: SyncRecord, arrival: SyncRecord) {
+        let fields: RecordFields = [RecordFieldNames.zoneMovedFrom: .string(zone.zoneName), RecordFieldNames.zoneMovedInto: .string(target)]
+        let claim = SyncRecord(recordType: RecordFieldNames.zoneMoveRecordType, id: RecordID(recordName: markerName, zoneID: zone), fields: fields)
+        let arrival = SyncRecord(
+            recordType: RecordFieldNames.zoneMoveRecordType,
+            id: RecordID(recordName: "\(markerName).\(zone.zoneName)", zoneID: ZoneID(zoneName: target, ownerName: zone.ownerName)), fields: fields)
+        return (claim, arrival)
+    }
+
+    /// The move a marker announces: the zone moved (of the marker's owner) and the target's name;
+    /// nil for a record that is not a marker, or one another app version wrote wrong.
+    static func move(in record: SyncRecord) -> (zone: ZoneID, target: String)? {
+        guard record.recordType == RecordFieldNames.zoneMoveRecordType,
+            case .string(let from)? = record.fields[RecordFieldNames.zoneMovedFrom], case .string(let to)? = record.fields[RecordFieldNames.zoneMovedInto],
+            from != to,
+            CloudKitNaming.zoneNameProblem(with: from) == nil, CloudKitNaming.zoneNameProblem(with: to) == nil
+        else { return nil }
+        return (ZoneID(zoneName: from, ownerName: record.id.zoneID.ownerName), to)
+    }
+
+    /// Learns the moves a page's markers announce, in the page's transaction: kept in the store's
+    /// state, and routed by at once. The first move learned of a zone stands (a zone moves once).
+    func learn(_ records: [SyncRecord], scope: DatabaseScope, in store: any EngineState) throws {
+        for record in records {
+            guard let (zone, target) = Self.move(in: record) else { continue }
+            try learn(zone, movedInto: target, scope: scope, in: store)
+        }
+    }
+
+    /// Learns that `zone` moved into `target`, unless a move of it is known already.
+    func learn(_ zone: ZoneID, movedInto target: String, scope: DatabaseScope, in store: any EngineState) throws {
+        let key = SyncStateKeys.zoneMoved(zone, scope)
+        guard try store.state(key) == nil else { return }
+        try store.setState(key, target)
+        context.zoneMoves.learn(zone, movedInto: target)
+    }
+
+    /// Whether `record` is a copy in a zone that moved away, of a record whose copy in the zone it
+    /// moved into is known here: the latter is the record, and the copy is only to be removed.
+    func isLeftBehind(_ record: SyncRecord, type: any SyncModel.Type, in store: any ServerVersions) throws -> Bool {
+        let routes = context.routes
+        guard routes.hasMoved(record.id.zoneID) else { return false }
+        return try store.serverRecord(RecordID(recordName: record.id.recordName, zoneID: routes.resolve(record.id.zoneID))) != nil
+    }
+
+    /// The version known here of the record `id` names in a zone that moved into `id`'s zone: the
+    /// version its first save there descends from.
+    func copyLeftBehind(of id: RecordID, in store: any ServerVersions) throws -> SyncRecord? {
+        let routes = context.routes
+        for zone in routes.moves.keys.sorted(by: { $0.description < $1.description })
+        where zone.ownerName == id.zoneID.ownerName && routes.resolve(zone) == id.zoneID {
+            if let copy = try store.serverRecord(RecordID(recordName: id.recordName, zoneID: zone)) { return copy }
+        }
+        return nil
+    }
+
+    /// The moves the store keeps, for ``KnownZoneMoves`` when the engine starts.
+    static func kept(in store: any EngineState) throws -> [ZoneID: String] {
+        var moves: [ZoneID: String] = [:]
+        for key in try store.stateKeys(prefix: SyncStateKeys.zoneMovedPrefix) {
+            guard let (zone, _) = SyncStateKeys.zone(inKey: key, after: SyncStateKeys.zoneMovedPrefix), let target = try store.state(key) else { continue }
+            moves[zone] = target
+        }
+        return moves
+    }
+
+    /// Why `zone` cannot move into `target` here, or nil: the target's name is one CloudKit
+    /// takes, it is another zone, no zone moved away is either of them, and no share is kept of
+    /// the zone (a share names its zone: a participant would lose what it shares).
+    func problem(moving zone: ZoneID, into target: String, in store: any KnownShares) throws -> String? {
+        let routes = context.routes
+        if let problem = CloudKitNaming.zoneNameProblem(with: target) { return "'\(target)' is not a zone name CloudKit takes: \(problem)" }
+        if routes.hasMoved(zone) { return "zone '\(zone.zoneName)' moved into '\(routes.resolve(zone).zoneName)' already" }
+        if !context.ownZones.contains(zone) {
+            return "no model of this app lives in zone '\(zone.zoneName)'; its zones are \(context.ownZones.map(\.zoneName).joined(separator: ", "))"
+        }
+        if target == zone.zoneName { return "zone '\(target)' cannot move into itself" }
+        let targetZone = ZoneID(zoneName: target, ownerName: zone.ownerName)
+        if routes.hasMoved(targetZone) { return "zone '\(target)' moved away into '\(routes.resolve(targetZone).zoneName)'; a zone moved away takes no records" }
+        if try store.keepsShares(inZone: zone) {
+            return "zone '\(zone.zoneName)' holds a share: stop sharing it first, or share the records again once they moved"
+        }
+        return nil
+    }
+}

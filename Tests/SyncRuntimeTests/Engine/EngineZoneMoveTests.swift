@@ -1,0 +1,197 @@
+import Foundation
+import Testing
+@_spi(SyncgenGenerated) import SyncCore
+@testable import SyncEngineKit
+@testable import SyncLocalStore
+import SyncRuntime
+@testable import SyncLocalCloud
+
+/// Every record of a zone moved into another at run time (`SyncEngine.moveZone(_:into:)`), as
+/// seed 004's household app moves a person's zone into the household's when they start sharing:
+/// the move is marked in both zones, the records are saved in the target and their old copies
+/// deleted, and every device of the account routes the zone's models to the target from then on.
+/// Each test runs through LocalCloud's port and through the CloudKit gateway over the stand-in.
+@Suite("Engine: a zone's records moved into another")
+struct EngineZoneMoveTests {
+    static let models = EngineZonesTests.models
+    static let personal = "Personal"
+    static let household = "Household"
+
+    /// The records of a zone in the cloud, by record type (markers included).
+    static func records(in zone: String, of world: SyncWorld, account: String = "alice") throws -> [String: [String]] {
+        let records = try world.cloud.snapshot().zone(zone, ofAccount: account)?.records.values ?? [:].values
+        return Dictionary(grouping: records, by: \.recordType).mapValues { $0.map(\.id.recordName).sorted() }
+    }
+
+    /// The phone moves the personal zone into a new household zone. The laptop, which edited a
+    /// diary offline before it heard of the move, sees a move: its edit lands in the household
+    /// zone and nothing is lost or deleted; an iPad that first syncs after the move holds each
+    /// diary once; and each device's new diaries go to the household zone. The personal zone
+    /// keeps only the marker that tells late devices where its records went.
+    /// Breaking it (the pull not learning markers): the laptop takes the copies' deletions as
+    /// deletions, its edit is announced lost, and its diaries are gone.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aZoneMovesIntoANewZoneOnEveryDevice(throughCloudKit: Bool) async throws {
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
+        let phone = try world.device("alice-phone", account: "alice", models: Self.models)
+        let laptop = try world.device("alice-laptop", account: "alice", models: Self.models)
+        for name in ["monday", "tuesday", "wednesday"] { try phone.store.save(Diary(recordName: name, text: "Day \(name)")) }
+        try phone.store.save(SharedList(recordName: "groceries", title: "Groceries"))
+        await phone.sync()
+        await laptop.sync()
+        var edited = try #require(try laptop.store.fetch(Diary.self, recordName: "monday"))
+        edited.text = "Edited on the laptop before it heard of the move"
+        try laptop.store.save(edited)
+        let phoneEvents = phone.recordEvents()
+        let laptopEvents = laptop.recordEvents()
+
+        try await phone.engine.moveZone(Self.personal, into: Self.household)
+        #expect(await phone.sync() == .completed)
+        #expect(try Self.records(in: Self.personal, of: world) == ["SyncgenZoneMove": ["syncgen.zoneMove"]])
+        #expect(try Self.records(in: Self.household, of: world)["Diary"] == ["monday", "tuesday", "wednesday"])
+        #expect(phoneEvents.collectedNow().contains(.zoneMoved(ZoneID(zoneName: Self.personal), into: ZoneID(zoneName: Self.household))))
+        #expect(try phone.engine.diagnostics().zones.first { $0.zoneName == Self.personal }?.movedInto == Self.household)
+
+        #expect(await laptop.sync() == .completed)
+        #expect(await phone.sync() == .completed)
+        let lost = laptopEvents.collectedNow().filter {
+            if case .changeLostToDeletion = $0 { return true }
+            if case .removedWithParent = $0 { return true }
+            return false
+        }
+        #expect(lost.isEmpty, "the laptop saw deletions: \(lost)")
+        #expect(try laptop.store.fetchAll(Diary.self).map(\.recordName).sorted() == ["monday", "tuesday", "wednesday"])
+        #expect(try phone.store.fetch(Diary.self, recordName: "monday")?.text == "Edited on the laptop before it heard of the move")
+        #expect(try Self.records(in: Self.personal, of: world) == ["SyncgenZoneMove": ["syncgen.zoneMove"]])
+
+        let ipad = try world.device("alice-ipad", account: "alice", models: Self.models)
+        #expect(await ipad.sync() == .completed)
+        #expect(try ipad.store.fetchAll(Diary.self).map(\.recordName).sorted() == ["monday", "tuesday", "wednesday"])
+        try ipad.store.save(Diary(recordName: "thursday", text: "Written on the iPad"))
+        try laptop.store.save(Diary(recordName: "friday", text: "Written on the laptop"))
+        await ipad.sync()
+        await laptop.sync()
+        await phone.sync()
+        #expect(try Self.records(in: Self.household, of: world)["Diary"] == ["friday", "monday", "thursday", "tuesday", "wednesday"])
+        #expect(try Self.records(in: Self.personal, of: world)["Diary"] == nil)
+        #expect(try phone.store.fetchAll(Diary.self).count == 5)
+        #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["groceries"] != nil, "the other zone stays")
+    }
+
+    /// The move outlives the engine: a phone opened again after the move routes a new diary to
+    /// the household zone, read from the store's state. Breaking it (the moves not loaded when the
+    /// engine starts): the new diary goes to the personal zone.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aMoveIsKeptAcrossLaunches(throughCloudKit: Bool) async throws {
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
+        let url = world.assetFolder.appendingPathComponent("alice-phone.sqlite")
+        var phone = try world.device("alice-phone", account: "alice", store: SyncStore(url: url, clock: world.clock), models: Self.models)
+        try phone.store.save(Diary(recordName: "monday", text: "Slept well"))
+        await phone.sync()
+        try await phone.engine.moveZone(Self.personal, into: Self.household)
+        await phone.sync()
+        phone = try world.device("alice-phone", account: "alice", store: SyncStore(url: url, clock: world.clock), models: Self.models)
+        try phone.store.save(Diary(recordName: "tuesday", text: "Slept badly"))
+        #expect(await phone.sync() == .completed)
+        #expect(try Self.records(in: Self.household, of: world)["Diary"] == ["monday", "tuesday"])
+        #expect(try Self.records(in: Self.personal, of: world)["Diary"] == nil)
+    }
+
+    /// The phone is killed after each write of a move (its begin, its markers, each page of the
+    /// push, each copy removed), opened again, and synced: every run ends with each diary once in
+    /// the cloud, in the household zone, on the phone and on the laptop. Breaking it (the move
+    /// begun kept only in memory, or the records queued only when the move begins): a kill after
+    /// the markers leaves the diaries in the personal zone.
+    @Test func aKillAtEveryWriteOfAMoveEndsWithEachRecordOnce() async throws {
+        func run(crashingAfter crashPoint: Int?) async throws -> Int {
+            let world = try SyncWorld()
+            let url = world.assetFolder.appendingPathComponent("alice-phone.sqlite")
+            var phone = try world.device("alice-phone", account: "alice", store: SyncStore(url: url, clock: world.clock), models: Self.models)
+            let laptop = try world.device("alice-laptop", account: "alice", models: Self.models)
+            for name in ["monday", "tuesday", "wednesday"] { try phone.store.save(Diary(recordName: name, text: "Day \(name)")) }
+            await phone.sync()
+            await laptop.sync()
+            let before = phone.store.writeCommits
+            if let crashPoint { phone.store.crash(afterCommits: crashPoint) }
+            do {
+                try await phone.engine.moveZone(Self.personal, into: Self.household)
+                _ = await phone.engine.sync()
+            } catch {}
+            let writes = phone.store.writeCommits - before
+            if crashPoint != nil {
+                phone = try world.device("alice-phone", account: "alice", store: SyncStore(url: url, clock: world.clock), models: Self.models)
+                let zone = ZoneID(zoneName: Self.personal)
+                let noted = try phone.store.transaction {
+                    try $0.state(SyncStateKeys.zoneMoveBegun(zone)) != nil || $0.state(SyncStateKeys.zoneMoved(zone, .private)) != nil
+                }
+                // Killed before the move was noted, its call failed: the app asks again. Noted,
+                // the passes go on with it alone.
+                if !noted { try await phone.engine.moveZone(Self.personal, into: Self.household) }
+            }
+            await phone.sync()
+            await phone.sync()
+            await laptop.sync()
+            let context = "kill after \(crashPoint.map(String.init) ?? "no") commits"
+            #expect(try Self.records(in: Self.household, of: world)["Diary"] == ["monday", "tuesday", "wednesday"], "\(context)")
+            #expect(try Self.records(in: Self.personal, of: world)["Diary"] == nil, "\(context)")
+            for device in [phone, laptop] {
+                #expect(try device.store.fetchAll(Diary.self).map(\.recordName).sorted() == ["monday", "tuesday", "wednesday"], "\(context): \(device.name)")
+            }
+            return writes
+        }
+        let writes = try await run(crashingAfter: nil)
+        #expect(writes >= 4, "the move made only \(writes) writes")
+        for crashPoint in 0..<writes { _ = try await run(crashingAfter: crashPoint) }
+    }
+
+    /// Two devices move one zone at once, into different zones: the first claim stands, the
+    /// second device's call says so and follows it. Breaking it (the claim saved over another):
+    /// the laptop's target wins on its side, and the diaries end in two zones.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func twoDevicesMovingOneZoneAgreeOnOneTarget(throughCloudKit: Bool) async throws {
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
+        let phone = try world.device("alice-phone", account: "alice", models: Self.models)
+        let laptop = try world.device("alice-laptop", account: "alice", models: Self.models)
+        try phone.store.save(Diary(recordName: "monday", text: "Slept well"))
+        await phone.sync()
+        await laptop.sync()
+        try await phone.engine.moveZone(Self.personal, into: Self.household)
+        await #expect(throws: SyncError.self) { try await laptop.engine.moveZone(Self.personal, into: "Elsewhere") }
+        try laptop.store.save(Diary(recordName: "tuesday", text: "Slept badly"))
+        await phone.sync()
+        await laptop.sync()
+        await phone.sync()
+        #expect(try Self.records(in: Self.household, of: world)["Diary"] == ["monday", "tuesday"])
+        #expect(try Self.records(in: "Elsewhere", of: world)["Diary"] == nil)
+        #expect(try phone.store.fetchAll(Diary.self).count == 2)
+    }
+
+    /// What cannot move is refused before anything is sent, naming why: a zone name CloudKit
+    /// refuses, a zone no model lives in, a zone into itself, a zone moved already, a target that
+    /// moved away, and a zone holding a share.
+    @Test func aMoveThatCannotBeMadeIsRefusedBeforeAnythingIsSent() async throws {
+        let world = try SyncWorld()
+        let phone = try world.device("alice-phone", account: "alice", models: Self.models)
+        try phone.store.save(Diary(recordName: "monday", text: "Slept well"))
+        try phone.store.save(SharedList(recordName: "groceries", title: "Groceries"))
+        await phone.sync()
+        _ = try await phone.engine.shareZone(title: "Home")
+        func refusal(_ zone: String?, _ target: String) async -> String {
+            do {
+                try await phone.engine.moveZone(zone, into: target)
+                return "moved"
+            } catch {
+                return "\(error)"
+            }
+        }
+        let before = phone.gateway.modifies.count
+        #expect(await refusal(Self.personal, "_defaultZone").contains("underscore"))
+        #expect(await refusal("Nowhere", Self.household).contains("no model of this app lives in zone 'Nowhere'"))
+        #expect(await refusal(Self.personal, Self.personal).contains("cannot move into itself"))
+        #expect(await refusal(nil, Self.household).contains("holds a share"))
+        #expect(phone.gateway.modifies.count == before, "a refused move sent nothing")
+        try await phone.engine.moveZone(Self.personal, into: Self.household)
+        #expect(await refusal(Self.personal, "Elsewhere").contains("moved into 'Household' already"))
+        #expect(await refusal(Self.household, Self.personal).contains("a zone moved away takes no records"))
+    }
+}
