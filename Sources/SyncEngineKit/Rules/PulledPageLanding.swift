@@ -108,6 +108,8 @@ struct PulledPageLanding {
     /// (``CloudDeletionArrival``), for a type this app syncs.
     private func arriveDeleted(_ id: RecordID, recordType: String, alongside: Set<RecordKey>, in store: any Topics) throws {
         guard let type = context.registry.type(forRecordType: recordType) else { return }
+        // A copy in a zone that moved, whose moved copy is not known here yet: looked up first.
+        if try ZoneMoves(context: context).deferDeletion(of: id, type: type, in: store) { return }
         try CloudDeletionArrival(context: context).arrive(id, type: type, from: .pull(alongside: alongside), in: store)
     }
 }

@@ -72,6 +72,22 @@ struct ZoneMoves {
         return try store.serverRecord(RecordID(recordName: record.id.recordName, zoneID: routes.resolve(record.id.zoneID))) != nil
     }
 
+    /// A copy in a zone that moved, deleted in the cloud, of a model stored here whose copy in the
+    /// zone it moved into is not known here: the move's own deletion of a copy it moved (the
+    /// moved copy not pulled yet), or the record's deletion by a device that knew the move. The
+    /// model stays, the copy's server version goes, and the record is noted to be looked up in
+    /// the zone it moved into (`SyncStateKeys.movedCopyToCheck`), where the pull settles it.
+    /// Returns false for any other deletion, which arrives as usual (``CloudDeletionArrival``).
+    func deferDeletion(of id: RecordID, type: any SyncModel.Type, in store: any StoredModels & ServerVersions & EngineState) throws -> Bool {
+        let routes = context.routes
+        guard routes.hasMoved(id.zoneID), try store.parentAndOwner(type: type, recordName: id.recordName) != nil else { return false }
+        let moved = RecordID(recordName: id.recordName, zoneID: routes.resolve(id.zoneID))
+        guard try store.serverRecord(moved) == nil else { return false }
+        try store.removeServerRecord(id)
+        try store.setState(SyncStateKeys.movedCopyToCheck(moved), type.recordType)
+        return true
+    }
+
     /// The version known here of the record `id` names in a zone that moved into `id`'s zone: the
     /// version its first save there descends from.
     func copyLeftBehind(of id: RecordID, in store: any ServerVersions) throws -> SyncRecord? {

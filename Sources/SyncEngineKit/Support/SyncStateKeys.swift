@@ -92,6 +92,22 @@ enum SyncStateKeys {
         "move.marked." + zone.zoneName
     }
 
+    /// A record whose copy in a zone that moved was deleted before its copy in the zone it moved
+    /// into was known here (``ZoneMoves``), by its ID in that zone: the value is its record type.
+    /// Kept until the pull looked it up there.
+    static func movedCopyToCheck(_ id: RecordID) -> String {
+        "\(movedCopyToCheckPrefix)\(id.zoneID.ownerName)\u{1}\(id.zoneID.zoneName)\u{1}\(id.recordName)"
+    }
+
+    static let movedCopyToCheckPrefix = "move.check."
+
+    /// The record a `movedCopyToCheck` key names.
+    static func movedCopy(inKey key: String) -> RecordID? {
+        let parts = key.dropFirst(movedCopyToCheckPrefix.count).split(separator: "\u{1}", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        guard key.hasPrefix(movedCopyToCheckPrefix), parts.count == 3 else { return nil }
+        return RecordID(recordName: parts[2], zoneID: ZoneID(zoneName: parts[1], ownerName: parts[0]))
+    }
+
     /// The names of the user's zones this device mirrored after its last pass began
     /// (`ZoneMirroring`); none kept: every zone.
     static let mirroredZones = "mirrored.zones"

@@ -152,7 +152,15 @@ extension SQLiteStoreTransaction: ServerVersions {
     }
 
     func serverRecordIDs(recordType: String, recordName: String) throws -> [RecordID] {
-        try database.query("SELECT zone_owner, zone FROM sync_records WHERE name = ? AND type = ? AND parent IS NOT NULL ORDER BY zone_owner, zone", [.text(recordName), .text(recordType)]).map {
+        // A record under a parent moves between owners' zones; any of the user's own records
+        // moves between their zones when a zone moves. Each half reads its own index.
+        try database.query(
+            """
+            SELECT zone_owner, zone FROM sync_records WHERE name = ?1 AND type = ?2 AND parent IS NOT NULL
+            UNION SELECT zone_owner, zone FROM sync_records WHERE zone_owner = ?3 AND name = ?1 AND type = ?2
+            ORDER BY zone_owner, zone
+            """, [.text(recordName), .text(recordType), .text(StoredOwner.column(SyncConstants.currentUserOwnerName))]
+        ).map {
             RecordID(recordName: recordName, zoneID: ZoneID(zoneName: $0.text(1), ownerName: StoredOwner.name($0.text(0))))
         }
     }

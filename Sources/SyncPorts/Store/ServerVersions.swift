@@ -39,7 +39,9 @@ package protocol ServerVersions: AnyObject {
     /// The server records known in a zone that fetch from scratch `listing` did not list, with
     /// their record types.
     func serverRecordsNotListed(inZone zone: ZoneID, listing: Int64) throws -> [(id: RecordID, recordType: String)]
-    /// IDs of the server records known of one record under a parent, in any zone (more than one
-    /// while the record moves between zones; only records under a parent move).
+    /// IDs of the server records known of one record under a parent, in any zone, or of one of
+    /// the user's own records, in any of their zones (more than one while the record moves
+    /// between zones: a record under a parent when its chain changes owner, any of the user's
+    /// records when its zone moves).
     func serverRecordIDs(recordType: String, recordName: String) throws -> [RecordID]
 }

@@ -78,6 +78,62 @@ struct EngineZoneMoveTests {
         #expect(try world.cloud.snapshot().zone(SyncConstants.defaultSyncZoneName, ofAccount: "alice")?.records["groceries"] != nil, "the other zone stays")
     }
 
+    /// A diary deleted here before the move's pass, and one edited: the deletion takes the copy
+    /// in the zone moved out of (the only one the cloud has), and the edit goes to the target.
+    /// Breaking it (the copies of a record with no parent not looked up): the deletion goes to the
+    /// household zone alone, and "tuesday" stays in the personal zone for good.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aChangeWaitingWhenTheZoneMovesGoesWhereTheRecordIs(throughCloudKit: Bool) async throws {
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
+        let phone = try world.device("alice-phone", account: "alice", models: Self.models)
+        for name in ["monday", "tuesday"] { try phone.store.save(Diary(recordName: name, text: "Day \(name)")) }
+        await phone.sync()
+        try phone.store.delete(try #require(try phone.store.fetch(Diary.self, recordName: "tuesday")))
+        try phone.store.save(Diary(recordName: "monday", text: "Edited before the move went up"))
+        try await phone.engine.moveZone(Self.personal, into: Self.household)
+        #expect(await phone.sync() == .completed)
+        #expect(try Self.records(in: Self.personal, of: world)["Diary"] == nil)
+        #expect(try Self.records(in: Self.household, of: world)["Diary"] == ["monday"])
+        #expect(try world.cloud.snapshot().zone(Self.household, ofAccount: "alice")?.records["monday"]?.fields["text"] == .string("Edited before the move went up"))
+    }
+
+    /// The laptop learns of the move before the phone's pass carries it out, and deletes a diary:
+    /// its deletion reaches the copy in the personal zone, the only one there is. The phone, which
+    /// hears of a copy deleted in the zone that moved without having seen it in the household
+    /// zone, looks it up there, finds nothing, and deletes it too; a copy the move deleted, whose
+    /// moved copy the phone has not read yet, is found and kept. Breaking it (every deletion in a
+    /// zone that moved taken for the move's): "tuesday" stays on the phone, and nowhere else.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aRecordDeletedAfterTheMoveWasLearnedIsDeletedEverywhere(throughCloudKit: Bool) async throws {
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
+        let phone = try world.device("alice-phone", account: "alice", models: Self.models)
+        let laptop = try world.device("alice-laptop", account: "alice", models: Self.models)
+        for name in ["monday", "tuesday"] { try phone.store.save(Diary(recordName: name, text: "Day \(name)")) }
+        await phone.sync()
+        await laptop.sync()
+        try await phone.engine.moveZone(Self.personal, into: Self.household)
+        await laptop.sync()
+        try laptop.store.delete(try #require(try laptop.store.fetch(Diary.self, recordName: "tuesday")))
+        await laptop.sync()
+        #expect(try Self.records(in: Self.personal, of: world)["Diary"] == ["monday"], "the laptop's deletion took the only copy")
+        let phoneEvents = phone.recordEvents()
+        await phone.sync()
+        await phone.sync()
+        #expect(try phone.store.fetchAll(Diary.self).map(\.recordName) == ["monday"])
+        #expect(try Self.records(in: Self.household, of: world)["Diary"] == ["monday"])
+        #expect(try Self.records(in: Self.personal, of: world)["Diary"] == nil)
+        #expect(!phoneEvents.collectedNow().contains { if case .changeLostToDeletion = $0 { true } else { false } })
+
+        // The laptop hears of "monday"'s old copy deleted before it reads the household zone:
+        // it looks the record up there and keeps it.
+        laptop.gateway.hooks.withLock { $0.zoneFailure = { $0.zoneName == Self.household ? CloudError(.internalError, "the server failed on this zone") : nil } }
+        _ = await laptop.engine.sync()
+        #expect(try laptop.store.fetch(Diary.self, recordName: "monday")?.text == "Day monday")
+        laptop.gateway.hooks.withLock { $0.zoneFailure = nil }
+        #expect(await laptop.sync() == .completed)
+        #expect(try laptop.store.fetchAll(Diary.self).map(\.recordName) == ["monday"])
+    }
+
     /// The move outlives the engine: a phone opened again after the move routes a new diary to
     /// the household zone, read from the store's state. Breaking it (the moves not loaded when the
     /// engine starts): the new diary goes to the personal zone.

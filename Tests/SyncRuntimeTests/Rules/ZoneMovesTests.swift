@@ -74,4 +74,25 @@ struct ZoneMovesTests {
         #expect(try bench.transaction { try rule.isLeftBehind(left, type: Diary.self, in: $0) })
         #expect(try bench.transaction { try rule.copyLeftBehind(of: moved.id, in: $0) } == nil, "the copy was never kept here")
     }
+
+    /// A copy's deletion in a zone that moved waits for a look in the target only while the moved
+    /// copy is not known; the model stays, and the record is noted. Breaking it (deferring every
+    /// deletion in a moved zone): a copy the move deleted, whose moved copy is known, is looked
+    /// up again for nothing.
+    @Test func aDeletedCopyIsLookedUpInTheTargetOnlyWhileItsMovedCopyIsUnknown() throws {
+        let bench = try RuleBench(models: [Diary.self])
+        let rule = ZoneMoves(context: bench.context)
+        let date = Date(timeIntervalSince1970: 1_000)
+        let left = Self.version(Diary(recordName: "d", text: "Old"), in: Self.personal, tag: "1", modifiedAt: date)
+        _ = try bench.transaction { try CloudVersionArrival(context: bench.context).apply(left, as: Diary.self, in: $0) }
+        #expect(try !bench.transaction { try rule.deferDeletion(of: left.id, type: Diary.self, in: $0) }, "no move learned")
+        try bench.transaction { try rule.learn(Self.personal, movedInto: "Household", scope: .private, in: $0) }
+        #expect(try bench.transaction { try rule.deferDeletion(of: left.id, type: Diary.self, in: $0) })
+        let moved = RecordID(recordName: "d", zoneID: Self.household)
+        #expect(try bench.transaction { try $0.state(SyncStateKeys.movedCopyToCheck(moved)) } == "Diary")
+        #expect(try bench.transaction { try $0.serverRecord(left.id) } == nil && bench.store.fetch(Diary.self, recordName: "d") != nil)
+        try bench.transaction { try $0.setServerRecord(Self.version(Diary(recordName: "d", text: "Old"), in: Self.household, tag: "2", modifiedAt: date)) }
+        #expect(try !bench.transaction { try rule.deferDeletion(of: left.id, type: Diary.self, in: $0) }, "the moved copy is known")
+        #expect(SyncStateKeys.movedCopy(inKey: SyncStateKeys.movedCopyToCheck(moved)) == moved)
+    }
 }

@@ -13,14 +13,17 @@ import Darwin
 ///
 /// Three devices of two accounts each run `notes-demo soak-worker`: a loop of saves, edits and
 /// deletions of the device's own notes (in the sync zone) and journal entries (in the "Personal"
-/// zone), and sync passes: every pass pulls and pushes two zones. A worker prints `ACK` once a write has
+/// zone), and sync passes: every pass pulls and pushes two zones. Midway, Alice's laptop moves her
+/// journal's zone into a "Household" zone (`SyncEngine.moveZone`), while her phone goes on
+/// writing entries and both are killed at random moments; from then on every entry must be in
+/// the household zone, once. A worker prints `ACK` once a write has
 /// returned: that write was promised to the user. The driver kills a random worker after a
 /// random number of acknowledgements and starts it again on the same store file, `--kills`
 /// times; then each device settles (a few passes) and reports its notes. Every note must be on
 /// every device of its account and in the cloud as its last acknowledged write left it (or a
 /// later write the kill cut off between committing and acknowledging); nothing acknowledged as
-/// deleted may come back; no record may be in another zone than its model's, or in the other
-/// account's.
+/// deleted may come back; no record may be in another zone than its model's (the household zone
+/// for the journal once it moved), twice, or in the other account's.
 struct Soak {
     static let help = """
         USAGE: notes-demo soak [--kills N] [--seed S] [--keep DIR]
@@ -225,6 +228,8 @@ struct Soak {
             }
         }
         let problems = try check(ledger.snapshot, notes: notes)
+        let cloud = try LocalCloud.file(at: folder.appendingPathComponent("cloud.sqlite"), configuration: LocalCloud.Configuration(downloadsFolder: folder.appendingPathComponent("downloads")))
+        print("notes-soak: alice's journal is in her \(Self.journalZone(of: "alice", in: try cloud.snapshot())) zone")
         for problem in problems.prefix(20) { print("   ! \(problem)") }
         let records = notes.values.reduce(0) { $0 + $1.count }
         let summary = "\(kills) kills, \(ledger.acknowledged) writes acknowledged, \(records) records checked on \(Self.devices.count) devices and in the cloud, \(problems.count) problems"
@@ -263,10 +268,17 @@ struct Soak {
         let snapshot = try cloud.snapshot()
         var problems: [String] = []
         for account in Set(Self.devices.map(\.account)).sorted() {
-            // The notes of the sync zone and the journal of the Personal zone, each read where its
-            // model lives: a record in the other zone is missing from this.
+            // The notes of the sync zone and the journal of the zone it lives in (Personal, or the
+            // zone Personal moved into), each read where its model lives: a record in another zone
+            // is missing from this, and one left in the zone moved out of is a problem.
+            let journalZone = Self.journalZone(of: account, in: snapshot)
+            if journalZone != JournalEntry.zoneName!, let left = snapshot.zone(JournalEntry.zoneName!, ofAccount: account)?.records.values,
+                left.contains(where: { $0.recordType == JournalEntry.recordType })
+            {
+                problems.append("\(account)'s journal moved into \(journalZone), and \(left.filter { $0.recordType == JournalEntry.recordType }.count) entries stay in \(JournalEntry.zoneName!)")
+            }
             var zone: [String: String] = [:]
-            for (zoneName, recordType, field) in [(SyncConstants.defaultSyncZoneName, Note.recordType, "title"), (JournalEntry.zoneName!, JournalEntry.recordType, "text")] {
+            for (zoneName, recordType, field) in [(SyncConstants.defaultSyncZoneName, Note.recordType, "title"), (journalZone, JournalEntry.recordType, "text")] {
                 for record in (snapshot.zone(zoneName, ofAccount: account)?.records ?? [:]).values where record.recordType == recordType {
                     if case .string(let value) = record.fields[field] { zone[record.id.recordName] = value }
                 }
@@ -286,6 +298,19 @@ struct Soak {
             }
         }
         return problems
+    }
+}
+
+extension Soak {
+    /// The zone the journal moves into midway.
+    static let household = "Household"
+
+    /// The zone `account`'s journal lives in: Personal, or the zone Personal moved into, as the
+    /// move's marker in Personal says.
+    static func journalZone(of account: String, in snapshot: LocalCloudSnapshot) -> String {
+        let marker = snapshot.zone(JournalEntry.zoneName!, ofAccount: account)?.records.values.first { $0.recordType == "SyncgenZoneMove" }
+        guard case .string(let target)? = marker?.fields["syncgenZoneInto"] else { return JournalEntry.zoneName! }
+        return target
     }
 }
 
@@ -388,6 +413,12 @@ struct SoakWorker {
             case 10:
                 if let entry = try device.store.fetchAll(JournalEntry.self).filter({ $0.recordName.hasPrefix(journalPrefix) }).randomElement(using: &random) {
                     try promise("delete \(entry.recordName)") { try device.store.delete(entry) }
+                }
+            case 11 where name == "alice-laptop" && step >= 25:
+                // Midway, the laptop moves the journal's zone, once: a kill may cut the call or
+                // the passes that carry it out, which go on at the next run.
+                if try device.engine.diagnostics().zones.allSatisfy({ $0.movedInto == nil }) {
+                    try? await device.engine.moveZone(JournalEntry.zoneName!, into: Soak.household)
                 }
             default:
                 _ = await device.engine.sync()

@@ -44,6 +44,7 @@ struct PullPhase {
             for scope in [DatabaseScope.private, .shared] {
                 zoneFailure = try await pullDatabase(scope, state: &pulled) ?? zoneFailure
             }
+            try await checkMovedCopies(state: &pulled)
         }
         try await pullCatalogs(state: &pulled)
         try await fetchUnreadableAgain(state: &pulled)
