@@ -18,6 +18,8 @@ package struct ZoneRoutes: Sendable, Hashable {
 
     /// The zone a record that would live in `zone` lives in now: the last zone of its moves.
     package func resolve(_ zone: ZoneID) -> ZoneID {
+        // No zone moved, the common case: every record's routing passes here.
+        guard !moves.isEmpty else { return zone }
         var current = zone
         // Bounded by the number of moves: a chain longer than that would be a cycle.
         for _ in 0...moves.count {
@@ -35,6 +37,6 @@ package struct ZoneRoutes: Sendable, Hashable {
 
     /// Whether `zone` moved away: its records live in another zone now.
     package func hasMoved(_ zone: ZoneID) -> Bool {
-        moves[zone] != nil
+        !moves.isEmpty && moves[zone] != nil
     }
 }

@@ -34,7 +34,7 @@ struct ZoneMovePhase {
             return nil
         }
         if let problem { throw .cloud(CloudError(.invalidArguments, problem)) }
-        try await markBegunMoves()
+        try await mark(try begunMoves())
     }
 
     /// The moves this device began, by zone: the target's name, and whether both markers are in
@@ -53,8 +53,8 @@ struct ZoneMovePhase {
     /// in the zone moved (saved only if no claim is there), the arrival in the target; then the
     /// move is learned. A claim another device made first with another target stands: this
     /// device's move ends, learning that one, and the call says so.
-    private func markBegunMoves() async throws(SyncError) {
-        for (zone, target, marked) in try begunMoves() where !marked {
+    private func mark(_ begun: [(zone: ZoneID, target: String, marked: Bool)]) async throws(SyncError) {
+        for (zone, target, marked) in begun where !marked {
             let (claim, arrival) = ZoneMoves.markers(moving: zone, into: target)
             try await context.cloud.saveZones([arrival.id.zoneID])
             let claimed = try await context.cloud.modify(ModifyRequest(recordsToSave: [claim]), in: .private)
@@ -89,15 +89,18 @@ struct ZoneMovePhase {
     /// Before the push: the markers of each move begun here and not marked yet, then the records
     /// each marked move has left to queue.
     func prepareForPush() async throws(SyncError) {
-        try await markBegunMoves()
-        try queueRecordsToMove()
+        // Read once: no move begun here, the common case, costs one read a pass.
+        let begun = try begunMoves()
+        guard !begun.isEmpty else { return }
+        try await mark(begun)
+        try queueRecordsToMove(in: begun.map(\.zone))
     }
 
     /// Before the push: each record this device holds of a zone it is moving, whose moved copy is
     /// not in the cloud and that waits for no change of its own, is queued; its save goes to the
     /// target (the routing rule), with the copy it leaves as its merge's ancestor.
-    private func queueRecordsToMove() throws(SyncError) {
-        for (zone, _, marked) in try begunMoves() where marked {
+    private func queueRecordsToMove(in zones: [ZoneID]) throws(SyncError) {
+        for zone in zones {
             try context.transaction { store in
                 for left in try copiesLeft(in: zone, store: store) where !left.isMoved {
                     guard try !store.hasLocalChange(recordType: left.type.recordType, recordName: left.id.recordName) else { continue }
