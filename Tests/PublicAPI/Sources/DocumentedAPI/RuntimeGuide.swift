@@ -232,7 +232,7 @@ func events(_ engine: SyncEngine) async {
         case .setupCompleted, .setupFailed, .accountUnavailable, .parkedChangesRestored,
              .pullStarted, .pullCompleted, .pushStarted, .pushCompleted, .pushFailed, .conflictResolved,
              .shareAccepted, .shareEnded, .changeLostToDeletion, .danglingReferences, .userDeletedZone, .encryptedDataReset, .waitingForNetwork,
-             .assetStateChanged, .assetTransferFailed, .error:
+             .assetStateChanged, .assetTransferFailed, .zoneMoved, .error:
             print(event)
         }
     }

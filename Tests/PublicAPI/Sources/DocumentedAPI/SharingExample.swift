@@ -79,6 +79,19 @@ func shareTheHome(engine: SyncEngine, bobsEngine: SyncEngine, bobsStore: SyncSto
     try await engine.stopSharing(home)
 }
 
+/// A person's records move into the household's zone when they start sharing it whole (Runtime.md,
+/// "Moving a zone's records into another"); the next passes carry the move out.
+func moveIntoTheHousehold(engine: SyncEngine) async throws -> ShareRecord {
+    try await engine.moveZone(nil, into: "Household")
+    for await event in engine.events() {
+        if case .zoneMoved(let from, let into) = event {
+            print("every record of \(from.zoneName) is in \(into.zoneName)")
+            break
+        }
+    }
+    return try await engine.shareZone(title: "Home", zone: "Household")
+}
+
 /// Alice, later: invites someone else, manages who may do what, then stops sharing.
 func aliceStops(_ groceries: Checklist, engine: SyncEngine) async throws {
     let carol = ShareInvitation(.userRecordName(LocalCloud.userRecordName(forAccount: "carol")), permission: .readOnly)
