@@ -196,6 +196,10 @@ let failingCases: [FailingCase] = [
     FailingCase(.mergePolicyNotForType, model("    merge: union"), Finding(.mergePolicyNotForType, line: 3, column: 12)),
     FailingCase(.mergeOnDeviceField, field("      x: { type: int, serverOwned: true, merge: max }"), Finding(.mergeOnDeviceField, line: 4, column: 49)),
     FailingCase(.listWithoutMerge, field("      x: { type: list, of: string }"), Finding(.listWithoutMerge, .note, line: 4, column: 7)),
+    FailingCase(.mergePolicyNotForType, field("      x: { type: string, merge: counter }"), Finding(.mergePolicyNotForType, line: 4, column: 33)),
+    FailingCase(.mergePolicyNotForType, field("      x: { type: list, of: int, merge: counter }"), Finding(.mergePolicyNotForType, line: 4, column: 40)),
+    FailingCase(.mergePolicyNotForType, model("    merge: counter"), Finding(.mergePolicyNotForType, line: 3, column: 12)),
+    FailingCase(.mergeOnKeyField, model("    unique: [[label, count]]", fields: "    fields:\n      label: string\n      count: { type: int, merge: counter }"), Finding(.mergeOnKeyField, line: 6, column: 34)),
 ]
 
 /// A draft with one `title: string` field publishing into `Proj`, whose fields start on line 9.
@@ -276,7 +280,7 @@ struct ValidationRuleTests {
     @Test func aMergePolicyTheTypeDoesNotTakeNamesThoseItDoes() {
         let result = validate(field("      x: { type: int, merge: union }"))
         #expect(result.findings.map(\.code) == [.mergePolicyNotForType])
-        #expect(result.rendered.contains("an int takes 'lastWriterWins', 'serverWins', 'clientWins', 'max', 'min' or 'custom'"), "\(result.rendered)")
+        #expect(result.rendered.contains("an int takes 'lastWriterWins', 'serverWins', 'clientWins', 'max', 'min', 'counter' or 'custom'"), "\(result.rendered)")
     }
 
     /// Validation codes are covered here, schema-evolution codes by `evolutionCases`.

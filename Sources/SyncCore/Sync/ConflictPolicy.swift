@@ -38,6 +38,10 @@ public enum FieldMerge: Sendable, Hashable {
     case min
     /// The model's own rule (`CustomMergingModel.merge(_:ancestor:local:server:into:)`).
     case custom
+    /// An `int` or `double` that counts: concurrent changes add up. The merged value is the
+    /// server's plus this device's change since the version both started from, so two devices
+    /// that each take one of twelve eggs end at ten.
+    case counter
 }
 
 /// How one record type's fields combine when both sides changed them: the model's policy, each
@@ -99,6 +103,13 @@ package enum RecordMerge {
         for name in owned.sorted() {
             let mine = local[field: name], theirs = server[field: name], base = ancestor?[field: name]
             let value: SyncFieldValue?
+            if rules.fields[name] == .counter {
+                // Before the sides are compared: two equal changes are two changes.
+                let counted = count(base: base, mine: mine, theirs: theirs, default: rules.defaults[name])
+                if counted.overflowed { conflicts.append(FieldConflict(field: name, ancestor: base, local: mine, server: theirs, resolved: counted.value)) }
+                set(counted.value, of: name, in: &merged, local: local, server: server)
+                continue
+            }
             if mine == theirs {
                 value = theirs
             } else if ancestor != nil && mine == base {
@@ -156,6 +167,38 @@ package enum RecordMerge {
         case .union: return union(base: base, mine: mine, theirs: theirs)
         case .max: return extreme(mine, theirs, larger: true)
         case .min: return extreme(mine, theirs, larger: false)
+        case .counter: return count(base: base, mine: mine, theirs: theirs, default: nil).value
+        }
+    }
+
+    /// A counter's merge: the server's value plus this device's change since the version both
+    /// started from (`base`). A side without a value counts as the field's default (`0` unless
+    /// the schema says otherwise): an older app version's record, or, without an ancestor, a copy
+    /// made on each side, whose whole values add up. An `int` that would overflow keeps the
+    /// server's value, and says so (`overflowed`: the caller keeps the conflict); a `double` adds
+    /// in floating point, so devices that add the same changes in another order may differ in the
+    /// last digit.
+    static func count(base: SyncFieldValue?, mine: SyncFieldValue?, theirs: SyncFieldValue?, default zero: SyncFieldValue?) -> (value: SyncFieldValue?, overflowed: Bool) {
+        let (start, local, server) = (base ?? zero, mine ?? zero, theirs ?? zero)
+        switch (start ?? .int64(0), local ?? .int64(0), server ?? .int64(0)) {
+        case (.int64(let start), .int64(let local), .int64(let server)):
+            let (change, overflowedChange) = local.subtractingReportingOverflow(start)
+            let (sum, overflowedSum) = server.addingReportingOverflow(change)
+            return overflowedChange || overflowedSum ? (theirs, true) : (.int64(sum), false)
+        default:
+            guard let start = Self.double(start ?? .double(0)), let local = Self.double(local ?? .double(0)), let server = Self.double(server ?? .double(0)) else {
+                return (theirs, false)  // not numbers: the validator allows `counter` on numbers alone
+            }
+            return (.double(server + (local - start)), false)
+        }
+    }
+
+    /// A number as a double (an `int` read where a `double` was written, by an older version).
+    private static func double(_ value: SyncFieldValue) -> Double? {
+        switch value {
+        case .double(let number): number
+        case .int64(let number): Double(number)
+        default: nil
         }
     }
 

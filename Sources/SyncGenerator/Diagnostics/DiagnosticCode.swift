@@ -122,6 +122,7 @@ package enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparabl
     case mergePolicyNotForType = "SG1607"
     case mergeOnDeviceField = "SG1608"
     case listWithoutMerge = "SG1609"
+    case mergeOnKeyField = "SG1610"
 
     package static func < (lhs: DiagnosticCode, rhs: DiagnosticCode) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -238,6 +239,7 @@ package enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparabl
         case .mergePolicyNotForType: .mergePolicyNotForType
         case .mergeOnDeviceField: .mergeOnDeviceField
         case .listWithoutMerge: .listWithoutMerge
+        case .mergeOnKeyField: .mergeOnKeyField
         }
     }
 }

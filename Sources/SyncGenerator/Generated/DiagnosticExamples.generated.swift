@@ -1785,6 +1785,24 @@ extension DiagnosticCode {
                       tags: { type: list, of: string, merge: union }
                       history: { type: list, of: string, merge: lastWriterWins }
                 """#)
+        case .mergeOnKeyField:
+            DiagnosticExamples(
+                failing: #"""
+                models:
+                  Shelf:
+                    unique: [[label, count]]
+                    fields:
+                      label: string
+                      count: { type: int, merge: counter }
+                """#,
+                fixed: #"""
+                models:
+                  Shelf:
+                    unique: [[label]]
+                    fields:
+                      label: string
+                      count: { type: int, merge: counter }
+                """#)
         }
     }
 }

@@ -39,6 +39,7 @@ extension ValidationContext {
         switch policy {
         case .union: type.kind == .list
         case .max, .min: type.scalar?.facts.mergesByExtreme == true
+        case .counter: type.scalar == .int || type.scalar == .double
         case .lastWriterWins, .serverWins, .clientWins, .custom: true
         }
     }
@@ -135,8 +136,19 @@ extension ValidationContext {
             // What the field's type does take, so the fix is in the message.
             let takes = MergePolicyName.allCases.filter { Self.policy($0, fits: type) }.map { "'\($0.rawValue)'" }
             let choices = takes.dropLast().joined(separator: ", ") + " or " + takes.last!
-            let does = policy == .union ? "merges lists" : "keeps the \(policy == .max ? "larger" : "smaller") number or date"
+            let does =
+                switch policy {
+                case .union: "merges lists"
+                case .counter: "adds up changes of a number"
+                default: "keeps the \(policy == .max ? "larger" : "smaller") number or date"
+                }
             report(Diagnostic(.mergePolicyNotForType, "'\(policy.rawValue)' \(does), and \(subject()) is \(type.article) \(type.kind.rawValue); \(type.article) \(type.kind.rawValue) takes \(choices)", at: word.location))
+            return
+        }
+        if policy.combinesChanges, let key = model(id).unique.first(where: { $0.value.contains { $0.value == field.name.value } }) {
+            report(Diagnostic(
+                .mergeOnKeyField, "\(subject()) is part of a 'unique' key, and '\(policy.rawValue)' would make its value one neither device wrote: copies that agree on their key could stop agreeing; remove 'merge', or the field from the key",
+                at: word.location, notes: [.init("the key is given here", at: key.location)]))
             return
         }
         fieldMergePolicies[fieldID] = policy

@@ -102,6 +102,7 @@ extension MergePolicyName: DocumentedWord {
         case .union: "Lists: every element either side added, none either side removed."
         case .max: "int, double, date: the larger value."
         case .min: "int, double, date: the smaller value."
+        case .counter: "int, double: concurrent changes add up (the cloud's value plus this device's change since the version both started from)."
         case .custom: "What the model's own merge function says."
         }
     }
