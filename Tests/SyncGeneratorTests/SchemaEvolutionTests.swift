@@ -158,6 +158,10 @@ let evolutionCases: [EvolutionCase] = [
             "natural key [title] of 'Note' removed", "merge policy of 'Note' changed from the configuration's to serverWins",
             "merge policy of 'Note.size' changed from max to the model's",
         ]),
+    EvolutionCase(
+        "a number made a counter",
+        old: note("      title: string\n      stock: int"), new: note("      title: string\n      stock: { type: int, merge: counter }"),
+        safe: ["merge policy of 'Note.stock' changed from the model's to counter"]),
     EvolutionCase("nothing changed", old: note(baseFields), new: note(baseFields)),
     EvolutionCase(
         "a model added",
