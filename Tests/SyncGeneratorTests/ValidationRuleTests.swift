@@ -199,6 +199,8 @@ let failingCases: [FailingCase] = [
     FailingCase(.mergePolicyNotForType, field("      x: { type: string, merge: counter }"), Finding(.mergePolicyNotForType, line: 4, column: 33)),
     FailingCase(.mergePolicyNotForType, field("      x: { type: list, of: int, merge: counter }"), Finding(.mergePolicyNotForType, line: 4, column: 40)),
     FailingCase(.mergePolicyNotForType, model("    merge: counter"), Finding(.mergePolicyNotForType, line: 3, column: 12)),
+    FailingCase(.mergePolicyNotForType, field("      x: { type: int, merge: text }"), Finding(.mergePolicyNotForType, line: 4, column: 30)),
+    FailingCase(.mergeOnKeyField, model("    unique: [title]", fields: "    fields:\n      title: { type: string, merge: text }"), Finding(.mergeOnKeyField, line: 5, column: 37)),
     FailingCase(.mergeOnKeyField, model("    unique: [[label, count]]", fields: "    fields:\n      label: string\n      count: { type: int, merge: counter }"), Finding(.mergeOnKeyField, line: 6, column: 34)),
 ]
 

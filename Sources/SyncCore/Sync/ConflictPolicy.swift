@@ -42,6 +42,9 @@ public enum FieldMerge: Sendable, Hashable {
     /// server's plus this device's change since the version both started from, so two devices
     /// that each take one of twelve eggs end at ten.
     case counter
+    /// A `string` whose edits merge (``TextMerge``): edits to different parts are all kept; a
+    /// part both sides changed keeps the later edit's text, and is kept for review as a conflict.
+    case text
 }
 
 /// How one record type's fields combine when both sides changed them: the model's policy, each
@@ -122,6 +125,13 @@ package enum RecordMerge {
                     custom.append((name, base, mine, theirs))
                     continue
                 }
+                if way == .text, case .string(let localText)? = mine, case .string(let serverText)? = theirs {
+                    let later: Bool? = localTime == serverTime ? nil : localTime > serverTime
+                    let text = mergeText(name, base: base, local: localText, server: serverText, localIsLater: later)
+                    conflicts += text.conflicts
+                    set(text.value, of: name, in: &merged, local: local, server: server)
+                    continue
+                }
                 if way == .max || way == .min, base == nil {
                     // Where the version both started from had no value, a side holding the
                     // model's default has none either: it read the key as missing.
@@ -168,7 +178,25 @@ package enum RecordMerge {
         case .max: return extreme(mine, theirs, larger: true)
         case .min: return extreme(mine, theirs, larger: false)
         case .counter: return count(base: base, mine: mine, theirs: theirs, default: nil).value
+        // A side that cleared an optional text: settled as any value, by the later edit.
+        case .text: return localIsLater ? mine : theirs
         }
+    }
+
+    /// A text both sides changed (``TextMerge``), against the ancestor's text (none: an empty
+    /// text, so each side's whole text is a part both changed). Each part both changed is a
+    /// conflict of its own, holding each side's text of that part. A merged text past what a
+    /// record holds keeps the server's, and the whole field is the conflict.
+    private static func mergeText(_ name: String, base: SyncFieldValue?, local: String, server: String, localIsLater: Bool?) -> (value: SyncFieldValue, conflicts: [FieldConflict]) {
+        let ancestor: String = if case .string(let text)? = base { text } else { "" }
+        let merged = TextMerge.merge(ancestor: ancestor, local: local, server: server, localIsLater: localIsLater)
+        guard merged.text.utf8.count <= CloudKitLimits.maxRecordBytes else {
+            return (.string(server), [FieldConflict(field: name, ancestor: base, local: .string(local), server: .string(server), resolved: .string(server))])
+        }
+        let conflicts = merged.overlaps.map {
+            FieldConflict(field: name, ancestor: .string($0.ancestor), local: .string($0.local), server: .string($0.server), resolved: .string($0.kept))
+        }
+        return (.string(merged.text), conflicts)
     }
 
     /// A counter's merge: the server's value plus this device's change since the version both

@@ -40,6 +40,7 @@ extension ValidationContext {
         case .union: type.kind == .list
         case .max, .min: type.scalar?.facts.mergesByExtreme == true
         case .counter: type.scalar == .int || type.scalar == .double
+        case .text: type.scalar == .string
         case .lastWriterWins, .serverWins, .clientWins, .custom: true
         }
     }
@@ -140,6 +141,7 @@ extension ValidationContext {
                 switch policy {
                 case .union: "merges lists"
                 case .counter: "adds up changes of a number"
+                case .text: "merges edits of a text"
                 default: "keeps the \(policy == .max ? "larger" : "smaller") number or date"
                 }
             report(Diagnostic(.mergePolicyNotForType, "'\(policy.rawValue)' \(does), and \(subject()) is \(type.article) \(type.kind.rawValue); \(type.article) \(type.kind.rawValue) takes \(choices)", at: word.location))

@@ -97,14 +97,14 @@ package enum IndexKind: String, CaseIterable, Sendable, Hashable {
 
 /// How concurrent edits combine: a model's `merge:` takes the first three, a field's any of them.
 package enum MergePolicyName: String, CaseIterable, Sendable, Hashable {
-    case lastWriterWins, serverWins, clientWins, union, max, min, counter, custom
+    case lastWriterWins, serverWins, clientWins, union, max, min, counter, text, custom
 
     /// The policies a whole model can have; the rest combine values of one type.
     package var isModelPolicy: Bool { [.lastWriterWins, .serverWins, .clientWins].contains(self) }
 
     /// The policies whose merged value combines both sides' changes, a value neither side wrote:
     /// a natural key's field takes none of them.
-    package var combinesChanges: Bool { self == .counter }
+    package var combinesChanges: Bool { self == .counter || self == .text }
 }
 
 /// Whether a newly published catalog record is visible at once or waits for review.

@@ -36,13 +36,13 @@ extension DiagnosticFacts {
         .error,
         summary: "`merge` is not a merge policy",
         protects: "A misspelt merge policy, which would leave concurrent edits to the default.",
-        fact: "The policies are lastWriterWins, serverWins, clientWins, union, max, min, counter and custom.")
+        fact: "The policies are lastWriterWins, serverWins, clientWins, union, max, min, counter, text and custom.")
 
     static let mergePolicyNotForType = DiagnosticFacts(
         .error,
         summary: "a merge policy the field's type does not take, or a field's policy on a model",
         protects: "A merge that cannot combine the field's values (a union of two strings, the larger of two bools), or a field's merge given to a whole model.",
-        fact: "`union` merges lists; `max` and `min` numbers and dates; `counter` ints and doubles; a model's policy is lastWriterWins, serverWins or clientWins.")
+        fact: "`union` merges lists; `max` and `min` numbers and dates; `counter` ints and doubles; `text` strings; a model's policy is lastWriterWins, serverWins or clientWins.")
 
     static let mergeOnDeviceField = DiagnosticFacts(
         .error,
@@ -52,8 +52,8 @@ extension DiagnosticFacts {
 
     static let mergeOnKeyField = DiagnosticFacts(
         .error,
-        summary: "a `counter` merge on a field of a `unique` key",
-        protects: "A key whose value a merge makes up: two devices change a counted key field at once, the merge adds both changes, and the record's key is a value neither wrote, which may now equal another record's (or no longer equal its copy's).",
+        summary: "a `counter` or `text` merge on a field of a `unique` key",
+        protects: "A key whose value a merge makes up: two devices change a counted or merged-text key field at once, the merge combines both changes, and the record's key is a value neither wrote, which may now equal another record's (or no longer equal its copy's).",
         fact: "Copies of one record are found by their key's values, which must be what a device wrote.")
 
     static let listWithoutMerge = DiagnosticFacts(
