@@ -18,6 +18,17 @@ struct EngineTextMergeTests {
         try device.store.fetch(Memo.self, recordName: "memo")?.body
     }
 
+    /// Alice's phone and laptop, both holding the note with its two typos.
+    static func twoDevicesWithTheNote(throughCloudKit: Bool) async throws -> (SyncWorld, SyncWorld.Device, SyncWorld.Device) {
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
+        let phone = try world.device("alice-phone", account: "alice", models: models)
+        let laptop = try world.device("alice-laptop", account: "alice", models: models)
+        try phone.store.save(Memo(recordName: "memo", body: text))
+        await phone.sync()
+        await laptop.sync()
+        return (world, phone, laptop)
+    }
+
     static func edit(_ device: SyncWorld.Device, _ change: (String) -> String) throws {
         var memo = try #require(try device.store.fetch(Memo.self, recordName: "memo"))
         memo.body = change(memo.body)
@@ -29,12 +40,7 @@ struct EngineTextMergeTests {
     /// policy): the later edit's whole text wins, and Alice's fix is gone.
     @Test(arguments: SyncWorld.cloudKitPaths)
     func typoFixesInDifferentSentencesBothSurvive(throughCloudKit: Bool) async throws {
-        let world = try SyncWorld(throughCloudKit: throughCloudKit)
-        let phone = try world.device("alice-phone", account: "alice", models: Self.models)
-        let laptop = try world.device("alice-laptop", account: "alice", models: Self.models)
-        try phone.store.save(Memo(recordName: "memo", body: Self.text))
-        await phone.sync()
-        await laptop.sync()
+        let (world, phone, laptop) = try await Self.twoDevicesWithTheNote(throughCloudKit: throughCloudKit)
         try Self.edit(phone) { $0.replacingOccurrences(of: "shpo", with: "shop") }
         try Self.edit(laptop) { $0.replacingOccurrences(of: "plumbre", with: "plumber") }
         await phone.sync()
@@ -52,12 +58,7 @@ struct EngineTextMergeTests {
     /// a part both changed): the laptop's review list is empty.
     @Test(arguments: SyncWorld.cloudKitPaths)
     func anEditOfTheSamePartIsKeptForReview(throughCloudKit: Bool) async throws {
-        let world = try SyncWorld(throughCloudKit: throughCloudKit)
-        let phone = try world.device("alice-phone", account: "alice", models: Self.models)
-        let laptop = try world.device("alice-laptop", account: "alice", models: Self.models)
-        try phone.store.save(Memo(recordName: "memo", body: Self.text))
-        await phone.sync()
-        await laptop.sync()
+        let (world, phone, laptop) = try await Self.twoDevicesWithTheNote(throughCloudKit: throughCloudKit)
         try Self.edit(phone) { $0.replacingOccurrences(of: "plumbre", with: "electrician") }
         world.clock.advance(by: 5)
         try Self.edit(laptop) { $0.replacingOccurrences(of: "plumbre", with: "landlord").replacingOccurrences(of: "shpo", with: "shop") }

@@ -134,6 +134,35 @@ struct EngineZoneMoveTests {
         #expect(try laptop.store.fetchAll(Diary.self).map(\.recordName) == ["monday"])
     }
 
+    /// Seed 004's household switch whole: Alice's lists move out of the app's sync zone into a
+    /// household zone, which she then shares whole. Bob, who learns the move from the marker in
+    /// the zone shared with him, sends his edit of a list to the household zone. Breaking it (a
+    /// marker in a shared zone not learned): Bob's edit goes to Alice's sync zone, which he
+    /// cannot write, and never reaches her.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func theHouseholdSwitchMovesThenSharesTheZone(throughCloudKit: Bool) async throws {
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
+        let alice = try world.device("alice-phone", account: "alice", models: Self.models)
+        let bob = try world.device("bob-phone", account: "bob", models: Self.models)
+        try alice.store.save(SharedList(recordName: "groceries", title: "Groceries"))
+        try alice.store.save(Diary(recordName: "monday", text: "Mine alone"))
+        await alice.sync()
+        try await alice.engine.moveZone(nil, into: Self.household)
+        #expect(await alice.sync() == .completed)
+        let share = try await alice.engine.shareZone(title: "Home", inviting: [ShareInvitation(.userRecordName("_bob"), permission: .readWrite)], zone: Self.household)
+        try await bob.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
+        await bob.sync()
+        var list = try #require(try bob.store.fetch(SharedList.self, recordName: "groceries"))
+        #expect(try bob.store.fetchAll(Diary.self).isEmpty, "the personal zone is not shared")
+        list.title = "Groceries for the week"
+        try bob.store.save(list)
+        #expect(await bob.sync() == .completed)
+        await alice.sync()
+        #expect(try alice.store.fetch(SharedList.self, recordName: "groceries")?.title == "Groceries for the week")
+        #expect(try Self.records(in: Self.household, of: world)["SharedList"] == ["groceries"])
+        #expect(try Self.records(in: SyncConstants.defaultSyncZoneName, of: world)["SharedList"] == nil)
+    }
+
     /// The move outlives the engine: a phone opened again after the move routes a new diary to
     /// the household zone, read from the store's state. Breaking it (the moves not loaded when the
     /// engine starts): the new diary goes to the personal zone.
