@@ -106,7 +106,8 @@ package enum RecordMerge {
         for name in owned.sorted() {
             let mine = local[field: name], theirs = server[field: name], base = ancestor?[field: name]
             let value: SyncFieldValue?
-            if rules.fields[name] == .counter {
+            let way = rules.fields[name] ?? .model
+            if way == .counter {
                 // Before the sides are compared: two equal changes are two changes.
                 let counted = count(base: base, mine: mine, theirs: theirs, default: rules.defaults[name])
                 if counted.overflowed { conflicts.append(FieldConflict(field: name, ancestor: base, local: mine, server: theirs, resolved: counted.value)) }
@@ -120,7 +121,6 @@ package enum RecordMerge {
             } else if ancestor != nil && theirs == base {
                 value = mine
             } else {
-                let way = rules.fields[name] ?? .model
                 if way == .custom, rules.custom != nil {
                     custom.append((name, base, mine, theirs))
                     continue

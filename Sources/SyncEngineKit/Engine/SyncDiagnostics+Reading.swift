@@ -46,23 +46,19 @@ extension SyncDiagnostics {
 
     private static func zones(in store: any StoreTransaction) throws -> [Zone] {
         var zones: [String: Zone] = [:]
-        for key in try store.stateKeys(prefix: SyncStateKeys.zoneTokenPrefix) {
-            guard let (zone, scope) = SyncStateKeys.zone(inKey: key, after: SyncStateKeys.zoneTokenPrefix) else { continue }
-            zones["\(scope.rawValue) \(zone)"] = Zone(scope: scope, zoneName: zone.zoneName, ownerName: zone.ownerName, hasToken: true, lastPulledAt: nil)
+        // Each state a zone keeps, by its key's prefix, noted on the zone's one entry.
+        func each(_ prefix: String, _ note: (inout Zone, _ value: String?) -> Void) throws {
+            for key in try store.stateKeys(prefix: prefix) {
+                guard let (zone, scope) = SyncStateKeys.zone(inKey: key, after: prefix) else { continue }
+                note(&zones["\(scope.rawValue) \(zone)", default: Zone(scope: scope, zoneName: zone.zoneName, ownerName: zone.ownerName, hasToken: false)], try store.state(key))
+            }
         }
-        for key in try store.stateKeys(prefix: SyncStateKeys.zonePulledPrefix) {
-            guard let (zone, scope) = SyncStateKeys.zone(inKey: key, after: SyncStateKeys.zonePulledPrefix) else { continue }
-            let pulledAt = try store.state(key).flatMap(TimeInterval.init).map(Date.init(timeIntervalSince1970:))
-            zones["\(scope.rawValue) \(zone)", default: Zone(scope: scope, zoneName: zone.zoneName, ownerName: zone.ownerName, hasToken: false)].lastPulledAt = pulledAt
+        try each(SyncStateKeys.zoneTokenPrefix) { zone, _ in zone.hasToken = true }
+        try each(SyncStateKeys.zonePulledPrefix) { zone, value in
+            zone.lastPulledAt = value.flatMap(TimeInterval.init).map(Date.init(timeIntervalSince1970:))
         }
-        for key in try store.stateKeys(prefix: SyncStateKeys.zoneUnfetchedPrefix) {
-            guard let (zone, scope) = SyncStateKeys.zone(inKey: key, after: SyncStateKeys.zoneUnfetchedPrefix) else { continue }
-            zones["\(scope.rawValue) \(zone)", default: Zone(scope: scope, zoneName: zone.zoneName, ownerName: zone.ownerName, hasToken: false)].hasUnfetchedChanges = true
-        }
-        for key in try store.stateKeys(prefix: SyncStateKeys.zoneMovedPrefix) {
-            guard let (zone, scope) = SyncStateKeys.zone(inKey: key, after: SyncStateKeys.zoneMovedPrefix) else { continue }
-            zones["\(scope.rawValue) \(zone)", default: Zone(scope: scope, zoneName: zone.zoneName, ownerName: zone.ownerName, hasToken: false)].movedInto = try store.state(key)
-        }
+        try each(SyncStateKeys.zoneUnfetchedPrefix) { zone, _ in zone.hasUnfetchedChanges = true }
+        try each(SyncStateKeys.zoneMovedPrefix) { zone, value in zone.movedInto = value }
         return zones.sorted { $0.key < $1.key }.map(\.value)
     }
 

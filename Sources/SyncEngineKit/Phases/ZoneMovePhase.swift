@@ -27,9 +27,6 @@ struct ZoneMovePhase {
                 return nil
             }
             if let problem = try moves.problem(moving: zone, into: target, in: store) { return problem }
-            guard context.mirrors(zone, in: .private) else {
-                return "this device does not mirror zone '\(zone.zoneName)' (SyncConfiguration.mirroredZones): move it from one that does"
-            }
             try store.setState(SyncStateKeys.zoneMoveBegun(zone), target)
             return nil
         }

@@ -80,7 +80,7 @@ struct PulledPageLanding {
         guard let type = context.registry.type(forRecordType: record.recordType) else { return }
         // A copy left in a zone that moved away, of a record whose moved copy is known here: the
         // moved copy is the record (an old app version may have saved into the old zone).
-        if try ZoneMoves(context: context).isLeftBehind(record, type: type, in: store) {
+        if try ZoneMoves(context: context).isLeftBehind(record, in: store) {
             try store.setServerRecord(record)
             return
         }

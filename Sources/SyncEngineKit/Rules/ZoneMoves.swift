@@ -66,7 +66,7 @@ struct ZoneMoves {
 
     /// Whether `record` is a copy in a zone that moved away, of a record whose copy in the zone it
     /// moved into is known here: the latter is the record, and the copy is only to be removed.
-    func isLeftBehind(_ record: SyncRecord, type: any SyncModel.Type, in store: any ServerVersions) throws -> Bool {
+    func isLeftBehind(_ record: SyncRecord, in store: any ServerVersions) throws -> Bool {
         let routes = context.routes
         guard routes.hasMoved(record.id.zoneID) else { return false }
         return try store.serverRecord(RecordID(recordName: record.id.recordName, zoneID: routes.resolve(record.id.zoneID))) != nil
@@ -110,8 +110,9 @@ struct ZoneMoves {
     }
 
     /// Why `zone` cannot move into `target` here, or nil: the target's name is one CloudKit
-    /// takes, it is another zone, no zone moved away is either of them, and no share is kept of
-    /// the zone (a share names its zone: a participant would lose what it shares).
+    /// takes, it is another zone, no zone moved away is either of them, this device mirrors the
+    /// zone (it holds the records to move), and no share is kept of the zone (a share names its
+    /// zone: a participant would lose what it shares).
     func problem(moving zone: ZoneID, into target: String, in store: any KnownShares) throws -> String? {
         let routes = context.routes
         if let problem = CloudKitNaming.zoneNameProblem(with: target) { return "'\(target)' is not a zone name CloudKit takes: \(problem)" }
@@ -120,6 +121,9 @@ struct ZoneMoves {
             return "no model of this app lives in zone '\(zone.zoneName)'; its zones are \(context.ownZones.map(\.zoneName).joined(separator: ", "))"
         }
         if target == zone.zoneName { return "zone '\(target)' cannot move into itself" }
+        if !context.mirrors(zone, in: .private) {
+            return "this device does not mirror zone '\(zone.zoneName)' (SyncConfiguration.mirroredZones): move it from one that does"
+        }
         let targetZone = ZoneID(zoneName: target, ownerName: zone.ownerName)
         if routes.hasMoved(targetZone) { return "zone '\(target)' moved away into '\(routes.resolve(targetZone).zoneName)'; a zone moved away takes no records" }
         if try store.keepsShares(inZone: zone) {

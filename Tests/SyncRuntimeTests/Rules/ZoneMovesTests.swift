@@ -66,12 +66,12 @@ struct ZoneMovesTests {
         let rule = ZoneMoves(context: bench.context)
         let date = Date(timeIntervalSince1970: 1_000)
         let left = Self.version(Diary(recordName: "d", text: "Old"), in: Self.personal, tag: "1", modifiedAt: date)
-        #expect(try !bench.transaction { try rule.isLeftBehind(left, type: Diary.self, in: $0) }, "no move learned")
+        #expect(try !bench.transaction { try rule.isLeftBehind(left, in: $0) }, "no move learned")
         try bench.transaction { try rule.learn(Self.personal, movedInto: "Household", scope: .private, in: $0) }
-        #expect(try !bench.transaction { try rule.isLeftBehind(left, type: Diary.self, in: $0) }, "the moved copy is not known")
+        #expect(try !bench.transaction { try rule.isLeftBehind(left, in: $0) }, "the moved copy is not known")
         let moved = Self.version(Diary(recordName: "d", text: "Old"), in: Self.household, tag: "2", modifiedAt: date)
         try bench.transaction { try $0.setServerRecord(moved) }
-        #expect(try bench.transaction { try rule.isLeftBehind(left, type: Diary.self, in: $0) })
+        #expect(try bench.transaction { try rule.isLeftBehind(left, in: $0) })
         #expect(try bench.transaction { try rule.copyLeftBehind(of: moved.id, in: $0) } == nil, "the copy was never kept here")
     }
 

@@ -113,7 +113,7 @@ extension PushPhase {
                     placed[index].isMove = true
                     for childType in context.registry.childTypes(of: type) {
                         for name in try store.childNames(type: childType, parentRecordName: from.recordName) where known.insert(RecordKey(childType.recordType, name)).inserted {
-                            guard let child = try store.uploadRecord(type: childType, recordName: name, routes: context.routes) else { continue }
+                            guard let child = try store.uploadRecord(type: childType, recordName: name, routes: routes) else { continue }
                             placed.append(PushItem(id: child.id, type: childType, operation: .save(child)))
                         }
                     }
