@@ -4,13 +4,12 @@ import Foundation
 /// all kept; where both changed one part, one side's text of it is kept, the same whichever
 /// device merges, and the part is reported for review.
 ///
-/// The texts are compared in tokens (a run of letters and digits, a run of spaces, or any other
-/// single character), each made of whole characters, so no grapheme cluster (an emoji, a letter
-/// and its accents, a `\r\n`) is ever split. Each text is put in Unicode's composed form first,
-/// so composed and decomposed spellings of one letter are one. The diff is Myers' O((N+M)·D)
-/// over the tokens that differ after the common start and end are set aside, bounded: edits too
-/// many to place (texts that share little) are one change of the whole, so the cost grows with
-/// the text and its edits, never with the text's square.
+/// The texts are compared in tokens (``TextTokens``: a run of letters and digits, a run of
+/// spaces, or any other single character), each made of whole characters, so no grapheme
+/// cluster (an emoji, a letter and its accents, a `\r\n`) is ever split. Each text is put in
+/// Unicode's composed form first, so composed and decomposed spellings of one letter are one.
+/// The diff (``TextDiff``) is Myers' in linear space with its work bounded: the cost grows with
+/// the text and its edits, never with the text's square, and the memory with the text.
 package enum TextMerge {
     /// A part both sides changed, each side's text of it, and the text kept.
     package struct Overlap: Sendable, Hashable {
@@ -33,150 +32,31 @@ package enum TextMerge {
         }
     }
 
-    /// How many edits a diff places before it calls the whole text one change.
-    static let maxEdits = 2_048
-
     /// Merges `local` and `server`, both changed from `ancestor`. `localIsLater`: whether this
     /// device's edit is the later (by the edits' times); a part both changed keeps the later
-    /// edit's text, or, at one time, the text that sorts last, so both devices keep the same.
-    package static func merge(ancestor: String, local: String, server: String, localIsLater: Bool?) -> Merged {
-        let (base, mine, theirs) = (composed(ancestor), composed(local), composed(server))
-        if mine == theirs || mine == base { return Merged(text: theirs, overlaps: []) }
-        if theirs == base { return Merged(text: mine, overlaps: []) }
-        var ids = TokenIDs()
-        let baseTokens = ids.tokens(of: base), mineTokens = ids.tokens(of: mine), theirTokens = ids.tokens(of: theirs)
-        let localEdits = edits(from: baseTokens.ids, to: mineTokens.ids)
-        let serverEdits = edits(from: baseTokens.ids, to: theirTokens.ids)
+    /// edit's text, or, at one time, the text that sorts last, so both devices keep the same;
+    /// two insertions at one place (neither removing anything) are both kept, the earlier first.
+    /// Without an ancestor (`nil`: two copies made apart) the whole text is the part both changed.
+    package static func merge(ancestor: String?, local: String, server: String, localIsLater: Bool?) -> Merged {
+        let (base, mine, theirs) = (composed(ancestor ?? ""), composed(local), composed(server))
+        if mine == theirs || (ancestor != nil && mine == base) { return Merged(text: theirs, overlaps: []) }
+        if ancestor != nil && theirs == base { return Merged(text: mine, overlaps: []) }
+        // A token's place is 32 bits: past 2 GB (two thousand records' worth), the whole text too.
+        guard ancestor != nil, [base, mine, theirs].allSatisfy({ $0.utf8.count < Int(Int32.max) }) else {
+            let kept = String(decoding: keeps(local: Array(mine.utf8), server: Array(theirs.utf8), localIsLater: localIsLater), as: UTF8.self)
+            return Merged(text: kept, overlaps: [Overlap(ancestor: base, local: mine, server: theirs, kept: kept)])
+        }
+        var numbering = TokenNumbering()
+        let baseTokens = numbering.tokens(of: base), mineTokens = numbering.tokens(of: mine), theirTokens = numbering.tokens(of: theirs)
+        let localEdits = TextDiff.edits(from: baseTokens.ids, to: mineTokens.ids)
+        let serverEdits = TextDiff.edits(from: baseTokens.ids, to: theirTokens.ids)
         return combine(base: baseTokens, local: (mineTokens, localEdits), server: (theirTokens, serverEdits), localIsLater: localIsLater)
     }
 
-    /// A text in Unicode's canonical composed form (NFC).
+    /// A text in Unicode's canonical composed form (NFC). A text of scalars below U+0300 alone
+    /// (no combining mark, no Hangul jamo: every UTF-8 byte below 0xCC) is composed already.
     static func composed(_ text: String) -> String {
-        text.precomposedStringWithCanonicalMapping
-    }
-
-    // MARK: - Tokens
-
-    /// A text cut into tokens: each token's number (equal tokens, equal numbers) and its text.
-    struct Tokens {
-        var ids: [Int] = []
-        var texts: [Substring] = []
-
-        func text(_ range: Range<Int>) -> String {
-            texts[range].joined()
-        }
-    }
-
-    /// Numbers tokens, so the diff compares integers.
-    struct TokenIDs {
-        private var numbers: [Substring: Int] = [:]
-
-        mutating func tokens(of text: String) -> Tokens {
-            var tokens = Tokens()
-            var start = text.startIndex
-            var kind: Kind?
-            for index in text.indices {
-                let next = Kind(text[index])
-                if let current = kind, current == next, current != .other { continue }
-                if kind != nil { append(text[start..<index], to: &tokens) }
-                start = index
-                kind = next
-            }
-            if kind != nil { append(text[start...], to: &tokens) }
-            return tokens
-        }
-
-        private mutating func append(_ token: Substring, to tokens: inout Tokens) {
-            let number = numbers[token] ?? numbers.count
-            numbers[token] = number
-            tokens.ids.append(number)
-            tokens.texts.append(token)
-        }
-
-        private enum Kind: Equatable {
-            case word, space, other
-
-            init(_ character: Character) {
-                if character.isLetter || character.isNumber { self = .word }
-                else if character.isWhitespace && !character.isNewline { self = .space }
-                else { self = .other }
-            }
-        }
-    }
-
-    // MARK: - Diff
-
-    /// One side's edit: the ancestor's tokens `base` replaced by the side's tokens `side`.
-    struct Edit: Equatable {
-        var base: Range<Int>
-        var side: Range<Int>
-    }
-
-    /// The edits that turn `a` into `b`, in order: Myers' greedy diff over what lies between the
-    /// common start and end, at most `maxEdits` of them (more: one edit of everything between).
-    static func edits(from a: [Int], to b: [Int]) -> [Edit] {
-        var prefix = 0
-        while prefix < a.count && prefix < b.count && a[prefix] == b[prefix] { prefix += 1 }
-        var suffix = 0
-        while suffix < a.count - prefix && suffix < b.count - prefix && a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
-        let x = Array(a[prefix..<(a.count - suffix)]), y = Array(b[prefix..<(b.count - suffix)])
-        let whole = [Edit(base: prefix..<(a.count - suffix), side: prefix..<(b.count - suffix))]
-        guard !x.isEmpty || !y.isEmpty else { return [] }
-        guard !x.isEmpty, !y.isEmpty, let script = myers(x, y) else { return whole }
-        return script.map { Edit(base: ($0.base.lowerBound + prefix)..<($0.base.upperBound + prefix), side: ($0.side.lowerBound + prefix)..<($0.side.upperBound + prefix)) }
-    }
-
-    /// Myers' O((N+M)·D) diff, as runs of replaced tokens; nil past `maxEdits`.
-    private static func myers(_ a: [Int], _ b: [Int]) -> [Edit]? {
-        let (n, m) = (a.count, b.count)
-        let offset = n + m
-        var v = [Int](repeating: 0, count: 2 * offset + 2)
-        // Each depth keeps the diagonals it can reach alone (k in -d...d): D² in all, not D·(N+M).
-        var trace: [[Int]] = []
-        for d in 0...min(offset, maxEdits) {
-            trace.append(Array(v[(offset - d)...(offset + d)]))
-            for k in stride(from: -d, through: d, by: 2) {
-                var x = k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1
-                var y = x - k
-                while x < n && y < m && a[x] == b[y] {
-                    x += 1
-                    y += 1
-                }
-                v[offset + k] = x
-                if x >= n && y >= m { return backtrack(trace, n: n, m: m, d: d) }
-            }
-        }
-        return nil
-    }
-
-    /// The edits a Myers search found, walked back from its end and joined into runs.
-    private static func backtrack(_ trace: [[Int]], n: Int, m: Int, d: Int) -> [Edit] {
-        var (x, y) = (n, m)
-        var steps: [(x: Int, y: Int, isInsertion: Bool)] = []
-        for depth in stride(from: d, to: 0, by: -1) {
-            // The diagonals as they stood before this depth, k at k + depth.
-            let v = trace[depth]
-            let k = x - y
-            let previous = k == -depth || (k != depth && v[k - 1 + depth] < v[k + 1 + depth]) ? k + 1 : k - 1
-            let previousX = v[previous + depth]
-            let previousY = previousX - previous
-            while x > previousX && y > previousY {
-                x -= 1
-                y -= 1
-            }
-            steps.append((previousX, previousY, previous == k + 1))
-            (x, y) = (previousX, previousY)
-        }
-        var edits: [Edit] = []
-        for step in steps.reversed() {
-            let edit = step.isInsertion ? Edit(base: step.x..<step.x, side: step.y..<(step.y + 1)) : Edit(base: step.x..<(step.x + 1), side: step.y..<step.y)
-            if let last = edits.last, last.base.upperBound == edit.base.lowerBound, last.side.upperBound == edit.side.lowerBound {
-                edits[edits.count - 1] = Edit(base: last.base.lowerBound..<edit.base.upperBound, side: last.side.lowerBound..<edit.side.upperBound)
-            } else {
-                edits.append(edit)
-            }
-        }
-        return edits
+        text.utf8.allSatisfy { $0 < 0xCC } ? text : text.precomposedStringWithCanonicalMapping
     }
 
     // MARK: - Combining both sides
@@ -184,9 +64,10 @@ package enum TextMerge {
     /// Walks the ancestor once, taking each side's edits where only it changed the text and
     /// settling a part both changed (edits that overlap, or insert at one place).
     private static func combine(
-        base: Tokens, local: (tokens: Tokens, edits: [Edit]), server: (tokens: Tokens, edits: [Edit]), localIsLater: Bool?
+        base: TextTokens, local: (tokens: TextTokens, edits: [TextDiff.Edit]), server: (tokens: TextTokens, edits: [TextDiff.Edit]), localIsLater: Bool?
     ) -> Merged {
-        var text = ""
+        var text: [UInt8] = []
+        text.reserveCapacity(max(local.tokens.bytes.count, server.tokens.bytes.count))
         var overlaps: [Overlap] = []
         var position = 0
         var (i, j) = (0, 0)
@@ -214,7 +95,7 @@ package enum TextMerge {
                     grew = true
                 }
             }
-            text += base.text(position..<start)
+            text += base.bytes(of: position..<start)
             let localPart = side(local.tokens, mine[mineGroup], base: base, from: start, to: end)
             let serverPart = side(server.tokens, theirs[theirGroup], base: base, from: start, to: end)
             if mineGroup.isEmpty {
@@ -222,14 +103,18 @@ package enum TextMerge {
             } else if theirGroup.isEmpty || localPart == serverPart {
                 text += localPart
             } else {
-                let kept = keeps(local: localPart, server: serverPart, localIsLater: localIsLater)
-                overlaps.append(Overlap(ancestor: base.text(start..<end), local: localPart, server: serverPart, kept: kept))
+                // Both inserted at one place and removed nothing: both insertions are kept.
+                let bothInserted = start == end
+                let kept = bothInserted ? inOrder(local: localPart, server: serverPart, localIsLater: localIsLater) : keeps(local: localPart, server: serverPart, localIsLater: localIsLater)
+                overlaps.append(Overlap(
+                    ancestor: base.text(start..<end), local: String(decoding: localPart, as: UTF8.self), server: String(decoding: serverPart, as: UTF8.self),
+                    kept: String(decoding: kept, as: UTF8.self)))
                 text += kept
             }
             position = end
         }
-        text += base.text(position..<base.ids.count)
-        return Merged(text: text, overlaps: overlaps)
+        text += base.bytes(of: position..<base.count)
+        return Merged(text: String(decoding: text, as: UTF8.self), overlaps: overlaps)
     }
 
     /// Whether an edit of `range` touches the group `start..<end`: overlaps it, or inserts at
@@ -238,22 +123,30 @@ package enum TextMerge {
         range.lowerBound < end || range.lowerBound == start || (range.isEmpty && range.lowerBound == end)
     }
 
-    /// A side's text of the ancestor's `start..<end`, its edits there applied.
-    private static func side(_ tokens: Tokens, _ edits: ArraySlice<Edit>, base: Tokens, from start: Int, to end: Int) -> String {
-        var text = ""
+    /// A side's text of the ancestor's `start..<end`, its edits there applied, in UTF-8.
+    private static func side(_ tokens: TextTokens, _ edits: ArraySlice<TextDiff.Edit>, base: TextTokens, from start: Int, to end: Int) -> [UInt8] {
+        var text: [UInt8] = []
         var position = start
         for edit in edits {
-            text += base.text(position..<edit.base.lowerBound)
-            text += tokens.text(edit.side)
+            text += base.bytes(of: position..<edit.base.lowerBound)
+            text += tokens.bytes(of: edit.side)
             position = edit.base.upperBound
         }
-        return text + base.text(position..<end)
+        return text + base.bytes(of: position..<end)
+    }
+
+    /// Two insertions at one place, one after the other: the earlier edit's first, or, at one
+    /// time (or none known), the one that sorts first: the same on both devices.
+    private static func inOrder(local: [UInt8], server: [UInt8], localIsLater: Bool?) -> [UInt8] {
+        let localFirst = localIsLater.map { !$0 } ?? local.lexicographicallyPrecedes(server)
+        return localFirst ? local + server : server + local
     }
 
     /// The text a part both sides changed keeps: the later edit's, or, at one time (or none
     /// known), the one that sorts last: the same on both devices.
-    private static func keeps(local: String, server: String, localIsLater: Bool?) -> String {
+    private static func keeps(local: [UInt8], server: [UInt8], localIsLater: Bool?) -> [UInt8] {
         if let localIsLater { return localIsLater ? local : server }
-        return local.unicodeScalars.lexicographicallyPrecedes(server.unicodeScalars) ? server : local
+        // UTF-8's byte order is its scalars' order.
+        return local.lexicographicallyPrecedes(server) ? server : local
     }
 }

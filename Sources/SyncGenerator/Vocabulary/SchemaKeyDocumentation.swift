@@ -103,7 +103,7 @@ extension MergePolicyName: DocumentedWord {
         case .max: "int, double, date: the larger value."
         case .min: "int, double, date: the smaller value."
         case .counter: "int, double: concurrent changes add up (the cloud's value plus this device's change since the version both started from)."
-        case .text: "string: edits to different parts of the text are all kept; a part both changed keeps the later edit's text, kept for review as a conflict."
+        case .text: "string: edits to different parts of the text are all kept; a part both changed keeps the later edit's text, kept for review as a conflict; two insertions at one place are both kept."
         case .custom: "What the model's own merge function says."
         }
     }

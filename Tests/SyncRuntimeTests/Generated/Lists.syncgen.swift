@@ -253,11 +253,11 @@ extension ListItem: SyncCore.SyncModel {
             .parent(\Self.parent),
             .field("text", \Self.text, .searchable),
             .field("done", \Self.done),
-            .field("quantity", \Self.quantity),
+            .field("quantity", \Self.quantity, merge: .counter),
             .field("priority", \Self.priority, .indexed),
             .reference("assignee", \Self.assignee, onDelete: .none),
             .field("tags", \Self.tags, .searchable, merge: .union),
-            .field("note", \Self.note),
+            .field("note", \Self.note, merge: .text),
         ]
     }
 }

@@ -101,7 +101,39 @@ struct Story {
         let bobsMilk = try bobPhone.store.fetch(ListItem.self, recordName: "item-milk")
         expect(bobsMilk?.text == merged.text && bobsMilk?.quantity == merged.quantity && bobsMilk?.priority == .urgent, "Alice and Bob should see the same milk")
 
-        step(5, "Alice gives a note a cover photo and a thumbnail, and publishes it; her laptop and a reader's devices see it")
+        step(5, "Alice and Bob each take an egg, offline, and each fix a typo in the eggs' note")
+        let typos = "Free-range, from the farm shop on Saturady; the big box if they have it, otherwise two smal ones."
+        let fixed = "Free-range, from the farm shop on Saturday; the big box if they have it, otherwise two small ones."
+        var dozen = try alicePhone.store.fetch(ListItem.self, recordName: "item-eggs")!
+        (dozen.quantity, dozen.note) = (12, typos)
+        try alicePhone.store.save(dozen)
+        await alicePhone.sync()
+        await bobPhone.sync()
+        say("the eggs are 12, with a note: \"\(typos)\"")
+        for phone in [alicePhone, bobPhone] { cloud.setNetworkAvailable(false, for: phone.name) }
+        // Each reads the count and changes it in one transaction: a pull landing in between
+        // would otherwise be counted as the phone's own change.
+        for (phone, typo, fix) in [(alicePhone, "Saturady", "Saturday"), (bobPhone, "smal ", "small ")] {
+            try phone.store.write { writer in
+                guard var eggs = try writer.fetch(ListItem.self, recordName: "item-eggs") else { return }
+                eggs.quantity -= 1
+                eggs.note = eggs.note?.replacingOccurrences(of: typo, with: fix)
+                try writer.save(eggs)
+            }
+            clock.advance(by: 5)
+        }
+        say("offline, each phone shows 11 eggs; Alice fixed \"Saturady\", five seconds later Bob fixed \"smal\"")
+        for phone in [alicePhone, bobPhone] { cloud.setNetworkAvailable(true, for: phone.name) }
+        await alicePhone.sync()
+        await bobPhone.sync()
+        await alicePhone.sync()
+        let eggsOn = { (device: Device) in try device.store.fetch(ListItem.self, recordName: "item-eggs") }
+        let (alicesEggs, bobsEggs) = (try eggsOn(alicePhone), try eggsOn(bobPhone))
+        say("back online, both phones show \(Int(alicesEggs?.quantity ?? 0)) eggs (`merge: counter` adds both changes up; the last writer would leave 11) and the note \"\(alicesEggs?.note ?? "")\" (`merge: text` keeps both fixes)")
+        expect(alicesEggs?.quantity == 10 && bobsEggs?.quantity == 10, "two eggs taken of twelve should leave ten on both phones")
+        expect(alicesEggs?.note == fixed && bobsEggs?.note == fixed, "both typo fixes should survive on both phones")
+
+        step(6, "Alice gives a note a cover photo and a thumbnail, and publishes it; her laptop and a reader's devices see it")
         let photo = Data((0..<48_128).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         let thumbnail = Data((0..<3_072).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         try await alicePhone.engine.attachAsset(photo, suffix: "jpg", to: \Note.cover, recordName: "note-trip")
@@ -168,7 +200,7 @@ struct Story {
         expect(offline == ["Plan the trip"] && offlineAnswer == "retryWhenOnline", "the watch should show its kept result offline and be told to retry when online")
         cloud.setNetworkAvailable(true, for: "carol-watch")
 
-        step(6, "Alice deletes an item, and it disappears everywhere")
+        step(7, "Alice deletes an item, and it disappears everywhere")
         try alicePhone.store.delete(ListItem.self, recordName: "item-bread")
         for _ in 0..<2 {
             for device in [alicePhone, aliceLaptop, bobPhone, reader] { await device.sync() }
@@ -188,7 +220,7 @@ struct Story {
         say("each list with its open items: Alice's phone \(perList(alicePhone)), Bob's phone \(perList(bobPhone))")
         expect(perList(alicePhone) == perList(bobPhone) && perList(alicePhone).count == 1, "Alice and Bob should count the same open items in the one list")
 
-        step(7, "Alice keeps a journal in a zone of her own, beside the list she shares")
+        step(8, "Alice keeps a journal in a zone of her own, beside the list she shares")
         try alicePhone.store.save(JournalEntry(recordName: "journal-monday", text: "Bob joined the groceries"))
         for device in [alicePhone, aliceLaptop, bobPhone] { await device.sync() }
         let journal = { (device: Device) in (try? device.store.fetchAll(JournalEntry.self).map(\.text)) ?? [] }
@@ -197,7 +229,7 @@ struct Story {
         expect(journal(aliceLaptop) == ["Bob joined the groceries"] && journal(bobPhone).isEmpty && personal == ["JournalEntry"],
             "Alice's journal should reach her laptop only, in her Personal zone")
 
-        step(8, "Alice sees who shares the list and who added what, and removes Bob")
+        step(9, "Alice sees who shares the list and who added what, and removes Bob")
         let people = { (share: ShareRecord?) in
             share?.participants.filter { $0.role != .owner }.map { "\($0.userRecordName ?? "?") (\($0.permission.rawValue), \($0.acceptanceStatus.rawValue))" } ?? []
         }

@@ -11,6 +11,8 @@ import SyncLocalCloud
 //                                      write is lost (see `notes-demo soak --help`)
 //   notes-demo soak-keys [--kills N]   devices syncing at once make lists of colliding titles and
 //                                      label them; checks the merges lose nothing (`soak-keys --help`)
+//   notes-demo soak-merge [--kills N]  devices syncing at once change counts and write words into one
+//                                      note; checks every change counts once (`soak-merge --help`)
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
@@ -25,6 +27,10 @@ do {
         exit(try await KeySoak(arguments: Array(arguments.dropFirst())).run())
     case "soak-keys-worker":
         exit(try await KeySoakWorker(arguments: Array(arguments.dropFirst())).run())
+    case "soak-merge":
+        exit(try await MergeSoak(arguments: Array(arguments.dropFirst())).run())
+    case "soak-merge-worker":
+        exit(try await MergeSoakWorker(arguments: Array(arguments.dropFirst())).run())
     default:
         exit(try await Manual(arguments: arguments).run())
     }
