@@ -1,7 +1,8 @@
 import SyncGenerator
 
 /// Hover: what a model or field resolves to (its record type, databases, share hierarchy, Swift
-/// and CloudKit types), and on a diagnostic, `syncgen explain`'s text for its code.
+/// and CloudKit types) and what its `description` says, and on a diagnostic, `syncgen explain`'s
+/// text for its code.
 extension Workspace {
     func hover(_ place: Place, explanationsURL: String) throws(RequestError) -> JSON {
         guard let path = try schemaPath(place.uri) else { return .null }
@@ -41,6 +42,7 @@ extension Workspace {
 
     private static func describe(_ model: ModelDeclaration, resolved: Model?) -> String {
         var lines = ["**\(model.name.value)**: a model in \(scopesText(model))"]
+        if let documentation = model.documentation?.value { lines += ["", documentation, ""] }
         lines.append("- record type `\(resolved?.recordType ?? model.recordType?.value ?? model.name.value)`")
         let scopes = resolved?.scopes.scopes ?? (model.scopes?.value.compactMap { ScopeName(rawValue: $0.value) } ?? [.private])
         let databases = scopes.map { scope in
@@ -60,10 +62,12 @@ extension Workspace {
 
     private static func describe(_ field: FieldDeclaration, of model: ModelDeclaration, resolved: CloudKitFields.Field?) -> String {
         var lines = ["**\(model.name.value).\(field.name.value)**: \(resolved?.spelling ?? field.type?.value ?? "no type")\(field.optional?.value == true ? ", optional" : "")"]
+        if let documentation = field.documentation?.value { lines += ["", documentation, ""] }
+        let described = { (name: String) in field.caseDocumentation[name].map { "`\(name)` (\($0.value))" } ?? "`\(name)`" }
         if let resolved {
             lines.append("- CloudKit type `\(resolved.type)`\(resolved.isEncrypted ? ", encrypted" : "")")
             if let target = resolved.referenceTarget { lines.append("- points at record type `\(target)`") }
-            if let cases = resolved.enumCases { lines.append("- cases: " + cases.map { "`\($0)`" }.joined(separator: ", ") + "; any other name is kept as `unknown`") }
+            if let cases = resolved.enumCases { lines.append("- cases: " + cases.map(described).joined(separator: ", ") + "; any other name is kept as `unknown`") }
             if !resolved.indexes.isEmpty { lines.append("- indexes: " + resolved.indexes.sorted().joined(separator: ", ")) }
         } else if field.localOnly?.value == true {
             lines.append("- local only: never in CloudKit")
@@ -71,7 +75,7 @@ extension Workspace {
             // Unresolved (the folder has errors): what the declaration itself says.
             if let target = field.to?.value { lines.append("- points at `\(target)`") }
             if let element = field.of?.value { lines.append("- a list of `\(element)`") }
-            if let cases = field.cases?.value { lines.append("- cases: " + cases.map { "`\($0.value)`" }.joined(separator: ", ")) }
+            if let cases = field.cases?.value { lines.append("- cases: " + cases.map { described($0.value) }.joined(separator: ", ")) }
             if field.encrypted?.value == true { lines.append("- encrypted") }
             if !field.index.isEmpty { lines.append("- indexes: " + field.index.map { $0.value.uppercased() }.joined(separator: ", ")) }
             lines.append("- as written: the folder has errors, so what it resolves to is not known yet")

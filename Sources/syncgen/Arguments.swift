@@ -41,6 +41,8 @@ struct ExportOptions: Equatable {
         case mermaid
         /// The Mermaid diagram's graph in Graphviz's language (`export mermaid --format dot`).
         case dot
+        /// The app's schema as a Markdown reference for people.
+        case reference
         case jsonSchema = "json-schema"
     }
 
@@ -136,7 +138,7 @@ enum ArgumentParser {
     }
 
     /// `syncgen export ckdb PATH...`, `syncgen export mermaid [--format dot] PATH...` (or
-    /// `export dot`), or `syncgen export json-schema`.
+    /// `export dot`), `syncgen export reference PATH...`, or `syncgen export json-schema`.
     private static func parseExport(_ arguments: [String]) throws(UsageError) -> ExportOptions {
         let formats = ExportOptions.Format.allCases.map(\.rawValue)
         guard let word = arguments.first, !word.hasPrefix("-") else {
@@ -147,7 +149,7 @@ enum ArgumentParser {
             throw UsageError(message: "unknown export format '\(word)'" + (hint.isEmpty ? "; use \(formats.joined(separator: " or "))" : hint))
         }
         switch format {
-        case .ckdb, .dot:
+        case .ckdb, .dot, .reference:
             let parsed = try CommandArguments(Array(arguments.dropFirst()), command: "export \(word)", valued: [:], flags: [])
             return ExportOptions(format: format, paths: parsed.paths)
         case .mermaid:

@@ -1,7 +1,7 @@
 import SyncGenerator
 
-/// `syncgen export`: the schema in another language, on standard output. `ckdb` and the diagrams
-/// (`mermaid`, `dot`) need a valid schema (exit status 1 and nothing printed otherwise);
+/// `syncgen export`: the schema in another language, on standard output. `ckdb`, the diagrams
+/// (`mermaid`, `dot`) and the `reference` need a valid schema (exit status 1 and nothing printed otherwise);
 /// `json-schema` describes the language itself and reads no files.
 enum ExportCommand {
     static func run(_ options: ExportOptions, output: inout some TerminalOutput) throws(UsageError) -> Int32 {
@@ -9,7 +9,7 @@ enum ExportCommand {
         case .jsonSchema:
             output.write(JSONSchemaExport.schemaLanguage(), to: .standardOutput)
             return 0
-        case .ckdb, .mermaid, .dot:
+        case .ckdb, .mermaid, .dot, .reference:
             let result = SchemaPipeline().validate(try SchemaFiles.load(options.paths).map(\.source))
             output.write(DiagnosticTextRenderer.render(result.diagnostics), to: .standardError)
             guard let schema = result.schema else {
@@ -19,6 +19,7 @@ enum ExportCommand {
             let text = switch options.format {
             case .mermaid: SchemaDiagramExport.render(schema, as: .mermaid)
             case .dot: SchemaDiagramExport.render(schema, as: .dot)
+            case .reference: SchemaReferenceExport.markdown(schema)
             default: CloudKitSchemaExport.ckdb(schema)
             }
             output.write(text, to: .standardOutput)

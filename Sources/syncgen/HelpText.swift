@@ -10,8 +10,9 @@ enum HelpText {
           validate    Check schema files and report every problem at file:line:column.
           generate    Write the Swift models and their sync bridge for a valid schema.
           diff        Compare a schema with the deployed one: breaking and safe changes.
-          export      Print the schema for CloudKit (ckdb), as a diagram (mermaid, dot),
-                      or the language for editors (json-schema).
+          export      Print the schema for CloudKit (ckdb), as a diagram (mermaid, dot), as
+                      a reference for people (reference), or the language for editors
+                      (json-schema).
           explain     Explain a diagnostic code, with examples; or list them all.
           lsp         Serve schema files to an editor (Language Server Protocol, stdio).
           help        Show help for a command.
@@ -107,6 +108,7 @@ enum HelpText {
 
         USAGE: syncgen export ckdb <path>...
                syncgen export mermaid [--format mermaid|dot] <path>...
+               syncgen export reference <path>...
                syncgen export json-schema
 
         FORMATS:
@@ -117,6 +119,10 @@ enum HelpText {
                                   Mermaid (GitHub renders it in Markdown); with
                                   '--format dot', the same graph for Graphviz ('export dot'
                                   for short).
+          reference               The schema as a Markdown page for people: each model and
+                                  field with its 'description', Swift and CloudKit types,
+                                  where its records live, enum cases (the schema must be
+                                  valid).
           json-schema             A JSON Schema of the schema language, for editors with a
                                   YAML language server (reads no schema files).
 

@@ -18,6 +18,44 @@ private func expectGolden(_ text: String, at path: String) throws {
     #expect(onDisk == text, "\(path) is stale: run SYNCGEN_UPDATE_GOLDENS=1 swift test --filter ExportTests and review the diff")
 }
 
+@Suite("Exports: the schema's reference for people")
+struct SchemaReferenceExportTests {
+    /// The Notes example's reference, descriptions included, as checked in.
+    @Test func theNotesReferenceMatchesItsGolden() throws {
+        let schema = try schema(try schemaSources("Examples/Notes/Sources/NotesDemo/Schema"))
+        try expectGolden(SchemaReferenceExport.markdown(schema), at: "Tests/SyncGeneratorTests/Goldens/Notes.reference.md")
+    }
+
+    /// Each model's and field's description, a case's, the Swift and CloudKit types, and what
+    /// else the schema says; a `|` or a line break in a description keeps the table whole.
+    /// Breaking it (a description left out, or written raw into a cell): these lines differ.
+    @Test func theReferenceCarriesTheSchemasWords() throws {
+        let schema = try schema([SchemaSource(path: "S.yaml", text: """
+            models:
+              Item:
+                description: |
+                  Something to buy.
+                  On a shared list.
+                scopes: [private, shared]
+                fields:
+                  title: { type: string, description: "The name | as written" }
+                  size:
+                    type: enum
+                    cases: [small, { large: The family pack. }]
+                    description: |
+                      How big.
+                      Optional.
+                    optional: true
+                  cursor: { type: int, localOnly: true }
+            """)])
+        let reference = SchemaReferenceExport.markdown(schema)
+        #expect(reference.contains("## Item\n\nSomething to buy.\nOn a shared list.\n\nRecord type `Item`, in the private and shared databases."))
+        #expect(reference.contains("| `title` | `String` | `title`, `STRING` |  | The name \\| as written |"))
+        #expect(reference.contains("| `size` | `Size?` | `size`, `STRING` | optional; cases: `small`, `large` (The family pack.) | How big.<br>Optional. |"))
+        #expect(reference.contains("| `cursor` | `Int64` | local only |  |  |"))
+    }
+}
+
 @Suite("Exports: schema diagrams (Mermaid, DOT)")
 struct SchemaDiagramExportTests {
     static let goldens = [
@@ -30,6 +68,13 @@ struct SchemaDiagramExportTests {
         let schema = try schema(try schemaSources(golden.schema))
         try expectGolden(SchemaDiagramExport.render(schema, as: .mermaid), at: golden.prefix + ".mmd")
         try expectGolden(SchemaDiagramExport.render(schema, as: .dot), at: golden.prefix + ".dot")
+    }
+
+    /// A model's description is its first note, its first line alone. Breaking it (the
+    /// description left out of the node): the line is missing.
+    @Test func aModelsDescriptionIsItsFirstNote() throws {
+        let schema = try schema([SchemaSource(path: "S.yaml", text: "models:\n  Item:\n    description: |\n      Something to buy.\n      More.\n    fields:\n      title: string\n")])
+        #expect(SchemaDiagramExport.render(schema, as: .mermaid).contains(#"m_Item["<b>Item</b><br/><i>Something to buy.</i><br/>───<br/>title: string"]"#))
     }
 
     /// Every part of the language the diagram draws, each in its place.

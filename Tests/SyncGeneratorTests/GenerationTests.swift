@@ -38,6 +38,58 @@ struct GenerationTests {
         #expect(!swift.contains("public "))
     }
 
+    /// The schema's words are the doc comments Quick Help and completion show: the model's above
+    /// its struct (before syncgen's own line), a field's above its property and in the
+    /// initializer's parameters, a case's above the case. Breaking it (a description parsed and
+    /// dropped): these comments are missing.
+    @Test func descriptionsAreTheDeclarationsDocComments() throws {
+        let swift = try generated("""
+            models:
+              Item:
+                description: |
+                  Something to buy.
+
+                  On a shared list.
+                fields:
+                  title: { type: string, description: "What to buy." }
+                  secret: { type: string, encrypted: true, description: The PIN. }
+                  size:
+                    type: enum
+                    cases:
+                      - small
+                      - large: The family pack.
+            """)
+        #expect(contains(swift, lines: """
+            /// Something to buy.
+            ///
+            /// On a shared list.
+            ///
+            /// A record of type `Item` in [private], from Schema.yaml.
+            struct Item: Swift.Sendable, Swift.Hashable {
+            """))
+        #expect(contains(swift, lines: """
+            /// What to buy.
+            var title: Swift.String
+            /// The PIN.
+            ///
+            /// Stored encrypted in CloudKit.
+            var secret: Swift.String
+            """))
+        #expect(contains(swift, lines: """
+            /// `Item`, each field given or left to its default.
+            ///
+            /// - Parameters:
+            ///   - title: What to buy.
+            ///   - secret: The PIN.
+            init(
+            """))
+        #expect(contains(swift, lines: """
+            case small
+            /// The family pack.
+            case large
+            """))
+    }
+
     /// A model's `zone` becomes its `zoneName`, which the runtime's one routing rule reads; a
     /// model without one declares none, and the protocol's default (the app's sync zone) holds.
     /// Breaking it (the key parsed, the declaration left out): the diary's records go to the

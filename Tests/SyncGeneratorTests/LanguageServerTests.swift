@@ -269,6 +269,31 @@ struct LanguageServerTests {
         #expect(items.first?["documentation"]?.string == "the zone of Chore")
     }
 
+    /// A model's, a field's and a case's description are in the hover, resolved or not.
+    /// Breaking it (the declaration's words left out of the hover): none of them is there.
+    @Test func hoverShowsTheSchemasWords() throws {
+        let text = """
+            models:
+              Item:
+                description: Something to buy.
+                fields:
+                  size:
+                    type: enum
+                    cases: [small, { large: The family pack. }]
+                    description: How big.
+
+            """
+        let client = Client([notes: text])
+        client.open(notes, text)
+        client.idle()
+        let hover = { (line: Int, character: Int) in
+            client.request("textDocument/hover", client.place(notes, line, character))["result"]?["contents"]?["value"]?.string ?? ""
+        }
+        #expect(hover(1, 3).contains("**Item**: a model in [private]\n\nSomething to buy.\n\n- record type `Item`"), "\(hover(1, 3))")
+        let field = hover(4, 7)
+        #expect(field.contains("\n\nHow big.\n\n") && field.contains("cases: `small`, `large` (The family pack.)"), "\(field)")
+    }
+
     @Test func hoverTellsWhatAModelAndAFieldResolveToAndExplainsADiagnostic() throws {
         let text = """
             models:

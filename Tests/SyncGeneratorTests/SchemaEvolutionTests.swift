@@ -271,6 +271,18 @@ struct SchemaEvolutionTests {
         #expect(change.message == "field 'size' of record type 'Note' changed from int (INT64) to list of int (LIST<INT64>); deployed records keep the old type")
     }
 
+    /// Descriptions are for people: adding, changing or removing one changes nothing in CloudKit
+    /// and nothing the baseline check reports. Breaking it (the diff comparing fields whole):
+    /// a safe change, or worse, for every reworded field.
+    @Test func descriptionsChangeNothingDeployed() {
+        let check = Self.check(
+            old: "models:\n  Note:\n    description: Old words.\n    fields:\n      title: { type: string, description: A title. }\n      state: { type: enum, cases: [a, { b: Bee. }] }\n",
+            new: "models:\n  Note:\n    fields:\n      title: { type: string, description: The title. }\n      state: { type: enum, cases: [{ a: Ay. }, b] }\n")
+        #expect(check.new.diagnostics.isEmpty && check.baseline.diagnostics.isEmpty)
+        #expect(check.diagnostics.isEmpty)
+        #expect(check.safeChanges.isEmpty)
+    }
+
     @Test func modelsMovingBetweenFilesChangeNothing() {
         let check = BaselineCheck(
             baseline: [SchemaSource(path: "All.yaml", text: note(baseFields) + "  Tag:\n    fields: {}\n")],

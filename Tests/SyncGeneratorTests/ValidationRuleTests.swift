@@ -35,6 +35,10 @@ let failingCases: [FailingCase] = [
     FailingCase(.yamlSyntax, "models:\n  A:\n    fields: [a\n", Finding(.yamlSyntax, line: 4, column: 1)),
     FailingCase(.fileNotMapping, "- a\n- b\n", Finding(.fileNotMapping, line: 1, column: 1)),
     FailingCase(.wrongValueKind, model("    shareable: yes"), Finding(.wrongValueKind, line: 3, column: 16)),
+    // A description is text, not a list, and not empty; a case is a name, or a name and its words.
+    FailingCase(.wrongValueKind, model("    description: [a]"), Finding(.wrongValueKind, line: 3, column: 18)),
+    FailingCase(.wrongValueKind, field("      a: { type: string, description: \"\" }"), Finding(.wrongValueKind, line: 4, column: 39)),
+    FailingCase(.wrongValueKind, field("      a: { type: enum, cases: [a, [x]] }"), Finding(.wrongValueKind, line: 4, column: 35)),
     FailingCase(.duplicateKey, "models:\n  A:\n    fields: {}\n    fields: {}\n", Finding(.duplicateKey, line: 4, column: 5)),
     FailingCase(.mergeKeyUnsupported, "x-base: &b {}\nmodels:\n  A:\n    <<: *b\n    fields: {}\n", Finding(.mergeKeyUnsupported, line: 4, column: 5)),
     FailingCase(.tagUnsupported, model("    recordType: !!str B"), Finding(.tagUnsupported, line: 3, column: 17)),
@@ -230,6 +234,30 @@ struct ValidationRuleTests {
         if rule.expected.contains(where: { $0.severity == .error }) {
             #expect(result.schema == nil)
         }
+    }
+
+    /// A description in each of its places, in each form YAML writes text, is valid: the
+    /// passing side of the rule above.
+    @Test func descriptionsInEveryPlaceAreValid() {
+        let result = validate("""
+            models:
+              A:
+                description: "Quoted: with a colon."
+                fields:
+                  b: { type: string, description: Plain words. }
+                  c:
+                    type: enum
+                    cases: [x, { y: What y means. }]
+                    description: |
+                      A block,
+                      of two lines.
+                  d: { type: int, description: 42 }
+            """)
+        #expect(result.findings.isEmpty, "\(result.rendered)")
+        let fields = result.schema?.models.first?.fields ?? []
+        #expect(result.schema?.models.first?.documentation == "Quoted: with a colon.")
+        #expect(fields.map(\.documentation) == ["Plain words.", "A block,\nof two lines.", "42"])
+        #expect(fields[1].enumeration?.documentation == ["y": "What y means."])
     }
 
     /// A default refused for its value says what is wrong with it, not only that it is wrong:

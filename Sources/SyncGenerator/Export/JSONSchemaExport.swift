@@ -59,6 +59,7 @@ package enum JSONSchemaExport {
     }
 
     static let modelKeys: [String: JSONValue] = [
+        "description": ["description": .string(doc("description", .model)), "type": ["string", "number", "boolean"]],
         "recordType": [
             "description": .string(doc("recordType", .model)),
             "type": "string", "pattern": .string(CloudKitNaming.namePattern),
@@ -132,6 +133,9 @@ package enum JSONSchemaExport {
         "enum": words(FieldKind.self),
     ]
 
+    /// What an `enum` case's name may be.
+    static let caseNamePattern = "^[A-Za-z_][A-Za-z0-9_]*$"
+
     static let fieldKeys: [String: JSONValue] = [
         "type": ["$ref": "#/definitions/fieldType"],
         "optional": ["description": .string(doc("optional", .field)), "type": "boolean"],
@@ -148,9 +152,20 @@ package enum JSONSchemaExport {
             "description": .string(doc("of", .field)),
             "enum": .array(FieldKind.allCases.filter(\.isListElement).map { .string($0.rawValue) }),
         ],
+        "description": ["description": .string(doc("description", .field)), "type": ["string", "number", "boolean"]],
         "cases": [
             "description": .string(doc("cases", .field)),
-            "type": "array", "minItems": 1, "uniqueItems": true, "items": ["type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"],
+            "type": "array", "minItems": 1, "uniqueItems": true,
+            "items": [
+                "oneOf": [
+                    ["type": "string", "pattern": .string(caseNamePattern)],
+                    // A case and what it means; syncgen checks there is one of each.
+                    [
+                        "type": "object", "propertyNames": ["pattern": .string(caseNamePattern)],
+                        "additionalProperties": ["type": ["string", "number", "boolean"]],
+                    ],
+                ],
+            ],
         ],
         "encrypted": ["description": .string(doc("encrypted", .field)), "type": "boolean"],
         "localOnly": ["description": .string(doc("localOnly", .field)), "type": "boolean"],

@@ -168,7 +168,8 @@ struct SchemaDiagram {
     static func id(_ model: String) -> String { "m_" + model }
 
     private static func node(_ model: Model) -> Node {
-        var notes: [String] = []
+        // The schema's words first: the first line of the model's description.
+        var notes = model.documentation.flatMap { $0.split(separator: "\n").first.map(String.init) }.map { [$0] } ?? []
         if model.recordType != model.name { notes.append("record type \(model.recordType)") }
         if let zone = model.zone { notes.append("zone \(zone)") }
         if model.isShareable { notes.append("share root") }

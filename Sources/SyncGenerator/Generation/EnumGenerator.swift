@@ -13,6 +13,7 @@ struct EnumGenerator {
         printer.documentation("The cases of `\(field.name)`; a name another version of the app added is kept as `unknown`.")
         printer.block("\(access)enum \(enumeration.typeName): SyncCore.SyncEnum, Swift.CaseIterable") { body in
             for name in enumeration.cases {
+                if let documentation = enumeration.documentation[name] { body.documentation(documentation) }
                 body.line("case \(SwiftSpelling.identifier(name))")
             }
             body.documentation("A name this version of the app does not know: kept, and written back as it came.")

@@ -63,7 +63,8 @@ struct ModelGenerator {
                 body.line("\(access)var parent: SyncCore.RecordReference<\(parent)>?")
             }
             for field in fields {
-                if let note = note(for: field) { body.documentation(note) }
+                let documentation = [field.documentation, note(for: field)].compactMap(\.self)
+                if !documentation.isEmpty { body.documentation(documentation.joined(separator: "\n\n")) }
                 body.line("\(access)var \(SwiftSpelling.identifier(field.name)): \(SwiftSpelling.type(of: field))")
             }
             if catalog?.isGoverned == true {
@@ -77,7 +78,8 @@ struct ModelGenerator {
 
     private var summary: String {
         let scopes = model.scopes.scopes.map(\.rawValue).joined(separator: ", ")
-        var lines = ["A record of type `\(model.recordType)` in [\(scopes)], from \(source)."]
+        var lines = model.documentation.map { [$0, ""] } ?? []
+        lines.append("A record of type `\(model.recordType)` in [\(scopes)], from \(source).")
         if let parent = model.parent { lines.append("Its CKRecord.parent is a `\(parent)`.") }
         if model.isShareable { lines.append("It can be the root of a share.") }
         if let projection = model.publishAs { lines.append("It publishes as `\(projection)`.") }
@@ -107,6 +109,12 @@ struct ModelGenerator {
         }
         if let catalog, catalog.isGoverned {
             parameters.append("publicationLifecycle: SyncCore.PublicationLifecycle = SyncCore.PublicationLifecycle(state: .\(catalog.initialState.rawValue))")
+        }
+        let described = fields.filter { $0.documentation != nil }
+        if !described.isEmpty {
+            // Quick Help and completion show the schema's words for each argument too.
+            let lines = described.map { "  - \(SwiftSpelling.identifier($0.name)): \($0.documentation!.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n    "))" }
+            printer.documentation((["`\(name)`, each field given or left to its default.", "", "- Parameters:"] + lines).joined(separator: "\n"))
         }
         printer.line("\(access)init(")
         for (index, parameter) in parameters.enumerated() {

@@ -69,6 +69,7 @@ private struct Parser {
         let reader = MappingReader(
             mapping, knownKeys: SchemaVocabulary.modelKeys, in: context,
             explainingUnknown: { Self.misplacedField($0, among: mapping) }, diagnostics: &diagnostics)
+        model.documentation = reader["description"].flatMap { prose($0, in: context) }
         model.recordType = reader["recordType"].flatMap { text($0, in: context) }
         model.scopes = reader["scopes"].flatMap { words($0, in: context) }
         model.shareable = reader["shareable"].flatMap { bool($0, in: context) }
@@ -182,7 +183,8 @@ private struct Parser {
                 case "to": field.to = text(entry, in: context())
                 case "onDelete": field.onDelete = text(entry, in: context())
                 case "of": field.of = text(entry, in: context())
-                case "cases": field.cases = words(entry, in: context())
+                case "description": field.documentation = prose(entry, in: context())
+                case "cases": (field.cases, field.caseDocumentation) = cases(entry, in: context())
                 case "encrypted": field.encrypted = bool(entry, in: context())
                 case "localOnly": field.localOnly = bool(entry, in: context())
                 case "serverOwned": field.serverOwned = bool(entry, in: context())
@@ -240,6 +242,44 @@ private struct Parser {
         }
         diagnostics.append(Diagnostic(.wrongValueKind, "'\(entry.key.text)' of \(context()) must be a name, not \(entry.value.kindDescription)", at: entry.value.location))
         return nil
+    }
+
+    /// Words for people (a `description`): any text, a number or `yes` read as written, trimmed
+    /// of the spaces and line breaks around it (a `|` block ends in one).
+    private mutating func prose(_ entry: YAMLMappingEntry, in context: @autoclosure () -> String) -> Located<String>? {
+        guard let scalar = entry.value.scalar, scalar.value != .null else {
+            diagnostics.append(Diagnostic(.wrongValueKind, "'\(entry.key.text)' of \(context()) must be text, not \(entry.value.kindDescription)", at: entry.value.location))
+            return nil
+        }
+        let text = String(scalar.text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        if !text.isEmpty { return Located(text, at: entry.value.location) }
+        diagnostics.append(Diagnostic(.wrongValueKind, "'\(entry.key.text)' of \(context()) is empty: say what it means, or leave the key out", at: entry.value.location))
+        return nil
+    }
+
+    /// An `enum`'s cases: each a name, or a name and what it means (`- urgent: Needed today`).
+    private mutating func cases(
+        _ entry: YAMLMappingEntry, in context: @autoclosure () -> String
+    ) -> (Located<[Located<String>]>?, [String: Located<String>]) {
+        guard let items = entry.value.sequence else {
+            diagnostics.append(Diagnostic(.wrongValueKind, "'cases' of \(context()) must be a list, not \(entry.value.kindDescription)", at: entry.value.location))
+            return (nil, [:])
+        }
+        var names: [Located<String>] = []
+        var documentation: [String: Located<String>] = [:]
+        for item in items {
+            if let scalar = item.scalar, case .string(let name) = scalar.value, !name.isEmpty {
+                names.append(Located(name, at: item.location))
+            } else if let described = item.mapping, described.count == 1, case .string(let name) = described[0].key.value, !name.isEmpty {
+                names.append(Located(name, at: described[0].keyLocation))
+                documentation[name] = prose(described[0], in: "case '\(name)' of \(context())")
+            } else {
+                diagnostics.append(Diagnostic(
+                    .wrongValueKind, "each entry of 'cases' of \(context()) must be a name, or a name and what it means ('- urgent: Needed today'), not \(item.kindDescription)",
+                    at: item.location))
+            }
+        }
+        return (Located(names, at: entry.value.location), documentation)
     }
 
     /// A list of names or words.

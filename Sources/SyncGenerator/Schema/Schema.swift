@@ -90,6 +90,8 @@ package struct Model: Sendable, Equatable {
     package var mergePolicy: MergePolicyName?
     package var fields: [Field]
     package var location: SourceLocation
+    /// What the model is, in the schema's words: its Swift type's doc comment.
+    package var documentation: String?
 
     package init(
         name: String, recordType: String, scopes: ScopeSet, isShareable: Bool, parent: String?, zone: String? = nil,
@@ -153,6 +155,8 @@ package struct Field: Sendable, Equatable {
     /// The cases of an `enum` field (or a list of one), and the Swift type generated for them.
     package var enumeration: FieldEnumeration?
     package var location: SourceLocation
+    /// What the field holds, in the schema's words: its property's doc comment.
+    package var documentation: String?
 
     /// Optional in Swift: declared so, or of a type that always is (an asset: nil is "no file").
     package var isOptionalInSwift: Bool { isOptional || type.scalar?.facts.isAlwaysOptional == true }
@@ -183,10 +187,13 @@ package struct FieldEnumeration: Sendable, Hashable {
     package var typeName: String
     /// The case names, in the schema's order: the first is a required field's zero value.
     package var cases: [String]
+    /// What each case means, in the schema's words, by case name: the case's doc comment.
+    package var documentation: [String: String]
 
-    package init(typeName: String, cases: [String]) {
+    package init(typeName: String, cases: [String], documentation: [String: String] = [:]) {
         self.typeName = typeName
         self.cases = cases
+        self.documentation = documentation
     }
 }
 

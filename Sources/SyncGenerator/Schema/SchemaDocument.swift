@@ -30,6 +30,8 @@ package struct ModelDeclaration: Sendable, Equatable {
     /// The model's `merge` policy word.
     package var merge: Located<String>?
     package var fields: [FieldDeclaration]
+    /// What the model is, in the schema's words (`description:`): its Swift type's doc comment.
+    package var documentation: Located<String>?
 
     package init(
         name: Located<String>, recordType: Located<String>? = nil,
@@ -103,6 +105,10 @@ package struct FieldDeclaration: Sendable, Equatable {
     package var index: [Located<String>]
     /// The field's `merge` policy word.
     package var merge: Located<String>?
+    /// What the field holds, in the schema's words (`description:`): its property's doc comment.
+    package var documentation: Located<String>?
+    /// What each `enum` case means, by case name (a case written `- urgent: Needed today`).
+    package var caseDocumentation: [String: Located<String>] = [:]
 
     package init(
         name: Located<String>, type: Located<String>?, optional: Located<Bool>? = nil,

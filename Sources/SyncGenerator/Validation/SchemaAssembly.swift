@@ -20,20 +20,24 @@ extension ValidationContext {
                 let enumeration = enumCases[fieldID].map { cases in
                     let typeName = ReservedNames.enumTypeName(forField: field.name.value) { taken.contains($0) || modelNames.contains($0) }
                     taken.insert(typeName)
-                    return FieldEnumeration(typeName: typeName, cases: cases)
+                    return FieldEnumeration(typeName: typeName, cases: cases, documentation: field.caseDocumentation.mapValues(\.value))
                 }
-                fields.append(Field(
+                var resolvedField = Field(
                     name: field.name.value, type: type, isOptional: field.isOptional,
                     defaultValue: defaults[fieldID], isEncrypted: field.isEncrypted,
                     isLocalOnly: field.isLocalOnly, isServerOwned: field.isServerOwned,
-                    indexes: fieldIndexes, mergePolicy: fieldMergePolicies[fieldID], enumeration: enumeration, location: field.name.location))
+                    indexes: fieldIndexes, mergePolicy: fieldMergePolicies[fieldID], enumeration: enumeration, location: field.name.location)
+                resolvedField.documentation = field.documentation?.value
+                fields.append(resolvedField)
             }
-            resolved.append(Model(
+            var resolvedModel = Model(
                 name: model.name.value, recordType: (model.recordType ?? model.name).value,
                 scopes: modelScopes, isShareable: model.shareable?.value ?? false,
                 parent: model.parent?.value, zone: model.zone?.value, publishAs: model.publishAs?.value, catalog: catalogs[id],
                 uniqueKeys: uniqueKeys[id] ?? [], mergePolicy: modelMergePolicies[id],
-                fields: fields, location: model.name.location))
+                fields: fields, location: model.name.location)
+            resolvedModel.documentation = model.documentation?.value
+            resolved.append(resolvedModel)
         }
         return Schema(models: resolved)
     }

@@ -28,6 +28,7 @@ extension SchemaVocabulary {
             }
         case .model:
             switch key {
+            case "description": "What the model is, for people: its Swift type's doc comment (Quick Help), the editor's hover, the diagram."
             case "recordType": "The CloudKit record type (default: the model name)."
             case "scopes": "Where records live: [private] (default), [private, shared] or [public]."
             case "shareable": "The model may be the root of a CKShare; needs 'shared' in scopes."
@@ -43,17 +44,18 @@ extension SchemaVocabulary {
         case .field:
             switch key {
             case "type": "The field's type: \(FieldKind.allCases.map(\.rawValue).joined(separator: ", "))."
+            case "description": "What the field holds, for people: its property's doc comment (Quick Help, completion) and the editor's hover."
             case "optional": "A Swift optional; a missing remote value decodes to nil."
             case "default": "A literal of the field's type ('now' for a date: the moment of creation)."
             case "to": "The model a reference (or list of references) points at."
             case "onDelete": "What CloudKit does to this record when the target is deleted."
             case "of": "The element type of a list: a scalar type or reference."
-            case "cases": "The names an enum (or a list of enums) may hold: identifiers, each once; a name another app version added is kept as it came."
+            case "cases": "The names an enum (or a list of enums) may hold: identifiers, each once, each a name or a name and what it means ('- urgent: Needed today'); a name another app version added is kept as it came."
             case "encrypted": "Stored in CloudKit's encrypted values."
             case "localOnly": "Kept on this device only: never uploaded, never overwritten by a pull."
             case "serverOwned": "Never uploaded; always taken from the server on pull."
             case "index": "CloudKit indexes (exported to the .ckdb schema)."
-            case "merge": "How concurrent edits combine: lastWriterWins, serverWins, clientWins; union (lists); max, min (numbers, dates); custom (the model's own function)."
+            case "merge": "How concurrent edits combine: lastWriterWins, serverWins, clientWins; union (lists); max, min (numbers, dates); counter (int, double: changes add up); text (string: edits merge); custom (the model's own function)."
             default: nil
             }
         case .catalog:

@@ -17,9 +17,9 @@ package enum SchemaVocabulary {
         zone.map { "zone '\($0)'" } ?? "the app's sync zone"
     }
 
-    package static let modelKeys = ["recordType", "scopes", "shareable", "parent", "zone", "publishAs", "catalog", "unique", "merge", "fields"]
+    package static let modelKeys = ["description", "recordType", "scopes", "shareable", "parent", "zone", "publishAs", "catalog", "unique", "merge", "fields"]
     package static let fieldKeys = [
-        "type", "optional", "default", "to", "onDelete", "of", "cases", "encrypted", "localOnly", "serverOwned", "index", "merge",
+        "type", "description", "optional", "default", "to", "onDelete", "of", "cases", "encrypted", "localOnly", "serverOwned", "index", "merge",
     ]
     package static let catalogKeys = ["desiredKeys", "initialState", "governed"]
 

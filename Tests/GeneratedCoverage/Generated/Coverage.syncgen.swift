@@ -4,12 +4,18 @@
 import Foundation
 @_spi(SyncgenGenerated) import SyncCore
 
+/// Every scalar type, with defaults.
+/// Its `text` holds */ and /* and a \ backslash: only ever inside a /// line.
+///
+/// A second paragraph.
+///
 /// A record of type `Data` in [private], from Coverage.yaml.
 public struct Data: Swift.Sendable, Swift.Hashable {
     /// The record's name: the same on every device and in the cloud.
     public var recordName: Swift.String
     /// The owner of the zone the record lives in.
     public var ownerName: Swift.String
+    /// Text: "quoted", with a colon.
     public var text: Swift.String
     public var count: Swift.Int64
     public var ratio: Swift.Double
@@ -41,6 +47,7 @@ public struct Data: Swift.Sendable, Swift.Hashable {
     public var maybeIdentifier: Foundation.UUID?
     public var links: [Foundation.URL]
     public var identifiers: [Foundation.UUID]
+    /// 42
     public var type: TypeValue
     public var task: TaskValue
     public var maybeState: MaybeState?
@@ -57,6 +64,11 @@ public struct Data: Swift.Sendable, Swift.Hashable {
     /// Owned by the server: never uploaded, always taken from the server.
     public var views: Swift.Int64
 
+    /// `Data`, each field given or left to its default.
+    ///
+    /// - Parameters:
+    ///   - text: Text: "quoted", with a colon.
+    ///   - type: 42
     public init(
         recordName: Swift.String = Foundation.UUID().uuidString,
         ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
@@ -156,6 +168,7 @@ extension Data {
     /// The cases of `type`; a name another version of the app added is kept as `unknown`.
     public enum TypeValue: SyncCore.SyncEnum, Swift.CaseIterable {
         case todo
+        /// Being worked on.
         case doing
         case `default`
         /// A name this version of the app does not know: kept, and written back as it came.

@@ -153,6 +153,8 @@ extension Member: SyncCore.ServerQueryable {
     static let serverQueryKeys: [Swift.String] = ["displayName", "role"]
 }
 
+/// Something to buy, on a list the household shares.
+///
 /// A record of type `ListItem` in [private, shared], from Lists.yaml.
 /// Its CKRecord.parent is a `SharedList`.
 struct ListItem: Swift.Sendable, Swift.Hashable {
@@ -164,12 +166,19 @@ struct ListItem: Swift.Sendable, Swift.Hashable {
     var parent: SyncCore.RecordReference<SharedList>?
     var text: Swift.String
     var done: Swift.Bool
+    /// How many; two people who each take one of twelve, offline, leave ten.
     var quantity: Swift.Double
     var priority: Priority
     var assignee: SyncCore.RecordReference<Member>
     var tags: [Swift.String]
+    /// Anything to know when buying it; two people fixing typos in different sentences both keep their fix.
     var note: Swift.String?
 
+    /// `ListItem`, each field given or left to its default.
+    ///
+    /// - Parameters:
+    ///   - quantity: How many; two people who each take one of twelve, offline, leave ten.
+    ///   - note: Anything to know when buying it; two people fixing typos in different sentences both keep their fix.
     init(
         recordName: Swift.String = Foundation.UUID().uuidString,
         ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
@@ -202,6 +211,7 @@ extension ListItem {
     enum Priority: SyncCore.SyncEnum, Swift.CaseIterable {
         case low
         case normal
+        /// Needed today.
         case urgent
         /// A name this version of the app does not know: kept, and written back as it came.
         case unknown(Swift.String)

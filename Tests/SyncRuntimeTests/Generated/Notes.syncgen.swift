@@ -4,6 +4,8 @@
 import Foundation
 @_spi(SyncgenGenerated) import SyncCore
 
+/// A private note, which its author can publish to everyone.
+///
 /// A record of type `Note` in [private], from Notes.yaml.
 /// It publishes as `PublishedNote`.
 struct Note: Swift.Sendable, Swift.Hashable {
