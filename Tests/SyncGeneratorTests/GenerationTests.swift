@@ -90,6 +90,45 @@ struct GenerationTests {
             """))
     }
 
+    /// A field the schema gave up stays a stored property (in the field table, so its value is
+    /// carried) with its empty value, out of the initializer, marked deprecated with the
+    /// schema's message; the declarations that read every field are marked too, so generated
+    /// code never warns (the GeneratedCoverage module, compiled with warnings as errors, holds
+    /// such fields). Breaking it: a parameter the app must still pass, or a warning in generated code.
+    @Test func aGivenUpFieldIsDeprecatedAndOutOfTheInitializer() throws {
+        let swift = try generated("""
+            models:
+              Item:
+                fields:
+                  title: string
+                  summary: { type: string, deprecated: Use title instead. }
+                  rank: { type: int, deprecated: true }
+            """)
+        #expect(contains(swift, lines: """
+            @available(*, deprecated, message: "Use title instead.")
+            var summary: Swift.String = ""
+            """))
+        #expect(contains(swift, lines: """
+            @available(*, deprecated, message: "given up in the schema; kept in the record for older app versions")
+            var rank: Swift.Int64 = 0
+            """))
+        #expect(contains(swift, lines: """
+            init(
+                recordName: Swift.String = Foundation.UUID().uuidString,
+                ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
+                title: Swift.String = ""
+            ) {
+            """))
+        #expect(contains(swift, lines: """
+            @available(*, deprecated, message: "reads the fields the schema gave up, for the runtime")
+            static let _syncFields = SyncCore.ModelFields<Self>(
+            """))
+        #expect(contains(swift, lines: """
+            .field("summary", \\Self.summary),
+            .field("rank", \\Self.rank),
+            """))
+    }
+
     /// A model's `zone` becomes its `zoneName`, which the runtime's one routing rule reads; a
     /// model without one declares none, and the protocol's default (the app's sync zone) holds.
     /// Breaking it (the key parsed, the declaration left out): the diary's records go to the

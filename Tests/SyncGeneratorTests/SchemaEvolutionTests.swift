@@ -283,6 +283,15 @@ struct SchemaEvolutionTests {
         #expect(check.safeChanges.isEmpty)
     }
 
+    /// A field given up stays in CloudKit: deprecating one changes nothing deployed. Breaking it
+    /// (a deprecated field left out of the CloudKit view, as a removed one): a breaking change.
+    @Test func aFieldGivenUpChangesNothingDeployed() {
+        let check = Self.check(
+            old: "models:\n  Note:\n    fields:\n      title: string\n      summary: string\n",
+            new: "models:\n  Note:\n    fields:\n      title: string\n      summary: { type: string, deprecated: Use title instead. }\n")
+        #expect(check.diagnostics.isEmpty && check.safeChanges.isEmpty)
+    }
+
     @Test func modelsMovingBetweenFilesChangeNothing() {
         let check = BaselineCheck(
             baseline: [SchemaSource(path: "All.yaml", text: note(baseFields) + "  Tag:\n    fields: {}\n")],

@@ -39,6 +39,8 @@ let failingCases: [FailingCase] = [
     FailingCase(.wrongValueKind, model("    description: [a]"), Finding(.wrongValueKind, line: 3, column: 18)),
     FailingCase(.wrongValueKind, field("      a: { type: string, description: \"\" }"), Finding(.wrongValueKind, line: 4, column: 39)),
     FailingCase(.wrongValueKind, field("      a: { type: enum, cases: [a, [x]] }"), Finding(.wrongValueKind, line: 4, column: 35)),
+    // `deprecated` is true, false, or what to use instead.
+    FailingCase(.wrongValueKind, field("      a: { type: string, deprecated: [x] }"), Finding(.wrongValueKind, line: 4, column: 38)),
     FailingCase(.duplicateKey, "models:\n  A:\n    fields: {}\n    fields: {}\n", Finding(.duplicateKey, line: 4, column: 5)),
     FailingCase(.mergeKeyUnsupported, "x-base: &b {}\nmodels:\n  A:\n    <<: *b\n    fields: {}\n", Finding(.mergeKeyUnsupported, line: 4, column: 5)),
     FailingCase(.tagUnsupported, model("    recordType: !!str B"), Finding(.tagUnsupported, line: 3, column: 17)),
@@ -251,13 +253,15 @@ struct ValidationRuleTests {
                     description: |
                       A block,
                       of two lines.
-                  d: { type: int, description: 42 }
+                  d: { type: int, description: 42, deprecated: Use b instead. }
+                  e: { type: int, deprecated: true }
             """)
         #expect(result.findings.isEmpty, "\(result.rendered)")
         let fields = result.schema?.models.first?.fields ?? []
         #expect(result.schema?.models.first?.documentation == "Quoted: with a colon.")
-        #expect(fields.map(\.documentation) == ["Plain words.", "A block,\nof two lines.", "42"])
+        #expect(fields.map(\.documentation) == ["Plain words.", "A block,\nof two lines.", "42", nil])
         #expect(fields[1].enumeration?.documentation == ["y": "What y means."])
+        #expect(fields.map(\.deprecation) == [nil, nil, "Use b instead.", ""])
     }
 
     /// A default refused for its value says what is wrong with it, not only that it is wrong:

@@ -239,6 +239,25 @@ struct GeneratedPublishingTests {
         #expect(PublicAuthor().publicationLifecycle.state == .delisted)
     }
 
+    /// A field the schema gave up (`deprecated:`) is carried: the value an older app version
+    /// wrote decodes, saves, reads back from the store and encodes again, and the initializer
+    /// no longer takes it. (Reading the property warns; this test never does.) Breaking it (the
+    /// field left out of the field table, as if removed): the value is gone from what this
+    /// version writes back.
+    @Test func aGivenUpFieldIsCarriedThroughEverySave() throws {
+        var older = Author(recordName: "author-1", name: "Ada", email: "ada@example.com").makeRecord()
+        older.fields["nickname"] = .string("Countess")
+        older.fields["mentor"] = .reference(SyncReference(recordName: "author-0", action: .none))
+        let decoded = try Author(record: older)
+        #expect(decoded.makeRecord().fields["nickname"] == .string("Countess"))
+        let store = try SyncStore(url: nil)
+        try store.save(decoded)
+        let stored = try #require(try store.fetch(Author.self, recordName: "author-1"))
+        #expect(stored.makeRecord().fields["nickname"] == .string("Countess"))
+        #expect(stored.makeRecord().fields["mentor"] == .reference(SyncReference(recordName: "author-0", action: .none)))
+        #expect(Author(name: "Grace").makeRecord().fields["nickname"] == .string(""), "a new model starts at the empty value")
+    }
+
     @Test func reviewFieldsAreNeverUploadedButAlwaysRead() throws {  // trap: T11.4
         var projection = Self.article().makeProjection()
         projection.publicationLifecycle = PublicationLifecycle(state: .listed, version: 3, publishedAt: Date(timeIntervalSince1970: 5), reviewState: "approved", reviewNote: "ok", reviewedVersion: 2)

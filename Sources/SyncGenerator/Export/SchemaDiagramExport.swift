@@ -187,6 +187,7 @@ struct SchemaDiagram {
         if field.isEncrypted { marks.append("encrypted") }
         if field.isLocalOnly { marks.append("local-only") }
         if field.isServerOwned { marks.append("server-owned") }
+        if field.deprecation != nil { marks.append("deprecated") }
         if let merge = field.mergePolicy { marks.append("merge: \(merge.rawValue)") }
         if !marks.isEmpty { text += " (" + marks.joined(separator: ", ") + ")" }
         return text

@@ -37,6 +37,7 @@ package enum SchemaReferenceExport {
     /// What the schema says of a field beyond its type: optional, its default, merge, indexes, cases.
     private static func notes(on field: Field) -> [String] {
         var notes: [String] = []
+        if let deprecation = field.deprecation { notes.append(deprecation.isEmpty ? "deprecated" : "deprecated: \(deprecation)") }
         if field.isOptional { notes.append("optional") }
         if field.isEncrypted { notes.append("encrypted") }
         if field.isServerOwned { notes.append("server-owned") }

@@ -65,7 +65,14 @@ struct ModelGenerator {
             for field in fields {
                 let documentation = [field.documentation, note(for: field)].compactMap(\.self)
                 if !documentation.isEmpty { body.documentation(documentation.joined(separator: "\n\n")) }
-                body.line("\(access)var \(SwiftSpelling.identifier(field.name)): \(SwiftSpelling.type(of: field))")
+                let property = "\(access)var \(SwiftSpelling.identifier(field.name)): \(SwiftSpelling.type(of: field))"
+                guard let deprecation = field.deprecation else {
+                    body.line(property)
+                    continue
+                }
+                // Out of the initializer, so it starts at its empty value here; reading it warns.
+                body.line("@available(*, deprecated, message: \(QuotedText.swift(deprecation.isEmpty ? Self.givenUp : deprecation)))")
+                body.line("\(property) = \(SwiftSpelling.emptyValue(of: field))")
             }
             if catalog?.isGoverned == true {
                 body.documentation("Publication state, version and review: kept by the runtime.")
@@ -87,13 +94,23 @@ struct ModelGenerator {
         return lines.joined(separator: "\n")
     }
 
+    /// What reading a field the schema gave up says, when the schema says nothing more.
+    static let givenUp = "given up in the schema; kept in the record for older app versions"
+    /// What the declarations that read every field (the bridge's, the projection's) say: they
+    /// read the given-up ones too, for the runtime, without a warning in generated code.
+    static let readsGivenUpFields = "reads the fields the schema gave up, for the runtime"
+
     private func note(for field: Field) -> String? {
+        if field.deprecation != nil { return "Given up in the schema: kept in the record and carried through every save, so an older app version's value is never lost." }
         if field.isLocalOnly { return "Kept on this device: never uploaded, never overwritten by a pull." }
         if field.isServerOwned { return "Owned by the server: never uploaded, always taken from the server." }
         if field.isEncrypted { return "Stored encrypted in CloudKit." }
         if field.type == .scalar(.asset) { return "The attached file's markers; the file lives in the asset cache." }
         return nil
     }
+
+    /// The fields the initializer takes: all but those the schema gave up.
+    private var initialized: [Field] { fields.filter { $0.deprecation == nil } }
 
     private func printMemberwiseInit(into printer: inout SwiftPrinter) {
         var parameters = [
@@ -103,14 +120,14 @@ struct ModelGenerator {
         if let parent = model.parent {
             parameters.append("parent: SyncCore.RecordReference<\(parent)>? = nil")
         }
-        for field in fields {
+        for field in initialized {
             let parameter = "\(SwiftSpelling.identifier(field.name)): \(SwiftSpelling.type(of: field))"
             parameters.append(SwiftSpelling.initialValue(of: field).map { "\(parameter) = \($0)" } ?? parameter)
         }
         if let catalog, catalog.isGoverned {
             parameters.append("publicationLifecycle: SyncCore.PublicationLifecycle = SyncCore.PublicationLifecycle(state: .\(catalog.initialState.rawValue))")
         }
-        let described = fields.filter { $0.documentation != nil }
+        let described = initialized.filter { $0.documentation != nil }
         if !described.isEmpty {
             // Quick Help and completion show the schema's words for each argument too.
             let lines = described.map { "  - \(SwiftSpelling.identifier($0.name)): \($0.documentation!.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n    "))" }
@@ -124,7 +141,7 @@ struct ModelGenerator {
             body.line("self.recordName = recordName")
             body.line("self.ownerName = ownerName")
             if model.parent != nil { body.line("self.parent = parent") }
-            for field in fields {
+            for field in initialized {
                 let identifier = SwiftSpelling.identifier(field.name)
                 body.line("self.\(identifier) = \(identifier)")
             }
@@ -174,13 +191,15 @@ struct ModelGenerator {
         if model.parent != nil { rows.append(".parent(\\Self.parent)") }
         rows += fields.map(fieldRow)
         if catalog?.isGoverned == true { rows.append(".publicationLifecycle(\\Self.publicationLifecycle)") }
-        let required = fields.filter { SwiftSpelling.initialValue(of: $0) == nil }
+        let required = initialized.filter { SwiftSpelling.initialValue(of: $0) == nil }
+        let readsGivenUp = fields.contains { $0.deprecation != nil }
         let emptyArguments = ["recordName: recordName", "ownerName: ownerName"]
             + required.map { "\(SwiftSpelling.argumentLabel($0.name)): \(SwiftSpelling.emptyValue(of: $0))" }
         printer.documentation(
             "The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), "
                 + "the values a deleted record keeps, declared on `\(name)` itself so each key path is the concrete type's own, "
                 + "and the empty record a pulled one is decoded into.")
+        if readsGivenUp { printer.line("@available(*, deprecated, message: \(QuotedText.swift(Self.readsGivenUpFields)))") }
         printer.line("\(access)static let _syncFields = SyncCore.ModelFields<Self>(")
         printer.line("    \(rows.isEmpty ? "[]" : "fieldTable()"),")
         printer.line("    tombstone: [SyncCore.TombstoneKeyPath(\"recordName\", \\Self.recordName), SyncCore.TombstoneKeyPath(\"ownerName\", \\Self.ownerName)],")
@@ -188,6 +207,7 @@ struct ModelGenerator {
         guard !rows.isEmpty else { return }
         printer.line()
         printer.documentation("Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.")
+        if readsGivenUp { printer.line("@available(*, deprecated, message: \(QuotedText.swift(Self.readsGivenUpFields)))") }
         printer.block("private static func fieldTable() -> [SyncCore.ModelField<Self>]") { body in
             body.line("[")
             for row in rows { body.line("    \(row),") }
@@ -306,6 +326,9 @@ struct ModelGenerator {
                     } else {
                         ("ServerField", SwiftSpelling.type(of: field.type, enumeration: field.enumeration))
                     }
+                    if let deprecation = field.deprecation {
+                        members.line("@available(*, deprecated, message: \(QuotedText.swift(deprecation.isEmpty ? Self.givenUp : deprecation)))")
+                    }
                     members.line("\(access)let \(SwiftSpelling.identifier(field.name)) = SyncCore.\(kind)<\(name), \(value), \(index)>(\(QuotedText.swift(field.name)))")
                 }
             }
@@ -382,8 +405,11 @@ struct ModelGenerator {
             body.line("\(access)typealias Projection = \(projection.name)")
             body.line()
             body.documentation("Copies the fields `\(projection.name)` declares; a nil value keeps the published one.")
+            let copied = projection.fields.filter { !$0.isLocalOnly && !$0.isServerOwned }
+            if copied.contains(where: { $0.deprecation != nil || model.field(named: $0.name)?.deprecation != nil }) {
+                body.line("@available(*, deprecated, message: \(QuotedText.swift(Self.readsGivenUpFields)))")
+            }
             body.block("\(access)func project(onto projection: inout \(projection.name))") { method in
-                let copied = projection.fields.filter { !$0.isLocalOnly && !$0.isServerOwned }
                 if copied.isEmpty { method.line("_ = projection") }
                 for field in copied {
                     let identifier = SwiftSpelling.identifier(field.name)

@@ -190,6 +190,13 @@ private struct Parser {
                 case "serverOwned": field.serverOwned = bool(entry, in: context())
                 case "index": field.index = words(entry, in: context())?.value ?? []
                 case "merge": field.merge = text(entry, in: context())
+                case "deprecated":
+                    if case .string = entry.value.scalar?.value {
+                        field.deprecationMessage = prose(entry, in: context())
+                        field.deprecated = field.deprecationMessage.map { Located(true, at: $0.location) }
+                    } else {
+                        field.deprecated = bool(entry, in: context())
+                    }
                 default: preconditionFailure("'\(key)' is in SchemaVocabulary.fieldKeys but read nowhere")
                 }
             }

@@ -157,6 +157,9 @@ package struct Field: Sendable, Equatable {
     package var location: SourceLocation
     /// What the field holds, in the schema's words: its property's doc comment.
     package var documentation: String?
+    /// Given up (`deprecated:`): kept in records and carried through every save, left out of the
+    /// initializer, and marked deprecated in Swift with this message (`""`: none given).
+    package var deprecation: String?
 
     /// Optional in Swift: declared so, or of a type that always is (an asset: nil is "no file").
     package var isOptionalInSwift: Bool { isOptional || type.scalar?.facts.isAlwaysOptional == true }

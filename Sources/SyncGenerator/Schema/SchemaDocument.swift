@@ -109,6 +109,9 @@ package struct FieldDeclaration: Sendable, Equatable {
     package var documentation: Located<String>?
     /// What each `enum` case means, by case name (a case written `- urgent: Needed today`).
     package var caseDocumentation: [String: Located<String>] = [:]
+    /// `deprecated: true`, or `deprecated: <what to use instead>` (the message is the text).
+    package var deprecated: Located<Bool>?
+    package var deprecationMessage: Located<String>?
 
     package init(
         name: Located<String>, type: Located<String>?, optional: Located<Bool>? = nil,

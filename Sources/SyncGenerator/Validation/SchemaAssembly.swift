@@ -28,6 +28,7 @@ extension ValidationContext {
                     isLocalOnly: field.isLocalOnly, isServerOwned: field.isServerOwned,
                     indexes: fieldIndexes, mergePolicy: fieldMergePolicies[fieldID], enumeration: enumeration, location: field.name.location)
                 resolvedField.documentation = field.documentation?.value
+                if field.deprecated?.value == true { resolvedField.deprecation = field.deprecationMessage?.value ?? "" }
                 fields.append(resolvedField)
             }
             var resolvedModel = Model(

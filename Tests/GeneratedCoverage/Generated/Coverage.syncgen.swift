@@ -600,6 +600,12 @@ public struct Author: Swift.Sendable, Swift.Hashable {
     public var ownerName: Swift.String
     public var name: Swift.String
     public var email: Swift.String
+    /// Given up in the schema: kept in the record and carried through every save, so an older app version's value is never lost.
+    @available(*, deprecated, message: "Use `name` instead.")
+    public var nickname: Swift.String = ""
+    /// Given up in the schema: kept in the record and carried through every save, so an older app version's value is never lost.
+    @available(*, deprecated, message: "given up in the schema; kept in the record for older app versions")
+    public var mentor: SyncCore.RecordReference<Author> = SyncCore.RecordReference.unset
 
     public init(
         recordName: Swift.String = Foundation.UUID().uuidString,
@@ -625,16 +631,20 @@ extension Author: SyncCore.SyncModel {
     public var parentRecordName: Swift.String? { nil }
 
     /// The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), the values a deleted record keeps, declared on `Author` itself so each key path is the concrete type's own, and the empty record a pulled one is decoded into.
+    @available(*, deprecated, message: "reads the fields the schema gave up, for the runtime")
     public static let _syncFields = SyncCore.ModelFields<Self>(
         fieldTable(),
         tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
         empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName) })
 
     /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
+    @available(*, deprecated, message: "reads the fields the schema gave up, for the runtime")
     private static func fieldTable() -> [SyncCore.ModelField<Self>] {
         [
             .field("name", \Self.name),
             .field("email", \Self.email),
+            .field("nickname", \Self.nickname),
+            .reference("mentor", \Self.mentor, onDelete: .none),
         ]
     }
 }
@@ -646,10 +656,14 @@ extension Author: SyncCore.ServerQueryable {
     public struct ServerFields: Swift.Sendable {
         public let name = SyncCore.ServerField<Author, Swift.String, SyncCore.ServerIndexes.None>("name")
         public let email = SyncCore.ServerField<Author, Swift.String, SyncCore.ServerIndexes.None>("email")
+        @available(*, deprecated, message: "Use `name` instead.")
+        public let nickname = SyncCore.ServerField<Author, Swift.String, SyncCore.ServerIndexes.None>("nickname")
+        @available(*, deprecated, message: "given up in the schema; kept in the record for older app versions")
+        public let mentor = SyncCore.ServerField<Author, SyncCore.RecordReference<Author>, SyncCore.ServerIndexes.None>("mentor")
     }
     public static let serverFields = ServerFields()
     /// What a page of a server query fetches: every field but asset contents.
-    public static let serverQueryKeys: [Swift.String] = ["name", "email"]
+    public static let serverQueryKeys: [Swift.String] = ["name", "email", "nickname", "mentor"]
 }
 
 // MARK: - Publishing
@@ -658,8 +672,10 @@ extension Author: SyncCore.PublishableModel {
     public typealias Projection = PublicAuthor
 
     /// Copies the fields `PublicAuthor` declares; a nil value keeps the published one.
+    @available(*, deprecated, message: "reads the fields the schema gave up, for the runtime")
     public func project(onto projection: inout PublicAuthor) {
         projection.name = self.name
+        projection.nickname = self.nickname
     }
 }
 
@@ -671,6 +687,7 @@ public struct PublicAuthor: Swift.Sendable, Swift.Hashable {
     /// The owner of the zone the record lives in.
     public var ownerName: Swift.String
     public var name: Swift.String
+    public var nickname: Swift.String
     /// Publication state, version and review: kept by the runtime.
     public var publicationLifecycle: SyncCore.PublicationLifecycle
 
@@ -678,11 +695,13 @@ public struct PublicAuthor: Swift.Sendable, Swift.Hashable {
         recordName: Swift.String = Foundation.UUID().uuidString,
         ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
         name: Swift.String = "",
+        nickname: Swift.String = "",
         publicationLifecycle: SyncCore.PublicationLifecycle = SyncCore.PublicationLifecycle(state: .delisted)
     ) {
         self.recordName = recordName
         self.ownerName = ownerName
         self.name = name
+        self.nickname = nickname
         self.publicationLifecycle = publicationLifecycle
     }
 }
@@ -707,6 +726,7 @@ extension PublicAuthor: SyncCore.SyncModel {
     private static func fieldTable() -> [SyncCore.ModelField<Self>] {
         [
             .field("name", \Self.name),
+            .field("nickname", \Self.nickname),
             .publicationLifecycle(\Self.publicationLifecycle),
         ]
     }
@@ -734,10 +754,20 @@ extension PublicAuthor: SyncCore.ServerQueryable {
     /// What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.
     public struct ServerFields: Swift.Sendable {
         public let name = SyncCore.ServerField<PublicAuthor, Swift.String, SyncCore.ServerIndexes.None>("name")
+        public let nickname = SyncCore.ServerField<PublicAuthor, Swift.String, SyncCore.ServerIndexes.None>("nickname")
     }
     public static let serverFields = ServerFields()
     /// What a page of a server query fetches: every field but asset contents.
-    public static var serverQueryKeys: [Swift.String] { catalogDesiredKeys }
+    public static let serverQueryKeys: [Swift.String] = [
+        "name",
+        "nickname",
+        "publicationState",
+        "publicationVersion",
+        "publishedAt",
+        "reviewState",
+        "reviewNote",
+        "reviewedVersion",
+    ]
 }
 
 /// A record of type `Article` in [private], from Coverage.yaml.
