@@ -37,8 +37,12 @@ enum Bench {
 
     /// Growth only, for CI (`--quick`).
     static let quick = CommandLine.arguments.contains("--quick")
-    /// What `--quick` allows for 10x the input: linear, with room for noise and caches.
-    static let quickMaxGrowth = 13.0
+    /// What `--quick` allows for 10x the input: linear, with room for noise and caches. 13x was
+    /// too little room on CI's machine: linear code measured 7-17x there (a catalog refresh's
+    /// cost a record grows from 9 to 15 us at 10x the records, caches; a 18 ms small run moves
+    /// the ratio most), and three CI runs of code no growth path changed failed at 13.6x, 14.1x
+    /// and 15.3x. A path that costs the square of its input grows about 100x.
+    static let quickMaxGrowth = 20.0
     /// The groups `--quick` runs when none is named.
     static let growthGroups = ["validate", "generate", "catalog", "idle"]
 
