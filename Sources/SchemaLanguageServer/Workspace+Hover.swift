@@ -1,4 +1,5 @@
 import SyncGenerator
+import SyncCore
 
 /// Hover: what a model or field resolves to (its record type, databases, share hierarchy, Swift
 /// and CloudKit types) and what its `description` says, and on a diagnostic, `syncgen explain`'s
@@ -25,10 +26,13 @@ extension Workspace {
             } else if let owner = found.model, let model = index.model(named: owner),
                 let field = model.fields.first(where: { $0.name.value == found.name })
             {
+                let resolvedModel = schema?.models.first { $0.name == owner }
+                // An asset is its file's key in CloudKit (with its markers beside it).
+                let assetKeys = resolvedModel?.assetFields.first { $0.field.name == found.name }?.recordKeys
                 let resolved = schema.flatMap { schema in
-                    schema.models.first { $0.name == owner }.flatMap { CloudKitFields.of($0, in: schema)[found.name] }
+                    resolvedModel.flatMap { CloudKitFields.of($0, in: schema)[assetKeys?.contents ?? field.storedKey.value] }
                 }
-                sections.insert(Self.describe(field, of: model, resolved: resolved), at: 0)
+                sections.insert(Self.describe(field, of: model, resolved: resolved, assetKeys: assetKeys), at: 0)
             }
         }
         guard !sections.isEmpty else { return .null }
@@ -60,12 +64,17 @@ extension Workspace {
         return lines.joined(separator: "\n")
     }
 
-    private static func describe(_ field: FieldDeclaration, of model: ModelDeclaration, resolved: CloudKitFields.Field?) -> String {
+    private static func describe(_ field: FieldDeclaration, of model: ModelDeclaration, resolved: CloudKitFields.Field?, assetKeys: AssetRecordKeys?) -> String {
         var lines = ["**\(model.name.value).\(field.name.value)**: \(resolved?.spelling ?? field.type?.value ?? "no type")\(field.optional?.value == true ? ", optional" : "")"]
         if let documentation = field.documentation?.value { lines += ["", documentation, ""] }
         let described = { (name: String) in field.caseDocumentation[name].map { "`\(name)` (\($0.value))" } ?? "`\(name)`" }
         if let resolved {
             lines.append("- CloudKit type `\(resolved.type)`\(resolved.isEncrypted ? ", encrypted" : "")")
+            if let assetKeys {
+                lines.append("- travels under " + assetKeys.all.map { "`\($0)`" }.joined(separator: ", "))
+            } else if let recordKey = field.recordKey?.value {
+                lines.append("- stored under the record key `\(recordKey)`: renamed in Swift only")
+            }
             if let target = resolved.referenceTarget { lines.append("- points at record type `\(target)`") }
             if let cases = resolved.enumCases { lines.append("- cases: " + cases.map(described).joined(separator: ", ") + "; any other name is kept as `unknown`") }
             if !resolved.indexes.isEmpty { lines.append("- indexes: " + resolved.indexes.sorted().joined(separator: ", ")) }

@@ -67,9 +67,9 @@ extension Workspace {
 
     /// Renames a model or a field everywhere the folder names it. A model without `recordType:`
     /// gets its old name as one, so its records keep their CloudKit record type (a deployed type
-    /// cannot be renamed; records of a new one would start empty); a field has no such alias,
-    /// so renaming one that is deployed is said, and the check against the deployed schema
-    /// reports it.
+    /// cannot be renamed; records of a new one would start empty); a field without `recordKey:`
+    /// gets its old name as one in each declaration renamed (a draft's and its projection's), so
+    /// its values stay under their deployed key, in CloudKit and on every device.
     mutating func rename(_ place: Place, to newName: String) throws(RequestError) -> JSON {
         guard let (found, index) = try occurrence(at: place) else {
             throw RequestError(code: LanguageServer.ErrorCode.invalidParams, message: "no model or field name here")
@@ -91,7 +91,23 @@ extension Workspace {
             edits[uri(of: model.name.location.file), default: []].append(edit)
             appendMessage("'\(found.name)' keeps its record type: 'recordType: \(found.name)' was added, so records already in CloudKit stay readable. Remove it if the model was never deployed.")
         } else if !found.isModel {
-            appendMessage("Renaming field '\(found.name)' renames it in CloudKit too: a deployed field's values stay under its old name.")
+            var kept = false
+            for occurrence in index.related(to: found) {
+                guard case .fieldDeclaration(let owner) = occurrence.role,
+                    let field = index.model(named: owner)?.fields.first(where: { $0.name.location == occurrence.location }),
+                    field.recordKey == nil
+                else { continue }
+                guard let edit = keepRecordKey(of: field) else {
+                    throw RequestError(
+                        code: LanguageServer.ErrorCode.invalidParams,
+                        message: "field '\(found.name)' of '\(owner)' is written where its record key cannot be kept: add 'recordKey: \(found.name)' to it first, then rename")
+                }
+                edits[uri(of: field.name.location.file), default: []].append(edit)
+                kept = true
+            }
+            if kept {
+                appendMessage("'\(found.name)' keeps its record key: 'recordKey: \(found.name)' was added, so values already in CloudKit and on devices stay readable. Remove it if the field was never deployed.")
+            }
         }
         return ["changes": .object(edits.mapValues(JSON.array))]
     }
@@ -114,6 +130,51 @@ extension Workspace {
         let text = String(repeating: " ", count: indent) + "recordType: \(model.name.value)\n"
         let start = Position(line: nameLine, character: 0)
         return ["range": Range(start: start, end: start).json, "newText": .string(text)]
+    }
+
+    /// The field's old name kept as its `recordKey:`, in whichever form the field is written:
+    /// `title: string` becomes `title: { type: string, recordKey: title }`, a flow mapping gains
+    /// the key first, a block mapping a line before its first key. Nil when the field's value is
+    /// not on its line or below it as expected (a type written on the next line, say).
+    private func keepRecordKey(of field: FieldDeclaration) -> JSON? {
+        let lines = lines(of: field.name.location.file)
+        let lineIndex = field.name.location.line - 1
+        let line = Array(lines.line(lineIndex))
+        // The value starts after the name's colon (a quoted name ends at its closing quote).
+        let nameEnd = lines.wordRange(line: field.name.location.line, column: field.name.location.column).end.character
+        var scalarIndex = 0, units = 0
+        while scalarIndex < line.count && units < nameEnd {
+            units += line[scalarIndex].utf16.count
+            scalarIndex += 1
+        }
+        guard let colon = line[scalarIndex...].firstIndex(of: ":") else { return nil }
+        let valueStart = line[(colon + 1)...].firstIndex { $0 != " " } ?? line.count
+        let key = "recordKey: \(field.name.value)"
+        func position(_ index: Int) -> Position {
+            Position(line: lineIndex, character: line.prefix(index).reduce(0) { $0 + $1.utf16.count })
+        }
+        if valueStart == line.count || line[valueStart] == "#" {
+            // A block mapping: the key goes in before the field's first key, at its indent.
+            guard let next = ((lineIndex + 1)..<lines.count).first(where: { index in
+                let content = lines.line(index).drop { $0 == " " }
+                return !content.isEmpty && content.first != "#"
+            }) else { return nil }
+            let indent = lines.line(next).prefix { $0 == " " }.count
+            guard indent > field.name.location.column - 1 else { return nil }
+            let start = Position(line: next, character: 0)
+            return ["range": Range(start: start, end: start).json, "newText": .string(String(repeating: " ", count: indent) + key + "\n")]
+        }
+        if line[valueStart] == "{" {
+            let first = line[(valueStart + 1)...].firstIndex { $0 != " " } ?? line.count
+            let at = position(first)
+            return ["range": Range(start: at, end: at).json, "newText": .string(key + ", ")]
+        }
+        // The shorthand: the type word, up to a comment, the end of a flow mapping or its next entry.
+        var valueEnd = valueStart
+        while valueEnd < line.count, ![",", "}", "#"].contains(line[valueEnd]) { valueEnd += 1 }
+        while valueEnd > valueStart, line[valueEnd - 1] == " " { valueEnd -= 1 }
+        let type = String(String.UnicodeScalarView(line[valueStart..<valueEnd]))
+        return ["range": Range(start: position(valueStart), end: position(valueEnd)).json, "newText": .string("{ type: \(type), \(key) }")]
     }
 
     static func isPlainName(_ name: String) -> Bool {

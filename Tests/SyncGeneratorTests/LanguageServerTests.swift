@@ -391,7 +391,9 @@ struct LanguageServerTests {
         let other = Client([notes: published])
         other.open(notes, published)
         let fieldEdit = try #require(other.request("textDocument/rename", other.place(notes, 3, 15).merging(["newName": "name"]))["result"]?["changes"]?[other.uri(notes)]?.array)
-        #expect(fieldEdit.map { $0["range"]?["start"]?["line"]?.int } == [3, 6])
+        // The draft's field and its projection's each keep their deployed key.
+        #expect(fieldEdit.map { $0["range"]?["start"]?["line"]?.int } == [3, 6, 3, 6])
+        #expect(fieldEdit.compactMap { $0["newText"]?.string } == ["name", "name", "{ type: string, recordKey: title }", "{ type: string, recordKey: title }"])
         let refused = other.request("textDocument/rename", other.place(notes, 3, 15).merging(["newName": "2x"]))
         #expect(refused["error"]?["code"]?.int == -32602)
 
@@ -408,6 +410,54 @@ struct LanguageServerTests {
         let added = try #require(fourth.request("textDocument/rename", fourth.place(notes, 1, 3).merging(["newName": "Label"]))["result"]?["changes"]?[fourth.uri(notes)]?.array)
         let texts = added.compactMap { $0["newText"]?.string }
         #expect(texts.contains("    recordType: Tag\n"))
+    }
+
+    /// A field renamed keeps its deployed key as `recordKey:`, in whichever form it is written
+    /// (the shorthand, a flow mapping, a block mapping), once; a field that has one already is
+    /// only renamed, and the hover says where it is stored. Breaking it (the rename as before
+    /// `recordKey:`): only the names change, and the deployed values are left behind.
+    @Test func aFieldRenamedKeepsItsRecordKey() throws {
+        let text = """
+            models:
+              Recipe:
+                unique: [[title]]
+                fields:
+                  title: string  # the dish
+                  servings: {type: int}
+                  steps:
+                    # how
+                    type: string
+                  photo: { type: asset, recordKey: picture }
+                  remarks: { type: string, recordKey: notes }
+
+            """
+        func rename(line: Int, column: Int, to newName: String) throws -> [JSON] {
+            let client = Client([notes: text])
+            client.open(notes, text)
+            return try #require(client.request("textDocument/rename", client.place(notes, line, column).merging(["newName": .string(newName)]))["result"]?["changes"]?[client.uri(notes)]?.array)
+        }
+        func edits(_ found: [JSON]) -> [String] {
+            found.map { edit in
+                let start = edit["range"]?["start"], end = edit["range"]?["end"]
+                return "\(start?["line"]?.int ?? -1):\(start?["character"]?.int ?? -1)-\(end?["character"]?.int ?? -1) \(edit["newText"]?.string ?? "")"
+            }.sorted()
+        }
+        // From its use in `unique`: the declaration and the use renamed, the shorthand expanded.
+        #expect(try edits(rename(line: 2, column: 15, to: "dish")) == ["2:14-19 dish", "4:13-19 { type: string, recordKey: title }", "4:6-11 dish"])
+        #expect(try edits(rename(line: 5, column: 7, to: "portions")) == ["5:17-17 recordKey: servings, ", "5:6-14 portions"])
+        #expect(try edits(rename(line: 6, column: 7, to: "method")) == ["6:6-11 method", "8:0-0         recordKey: steps\n"])
+        #expect(try edits(rename(line: 9, column: 7, to: "image")) == ["9:6-11 image"])
+
+        let client = Client([notes: text])
+        client.open(notes, text)
+        client.idle()
+        func hover(_ line: Int) throws -> String {
+            try #require(client.request("textDocument/hover", client.place(notes, line, 7))["result"]?["contents"]?["value"]?.string)
+        }
+        let renamed = try hover(10), asset = try hover(9)
+        #expect(renamed.contains("stored under the record key `notes`"), "\(renamed)")
+        // The first asset travels under the keys every model's first asset has.
+        #expect(asset.contains("travels under `assetData`, `assetSuffix`"), "\(asset)")
     }
 
     @Test func theOutlineListsModelsWithTheirFields() throws {

@@ -205,6 +205,14 @@ let evolutionCases: [EvolutionCase] = [
         "a model renamed keeping its record type",
         old: note(baseFields), new: "models:\n  Memo:\n    recordType: Note\n    fields:\n" + baseFields + "\n"),
     EvolutionCase(
+        "fields renamed keeping their record keys (a key field, an asset after another)",
+        old: note("      title: string\n      cover: asset\n      sketch: asset", keys: "    unique: [[title]]"),
+        new: note("      heading: { type: string, recordKey: title }\n      cover: asset\n      diagram: { type: asset, recordKey: sketch }", keys: "    unique: [[heading]]")),
+    EvolutionCase(
+        "a field renamed without its record key: remove + add",
+        old: note(baseFields), new: note("      heading: string\n      size: int"),
+        expected: ["New.yaml:4:7 SG1506 warning", "Old.yaml:4:7 SG1502 error", "New.yaml:2:3 SG1502 note"]),
+    EvolutionCase(
         "a catalog made governed: the lifecycle fields are added",
         old: note(baseFields, keys: "    scopes: [public]"),
         new: note(baseFields, keys: "    scopes: [public]\n    catalog: { governed: true }"),
@@ -243,6 +251,16 @@ struct SchemaEvolutionTests {
             new: note("      title: string") + "  Label:\n    fields:\n      name: string\n      color: { type: string, optional: true }\n")
         let removal = try #require(check.diff?.diagnostics.first)
         #expect(removal.message.contains("if 'Label' is 'Tag' renamed, give it 'recordType: Tag'"))
+    }
+
+    /// A field removed and one of its type added: the message says how to keep the deployed key.
+    /// A field of another type is no candidate.
+    @Test func aFieldRenameGetsAHintToKeepTheRecordKey() throws {
+        let check = Self.check(old: note(baseFields), new: note("      count: int\n      heading: { type: string, optional: true }\n      size: int"))
+        let removal = try #require(check.diff?.diagnostics.first { $0.code == .fieldRemoved })
+        #expect(removal.message.contains("if 'heading' is 'title' renamed, give it 'recordKey: title' to keep the deployed field"), "\(removal.message)")
+        let other = Self.check(old: note(baseFields), new: note("      heading: int\n      size: int"))
+        #expect(other.diff?.diagnostics.first { $0.code == .fieldRemoved }?.message.contains("renamed") == false)
     }
 
     /// A removed enum case says what to do instead: keep it, and stop writing it. Breaking it

@@ -28,6 +28,22 @@ let passingCases: [PassingCase] = [
               coverAssetSize: int
               thumbnailCount: int
         """),
+    PassingCase("3-6: fields renamed in Swift, stored under their deployed keys (two swapped, an asset, a key field, a desired key)", """
+        models:
+          Recipe:
+            unique: [[title]]
+            fields:
+              title: { type: string, recordKey: name }
+              name: { type: string, recordKey: title }
+              cover: asset
+              diagram: { type: asset, recordKey: sketch }
+              title2: { type: int, recordKey: diagramAssetSize }
+          PublicRecipe:
+            scopes: [public]
+            catalog: { desiredKeys: [dish] }
+            fields:
+              dish: { type: string, recordKey: name }
+        """),
     PassingCase("6: enums, alone and in lists, with defaults, keyword cases, in a unique key, sorted, merged as a set", """
         models:
           Task:

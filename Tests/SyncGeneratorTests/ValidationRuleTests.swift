@@ -70,6 +70,8 @@ let failingCases: [FailingCase] = [
     FailingCase(.modelNameNotCapitalized, "models:\n  note:\n    fields: {}\n", Finding(.modelNameNotCapitalized, .warning, line: 2, column: 3)),
     FailingCase(.invalidRecordTypeName, model("    recordType: 1A"), Finding(.invalidRecordTypeName, line: 3, column: 17)),
     FailingCase(.invalidFieldName, field("      _x: string"), Finding(.invalidFieldName, line: 4, column: 7)),
+    // A record key is a field name as CloudKit sees it: the same rules, said at the key.
+    FailingCase(.invalidFieldName, field("      x: { type: string, recordKey: my-key }"), Finding(.invalidFieldName, line: 4, column: 37)),
     // The parent's field would be what `[Item.self]` means inside the generated `List`.
     FailingCase(.childNameHiddenInParent, "models:\n  List:\n    fields:\n      Item: string\n  Item:\n    parent: List\n    fields: {}\n", Finding(.childNameHiddenInParent, line: 5, column: 3)),
     FailingCase(.invalidZoneName, model("    zone: _Personal"), Finding(.invalidZoneName, line: 3, column: 11)),
@@ -90,12 +92,17 @@ let failingCases: [FailingCase] = [
     FailingCase(.reservedFieldName, field("      ownerName: string"), Finding(.reservedFieldName, line: 4, column: 7)),
     FailingCase(.reservedFieldName, field("      shareTitle: string"), Finding(.reservedFieldName, line: 4, column: 7)),
     FailingCase(.reservedFieldName, field("      id: string"), Finding(.reservedFieldName, line: 4, column: 7)),
+    FailingCase(.reservedFieldName, field("      x: { type: string, recordKey: clientModifiedAt }"), Finding(.reservedFieldName, line: 4, column: 37)),
+    FailingCase(.reservedFieldName, field("      x: { type: string, recordKey: assetData }"), Finding(.reservedFieldName, line: 4, column: 37)),
     FailingCase(.reservedRecordTypeName, "models:\n  Users:\n    fields: {}\n", Finding(.reservedRecordTypeName, line: 2, column: 3)),
     FailingCase(.reservedRecordTypeName, "models:\n  SyncgenZoneMove:\n    fields: {}\n", Finding(.reservedRecordTypeName, line: 2, column: 3)),
     // Rule 5: duplicates.
     FailingCase(.duplicateModel, "models:\n  A:\n    fields: {}\n  A:\n    fields: {}\n", Finding(.duplicateModel, line: 4, column: 3)),
     FailingCase(.duplicateRecordType, "models:\n  A:\n    fields: {}\n  B:\n    recordType: A\n    fields: {}\n", Finding(.duplicateRecordType, line: 5, column: 17)),
     FailingCase(.duplicateField, field("      x: string\n      x: int"), Finding(.duplicateField, line: 5, column: 7)),
+    // Two fields stored under one key, said at the key that was written.
+    FailingCase(.duplicateField, field("      x: string\n      y: { type: string, recordKey: x }"), Finding(.duplicateField, line: 5, column: 37)),
+    FailingCase(.duplicateField, field("      y: { type: string, recordKey: x }\n      x: string"), Finding(.duplicateField, line: 4, column: 37)),
     // Rule 6: types.
     FailingCase(.unknownReferenceTarget, field("      b: { type: reference, to: C }"), Finding(.unknownReferenceTarget, line: 4, column: 33)),
     FailingCase(.unknownType, field("      x: text"), Finding(.unknownType, line: 4, column: 10)),
@@ -119,6 +126,8 @@ let failingCases: [FailingCase] = [
     // A second asset field travels under its own name before the deployed keys: a field of
     // such a name is refused in its model, and so is an asset field whose keys grow too long.
     FailingCase(.reservedFieldName, field("      a: asset\n      b: asset\n      bAssetSize: int"), Finding(.reservedFieldName, line: 6, column: 7)),
+    // A renamed asset travels under its record key's keys; a field stored under one is refused.
+    FailingCase(.reservedFieldName, field("      a: asset\n      b: { type: asset, recordKey: c }\n      n: { type: int, recordKey: cAssetSize }"), Finding(.reservedFieldName, line: 6, column: 34)),
     FailingCase(.invalidFieldName, field("      a: asset\n      b\(String(repeating: "x", count: 249)): asset"), Finding(.invalidFieldName, line: 5, column: 7)),
     FailingCase(.defaultNotSupported, field("      x: { type: data, default: abc }"), Finding(.defaultNotSupported, line: 4, column: 33)),
     FailingCase(.defaultNotSupported, field("      x: { type: url, default: \"https://example.com\" }"), Finding(.defaultNotSupported, line: 4, column: 32)),

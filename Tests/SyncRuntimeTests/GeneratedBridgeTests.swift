@@ -298,7 +298,7 @@ struct GeneratedPublishingTests {
     }
 
     @Test func theSchemaListsEveryModel() {  // trap: T1.1
-        #expect(GeneratedCoverage.SyncSchema.models.map { $0.recordType } == ["Data", "TaskRecord", "Date", "Author", "PublicAuthor", "Article", "PublicArticle", "Empty", "Collider", "ColliderPart", "PublicCollider", "Household", "Chore"])
+        #expect(GeneratedCoverage.SyncSchema.models.map { $0.recordType } == ["Data", "TaskRecord", "Date", "Author", "PublicAuthor", "Article", "PublicArticle", "Empty", "Collider", "ColliderPart", "PublicCollider", "Household", "Chore", "Recipe", "PublicRecipe"])
         #expect(SyncSchema.models.map { $0.recordType } == ["SharedList", "Member", "ListItem", "Note", "PublishedNote", "JournalEntry"])
     }
 }

@@ -54,25 +54,38 @@ package enum SchemaDiff {
         return added.first { Set(CloudKitFields.of($0, in: new).keys).isSuperset(of: fields) }
     }
 
+    /// The field of `new` added with the same type as the removed field `name` (and, for a
+    /// reference or an enum, the same target or cases): probably the field renamed. The first in
+    /// the model's order, when several are.
+    private static func renamedField(
+        from name: String, _ removed: CloudKitFields.Field, among newFields: [String: CloudKitFields.Field],
+        oldFields: [String: CloudKitFields.Field], in new: Model
+    ) -> String? {
+        new.fields.first { candidate in
+            guard oldFields[candidate.recordKey] == nil, let added = newFields[candidate.recordKey] else { return false }
+            return added.type == removed.type && added.spelling == removed.spelling && added.referenceTarget == removed.referenceTarget
+        }?.name
+    }
+
     /// Natural keys and merge policies live in the apps, not in CloudKit: a key removed, or a
     /// policy changed, is safe; a key added needs a thought, since app versions from before keep
     /// creating the duplicates it merges away.
     private static func compareConvergence(_ old: Model, with new: Model, into result: inout Result) {
         let type = new.recordType
-        let oldKeys = Set(old.uniqueKeys.map(Set.init)), newKeys = Set(new.uniqueKeys.map(Set.init))
-        for key in new.uniqueKeys where !oldKeys.contains(Set(key)) {
+        let oldKeys = Set(old.uniqueRecordKeys.map(Set.init)), newKeys = Set(new.uniqueRecordKeys.map(Set.init))
+        for key in new.uniqueRecordKeys where !oldKeys.contains(Set(key)) {
             result.diagnostics.append(Diagnostic(
                 .uniqueKeyAdded, "new natural key [\(key.joined(separator: ", "))] of record type '\(type)': records from before may hold duplicates, which merge when this version syncs, and older app versions keep creating them",
                 at: new.location))
         }
-        for key in old.uniqueKeys where !newKeys.contains(Set(key)) {
+        for key in old.uniqueRecordKeys where !newKeys.contains(Set(key)) {
             result.safeChanges.append(SafeChange(message: "natural key [\(key.joined(separator: ", "))] of '\(type)' removed", location: new.location))
         }
         if old.mergePolicy != new.mergePolicy {
             result.safeChanges.append(SafeChange(message: "merge policy of '\(type)' changed from \(old.mergePolicy?.rawValue ?? "the configuration's") to \(new.mergePolicy?.rawValue ?? "the configuration's")", location: new.location))
         }
         for field in new.fields {
-            guard let before = old.field(named: field.name), before.mergePolicy != field.mergePolicy else { continue }
+            guard let before = old.field(recordKey: field.recordKey), before.mergePolicy != field.mergePolicy else { continue }
             result.safeChanges.append(SafeChange(message: "merge policy of '\(type).\(field.name)' changed from \(before.mergePolicy?.rawValue ?? "the model's") to \(field.mergePolicy?.rawValue ?? "the model's")", location: field.location))
         }
     }
@@ -83,14 +96,14 @@ package enum SchemaDiff {
     /// files of deployed records to the wrong field. True when it found any.
     private static func compareAssetKeys(_ old: Model, with new: Model, into result: inout Result) -> Bool {
         let found = result.diagnostics.count
-        let before = Dictionary(uniqueKeysWithValues: old.assetFields.map { ($0.field.name, $0) })
+        let before = Dictionary(uniqueKeysWithValues: old.assetFields.map { ($0.field.recordKey, $0) })
         for (field, keys) in new.assetFields {
             let owner = old.assetFields.first { $0.recordKeys == keys }?.field
-            if let was = before[field.name], was.recordKeys != keys {
+            if let was = before[field.recordKey], was.recordKeys != keys {
                 result.diagnostics.append(Diagnostic(
                     .assetKeysMoved, "asset field '\(field.name)' of record type '\(new.recordType)' now travels under \(keys.contents) instead of \(was.recordKeys.contents): the asset fields were reordered, or one before it removed; the files of deployed records stay under the old keys",
                     at: field.location, notes: [.init("it was declared here", at: was.field.location)]))
-            } else if before[field.name] == nil, let owner {
+            } else if before[field.recordKey] == nil, let owner {
                 result.diagnostics.append(Diagnostic(
                     .assetKeysMoved, "new asset field '\(field.name)' of record type '\(new.recordType)' would travel under \(keys.contents), where deployed records keep the files of '\(owner.name)'; declare it after the model's other asset fields",
                     at: field.location, notes: [.init("'\(owner.name)' travelled under \(keys.contents) here", at: owner.location)]))
@@ -125,9 +138,11 @@ package enum SchemaDiff {
         let newFields = CloudKitFields.of(new, in: newSchema).filter { $0.key != RecordFieldNames.mergedInto && !movedAssetKeys.contains($0.key) }
         for (name, field) in oldFields.sorted(by: { $0.key < $1.key }) {
             guard let now = newFields[name] else {
-                let reason = new.field(named: name)?.isLocalOnly == true ? " (it is local-only now, so it is no longer uploaded)" : ""
+                let reason = new.field(recordKey: name)?.isLocalOnly == true ? " (it is local-only now, so it is no longer uploaded)" : ""
+                let hint = renamedField(from: name, field, among: newFields, oldFields: oldFields, in: new)
+                    .map { "; if '\($0)' is '\(name)' renamed, give it 'recordKey: \(name)' to keep the deployed field" } ?? ""
                 result.diagnostics.append(Diagnostic(
-                    .fieldRemoved, "field '\(name)' of record type '\(type)' is gone\(reason); CloudKit's production schema cannot lose it, and older app versions still write it",
+                    .fieldRemoved, "field '\(name)' of record type '\(type)' is gone\(reason); CloudKit's production schema cannot lose it, and older app versions still write it\(hint)",
                     at: field.location, notes: [.init("record type '\(type)' is declared here now", at: new.location)]))
                 continue
             }

@@ -184,6 +184,7 @@ struct SchemaDiagram {
     private static func field(_ field: Field) -> String {
         var text = "\(field.name): \(typeText(field.type))\(field.enumeration.map { " [" + $0.cases.joined(separator: ", ") + "]" } ?? "")\(field.isOptional ? "?" : "")"
         var marks: [String] = []
+        if field.recordKey != field.name { marks.append("record key \(field.recordKey)") }
         if field.isEncrypted { marks.append("encrypted") }
         if field.isLocalOnly { marks.append("local-only") }
         if field.isServerOwned { marks.append("server-owned") }

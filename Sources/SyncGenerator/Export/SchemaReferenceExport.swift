@@ -12,7 +12,7 @@ package enum SchemaReferenceExport {
             lines += ["", "| Field | Swift | CloudKit | Notes | Description |", "|---|---|---|---|---|"]
             let cloudKit = CloudKitFields.of(model, in: schema)
             for field in model.fields {
-                let stored = field.isLocalOnly ? "local only" : field.type == .scalar(.asset) ? "asset" : cloudKit[field.name].map { "`\(field.name)`, `\($0.type)`" } ?? ""
+                let stored = field.isLocalOnly ? "local only" : field.type == .scalar(.asset) ? "asset" : cloudKit[field.recordKey].map { "`\(field.recordKey)`, `\($0.type)`" } ?? ""
                 let cells = [
                     "`\(field.name)`", "`\(swiftType(of: field))`", stored, notes(on: field).joined(separator: "; "), field.documentation ?? "",
                 ]
@@ -38,6 +38,7 @@ package enum SchemaReferenceExport {
     private static func notes(on field: Field) -> [String] {
         var notes: [String] = []
         if let deprecation = field.deprecation { notes.append(deprecation.isEmpty ? "deprecated" : "deprecated: \(deprecation)") }
+        if field.recordKey != field.name { notes.append("renamed from `\(field.recordKey)`") }
         if field.isOptional { notes.append("optional") }
         if field.isEncrypted { notes.append("encrypted") }
         if field.isServerOwned { notes.append("server-owned") }

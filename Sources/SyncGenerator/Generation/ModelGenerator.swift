@@ -169,7 +169,7 @@ struct ModelGenerator {
             if !model.uniqueKeys.isEmpty || model.mergePolicy != nil { body.line() }
             if !model.uniqueKeys.isEmpty {
                 body.documentation("The natural keys: records of one zone equal on every field of a key are one record.")
-                let keys = model.uniqueKeys.map { "[" + $0.map(QuotedText.swift).joined(separator: ", ") + "]" }
+                let keys = model.uniqueRecordKeys.map { "[" + $0.map(QuotedText.swift).joined(separator: ", ") + "]" }
                 body.line("\(access)static let uniqueKeys: [[Swift.String]] = [\(keys.joined(separator: ", "))]")
             }
             if let policy = model.mergePolicy {
@@ -217,7 +217,7 @@ struct ModelGenerator {
 
     /// `.field("title", \Note.title)`, with the builder for the field's kind and its options.
     private func fieldRow(_ field: Field) -> String {
-        var arguments = [QuotedText.swift(field.name), "\\Self.\(SwiftSpelling.identifier(field.name))"]
+        var arguments = [QuotedText.swift(field.recordKey), "\\Self.\(SwiftSpelling.identifier(field.name))"]
         let builder: String
         switch field.type {
         case .scalar(.asset):
@@ -329,7 +329,7 @@ struct ModelGenerator {
                     if let deprecation = field.deprecation {
                         members.line("@available(*, deprecated, message: \(QuotedText.swift(deprecation.isEmpty ? Self.givenUp : deprecation)))")
                     }
-                    members.line("\(access)let \(SwiftSpelling.identifier(field.name)) = SyncCore.\(kind)<\(name), \(value), \(index)>(\(QuotedText.swift(field.name)))")
+                    members.line("\(access)let \(SwiftSpelling.identifier(field.name)) = SyncCore.\(kind)<\(name), \(value), \(index)>(\(QuotedText.swift(field.recordKey)))")
                 }
             }
             body.line("\(access)static let serverFields = ServerFields()")

@@ -190,6 +190,7 @@ private struct Parser {
                 case "serverOwned": field.serverOwned = bool(entry, in: context())
                 case "index": field.index = words(entry, in: context())?.value ?? []
                 case "merge": field.merge = text(entry, in: context())
+                case "recordKey": field.recordKey = text(entry, in: context())
                 case "deprecated":
                     if case .string = entry.value.scalar?.value {
                         field.deprecationMessage = prose(entry, in: context())

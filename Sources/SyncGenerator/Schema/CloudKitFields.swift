@@ -52,7 +52,7 @@ package enum CloudKitFields {
         }
         for field in model.fields where !field.isLocalOnly && field.type != .scalar(.asset) {
             let indexes = Set(field.indexes.map { $0.rawValue.uppercased() })
-            fields[field.name] = Field(
+            fields[field.recordKey] = Field(
                 type: typeName(field.type), spelling: field.type.description, isEncrypted: field.isEncrypted, indexes: indexes,
                 isRequired: !field.isOptional && field.defaultValue == nil && !field.isServerOwned,
                 referenceTarget: field.type.referenceTarget.map { schema.model(named: $0)?.recordType ?? $0 },

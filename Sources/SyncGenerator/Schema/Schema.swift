@@ -116,11 +116,21 @@ package struct Model: Sendable, Equatable {
     /// first on the keys records carried before a model could hold several: `AssetRecordKeys`).
     package var assetFields: [(field: Field, recordKeys: AssetRecordKeys)] {
         let assets = fields.filter { $0.type == .scalar(.asset) }
-        return Array(zip(assets, AssetRecordKeys.of(assetFields: assets.map(\.name))))
+        return Array(zip(assets, AssetRecordKeys.of(assetFields: assets.map(\.recordKey))))
     }
 
     package func field(named name: String) -> Field? {
         fields.first { $0.name == name }
+    }
+
+    /// The field stored under `recordKey`, if any.
+    package func field(recordKey: String) -> Field? {
+        fields.first { $0.recordKey == recordKey }
+    }
+
+    /// The natural keys as the records hold them: each field's record key.
+    package var uniqueRecordKeys: [[String]] {
+        uniqueKeys.map { key in key.map { name in field(named: name)?.recordKey ?? name } }
     }
 }
 
@@ -141,7 +151,13 @@ package struct Catalog: Sendable, Equatable {
 }
 
 package struct Field: Sendable, Equatable {
+    /// The Swift property's name, and the name the schema's other keys (`unique`, `desiredKeys`)
+    /// call the field by.
     package var name: String
+    /// The key the field's value is stored under, in records and on the device: the field's name
+    /// unless the schema says `recordKey:` (a field renamed in Swift keeps its deployed key). Every
+    /// CloudKit view of the field reads it.
+    package var recordKey: String
     package var type: FieldType
     package var isOptional: Bool
     /// The declared default; nil means the type's zero value (or nil for an optional).
@@ -167,9 +183,11 @@ package struct Field: Sendable, Equatable {
     package init(
         name: String, type: FieldType, isOptional: Bool = false, defaultValue: FieldDefault? = nil,
         isEncrypted: Bool = false, isLocalOnly: Bool = false, isServerOwned: Bool = false,
-        indexes: [IndexKind] = [], mergePolicy: MergePolicyName? = nil, enumeration: FieldEnumeration? = nil, location: SourceLocation
+        indexes: [IndexKind] = [], mergePolicy: MergePolicyName? = nil, enumeration: FieldEnumeration? = nil,
+        recordKey: String? = nil, location: SourceLocation
     ) {
         self.name = name
+        self.recordKey = recordKey ?? name
         self.type = type
         self.isOptional = isOptional
         self.defaultValue = defaultValue

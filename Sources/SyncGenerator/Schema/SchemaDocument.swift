@@ -109,6 +109,9 @@ package struct FieldDeclaration: Sendable, Equatable {
     package var documentation: Located<String>?
     /// What each `enum` case means, by case name (a case written `- urgent: Needed today`).
     package var caseDocumentation: [String: Located<String>] = [:]
+    /// The key the field is stored under in records and on the device (`recordKey:`), when it is
+    /// not the field's name: a field renamed in Swift keeps its deployed key.
+    package var recordKey: Located<String>?
     /// `deprecated: true`, or `deprecated: <what to use instead>` (the message is the text).
     package var deprecated: Located<Bool>?
     package var deprecationMessage: Located<String>?
@@ -134,6 +137,8 @@ package struct FieldDeclaration: Sendable, Equatable {
         self.merge = merge
     }
 
+    /// The key the field is stored under: its `recordKey`, or else its name.
+    package var storedKey: Located<String> { recordKey ?? name }
     var isOptional: Bool { optional?.value ?? false }
     var isEncrypted: Bool { encrypted?.value ?? false }
     var isLocalOnly: Bool { localOnly?.value ?? false }

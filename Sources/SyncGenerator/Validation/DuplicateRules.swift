@@ -1,4 +1,5 @@
-/// Rule 5: one name per model, one record type per model, one name per field of a model.
+/// Rule 5: one name per model, one record type per model, one name and one record key per field of
+/// a model.
 extension ValidationContext {
     mutating func checkDuplicates() {
         for id in allModelIDs {
@@ -34,6 +35,26 @@ extension ValidationContext {
             } else {
                 seen[name.value] = name.location
             }
+        }
+        checkRecordKeyDuplicates(of: model)
+    }
+
+    /// Two fields stored under one record key would write over each other's values. Fields with
+    /// no `recordKey:` are stored under their names, already checked above.
+    private mutating func checkRecordKeyDuplicates(of model: ModelDeclaration) {
+        guard model.fields.contains(where: { $0.recordKey != nil }) else { return }
+        var owners: [String: FieldDeclaration] = [:]
+        for field in model.fields {
+            let key = field.storedKey
+            guard let first = owners[key.value] else {
+                owners[key.value] = field
+                continue
+            }
+            guard field.recordKey != nil || first.recordKey != nil else { continue }
+            let (place, other) = field.recordKey != nil ? (key, first) : (first.storedKey, field)
+            report(Diagnostic(
+                .duplicateField, "fields '\(first.name.value)' and '\(field.name.value)' of model '\(model.name.value)' are both stored under the record key '\(key.value)'",
+                at: place.location, notes: [.init("'\(other.name.value)' is stored under it here", at: other.storedKey.location)]))
         }
     }
 }

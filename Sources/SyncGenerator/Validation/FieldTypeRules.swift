@@ -19,23 +19,24 @@ extension ValidationContext {
         }
     }
 
-    /// A field named as a record key an asset field travels under would share it in CloudKit. The
-    /// first asset field's keys are reserved for every model (``ReservedNames``); a further one's
-    /// are its name before them, reserved in its model only.
+    /// A field stored under a record key an asset field travels under would share it in CloudKit.
+    /// The first asset field's keys are reserved for every model (``ReservedNames``); a further
+    /// one's are its record key (its name, unless it says `recordKey:`) before them, reserved in
+    /// its model only.
     private mutating func checkAssetRecordKeys(of assets: [FieldDeclaration], in id: ModelID) {
         guard assets.count > 1 else { return }
-        let keys = AssetRecordKeys.of(assetFields: assets.map(\.name.value))
+        let keys = AssetRecordKeys.of(assetFields: assets.map(\.storedKey.value))
         for (asset, assetKeys) in zip(assets, keys).dropFirst() {
-            for fieldID in fieldIDs(of: id) where assetKeys.all.contains(field(fieldID).name.value) {
-                let clash = field(fieldID).name
+            for fieldID in fieldIDs(of: id) where assetKeys.all.contains(field(fieldID).storedKey.value) {
+                let clash = field(fieldID).storedKey
                 report(Diagnostic(
-                    .reservedFieldName, "'\(clash.value)' is the record key syncgen adds for the asset field '\(asset.name.value)' of model '\(model(id).name.value)'; rename the field",
+                    .reservedFieldName, "'\(clash.value)' is the record key syncgen adds for the asset field '\(asset.name.value)' of model '\(model(id).name.value)'; \(field(fieldID).recordKey == nil ? "rename the field" : "choose another record key")",
                     at: clash.location, notes: [.init("the asset field '\(asset.name.value)' is declared here", at: asset.name.location)]))
             }
             if let long = assetKeys.all.first(where: { $0.count > CloudKitNaming.maxNameLength }) {
                 report(Diagnostic(
-                    .invalidFieldName, "the asset field '\(asset.name.value)' travels under the record key '\(long.prefix(24))…', longer than CloudKit's \(CloudKitNaming.maxNameLength) characters; shorten the field's name",
-                    at: asset.name.location))
+                    .invalidFieldName, "the asset field '\(asset.name.value)' travels under the record key '\(long.prefix(24))…', longer than CloudKit's \(CloudKitNaming.maxNameLength) characters; shorten the field's \(asset.recordKey == nil ? "name" : "record key")",
+                    at: asset.storedKey.location))
             }
         }
     }

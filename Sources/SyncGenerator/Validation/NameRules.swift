@@ -14,8 +14,9 @@ extension ValidationContext {
                 report(Diagnostic(.modelNameNotCapitalized, "model name '\(name.value)' should start with an upper-case letter, as Swift type names do", at: name.location))
             }
             checkRecordType(of: model)
-            for fieldName in model.fields.lazy.map(\.name) {
-                checkFieldName(fieldName, model: name.value)
+            for field in model.fields {
+                checkFieldName(field.name, model: name.value)
+                if let recordKey = field.recordKey { checkRecordKey(recordKey, of: field, model: name.value) }
             }
             checkChildName(of: id)
         }
@@ -43,6 +44,16 @@ extension ValidationContext {
         }
         if ReservedNames.isReservedRecordType(recordType.value) {
             report(Diagnostic(.reservedRecordTypeName, "record type '\(recordType.value)' is reserved by CloudKit; choose another name or set 'recordType'", at: recordType.location))
+        }
+    }
+
+    /// A record key is a field name as CloudKit and the device's store see it: the same rules hold
+    /// (one rule, `ReservedNames.fieldNameProblem`).
+    private mutating func checkRecordKey(_ recordKey: Located<String>, of field: FieldDeclaration, model: String) {
+        if let problem = CloudKitNaming.problem(with: recordKey.value) {
+            report(Diagnostic(.invalidFieldName, "record key '\(recordKey.value.truncatedForMessage)' of \(field.subject(inModel: model)) is not a valid CloudKit field name: \(problem)", at: recordKey.location))
+        } else if let problem = ReservedNames.fieldNameProblem(recordKey.value) {
+            report(Diagnostic(.reservedFieldName, "record key '\(recordKey.value)' of \(field.subject(inModel: model)) is reserved: \(problem)", at: recordKey.location))
         }
     }
 

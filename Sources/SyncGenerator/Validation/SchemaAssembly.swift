@@ -26,7 +26,8 @@ extension ValidationContext {
                     name: field.name.value, type: type, isOptional: field.isOptional,
                     defaultValue: defaults[fieldID], isEncrypted: field.isEncrypted,
                     isLocalOnly: field.isLocalOnly, isServerOwned: field.isServerOwned,
-                    indexes: fieldIndexes, mergePolicy: fieldMergePolicies[fieldID], enumeration: enumeration, location: field.name.location)
+                    indexes: fieldIndexes, mergePolicy: fieldMergePolicies[fieldID], enumeration: enumeration,
+                    recordKey: field.recordKey?.value, location: field.name.location)
                 resolvedField.documentation = field.documentation?.value
                 if field.deprecated?.value == true { resolvedField.deprecation = field.deprecationMessage?.value ?? "" }
                 fields.append(resolvedField)

@@ -1829,3 +1829,178 @@ extension Chore: SyncCore.ServerQueryable {
     /// What a page of a server query fetches: every field but asset contents.
     public static let serverQueryKeys: [Swift.String] = ["title", "assignee", "tags"]
 }
+
+/// A record of type `Recipe` in [private, shared], from Coverage.yaml.
+/// It publishes as `PublicRecipe`.
+public struct Recipe: Swift.Sendable, Swift.Hashable {
+    /// The record's name: the same on every device and in the cloud.
+    public var recordName: Swift.String
+    /// The owner of the zone the record lives in.
+    public var ownerName: Swift.String
+    public var title: Swift.String
+    public var servings: Swift.Int64
+    public var steps: Swift.String?
+    /// The attached file's markers; the file lives in the asset cache.
+    public var photo: SyncCore.AssetReference?
+    /// The attached file's markers; the file lives in the asset cache.
+    public var diagram: SyncCore.AssetReference?
+
+    public init(
+        recordName: Swift.String = Foundation.UUID().uuidString,
+        ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
+        title: Swift.String = "",
+        servings: Swift.Int64 = 0,
+        steps: Swift.String? = nil,
+        photo: SyncCore.AssetReference? = nil,
+        diagram: SyncCore.AssetReference? = nil
+    ) {
+        self.recordName = recordName
+        self.ownerName = ownerName
+        self.title = title
+        self.servings = servings
+        self.steps = steps
+        self.photo = photo
+        self.diagram = diagram
+    }
+}
+
+// MARK: - Sync bridge
+
+extension Recipe: SyncCore.SyncModel {
+    public static let recordType: Swift.String = "Recipe"
+    public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.private, .shared]
+    public static let parentRecordType: Swift.String? = nil
+    public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+
+    /// The natural keys: records of one zone equal on every field of a key are one record.
+    public static let uniqueKeys: [[Swift.String]] = [["name"]]
+
+    public var parentRecordName: Swift.String? { nil }
+
+    /// The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), the values a deleted record keeps, declared on `Recipe` itself so each key path is the concrete type's own, and the empty record a pulled one is decoded into.
+    public static let _syncFields = SyncCore.ModelFields<Self>(
+        fieldTable(),
+        tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName) })
+
+    /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
+    private static func fieldTable() -> [SyncCore.ModelField<Self>] {
+        [
+            .field("name", \Self.title, .indexed),
+            .field("portions", \Self.servings, merge: .counter),
+            .field("method", \Self.steps, merge: .text),
+            .asset("photo", \Self.photo),
+            .asset("sketch", \Self.diagram),
+        ]
+    }
+}
+
+// MARK: - Assets
+
+/// The engine's asset calls name a file by its field's key path: `\Recipe.photo`, `\Recipe.diagram`.
+extension Recipe: SyncCore.CacheableModel {}
+
+// MARK: - Server queries
+
+extension Recipe: SyncCore.ServerQueryable {
+    /// What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.
+    public struct ServerFields: Swift.Sendable {
+        public let title = SyncCore.ServerField<Recipe, Swift.String, SyncCore.ServerIndexes.QueryableSortable>("name")
+        public let servings = SyncCore.ServerField<Recipe, Swift.Int64, SyncCore.ServerIndexes.None>("portions")
+        public let steps = SyncCore.ServerField<Recipe, Swift.String, SyncCore.ServerIndexes.None>("method")
+    }
+    public static let serverFields = ServerFields()
+    /// What a page of a server query fetches: every field but asset contents.
+    public static let serverQueryKeys: [Swift.String] = [
+        "name",
+        "portions",
+        "method",
+        "assetSuffix",
+        "assetSize",
+        "assetDigest",
+        "sketchAssetSuffix",
+        "sketchAssetSize",
+        "sketchAssetDigest",
+    ]
+}
+
+// MARK: - Publishing
+
+extension Recipe: SyncCore.PublishableModel {
+    public typealias Projection = PublicRecipe
+
+    /// Copies the fields `PublicRecipe` declares; a nil value keeps the published one.
+    public func project(onto projection: inout PublicRecipe) {
+        projection.title = self.title
+        projection.servings = self.servings
+    }
+}
+
+/// A record of type `PublicRecipe` in [public], from Coverage.yaml.
+/// It is the public projection of `Recipe`.
+public struct PublicRecipe: Swift.Sendable, Swift.Hashable {
+    /// The record's name: the same on every device and in the cloud.
+    public var recordName: Swift.String
+    /// The owner of the zone the record lives in.
+    public var ownerName: Swift.String
+    public var title: Swift.String
+    public var servings: Swift.Int64
+
+    public init(
+        recordName: Swift.String = Foundation.UUID().uuidString,
+        ownerName: Swift.String = SyncCore.SyncConstants.currentUserOwnerName,
+        title: Swift.String = "",
+        servings: Swift.Int64 = 0
+    ) {
+        self.recordName = recordName
+        self.ownerName = ownerName
+        self.title = title
+        self.servings = servings
+    }
+}
+
+// MARK: - Sync bridge
+
+extension PublicRecipe: SyncCore.SyncModel {
+    public static let recordType: Swift.String = "PublicRecipe"
+    public static let syncScopes: Swift.Set<SyncCore.DatabaseScope> = [.public]
+    public static let parentRecordType: Swift.String? = nil
+    public static var childTypes: [any SyncCore.SyncModel.Type] { [] }
+
+    public var parentRecordName: Swift.String? { nil }
+
+    /// The sync bridge, the runtime's alone: every field once (what the record uploads, downloads and keeps on this device is read from here), the values a deleted record keeps, declared on `PublicRecipe` itself so each key path is the concrete type's own, and the empty record a pulled one is decoded into.
+    public static let _syncFields = SyncCore.ModelFields<Self>(
+        fieldTable(),
+        tombstone: [SyncCore.TombstoneKeyPath("recordName", \Self.recordName), SyncCore.TombstoneKeyPath("ownerName", \Self.ownerName)],
+        empty: { recordName, ownerName in Self(recordName: recordName, ownerName: ownerName) })
+
+    /// Built in a function rather than in the initializer, so the compiler specializes each row for its field's type.
+    private static func fieldTable() -> [SyncCore.ModelField<Self>] {
+        [
+            .field("dish", \Self.title),
+            .field("servings", \Self.servings),
+        ]
+    }
+}
+
+// MARK: - Catalog
+
+extension PublicRecipe: SyncCore.PublicCatalogModel {
+    /// Asset contents are never fetched by catalog queries: readers download them on demand.
+    public static let catalogDesiredKeys: [Swift.String] = ["dish"]
+    public static let initialPublicationState: SyncCore.PublicationState = .listed
+}
+
+// MARK: - Server queries
+
+extension PublicRecipe: SyncCore.ServerQueryable {
+    /// What a `ServerQuery` may name: each field, with its CloudKit indexes as a type.
+    public struct ServerFields: Swift.Sendable {
+        public let title = SyncCore.ServerField<PublicRecipe, Swift.String, SyncCore.ServerIndexes.None>("dish")
+        public let servings = SyncCore.ServerField<PublicRecipe, Swift.Int64, SyncCore.ServerIndexes.None>("servings")
+    }
+    public static let serverFields = ServerFields()
+    /// What a page of a server query fetches: every field but asset contents.
+    public static let serverQueryKeys: [Swift.String] = ["dish", "servings"]
+}

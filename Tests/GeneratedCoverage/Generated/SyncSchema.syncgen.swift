@@ -20,6 +20,8 @@ public enum SyncSchema: SyncCore.SyncSchemaDefinition {
             PublicCollider.self,
             Household.self,
             Chore.self,
+            Recipe.self,
+            PublicRecipe.self,
         ]
     }
 
@@ -28,6 +30,8 @@ public enum SyncSchema: SyncCore.SyncSchemaDefinition {
         "PublicAuthor": ["___recordID": ["QUERYABLE"], "publicationState": ["QUERYABLE"], "publishedAt": ["SORTABLE"], "reviewState": ["QUERYABLE"]],
         "PublicArticle": ["___recordID": ["QUERYABLE"], "author": ["QUERYABLE"], "coauthors": ["QUERYABLE"], "labels": ["QUERYABLE"], "publicationState": ["QUERYABLE"], "publishedAt": ["SORTABLE"], "reviewState": ["QUERYABLE"], "status": ["QUERYABLE"], "venue": ["QUERYABLE"]],
         "PublicCollider": ["___recordID": ["QUERYABLE"]],
+        "Recipe": ["name": ["QUERYABLE", "SORTABLE"]],
+        "PublicRecipe": ["___recordID": ["QUERYABLE"]],
     ]
 }
 
