@@ -8,7 +8,7 @@ import SyncCore
 /// with its server versions and change token, a push's results, a merge and its ancestor) lands
 /// whole or not at all, and no write of the app interleaves with it. A crash between two
 /// transactions leaves the store as one of them left it; nothing is ever half-applied.
-package protocol LocalStorePort: Sendable {
+package protocol LocalStorePort: ModelImports {
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     func transaction<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
 
@@ -24,6 +24,7 @@ package protocol LocalStorePort: Sendable {
 /// valid only inside the `transaction` call that hands it out. A rule that needs fewer topics
 /// takes only those (`any ServerVersions & StoredModels`).
 package typealias StoreTransaction = StoreHistory & StoredModels & NaturalKeyMerges & ServerVersions & SetAsideChanges & ConflictLog & AccountParking & EngineState & CatalogProgress & AssetEntries & KnownShares & KeptResults & LostChangeNotices
+    & BackfilledValues
 
 /// Typed writes inside one local-store transaction.
 package protocol ModelWriter: AnyObject {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `swift run -c release syncgen-bench [--quick] [validate] [lsp] [generate] [bridge] [localcloud] [store] [fetch] [update] [engine] [idle] [pulled-idle] [query] [catalog] [server-query] [observation] [contention] [merge]`: the project's performance figures, each
+/// `swift run -c release syncgen-bench [--quick] [validate] [lsp] [generate] [bridge] [localcloud] [store] [fetch] [update] [engine] [idle] [pulled-idle] [query] [catalog] [server-query] [observation] [contention] [merge] [import]`: the project's performance figures, each
 /// printed beside its baseline and target. Exits 1 when a target is missed.
 ///
 /// Each group runs in a process of its own (this program again, given that one group), so its
@@ -33,6 +33,7 @@ enum Bench {
         ("observation", { await ObservationBenchmark.run() }),
         ("contention", { await ContentionBenchmark.run() }),
         ("merge", { await MergeBenchmark.run() }),
+        ("import", { await ImportBenchmark.run() }),
     ]
 
     /// Growth only, for CI (`--quick`).

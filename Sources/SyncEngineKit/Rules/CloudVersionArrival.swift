@@ -15,7 +15,7 @@ import SyncPorts
 /// ancestor.
 struct CloudVersionArrival {
     /// The store topics a cloud version's arrival reads and writes.
-    typealias Topics = NaturalKeyMerge.Topics & ConflictLog & AssetEntries
+    typealias Topics = NaturalKeyMerge.Topics & ConflictLog & AssetEntries & BackfilledValues
 
     let context: SyncContext
 
@@ -45,6 +45,13 @@ struct CloudVersionArrival {
         return try store.serverChangeTag(record.id) == tag && store.isStored(type: type, recordName: record.id.recordName)
     }
 
+    /// Whether `record` holds a key the version kept here lacks: the kept one was fetched with
+    /// fewer keys than the app reads now (`PullPhase.refetchZonesForNewKeys`).
+    static func bringsKeysNotHeld(_ record: SyncRecord, in store: any Topics) throws -> Bool {
+        guard let kept = try store.serverRecord(record.id) else { return true }
+        return record.fields.names.contains { kept.fields[$0] == nil } || record.encryptedFields.names.contains { kept.encryptedFields[$0] == nil }
+    }
+
     /// The cloud's version taken over this device's change, which is dropped (a change the app
     /// reverted, one the cloud refused): written over the model as it is, and kept as the known
     /// version.
@@ -69,9 +76,10 @@ struct CloudVersionArrival {
         }
         let ancestor = try ancestor(of: server, in: store)
         try store.setServerRecord(server)
-        guard let local = try store.uploadRecord(type: type, recordName: server.id.recordName, routes: context.routes) else {
+        guard var local = try store.uploadRecord(type: type, recordName: server.id.recordName, routes: context.routes) else {
             return Applied(record: nil)
         }
+        try yieldBackfills(of: &local, to: server, since: ancestor, in: store)
         let rules = type.mergeRules(policy: context.configuration.conflictPolicy(for: type))
         let merge = RecordMerge.merge(ancestor: ancestor, local: local, server: server, rules: rules)
         var merged = merge.record
@@ -84,6 +92,20 @@ struct CloudVersionArrival {
             context.events.publish(.conflictRecorded(conflict))
         }
         return Applied(record: merged, missingTargets: missing, merged: true)
+    }
+
+    /// A value a schema migration computed here, still unchanged and unpushed, yields to the
+    /// cloud's where the cloud's changed since the version both started from (another device
+    /// backfilled it first, or the user set it there): the merge then sees both sides agree. A
+    /// value the app changed since the backfill is its own, and merges as any edit does.
+    private func yieldBackfills(of local: inout SyncRecord, to server: SyncRecord, since ancestor: SyncRecord?, in store: any Topics) throws {
+        let backfilled = try store.backfilledValues(recordType: server.recordType, recordName: server.id.recordName)
+        guard !backfilled.isEmpty else { return }
+        for (key, value) in backfilled where local[field: key] == value {
+            guard let theirs = server[field: key], theirs != ancestor?[field: key] else { continue }
+            if local.encryptedFields[key] != nil { local.encryptedFields[key] = theirs } else { local.fields[key] = theirs }
+        }
+        try store.forgetBackfilledValues(recordType: server.recordType, recordNames: [server.id.recordName])
     }
 
     /// The version a merge of `server` starts from: the last server version known here, or the

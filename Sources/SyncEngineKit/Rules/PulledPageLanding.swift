@@ -34,7 +34,7 @@ struct PulledPageLanding {
         let saved = Set(page.changedRecords.map { RecordKey($0.recordType, $0.id.recordName) })
         var reads = try PulledPageReads(page.changedRecords, registry: context.registry, in: store)
         for record in page.changedRecords where !unreadable.contains(record.id) {
-            try apply(record, scope: scope, state: &state, reads: &reads, in: store)
+            try apply(record, scope: scope, state: &state, reads: &reads, fromScratch: fromScratch, in: store)
         }
         // Kept as the cloud has them: who takes part, and what this user may do.
         for share in page.changedShares { try store.keepShare(share) }
@@ -63,6 +63,7 @@ struct PulledPageLanding {
             }
         }
         try store.setState(SyncStateKeys.zoneToken(zone, scope), page.newToken.storedValue)
+        try store.setState(SyncStateKeys.zoneKeys(zone, scope), context.registry.keysSignature)
         try store.setState(SyncStateKeys.zonePulled(zone, scope), String(context.clock.now.timeIntervalSince1970))
         if !page.moreComing { try store.setState(SyncStateKeys.zoneUnfetched(zone, scope), nil) }
         return listing
@@ -75,7 +76,9 @@ struct PulledPageLanding {
         try apply(record, scope: scope, state: &state, reads: &reads, in: store)
     }
 
-    private func apply(_ record: SyncRecord, scope: DatabaseScope, state: inout PullState, reads: inout PulledPageReads, in store: any Topics) throws {
+    private func apply(
+        _ record: SyncRecord, scope: DatabaseScope, state: inout PullState, reads: inout PulledPageReads, fromScratch: Bool = false, in store: any Topics
+    ) throws {
         try state.forgetUnreadable(record.id, in: store)
         guard let type = context.registry.type(forRecordType: record.recordType) else { return }
         // A copy left in a zone that moved away, of a record whose moved copy is known here: the
@@ -84,8 +87,12 @@ struct PulledPageLanding {
             try store.setServerRecord(record)
             return
         }
-        // A version this device already has (it pushed it): nothing to apply.
-        if try reads.holdsThisVersion(record) ?? CloudVersionArrival.holds(record, type: type, in: store) { return }
+        // A version this device already has (it pushed it): nothing to apply. Fetched again from
+        // scratch, a version held here may bring keys it was first fetched without (an update of
+        // the app added them): those are learned.
+        if try reads.holdsThisVersion(record) ?? CloudVersionArrival.holds(record, type: type, in: store) {
+            guard fromScratch, try CloudVersionArrival.bringsKeysNotHeld(record, in: store) else { return }
+        }
         let isLocalChange = state.localChanges.contains(record.recordType, record.id.recordName)
         let isStored = reads.isStored(record)
         reads.noteApplied(record)

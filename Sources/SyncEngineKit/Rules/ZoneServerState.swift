@@ -14,11 +14,13 @@ enum ZoneServerState {
         try store.forgetShares(inZone: zone)
     }
 
-    /// Forgets where this device stood in the zone's changes: its token, its pull marks, a
+    /// Forgets where this device stood in the zone's changes: its token and the keys it was
+    /// fetched with, its pull marks, a
     /// refetch under way and its unreadable records. The zone's records' server versions stay.
     static func stopFollowing(_ zone: ZoneID, scope: DatabaseScope, in store: any EngineState & ServerVersions & StoreHistory) throws {
         try store.setState(SyncStateKeys.zoneToken(zone, scope), nil)
         try store.setState(SyncStateKeys.zonePulled(zone, scope), nil)
+        try store.setState(SyncStateKeys.zoneKeys(zone, scope), nil)
         try store.setState(SyncStateKeys.zoneUnfetched(zone, scope), nil)
         try ZoneRefetch.forget(zone, scope: scope, in: store)
         try UnreadableRecords.forget(zone: zone, in: store)

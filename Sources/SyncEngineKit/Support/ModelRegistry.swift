@@ -10,6 +10,9 @@ struct ModelRegistry: Sendable {
     /// as its markers (suffix, size, digest). Never an asset's contents: those are downloaded when the
     /// app asks for them.
     let keysWithoutAssetContents: [String]
+    /// `keysWithoutAssetContents` in a few characters: what a zone's feed was fetched with, kept
+    /// beside its token, so that keys an app update adds are fetched for records already here.
+    let keysSignature: String
     /// The public models this device copies whole (`SyncConfiguration.mirroredCatalogs`).
     let catalogTypes: [any PublicCatalogModel.Type]
 
@@ -20,6 +23,7 @@ struct ModelRegistry: Sendable {
         for type in types where index[type.recordType] == nil { index[type.recordType] = type }
         byRecordType = index
         keysWithoutAssetContents = Self.keysWithoutAssetContents(types)
+        keysSignature = Self.signature(of: keysWithoutAssetContents)
     }
 
     func type(forRecordType recordType: String) -> (any SyncModel.Type)? {
@@ -49,6 +53,16 @@ struct ModelRegistry: Sendable {
     /// Models with an asset, by record type.
     func cacheableType(forRecordType recordType: String) -> (any CacheableModel.Type)? {
         byRecordType[recordType] as? any CacheableModel.Type
+    }
+
+    /// A stable digest of the keys (FNV-1a, 64 bits, in hex): the same keys give the same text
+    /// in every process and version.
+    private static func signature(of keys: [String]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in keys.joined(separator: "\u{0}").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
     }
 
     private static func keysWithoutAssetContents(_ types: [any SyncModel.Type]) -> [String] {

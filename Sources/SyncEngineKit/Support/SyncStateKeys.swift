@@ -28,6 +28,13 @@ enum SyncStateKeys {
 
     static let zonePulledPrefix = "pulled.zone."
 
+    /// The record keys one zone's feed was last fetched with (`ModelRegistry.keysSignature`): set
+    /// with its token. A zone fetched with fewer keys than the app now reads is fetched again
+    /// from scratch (`PullPhase.refetchZonesForNewKeys`).
+    static func zoneKeys(_ zone: ZoneID, _ scope: DatabaseScope) -> String {
+        "keys.zone." + zoneSuffix(zone, scope)
+    }
+
     /// A zone the database's change feed said changed, whose changes this device has not fetched
     /// to their end yet (CKSyncEngine's `zoneIDsWithUnfetchedServerChanges`): set when the feed
     /// lists it, cleared by the transaction that lands its last page, or when the zone goes.

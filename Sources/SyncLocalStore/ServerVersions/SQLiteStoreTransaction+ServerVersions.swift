@@ -37,6 +37,18 @@ extension SQLiteStoreTransaction: ServerVersions {
         return records
     }
 
+    /// The server version of a model's record, in whichever of its owner's zones it is kept (the
+    /// first by zone name, when several keep a copy): what a schema migration reads where it
+    /// does not know the app's zones.
+    static func serverRecord(recordType: String, recordName: String, ownerName: String, _ database: SQLiteDatabase) throws -> SyncRecord? {
+        let rows = try database.query(
+            "SELECT \(serverRecordColumns), zone FROM sync_records WHERE zone_owner = ? AND name = ? AND type = ? ORDER BY zone LIMIT 1",
+            [.text(StoredOwner.column(ownerName)), .text(recordName), .text(recordType)])
+        return try rows.first.map { row in
+            try serverRecord(row, id: RecordID(recordName: recordName, zoneID: ZoneID(zoneName: row.text(11), ownerName: ownerName)))
+        }
+    }
+
     /// A server version from its row (`serverRecordColumns` first).
     private static func serverRecord(_ row: SQLiteRow, id: RecordID) throws -> SyncRecord {
         var record = SyncRecord(

@@ -64,6 +64,12 @@ public struct SQLRow: Sendable, Hashable {
         }
     }
 
+    /// The rows of an app's statement that reads (`SQLiteDatabase.appStatement`), typed.
+    static func read(_ sql: String, _ arguments: [SQLValue], in database: SQLiteDatabase) throws -> [SQLRow] {
+        let (columns, rows) = try database.appStatement(sql, arguments.map(\.sqlite))
+        return rows.map { row in SQLRow(columns: columns, values: (0..<columns.count).map { SQLValue(row.value(Int32($0))) }) }
+    }
+
     /// A date field's column (seconds since 2001, as `Date` keeps them), or nil.
     public func date(_ column: String) -> Date? {
         double(column).map { Date(timeIntervalSinceReferenceDate: $0) }
@@ -85,7 +91,6 @@ extension SyncStore {
     /// for row in rows { print(row.text("title") ?? "", row.integer("open") ?? 0) }
     /// ```
     public func read(sql: String, _ arguments: [SQLValue] = []) throws -> [SQLRow] {
-        let (columns, rows) = try reading { try $0.appStatement(sql, arguments.map(\.sqlite)) }
-        return rows.map { row in SQLRow(columns: columns, values: (0..<columns.count).map { SQLValue(row.value(Int32($0))) }) }
+        try reading { try SQLRow.read(sql, arguments, in: $0) }
     }
 }

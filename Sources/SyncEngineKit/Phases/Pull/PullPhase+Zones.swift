@@ -10,6 +10,7 @@ extension PullPhase {
     /// other database before it reports it.
     func pullDatabase(_ scope: DatabaseScope, state: inout PullState) async throws(SyncError) -> SyncError? {
         context.events.publish(.pullStarted(scope))
+        try refetchZonesForNewKeys(in: scope)
         let key = SyncStateKeys.databaseToken(scope)
         var token = try context.transaction { try $0.state(key) }.map(ChangeToken.init(storedValue:))
         // Fetched from scratch, the database lists the zones there are, not those that went: a
@@ -51,7 +52,7 @@ extension PullPhase {
                 state.rebuild(try zoneWentAway(zone, reason: .deleted, scope: scope))
             }
         }
-        if scope == .private { try await pullZonesStillUnfetched(besides: attempted, state: &state) }
+        try await pullZonesStillUnfetched(in: scope, besides: attempted, state: &state)
         if zoneFailure == nil { context.events.publish(.pullCompleted(scope)) }
         return zoneFailure
     }
@@ -85,13 +86,34 @@ extension PullPhase {
     }
 
     /// A zone this device began to mirror is read from its start, though the feed names it only
-    /// when it changes: each mirrored zone still marked unfetched that this pull did not read.
-    private func pullZonesStillUnfetched(besides attempted: Set<ZoneID>, state: inout PullState) async throws(SyncError) {
+    /// when it changes, and so is a zone to fetch again for new keys: each zone of the database
+    /// still marked unfetched that this pull did not read (of the private database, those the
+    /// app mirrors).
+    private func pullZonesStillUnfetched(in scope: DatabaseScope, besides attempted: Set<ZoneID>, state: inout PullState) async throws(SyncError) {
         let waiting = try context.transaction { store in
-            try context.mirroredOwnZones.filter { try store.state(SyncStateKeys.zoneUnfetched($0, .private)) != nil }
+            let marked = try store.stateKeys(prefix: SyncStateKeys.zoneUnfetchedPrefix).compactMap { key in
+                SyncStateKeys.zone(inKey: key, after: SyncStateKeys.zoneUnfetchedPrefix).flatMap { $0.scope == scope ? $0.zone : nil }
+            }
+            return scope == .private ? context.mirroredOwnZones.filter(marked.contains) : marked.filter { context.mirrors($0, in: scope) }.sorted { $0.description < $1.description }
         }
         for zone in waiting where !attempted.contains(zone) && (options.zones?.contains(zone) ?? true) {
-            try await pullZone(zone, scope: .private, state: &state)
+            try await pullZone(zone, scope: scope, state: &state)
+        }
+    }
+
+    /// Zones fetched with fewer keys than the app reads now (an update added a field or a
+    /// model): the feed sends only the keys asked for, so records already here never brought the
+    /// new keys' values that other devices wrote. Each such zone is fetched again from scratch,
+    /// once (a listing, as a forgotten history is: ``ZoneRefetch``), and its records arrive with
+    /// every key, merged where this device changed them (a backfill's values yield to the
+    /// cloud's: ``CloudVersionArrival``). A zone fetched before keys were recorded counts as
+    /// fetched with fewer.
+    private func refetchZonesForNewKeys(in scope: DatabaseScope) throws(SyncError) {
+        try context.transaction { store in
+            for zone in try Self.followedZones(in: scope, in: store) where try store.state(SyncStateKeys.zoneKeys(zone, scope)) != context.registry.keysSignature {
+                try store.setState(SyncStateKeys.zoneToken(zone, scope), nil)
+                try store.setState(SyncStateKeys.zoneUnfetched(zone, scope), "1")
+            }
         }
     }
 

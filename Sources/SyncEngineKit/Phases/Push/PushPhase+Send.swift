@@ -192,6 +192,7 @@ extension PushPhase {
         outcome: inout Outcome, followUps: inout [FollowUp]
     ) throws -> [PushItem] {
         var retry: [PushItem] = []
+        var savedNames: [String: [String]] = [:]
         // Changes set aside are few: read once, a landed item forgets its own.
         let setAside = Set(try store.failedChanges().map { RecordKey($0.recordType, $0.recordName) })
         func landed(_ item: PushItem) throws {
@@ -207,6 +208,7 @@ extension PushPhase {
                 case .success(let saved):
                     try store.setServerRecord(saved)
                     try landed(item)
+                    savedNames[item.type.recordType, default: []].append(item.id.recordName)
                     if item.isMove || !item.leaves.isEmpty { try landMove(item, in: store) }
                     outcome.saved += 1
                     continue
@@ -233,6 +235,10 @@ extension PushPhase {
         // conflict's merge has used it already). A lost one's stays, for the version that will
         // say whether it landed.
         try store.forgetSent(answeredBy: result, of: request, in: chunk[0].id.zoneID)
+        // A backfill's values that landed are the cloud's now: nothing of them yields any more.
+        for (recordType, names) in savedNames {
+            try store.forgetBackfilledValues(recordType: recordType, recordNames: names)
+        }
         return retry
     }
 
