@@ -44,6 +44,17 @@ let passingCases: [PassingCase] = [
             fields:
               dish: { type: string, recordKey: name }
         """),
+    PassingCase("17: data within CloudKit's limit: bounded, local-only, or a file in an asset", """
+        models:
+          Recipe:
+            fields:
+              checksum: { type: data, maxBytes: 32 }
+              thumbnails: { type: list, of: data, maxBytes: 4096, merge: union }
+              draft: { type: data, localOnly: true }
+              photo: asset
+              a: { type: data, maxBytes: 500000 }
+              b: { type: data, maxBytes: 500000 }
+        """),
     PassingCase("6: enums, alone and in lists, with defaults, keyword cases, in a unique key, sorted, merged as a set", """
         models:
           Task:
@@ -129,7 +140,7 @@ let passingCases: [PassingCase] = [
               now: { type: date, default: now }
               day: { type: date, default: 2024-05-01 }
               moment: { type: date, default: "2024-05-01T12:00:00.250+02:00" }
-              bytes: data
+              bytes: { type: data, maxBytes: 256 }
               file: asset
               where: location
               maybe: { type: string, optional: true, default: null }
@@ -138,7 +149,7 @@ let passingCases: [PassingCase] = [
               flags: { type: list, of: bool, merge: lastWriterWins }
               doubles: { type: list, of: double, merge: union }
               dates: { type: list, of: date, merge: union }
-              blobs: { type: list, of: data, merge: union }
+              blobs: { type: list, of: data, merge: union, maxBytes: 256 }
               places: { type: list, of: location, merge: union }
               links: { type: list, of: reference, to: A, merge: union }
               myself: { type: reference, to: A }
@@ -176,7 +187,7 @@ let passingCases: [PassingCase] = [
               readLater: { type: bool, localOnly: true }
         """),
     PassingCase("10: public models with and without catalog, auto desired keys", "models:\n  P:\n    scopes: [public]\n    catalog: { desiredKeys: auto }\n    fields:\n      cover: asset\n  Q:\n    scopes: [public]\n    fields: {}\n"),
-    PassingCase("11: encryption on every type that allows it", "models:\n  A:\n    fields:\n      s: { type: string, encrypted: true }\n      d: { type: data, encrypted: true }\n      l: { type: list, of: string, encrypted: true, merge: union }\n      p: { type: location, encrypted: true }\n"),
+    PassingCase("11: encryption on every type that allows it", "models:\n  A:\n    fields:\n      s: { type: string, encrypted: true }\n      d: { type: data, encrypted: true, maxBytes: 32 }\n      l: { type: list, of: string, encrypted: true, merge: union }\n      p: { type: location, encrypted: true }\n"),
     PassingCase("12: localOnly and serverOwned each alone, encrypted=false beside them", "models:\n  A:\n    fields:\n      a: { type: string, localOnly: true, encrypted: false }\n      b: { type: string, serverOwned: true }\n      c: { type: string, localOnly: false, serverOwned: true }\n"),
     PassingCase("13: each index where it is allowed", "models:\n  A:\n    fields:\n      s: { type: string, index: [queryable, sortable, searchable] }\n      l: { type: list, of: string, index: [searchable, queryable], merge: union }\n      d: { type: date, index: [sortable] }\n      r: { type: reference, to: A, index: [queryable] }\n"),
     PassingCase("16: natural keys of every comparable type, one and several keys; merge policies where they apply", """

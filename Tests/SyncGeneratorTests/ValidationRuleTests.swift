@@ -129,7 +129,7 @@ let failingCases: [FailingCase] = [
     // A renamed asset travels under its record key's keys; a field stored under one is refused.
     FailingCase(.reservedFieldName, field("      a: asset\n      b: { type: asset, recordKey: c }\n      n: { type: int, recordKey: cAssetSize }"), Finding(.reservedFieldName, line: 6, column: 34)),
     FailingCase(.invalidFieldName, field("      a: asset\n      b\(String(repeating: "x", count: 249)): asset"), Finding(.invalidFieldName, line: 5, column: 7)),
-    FailingCase(.defaultNotSupported, field("      x: { type: data, default: abc }"), Finding(.defaultNotSupported, line: 4, column: 33)),
+    FailingCase(.defaultNotSupported, field("      x: { type: data, default: abc, maxBytes: 8 }"), Finding(.defaultNotSupported, line: 4, column: 33)),
     FailingCase(.defaultNotSupported, field("      x: { type: url, default: \"https://example.com\" }"), Finding(.defaultNotSupported, line: 4, column: 32)),
     FailingCase(.missingEnumCases, field("      x: enum"), Finding(.missingEnumCases, line: 4, column: 10)),
     FailingCase(.missingEnumCases, field("      x: { type: list, of: enum, cases: [], merge: union }"), Finding(.missingEnumCases, line: 4, column: 41)),
@@ -217,6 +217,14 @@ let failingCases: [FailingCase] = [
     FailingCase(.mergePolicyNotForType, field("      x: { type: int, merge: text }"), Finding(.mergePolicyNotForType, line: 4, column: 30)),
     FailingCase(.mergeOnKeyField, model("    unique: [title]", fields: "    fields:\n      title: { type: string, merge: text }"), Finding(.mergeOnKeyField, line: 5, column: 37)),
     FailingCase(.mergeOnKeyField, model("    unique: [[label, count]]", fields: "    fields:\n      label: string\n      count: { type: int, merge: counter }"), Finding(.mergeOnKeyField, line: 6, column: 34)),
+    // Rule 17: CloudKit's limits.
+    FailingCase(.dataFieldUnbounded, field("      photo: data"), Finding(.dataFieldUnbounded, .warning, line: 4, column: 7)),
+    FailingCase(.dataFieldUnbounded, field("      photos: { type: list, of: data, merge: union }"), Finding(.dataFieldUnbounded, .warning, line: 4, column: 7)),
+    FailingCase(.maxBytesInvalid, field("      title: { type: string, maxBytes: 200 }"), Finding(.maxBytesInvalid, line: 4, column: 40)),
+    FailingCase(.maxBytesInvalid, field("      hash: { type: data, maxBytes: 0 }"), Finding(.maxBytesInvalid, line: 4, column: 37)),
+    FailingCase(.maxBytesInvalid, field("      hash: { type: data, maxBytes: 2000000 }"), Finding(.maxBytesInvalid, line: 4, column: 37)),
+    FailingCase(.wrongValueKind, field("      hash: { type: string, maxBytes: big }"), Finding(.wrongValueKind, line: 4, column: 39)),
+    FailingCase(.recordMayExceedLimit, "models:\n  A:\n    fields:\n      a: { type: data, maxBytes: 600000 }\n      b: { type: data, maxBytes: 600000 }\n", Finding(.recordMayExceedLimit, .warning, line: 2, column: 3)),
 ]
 
 /// A draft with one `title: string` field publishing into `Proj`, whose fields start on line 9.

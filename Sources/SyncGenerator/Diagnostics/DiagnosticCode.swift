@@ -123,6 +123,10 @@ package enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparabl
     case mergeOnDeviceField = "SG1608"
     case listWithoutMerge = "SG1609"
     case mergeOnKeyField = "SG1610"
+    // Rule 17: CloudKit's limits.
+    case dataFieldUnbounded = "SG1701"
+    case maxBytesInvalid = "SG1702"
+    case recordMayExceedLimit = "SG1703"
 
     package static func < (lhs: DiagnosticCode, rhs: DiagnosticCode) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -240,6 +244,9 @@ package enum DiagnosticCode: String, CaseIterable, Sendable, Hashable, Comparabl
         case .mergeOnDeviceField: .mergeOnDeviceField
         case .listWithoutMerge: .listWithoutMerge
         case .mergeOnKeyField: .mergeOnKeyField
+        case .dataFieldUnbounded: .dataFieldUnbounded
+        case .maxBytesInvalid: .maxBytesInvalid
+        case .recordMayExceedLimit: .recordMayExceedLimit
         }
     }
 }

@@ -170,6 +170,7 @@ package enum JSONSchemaExport {
         "encrypted": ["description": .string(doc("encrypted", .field)), "type": "boolean"],
         "deprecated": ["description": .string(doc("deprecated", .field)), "type": ["boolean", "string"]],
         "recordKey": ["description": .string(doc("recordKey", .field)), "type": "string"],
+        "maxBytes": ["description": .string(doc("maxBytes", .field)), "type": "integer"],
         "localOnly": ["description": .string(doc("localOnly", .field)), "type": "boolean"],
         "serverOwned": ["description": .string(doc("serverOwned", .field)), "type": "boolean"],
         "index": [

@@ -577,13 +577,13 @@ extension DiagnosticCode {
                 models:
                   Note:
                     fields:
-                      blob: { type: data, default: abc }
+                      blob: { type: data, default: abc, maxBytes: 64 }
                 """#,
                 fixed: #"""
                 models:
                   Note:
                     fields:
-                      blob: data
+                      blob: { type: data, maxBytes: 64 }
                 """#)
         case .referenceAcrossDatabases:
             DiagnosticExamples(
@@ -1802,6 +1802,53 @@ extension DiagnosticCode {
                     fields:
                       label: string
                       count: { type: int, merge: counter }
+                """#)
+        case .dataFieldUnbounded:
+            DiagnosticExamples(
+                failing: #"""
+                models:
+                  Recipe:
+                    fields:
+                      title: string
+                      photo: data
+                """#,
+                fixed: #"""
+                models:
+                  Recipe:
+                    fields:
+                      title: string
+                      photo: asset
+                      checksum: { type: data, maxBytes: 32 }
+                """#)
+        case .maxBytesInvalid:
+            DiagnosticExamples(
+                failing: #"""
+                models:
+                  Recipe:
+                    fields:
+                      title: { type: string, maxBytes: 200 }
+                """#,
+                fixed: #"""
+                models:
+                  Recipe:
+                    fields:
+                      title: string
+                """#)
+        case .recordMayExceedLimit:
+            DiagnosticExamples(
+                failing: #"""
+                models:
+                  Recipe:
+                    fields:
+                      photo: { type: data, maxBytes: 800000 }
+                      sketch: { type: data, maxBytes: 800000 }
+                """#,
+                fixed: #"""
+                models:
+                  Recipe:
+                    fields:
+                      photo: asset
+                      sketch: asset
                 """#)
         }
     }

@@ -191,6 +191,7 @@ private struct Parser {
                 case "index": field.index = words(entry, in: context())?.value ?? []
                 case "merge": field.merge = text(entry, in: context())
                 case "recordKey": field.recordKey = text(entry, in: context())
+                case "maxBytes": field.maxBytes = integer(entry, in: context())
                 case "deprecated":
                     if case .string = entry.value.scalar?.value {
                         field.deprecationMessage = prose(entry, in: context())
@@ -240,6 +241,15 @@ private struct Parser {
             return Located(flag, at: entry.value.location)
         }
         diagnostics.append(Diagnostic(.wrongValueKind, "'\(entry.key.text)' of \(context()) must be true or false, not \(entry.value.kindDescription)", at: entry.value.location))
+        return nil
+    }
+
+    /// A whole number (`maxBytes: 4096`).
+    private mutating func integer(_ entry: YAMLMappingEntry, in context: @autoclosure () -> String) -> Located<Int64>? {
+        if let scalar = entry.value.scalar, case .int(let number) = scalar.value {
+            return Located(number, at: entry.value.location)
+        }
+        diagnostics.append(Diagnostic(.wrongValueKind, "'\(entry.key.text)' of \(context()) must be a whole number, not \(entry.value.kindDescription)", at: entry.value.location))
         return nil
     }
 

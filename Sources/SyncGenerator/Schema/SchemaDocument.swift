@@ -112,6 +112,9 @@ package struct FieldDeclaration: Sendable, Equatable {
     /// The key the field is stored under in records and on the device (`recordKey:`), when it is
     /// not the field's name: a field renamed in Swift keeps its deployed key.
     package var recordKey: Located<String>?
+    /// The most bytes a `data` field (or each element of a list of data) holds (`maxBytes:`):
+    /// what says its values are small enough to live in the record.
+    package var maxBytes: Located<Int64>?
     /// `deprecated: true`, or `deprecated: <what to use instead>` (the message is the text).
     package var deprecated: Located<Bool>?
     package var deprecationMessage: Located<String>?

@@ -19,6 +19,7 @@ package enum SchemaValidator {
         context.checkDefaults()
         context.checkReferences()
         context.checkFieldOptions()
+        context.checkLimits()
         context.checkConvergence()
         context.checkSharing()
         context.checkZones()

@@ -55,6 +55,7 @@ extension SchemaVocabulary {
             case "localOnly": "Kept on this device only: never uploaded, never overwritten by a pull."
             case "serverOwned": "Never uploaded; always taken from the server on pull."
             case "index": "CloudKit indexes (exported to the .ckdb schema)."
+            case "maxBytes": "A data field's (or each element's) most bytes: says its values are small enough to live in the record, whose whole is limited to 1 MB. Bytes that can grow belong in an asset."
             case "recordKey": "The key the field is stored under in CloudKit and on the device (default: the field name): a field renamed in Swift keeps its deployed key, and every value written under it."
             case "deprecated": "Given up: true, or what to use instead. Kept in CloudKit and carried through every save, so an older app version's value is never lost; out of the initializer; reading it warns."
             case "merge": "How concurrent edits combine: lastWriterWins, serverWins, clientWins; union (lists); max, min (numbers, dates); counter (int, double: changes add up); text (string: edits merge); custom (the model's own function)."

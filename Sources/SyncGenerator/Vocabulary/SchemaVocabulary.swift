@@ -19,7 +19,7 @@ package enum SchemaVocabulary {
 
     package static let modelKeys = ["description", "recordType", "scopes", "shareable", "parent", "zone", "publishAs", "catalog", "unique", "merge", "fields"]
     package static let fieldKeys = [
-        "type", "description", "optional", "default", "to", "onDelete", "of", "cases", "encrypted", "localOnly", "serverOwned", "index", "merge", "recordKey", "deprecated",
+        "type", "description", "optional", "default", "to", "onDelete", "of", "cases", "encrypted", "localOnly", "serverOwned", "index", "merge", "recordKey", "maxBytes", "deprecated",
     ]
     package static let catalogKeys = ["desiredKeys", "initialState", "governed"]
 
