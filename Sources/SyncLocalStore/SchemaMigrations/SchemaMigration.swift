@@ -17,8 +17,7 @@ extension SyncStore {
     @discardableResult
     public func migrate(toSchemaVersion version: Int, _ body: (SchemaMigration) throws -> Void) throws -> Bool {
         try write(author: SchemaMigration.author) { writer in
-            let reached = try writer.database.query("SELECT MAX(version) FROM schema_versions").first.flatMap { $0.isNull(0) ? nil : Int($0.integer(0)) }
-            if let reached, reached >= version { return false }
+            if let reached = try Self.schemaVersion(in: writer.database), reached >= version { return false }
             try body(SchemaMigration(writer: writer))
             try writer.database.query("INSERT INTO schema_versions (version, migrated_at) VALUES (?, ?)", [.integer(Int64(version)), .real(writer.now.timeIntervalSince1970)])
             return true
@@ -27,9 +26,11 @@ extension SyncStore {
 
     /// The last schema version this store migrated to (`migrate(toSchemaVersion:_:)`), or nil.
     public func schemaVersion() throws -> Int? {
-        try reading { database in
-            try database.query("SELECT MAX(version) FROM schema_versions").first.flatMap { $0.isNull(0) ? nil : Int($0.integer(0)) }
-        }
+        try reading { try Self.schemaVersion(in: $0) }
+    }
+
+    private static func schemaVersion(in database: SQLiteDatabase) throws -> Int? {
+        try database.query("SELECT MAX(version) FROM schema_versions").first.flatMap { $0.isNull(0) ? nil : Int($0.integer(0)) }
     }
 }
 
