@@ -22,10 +22,7 @@ extension SyncStore {
     /// nothing more: its models are stored, and the counts of its first run stay.
     package func saveImportBatch<Model: SyncModel>(_ models: [Model], of name: String, endingAt end: Int) throws -> ImportBatch {
         try write(author: Self.importAuthor) { writer in
-            let table = try writer.changes.tables.table(for: Model.self)
-            let stored = Set(try writer.database.query(
-                "SELECT _name FROM \(table.sqlName) WHERE _name IN (SELECT value FROM json_each(?))",
-                [.text(QuotedText.jsonArray(models.map(\.recordName)))]).map { $0.text(0) })
+            let stored = try writer.changes.tables.storedNames(recordType: Model.recordType, among: models.map(\.recordName))
             let saved = try writer.database.query(
                 "SELECT batch_imported, batch_skipped FROM imports WHERE name = ? AND batch_end = ?", [.text(name), .integer(Int64(end))]
             ).first.map { ImportBatch(end: end, imported: Int($0.integer(0)), skipped: Int($0.integer(1))) }

@@ -46,10 +46,7 @@ extension SQLiteStoreTransaction: StoredModels {
     }
 
     func storedNames(type: any SyncModel.Type, among names: [String]) throws -> Set<String> {
-        guard !names.isEmpty, let table = try changes.tables.table(named: type.recordType) else { return [] }
-        return Set(try database.query(
-            "SELECT _name FROM \(table.sqlName) WHERE _name IN (SELECT value FROM json_each(?))", [.text(QuotedText.jsonArray(names))]
-        ).map { $0.text(0) })
+        try changes.tables.storedNames(recordType: type.recordType, among: names)
     }
 
 

@@ -112,6 +112,14 @@ final class TransactionTables {
         return try !database.query("SELECT 1 FROM \(table.sqlName) WHERE _name = ?", [.text(recordName)]).isEmpty
     }
 
+    /// Which of `names` are stored records of that type.
+    func storedNames(recordType: String, among names: [String]) throws -> Set<String> {
+        guard !names.isEmpty, let table = try table(named: recordType) else { return [] }
+        return Set(try database.query(
+            "SELECT _name FROM \(table.sqlName) WHERE _name IN (SELECT value FROM json_each(?))", [.text(QuotedText.jsonArray(names))]
+        ).map { $0.text(0) })
+    }
+
     /// A record's stored row, read without its Swift type.
     func row(recordType: String, recordName: String) throws -> StoredRow? {
         guard let table = try table(named: recordType) else { return nil }
