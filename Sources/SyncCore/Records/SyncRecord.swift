@@ -123,7 +123,7 @@ public struct SyncRecord: Hashable, Sendable, CustomStringConvertible {
 
     /// The device an upload ID names (its first 8 digits); nil for an ID made before IDs named
     /// their device (12 random digits), which stands for a device of its own.
-    static func uploadDevice(of id: String) -> Substring? {
+    package static func uploadDevice(of id: String) -> Substring? {
         id.utf8.count == 16 ? id.prefix(8) : nil
     }
 

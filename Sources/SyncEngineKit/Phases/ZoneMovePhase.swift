@@ -3,9 +3,9 @@ import SyncCore
 import SyncPorts
 
 /// Moving every record of one of the user's zones into another (``ZoneMoves``): the device that
-/// began the move marks it, then queues each record it holds of the zone, whose save the push
-/// sends to the target; every device removes the copies left in a zone that moved, once the
-/// moved copy is in the cloud.
+/// began the move marks it, then seals and queues each record it holds of the zone, whose save
+/// the push sends to the target; the device that sealed a copy removes it once the moved copy is
+/// in the cloud (`ZoneMovePhase+CopiesLeft.swift`).
 ///
 /// Each step is read from the store's state, never kept in memory only, so a move cut off at any
 /// write goes on at the next pass: the move begun (`zoneMoveBegun`), the markers saved
@@ -90,47 +90,11 @@ struct ZoneMovePhase {
         let begun = try begunMoves()
         guard !begun.isEmpty else { return }
         try await mark(begun)
-        try queueRecordsToMove(in: begun.map(\.zone))
-    }
-
-    /// Before the push: each record this device holds of a zone it is moving, whose moved copy is
-    /// not in the cloud and that waits for no change of its own, is queued; its save goes to the
-    /// target (the routing rule), with the copy it leaves as its merge's ancestor.
-    private func queueRecordsToMove(in zones: [ZoneID]) throws(SyncError) {
-        for zone in zones {
-            try context.transaction { store in
-                for left in try copiesLeft(in: zone, store: store) where !left.isMoved {
-                    guard try !store.hasLocalChange(recordType: left.type.recordType, recordName: left.id.recordName) else { continue }
-                    try store.requeue(recordType: left.type.recordType, recordName: left.id.recordName, ownerName: left.owner)
-                }
-            }
-        }
-    }
-
-    /// After the push: the copies left in each of the user's zones that moved, whose moved copy is
-    /// in the cloud, are deleted there, by their zone, in requests within CloudKit's item limit;
-    /// each is forgotten here when its deletion went through. A move this device began whose zone
-    /// holds no copy any more is done.
-    func removeCopiesLeft() async throws(SyncError) {
-        let moved = context.routes.moves.keys.filter { $0.ownerName == SyncConstants.currentUserOwnerName }.sorted { $0.description < $1.description }
-        for zone in moved {
-            let doomed = try context.transaction { store in try copiesLeft(in: zone, store: store).filter(\.isMoved).map(\.id) }
-            for start in stride(from: 0, to: doomed.count, by: CloudKitLimits.maxItemsPerRequest) {
-                let chunk = Array(doomed[start..<min(start + CloudKitLimits.maxItemsPerRequest, doomed.count)])
-                let result = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: chunk, isAtomic: false), in: .private)
-                try context.transaction { store in
-                    for id in chunk {
-                        let answer = RecoveryPolicy.answer(result.deletedRecords[id], for: id)
-                        if answer.failure == nil || answer.isGone { try CloudDeletionArrival(context: context).confirm(id, in: store) }
-                    }
-                }
-            }
-            try finishIfDone(zone)
-        }
+        try await queueRecordsToMove(in: begun.map(\.zone))
     }
 
     /// Ends a move this device began once its zone holds no copy of a record this device holds.
-    private func finishIfDone(_ zone: ZoneID) throws(SyncError) {
+    func finishIfDone(_ zone: ZoneID) throws(SyncError) {
         let finished = try context.transaction { store -> ZoneID? in
             guard try store.state(SyncStateKeys.zoneMoveMarked(zone)) != nil, try copiesLeft(in: zone, store: store).isEmpty else { return nil }
             try store.setState(SyncStateKeys.zoneMoveBegun(zone), nil)
@@ -141,24 +105,26 @@ struct ZoneMovePhase {
     }
 
     /// A copy a move left in the zone moved out of, of a model stored here.
-    private struct CopyLeft {
+    struct CopyLeft {
         var id: RecordID
         var type: any SyncModel.Type
         var owner: String
+        /// The copy's parent record, if it has one.
+        var parent: String?
         /// Whether the record's copy in the zone it moved into is in the cloud (known here).
         var isMoved: Bool
     }
 
     /// The copies this device knows in `zone`, of models it stores: what moving the zone has left
     /// to do here.
-    private func copiesLeft(in zone: ZoneID, store: any StoredModels & ServerVersions) throws -> [CopyLeft] {
+    func copiesLeft(in zone: ZoneID, store: any StoredModels & ServerVersions) throws -> [CopyLeft] {
         let home = context.routes.resolve(zone)
         return try store.serverRecordIDs(inZone: zone).sorted { $0.recordName < $1.recordName }.compactMap { id in
             guard let copy = try store.serverRecord(id), let type = context.registry.type(forRecordType: copy.recordType),
                 let stored = try store.parentAndOwner(type: type, recordName: id.recordName)
             else { return nil }
             let moved = try store.serverRecord(RecordID(recordName: id.recordName, zoneID: home)) != nil
-            return CopyLeft(id: id, type: type, owner: stored.owner, isMoved: moved)
+            return CopyLeft(id: id, type: type, owner: stored.owner, parent: copy.parentRecordName, isMoved: moved)
         }
     }
 }

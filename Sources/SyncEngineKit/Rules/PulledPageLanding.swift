@@ -81,12 +81,25 @@ struct PulledPageLanding {
     ) throws {
         try state.forgetUnreadable(record.id, in: store)
         guard let type = context.registry.type(forRecordType: record.recordType) else { return }
+        let moves = ZoneMoves(context: context)
         // A copy left in a zone that moved away, of a record whose moved copy is known here: the
         // moved copy is the record (an old app version may have saved into the old zone).
-        if try ZoneMoves(context: context).isLeftBehind(record, in: store) {
+        if try moves.isLeftBehind(record, in: store) {
             try store.setServerRecord(record)
             return
         }
+        try arrive(record, as: type, scope: scope, state: &state, reads: &reads, fromScratch: fromScratch, in: store)
+        // In a zone that moved away, with no moved copy known: this device moves it (its own
+        // push may have put it there just before it learned the move).
+        try moves.moveIfSavedIntoMovedZone(record, type: type, scope: scope, in: store)
+    }
+
+    /// A pulled record's version arriving (``CloudVersionArrival``), unless this device already
+    /// has it, and a record under a parent the user deleted here following it.
+    private func arrive(
+        _ record: SyncRecord, as type: any SyncModel.Type, scope: DatabaseScope, state: inout PullState, reads: inout PulledPageReads, fromScratch: Bool,
+        in store: any Topics
+    ) throws {
         // A version this device already has (it pushed it): nothing to apply. Fetched again from
         // scratch, a version held here may bring keys it was first fetched without (an update of
         // the app added them): those are learned.

@@ -36,6 +36,22 @@ struct ZoneMoves {
         return (claim, arrival)
     }
 
+    /// The upload ID a device's seal of a copy left in a zone that moved carries (``sealer(of:)``):
+    /// the device's 8 digits, then a word no upload ID has (they are hexadecimal), so no save is
+    /// taken for a seal.
+    static func sealID(device: String) -> String {
+        device + "-sealed-"
+    }
+
+    /// The device that sealed this version of a copy left in a zone that moved (its newest upload
+    /// is a seal), or nil for any other version. A copy's seal is its removal's claim: only the
+    /// device that sealed a copy deletes it, so a copy found gone after this device's own seal was
+    /// deleted by someone who meant it (``ZoneMovePhase``).
+    static func sealer(of version: SyncRecord) -> Substring? {
+        guard let newest = version.uploadVersions.first, newest.hasSuffix("-sealed-") else { return nil }
+        return SyncRecord.uploadDevice(of: newest)
+    }
+
     /// The move a marker announces: the zone moved (of the marker's owner) and the target's name;
     /// nil for a record that is not a marker, or one another app version wrote wrong.
     static func move(in record: SyncRecord) -> (zone: ZoneID, target: String)? {
@@ -70,6 +86,24 @@ struct ZoneMoves {
         let routes = context.routes
         guard routes.hasMoved(record.id.zoneID) else { return false }
         return try store.serverRecord(RecordID(recordName: record.id.recordName, zoneID: routes.resolve(record.id.zoneID))) != nil
+    }
+
+    /// Queues `record`, just pulled from one of the user's zones that moved away and not known in
+    /// the zone it moved into (not ``isLeftBehind(_:in:)``), to be moved by this device, as the
+    /// move's device moves the records it holds: its save goes to the target with this copy as
+    /// its ancestor, and the copy is then removed (``ZoneMovePhase``). Such a record was saved
+    /// into the old zone after the move began, by a device whose pull came just before the
+    /// markers and its push just after, or by an app version from before moves existed; or the
+    /// move's device has not moved it yet. Moved twice, the second save merges with the first.
+    /// A record whose change waits here goes to the target with it; a copy a device sealed is that
+    /// device's to move; one in a zone shared with this user is its owner's to move.
+    func moveIfSavedIntoMovedZone(_ record: SyncRecord, type: any SyncModel.Type, scope: DatabaseScope, in store: any StoredModels & StoreHistory) throws {
+        guard scope == .private, record.id.zoneID.ownerName == SyncConstants.currentUserOwnerName, context.routes.hasMoved(record.id.zoneID),
+            Self.sealer(of: record) == nil,
+            let stored = try store.parentAndOwner(type: type, recordName: record.id.recordName),
+            try !store.hasLocalChange(recordType: type.recordType, recordName: record.id.recordName)
+        else { return }
+        try store.requeue(recordType: type.recordType, recordName: record.id.recordName, ownerName: stored.owner)
     }
 
     /// A copy in a zone that moved, deleted in the cloud, of a model stored here whose copy in the

@@ -108,6 +108,14 @@ enum SyncStateKeys {
 
     static let movedCopyToCheckPrefix = "move.check."
 
+    /// A copy left in a zone that moved, sealed by this device, whose deletion this device is about
+    /// to send (``ZoneMovePhase``): set before the request goes, so a copy found gone later is
+    /// known as this device's own deletion (a reply lost, or the app killed), never taken for the
+    /// user's.
+    static func movedCopyDeletionSent(_ id: RecordID) -> String {
+        "move.deleting.\(id.zoneID.ownerName)\u{1}\(id.zoneID.zoneName)\u{1}\(id.recordName)"
+    }
+
     /// The record a `movedCopyToCheck` key names.
     static func movedCopy(inKey key: String) -> RecordID? {
         let parts = key.dropFirst(movedCopyToCheckPrefix.count).split(separator: "\u{1}", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)

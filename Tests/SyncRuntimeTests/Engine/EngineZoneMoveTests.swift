@@ -23,6 +23,18 @@ struct EngineZoneMoveTests {
         return Dictionary(grouping: records, by: \.recordType).mapValues { $0.map(\.id.recordName).sorted() }
     }
 
+    /// Alice's phone and laptop, both holding the diaries "monday" and "tuesday" of the personal
+    /// zone, synced.
+    static func twoDevicesHoldingTwoDiaries(throughCloudKit: Bool) async throws -> (SyncWorld, SyncWorld.Device, SyncWorld.Device) {
+        let world = try SyncWorld(throughCloudKit: throughCloudKit)
+        let phone = try world.device("alice-phone", account: "alice", models: Self.models)
+        let laptop = try world.device("alice-laptop", account: "alice", models: Self.models)
+        for name in ["monday", "tuesday"] { try phone.store.save(Diary(recordName: name, text: "Day \(name)")) }
+        await phone.sync()
+        await laptop.sync()
+        return (world, phone, laptop)
+    }
+
     /// The phone moves the personal zone into a new household zone. The laptop, which edited a
     /// diary offline before it heard of the move, sees a move: its edit lands in the household
     /// zone and nothing is lost or deleted; an iPad that first syncs after the move holds each
@@ -105,12 +117,7 @@ struct EngineZoneMoveTests {
     /// zone that moved taken for the move's): "tuesday" stays on the phone, and nowhere else.
     @Test(arguments: SyncWorld.cloudKitPaths)
     func aRecordDeletedAfterTheMoveWasLearnedIsDeletedEverywhere(throughCloudKit: Bool) async throws {
-        let world = try SyncWorld(throughCloudKit: throughCloudKit)
-        let phone = try world.device("alice-phone", account: "alice", models: Self.models)
-        let laptop = try world.device("alice-laptop", account: "alice", models: Self.models)
-        for name in ["monday", "tuesday"] { try phone.store.save(Diary(recordName: name, text: "Day \(name)")) }
-        await phone.sync()
-        await laptop.sync()
+        let (world, phone, laptop) = try await Self.twoDevicesHoldingTwoDiaries(throughCloudKit: throughCloudKit)
         try await phone.engine.moveZone(Self.personal, into: Self.household)
         await laptop.sync()
         try laptop.store.delete(try #require(try laptop.store.fetch(Diary.self, recordName: "tuesday")))
@@ -145,10 +152,15 @@ struct EngineZoneMoveTests {
         let alice = try world.device("alice-phone", account: "alice", models: Self.models)
         let bob = try world.device("bob-phone", account: "bob", models: Self.models)
         try alice.store.save(SharedList(recordName: "groceries", title: "Groceries"))
+        try alice.store.save(ListItem(recordName: "milk", parent: RecordReference(recordName: "groceries"), text: "Milk", assignee: .unset))
         try alice.store.save(Diary(recordName: "monday", text: "Mine alone"))
         await alice.sync()
         try await alice.engine.moveZone(nil, into: Self.household)
         #expect(await alice.sync() == .completed)
+        // Each old copy is sealed, then deleted: the item's seal names its list, whose copy is
+        // still there.
+        #expect(try Self.records(in: SyncConstants.defaultSyncZoneName, of: world) == ["SyncgenZoneMove": ["syncgen.zoneMove"]])
+        #expect(try Self.records(in: Self.household, of: world)["ListItem"] == ["milk"])
         let share = try await alice.engine.shareZone(title: "Home", inviting: [ShareInvitation(.userRecordName("_bob"), permission: .readWrite)], zone: Self.household)
         try await bob.engine.acceptShare(world.cloud.shareMetadata(for: share, ownerAccount: "alice"))
         await bob.sync()
@@ -159,8 +171,125 @@ struct EngineZoneMoveTests {
         #expect(await bob.sync() == .completed)
         await alice.sync()
         #expect(try alice.store.fetch(SharedList.self, recordName: "groceries")?.title == "Groceries for the week")
+        #expect(try bob.store.fetch(ListItem.self, recordName: "milk")?.text == "Milk")
         #expect(try Self.records(in: Self.household, of: world)["SharedList"] == ["groceries"])
         #expect(try Self.records(in: SyncConstants.defaultSyncZoneName, of: world)["SharedList"] == nil)
+    }
+
+    /// The phone saves a diary into the personal zone after the laptop's move was marked and done,
+    /// because it had not read either zone since (its reads failed; the soak met it as a pull that
+    /// came just before the markers and a push just after). The phone, which then learns the move
+    /// with its own diary, and the laptop, which meets the diary in the zone it emptied, each move
+    /// it: it ends once, in the household zone, on both devices. Found by the notes soak under
+    /// kill -9 (`alice's journal moved into Household, and 1 entries stay in Personal`).
+    /// Breaking it (a record saved into a zone that moved away taken as it is, unmoved):
+    /// "thursday" stays in the personal zone for good, read by no device that shares the
+    /// household.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aRecordSavedIntoTheZoneAfterItMovedIsMovedToo(throughCloudKit: Bool) async throws {
+        let (world, phone, laptop) = try await Self.twoDevicesHoldingTwoDiaries(throughCloudKit: throughCloudKit)
+        try await laptop.engine.moveZone(Self.personal, into: Self.household)
+        #expect(await laptop.sync() == .completed)
+        #expect(try Self.records(in: Self.personal, of: world) == ["SyncgenZoneMove": ["syncgen.zoneMove"]])
+
+        phone.gateway.hooks.withLock { $0.zoneFailure = { _ in CloudError(.internalError, "the server failed on this zone") } }
+        try phone.store.save(Diary(recordName: "thursday", text: "Written before the phone heard of the move"))
+        _ = await phone.engine.sync()
+        #expect(try Self.records(in: Self.personal, of: world)["Diary"] == ["thursday"], "the phone's push went where it knew the diary lives")
+        phone.gateway.hooks.withLock { $0.zoneFailure = nil }
+
+        let phoneEvents = phone.recordEvents()
+        #expect(await phone.sync() == .completed)
+        #expect(await laptop.sync() == .completed)
+        #expect(await phone.sync() == .completed)
+        #expect(try Self.records(in: Self.household, of: world)["Diary"] == ["monday", "thursday", "tuesday"])
+        #expect(try Self.records(in: Self.personal, of: world) == ["SyncgenZoneMove": ["syncgen.zoneMove"]])
+        for device in [phone, laptop] {
+            #expect(try device.store.fetchAll(Diary.self).map(\.recordName).sorted() == ["monday", "thursday", "tuesday"], "\(device.name)")
+        }
+        #expect(try laptop.store.fetch(Diary.self, recordName: "thursday")?.text == "Written before the phone heard of the move")
+        #expect(!phoneEvents.collectedNow().contains { if case .changeLostToDeletion = $0 { true } else { false } })
+    }
+
+    /// The moments of the laptop's pass that moves the personal zone, by the requests it has sent:
+    /// 0, after its pull; 1, after sealing the old copies; 2, after saving them in the household
+    /// zone; 3, after sealing them again; 4, after deleting them.
+    static let momentsOfTheMove = [0, 1, 2, 3, 4]
+
+    /// Alice's phone and laptop hold "monday" and "tuesday"; the laptop begins moving the personal
+    /// zone, and its pass carries the move out. The phone, which reads no zone meanwhile (it
+    /// knows no move), makes `change` and pushes it into the personal zone once the laptop's pass
+    /// has sent `requests` requests. Then both sync until settled.
+    static func moveWhileThePhoneChanges(
+        throughCloudKit: Bool, afterLaptopRequests requests: Int, _ change: (SyncWorld.Device) throws -> Void
+    ) async throws -> (world: SyncWorld, phone: SyncWorld.Device, laptop: SyncWorld.Device, phoneEvents: EventRecorder) {
+        let (world, phone, laptop) = try await Self.twoDevicesHoldingTwoDiaries(throughCloudKit: throughCloudKit)
+        try await laptop.engine.moveZone(Self.personal, into: Self.household)
+
+        phone.gateway.hooks.withLock { $0.zoneFailure = { _ in CloudError(.internalError, "the server failed on this zone") } }
+        try change(phone)
+        let (phoneEngine, sent) = (phone.engine, Locked(0))
+        laptop.gateway.hooks.withLock {
+            $0.before[.modify] = {
+                guard sent.withLock({ $0 += 1; return $0 }) == requests + 1 else { return }
+                _ = await phoneEngine.sync()
+            }
+        }
+        _ = await laptop.engine.sync()
+        laptop.gateway.hooks.withLock { $0.before[.modify] = nil }
+        if sent.withLock({ $0 }) <= requests { _ = await phone.engine.sync() }
+        phone.gateway.hooks.withLock { $0.zoneFailure = nil }
+
+        let phoneEvents = phone.recordEvents()
+        for _ in 0..<2 {
+            #expect(await phone.sync() == .completed)
+            #expect(await laptop.sync() == .completed)
+        }
+        #expect(try Self.records(in: Self.personal, of: world) == ["SyncgenZoneMove": ["syncgen.zoneMove"]])
+        return (world, phone, laptop, phoneEvents)
+    }
+
+    /// The phone edits a diary it read before the move and pushes the edit into the personal zone
+    /// at each moment of the laptop's move. Before the first seal, or after it and before the
+    /// second, the laptop's seal meets the edit and merges it into the moved diary; after a seal,
+    /// the phone's push meets it, reads the zone's marker and sends the edit to the household
+    /// zone; after the deletion, the phone's push finds the copy gone, and does the same. The edit
+    /// ends in the household diary every time, on both devices. Found by the notes soak under
+    /// kill -9 (`should be 'r14s1', and is 'r11s27'`). Breaking it (the copies deleted unsealed,
+    /// as before): the edit pushed after the moved save is deleted with the old copy; (no marker
+    /// read when a push fails): the phone's edit after a seal lands on the sealed copy and the
+    /// deletion takes it, and after the deletion the phone takes it for the diary's deletion.
+    @Test(arguments: SyncWorld.cloudKitPaths, momentsOfTheMove)
+    func anEditPushedIntoTheZoneWhileItMovesReachesTheMovedRecord(throughCloudKit: Bool, afterLaptopRequests requests: Int) async throws {
+        let edit = "Edited on the phone while the laptop moved it"
+        let (world, phone, laptop, phoneEvents) = try await Self.moveWhileThePhoneChanges(throughCloudKit: throughCloudKit, afterLaptopRequests: requests) { phone in
+            var edited = try #require(try phone.store.fetch(Diary.self, recordName: "monday"))
+            edited.text = edit
+            try phone.store.save(edited)
+        }
+        #expect(try world.cloud.snapshot().zone(Self.household, ofAccount: "alice")?.records["monday"]?.fields["text"] == .string(edit))
+        #expect(try Self.records(in: Self.household, of: world)["Diary"] == ["monday", "tuesday"])
+        for device in [phone, laptop] {
+            #expect(try device.store.fetch(Diary.self, recordName: "monday")?.text == edit, "\(device.name)")
+            #expect(try device.store.fetchAll(Diary.self).count == 2, "\(device.name)")
+        }
+        #expect(!phoneEvents.collectedNow().contains { if case .changeLostToDeletion = $0 { true } else { false } })
+    }
+
+    /// The phone deletes a diary it read before the move, at each moment of the laptop's move:
+    /// the deletion wins, on both devices and in the cloud. Before the first seal, the laptop's
+    /// seal finds the copy gone and looks it up in the household zone, where it is not; after
+    /// the deletion of the old copies, the phone's deletion finds the copy gone, reads the zone's
+    /// marker and deletes the moved diary.
+    @Test(arguments: SyncWorld.cloudKitPaths, momentsOfTheMove)
+    func aDeletionPushedIntoTheZoneWhileItMovesWins(throughCloudKit: Bool, afterLaptopRequests requests: Int) async throws {
+        let (world, phone, laptop, _) = try await Self.moveWhileThePhoneChanges(throughCloudKit: throughCloudKit, afterLaptopRequests: requests) { phone in
+            try phone.store.delete(try #require(try phone.store.fetch(Diary.self, recordName: "monday")))
+        }
+        #expect(try Self.records(in: Self.household, of: world)["Diary"] == ["tuesday"])
+        for device in [phone, laptop] {
+            #expect(try device.store.fetchAll(Diary.self).map(\.recordName) == ["tuesday"], "\(device.name)")
+        }
     }
 
     /// The move outlives the engine: a phone opened again after the move routes a new diary to
@@ -226,6 +355,41 @@ struct EngineZoneMoveTests {
         }
         let writes = try await run(crashingAfter: nil)
         #expect(writes >= 4, "the move made only \(writes) writes")
+        for crashPoint in 0..<writes { _ = try await run(crashingAfter: crashPoint) }
+    }
+
+    /// The phone is killed after each write of the pass that moves the zone, and opened again with
+    /// the personal zone unreadable for its next pass: its removal of the old copies, not the
+    /// pull, meets the copies it deleted itself before the kill. Each is known as its own deletion
+    /// (noted before the request went), never taken for the user's: every diary stays. Breaking
+    /// it (a copy found gone after this device's seal always taken for the user's deletion): a
+    /// kill after the deletion request deletes the moved diaries too.
+    @Test func aCopyThisDeviceDeletedBeforeAKillIsNotTakenForTheUsers() async throws {
+        func run(crashingAfter crashPoint: Int?) async throws -> Int {
+            let world = try SyncWorld()
+            let url = world.assetFolder.appendingPathComponent("alice-phone.sqlite")
+            var phone = try world.device("alice-phone", account: "alice", store: SyncStore(url: url, clock: world.clock), models: Self.models)
+            for name in ["monday", "tuesday"] { try phone.store.save(Diary(recordName: name, text: "Day \(name)")) }
+            await phone.sync()
+            try await phone.engine.moveZone(Self.personal, into: Self.household)
+            let before = phone.store.writeCommits
+            if let crashPoint { phone.store.crash(afterCommits: crashPoint) }
+            _ = await phone.engine.sync()
+            let writes = phone.store.writeCommits - before
+            if crashPoint != nil {
+                phone = try world.device("alice-phone", account: "alice", store: SyncStore(url: url, clock: world.clock), models: Self.models)
+            }
+            phone.gateway.hooks.withLock { $0.zoneFailure = { $0.zoneName == Self.personal ? CloudError(.internalError, "the server failed on this zone") : nil } }
+            _ = await phone.engine.sync()
+            phone.gateway.hooks.withLock { $0.zoneFailure = nil }
+            await phone.sync()
+            let context = "kill after \(crashPoint.map(String.init) ?? "no") commits"
+            #expect(try Self.records(in: Self.household, of: world)["Diary"] == ["monday", "tuesday"], "\(context)")
+            #expect(try Self.records(in: Self.personal, of: world)["Diary"] == nil, "\(context)")
+            #expect(try phone.store.fetchAll(Diary.self).map(\.recordName).sorted() == ["monday", "tuesday"], "\(context)")
+            return writes
+        }
+        let writes = try await run(crashingAfter: nil)
         for crashPoint in 0..<writes { _ = try await run(crashingAfter: crashPoint) }
     }
 

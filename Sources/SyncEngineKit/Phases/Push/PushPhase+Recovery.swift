@@ -14,6 +14,8 @@ extension PushPhase {
         switch RecoveryPolicy.itemAction(for: error) {
         case .mergeAndRetry:
             return try merge(item, conflictingWith: error, in: store, outcome: &outcome)
+        case .treatAsDone where try requeueWhereItMoved(item, in: store):
+            return nil
         case .treatAsDone where item.record == nil:
             // A deletion of a record gone already: done, as though it landed.
             try CloudDeletionArrival(context: context).confirm(item.id, in: store)
@@ -100,6 +102,7 @@ extension PushPhase {
         // The server's version may bring an asset this device has not heard of: the cache
         // learns of it, as from a pull.
         _ = try CloudVersionArrival(context: context).apply(server, as: item.type, in: store, isLocalChange: true)
+        if try requeueWhereItMoved(item, in: store) { return nil }
         if let waiting = Self.waitsForSurvivor(item, over: server) {
             try setAside(item, waiting, in: store, outcome: &outcome)
             return nil
@@ -112,6 +115,25 @@ extension PushPhase {
         var again = item
         again.operation = .save(record)
         return again
+    }
+
+    /// A change sent to a zone whose move this device learned from the zone's marker as the
+    /// change failed (`ZoneMovePhase.learnMoves(behind:scope:)`): it met the move's seal of the
+    /// record's copy, or found the copy deleted. The change goes up again, routed where the record
+    /// moved (the next round of this push), and this item is done. False for a zone that did not
+    /// move.
+    private func requeueWhereItMoved(_ item: PushItem, in store: any Topics) throws -> Bool {
+        guard context.routes.resolve(item.id.zoneID) != item.id.zoneID else { return false }
+        let name = item.id.recordName
+        switch item.operation {
+        case .save:
+            guard let stored = try store.parentAndOwner(type: item.type, recordName: name) else { return false }
+            try store.requeue(recordType: item.type.recordType, recordName: name, ownerName: stored.owner)
+        case .delete:
+            try CloudDeletionArrival(context: context).confirm(item.id, in: store)
+            try store.queueDeletion(recordType: item.type.recordType, recordName: name, ownerName: item.id.zoneID.ownerName)
+        }
+        return true
     }
 
     /// A moved record's save landed: the model takes its new owner, and the copies left in other

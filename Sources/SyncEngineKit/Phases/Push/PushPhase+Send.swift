@@ -89,6 +89,7 @@ extension PushPhase {
         try await account.verify()
         let request = try context.transaction { store in try self.request(for: chunk, in: store, outcome: &outcome) }
         guard let result = try await send(request, of: chunk, scope: scope, outcome: &outcome, attempt: attempt) else { return }
+        try await ZoneMovePhase(context: context).learnMoves(behind: result, scope: scope)
         var followUps: [FollowUp] = []
         let retry = try context.transaction { store in
             try land(result, of: request, chunk: chunk, scope: scope, in: store, outcome: &outcome, followUps: &followUps)
