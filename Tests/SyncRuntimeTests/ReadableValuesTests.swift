@@ -18,7 +18,7 @@ struct ReadableValuesTests {
         .setupCompleted, .setupFailed(failure), .accountUnavailable(.noAccount), .accountChanged(.switched(from: "_alice", to: "_bob")),
         .changesParked(ParkedChanges(userRecordName: "_alice", count: 2)), .parkedChangesRestored(count: 1), .pullStarted(.shared),
         .pullProgress(scope: .private, zone: zone, records: 3, deletions: 1), .pullCompleted(.private), .pushStarted(items: 2),
-        .pushCompleted(saved: 1, deleted: 1), .pushFailed([id: refusal]), .changeSetAside(change), .changeReverted(change),
+        .pushLanded(saved: [RecordKey("Note", "n1")], deleted: [RecordKey("Note", "n2")]), .pushCompleted(saved: 1, deleted: 1), .pushFailed([id: refusal]), .changeSetAside(change), .changeReverted(change),
         .recordUnreadable(UnreadableRecord(id: id, error: refusal, failedFetches: 3, firstFailedAt: Date(timeIntervalSince1970: 0))),
         .removedWithParent(RecordKey("ListItem", "milk"), parentRecordName: "groceries"), .changeLostToDeletion(RecordKey("ListItem", "milk")), .conflictResolved(id),
         .conflictRecorded(RecordConflict(id: 1, recordType: "ListItem", recordID: id, resolvedAt: Date(timeIntervalSince1970: 0),

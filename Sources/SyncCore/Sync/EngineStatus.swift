@@ -61,7 +61,7 @@ public struct EngineStatus: Sendable, Hashable {
         case .pullProgress(_, _, let records, let deletions):
             status.progress.recordsPulled += records + deletions
             status.progress.pagesPulled += 1
-        case .pushCompleted(let saved, let deleted): status.progress.recordsPushed += saved + deleted
+        case .pushLanded(let saved, let deleted): status.progress.recordsPushed += saved.count + deleted.count
         case .assetStateChanged(_, .cached): status.progress.filesTransferred += 1
         case .pullStarted: status.phase = .pulling
         case .pushStarted: status.phase = .pushing

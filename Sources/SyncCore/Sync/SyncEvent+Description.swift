@@ -23,6 +23,8 @@ extension SyncEvent: CustomStringConvertible {
             "pulled \(Self.count(records, "record")) and \(Self.count(deletions, "deletion")) of \(name: zone) (\(scope))"
         case .pullCompleted(let scope): "pulled the \(scope) database"
         case .pushStarted(let items): "pushing \(Self.count(items, "change"))"
+        case .pushLanded(let saved, let deleted):
+            "in the cloud now: \(Self.count(saved.count, "save")) and \(Self.count(deleted.count, "deletion")): \(name: (saved + deleted).map(\.recordName).joined(separator: ", "))"
         case .pushCompleted(let saved, let deleted): "pushed \(Self.count(saved, "save")) and \(Self.count(deleted, "deletion"))"
         case .pushFailed(let errors):
             "\(Self.count(errors.count, "change")) not pushed yet, tried again later: \(name: errors.keys.map(\.recordName).sorted().joined(separator: ", "))"

@@ -21,6 +21,12 @@ public enum SyncEvent: Sendable, Hashable {
     case pullProgress(scope: DatabaseScope, zone: ZoneID, records: Int, deletions: Int)
     case pullCompleted(DatabaseScope)
     case pushStarted(items: Int)
+    /// One request of a push landed: the records whose saved version is in the cloud now, and
+    /// those whose deletion the cloud confirmed, by type and name. One event per request that
+    /// landed any, as it lands, so each list holds at most what one request carries (400); a push
+    /// that fails later still names what landed. The changes not pushed come as `pushFailed`,
+    /// `changeSetAside` or `changeReverted`.
+    case pushLanded(saved: [RecordKey], deleted: [RecordKey])
     case pushCompleted(saved: Int, deleted: Int)
     /// Items that could not be pushed for now; they stay pending, and are tried again.
     case pushFailed([RecordID: CloudError])

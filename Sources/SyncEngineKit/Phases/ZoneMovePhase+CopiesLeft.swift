@@ -17,7 +17,7 @@ import SyncPorts
 //   device, or deleted).
 // - A device that edits or deletes a sealed copy, or one already deleted, without knowing the
 //   move, meets a conflict or a missing record: its push then reads the zone's marker
-//   (``learnMoves(behind:scope:)``) and sends the change where the record moved.
+//   (`ZoneMoveLookup`) and sends the change where the record moved.
 // - The seal is the removal's claim: only the device that sealed a copy deletes it, and no device
 //   seals over another's seal. So a copy found gone after this device sealed it, and before it
 //   sent the deletion, was deleted by someone who meant it (the user, on a device that knew no
@@ -131,7 +131,7 @@ extension ZoneMovePhase {
                         try CloudDeletionArrival(context: context).confirm(copy.id, in: store)
                     }
                 case let answer:
-                    if answer.failure?.code == .referenceViolation { sealed.insert(copy.id) }
+                    if answer.isParentMissing { sealed.insert(copy.id) }
                 }
             }
         }
@@ -141,7 +141,7 @@ extension ZoneMovePhase {
     /// A copy this device sealed, found gone before it sent the deletion: someone deleted it who
     /// meant the record gone (no device deletes a copy another sealed). The deletion arrives at
     /// the model, and the moved copy is deleted from the cloud too.
-    private func deleteEverywhere(_ copy: CopyLeft, in store: any PushPhase.Topics) throws {
+    private func deleteEverywhere(_ copy: CopyLeft, in store: any CloudDeletionArrival.Topics) throws {
         let moved = RecordID(recordName: copy.id.recordName, zoneID: context.routes.resolve(copy.id.zoneID))
         try CloudDeletionArrival(context: context).confirm(copy.id, in: store)
         try CloudDeletionArrival(context: context).arrive(moved, type: copy.type, from: .pull(alongside: []), in: store)
@@ -176,26 +176,5 @@ extension ZoneMovePhase {
             return depth
         }
         return copies.map { ($0, depth($0.id.recordName)) }.sorted { $0.1 > $1.1 }.map(\.0)
-    }
-
-    /// Before a push's conflicts and missing records are settled: a save into one of the user's
-    /// zones that met a newer version there, or a save or deletion that found the record gone, in
-    /// a zone not known here to have moved, may have met a move's seal or its deletion. The
-    /// zones' markers are read (one request), and a move found is learned, so the change goes
-    /// where the record moved (`PushPhase.recover`) instead of over the sealed copy, which the
-    /// move then deletes. A failed read leaves it to the next pull.
-    func learnMoves(behind result: ModifyResult, scope: DatabaseScope) async throws(SyncError) {
-        guard scope == .private else { return }
-        let routes = context.routes
-        var zones: Set<ZoneID> = []
-        for (id, error) in result.itemErrors where error.code == .serverRecordChanged || error.code == .unknownItem {
-            if id.zoneID.ownerName == SyncConstants.currentUserOwnerName && !routes.hasMoved(id.zoneID) { zones.insert(id.zoneID) }
-        }
-        guard !zones.isEmpty else { return }
-        let markers = zones.sorted { $0.description < $1.description }.map { RecordID(recordName: ZoneMoves.markerName, zoneID: $0) }
-        guard let found = try? await context.cloud.fetchRecords(markers, desiredKeys: nil, in: .private) else { return }
-        let moves = markers.compactMap { try? found[$0]?.get() }
-        guard !moves.isEmpty else { return }
-        try context.transaction { store in try ZoneMoves(context: context).learn(moves, scope: .private, in: store) }
     }
 }

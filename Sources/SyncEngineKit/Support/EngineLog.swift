@@ -20,7 +20,7 @@ struct EngineLog: Sendable {
 
     static func placement(of event: SyncEvent) -> (SyncLogLevel, SyncLogCategory) {
         switch event {
-        case .pullProgress, .pullStarted, .pushStarted: (.debug, .changes)
+        case .pullProgress, .pullStarted, .pushStarted, .pushLanded: (.debug, .changes)
         case .assetStateChanged: (.debug, .assets)
         case .pullCompleted, .pushCompleted, .zoneMoved: (.info, .changes)
         case .setupCompleted: (.info, .account)

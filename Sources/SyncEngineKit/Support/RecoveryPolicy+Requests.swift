@@ -42,6 +42,11 @@ extension RecoveryPolicy {
             if case .gone = self { true } else { false }
         }
 
+        /// The save named a parent the cloud does not have (`referenceViolation`).
+        var isParentMissing: Bool {
+            if case .failed(let error) = self { error.code == .referenceViolation } else { false }
+        }
+
         var result: Result<Value, CloudError> {
             if case .done(let value) = self { return .success(value) }
             return .failure(failure!)

@@ -95,4 +95,37 @@ struct ZoneMovesTests {
         #expect(try !bench.transaction { try rule.deferDeletion(of: left.id, type: Diary.self, in: $0) }, "the moved copy is known")
         #expect(SyncStateKeys.movedCopy(inKey: SyncStateKeys.movedCopyToCheck(moved)) == moved)
     }
+
+    /// A record pulled from a zone that moved, with no moved copy known, is queued to move from
+    /// here; not one a device sealed (that device moves it), and not one of a zone that did not
+    /// move. A seal is told from any save: its upload ID
+    /// ends in a word no hexadecimal ID has. Breaking it (a sealed copy queued too): two devices
+    /// would move and remove one copy, and the second would take the first's deletion for the
+    /// user's.
+    @Test func aRecordSavedIntoAMovedZoneIsQueuedUnlessADeviceSealedIt() throws {
+        let bench = try RuleBench(models: [Diary.self])
+        let rule = ZoneMoves(context: bench.context)
+        let date = Date(timeIntervalSince1970: 1_000)
+        func pulled(_ name: String, sealedBy device: String? = nil) throws -> SyncRecord {
+            var record = Self.version(Diary(recordName: name, text: "Late"), in: Self.personal, tag: "1", modifiedAt: date)
+            if let device { record.stampUpload(ZoneMoves.sealID(device: device), over: record) }
+            _ = try bench.transaction { try CloudVersionArrival(context: bench.context).apply(record, as: Diary.self, in: $0) }
+            try bench.transaction { try rule.moveIfSavedIntoMovedZone(record, type: Diary.self, scope: .private, in: $0) }
+            return record
+        }
+        func queued(_ name: String) throws -> Bool {
+            try bench.transaction { try $0.hasLocalChange(recordType: Diary.recordType, recordName: name) }
+        }
+        _ = try pulled("before")
+        #expect(try !queued("before"), "no move learned")
+        try bench.transaction { try rule.learn(Self.personal, movedInto: "Household", scope: .private, in: $0) }
+        _ = try pulled("late")
+        #expect(try queued("late"))
+        let sealed = try pulled("sealed", sealedBy: "0A1B2C3D")
+        #expect(try !queued("sealed"))
+        #expect(ZoneMoves.sealer(of: sealed) == "0A1B2C3D")
+        var saved = sealed
+        saved.stampUpload(SyncRecord.newUploadID(device: "0A1B2C3D"), over: sealed)
+        #expect(ZoneMoves.sealer(of: saved) == nil, "a later save is no seal")
+    }
 }

@@ -118,7 +118,7 @@ extension PushPhase {
     }
 
     /// A change sent to a zone whose move this device learned from the zone's marker as the
-    /// change failed (`ZoneMovePhase.learnMoves(behind:scope:)`): it met the move's seal of the
+    /// change failed (`ZoneMoveLookup.learnMoves(behind:scope:)`): it met the move's seal of the
     /// record's copy, or found the copy deleted. The change goes up again, routed where the record
     /// moved (the next round of this push), and this item is done. False for a zone that did not
     /// move.

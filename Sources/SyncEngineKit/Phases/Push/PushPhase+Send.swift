@@ -89,11 +89,14 @@ extension PushPhase {
         try await account.verify()
         let request = try context.transaction { store in try self.request(for: chunk, in: store, outcome: &outcome) }
         guard let result = try await send(request, of: chunk, scope: scope, outcome: &outcome, attempt: attempt) else { return }
-        try await ZoneMovePhase(context: context).learnMoves(behind: result, scope: scope)
+        try await ZoneMoveLookup(context: context).learnMoves(behind: result, scope: scope)
         var followUps: [FollowUp] = []
+        var landed = Landed()
         let retry = try context.transaction { store in
-            try land(result, of: request, chunk: chunk, scope: scope, in: store, outcome: &outcome, followUps: &followUps)
+            try land(result, of: request, chunk: chunk, scope: scope, in: store, outcome: &outcome, landed: &landed, followUps: &followUps)
         }
+        // Named once the store keeps them: the app may read each as pushed.
+        if !landed.saved.isEmpty || !landed.deleted.isEmpty { context.events.publish(.pushLanded(saved: landed.saved, deleted: landed.deleted)) }
         try await perform(followUps, outcome: &outcome)
         guard !retry.isEmpty else { return }
         guard attempt < Self.maxRetryRounds else {
@@ -185,18 +188,25 @@ extension PushPhase {
         try await sendChunk(Array(chunk[half...]), scope: scope, outcome: &outcome, attempt: attempt)
     }
 
+    /// The records one request landed, for ``SyncEvent/pushLanded(saved:deleted:)``.
+    private struct Landed {
+        var saved: [RecordKey] = []
+        var deleted: [RecordKey] = []
+    }
+
     /// Each item's result, in the transaction that keeps them all: a landed save's server
     /// version kept, a landed deletion's forgotten, a failure recovered (`recover`). Returns the
-    /// items to send again; what else an answer asks for is added to `followUps`.
+    /// items to send again; the records landed are added to `landed`, and what else an answer
+    /// asks for to `followUps`.
     private func land(
         _ result: ModifyResult, of request: ModifyRequest, chunk: [PushItem], scope: DatabaseScope, in store: any Topics,
-        outcome: inout Outcome, followUps: inout [FollowUp]
+        outcome: inout Outcome, landed: inout Landed, followUps: inout [FollowUp]
     ) throws -> [PushItem] {
         var retry: [PushItem] = []
         var savedNames: [String: [String]] = [:]
         // Changes set aside are few: read once, a landed item forgets its own.
         let setAside = Set(try store.failedChanges().map { RecordKey($0.recordType, $0.recordName) })
-        func landed(_ item: PushItem) throws {
+        func clearSetAside(_ item: PushItem) throws {
             if setAside.contains(RecordKey(item.type.recordType, item.id.recordName)) {
                 try store.removeFailedChange(recordType: item.type.recordType, recordName: item.id.recordName)
             }
@@ -208,9 +218,10 @@ extension PushPhase {
                 switch result.savedRecords[item.id] {
                 case .success(let saved):
                     try store.setServerRecord(saved)
-                    try landed(item)
+                    try clearSetAside(item)
                     savedNames[item.type.recordType, default: []].append(item.id.recordName)
                     if item.isMove || !item.leaves.isEmpty { try landMove(item, in: store) }
+                    landed.saved.append(RecordKey(item.type.recordType, item.id.recordName))
                     outcome.saved += 1
                     continue
                 case .failure(let failure):
@@ -221,7 +232,8 @@ extension PushPhase {
                 switch result.deletedRecords[item.id] {
                 case .success:
                     try CloudDeletionArrival(context: context).confirm(item.id, in: store)
-                    try landed(item)
+                    try clearSetAside(item)
+                    landed.deleted.append(RecordKey(item.type.recordType, item.id.recordName))
                     outcome.deleted += 1
                     continue
                 case .failure(let failure): error = failure

@@ -230,7 +230,7 @@ func events(_ engine: SyncEngine) async {
         case .accountChanged(let change):
             print("signed in now: \(change.user ?? "nobody")")
         case .setupCompleted, .setupFailed, .accountUnavailable, .parkedChangesRestored,
-             .pullStarted, .pullCompleted, .pushStarted, .pushCompleted, .pushFailed, .conflictResolved,
+             .pullStarted, .pullCompleted, .pushStarted, .pushLanded, .pushCompleted, .pushFailed, .conflictResolved,
              .shareAccepted, .shareEnded, .changeLostToDeletion, .danglingReferences, .userDeletedZone, .encryptedDataReset, .waitingForNetwork,
              .assetStateChanged, .assetTransferFailed, .zoneMoved, .error:
             print(event)
