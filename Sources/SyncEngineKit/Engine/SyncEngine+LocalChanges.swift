@@ -99,6 +99,20 @@ extension SyncEngine {
         if let failure = outcome.failures.values.first { throw .cloud(failure) }
     }
 
+    /// Uploads every model of the private and shared types that the cloud has no version of: a
+    /// store filled before the app turned sync on, at any time after construction (or at setup:
+    /// `SyncConfiguration.uploadEverythingOnSetup`). The models are queued as ordinary changes, then
+    /// a pass runs: the push sends them in bounded rounds, parents first, each into its own
+    /// database, and what a failed or cut-off pass did not send stays queued for the next. A model
+    /// the cloud has already is not sent again, so calling this again costs only the reading.
+    /// Returns how many models were queued; throws the pass's failure.
+    @discardableResult
+    public func uploadEverything() async throws(SyncError) -> Int {
+        let queued = try context.transaction { store in try FullUpload.queue(types: context.registry.zonedTypes, in: store) }
+        if case .failed(let error, _) = await sync() { throw error }
+        return queued
+    }
+
     /// The user meant the deletion (Apple's guidance for data deleted in Settings): this device's
     /// copy goes too, and what the app writes from now on syncs into a new, empty zone.
     public func removeLocalDataOfUserDeletedZone() async throws(SyncError) {

@@ -266,7 +266,8 @@ public actor SyncEngine {
         setUpFor = account.user
         context.events.publish(.setupCompleted)
         if context.configuration.uploadEverythingOnSetup {
-            try Self.throwFirstFailure(of: try await PushPhase(context: context, account: account).uploadEverything())
+            // Queued: this pass's push sends them, and a later one what it did not.
+            _ = try context.transaction { store in try FullUpload.queue(types: context.registry.zonedTypes, in: store) }
         }
     }
 

@@ -17,8 +17,9 @@ public struct SyncConfiguration: Sendable {
     public var debounce: TimeInterval
     /// Subscription IDs start with this.
     public var subscriptionPrefix: String
-    /// After setup, upload every local model (each into its own database, in waves of parent
-    /// depth) whatever the history says: for a store filled before syncing was turned on.
+    /// After setup, upload every local model the cloud has no version of, whatever the history
+    /// says (each into its own database, in waves of parent depth): for a store filled before
+    /// syncing was turned on. At run time: `SyncEngine.uploadEverything()`.
     public var uploadEverythingOnSetup: Bool
     /// The folder asset files are cached in. nil: a durable folder of the system's
     /// (`AssetCacheLocation.defaultRoot`), never a temporary one.

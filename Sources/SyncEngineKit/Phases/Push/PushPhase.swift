@@ -105,20 +105,4 @@ struct PushPhase {
         }
         return total
     }
-
-    /// Pushes every local model of the zoned types, each into its own database, whatever the
-    /// history says: the first upload.
-    func uploadEverything() async throws(SyncError) -> Outcome {
-        let items = try context.transaction { store in
-            var items: [PushItem] = []
-            for type in context.registry.zonedTypes {
-                for name in try store.recordNames(type: type, ownerName: nil) {
-                    guard let record = try store.uploadRecord(type: type, recordName: name, routes: context.routes) else { continue }
-                    items.append(PushItem(id: record.id, type: type, operation: .save(record)))
-                }
-            }
-            return items
-        }
-        return try await send(try await prepare(items))
-    }
 }
