@@ -23,6 +23,27 @@ extension SyncEngine {
         try FailedChangesPhase(context: context).retry(recordType: type.recordType, recordName: recordName)
     }
 
+    /// Takes back a change of this record that waits to be pushed (an edit, a creation, a
+    /// deletion the user regrets): the record becomes the version the cloud last returned to this
+    /// device, or goes when the cloud never had it; nothing is sent. A change that may be on its
+    /// way (a push is running, or a request that carried it got no answer) cannot be taken back:
+    /// the answer says so (`WaitingChangeDrop.inFlight`). Works offline. The records under a
+    /// parent keep their own changes.
+    @discardableResult
+    public func dropWaitingChange<Model: SyncModel>(for type: Model.Type, recordName: String) throws(SyncError) -> WaitingChangeDrop {
+        // An actor method with no suspension: no pass starts while it runs.
+        guard !isPushing else { return .inFlight }
+        return try context.transaction { store in
+            // A save whose answer was never read may be in the cloud: it is known as sent.
+            var ids = Set(try store.serverRecordIDs(recordType: type.recordType, recordName: recordName))
+            if let owner = try store.parentAndOwner(type: type, recordName: recordName)?.owner {
+                ids.insert(RecordID(recordName: recordName, zoneID: context.zone(of: type, ownerName: owner)))
+            }
+            if try ids.contains(where: { try !store.sentVersions($0).isEmpty }) { return .inFlight }
+            return try ChangeGivenUp(context: context).dropWaiting(type, recordName: recordName, in: store) ? .dropped : .nothingWaiting
+        }
+    }
+
     /// Gives up a set-aside change: the record becomes what the cloud has (fetched now), or goes
     /// when the cloud never had it.
     public func revertFailedChange<Model: SyncModel>(for type: Model.Type, recordName: String) async throws(SyncError) {
@@ -95,6 +116,8 @@ extension SyncEngine {
     public func uploadAgainAfterUserDeletedZone() async throws(SyncError) {
         let account = try signedInAccount()
         try await CloudDataPhase(context: context, account: account).queueUploadAgain()
+        isPushing = true
+        defer { isPushing = false }
         let outcome = try await PushPhase(context: context, account: account).execute()
         if let failure = outcome.failures.values.first { throw .cloud(failure) }
     }

@@ -28,6 +28,9 @@ public actor SyncEngine {
 
     /// Whether a pass is running (or about to).
     private var passInFlight = false
+    /// Whether a push runs (a pass's, or one the app asked for): a change it read may be on its
+    /// way, and cannot be taken back (`dropWaitingChange`).
+    var isPushing = false
     /// What the next pass is asked to do: the driver runs one more while it is set.
     private var requestedOptions: SyncOptions?
     /// Callers of `sync()` waiting for the next pass to end.
@@ -94,27 +97,6 @@ public actor SyncEngine {
     /// its end, the network going away. A reader slower than the changes gets the newest.
     public nonisolated func statusUpdates() -> AsyncStream<EngineStatus> {
         statusHub.stream()
-    }
-
-    /// How one pass ended.
-    public enum PassResult: Sendable, Equatable, CustomStringConvertible {
-        /// Everything went through: pulled, pushed (or set aside, or reverted), transferred.
-        case completed
-        /// The pass stopped at this error; the action is what the engine does about it (a retry
-        /// when it can help, scheduled by `start()`'s driver; `report` when only a change can).
-        case failed(SyncError, RecoveryAction)
-        /// The pass reached its deadline (`SyncOptions.deadline`) or the app ended it
-        /// (`endPassSoon()`): what it did is committed, and `pendingChanges` records still wait
-        /// to be pushed. Nothing is retried by itself: the next trigger, or `sync()`, goes on.
-        case stopped(pendingChanges: Int)
-
-        public var description: String {
-            switch self {
-            case .completed: "completed"
-            case .failed(let error, let action): "failed (\(action)): \(error)"
-            case .stopped(let pending): "stopped at its deadline, \(SyncEvent.count(pending, "change")) left to push"
-            }
-        }
     }
 
     // MARK: - Passes
@@ -238,6 +220,8 @@ public actor SyncEngine {
             }
         }
         if options.push {
+            isPushing = true
+            defer { isPushing = false }
             // Before the push, so the merges go up in this pass, after the copies they retired.
             let retirement = RetirementPhase(context: context)
             try retirement.mergeDuplicates()

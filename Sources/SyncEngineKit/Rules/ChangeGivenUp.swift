@@ -2,8 +2,9 @@ import SyncCore
 import SyncPorts
 
 /// A change of this device given up for the cloud's state of its record: the app reverted a
-/// change set aside (`SyncEngine.revertFailedChange`), or the cloud refused it as not this user's
-/// to make (a participant of a read-only share). Both paths take the same state: the cloud's
+/// change set aside (`SyncEngine.revertFailedChange`) or one still waiting
+/// (`SyncEngine.dropWaitingChange`), or the cloud refused it as not this user's to make (a
+/// participant of a read-only share). Both paths take the same state: the cloud's
 /// version written over the model, or, when the cloud has no record, the record's deletion
 /// arriving (``CloudDeletionArrival``, its subtree settled). Telling the app is the caller's: a
 /// refused change is named, a change the app reverted is not.
@@ -12,6 +13,20 @@ struct ChangeGivenUp {
     typealias Topics = CloudVersionArrival.Topics & CloudDeletionArrival.Topics
 
     let context: SyncContext
+
+    /// Takes back the app's change of a record that waits to be pushed: its history entries go,
+    /// and the record takes the version the cloud last returned here (the one the change was made
+    /// over), or goes when the cloud never had it. Returns false when no change of it waits. The
+    /// caller makes sure none is on its way.
+    func dropWaiting(_ type: any SyncModel.Type, recordName: String, in store: any Topics) throws -> Bool {
+        guard try store.dropUnpushedChanges(recordType: type.recordType, recordName: recordName) else { return false }
+        let known = try store.serverRecordIDs(recordType: type.recordType, recordName: recordName)
+        let home = try store.parentAndOwner(type: type, recordName: recordName).map { context.zone(of: type, ownerName: $0.owner) }
+        let id = known.first { $0.zoneID == home } ?? known.first
+            ?? RecordID(recordName: recordName, zoneID: home ?? context.zone(of: type, ownerName: SyncConstants.currentUserOwnerName))
+        try takeCloudState(try store.serverRecord(id), of: id, type: type, in: store)
+        return true
+    }
 
     /// `cloudVersion`: the record as the cloud has it, or nil when the cloud has none.
     func takeCloudState(_ cloudVersion: SyncRecord?, of id: RecordID, type: any SyncModel.Type, in store: any Topics) throws {

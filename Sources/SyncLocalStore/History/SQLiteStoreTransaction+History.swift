@@ -86,6 +86,19 @@ extension SQLiteStoreTransaction: StoreHistory {
         try asApp { try $0.recordHistory(type: recordType, name: recordName, kind: .save, tombstone: nil) }
     }
 
+    func dropUnpushedChanges(recordType: String, recordName: String) throws -> Bool {
+        let token = try historyToken()
+        let waiting = try !database.query(
+            "SELECT 1 FROM history WHERE seq > ? AND type = ? AND name = ? AND \(Self.appChangesOnly) LIMIT 1",
+            [.integer(token), .text(recordType), .text(recordName)]
+        ).isEmpty
+        guard waiting else { return false }
+        try database.query(
+            "DELETE FROM history WHERE seq > ? AND type = ? AND name = ? AND \(Self.appChangesOnly)",
+            [.integer(token), .text(recordType), .text(recordName)])
+        return true
+    }
+
     func queueDeletion(recordType: String, recordName: String, ownerName: String) throws {
         let tombstone: RecordFields = [RecordFieldNames.recordName: .string(recordName), RecordFieldNames.ownerName: .string(ownerName)]
         try asApp { try $0.recordHistory(type: recordType, name: recordName, kind: .delete, tombstone: tombstone) }

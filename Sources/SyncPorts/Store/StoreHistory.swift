@@ -30,6 +30,9 @@ package protocol StoreHistory: AnyObject {
     /// Records the app changed again as changes to push: a save of the model as it is, or its
     /// deletion when it is no longer stored (`ownerName` routes it).
     func requeue(recordType: String, recordName: String, ownerName: String) throws
+    /// Forgets the app's changes of one record that wait in the history, not pushed yet (a
+    /// change the app takes back); the engine's entries stay. Returns whether any waited.
+    func dropUnpushedChanges(recordType: String, recordName: String) throws -> Bool
     /// Queues the deletion of a record from the zone `ownerName` routes to, as a change of the
     /// app, whether or not a model of that name is stored (a copy left in a zone its model moved
     /// out of).

@@ -25,4 +25,27 @@ struct ChangeGivenUpTests {
             #expect(try bench.transaction { try $0.lostChanges() }.isEmpty, "the app gave it up: nothing to tell")
         }
     }
+
+    /// A waiting edit taken back: the known version is written back and nothing waits; a record
+    /// never pushed goes; a record with nothing waiting is left as it is. Breaking it (the model
+    /// written back, the history kept): the next push sends the edit the app took back.
+    @Test func aWaitingChangeTakenBackLeavesTheKnownVersion() throws {
+        let bench = try RuleBench(models: [Note.self])
+        let known = Note(recordName: "n", title: "Cloud").makeRecord(syncZoneName: bench.context.syncZone.zoneName)
+        try bench.transaction { store in
+            _ = try store.insertPulled(known, as: Note.self)
+            try store.setServerRecord(known)
+        }
+        try bench.store.save(Note(recordName: "n", title: "Mine"))
+        try bench.store.save(Note(recordName: "new", title: "Never pushed"))
+        let rule = ChangeGivenUp(context: bench.context)
+        let (edited, created, again) = try bench.transaction { store in
+            (try rule.dropWaiting(Note.self, recordName: "n", in: store), try rule.dropWaiting(Note.self, recordName: "new", in: store),
+             try rule.dropWaiting(Note.self, recordName: "n", in: store))
+        }
+        #expect(edited && created && !again)
+        #expect(try bench.store.fetch(Note.self, recordName: "n")?.title == "Cloud")
+        #expect(try bench.store.fetch(Note.self, recordName: "new") == nil)
+        #expect(try bench.transaction { try $0.hasUnpushedChanges() } == false)
+    }
 }

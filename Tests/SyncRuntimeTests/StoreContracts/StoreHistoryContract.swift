@@ -28,6 +28,23 @@ struct StoreHistoryContract {
         #expect(after.isEmpty && !anyLeft)
     }
 
+    /// A waiting change taken back is gone from what waits, another record's stays, and a record
+    /// with nothing waiting says so. Breaking it (the engine's entries dropped too, or none):
+    /// "n" still waits, or the answer lies.
+    @Test(arguments: StoreShape.allCases)
+    func aWaitingChangeDroppedWaitsNoMore(_ shape: StoreShape) throws {
+        let contract = try ContractStore(shape)
+        try contract.store.save(Note(recordName: "n", title: "N"))
+        try contract.store.save(Note(recordName: "n", title: "N, edited"))
+        try contract.store.save(Note(recordName: "other", title: "Other"))
+        let (dropped, again, left) = try contract.transaction { (history: any StoreHistory) in
+            (try history.dropUnpushedChanges(recordType: "Note", recordName: "n"), try history.dropUnpushedChanges(recordType: "Note", recordName: "n"),
+             try history.unpushedChanges(limit: nil).changes.map(\.recordName))
+        }
+        #expect(dropped && !again && left == ["other"])
+        #expect(try contract.transaction { (history: any StoreHistory) in try history.hasLocalChange(recordType: "Note", recordName: "n") } == false)
+    }
+
     /// A record queued again, or a deletion queued, is a change of the app's, later than any read.
     @Test(arguments: StoreShape.allCases)
     func aChangeQueuedAgainIsTheAppsAndLater(_ shape: StoreShape) throws {
