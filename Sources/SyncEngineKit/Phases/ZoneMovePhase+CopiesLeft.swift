@@ -115,7 +115,7 @@ extension ZoneMovePhase {
             for copy in copies where seals.contains(where: { $0.id == copy.id }) {
                 switch RecoveryPolicy.answer(result.savedRecords[copy.id], for: copy.id) {
                 case .done(let version):
-                    try store.setServerRecord(version)
+                    try store.setServerRecord(Self.copy(known[copy.id]!, sealedAs: version))
                     sealed.insert(copy.id)
                 case .conflict(let error):
                     guard let newer = error.serverRecord else { continue }
@@ -156,6 +156,17 @@ extension ZoneMovePhase {
         seal.base(onServerVersionOf: copy)
         seal.stampUpload(ZoneMoves.sealID(device: device), over: copy)
         return seal
+    }
+
+    /// The copy as the cloud has it once sealed: the values known here (the seal changed none,
+    /// and its answer carries only the key it sent), under the seal's version: what a merge of
+    /// the record's first version in the target starts from.
+    static func copy(_ copy: SyncRecord, sealedAs answer: SyncRecord) -> SyncRecord {
+        var kept = copy
+        kept.base(onServerVersionOf: answer)
+        kept.takeServerMetadata(of: answer)
+        kept.fields[RecordFieldNames.uploadVersions] = answer.fields[RecordFieldNames.uploadVersions]
+        return kept
     }
 
     /// The copies in requests within CloudKit's item limit.

@@ -249,6 +249,30 @@ struct EngineZoneMoveTests {
         return (world, phone, laptop, phoneEvents)
     }
 
+    /// Once sealed, the copy the laptop keeps is the record as the cloud has it: its values (the
+    /// seal's answer carries only the key it sent) under the seal's version. It is what the
+    /// merge of the record's first version in the target starts from. Breaking it (the answer
+    /// kept as it came): the copy kept holds no text, and a merge against it takes every field
+    /// for changed on both sides.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aSealedCopyKeepsItsValues(throughCloudKit: Bool) async throws {
+        let (_, _, laptop) = try await Self.twoDevicesHoldingTwoDiaries(throughCloudKit: throughCloudKit)
+        try await laptop.engine.moveZone(Self.personal, into: Self.household)
+        let (store, kept, sent) = (laptop.store, Locked<SyncRecord?>(nil), Locked(0))
+        // Before the second request (the moved save): the seal's answer has landed.
+        laptop.gateway.hooks.withLock {
+            $0.before[.modify] = {
+                guard sent.withLock({ $0 += 1; return $0 }) == 2 else { return }
+                let copy = try? store.transaction { try $0.serverRecord(RecordID(recordName: "monday", zoneID: ZoneID(zoneName: Self.personal))) }
+                kept.withLock { $0 = copy ?? nil }
+            }
+        }
+        #expect(await laptop.sync() == .completed)
+        let copy = try #require(kept.withLock { $0 })
+        #expect(copy.fields["text"] == .string("Day monday"))
+        #expect(ZoneMoves.sealer(of: copy) != nil)
+    }
+
     /// The phone edits a diary it read before the move and pushes the edit into the personal zone
     /// at each moment of the laptop's move. Before the first seal, or after it and before the
     /// second, the laptop's seal meets the edit and merges it into the moved diary; after a seal,
