@@ -66,18 +66,26 @@ extension ZoneMovePhase {
                     return before
                 }
                 let ids = deletions.map(\.id)
-                let result = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: ids, isAtomic: false), in: .private)
+                let result: ModifyResult
+                do {
+                    result = try await context.cloud.modify(ModifyRequest(recordIDsToDelete: ids, isAtomic: false), in: .private)
+                } catch {
+                    // Never sent: no deletion of this device's is in the cloud, so none may be
+                    // assumed when the copies are found gone later.
+                    if case .cloud(let failure) = error, RecoveryPolicy.modifyFailure(failure) == .neverSent {
+                        try context.transaction { store in for id in ids { try store.setState(SyncStateKeys.movedCopyDeletionSent(id), nil) } }
+                    }
+                    throw error
+                }
                 try context.transaction { store in
                     for copy in deletions {
                         let answer = RecoveryPolicy.answer(result.deletedRecords[copy.id], for: copy.id)
                         if answer.isGone && !sentBefore.contains(copy.id) {
-                            try deleteEverywhere(copy, in: store)
+                            try ZoneMoves(context: context).deleteEverywhere(copy.id, type: copy.type, owner: copy.owner, in: store)
                         } else if answer.failure == nil || answer.isGone {
                             try CloudDeletionArrival(context: context).confirm(copy.id, in: store)
-                        } else {
-                            continue
+                            try store.setState(SyncStateKeys.movedCopyDeletionSent(copy.id), nil)
                         }
-                        try store.setState(SyncStateKeys.movedCopyDeletionSent(copy.id), nil)
                     }
                 }
             }
@@ -89,7 +97,7 @@ extension ZoneMovePhase {
     /// earlier pass, ready for the next step. A copy another device sealed is that device's to
     /// move and remove. A copy edited since it was read here has the edit merged into its model,
     /// which goes up again (to the zone it moved into); one deleted since this device sealed it
-    /// was deleted by someone who meant it (``deleteEverywhere(_:in:)``); one deleted otherwise is
+    /// was deleted by someone who meant it (`ZoneMoves.deleteEverywhere`); one deleted otherwise is
     /// looked up in the zone it moved into by the next pull, unless its moved copy is known (then
     /// it is forgotten); one whose parent's copy is gone counts as sealed, as no other device's
     /// save of it can land either; any other failure leaves it for the next pass.
@@ -136,16 +144,6 @@ extension ZoneMovePhase {
             }
         }
         return sealed
-    }
-
-    /// A copy this device sealed, found gone before it sent the deletion: someone deleted it who
-    /// meant the record gone (no device deletes a copy another sealed). The deletion arrives at
-    /// the model, and the moved copy is deleted from the cloud too.
-    private func deleteEverywhere(_ copy: CopyLeft, in store: any CloudDeletionArrival.Topics) throws {
-        let moved = RecordID(recordName: copy.id.recordName, zoneID: context.routes.resolve(copy.id.zoneID))
-        try CloudDeletionArrival(context: context).confirm(copy.id, in: store)
-        try CloudDeletionArrival(context: context).arrive(moved, type: copy.type, from: .pull(alongside: []), in: store)
-        try store.queueDeletion(recordType: copy.type.recordType, recordName: copy.id.recordName, ownerName: copy.owner)
     }
 
     /// A copy's seal: the version known here saved again as it is, sending only its upload

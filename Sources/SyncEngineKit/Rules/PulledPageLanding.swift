@@ -128,8 +128,15 @@ struct PulledPageLanding {
     /// (``CloudDeletionArrival``), for a type this app syncs.
     private func arriveDeleted(_ id: RecordID, recordType: String, alongside: Set<RecordKey>, in store: any Topics) throws {
         guard let type = context.registry.type(forRecordType: recordType) else { return }
+        let moves = ZoneMoves(context: context)
+        // A copy this device sealed, deleted before its own removal: the user's deletion.
+        if try moves.isDeletionOfSealedCopy(id, in: store) {
+            return try moves.deleteEverywhere(id, type: type, owner: id.zoneID.ownerName, in: store)
+        }
+        // This device's own removal of a copy, met by the pull (its reply lost, or the app killed).
+        try store.setState(SyncStateKeys.movedCopyDeletionSent(id), nil)
         // A copy in a zone that moved, whose moved copy is not known here yet: looked up first.
-        if try ZoneMoves(context: context).deferDeletion(of: id, type: type, in: store) { return }
+        if try moves.deferDeletion(of: id, type: type, in: store) { return }
         try CloudDeletionArrival(context: context).arrive(id, type: type, from: .pull(alongside: alongside), in: store)
     }
 }

@@ -106,6 +106,26 @@ struct ZoneMoves {
         try store.requeue(recordType: type.recordType, recordName: record.id.recordName, ownerName: stored.owner)
     }
 
+    /// Whether the deletion of `id`, a copy in one of the user's zones that moved, is the user's:
+    /// the version kept here is this device's seal, and this device never sent its deletion (only
+    /// the device that sealed a copy deletes it). Then the record was deleted by someone who meant
+    /// it, and ``deleteEverywhere(_:type:owner:in:)`` follows.
+    func isDeletionOfSealedCopy(_ id: RecordID, in store: any ServerVersions & EngineState) throws -> Bool {
+        guard context.routes.hasMoved(id.zoneID), let kept = try store.serverRecord(id), let sealer = Self.sealer(of: kept) else { return false }
+        return try sealer == UploadDevice.id(in: store)[...] && store.state(SyncStateKeys.movedCopyDeletionSent(id)) == nil
+    }
+
+    /// A copy this device sealed, deleted by someone who meant the record gone: the copy is
+    /// forgotten, the deletion arrives at the model, and the moved copy is deleted from the cloud
+    /// too (queued as the app's deletion, routed to the zone it moved into).
+    func deleteEverywhere(_ id: RecordID, type: any SyncModel.Type, owner: String, in store: any CloudDeletionArrival.Topics & EngineState) throws {
+        try store.removeServerRecord(id)
+        try store.setState(SyncStateKeys.movedCopyDeletionSent(id), nil)
+        let moved = RecordID(recordName: id.recordName, zoneID: context.routes.resolve(id.zoneID))
+        try CloudDeletionArrival(context: context).arrive(moved, type: type, from: .pull(alongside: []), in: store)
+        try store.queueDeletion(recordType: type.recordType, recordName: id.recordName, ownerName: owner)
+    }
+
     /// A copy in a zone that moved, deleted in the cloud, of a model stored here whose copy in the
     /// zone it moved into is not known here: the move's own deletion of a copy it moved (the
     /// moved copy not pulled yet), or the record's deletion by a device that knew the move. The

@@ -382,6 +382,41 @@ struct EngineZoneMoveTests {
         for crashPoint in 0..<writes { _ = try await run(crashingAfter: crashPoint) }
     }
 
+    /// The laptop's pass moves the diaries, then loses the network before removing the old
+    /// copies it sealed. The phone, which knows no move, deletes "monday" in the personal zone.
+    /// The laptop's next pull meets that deletion before its removal runs: a copy it sealed and
+    /// never deleted itself, so the user's deletion, and the moved diary goes too. Breaking it
+    /// (every deletion in a zone that moved taken for the move's): "monday" stays in the
+    /// household zone, undeleted.
+    @Test(arguments: SyncWorld.cloudKitPaths)
+    func aSealedCopyDeletedBeforeItsRemovalTakesTheMovedRecord(throughCloudKit: Bool) async throws {
+        let (world, phone, laptop) = try await Self.twoDevicesHoldingTwoDiaries(throughCloudKit: throughCloudKit)
+        try await laptop.engine.moveZone(Self.personal, into: Self.household)
+        let (cloud, sent) = (world.cloud, Locked(0))
+        laptop.gateway.hooks.withLock {
+            $0.after[.modify] = { if sent.withLock({ $0 += 1; return $0 }) == 2 { cloud.setNetworkAvailable(false, for: "alice-laptop") } }
+        }
+        _ = await laptop.engine.sync()
+        laptop.gateway.hooks.withLock { $0.after[.modify] = nil }
+        #expect(try Self.records(in: Self.household, of: world)["Diary"] == ["monday", "tuesday"], "moved, not removed")
+        #expect(try Self.records(in: Self.personal, of: world)["Diary"] == ["monday", "tuesday"])
+
+        phone.gateway.hooks.withLock { $0.zoneFailure = { _ in CloudError(.internalError, "the server failed on this zone") } }
+        try phone.store.delete(try #require(try phone.store.fetch(Diary.self, recordName: "monday")))
+        _ = await phone.engine.sync()
+        phone.gateway.hooks.withLock { $0.zoneFailure = nil }
+        world.cloud.setNetworkAvailable(true, for: "alice-laptop")
+        for _ in 0..<2 {
+            #expect(await laptop.sync() == .completed)
+            #expect(await phone.sync() == .completed)
+        }
+        #expect(try Self.records(in: Self.household, of: world)["Diary"] == ["tuesday"])
+        #expect(try Self.records(in: Self.personal, of: world) == ["SyncgenZoneMove": ["syncgen.zoneMove"]])
+        for device in [phone, laptop] {
+            #expect(try device.store.fetchAll(Diary.self).map(\.recordName) == ["tuesday"], "\(device.name)")
+        }
+    }
+
     /// The phone is killed after each write of the pass that moves the zone, and opened again with
     /// the personal zone unreadable for its next pass: its removal of the old copies, not the
     /// pull, meets the copies it deleted itself before the kill. Each is known as its own deletion
