@@ -134,7 +134,7 @@ struct PulledPageLanding {
             return try moves.deleteEverywhere(id, type: type, owner: id.zoneID.ownerName, in: store)
         }
         // This device's own removal of a copy, met by the pull (its reply lost, or the app killed).
-        try store.setState(SyncStateKeys.movedCopyDeletionSent(id), nil)
+        try moves.forgetDeletionNote(of: id, in: store)
         // A copy in a zone that moved, whose moved copy is not known here yet: looked up first.
         if try moves.deferDeletion(of: id, type: type, in: store) { return }
         try CloudDeletionArrival(context: context).arrive(id, type: type, from: .pull(alongside: alongside), in: store)

@@ -40,15 +40,18 @@ struct ZoneMoves {
     /// the device's 8 digits, then a word no upload ID has (they are hexadecimal), so no save is
     /// taken for a seal.
     static func sealID(device: String) -> String {
-        device + "-sealed-"
+        device + sealMark
     }
+
+    /// What follows the device's digits in a seal's upload ID.
+    private static let sealMark = "-sealed-"
 
     /// The device that sealed this version of a copy left in a zone that moved (its newest upload
     /// is a seal), or nil for any other version. A copy's seal is its removal's claim: only the
     /// device that sealed a copy deletes it, so a copy found gone after this device's own seal was
     /// deleted by someone who meant it (``ZoneMovePhase``).
     static func sealer(of version: SyncRecord) -> Substring? {
-        guard let newest = version.uploadVersions.first, newest.hasSuffix("-sealed-") else { return nil }
+        guard let newest = version.uploadVersions.first, newest.hasSuffix(sealMark) else { return nil }
         return SyncRecord.uploadDevice(of: newest)
     }
 
@@ -113,6 +116,14 @@ struct ZoneMoves {
     func isDeletionOfSealedCopy(_ id: RecordID, in store: any ServerVersions & EngineState) throws -> Bool {
         guard context.routes.hasMoved(id.zoneID), let kept = try store.serverRecord(id), let sealer = Self.sealer(of: kept) else { return false }
         return try sealer == UploadDevice.id(in: store)[...] && store.state(SyncStateKeys.movedCopyDeletionSent(id)) == nil
+    }
+
+    /// A copy's deletion met by the pull in a zone that moved: a deletion this device noted it was
+    /// sending (its reply lost, or the app killed) needs its note no more. Nothing is written for
+    /// a zone that did not move.
+    func forgetDeletionNote(of id: RecordID, in store: any EngineState) throws {
+        guard context.routes.hasMoved(id.zoneID) else { return }
+        try store.setState(SyncStateKeys.movedCopyDeletionSent(id), nil)
     }
 
     /// A copy this device sealed, deleted by someone who meant the record gone: the copy is
