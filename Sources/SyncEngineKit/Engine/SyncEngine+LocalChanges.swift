@@ -33,15 +33,7 @@ extension SyncEngine {
     public func dropWaitingChange<Model: SyncModel>(for type: Model.Type, recordName: String) throws(SyncError) -> WaitingChangeDrop {
         // An actor method with no suspension: no pass starts while it runs.
         guard !isPushing else { return .inFlight }
-        return try context.transaction { store in
-            // A save whose answer was never read may be in the cloud: it is known as sent.
-            var ids = Set(try store.serverRecordIDs(recordType: type.recordType, recordName: recordName))
-            if let owner = try store.parentAndOwner(type: type, recordName: recordName)?.owner {
-                ids.insert(RecordID(recordName: recordName, zoneID: context.zone(of: type, ownerName: owner)))
-            }
-            if try ids.contains(where: { try !store.sentVersions($0).isEmpty }) { return .inFlight }
-            return try ChangeGivenUp(context: context).dropWaiting(type, recordName: recordName, in: store) ? .dropped : .nothingWaiting
-        }
+        return try context.transaction { store in try ChangeGivenUp(context: context).dropWaiting(type, recordName: recordName, in: store) }
     }
 
     /// Gives up a set-aside change: the record becomes what the cloud has (fetched now), or goes

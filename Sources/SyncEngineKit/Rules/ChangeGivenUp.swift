@@ -16,16 +16,20 @@ struct ChangeGivenUp {
 
     /// Takes back the app's change of a record that waits to be pushed: its history entries go,
     /// and the record takes the version the cloud last returned here (the one the change was made
-    /// over), or goes when the cloud never had it. Returns false when no change of it waits. The
-    /// caller makes sure none is on its way.
-    func dropWaiting(_ type: any SyncModel.Type, recordName: String, in store: any Topics) throws -> Bool {
-        guard try store.dropUnpushedChanges(recordType: type.recordType, recordName: recordName) else { return false }
+    /// over), or goes when the cloud never had it. A save of the record whose answer was never
+    /// read may be in the cloud: it is kept as sent, and nothing is taken back (`.inFlight`). The
+    /// caller makes sure no push runs.
+    func dropWaiting(_ type: any SyncModel.Type, recordName: String, in store: any Topics) throws -> WaitingChangeDrop {
         let known = try store.serverRecordIDs(recordType: type.recordType, recordName: recordName)
-        let home = try store.parentAndOwner(type: type, recordName: recordName).map { context.zone(of: type, ownerName: $0.owner) }
-        let id = known.first { $0.zoneID == home } ?? known.first
-            ?? RecordID(recordName: recordName, zoneID: home ?? context.zone(of: type, ownerName: SyncConstants.currentUserOwnerName))
+        let home = try store.parentAndOwner(type: type, recordName: recordName).map {
+            RecordID(recordName: recordName, zoneID: context.zone(of: type, ownerName: $0.owner))
+        }
+        if try (known + [home].compactMap { $0 }).contains(where: { try !store.sentVersions($0).isEmpty }) { return .inFlight }
+        guard try store.dropUnpushedChanges(recordType: type.recordType, recordName: recordName) else { return .nothingWaiting }
+        let id = known.first { $0.zoneID == home?.zoneID } ?? known.first
+            ?? home ?? RecordID(recordName: recordName, zoneID: context.zone(of: type, ownerName: SyncConstants.currentUserOwnerName))
         try takeCloudState(try store.serverRecord(id), of: id, type: type, in: store)
-        return true
+        return .dropped
     }
 
     /// `cloudVersion`: the record as the cloud has it, or nil when the cloud has none.

@@ -387,7 +387,9 @@ struct EngineZoneMoveTests {
     /// The laptop's next pull meets that deletion before its removal runs: a copy it sealed and
     /// never deleted itself, so the user's deletion, and the moved diary goes too. Breaking it
     /// (every deletion in a zone that moved taken for the move's): "monday" stays in the
-    /// household zone, undeleted.
+    /// household zone, undeleted. The laptop's removal request never left (network gone), so it
+    /// must forget the deletions it noted before sending; breaking that (the notes kept) fails the
+    /// same way: the user's deletion is taken for the laptop's own.
     @Test(arguments: SyncWorld.cloudKitPaths)
     func aSealedCopyDeletedBeforeItsRemovalTakesTheMovedRecord(throughCloudKit: Bool) async throws {
         let (world, phone, laptop) = try await Self.twoDevicesHoldingTwoDiaries(throughCloudKit: throughCloudKit)
