@@ -35,6 +35,8 @@ public enum SyncLogCategory: String, Sendable, Hashable, CaseIterable {
     case account
     /// Asset files.
     case assets
+    /// The local store: a damaged store healed, a store that ran in memory.
+    case store
 }
 
 /// A log line's text, with the names it mentions (record names, users, titles) kept apart:

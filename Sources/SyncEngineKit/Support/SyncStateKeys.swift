@@ -4,7 +4,7 @@ import SyncPorts
 /// read through here, so no two spellings of one key can drift apart.
 enum SyncStateKeys {
     /// The signed-in user the store's data belongs to.
-    static let account = "account.user"
+    static let account = SignedInAccountKey.stateKey
 
     /// This device among a record's uploads (`UploadDevice`).
     static let uploadDevice = "upload.device"

@@ -8,7 +8,7 @@ import SyncStorage
 extension SQLiteStoreTransaction: AccountParking {
     /// The records with something of the app the cloud does not have yet: a change waiting in
     /// the history or set aside, or a file still to upload (its record may be pushed already).
-    private func recordsNotInTheCloudYet() throws -> [RecordKey] {
+    func recordsNotInTheCloudYet() throws -> [RecordKey] {
         var records = try recordsWithLocalChanges().records
         for entry in try assetEntries(in: Set(AssetCacheState.allCases.filter(\.isAwaitingUpload))) {
             records.insert(RecordKey(entry.key.recordType, entry.key.recordName))
@@ -17,7 +17,7 @@ extension SQLiteStoreTransaction: AccountParking {
     }
 
     /// The owner a deleted record was routed by: its latest tombstone, or its set-aside change.
-    private func deletedOwner(type: String, name: String) throws -> String {
+    func deletedOwner(type: String, name: String) throws -> String {
         if let blob = try database.query("SELECT tombstone FROM history WHERE type = ? AND name = ? AND kind = 1 AND tombstone IS NOT NULL ORDER BY seq DESC LIMIT 1", [.text(type), .text(name)]).first?.blob(0),
             case .string(let owner) = try FieldsCodec.decode(blob)[RecordFieldNames.ownerName]
         {
@@ -65,30 +65,13 @@ extension SQLiteStoreTransaction: AccountParking {
     }
 
     func restoreParked(account: String) throws -> (count: Int, assets: [AssetCacheEntry]) {
-        let rows = try database.query("SELECT type, name, kind, owner FROM parked_changes WHERE account = ? ORDER BY type, name", [.text(account)])
-        try asApp { writer in
-            for row in rows {
-                let (type, name, owner) = (row.text(0), row.text(1), row.text(3))
-                if row.integer(2) == ChangeKind.save.rawValue {
-                    let parked = try database.query("SELECT owner, parent, fields, modified FROM parked_changes WHERE account = ? AND type = ? AND name = ?",
-                                                    [.text(account), .text(type), .text(name)])[0]
-                    let table = try changes.tables.ensureTable(named: type)
-                    try table.write(
-                        name: name, owner: parked.text(0), parent: parked.optionalText(1),
-                        modified: Date(timeIntervalSince1970: parked.real(3)), fields: try FieldsCodec.decode(parked.blob(2)), to: database)
-                    try writer.recordHistory(type: type, name: name, kind: .save, tombstone: nil)
-                    changes.note(type, name, .save, by: .app)
-                } else {
-                    var removed = false
-                    if let table = try changes.tables.table(named: type) {
-                        try database.query("DELETE FROM \(table.sqlName) WHERE _name = ?", [.text(name)])
-                        removed = database.changes > 0
-                    }
-                    try writer.recordHistory(type: type, name: name, kind: .delete, tombstone: [RecordFieldNames.recordName: .string(name), RecordFieldNames.ownerName: .string(owner)])
-                    if removed { changes.note(type, name, .delete, by: .app) }
-                }
-            }
-        }
+        let rows = try database.query("SELECT type, name, kind, owner, parent, fields, modified FROM parked_changes WHERE account = ? ORDER BY type, name", [.text(account)])
+        try carryIn(try rows.map { row in
+            let (type, name, owner) = (row.text(0), row.text(1), row.text(3))
+            guard row.integer(2) == ChangeKind.save.rawValue else { return .deletion(of: type, name, owner: owner) }
+            let stored = StoredRow(name: name, owner: owner, parent: row.optionalText(4), modified: Date(timeIntervalSince1970: row.real(6)), fields: try FieldsCodec.decode(row.blob(5)))
+            return .save(stored, of: type)
+        })
         try database.query("INSERT OR REPLACE INTO sync_records (\(Self.syncRecordColumns)) SELECT \(Self.syncRecordColumns) FROM parked_sync_records WHERE account = ?", [.text(account)])
         var assets: [AssetCacheEntry] = []
         for row in try database.query("SELECT \(Self.assetColumns) FROM parked_assets WHERE account = ?", [.text(account)]) {

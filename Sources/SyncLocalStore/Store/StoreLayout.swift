@@ -9,5 +9,5 @@ enum StoreLayout {
         steps: HistoryTables.migrations + ModelTables.migrations + ServerVersionTables.migrations + SetAsideTables.migrations
             + ConflictTables.migrations + EngineStateTables.migrations + CatalogTables.migrations + ParkingTables.migrations
             + NaturalKeys.migrations + AssetCacheTables.migrations + ShareTables.migrations + LostChangeTables.migrations
-            + SearchIndexes.migrations + SchemaMigrationTables.migrations + ImportTables.migrations)
+            + SearchIndexes.migrations + SchemaMigrationTables.migrations + ImportTables.migrations + RecoveryTables.migrations)
 }

@@ -56,19 +56,45 @@ public final class SyncStore: Sendable {
     /// the write's closure, would wait for ever for the write it is part of, so it is refused.
     private let writingThread = Locked<ObjectIdentifier?>(nil)
 
+    /// Where damage SQLite reports while the store runs is noted, for the next
+    /// `SyncStore(healing:)` to check the file; nil in memory.
+    private let file: DamagedStoreFile?
+
+    /// A database opened for the store, and what its opening found.
+    struct Opened {
+        var database: SQLiteDatabase
+        var openedToRead: LocalStoreError?
+        /// The file; nil in memory.
+        var url: URL?
+    }
+
     /// Opens (creating if needed) a store in a file, or in memory when `url` is nil. `clock`
     /// stamps every save: the modification time last-writer-wins merges compare. On a device
-    /// with no room left, an existing store opens to read (`openedWithoutRoom`).
-    public init(url: URL?, clock: any SyncClock = SystemClock()) throws {
+    /// with no room left, an existing store opens to read (`openedWithoutRoom`). A file SQLite
+    /// finds damaged throws `LocalStoreError.corrupt`; `SyncStore(healing:)` heals it instead.
+    public convenience init(url: URL?, clock: any SyncClock = SystemClock()) throws {
+        self.init(try Self.opened(url), clock: clock)
+    }
+
+    init(_ opened: Opened, clock: any SyncClock) {
         self.clock = clock
+        database = Locked(opened.database)
+        openedToRead = opened.openedToRead
+        readers = opened.url.flatMap { opened.openedToRead == nil ? SQLiteReaders($0) : nil }
+        file = opened.url.map(DamagedStoreFile.init)
+    }
+
+    /// The database of a store in a file (created if needed), or in memory when `url` is nil;
+    /// opened to read where SQLite cannot open it to write.
+    static func opened(_ url: URL?) throws -> Opened {
         if let url {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
         var toRead: LocalStoreError?
-        self.database = try Self.reportingFailures {
+        let database = try Self.reportingFailures {
             if let url, let problem = Self.specialFileProblem(url) { throw LocalStoreError(.other, "\(url.path): \(problem)") }
             do {
-                return Locked(try Self.open(url.map { .file($0) } ?? .memory, alone: false))
+                return try Self.open(url.map { .file($0) } ?? .memory, alone: false)
             } catch let error as SQLiteError {
                 guard let url, FileManager.default.fileExists(atPath: url.path), let reason = Self.cannotWrite(error, at: url) else { throw error }
                 // SQLite cannot open the store to write: no room for the files it keeps beside the
@@ -76,16 +102,15 @@ public final class SyncStore: Sendable {
                 // it keeps that index in memory, and reads.
                 if reason == .full {
                     toRead = LocalStoreError(.full, "\(url.path): the store opened to read only, since SQLite could not open it to write (the device has no room left, or its disk fails); writes fail until there is room (\(error))")
-                    return Locked(try Self.open(.file(url), alone: true))
+                    return try Self.open(.file(url), alone: true)
                 }
                 // Nothing beside the store can be made on a volume that cannot be written, and
                 // nobody can change the file there: it is read as immutable.
                 toRead = LocalStoreError(.readOnly, "\(url.path): the store opened to read only, since its file or volume cannot be written; writes fail (\(error))")
-                return Locked(try Self.open(.file(url), readOnly: true))
+                return try Self.open(.file(url), readOnly: true)
             }
         }
-        openedToRead = toRead
-        readers = url.flatMap { toRead == nil ? SQLiteReaders($0) : nil }
+        return Opened(database: database, openedToRead: toRead, url: url)
     }
 
     /// A database of this version's layout, brought up to date; `alone` or `readOnly`, only
@@ -136,6 +161,7 @@ public final class SyncStore: Sendable {
         self.clock = clock
         openedToRead = nil
         readers = nil
+        file = nil
         self.database = try Self.reportingFailures {
             if let problem = Self.notAStoreFile(url) { throw LocalStoreError(.other, "\(url.path): \(problem)") }
             let database: SQLiteDatabase
@@ -280,7 +306,18 @@ public final class SyncStore: Sendable {
 
     /// The database under the store's lock.
     private func withDatabase<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
-        try Self.reportingFailures(withoutRoom: openedWithoutRoom != nil) { try database.withLock { try body($0) } }
+        try notingDamage { try Self.reportingFailures(withoutRoom: openedWithoutRoom != nil) { try database.withLock { try body($0) } } }
+    }
+
+    /// Runs work on the database; damage SQLite reports is noted beside the file, for the next
+    /// `SyncStore(healing:)` to check it (the store goes on: what can be read still is).
+    private func notingDamage<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as LocalStoreError where error.reason == .corrupt {
+            file?.noteDamage(error.message)
+            throw error
+        }
     }
 
     /// Runs a read of the app: on a reader, in a read transaction (one snapshot of the last
@@ -289,7 +326,7 @@ public final class SyncStore: Sendable {
     func reading<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         try refuseInsideWrite("a read")
         guard let readers else { return try withDatabase(body) }
-        return try Self.reportingFailures { try readers.read(body) }
+        return try notingDamage { try Self.reportingFailures { try readers.read(body) } }
     }
 
     /// `reading`, for a read of the engine's bookkeeping (a record's status, its conflicts, a

@@ -21,3 +21,10 @@ package protocol AccountParking: AnyObject {
     /// Removes every model and every piece of sync state (parked changes stay).
     func purgeEverything() throws
 }
+
+/// The key under which the store's sync state names the signed-in user its data belongs to: the
+/// engine's (`SyncStateKeys.account`), and what a store rebuilt from a damaged file carries over
+/// with the changes it salvaged, so they are parked, not pushed, when another account signed in.
+package enum SignedInAccountKey {
+    package static let stateKey = "account.user"
+}

@@ -118,6 +118,11 @@ final class SyncWorld {
         return device
     }
 
+    /// Forgets a device, as when its app quits: the world no longer holds its engine and store.
+    func remove(_ name: String) {
+        devices[name] = nil
+    }
+
     /// Syncs every device twice over, in name order: enough for any change to reach everyone.
     func syncAll() async {
         for _ in 0..<2 {

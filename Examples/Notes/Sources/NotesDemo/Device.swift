@@ -18,7 +18,10 @@ struct Device {
     ) throws {
         self.name = name
         self.account = account
-        store = try SyncStore(url: folder.appendingPathComponent("devices/\(name).sqlite"), clock: clock)
+        // A damaged store heals (moved aside, rebuilt from the cloud), said on standard error.
+        store = SyncStore(
+            healing: folder.appendingPathComponent("devices/\(name).sqlite"), clock: clock,
+            logHandler: StandardErrorLogHandler(minimumLevel: .error, revealingNames: true))
         engine = SyncEngine(
             store: store, cloud: try cloud.device(name, account: account), schema: SyncSchema.self, clock: clock,
             configuration: SyncConfiguration(

@@ -14,7 +14,7 @@ final class AppSync: Sendable {
     let gateway: CloudKitGateway
 
     init(storeFile: URL) throws {
-        store = try SyncStore(url: storeFile)
+        store = SyncStore(healing: storeFile)
         gateway = CloudKitGateway(container: CKContainer(identifier: "iCloud.com.example.notes"))
         engine = SyncEngine(store: store, cloud: gateway, schema: SyncSchema.self)
     }

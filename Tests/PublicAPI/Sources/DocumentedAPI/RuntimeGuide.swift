@@ -405,6 +405,18 @@ func saveOnce(_ note: Note, store: SyncStore) throws {
     }
 }
 
+/// "A damaged store heals": the store opened at launch, and what healing it did told once.
+func openStore(at storeURL: URL, tell: (String) -> Void) throws -> SyncStore {
+    let store = SyncStore(healing: storeURL)             // never throws
+    for report in try store.recoveries() {               // kept until acknowledged, across launches
+        // report.outcome: .rebuilt or .inMemory; report.recovered: the changes carried over;
+        // report.notRecovered: what could not be read, each saying what and why
+        tell("\(report)")
+    }
+    try store.acknowledgeRecoveries()
+    return store
+}
+
 /// "Diagnostics": where sync stands, for a support screen, and as JSON for a bug report.
 func bugReportAttachment(_ engine: SyncEngine) throws -> Data {
     let snapshot = try engine.diagnostics()
