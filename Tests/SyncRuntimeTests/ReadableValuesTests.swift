@@ -28,7 +28,8 @@ struct ReadableValuesTests {
         .shareEnded(zone, rootRecordName: nil), .shareEnded(zone, rootRecordName: "groceries", lostChanges: [RecordKey("ListItem", "milk")]), .danglingReferences(["x"]), .userDeletedZone(zone), .encryptedDataReset(zone),
         .retryScheduled(after: 1.5, reason: failure), .waitingForNetwork(retryAfter: 30),
         .assetStateChanged(AssetKey(recordType: "Note", recordName: "n", field: "cover"), .cached),
-        .assetTransferFailed(AssetKey(recordType: "Note", recordName: "n", field: "cover"), failure), .error(failure),
+        .assetTransferFailed(AssetKey(recordType: "Note", recordName: "n", field: "cover"), failure), .assetTransfersWaiting([.lowPowerMode, .expensiveNetwork]),
+        .error(failure),
     ]
 
     @Test func everyEventReadsWithoutTypeNames() {

@@ -53,6 +53,7 @@ extension SyncEvent: CustomStringConvertible {
         case .waitingForNetwork(let delay): "no network: checking again in \(Self.seconds(delay))"
         case .assetStateChanged(let key, let state): "the asset of \(name: key) is \(state)"
         case .assetTransferFailed(let key, let error): "the transfer of \(name: key)'s asset failed, tried again later: \(error.logMessage)"
+        case .assetTransfersWaiting(let conditions): "asset transfers wait: \(conditions.map(\.description).sorted().joined(separator: ", "))"
         case .error(let error): "the pass stopped: \(error.logMessage)"
         }
     }

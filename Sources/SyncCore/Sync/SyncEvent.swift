@@ -89,6 +89,10 @@ public enum SyncEvent: Sendable, Hashable {
     case assetStateChanged(AssetKey, AssetCacheState)
     /// An asset transfer failed; the asset fell back (`local` or `remote`) and is tried again later.
     case assetTransferFailed(AssetKey, SyncError)
+    /// A pass held its asset uploads and downloads back, for the conditions named (those the
+    /// configuration's `assetTransfersWaitFor` names that hold now); its records went. Published
+    /// by each pass that holds them; a running engine passes again once none holds.
+    case assetTransfersWaiting(Set<DeviceCondition>)
     /// A pass failed for a reason no retry fixes by itself (`RecoveryPolicy.retryDelay` gives
     /// none): the next app write, notification or `sync()` tries again.
     case error(SyncError)

@@ -31,12 +31,17 @@ extension SyncEngine {
                 await self?.requestPass()
             }
         })
-        if let paths = reachability?.availability() {
+        if let changes = reachability?.conditions() {
+            let configuration = context.configuration
             background.append(Task { [weak self] in
-                var wasAvailable = true
-                for await available in paths {
-                    if available { await self?.networkIsThere(cameBack: !wasAvailable) }
-                    wasAvailable = available
+                var before = DeviceConditions.unrestricted
+                for await now in changes {
+                    if now.isNetworkAvailable { await self?.networkIsThere(cameBack: !before.isNetworkAvailable) }
+                    // Transfers a pass held back may go now.
+                    if !configuration.conditionsHoldingAssetTransfers(before).isEmpty, configuration.conditionsHoldingAssetTransfers(now).isEmpty {
+                        await self?.requestPass()
+                    }
+                    before = now
                 }
             })
         }
@@ -51,5 +56,10 @@ extension SyncEngine {
         scheduledPass?.cancel()
         scheduledPass = nil
         requestPass()
+    }
+
+    /// The conditions holding a pass's asset transfers back now (none without a reachability).
+    nonisolated var conditionsHoldingAssetTransfers: Set<DeviceCondition> {
+        context.configuration.conditionsHoldingAssetTransfers(reachability?.currentConditions() ?? .unrestricted)
     }
 }

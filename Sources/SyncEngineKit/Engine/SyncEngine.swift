@@ -233,7 +233,7 @@ public actor SyncEngine {
         // After the push: an asset's record is in the cloud before its contents are uploaded.
         if options.transferAssets {
             try SharePhase(context: context).copyFilesOfInterruptedLeaves()
-            try await AssetPhase(context: context).transfer(as: account)
+            try await AssetPhase(context: context).transfer(as: account, heldBy: conditionsHoldingAssetTransfers)
         }
         // A zone that could not be read stopped no other zone, nor the push: reported last.
         if let zoneFailure { throw zoneFailure }

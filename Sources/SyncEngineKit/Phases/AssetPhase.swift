@@ -89,13 +89,16 @@ struct AssetPhase {
     /// then evicts down to the budget. A failure of one asset falls back and is reported; a
     /// failure of the whole request (the network) stops the transfers and fails the pass, to be
     /// retried with it. Each transfer is for `account`, checked again before it; with no account,
-    /// only the local steps run.
-    func transfer(as account: PassAccount) async throws(SyncError) {
+    /// only the local steps run. `heldBy`: the device conditions holding uploads and downloads
+    /// back (`SyncConfiguration.assetTransfersWaitFor`); they wait, said in an event.
+    func transfer(as account: PassAccount, heldBy conditions: Set<DeviceCondition> = []) async throws(SyncError) {
         guard case .success(let files) = context.assetFiles else { return }
         try context.transaction { store in
             for entry in try store.takeOrphanedAssetEntries() { try AssetMarkers(context: context).forget(entry, in: store) }
         }
-        if account.isSignedIn {
+        if account.isSignedIn, !conditions.isEmpty {
+            context.events.publish(.assetTransfersWaiting(conditions))
+        } else if account.isSignedIn {
             try await upload(files, as: account)
             try await download(files, as: account)
         }

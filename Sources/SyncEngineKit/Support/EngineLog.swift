@@ -30,7 +30,7 @@ struct EngineLog: Sendable {
         case .accountUnavailable, .accountChanged, .changesParked, .parkedChangesRestored, .userDeletedZone, .encryptedDataReset: (.notice, .account)
         case .shareEnded: (.notice, .sharing)
         case .retryScheduled, .waitingForNetwork: (.notice, .pass)
-        case .assetTransferFailed: (.notice, .assets)
+        case .assetTransferFailed, .assetTransfersWaiting: (.notice, .assets)
         case .setupFailed: (.error, .account)
         case .error: (.error, .pass)
         }

@@ -46,6 +46,11 @@ public struct SyncConfiguration: Sendable {
     public var mirroredZones: Set<String>?
     /// How many settled conflicts the store keeps, and for how long (`RecordConflict`).
     public var conflictRetention: ConflictRetention
+    /// The device conditions under which a pass holds asset uploads and downloads back (record
+    /// changes still go), read through the reachability: every one by default (Low Power Mode,
+    /// Low Data Mode, a network paid for by use, heat); empty, transfers never wait. The app's own
+    /// `SyncEngine.transferAssets()` does not wait.
+    public var assetTransfersWaitFor: Set<DeviceCondition>
     /// Where the engine's log goes: `os.Logger` on Apple platforms by default
     /// (`SyncLog.platformDefault`), nowhere elsewhere unless the app installs a handler
     /// (`StandardErrorLogHandler`, or its own). Never record contents; names marked private.
@@ -58,7 +63,7 @@ public struct SyncConfiguration: Sendable {
         maxRequestBytes: Int = CloudKitLimits.maxRequestBytes, debounce: TimeInterval = 0.5, subscriptionPrefix: String = "syncgen",
         uploadEverythingOnSetup: Bool = false, assetCacheRoot: URL? = nil, assetCacheLimit: Int64 = 512 * 1024 * 1024,
         catalogMaximumAge: TimeInterval? = 3600, mirroredCatalogs: Set<String>? = nil, mirroredZones: Set<String>? = nil, conflictRetention: ConflictRetention = ConflictRetention(),
-        logHandler: (any SyncLogHandler)? = SyncLog.platformDefault
+        assetTransfersWaitFor: Set<DeviceCondition> = Set(DeviceCondition.allCases), logHandler: (any SyncLogHandler)? = SyncLog.platformDefault
     ) {
         self.syncZoneName = syncZoneName
         self.conflictPolicies = conflictPolicies
@@ -74,7 +79,13 @@ public struct SyncConfiguration: Sendable {
         self.mirroredCatalogs = mirroredCatalogs
         self.mirroredZones = mirroredZones
         self.conflictRetention = conflictRetention
+        self.assetTransfersWaitFor = assetTransfersWaitFor
         self.logHandler = logHandler
+    }
+
+    /// The conditions of `now` that hold asset transfers back (`assetTransfersWaitFor`).
+    func conditionsHoldingAssetTransfers(_ now: DeviceConditions) -> Set<DeviceCondition> {
+        assetTransfersWaitFor.intersection(now.conditions)
     }
 
     /// The policy of a model's fields that state none: the configuration's for its record type,

@@ -232,7 +232,7 @@ func events(_ engine: SyncEngine) async {
         case .setupCompleted, .setupFailed, .accountUnavailable, .parkedChangesRestored,
              .pullStarted, .pullCompleted, .pushStarted, .pushLanded, .pushCompleted, .pushFailed, .conflictResolved,
              .shareAccepted, .shareEnded, .changeLostToDeletion, .danglingReferences, .userDeletedZone, .encryptedDataReset, .waitingForNetwork,
-             .assetStateChanged, .assetTransferFailed, .zoneMoved, .error:
+             .assetStateChanged, .assetTransferFailed, .assetTransfersWaiting, .zoneMoved, .error:
             print(event)
         }
     }
