@@ -96,11 +96,13 @@ struct AssetPhase {
         try context.transaction { store in
             for entry in try store.takeOrphanedAssetEntries() { try AssetMarkers(context: context).forget(entry, in: store) }
         }
-        if account.isSignedIn, !conditions.isEmpty {
-            context.events.publish(.assetTransfersWaiting(conditions))
-        } else if account.isSignedIn {
-            try await upload(files, as: account)
-            try await download(files, as: account)
+        if account.isSignedIn {
+            if conditions.isEmpty {
+                try await upload(files, as: account)
+                try await download(files, as: account)
+            } else {
+                context.events.publish(.assetTransfersWaiting(conditions))
+            }
         }
         try evict(files)
     }

@@ -52,8 +52,12 @@ extension SQLiteStoreTransaction: StoreHistory {
 
     func recordsWithLocalChanges() throws -> (records: Set<RecordKey>, readThrough: Int64) {
         let changed = try recordsChanged(after: try historyToken())
-        let setAside = try database.query("SELECT type, name FROM failed_changes").map { RecordKey($0.text(0), $0.text(1)) }
-        return (changed.records.union(setAside), changed.readThrough)
+        return (changed.records.union(try setAsideRecords()), changed.readThrough)
+    }
+
+    /// The records with a change set aside.
+    func setAsideRecords() throws -> Set<RecordKey> {
+        Set(try database.query("SELECT type, name FROM failed_changes").map { RecordKey($0.text(0), $0.text(1)) })
     }
 
     func recordsChanged(after sequence: Int64) throws -> (records: Set<RecordKey>, readThrough: Int64) {

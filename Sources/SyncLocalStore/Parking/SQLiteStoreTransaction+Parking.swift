@@ -9,11 +9,17 @@ extension SQLiteStoreTransaction: AccountParking {
     /// The records with something of the app the cloud does not have yet: a change waiting in
     /// the history or set aside, or a file still to upload (its record may be pushed already).
     func recordsNotInTheCloudYet() throws -> [RecordKey] {
-        var records = try recordsWithLocalChanges().records
-        for entry in try assetEntries(in: Set(AssetCacheState.allCases.filter(\.isAwaitingUpload))) {
-            records.insert(RecordKey(entry.key.recordType, entry.key.recordName))
-        }
-        return records.sorted { ($0.recordType, $0.recordName) < ($1.recordType, $1.recordName) }
+        Self.ordered(try recordsWithLocalChanges().records.union(try recordsOwingFiles()))
+    }
+
+    /// The records with a file still to upload.
+    func recordsOwingFiles() throws -> Set<RecordKey> {
+        Set(try assetEntries(in: Set(AssetCacheState.allCases.filter(\.isAwaitingUpload))).map { RecordKey($0.key.recordType, $0.key.recordName) })
+    }
+
+    /// Records by type, then name.
+    static func ordered(_ records: Set<RecordKey>) -> [RecordKey] {
+        records.sorted { ($0.recordType, $0.recordName) < ($1.recordType, $1.recordName) }
     }
 
     /// The owner a deleted record was routed by: its latest tombstone, or its set-aside change.

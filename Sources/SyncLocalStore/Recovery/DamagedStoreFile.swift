@@ -43,11 +43,12 @@ struct DamagedStoreFile: Sendable {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        var kept = URL(fileURLWithPath: url.path + ".damaged-" + formatter.string(from: date))
+        let name = url.path + ".damaged-" + formatter.string(from: date)
+        var kept = URL(fileURLWithPath: name)
         var attempt = 1
         while Self.companions.contains(where: { FileManager.default.fileExists(atPath: kept.path + $0) }) {
             attempt += 1
-            kept = URL(fileURLWithPath: url.path + ".damaged-" + formatter.string(from: date) + "-\(attempt)")
+            kept = URL(fileURLWithPath: name + "-\(attempt)")
         }
         for companion in Self.companions where FileManager.default.fileExists(atPath: url.path + companion) {
             try FileManager.default.moveItem(atPath: url.path + companion, toPath: kept.path + companion)

@@ -85,17 +85,9 @@ extension SQLiteStoreTransaction {
             }
         }
         noteMissed()
-        if let setAside = try? database.query("SELECT type, name FROM failed_changes") {
-            for row in setAside { keys.insert(RecordKey(row.text(0), row.text(1))) }
-        } else {
-            salvage.unreadable.append("the changes set aside cannot be read")
-        }
-        if let files = try? assetEntries(in: Set(AssetCacheState.allCases.filter(\.isAwaitingUpload))) {
-            for entry in files { keys.insert(RecordKey(entry.key.recordType, entry.key.recordName)) }
-        } else {
-            salvage.unreadable.append("the files waiting to be uploaded cannot be read")
-        }
-        return keys.sorted { ($0.recordType, $0.recordName) < ($1.recordType, $1.recordName) }
+        if let setAside = try? setAsideRecords() { keys.formUnion(setAside) } else { salvage.unreadable.append("the changes set aside cannot be read") }
+        if let owing = try? recordsOwingFiles() { keys.formUnion(owing) } else { salvage.unreadable.append("the files waiting to be uploaded cannot be read") }
+        return Self.ordered(keys)
     }
 
     /// Writes what was salvaged into this (new) store: the changes as the app's, queued to push,
