@@ -11,15 +11,20 @@ struct CloudRequests: Sendable {
     let log: EngineLog
     /// The running pass's bound: no request goes out past it.
     let limits: PassLimits
+    /// The requests each database took within the budget's interval (`RequestBudget`).
+    let spending: RequestSpending
     let clock: any SyncClock
 
     /// `bounded`: the request starts new work, so none goes out past the pass's bound; checking
     /// the account (before a fetched page is applied) is not new work, and always goes.
+    /// `writingTo`: the database a request that writes goes to, whose budget it spends
+    /// (`RequestBudget`).
     private func request<T>(
-        _ what: @autoclosure () -> SyncLogMessage, bounded: Bool = true, outcome: (T) -> SyncLogMessage = { _ in "done" },
+        _ what: @autoclosure () -> SyncLogMessage, bounded: Bool = true, writingTo scope: DatabaseScope? = nil, outcome: (T) -> SyncLogMessage = { _ in "done" },
         _ body: () async throws(CloudError) -> T
     ) async throws(SyncError) -> T {
         if bounded { try limits.check(now: clock.now) }
+        if let scope { try spending.spend(scope, now: clock.now) }
         let started = ContinuousClock.now
         do {
             let value = try await body()
@@ -46,7 +51,7 @@ struct CloudRequests: Sendable {
     func modify(_ request: ModifyRequest, in scope: DatabaseScope) async throws(SyncError) -> ModifyResult {
         try await self.request(
             "modify in \(scope): \(SyncEvent.count(request.recordsToSave.count, "save")), \(SyncEvent.count(request.recordIDsToDelete.count, "deletion")), \(SyncEvent.count(request.sharesToSave.count, "share"))",
-            outcome: { "\(SyncEvent.count($0.itemErrors.count, "item")) failed" }
+            writingTo: scope, outcome: { "\(SyncEvent.count($0.itemErrors.count, "item")) failed" }
         ) { () async throws(CloudError) in try await gateway.modify(request, in: scope) }
     }
 

@@ -51,6 +51,9 @@ public struct SyncConfiguration: Sendable {
     /// Low Data Mode, a network paid for by use, heat); empty, transfers never wait. The app's own
     /// `SyncEngine.transferAssets()` does not wait.
     public var assetTransfersWaitFor: Set<DeviceCondition>
+    /// A limit on the requests that write each database (`RequestBudget`); none by default
+    /// (CloudKit's own rate limit still holds).
+    public var requestBudget: RequestBudget?
     /// Where the engine's log goes: `os.Logger` on Apple platforms by default
     /// (`SyncLog.platformDefault`), nowhere elsewhere unless the app installs a handler
     /// (`StandardErrorLogHandler`, or its own). Never record contents; names marked private.
@@ -63,7 +66,7 @@ public struct SyncConfiguration: Sendable {
         maxRequestBytes: Int = CloudKitLimits.maxRequestBytes, debounce: TimeInterval = 0.5, subscriptionPrefix: String = "syncgen",
         uploadEverythingOnSetup: Bool = false, assetCacheRoot: URL? = nil, assetCacheLimit: Int64 = 512 * 1024 * 1024,
         catalogMaximumAge: TimeInterval? = 3600, mirroredCatalogs: Set<String>? = nil, mirroredZones: Set<String>? = nil, conflictRetention: ConflictRetention = ConflictRetention(),
-        assetTransfersWaitFor: Set<DeviceCondition> = Set(DeviceCondition.allCases), logHandler: (any SyncLogHandler)? = SyncLog.platformDefault
+        assetTransfersWaitFor: Set<DeviceCondition> = Set(DeviceCondition.allCases), requestBudget: RequestBudget? = nil, logHandler: (any SyncLogHandler)? = SyncLog.platformDefault
     ) {
         self.syncZoneName = syncZoneName
         self.conflictPolicies = conflictPolicies
@@ -80,6 +83,7 @@ public struct SyncConfiguration: Sendable {
         self.mirroredZones = mirroredZones
         self.conflictRetention = conflictRetention
         self.assetTransfersWaitFor = assetTransfersWaitFor
+        self.requestBudget = requestBudget
         self.logHandler = logHandler
     }
 
@@ -108,6 +112,7 @@ public struct SyncConfiguration: Sendable {
             "mirroredCatalogs": mirroredCatalogs.map { $0.sorted().joined(separator: ", ") } ?? "all",
             "mirroredZones": mirroredZones.map { $0.sorted().joined(separator: ", ") } ?? "all",
             "conflictRetention": "\(conflictRetention.maximumCount) conflicts, \(conflictRetention.maximumAge.map { "\($0) s" } ?? "no age limit")",
+            "requestBudget": requestBudget.map { "\($0.requests) requests that write a database in \($0.interval) s" } ?? "none",
             "logHandler": logHandler.map { "\(type(of: $0))" } ?? "none",
         ]
     }

@@ -98,10 +98,27 @@ extension SQLiteStoreTransaction: StoreHistory {
         ).isEmpty
         guard waiting else { return false }
         try database.query(
-            "DELETE FROM history WHERE seq > ? AND type = ? AND name = ? AND \(Self.appChangesOnly)",
-            [.integer(token), .text(recordType), .text(recordName)])
+            "UPDATE history SET author = ? WHERE seq > ? AND type = ? AND name = ? AND \(Self.appChangesOnly)",
+            [.text(Self.forgotten), .integer(token), .text(recordType), .text(recordName)])
         return true
     }
+
+    func forgetPushedChanges(of records: Set<RecordKey>, through sequence: Int64) throws {
+        // One walk of the round's entries by the history's key, then each entry by its key: no
+        // scan per record (a round holds up to thousands of them).
+        var settled: [Int64] = []
+        try database.forEachRow(
+            "SELECT seq, type, name FROM history WHERE seq > ? AND seq <= ? AND \(Self.appChangesOnly)", [.integer(try historyToken()), .integer(sequence)]
+        ) { row throws(SQLiteError) in
+            if records.contains(RecordKey(row.text(1), row.text(2))) { settled.append(row.integer(0)) }
+        }
+        for seq in settled { try database.query("UPDATE history SET author = ? WHERE seq = ?", [.text(Self.forgotten), .integer(seq)]) }
+    }
+
+    /// The author a forgotten entry of the app's takes: the engine's, which nothing reads as a
+    /// change to push and the token's next commit prunes. Kept, not deleted: a deleted newest
+    /// entry would let the next write take its sequence number again, one a pull already read.
+    private static let forgotten = StoreAuthor.sync.storedValue
 
     func queueDeletion(recordType: String, recordName: String, ownerName: String) throws {
         let tombstone: RecordFields = [RecordFieldNames.recordName: .string(recordName), RecordFieldNames.ownerName: .string(ownerName)]

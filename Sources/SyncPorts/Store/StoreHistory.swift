@@ -33,6 +33,10 @@ package protocol StoreHistory: AnyObject {
     /// Forgets the app's changes of one record that wait in the history, not pushed yet (a
     /// change the app takes back); the engine's entries stay. Returns whether any waited.
     func dropUnpushedChanges(recordType: String, recordName: String) throws -> Bool
+    /// Forgets the app's entries of these records after the token, up to `sequence`: a push
+    /// round cut short settled them (their changes up to there are in the cloud, or set aside),
+    /// and the round is read again. Later entries, and the engine's, stay.
+    func forgetPushedChanges(of records: Set<RecordKey>, through sequence: Int64) throws
     /// Queues the deletion of a record from the zone `ownerName` routes to, as a change of the
     /// app, whether or not a model of that name is stored (a copy left in a zone its model moved
     /// out of).

@@ -45,6 +45,32 @@ struct StoreHistoryContract {
         #expect(try contract.transaction { (history: any StoreHistory) in try history.hasLocalChange(recordType: "Note", recordName: "n") } == false)
     }
 
+    /// A push round cut short forgets the entries of the records it settled, up to the last entry
+    /// it read: a later edit of one of them still waits, so does every other record's change, and
+    /// the next write never takes a sequence number a reader already passed. Breaking it (later
+    /// entries forgotten too, or the newest entry deleted rather than kept): "a"'s later edit no
+    /// longer waits, or the next write reuses the forgotten entry's number.
+    @Test(arguments: StoreShape.allCases)
+    func aCutRoundForgetsWhatItSettledAndNothingLater(_ shape: StoreShape) throws {
+        let contract = try ContractStore(shape)
+        try contract.store.save(Note(recordName: "a", title: "A"))
+        try contract.store.save(Note(recordName: "b", title: "B"))
+        try contract.store.save(Note(recordName: "c", title: "C"))
+        let readThrough = try contract.transaction { (history: any StoreHistory) in try history.unpushedChanges(limit: nil).readThrough }
+        try contract.store.save(Note(recordName: "a", title: "A, edited after the round read it"))
+        let (left, newest) = try contract.transaction { (history: any StoreHistory) in
+            try history.forgetPushedChanges(of: [RecordKey("Note", "a"), RecordKey("Note", "c")], through: readThrough)
+            return (try history.unpushedChanges(limit: nil).changes.map(\.recordName), try history.recordsChanged(after: 0).readThrough)
+        }
+        #expect(left == ["b", "a"])
+        try contract.transaction { (history: any StoreHistory) in
+            try history.forgetPushedChanges(of: [RecordKey("Note", "a")], through: newest)
+        }
+        try contract.store.save(Note(recordName: "d", title: "D"))
+        let after = try contract.transaction { (history: any StoreHistory) in try history.recordsChanged(after: newest) }
+        #expect(after.records == [RecordKey("Note", "d")] && after.readThrough > newest)
+    }
+
     /// A record queued again, or a deletion queued, is a change of the app's, later than any read.
     @Test(arguments: StoreShape.allCases)
     func aChangeQueuedAgainIsTheAppsAndLater(_ shape: StoreShape) throws {

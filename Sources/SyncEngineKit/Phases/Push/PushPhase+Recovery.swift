@@ -185,6 +185,7 @@ extension PushPhase {
         let change = failedChange(item, error)
         try store.setAside(change)
         outcome.setAside.append(change)
+        outcome.answered.insert(item.id)
     }
 
     func failedChange(_ item: PushItem, _ error: CloudError) -> FailedChange {

@@ -7,8 +7,10 @@ import SyncPorts
 extension PushPhase {
     /// Sends items zone by zone, in waves of parent depth (parents before children), in chunks
     /// within CloudKit's request limits.
-    func send(_ items: [PushItem]) async throws(SyncError) -> Outcome {
-        var outcome = Outcome()
+    /// What was answered stays in `outcome` when a request ends the pass.
+    func send(_ items: [PushItem], into outcome: inout Outcome) async throws(SyncError) {
+        // The app hears of each change set aside, even when a later request ends the pass.
+        defer { for change in outcome.setAside { context.events.publish(.changeSetAside(change)) } }
         let byZone = Dictionary(grouping: items, by: \.id.zoneID)
         for zone in byZone.keys.sorted(by: { ($0.scope, $0.ownerName, $0.zoneName) < ($1.scope, $1.ownerName, $1.zoneName) }) {
             for wave in Self.waves(byZone[zone]!) {
@@ -17,8 +19,6 @@ extension PushPhase {
                 }
             }
         }
-        for change in outcome.setAside { context.events.publish(.changeSetAside(change)) }
-        return outcome
     }
 
     /// Items grouped by how many of their ancestors are in the batch: parents first.
@@ -87,17 +87,20 @@ extension PushPhase {
     /// landed, its follow-ups made, and the items to send again sent again.
     func sendChunk(_ chunk: [PushItem], scope: DatabaseScope, outcome: inout Outcome, attempt: Int) async throws(SyncError) {
         try await account.verify()
-        let request = try context.transaction { store in try self.request(for: chunk, in: store, outcome: &outcome) }
-        guard let result = try await send(request, of: chunk, scope: scope, outcome: &outcome, attempt: attempt) else { return }
+        let (request, sent) = try context.transaction { store in try self.request(for: chunk, in: store, outcome: &outcome) }
+        guard !sent.isEmpty else { return }
+        guard let result = try await send(request, of: sent, scope: scope, outcome: &outcome, attempt: attempt) else { return }
         try await ZoneMoveLookup(context: context).learnMoves(behind: result, scope: scope)
         var followUps: [FollowUp] = []
         var landed = Landed()
         let retry = try context.transaction { store in
-            try land(result, of: request, chunk: chunk, scope: scope, in: store, outcome: &outcome, landed: &landed, followUps: &followUps)
+            try land(result, of: request, chunk: sent, scope: scope, in: store, outcome: &outcome, landed: &landed, followUps: &followUps)
         }
         // Named once the store keeps them: the app may read each as pushed.
         if !landed.saved.isEmpty || !landed.deleted.isEmpty { context.events.publish(.pushLanded(saved: landed.saved, deleted: landed.deleted)) }
         try await perform(followUps, outcome: &outcome)
+        let again = Set(retry.map(\.id))
+        outcome.answered.formUnion(sent.lazy.map(\.id).filter { !again.contains($0) })
         guard !retry.isEmpty else { return }
         guard attempt < Self.maxRetryRounds else {
             for item in retry where outcome.failures[item.id] == nil {
@@ -111,9 +114,11 @@ extension PushPhase {
     /// The request of a chunk: each save based on the version the cloud last returned and
     /// stamped with a new upload ID, each kept as sent before it goes (a reply lost, or never
     /// read because the app was killed while the request was out, leaves what the cloud may hold,
-    /// the ancestor of the next merge). A save of a copy a device marked merged is set aside.
-    private func request(for chunk: [PushItem], in store: any Topics, outcome: inout Outcome) throws -> ModifyRequest {
+    /// the ancestor of the next merge). A save of a copy a device marked merged is set aside, and
+    /// left out of the items sent (no answer is read for it).
+    private func request(for chunk: [PushItem], in store: any Topics, outcome: inout Outcome) throws -> (ModifyRequest, sent: [PushItem]) {
         var request = ModifyRequest()
+        var sent: [PushItem] = []
         let device = try UploadDevice.id(in: store)
         // A chunk is of one zone: its server versions are read at once.
         var known: [RecordID: SyncRecord] = [:]
@@ -135,9 +140,10 @@ extension PushPhase {
             case .delete:
                 request.recordIDsToDelete.append(item.id)
             }
+            sent.append(item)
         }
         try store.noteSent(request.recordsToSave)
-        return request
+        return (request, sent)
     }
 
     /// The cloud's answer to the request, or nil when it refused the request whole and each half

@@ -56,6 +56,9 @@ struct PushPhase {
         /// Records whose change the cloud refused as not this user's to make, put back (and
         /// named by `changeReverted`) in this push.
         var reverted: Set<RecordID> = []
+        /// Items whose answer was read and dealt with: landed, set aside, put back, done some
+        /// other way, or failed for now (then also in `failures`).
+        var answered: Set<RecordID> = []
 
         mutating func add(_ other: Outcome) {
             saved += other.saved
@@ -63,6 +66,7 @@ struct PushPhase {
             failures.merge(other.failures) { first, _ in first }
             setAside += other.setAside
             reverted.formUnion(other.reverted)
+            answered.formUnion(other.answered)
         }
     }
 
@@ -84,10 +88,16 @@ struct PushPhase {
                 started = true
                 context.events.publish(.pushStarted(items: items.count))
             }
-            let outcome = try await send(items)
-            total.add(outcome)
-            guard outcome.failures.isEmpty else {
-                // The token stays: every change of this round that is not set aside stays pending.
+            var round = Outcome()
+            do {
+                try await send(items, into: &round)
+            } catch {
+                try keepWhatWentThrough(round, of: items, readThrough: readThrough)
+                throw error
+            }
+            total.add(round)
+            guard round.failures.isEmpty else {
+                try keepWhatWentThrough(round, of: items, readThrough: readThrough)
                 context.events.publish(.pushFailed(total.failures))
                 return total
             }
@@ -104,5 +114,21 @@ struct PushPhase {
             context.events.publish(.pushCompleted(saved: total.saved, deleted: total.deleted))
         }
         return total
+    }
+
+    /// A round cut short (a change failed for now, or the pass ended at a request) leaves the
+    /// history token where it was, so its changes are read again; the app's entries of the records
+    /// it settled go (those it read, never a later edit), so the next round sends only what is
+    /// left. Sent again, they would be cut at the same request by a limit that cuts every round
+    /// alike (a `RequestBudget`, CloudKit's rate limit on a backlog), and the push would never
+    /// get past it. Committed after the results: a crash between sends them again, harmlessly.
+    private func keepWhatWentThrough(_ round: Outcome, of items: [PushItem], readThrough: Int64) throws(SyncError) {
+        func key(_ item: PushItem) -> RecordKey { RecordKey(item.type.recordType, item.id.recordName) }
+        // A record with two items (a draft and its projection, a copy a move left) is settled
+        // once both are.
+        let left = Set(items.filter { !round.answered.contains($0.id) || round.failures[$0.id] != nil }.map(key))
+        let settled = Set(items.map(key)).subtracting(left)
+        guard !settled.isEmpty else { return }
+        try context.transaction { try $0.forgetPushedChanges(of: settled, through: readThrough) }
     }
 }
