@@ -208,6 +208,28 @@ struct EngineNaturalKeyTests {
         #expect(tags == [["attic", "garden"], ["attic", "garden"]])
     }
 
+    /// A save of a copy the store knows as marked merged is set aside while its request is built,
+    /// and left out of it (another record goes): the push reads no answer for it, so the pass
+    /// completes and names no failure, the change waiting for the survivor. Breaking it (the results read for every item
+    /// of the chunk, as they once were): the copy comes back as "no result", a failure that ends
+    /// every push, and the token never moves.
+    @Test func aCopyMarkedMergedIsSetAsideAndNotReadAsUnanswered() async throws {
+        let (_, devices) = try Self.devices(["alice-tablet"])
+        let tablet = devices[0]
+        try tablet.store.save(Household(recordName: "b", name: "Home", tags: ["garden"]))
+        #expect(await tablet.sync() == .completed)
+        var marked = try #require(try tablet.store.serverRecord(RecordID(recordName: "b", zoneID: ZoneID(zoneName: SyncConstants.defaultSyncZoneName))))
+        marked.fields[RecordFieldNames.mergedInto] = .string("a")
+        try tablet.store.sqliteTransaction { try $0.setServerRecord(marked) }
+        try tablet.store.save(Household(recordName: "b", name: "Home", tags: ["garden", "eggs"]))
+        try tablet.store.save(Household(recordName: "c", name: "Cabin"))
+        let events = tablet.recordEvents()
+        #expect(await tablet.sync() == .completed)
+        #expect(try await tablet.engine.failedChanges().map(\.recordName) == ["b"])
+        #expect(try !tablet.store.hasUnpushedChanges())
+        #expect(!events.collectedNow().contains { if case .pushFailed = $0 { true } else { false } })
+    }
+
     /// A copy marked into a survivor a user deleted since goes with it: the laptop marks "b" into
     /// "a" and deletes "a"; the tablet, which heard of neither, has made a chore under "b". Its
     /// pull brings the mark and the deletion: "b" and the chore go, as the records under a
