@@ -25,29 +25,31 @@ extension SyncEngine {
         return context.events.pulledChanges > before ? .newData : .noData
     }
 
-    /// A public catalog's query subscription fired: the next pass refreshes that catalog. The
-    /// request is kept in the store, so a relaunch before that pass keeps it too; a store that
-    /// cannot be written reports it, and the catalog waits for its maximum age.
+    /// A public type's query subscription fired: the next pass refreshes its catalog and the
+    /// records followed of it. The request is kept in the store, so a relaunch before that pass
+    /// keeps it too; a store that cannot be written reports it, and the refresh waits for its
+    /// maximum age.
     func heard(_ notification: CloudNotification) {
-        let types = CatalogRefresh.types(notifiedBy: notification, prefix: context.configuration.subscriptionPrefix, among: context.registry.catalogRecordTypes)
-        requestCatalogRefresh(types)
+        requestCatalogRefresh(CatalogRefresh.targets(notifiedBy: notification, prefix: context.configuration.subscriptionPrefix, among: context.registry.publicRefreshes))
     }
 
-    func requestCatalogRefresh(_ types: [String]) {
-        guard !types.isEmpty else { return }
+    func requestCatalogRefresh(_ targets: [CatalogRefresh.Target]) {
+        guard !targets.isEmpty else { return }
         do {
-            try context.transaction { try CatalogRefresh.request(types, in: $0) }
+            try context.transaction { try CatalogRefresh.request(targets, in: $0) }
         } catch {
             context.events.publish(.error(error))
         }
     }
 
-    /// Queries every public catalog again in a pass, now (a pull-to-refresh). Otherwise a pass
-    /// queries a catalog when its subscription fires, when it was never synced to its end, or
-    /// when it is older than ``SyncConfiguration/catalogMaximumAge``; a private write never does.
+    /// Queries every public catalog, and reads every followed record, again in a pass, now (a
+    /// pull-to-refresh). Otherwise a pass queries a catalog when its subscription fires, when it
+    /// was never synced to its end, or when it is older than
+    /// ``SyncConfiguration/catalogMaximumAge`` (a followed record by its own maximum age); a
+    /// private write never does.
     @discardableResult
     public func refreshCatalogs() async -> PassResult {
-        requestCatalogRefresh(context.registry.catalogRecordTypes)
+        requestCatalogRefresh(context.registry.publicRefreshes)
         return await sync()
     }
 

@@ -46,12 +46,16 @@ public actor SyncEngine {
     ) {
         self.reachability = reachability
         context = SyncContext(
-            gateway: cloud, store: store, registry: ModelRegistry(models, mirroredCatalogs: configuration.mirroredCatalogs), events: EventHub(), clock: clock,
+            gateway: cloud, store: store, registry: ModelRegistry(models, mirroredCatalogs: configuration.mirroredCatalogs, followedRecords: configuration.followedRecords), events: EventHub(), clock: clock,
             configuration: configuration, assetFiles: assetFiles)
         context.events.observe { [statusHub] event in statusHub.update { $0.applying(event) } }
         context.events.observe { [log = context.log] event in log.event(event) }
         context.events.observe { [trouble, clock] event in trouble.note(event, at: clock.now) }
         if let moves = try? store.transaction({ try ZoneMoves.kept(in: $0) }) { context.zoneMoves.replace(with: moves) }
+        for record in context.registry.unknownFollowedRecords {
+            // The app's configuration names it, not a user: its name is no one's.
+            context.log(.error, .pass, "followed record \(record.recordType) \(record.recordName) is of a model this engine does not sync: nothing reads it")
+        }
         let user = try? store.transaction { try $0.state(SyncStateKeys.account) }
         statusHub.update { status in
             var status = status

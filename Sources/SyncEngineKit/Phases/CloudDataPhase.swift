@@ -81,7 +81,7 @@ struct CloudDataPhase {
             try context.transaction { store in
                 // The next pass reads the mirrored catalogs again: the user's publications leave
                 // them here. No pass reads the others: their copies of the publications go now.
-                try CatalogRefresh.request(context.registry.catalogRecordTypes, in: store)
+                try CatalogRefresh.request(context.registry.publicRefreshes, in: store)
                 for id in published {
                     guard let recordType = try store.serverRecord(id)?.recordType, let type = context.registry.type(forRecordType: recordType),
                         !context.registry.isMirrored(type)

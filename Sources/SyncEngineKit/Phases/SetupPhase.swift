@@ -14,8 +14,8 @@ struct SetupPhase {
         let prefix = context.configuration.subscriptionPrefix
         try await context.cloud.saveSubscription(.database(id: AppSubscriptions.engineID("private", prefix: prefix), scope: .private))
         try await context.cloud.saveSubscription(.database(id: AppSubscriptions.engineID("shared", prefix: prefix), scope: .shared))
-        for type in context.registry.catalogTypes {
-            try await context.cloud.saveSubscription(.query(QuerySubscription(id: CatalogRefresh.subscriptionID(for: type.recordType, prefix: prefix), recordType: type.recordType)))
+        for type in context.registry.watchedPublicTypes {
+            try await context.cloud.saveSubscription(.query(QuerySubscription(id: CatalogRefresh.subscriptionID(for: type, prefix: prefix), recordType: type)))
         }
     }
 }

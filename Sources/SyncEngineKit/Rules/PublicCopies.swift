@@ -14,8 +14,9 @@ struct PublicCopies {
 
     /// Keeps `records` (a page's, each read as a model of `type`) in the store, each as a cloud
     /// version arriving (a record this device changed is merged, not overwritten), dated `now`;
-    /// then evicts the type's kept copies beyond `retention`, but never one of this page or one
-    /// with a change of this device's still to go up.
+    /// then evicts the type's kept copies beyond `retention`, but never one of this page, one the
+    /// app follows by name (`FollowedRecord`), or one with a change of this device's still to go
+    /// up.
     func keep(_ records: [SyncRecord], as type: any SyncModel.Type, from zone: ZoneID, retention: ResultRetention, now: Date, in store: any Topics) throws {
         for record in records where try !CloudVersionArrival.holds(record, type: type, in: store) {
             _ = try CloudVersionArrival(context: context).apply(record, as: type, in: store)
@@ -26,7 +27,8 @@ struct PublicCopies {
         let candidates = try store.keptToEvict(
             recordType: type.recordType, keptBefore: retention.maximumAge.map { now.addingTimeInterval(-$0) }, keeping: retention.maximumCount)
         var evicted: [String] = []
-        for name in candidates where !keptNow.contains(name) {
+        let followed = Set(context.registry.followedRecords.lazy.filter { $0.recordType == type.recordType }.map(\.recordName))
+        for name in candidates where !keptNow.contains(name) && !followed.contains(name) {
             guard try !store.hasLocalChange(recordType: type.recordType, recordName: name) else { continue }
             try Self.forget(type: type, recordName: name, in: zone, store: store)
             evicted.append(name)
@@ -43,7 +45,7 @@ struct PublicCopies {
         let id = RecordID(recordName: recordName, zoneID: SyncConstants.publicZone)
         if context.registry.isMirrored(type) {
             try store.removeServerRecord(id)
-            try CatalogRefresh.request([type.recordType], in: store)
+            try CatalogRefresh.request([.catalog(type.recordType)], in: store)
         } else if let kept = try store.serverRecord(id) {
             try CloudVersionArrival(context: context).replace(kept, as: type, in: store)
         } else {

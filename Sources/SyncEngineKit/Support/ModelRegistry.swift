@@ -15,13 +15,21 @@ struct ModelRegistry: Sendable {
     let keysSignature: String
     /// The public models this device copies whole (`SyncConfiguration.mirroredCatalogs`).
     let catalogTypes: [any PublicCatalogModel.Type]
+    /// The public records this device keeps by name (`SyncConfiguration.followedRecords`) of the
+    /// models it syncs; `unknownFollowedRecords` names the others, which nothing reads.
+    let followedRecords: [FollowedRecord]
+    let unknownFollowedRecords: [FollowedRecord]
 
-    init(_ types: [any SyncModel.Type], mirroredCatalogs: Set<String>? = nil) {
+    init(_ types: [any SyncModel.Type], mirroredCatalogs: Set<String>? = nil, followedRecords: [FollowedRecord] = []) {
         self.types = types
         catalogTypes = types.compactMap { $0 as? any PublicCatalogModel.Type }.filter { mirroredCatalogs?.contains($0.recordType) ?? true }
         var index: [String: any SyncModel.Type] = [:]
         for type in types where index[type.recordType] == nil { index[type.recordType] = type }
         byRecordType = index
+        var seen: Set<CatalogRefresh.Target> = []
+        let unique = followedRecords.filter { seen.insert($0.refresh).inserted }
+        self.followedRecords = unique.filter { index[$0.recordType] != nil }
+        unknownFollowedRecords = unique.filter { index[$0.recordType] == nil }
         keysWithoutAssetContents = Self.keysWithoutAssetContents(types)
         keysSignature = Self.signature(of: keysWithoutAssetContents)
     }
@@ -38,6 +46,18 @@ struct ModelRegistry: Sendable {
     /// The record types of the public models this device mirrors.
     var catalogRecordTypes: [String] {
         catalogTypes.map { $0.recordType }
+    }
+
+    /// Everything public a pass refreshes: each mirrored catalog, each followed record.
+    var publicRefreshes: [CatalogRefresh.Target] {
+        catalogRecordTypes.map { .catalog($0) } + followedRecords.map(\.refresh)
+    }
+
+    /// The public types whose changes the engine's query subscriptions watch: the mirrored
+    /// catalogs', and the followed records' (one subscription per type).
+    var watchedPublicTypes: [String] {
+        var seen: Set<String> = []
+        return (catalogRecordTypes + followedRecords.map(\.recordType)).filter { seen.insert($0).inserted }
     }
 
     /// Models that can live in the private or shared database.

@@ -156,6 +156,17 @@ enum SyncStateKeys {
         catalogRequestedPrefix + recordType
     }
 
+    /// When a followed public record (`SyncConfiguration.followedRecords`) was last read, as
+    /// `catalogRefreshed` keeps a catalog's; a record type holds no "/", so no key is another's.
+    static func followedRecordRefreshed(_ recordType: String, _ recordName: String) -> String {
+        "followed.refreshed.\(recordType)/\(recordName)"
+    }
+
+    /// A read of a followed public record asked for and not done yet, as `catalogRequested`.
+    static func followedRecordRequested(_ recordType: String, _ recordName: String) -> String {
+        "followed.requested.\(recordType)/\(recordName)"
+    }
+
     /// A record a page could not deliver (``UnreadableRecords``), by zone and name.
     static let unreadableRecordPrefix = "record.unreadable."
 

@@ -37,6 +37,9 @@ public struct SyncConfiguration: Sendable {
     /// to keep. Whether a catalog is too large to mirror depends on the device (a watch may query
     /// what a Mac mirrors), so it is configuration, not schema.
     public var mirroredCatalogs: Set<String>?
+    /// Public records the device keeps by their names (`FollowedRecord`: a remote configuration),
+    /// read by name when due, whether or not their type's catalog is mirrored. None by default.
+    public var followedRecords: [FollowedRecord]
     /// The zones of the user's private database this device mirrors, by name (the sync zone's
     /// and those the schema's `zone:` names); nil: every one. A zone left out is never pulled
     /// here: the device reads its records on demand (`SyncEngine.query`, `SyncEngine.record`),
@@ -65,7 +68,7 @@ public struct SyncConfiguration: Sendable {
         defaultConflictPolicy: ConflictPolicy = .lastWriterWins, zoneChangesPageSize: Int? = nil,
         maxRequestBytes: Int = CloudKitLimits.maxRequestBytes, debounce: TimeInterval = 0.5, subscriptionPrefix: String = "syncgen",
         uploadEverythingOnSetup: Bool = false, assetCacheRoot: URL? = nil, assetCacheLimit: Int64 = 512 * 1024 * 1024,
-        catalogMaximumAge: TimeInterval? = 3600, mirroredCatalogs: Set<String>? = nil, mirroredZones: Set<String>? = nil, conflictRetention: ConflictRetention = ConflictRetention(),
+        catalogMaximumAge: TimeInterval? = 3600, mirroredCatalogs: Set<String>? = nil, followedRecords: [FollowedRecord] = [], mirroredZones: Set<String>? = nil, conflictRetention: ConflictRetention = ConflictRetention(),
         assetTransfersWaitFor: Set<DeviceCondition> = Set(DeviceCondition.allCases), requestBudget: RequestBudget? = nil, logHandler: (any SyncLogHandler)? = SyncLog.platformDefault
     ) {
         self.syncZoneName = syncZoneName
@@ -80,6 +83,7 @@ public struct SyncConfiguration: Sendable {
         self.assetCacheLimit = assetCacheLimit
         self.catalogMaximumAge = catalogMaximumAge
         self.mirroredCatalogs = mirroredCatalogs
+        self.followedRecords = followedRecords
         self.mirroredZones = mirroredZones
         self.conflictRetention = conflictRetention
         self.assetTransfersWaitFor = assetTransfersWaitFor
@@ -110,6 +114,7 @@ public struct SyncConfiguration: Sendable {
             "assetCacheLimit": "\(assetCacheLimit)",
             "catalogMaximumAge": catalogMaximumAge.map { "\($0)" } ?? "none",
             "mirroredCatalogs": mirroredCatalogs.map { $0.sorted().joined(separator: ", ") } ?? "all",
+            "followedRecords": followedRecords.map { "\($0.recordType) \($0.recordName)" }.joined(separator: ", "),
             "mirroredZones": mirroredZones.map { $0.sorted().joined(separator: ", ") } ?? "all",
             "conflictRetention": "\(conflictRetention.maximumCount) conflicts, \(conflictRetention.maximumAge.map { "\($0) s" } ?? "no age limit")",
             "requestBudget": requestBudget.map { "\($0.requests) requests that write a database in \($0.interval) s" } ?? "none",

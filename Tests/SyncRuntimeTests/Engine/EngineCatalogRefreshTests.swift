@@ -157,7 +157,7 @@ struct EngineCatalogRefreshTests {
         reader.gateway.hooks.withLock {
             $0.before[.query] = {
                 guard asked.first() else { return }
-                try? store.transaction { try CatalogRefresh.request([PublishedNote.recordType], in: $0) }
+                try? store.transaction { try CatalogRefresh.request([.catalog(PublishedNote.recordType)], in: $0) }
             }
         }
         await reader.engine.refreshCatalogs()
@@ -250,7 +250,7 @@ struct EngineCatalogRefreshTests {
             try alice.store.save([PublishedNote(recordName: Self.name(5), title: "v2"), PublishedNote(recordName: Self.name(250), title: "new")])
             await alice.sync()
             // The push the reader heard, kept in its store.
-            try reader.store.transaction { try CatalogRefresh.request([PublishedNote.recordType], in: $0) }
+            try reader.store.transaction { try CatalogRefresh.request([.catalog(PublishedNote.recordType)], in: $0) }
             return (world, url, reader)
         }
         let reference = try await scenario()

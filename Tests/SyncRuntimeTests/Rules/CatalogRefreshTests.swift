@@ -17,30 +17,53 @@ struct CatalogRefreshTests {
         let now = bench.clock.now
         try bench.transaction { store in
             #expect(try CatalogRefresh.due(["Recipe"], now: now, maximumAge: 3600, in: store) == ["Recipe"], "never refreshed")
-            try CatalogRefresh.finish("Recipe", began: now, answering: nil, in: store)
+            try CatalogRefresh.finish(.catalog("Recipe"), began: now, answering: nil, in: store)
             #expect(try CatalogRefresh.due(["Recipe"], now: now.addingTimeInterval(60), maximumAge: 3600, in: store).isEmpty)
             #expect(try CatalogRefresh.due(["Recipe"], now: now.addingTimeInterval(3600), maximumAge: 3600, in: store) == ["Recipe"], "old")
             #expect(try CatalogRefresh.due(["Recipe"], now: now.addingTimeInterval(-60), maximumAge: 3600, in: store) == ["Recipe"], "clock set back")
             #expect(try CatalogRefresh.due(["Recipe"], now: now.addingTimeInterval(1_000_000), maximumAge: nil, in: store).isEmpty, "no age limit")
 
-            try CatalogRefresh.request(["Recipe"], in: store)
+            try CatalogRefresh.request([.catalog("Recipe")], in: store)
             #expect(try CatalogRefresh.due(["Recipe"], now: now.addingTimeInterval(60), maximumAge: 3600, in: store) == ["Recipe"], "asked for")
-            let answered = try CatalogRefresh.requests(of: "Recipe", in: store)
-            try CatalogRefresh.request(["Recipe"], in: store)  // asked again while the refresh runs
-            try CatalogRefresh.finish("Recipe", began: now.addingTimeInterval(60), answering: answered, in: store)
+            let answered = try CatalogRefresh.requests(of: .catalog("Recipe"), in: store)
+            try CatalogRefresh.request([.catalog("Recipe")], in: store)  // asked again while the refresh runs
+            try CatalogRefresh.finish(.catalog("Recipe"), began: now.addingTimeInterval(60), answering: answered, in: store)
             #expect(try CatalogRefresh.due(["Recipe"], now: now.addingTimeInterval(120), maximumAge: 3600, in: store) == ["Recipe"], "the later request stays")
-            try CatalogRefresh.finish("Recipe", began: now.addingTimeInterval(120), answering: try CatalogRefresh.requests(of: "Recipe", in: store), in: store)
+            try CatalogRefresh.finish(.catalog("Recipe"), began: now.addingTimeInterval(120), answering: try CatalogRefresh.requests(of: .catalog("Recipe"), in: store), in: store)
             #expect(try CatalogRefresh.due(["Recipe"], now: now.addingTimeInterval(180), maximumAge: 3600, in: store).isEmpty)
         }
     }
 
-    /// A notification refreshes the catalog its subscription watches, or every one when a public
-    /// notification names none of them; a private one none.
-    @Test func aNotificationNamesTheCatalogsItRefreshes() {
-        let types = ["Recipe", "Tip"]
-        let watched = CloudNotification(subscriptionID: CatalogRefresh.subscriptionID(for: "Tip", prefix: "catalog"), scope: .public)
-        #expect(CatalogRefresh.types(notifiedBy: watched, prefix: "catalog", among: types) == ["Tip"])
-        #expect(CatalogRefresh.types(notifiedBy: CloudNotification(subscriptionID: "older", scope: .public), prefix: "catalog", among: types) == types)
-        #expect(CatalogRefresh.types(notifiedBy: CloudNotification(subscriptionID: "catalog-Tip", scope: .private), prefix: "catalog", among: types).isEmpty)
+    /// A notification refreshes what its subscription's type holds (the catalog, the records
+    /// followed of it), or everything when a public notification names none of them; a private
+    /// one nothing.
+    @Test func aNotificationNamesWhatItRefreshes() {
+        let targets: [CatalogRefresh.Target] = [.catalog("Recipe"), .catalog("Tip"), .record(recordType: "Settings", recordName: "current")]
+        func notified(_ subscriptionID: String, _ scope: DatabaseScope = .public) -> [CatalogRefresh.Target] {
+            CatalogRefresh.targets(notifiedBy: CloudNotification(subscriptionID: subscriptionID, scope: scope), prefix: "catalog", among: targets)
+        }
+        #expect(notified(CatalogRefresh.subscriptionID(for: "Tip", prefix: "catalog")) == [.catalog("Tip")])
+        #expect(notified(CatalogRefresh.subscriptionID(for: "Settings", prefix: "catalog")) == [.record(recordType: "Settings", recordName: "current")])
+        #expect(notified("older") == targets)
+        #expect(notified("catalog-Tip", .private).isEmpty)
+    }
+
+    /// A followed record is due on its own terms, apart from its type's catalog: read, it is not
+    /// due until its own age; asked for, it is. Breaking it (one key for both): refreshing the
+    /// catalog would date the record too.
+    @Test func aFollowedRecordIsDueOnItsOwn() throws {
+        let bench = try RuleBench(models: [])
+        let now = bench.clock.now
+        let record = CatalogRefresh.Target.record(recordType: "Recipe", recordName: "soup")
+        try bench.transaction { store in
+            try CatalogRefresh.finish(.catalog("Recipe"), began: now, answering: nil, in: store)
+            #expect(try CatalogRefresh.isDue(record, now: now, maximumAge: 60, in: store), "never read")
+            try CatalogRefresh.finish(record, began: now, answering: nil, in: store)
+            #expect(try !CatalogRefresh.isDue(record, now: now.addingTimeInterval(30), maximumAge: 60, in: store))
+            #expect(try CatalogRefresh.isDue(record, now: now.addingTimeInterval(60), maximumAge: 60, in: store), "its own age")
+            try CatalogRefresh.request([record], in: store)
+            #expect(try CatalogRefresh.isDue(record, now: now.addingTimeInterval(30), maximumAge: 60, in: store), "asked for")
+            #expect(try CatalogRefresh.due(["Recipe"], now: now.addingTimeInterval(30), maximumAge: 3600, in: store).isEmpty, "the catalog is not")
+        }
     }
 }

@@ -25,7 +25,7 @@ extension PullPhase {
             let began = context.clock.now
             let requests = try context.transaction { store in
                 try store.clearCatalogReceived(recordType: type.recordType)
-                return try CatalogRefresh.requests(of: type.recordType, in: store)
+                return try CatalogRefresh.requests(of: .catalog(type.recordType), in: store)
             }
             var query = RecordQuery(recordType: type.recordType, desiredKeys: type.catalogDesiredKeys)
             var count = 0
@@ -47,7 +47,7 @@ extension PullPhase {
             } while query.cursor != nil
             let deletions = try await removeUnreceived(type, state: &state) { store in
                 try store.clearCatalogReceived(recordType: type.recordType)
-                try CatalogRefresh.finish(type.recordType, began: began, answering: requests, in: store)
+                try CatalogRefresh.finish(.catalog(type.recordType), began: began, answering: requests, in: store)
             }
             context.events.publish(.pullProgress(scope: .public, zone: SyncConstants.publicZone, records: count, deletions: deletions))
         }

@@ -33,7 +33,8 @@ struct PullPhase {
         var zoneFailure: SyncError?
     }
 
-    /// Pulls everything the pass's account may read. Signed out, only the public catalogs.
+    /// Pulls everything the pass's account may read. Signed out, only the public catalogs and
+    /// the followed public records.
     func execute() async throws(SyncError) -> Outcome {
         var pulled = try context.transaction { store in
             PullState(localChanges: try PullState.LocalChanges(in: store), unreadable: Set(try UnreadableRecords.all(in: store).map(\.id)))
@@ -47,6 +48,7 @@ struct PullPhase {
             try await checkMovedCopies(state: &pulled)
         }
         try await pullCatalogs(state: &pulled)
+        try await pullFollowedRecords(state: &pulled)
         try await fetchUnreadableAgain(state: &pulled)
         try await repairReferences(state: &pulled)
         return Outcome(zonesToRebuild: pulled.zonesToRebuild, zoneFailure: zoneFailure)

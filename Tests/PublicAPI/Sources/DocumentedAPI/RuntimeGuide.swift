@@ -47,6 +47,20 @@ func constructionAndPasses(store: SyncStore, cloud: LocalCloud) async throws {
     await engine.stop()
 }
 
+/// "One public record by its name": the app's settings, read by name and followed, their type
+/// not mirrored.
+func followTheSettings(store: SyncStore, cloud: LocalCloud) async throws {
+    let settings = FollowedRecord(PublishedNote.self, named: "settings", maximumAge: 600)
+    let engine = SyncEngine(
+        store: store, cloud: try cloud.device("phone", account: "alice"), schema: SyncSchema.self,
+        configuration: SyncConfiguration(mirroredCatalogs: [], followedRecords: [settings]))
+    await engine.sync()
+    for try await found in store.observe(PublishedNote.self, where: { $0.recordName == "settings" }, sortedBy: { $0.title < $1.title }) {
+        print("the settings now:", found.first?.title ?? "none in the cloud")
+        break
+    }
+}
+
 /// "A sync pass": a background task's window bounds a pass, and its expiration ends it.
 func backgroundRefresh(_ engine: SyncEngine, seconds: TimeInterval, clock: any SyncClock) async -> Bool {
     switch await engine.sync(.all.until(clock.now + seconds)) {
