@@ -59,6 +59,17 @@ extension SyncEngine {
         }
     }
 
+    /// Frees the device's storage now (it runs low: `volumeAvailableCapacityForImportantUsage`
+    /// is short of what the app needs): evicts cached files, least recently read first, until the
+    /// cache holds `bytes` or fewer, whatever `SyncConfiguration.assetCacheLimit` allows. Never a
+    /// pinned file, one not uploaded yet, or one downloading; each one evicted is downloaded
+    /// again when asked for. Returns the bytes the cache holds after: more than `bytes` when what
+    /// is left cannot go.
+    @discardableResult
+    public func shrinkAssetCache(to bytes: Int64 = 0) throws(SyncError) -> Int64 {
+        try AssetPhase(context: context).shrink(to: bytes)
+    }
+
     /// Runs the cache's transfers now (uploads, requested downloads, eviction) without a whole
     /// pass; every pass runs them too.
     public func transferAssets() async throws(SyncError) {

@@ -104,7 +104,7 @@ struct AssetPhase {
                 context.events.publish(.assetTransfersWaiting(conditions))
             }
         }
-        try evict(files)
+        try evict(files, downTo: context.configuration.assetCacheLimit)
     }
 
     private func upload(_ files: any AssetFileStoring, as account: PassAccount) async throws(SyncError) {
@@ -235,20 +235,6 @@ struct AssetPhase {
         }
     }
 
-    /// Least recently read first; never a pinned file or one the cloud does not have yet. Under
-    /// the budget, this reads one number.
-    private func evict(_ files: any AssetFileStoring) throws(SyncError) {
-        var total = try context.transaction { try $0.cachedAssetBytes() }
-        guard total > context.configuration.assetCacheLimit else { return }
-        for var entry in try context.transaction({ try $0.evictionCandidates() }) {
-            guard total > context.configuration.assetCacheLimit else { break }
-            try move(&entry, .evictionChosen)
-            try? files.removeFile(for: entry.key, suffix: entry.suffix)
-            try move(&entry, .evicted)
-            total -= entry.byteSize
-        }
-    }
-
     // MARK: - Steps
 
     /// Where the asset's record lives (its zone by the one routing rule, from the stored model's
@@ -266,7 +252,7 @@ struct AssetPhase {
         return (RecordID(recordName: entry.key.recordName, zoneID: zone), DatabaseScope.forZone(zone), keys)
     }
 
-    private func move(_ entry: inout AssetCacheEntry, _ event: AssetCacheEvent) throws(SyncError) {
+    func move(_ entry: inout AssetCacheEntry, _ event: AssetCacheEvent) throws(SyncError) {
         guard let next = entry.state.after(event) else { return }
         entry.state = next
         try context.transaction { try $0.setAssetEntry(entry) }

@@ -25,7 +25,8 @@ public struct SyncConfiguration: Sendable {
     /// (`AssetCacheLocation.defaultRoot`), never a temporary one.
     public var assetCacheRoot: URL?
     /// The cache's size budget in bytes: beyond it, the least recently read files that are in the
-    /// cloud and not pinned are evicted (they can be downloaded again).
+    /// cloud and not pinned are evicted (they can be downloaded again). By default the
+    /// platform's (`DevicePlatform.defaultAssetCacheLimit`: 64 MB on a watch, 2 GB on a Mac).
     public var assetCacheLimit: Int64
     /// How old a public catalog may grow before a pass queries it again by itself (an hour by
     /// default); nil: only when its query subscription fires or the app calls
@@ -67,7 +68,7 @@ public struct SyncConfiguration: Sendable {
         syncZoneName: String = SyncConstants.defaultSyncZoneName, conflictPolicies: [String: ConflictPolicy] = [:],
         defaultConflictPolicy: ConflictPolicy = .lastWriterWins, zoneChangesPageSize: Int? = nil,
         maxRequestBytes: Int = CloudKitLimits.maxRequestBytes, debounce: TimeInterval = 0.5, subscriptionPrefix: String = "syncgen",
-        uploadEverythingOnSetup: Bool = false, assetCacheRoot: URL? = nil, assetCacheLimit: Int64 = 512 * 1024 * 1024,
+        uploadEverythingOnSetup: Bool = false, assetCacheRoot: URL? = nil, assetCacheLimit: Int64 = DevicePlatform.current.defaultAssetCacheLimit,
         catalogMaximumAge: TimeInterval? = 3600, mirroredCatalogs: Set<String>? = nil, followedRecords: [FollowedRecord] = [], mirroredZones: Set<String>? = nil, conflictRetention: ConflictRetention = ConflictRetention(),
         assetTransfersWaitFor: Set<DeviceCondition> = Set(DeviceCondition.allCases), requestBudget: RequestBudget? = nil, logHandler: (any SyncLogHandler)? = SyncLog.platformDefault
     ) {
