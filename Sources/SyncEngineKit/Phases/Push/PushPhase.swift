@@ -92,7 +92,9 @@ struct PushPhase {
             do {
                 try await send(items, into: &round)
             } catch {
-                try keepWhatWentThrough(round, of: items, readThrough: readThrough)
+                // The pass reports its own error: a store that cannot forget now only sends
+                // those records again.
+                try? keepWhatWentThrough(round, of: items, readThrough: readThrough)
                 throw error
             }
             total.add(round)
