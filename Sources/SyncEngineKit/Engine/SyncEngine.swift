@@ -52,6 +52,10 @@ public actor SyncEngine {
         context.events.observe { [log = context.log] event in log.event(event) }
         context.events.observe { [trouble, clock] event in trouble.note(event, at: clock.now) }
         if let moves = try? store.transaction({ try ZoneMoves.kept(in: $0) }) { context.zoneMoves.replace(with: moves) }
+        let unread = configuration.readOnly ? models.filter { !$0.syncScopes.contains(.public) }.map { $0.recordType } : []
+        if !unread.isEmpty {
+            context.log(.error, .pass, "a read-only engine reads public models only: \(unread.joined(separator: ", ")) never sync")
+        }
         for record in context.registry.unknownFollowedRecords {
             // The app's configuration names it, not a user: its name is no one's.
             context.log(.error, .pass, "followed record \(record.recordType) \(record.recordName) is of a model this engine does not sync: nothing reads it")
@@ -194,6 +198,7 @@ public actor SyncEngine {
 
     private func runPass(_ options: SyncOptions) async throws(SyncError) {
         try recoverOnce()
+        if context.configuration.readOnly { return try await runReadingPass(options) }
         let account: PassAccount
         switch try await AccountPhase(context: context).check() {
         case .signedIn(let user, let switched):

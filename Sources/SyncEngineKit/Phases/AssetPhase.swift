@@ -96,9 +96,12 @@ struct AssetPhase {
         try context.transaction { store in
             for entry in try store.takeOrphanedAssetEntries() { try AssetMarkers(context: context).forget(entry, in: store) }
         }
-        if account.isSignedIn {
+        // A reader of public data (`SyncConfiguration.readOnly`) downloads signed out too, and
+        // uploads nothing.
+        let readOnly = context.configuration.readOnly
+        if account.isSignedIn || readOnly {
             if conditions.isEmpty {
-                try await upload(files, as: account)
+                if !readOnly { try await upload(files, as: account) }
                 try await download(files, as: account)
             } else {
                 context.events.publish(.assetTransfersWaiting(conditions))

@@ -32,6 +32,22 @@ struct ChangeGivenUp {
         return .dropped
     }
 
+    /// A read-only engine's store (`SyncConfiguration.readOnly`): every change the app made waits
+    /// for nothing, since nothing is sent. Each record changed takes the cloud's version known
+    /// here back, or goes when the cloud has none, and the history moves past the changes.
+    /// Returns how many records were changed.
+    func letGoOfEveryChange(in store: any Topics) throws -> Int {
+        let waiting = try store.unpushedChanges(limit: nil)
+        try store.commitHistoryToken(waiting.readThrough)
+        var records: Set<RecordKey> = []
+        for change in waiting.changes where records.insert(RecordKey(change.recordType, change.recordName)).inserted {
+            guard let type = context.registry.type(forRecordType: change.recordType) else { continue }
+            let id = RecordID(recordName: change.recordName, zoneID: context.zone(of: type, ownerName: SyncConstants.currentUserOwnerName))
+            try takeCloudState(try store.serverRecord(id), of: id, type: type, in: store)
+        }
+        return records.count
+    }
+
     /// `cloudVersion`: the record as the cloud has it, or nil when the cloud has none.
     func takeCloudState(_ cloudVersion: SyncRecord?, of id: RecordID, type: any SyncModel.Type, in store: any Topics) throws {
         try store.removeFailedChange(recordType: type.recordType, recordName: id.recordName)

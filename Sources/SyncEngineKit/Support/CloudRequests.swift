@@ -13,18 +13,31 @@ struct CloudRequests: Sendable {
     let limits: PassLimits
     /// The requests each database took within the budget's interval (`RequestBudget`).
     let spending: RequestSpending
+    /// A reader of a container's public data (`SyncConfiguration.readOnly`): no request that
+    /// writes goes out.
+    let readOnly: Bool
     let clock: any SyncClock
+
+    /// What a request writes.
+    private enum Write {
+        /// Records (saves, deletions, shares) to a database, whose `RequestBudget` it spends.
+        case records(DatabaseScope)
+        /// Anything else: a zone, a subscription, a share accepted.
+        case other
+    }
 
     /// `bounded`: the request starts new work, so none goes out past the pass's bound; checking
     /// the account (before a fetched page is applied) is not new work, and always goes.
-    /// `writingTo`: the database a request that writes goes to, whose budget it spends
-    /// (`RequestBudget`).
+    /// `writes`: what a request that writes writes; a read-only engine sends none.
     private func request<T>(
-        _ what: @autoclosure () -> SyncLogMessage, bounded: Bool = true, writingTo scope: DatabaseScope? = nil, outcome: (T) -> SyncLogMessage = { _ in "done" },
+        _ what: @autoclosure () -> SyncLogMessage, bounded: Bool = true, writes: Write? = nil, outcome: (T) -> SyncLogMessage = { _ in "done" },
         _ body: () async throws(CloudError) -> T
     ) async throws(SyncError) -> T {
         if bounded { try limits.check(now: clock.now) }
-        if let scope { try spending.spend(scope, now: clock.now) }
+        if let writes {
+            guard !readOnly else { throw .cloud(CloudError(.permissionFailure, "this engine only reads (SyncConfiguration.readOnly): nothing is written to its container")) }
+            if case .records(let scope) = writes { try spending.spend(scope, now: clock.now) }
+        }
         let started = ContinuousClock.now
         do {
             let value = try await body()
@@ -45,13 +58,13 @@ struct CloudRequests: Sendable {
     }
 
     func saveZones(_ zones: [ZoneID]) async throws(SyncError) {
-        try await request("save \(SyncEvent.count(zones.count, "zone"))") { () async throws(CloudError) in try await gateway.saveZones(zones) }
+        try await request("save \(SyncEvent.count(zones.count, "zone"))", writes: .other) { () async throws(CloudError) in try await gateway.saveZones(zones) }
     }
 
     func modify(_ request: ModifyRequest, in scope: DatabaseScope) async throws(SyncError) -> ModifyResult {
         try await self.request(
             "modify in \(scope): \(SyncEvent.count(request.recordsToSave.count, "save")), \(SyncEvent.count(request.recordIDsToDelete.count, "deletion")), \(SyncEvent.count(request.sharesToSave.count, "share"))",
-            writingTo: scope, outcome: { "\(SyncEvent.count($0.itemErrors.count, "item")) failed" }
+            writes: .records(scope), outcome: { "\(SyncEvent.count($0.itemErrors.count, "item")) failed" }
         ) { () async throws(CloudError) in try await gateway.modify(request, in: scope) }
     }
 
@@ -110,7 +123,7 @@ struct CloudRequests: Sendable {
     }
 
     func acceptShare(_ metadata: ShareMetadata) async throws(SyncError) {
-        try await request("accept \(metadata.logMessage)") { () async throws(CloudError) in try await gateway.acceptShare(metadata) }
+        try await request("accept \(metadata.logMessage)", writes: .other) { () async throws(CloudError) in try await gateway.acceptShare(metadata) }
     }
 
     func participants(for lookups: [ParticipantLookup]) async throws(SyncError) -> [ParticipantLookup: Result<ShareParticipant, CloudError>] {
@@ -118,7 +131,7 @@ struct CloudRequests: Sendable {
     }
 
     func saveSubscription(_ subscription: CloudSubscription) async throws(SyncError) {
-        try await request("save a subscription") { () async throws(CloudError) in try await gateway.saveSubscription(subscription) }
+        try await request("save a subscription", writes: .other) { () async throws(CloudError) in try await gateway.saveSubscription(subscription) }
     }
 
     func subscriptions(in scope: DatabaseScope) async throws(SyncError) -> [SavedSubscription] {
@@ -126,7 +139,7 @@ struct CloudRequests: Sendable {
     }
 
     func deleteSubscription(id: String, in scope: DatabaseScope) async throws(SyncError) {
-        try await request("delete a subscription") { () async throws(CloudError) in try await gateway.deleteSubscription(id: id, in: scope) }
+        try await request("delete a subscription", writes: .other) { () async throws(CloudError) in try await gateway.deleteSubscription(id: id, in: scope) }
     }
 
     func notifications() -> AsyncStream<CloudNotification> {

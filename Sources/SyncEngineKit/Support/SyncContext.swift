@@ -24,7 +24,7 @@ struct SyncContext: Sendable {
         configuration: SyncConfiguration, assetFiles: Result<any AssetFileStoring, AssetError>
     ) {
         self.log = EngineLog(handler: configuration.logHandler)
-        self.cloud = CloudRequests(gateway: gateway, log: log, limits: passLimits, spending: RequestSpending(configuration.requestBudget), clock: clock)
+        self.cloud = CloudRequests(gateway: gateway, log: log, limits: passLimits, spending: RequestSpending(configuration.requestBudget), readOnly: configuration.readOnly, clock: clock)
         self.store = store
         self.registry = registry
         self.events = events

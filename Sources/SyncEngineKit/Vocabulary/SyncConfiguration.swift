@@ -55,6 +55,11 @@ public struct SyncConfiguration: Sendable {
     /// Low Data Mode, a network paid for by use, heat); empty, transfers never wait. The app's own
     /// `SyncEngine.transferAssets()` does not wait.
     public var assetTransfersWaitFor: Set<DeviceCondition>
+    /// A reader of another app's public data: the engine reads its container's public database
+    /// (catalogs, followed records, server queries, files asked for) and writes nothing there,
+    /// no zone, subscription, record or file; the app's own writes to its store are never sent.
+    /// False by default.
+    public var readOnly: Bool
     /// A limit on the requests that write each database (`RequestBudget`); none by default
     /// (CloudKit's own rate limit still holds).
     public var requestBudget: RequestBudget?
@@ -70,7 +75,7 @@ public struct SyncConfiguration: Sendable {
         maxRequestBytes: Int = CloudKitLimits.maxRequestBytes, debounce: TimeInterval = 0.5, subscriptionPrefix: String = "syncgen",
         uploadEverythingOnSetup: Bool = false, assetCacheRoot: URL? = nil, assetCacheLimit: Int64 = DevicePlatform.current.defaultAssetCacheLimit,
         catalogMaximumAge: TimeInterval? = 3600, mirroredCatalogs: Set<String>? = nil, followedRecords: [FollowedRecord] = [], mirroredZones: Set<String>? = nil, conflictRetention: ConflictRetention = ConflictRetention(),
-        assetTransfersWaitFor: Set<DeviceCondition> = Set(DeviceCondition.allCases), requestBudget: RequestBudget? = nil, logHandler: (any SyncLogHandler)? = SyncLog.platformDefault
+        assetTransfersWaitFor: Set<DeviceCondition> = Set(DeviceCondition.allCases), requestBudget: RequestBudget? = nil, readOnly: Bool = false, logHandler: (any SyncLogHandler)? = SyncLog.platformDefault
     ) {
         self.syncZoneName = syncZoneName
         self.conflictPolicies = conflictPolicies
@@ -89,6 +94,7 @@ public struct SyncConfiguration: Sendable {
         self.conflictRetention = conflictRetention
         self.assetTransfersWaitFor = assetTransfersWaitFor
         self.requestBudget = requestBudget
+        self.readOnly = readOnly
         self.logHandler = logHandler
     }
 
@@ -119,6 +125,7 @@ public struct SyncConfiguration: Sendable {
             "mirroredZones": mirroredZones.map { $0.sorted().joined(separator: ", ") } ?? "all",
             "conflictRetention": "\(conflictRetention.maximumCount) conflicts, \(conflictRetention.maximumAge.map { "\($0) s" } ?? "no age limit")",
             "requestBudget": requestBudget.map { "\($0.requests) requests that write a database in \($0.interval) s" } ?? "none",
+            "readOnly": "\(readOnly)",
             "logHandler": logHandler.map { "\(type(of: $0))" } ?? "none",
         ]
     }

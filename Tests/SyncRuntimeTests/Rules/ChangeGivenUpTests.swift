@@ -49,6 +49,27 @@ struct ChangeGivenUpTests {
         #expect(try bench.transaction { try $0.hasUnpushedChanges() } == false)
     }
 
+    /// A read-only engine's store lets every change go: an edited record takes the cloud's
+    /// version back, one the cloud never had goes, each counted once however often it changed,
+    /// and nothing waits. Breaking it (only the history moved): the edit stays in the store over
+    /// the cloud's version.
+    @Test func everyChangeIsLetGoForTheCloudsState() throws {
+        let bench = try RuleBench(models: [Note.self])
+        let known = Note(recordName: "n", title: "Cloud").makeRecord(syncZoneName: bench.context.syncZone.zoneName)
+        try bench.transaction { store in
+            _ = try store.insertPulled(known, as: Note.self)
+            try store.setServerRecord(known)
+        }
+        try bench.store.save(Note(recordName: "n", title: "Mine"))
+        try bench.store.save(Note(recordName: "n", title: "Mine, again"))
+        try bench.store.save(Note(recordName: "new", title: "Never in the cloud"))
+        let letGo = try bench.transaction { try ChangeGivenUp(context: bench.context).letGoOfEveryChange(in: $0) }
+        #expect(letGo == 2)
+        #expect(try bench.store.fetch(Note.self, recordName: "n")?.title == "Cloud")
+        #expect(try bench.store.fetch(Note.self, recordName: "new") == nil)
+        #expect(try bench.transaction { try $0.hasUnpushedChanges() } == false)
+    }
+
     /// A save of the record whose answer was never read (kept as sent) may be in the cloud: the
     /// waiting change stays. Breaking it (the sent versions not read): the edit is taken back
     /// while the cloud may hold it.
