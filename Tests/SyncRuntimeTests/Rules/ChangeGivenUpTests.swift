@@ -26,10 +26,9 @@ struct ChangeGivenUpTests {
         }
     }
 
-    /// A waiting edit taken back: the known version is written back and nothing waits; a record
-    /// never pushed goes; a record with nothing waiting is left as it is. Breaking it (the model
-    /// written back, the history kept): the next push sends the edit the app took back.
-    @Test func aWaitingChangeTakenBackLeavesTheKnownVersion() throws {
+    /// A store holding the cloud's version of note "n" ("Cloud") and the app's edit of it
+    /// ("Mine"), waiting.
+    static func benchWithAnEditOverTheCloudsVersion() throws -> RuleBench {
         let bench = try RuleBench(models: [Note.self])
         let known = Note(recordName: "n", title: "Cloud").makeRecord(syncZoneName: bench.context.syncZone.zoneName)
         try bench.transaction { store in
@@ -37,6 +36,14 @@ struct ChangeGivenUpTests {
             try store.setServerRecord(known)
         }
         try bench.store.save(Note(recordName: "n", title: "Mine"))
+        return bench
+    }
+
+    /// A waiting edit taken back: the known version is written back and nothing waits; a record
+    /// never pushed goes; a record with nothing waiting is left as it is. Breaking it (the model
+    /// written back, the history kept): the next push sends the edit the app took back.
+    @Test func aWaitingChangeTakenBackLeavesTheKnownVersion() throws {
+        let bench = try Self.benchWithAnEditOverTheCloudsVersion()
         try bench.store.save(Note(recordName: "new", title: "Never pushed"))
         let rule = ChangeGivenUp(context: bench.context)
         let (edited, created, again) = try bench.transaction { store in
@@ -54,13 +61,7 @@ struct ChangeGivenUpTests {
     /// and nothing waits. Breaking it (only the history moved): the edit stays in the store over
     /// the cloud's version.
     @Test func everyChangeIsLetGoForTheCloudsState() throws {
-        let bench = try RuleBench(models: [Note.self])
-        let known = Note(recordName: "n", title: "Cloud").makeRecord(syncZoneName: bench.context.syncZone.zoneName)
-        try bench.transaction { store in
-            _ = try store.insertPulled(known, as: Note.self)
-            try store.setServerRecord(known)
-        }
-        try bench.store.save(Note(recordName: "n", title: "Mine"))
+        let bench = try Self.benchWithAnEditOverTheCloudsVersion()
         try bench.store.save(Note(recordName: "n", title: "Mine, again"))
         try bench.store.save(Note(recordName: "new", title: "Never in the cloud"))
         let letGo = try bench.transaction { try ChangeGivenUp(context: bench.context).letGoOfEveryChange(in: $0) }
