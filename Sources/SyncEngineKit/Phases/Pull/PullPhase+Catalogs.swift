@@ -74,27 +74,43 @@ extension PullPhase {
             let names = try context.transaction { store in
                 try store.catalogRecordsNotReceived(type: type, after: after, limit: Self.reconciliationBatch)
             }
-            let found = names.isEmpty ? [:] : try await context.cloud.fetchRecords(
-                names.map { RecordID(recordName: $0, zoneID: SyncConstants.publicZone) }, desiredKeys: type.catalogDesiredKeys, in: .public)
-            try await account.verify()
-            let records = found.values.compactMap { try? $0.get() }
             after = names.last
             done = names.count < Self.reconciliationBatch
-            try applyingPulled(records, state: &state) { store, state, unreadable in
-                try state.localChanges.refresh(in: store)
-                for record in records where !unreadable.contains(record.id) {
-                    try PulledPageLanding(context: context).apply(record, scope: .public, state: &state, in: store)
-                }
-                for name in names where !state.localChanges.contains(type.recordType, name) {
-                    // Gone only when the cloud says so: a fetch that failed otherwise keeps it.
-                    let id = RecordID(recordName: name, zoneID: SyncConstants.publicZone)
-                    guard RecoveryPolicy.answer(found[id], for: id).isGone else { continue }
-                    try PublicCopies.forget(type: type, recordName: name, store: store)
-                    deleted += 1
-                }
+            deleted += try await readByName(names, of: type, state: &state) { store, _ in
                 if done { try finish(store) }
             }
         }
         return deleted
+    }
+
+    /// Public records of `type` asked for by name, applied as pulled in one transaction: one the
+    /// cloud answers `unknownItem` for is forgotten here, unless the app changed it (that change
+    /// waits to go up); one whose read failed otherwise is left as it was. `then` runs in the same
+    /// transaction, with each name's answer. Returns how many copies were forgotten.
+    func readByName(
+        _ names: [String], of type: any PublicCatalogModel.Type, state: inout PullState,
+        then: (any Topics, [RecordID: Result<SyncRecord, CloudError>]) throws -> Void
+    ) async throws(SyncError) -> Int {
+        let ids = names.map { RecordID(recordName: $0, zoneID: SyncConstants.publicZone) }
+        let found = ids.isEmpty ? [:] : try await context.cloud.fetchRecords(ids, desiredKeys: type.catalogDesiredKeys, in: .public)
+        try await account.verify()
+        let records = found.values.compactMap { try? $0.get() }
+        var forgotten = 0
+        try applyingPulled(records, state: &state) { store, state, unreadable in
+            // Counted afresh when a transaction that met an unreadable record runs again.
+            forgotten = 0
+            try state.localChanges.refresh(in: store)
+            for record in records where !unreadable.contains(record.id) {
+                try PulledPageLanding(context: context).apply(record, scope: .public, state: &state, in: store)
+            }
+            for id in ids where !state.localChanges.contains(type.recordType, id.recordName) {
+                // Gone only when the cloud says so: a read that failed otherwise keeps it.
+                guard RecoveryPolicy.answer(found[id], for: id).isGone else { continue }
+                try PublicCopies.forget(type: type, recordName: id.recordName, store: store)
+                forgotten += 1
+            }
+            try then(store, found)
+        }
+        return forgotten
     }
 }
